@@ -1,0 +1,304 @@
+//! JSON-RPC 2.0 messages: strict classification of incoming values and
+//! builders for outgoing ones.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use std::fmt;
+
+use super::error_codes::INVALID_REQUEST;
+
+/// A request id: a string or an integer (MCP forbids `null` and fractions).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RequestId {
+    Number(i64),
+    String(String),
+}
+
+impl RequestId {
+    /// Reads an id from a JSON value; `None` when it is not a string or an integer.
+    pub fn from_value(v: &Value) -> Option<RequestId> {
+        match v {
+            Value::String(s) => Some(RequestId::String(s.clone())),
+            Value::Number(n) => n.as_i64().map(RequestId::Number),
+            _ => None,
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        match self {
+            RequestId::Number(n) => Value::from(*n),
+            RequestId::String(s) => Value::from(s.clone()),
+        }
+    }
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            RequestId::String(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// The error member of a JSON-RPC error response.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorObject {
+    pub code: i64,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+impl ErrorObject {
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        ErrorObject {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+}
+
+/// A classified incoming message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    Request {
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+    },
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
+    /// A response to a request this side sent.
+    Response { id: RequestId, result: Value },
+    /// An error response to a request this side sent (`id` absent when the peer could not read it).
+    ErrorResponse {
+        id: Option<RequestId>,
+        error: ErrorObject,
+    },
+}
+
+/// Why a value is not a valid JSON-RPC 2.0 message; always answered with `-32600`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InvalidMessage {
+    /// The id, when one could be read, so the error response can carry it.
+    pub id: Option<RequestId>,
+    pub reason: String,
+}
+
+impl InvalidMessage {
+    pub fn to_error(&self) -> ErrorObject {
+        ErrorObject::new(INVALID_REQUEST, format!("Invalid request: {}", self.reason))
+    }
+}
+
+fn describe(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Classifies one JSON value as a JSON-RPC 2.0 message, strictly.
+pub fn classify(value: &Value) -> Result<Message, InvalidMessage> {
+    let obj = match value {
+        Value::Object(o) => o,
+        other => {
+            return Err(InvalidMessage {
+                id: None,
+                reason: format!("a message must be an object, got {}", describe(other)),
+            })
+        }
+    };
+    // Read the id first so that every later complaint can be addressed to it.
+    let raw_id = obj.get("id");
+    let id = raw_id.and_then(RequestId::from_value);
+    let fail = |reason: String| InvalidMessage {
+        id: id.clone(),
+        reason,
+    };
+    match obj.get("jsonrpc") {
+        Some(Value::String(s)) if s == "2.0" => {}
+        Some(other) => {
+            return Err(fail(format!(
+                "\"jsonrpc\" must be \"2.0\", got {}",
+                compact(other)
+            )))
+        }
+        None => return Err(fail("missing \"jsonrpc\": \"2.0\"".into())),
+    }
+    if let Some(raw) = raw_id {
+        if id.is_none() {
+            return Err(fail(format!(
+                "\"id\" must be a string or an integer, got {}",
+                compact(raw)
+            )));
+        }
+    }
+    if let Some(method) = obj.get("method") {
+        let method = match method {
+            Value::String(s) => s.clone(),
+            other => {
+                return Err(fail(format!(
+                    "\"method\" must be a string, got {}",
+                    describe(other)
+                )))
+            }
+        };
+        if obj.contains_key("result") || obj.contains_key("error") {
+            return Err(fail(
+                "a message cannot carry both \"method\" and \"result\"/\"error\"".into(),
+            ));
+        }
+        let params = match obj.get("params") {
+            None => None,
+            Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p.clone()),
+            Some(other) => {
+                return Err(fail(format!(
+                    "\"params\" must be an object or an array, got {}",
+                    describe(other)
+                )))
+            }
+        };
+        return Ok(match id {
+            Some(id) => Message::Request { id, method, params },
+            None => Message::Notification { method, params },
+        });
+    }
+    match (obj.get("result"), obj.get("error")) {
+        (Some(_), Some(_)) => Err(fail(
+            "a response cannot carry both \"result\" and \"error\"".into(),
+        )),
+        (Some(result), None) => match id {
+            Some(id) => Ok(Message::Response {
+                id,
+                result: result.clone(),
+            }),
+            None => Err(fail("a response needs an \"id\"".into())),
+        },
+        (None, Some(error)) => match serde_json::from_value::<ErrorObject>(error.clone()) {
+            Ok(error) => Ok(Message::ErrorResponse { id, error }),
+            Err(_) => Err(fail(
+                "\"error\" must be an object with an integer \"code\" and a string \"message\""
+                    .into(),
+            )),
+        },
+        (None, None) => Err(fail("missing \"method\"".into())),
+    }
+}
+
+/// A short rendering of a value for error messages (at most 60 characters).
+pub fn compact(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 60 {
+        let cut: String = s.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        s
+    }
+}
+
+/// `{"jsonrpc":"2.0","id":…,"result":…}`
+pub fn success(id: &RequestId, result: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id.to_value(), "result": result })
+}
+
+/// `{"jsonrpc":"2.0","id":…,"error":…}`; the id is left out when it could not be read
+/// (MCP 2025-11-25 and later make it optional for exactly this case).
+pub fn failure(id: Option<&RequestId>, error: ErrorObject) -> Value {
+    let mut m = Map::new();
+    m.insert("jsonrpc".into(), Value::from("2.0"));
+    if let Some(id) = id {
+        m.insert("id".into(), id.to_value());
+    }
+    m.insert(
+        "error".into(),
+        serde_json::to_value(error).expect("error objects serialize"),
+    );
+    Value::Object(m)
+}
+
+/// `{"jsonrpc":"2.0","method":…,"params":…}`
+pub fn notification(method: &str, params: Option<Value>) -> Value {
+    let mut m = Map::new();
+    m.insert("jsonrpc".into(), Value::from("2.0"));
+    m.insert("method".into(), Value::from(method));
+    if let Some(p) = params {
+        m.insert("params".into(), p);
+    }
+    Value::Object(m)
+}
+
+/// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`
+pub fn request(id: &RequestId, method: &str, params: Option<Value>) -> Value {
+    let mut v = notification(method, params);
+    v.as_object_mut()
+        .expect("notification builds an object")
+        .insert("id".into(), id.to_value());
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn invalid(v: Value) -> InvalidMessage {
+        classify(&v).expect_err("should be invalid")
+    }
+
+    #[test]
+    fn classifies_the_four_kinds() {
+        assert!(matches!(
+            classify(&json!({"jsonrpc":"2.0","id":1,"method":"ping"})),
+            Ok(Message::Request { .. })
+        ));
+        assert!(matches!(
+            classify(&json!({"jsonrpc":"2.0","method":"x"})),
+            Ok(Message::Notification { .. })
+        ));
+        assert!(matches!(
+            classify(&json!({"jsonrpc":"2.0","id":"a","result":{}})),
+            Ok(Message::Response { .. })
+        ));
+        assert!(matches!(
+            classify(&json!({"jsonrpc":"2.0","id":"a","error":{"code":1,"message":"m"}})),
+            Ok(Message::ErrorResponse { .. })
+        ));
+    }
+
+    #[test]
+    fn rejects_wrong_shapes_and_keeps_a_readable_id() {
+        let e = invalid(json!({"id":1,"method":"ping"}));
+        assert_eq!(e.id, Some(RequestId::Number(1)));
+        assert!(e.reason.contains("jsonrpc"));
+        assert!(invalid(json!({"jsonrpc":"1.0","id":1,"method":"a"}))
+            .reason
+            .contains("\"1.0\""));
+        assert!(invalid(json!({"jsonrpc":"2.0","id":1,"method":7}))
+            .reason
+            .contains("\"method\" must be a string"));
+        let e = invalid(json!({"jsonrpc":"2.0","id":1.5,"method":"a"}));
+        assert_eq!(e.id, None);
+        assert!(e.reason.contains("\"id\""));
+        assert!(invalid(json!({"jsonrpc":"2.0","id":null,"method":"a"}))
+            .reason
+            .contains("null"));
+        assert!(invalid(json!({"jsonrpc":"2.0","id":1,"method":"a","params":3}))
+            .reason
+            .contains("\"params\""));
+        assert!(invalid(json!([1])).reason.contains("an array"));
+    }
+}

@@ -1,0 +1,8 @@
+//! JSON-RPC 2.0 and MCP: message shapes, versions, error codes. Pure Rust.
+
+pub mod error_codes;
+pub mod jsonrpc;
+pub mod version;
+
+pub use jsonrpc::{ErrorObject, Message, RequestId};
+pub use version::{Era, ProtocolVersion};

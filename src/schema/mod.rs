@@ -1,0 +1,1 @@
+//! JSON Schema validation on the `jsonschema` crate, behind [`crate::server::SchemaCompiler`].

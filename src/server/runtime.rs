@@ -1,0 +1,23 @@
+//! What the engine needs from its host: a way to run futures and a timer.
+//!
+//! The engine is single-threaded and never blocks. In a browser the host is
+//! `wasm_bindgen_futures::spawn_local` plus `setTimeout`; natively it is
+//! [`crate::executor::LocalExecutor`].
+
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed, non-`Send` future.
+pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// The host the engine runs on.
+pub trait Runtime {
+    /// Runs `fut` to completion on the current thread, after the current turn.
+    ///
+    /// Work spawned during one turn (one synchronous run of page script or one incoming
+    /// message) must not start before that turn ends: list-changed coalescing relies on it.
+    fn spawn(&self, fut: LocalBoxFuture<'static, ()>);
+
+    /// A future that completes after `ms` milliseconds.
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()>;
+}
