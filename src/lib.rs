@@ -12,6 +12,7 @@
 //! | `browser` | wasm only: the installer and the JS ⇄ Rust glue |
 //! | `transport` | wasm only: browser transports |
 
+pub mod executor;
 pub mod protocol;
 pub mod schema;
 pub mod server;

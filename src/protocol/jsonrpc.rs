@@ -296,9 +296,11 @@ mod tests {
         assert!(invalid(json!({"jsonrpc":"2.0","id":null,"method":"a"}))
             .reason
             .contains("null"));
-        assert!(invalid(json!({"jsonrpc":"2.0","id":1,"method":"a","params":3}))
-            .reason
-            .contains("\"params\""));
+        assert!(
+            invalid(json!({"jsonrpc":"2.0","id":1,"method":"a","params":3}))
+                .reason
+                .contains("\"params\"")
+        );
         assert!(invalid(json!([1])).reason.contains("an array"));
     }
 }

@@ -56,7 +56,11 @@ impl ProtocolVersion {
 
     /// Wire strings of every supported version, newest first (as advertised).
     pub fn supported_strings() -> Vec<&'static str> {
-        ProtocolVersion::ALL.iter().rev().map(|v| v.as_str()).collect()
+        ProtocolVersion::ALL
+            .iter()
+            .rev()
+            .map(|v| v.as_str())
+            .collect()
     }
 
     /// Which lifecycle this version uses.

@@ -1,9 +1,39 @@
 //! The engine: an MCP server in pure Rust (no web-sys, no js-sys).
+//!
+//! A [`Server`] owns the one registry of tools, resources and prompts. Each client
+//! connects as a [`Session`]: incoming JSON text goes to [`Session::receive`], outgoing
+//! text to the sink given to [`Server::connect`]. Handlers are trait objects returning
+//! futures; the host runs them through the [`Runtime`] it supplies.
 
 pub mod cancel;
+pub mod context;
+pub mod engine;
+pub mod error;
+mod futures;
+pub mod handler;
+pub mod limits;
+pub mod logging;
+mod methods;
+pub mod pagination;
+pub mod registry;
+pub mod results;
 pub mod runtime;
+pub mod session;
+pub mod shape;
+pub mod uri_template;
 pub mod validator;
 
 pub use cancel::CancellationToken;
+pub use context::{ProgressReporter, RequestContext};
+pub use engine::{CallError, Server, ServerConfig, ServerInfo};
+pub use error::ServerError;
+pub use handler::{
+    Completer, HandlerError, HandlerResult, PromptHandler, ResourceHandler, ToolHandler,
+};
+pub use limits::Limits;
+pub use logging::LogLevel;
+pub use methods::capabilities;
+pub use registry::{ListKind, PromptArgument, PromptDef, RegistryError, ResourceDef, ToolDef};
 pub use runtime::{LocalBoxFuture, Runtime};
+pub use session::Session;
 pub use validator::{CompiledSchema, SchemaCompiler, SchemaViolation};

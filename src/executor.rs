@@ -1,0 +1,270 @@
+//! A single-threaded executor for native hosts: the stdio server and the engine's tests.
+//!
+//! Spawned futures run only inside [`LocalExecutor::run_until_stalled`] /
+//! [`LocalExecutor::block_on`], so everything spawned during one turn starts after that
+//! turn, as in a browser's microtask queue. Timers use the real clock.
+
+use std::cell::RefCell;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
+
+use crate::server::{LocalBoxFuture, Runtime};
+
+struct Queue {
+    ready: Mutex<VecDeque<u64>>,
+    thread: Thread,
+}
+
+struct TaskWaker {
+    id: u64,
+    queue: Arc<Queue>,
+}
+
+impl Wake for TaskWaker {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref()
+    }
+    fn wake_by_ref(self: &Arc<Self>) {
+        if let Ok(mut q) = self.queue.ready.lock() {
+            q.push_back(self.id);
+        }
+        self.queue.thread.unpark();
+    }
+}
+
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Timer {
+    at: std::cmp::Reverse<Instant>,
+    seq: u64,
+}
+
+#[derive(Default)]
+struct TimerState {
+    heap: BinaryHeap<Timer>,
+    wakers: HashMap<u64, (bool, Option<Waker>)>,
+    next: u64,
+}
+
+struct Inner {
+    tasks: RefCell<HashMap<u64, LocalBoxFuture<'static, ()>>>,
+    spawned: RefCell<Vec<(u64, LocalBoxFuture<'static, ()>)>>,
+    next_task: RefCell<u64>,
+    queue: Arc<Queue>,
+    timers: Rc<RefCell<TimerState>>,
+}
+
+/// A single-threaded executor with timers. Cheap to clone (shared handle).
+#[derive(Clone)]
+pub struct LocalExecutor(Rc<Inner>);
+
+impl Default for LocalExecutor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LocalExecutor {
+    pub fn new() -> Self {
+        LocalExecutor(Rc::new(Inner {
+            tasks: RefCell::new(HashMap::new()),
+            spawned: RefCell::new(Vec::new()),
+            next_task: RefCell::new(1),
+            queue: Arc::new(Queue {
+                ready: Mutex::new(VecDeque::new()),
+                thread: std::thread::current(),
+            }),
+            timers: Rc::new(RefCell::new(TimerState::default())),
+        }))
+    }
+
+    /// Queues `fut`; it first runs at the next `run_until_stalled`.
+    pub fn spawn_local(&self, fut: impl Future<Output = ()> + 'static) {
+        let id = {
+            let mut n = self.0.next_task.borrow_mut();
+            *n += 1;
+            *n
+        };
+        self.0.spawned.borrow_mut().push((id, Box::pin(fut)));
+    }
+
+    /// Tasks not yet finished.
+    pub fn pending_tasks(&self) -> usize {
+        self.0.tasks.borrow().len() + self.0.spawned.borrow().len()
+    }
+
+    fn fire_due_timers(&self) {
+        let now = Instant::now();
+        let mut due = Vec::new();
+        {
+            let mut t = self.0.timers.borrow_mut();
+            while t.heap.peek().is_some_and(|top| top.at.0 <= now) {
+                let top = t.heap.pop().expect("peeked");
+                if let Some(entry) = t.wakers.get_mut(&top.seq) {
+                    entry.0 = true;
+                    if let Some(w) = entry.1.take() {
+                        due.push(w);
+                    }
+                }
+            }
+        }
+        for w in due {
+            w.wake();
+        }
+    }
+
+    /// Polls every runnable task until none can make progress. Returns how many polls ran.
+    pub fn run_until_stalled(&self) -> usize {
+        let mut polls = 0;
+        loop {
+            self.fire_due_timers();
+            let fresh: Vec<_> = std::mem::take(&mut *self.0.spawned.borrow_mut());
+            for (id, fut) in fresh {
+                self.0.tasks.borrow_mut().insert(id, fut);
+                if let Ok(mut q) = self.0.queue.ready.lock() {
+                    q.push_back(id);
+                }
+            }
+            let next = self
+                .0
+                .queue
+                .ready
+                .lock()
+                .ok()
+                .and_then(|mut q| q.pop_front());
+            let Some(id) = next else {
+                if self.0.spawned.borrow().is_empty() {
+                    return polls;
+                }
+                continue;
+            };
+            let task = self.0.tasks.borrow_mut().remove(&id);
+            let Some(mut fut) = task else { continue };
+            let waker = Waker::from(Arc::new(TaskWaker {
+                id,
+                queue: self.0.queue.clone(),
+            }));
+            polls += 1;
+            if fut
+                .as_mut()
+                .poll(&mut Context::from_waker(&waker))
+                .is_pending()
+            {
+                self.0.tasks.borrow_mut().insert(id, fut);
+            }
+        }
+    }
+
+    /// Runs `fut` (and everything spawned) until `fut` completes, sleeping while only
+    /// timers or outside wake-ups can make progress.
+    pub fn block_on<T: 'static>(&self, fut: impl Future<Output = T> + 'static) -> T {
+        let out: Rc<RefCell<Option<T>>> = Rc::new(RefCell::new(None));
+        let slot = out.clone();
+        self.spawn_local(async move {
+            let v = fut.await;
+            *slot.borrow_mut() = Some(v);
+        });
+        loop {
+            self.run_until_stalled();
+            if let Some(v) = out.borrow_mut().take() {
+                return v;
+            }
+            let next_timer = self.0.timers.borrow().heap.peek().map(|t| t.at.0);
+            match next_timer {
+                Some(at) => {
+                    let now = Instant::now();
+                    if at > now {
+                        std::thread::park_timeout(at - now);
+                    }
+                }
+                None => std::thread::park_timeout(Duration::from_millis(50)),
+            }
+        }
+    }
+}
+
+struct Sleep {
+    seq: u64,
+    timers: Rc<RefCell<TimerState>>,
+}
+
+impl Future for Sleep {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let mut t = self.timers.borrow_mut();
+        match t.wakers.get_mut(&self.seq) {
+            Some((true, _)) => {
+                t.wakers.remove(&self.seq);
+                Poll::Ready(())
+            }
+            Some(entry) => {
+                entry.1 = Some(cx.waker().clone());
+                Poll::Pending
+            }
+            None => Poll::Ready(()),
+        }
+    }
+}
+
+impl Drop for Sleep {
+    fn drop(&mut self) {
+        if let Ok(mut t) = self.timers.try_borrow_mut() {
+            t.wakers.remove(&self.seq);
+        }
+    }
+}
+
+impl Runtime for LocalExecutor {
+    fn spawn(&self, fut: LocalBoxFuture<'static, ()>) {
+        self.spawn_local(fut);
+    }
+
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        let seq = {
+            let mut t = self.0.timers.borrow_mut();
+            t.next += 1;
+            let seq = t.next;
+            t.heap.push(Timer {
+                at: std::cmp::Reverse(Instant::now() + Duration::from_millis(ms)),
+                seq,
+            });
+            t.wakers.insert(seq, (false, None));
+            seq
+        };
+        Box::pin(Sleep {
+            seq,
+            timers: self.0.timers.clone(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn spawned_work_waits_for_the_turn_to_end() {
+        let ex = LocalExecutor::new();
+        let ran = Rc::new(Cell::new(false));
+        let r = ran.clone();
+        ex.spawn_local(async move { r.set(true) });
+        assert!(!ran.get());
+        ex.run_until_stalled();
+        assert!(ran.get());
+    }
+
+    #[test]
+    fn sleep_completes_on_the_clock() {
+        let ex = LocalExecutor::new();
+        let start = Instant::now();
+        let s = ex.sleep(20);
+        ex.block_on(s);
+        assert!(start.elapsed() >= Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,162 @@
+//! The context a handler runs in: cancellation, progress, logging, and requests back to
+//! the client.
+
+use serde_json::{json, Map, Value};
+use std::cell::Cell;
+use std::rc::{Rc, Weak};
+
+use super::cancel::CancellationToken;
+use super::logging::LogLevel;
+use super::runtime::LocalBoxFuture;
+use super::session::SessionInner;
+use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
+
+/// Sends `notifications/progress` for one request, keeping progress strictly increasing.
+#[derive(Clone)]
+pub struct ProgressReporter {
+    token: Value,
+    last: Rc<Cell<Option<f64>>>,
+    session: Weak<SessionInner>,
+    version: ProtocolVersion,
+}
+
+impl ProgressReporter {
+    /// Reports progress. Returns `false` (and sends nothing) when `progress` does not
+    /// increase, as MCP requires, or when the session is gone.
+    pub fn report(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
+        if !progress.is_finite() || self.last.get().is_some_and(|last| progress <= last) {
+            return false;
+        }
+        let Some(session) = self.session.upgrade() else {
+            return false;
+        };
+        self.last.set(Some(progress));
+        let mut params = Map::new();
+        params.insert("progressToken".into(), self.token.clone());
+        params.insert("progress".into(), json!(progress));
+        if let Some(t) = total.filter(|t| t.is_finite()) {
+            params.insert("total".into(), json!(t));
+        }
+        if let (Some(m), true) = (message, self.version.has_progress_message()) {
+            params.insert("message".into(), Value::from(m));
+        }
+        session.send_notification("notifications/progress", Some(Value::Object(params)));
+        true
+    }
+}
+
+/// Everything a handler may use while it runs.
+#[derive(Clone)]
+pub struct RequestContext {
+    /// Fires when the client cancels the request or the session closes.
+    pub cancel: CancellationToken,
+    /// The negotiated (or per-request, in 2026-07-28) protocol version; `None` off MCP.
+    pub version: Option<ProtocolVersion>,
+    /// The JSON-RPC id of the request being served; `None` off MCP.
+    pub request_id: Option<RequestId>,
+    pub(crate) progress: Option<ProgressReporter>,
+    pub(crate) session: Option<Weak<SessionInner>>,
+    /// Minimum level for log messages sent while serving this request.
+    pub(crate) log_level: Option<LogLevel>,
+    /// Served in the stateless era (logging is then opted into per request).
+    pub(crate) stateless: bool,
+    pub(crate) client_capabilities: Value,
+    pub(crate) meta: Value,
+}
+
+impl RequestContext {
+    /// A context outside any MCP session (e.g. the page calling `executeTool`).
+    pub fn detached(cancel: CancellationToken) -> Self {
+        RequestContext {
+            cancel,
+            version: None,
+            request_id: None,
+            progress: None,
+            session: None,
+            log_level: None,
+            stateless: false,
+            client_capabilities: Value::Object(Map::new()),
+            meta: Value::Null,
+        }
+    }
+
+    /// Whether the request has been cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// Whether the client asked for progress (sent a `progressToken`).
+    pub fn wants_progress(&self) -> bool {
+        self.progress.is_some()
+    }
+
+    /// Sends a progress notification if the client asked for them; see
+    /// [`ProgressReporter::report`].
+    pub fn report_progress(
+        &self,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) -> bool {
+        self.progress
+            .as_ref()
+            .is_some_and(|p| p.report(progress, total, message))
+    }
+
+    /// Sends `notifications/message` to the client when `level` passes the client's
+    /// threshold. Returns whether it was sent.
+    pub fn log(&self, level: LogLevel, logger: Option<&str>, data: Value) -> bool {
+        let Some(session) = self.session.as_ref().and_then(Weak::upgrade) else {
+            return false;
+        };
+        session.log(
+            level,
+            logger,
+            data,
+            self.stateless.then_some(self.log_level),
+        )
+    }
+
+    /// The client's declared capabilities (`{}` when none).
+    pub fn client_capabilities(&self) -> &Value {
+        &self.client_capabilities
+    }
+
+    /// The request's `_meta` object (`null` when absent).
+    pub fn meta(&self) -> &Value {
+        &self.meta
+    }
+
+    /// Sends a request to the client (sampling, elicitation, roots) and waits for its answer.
+    /// Fails at once off MCP, on a closed session, or in the stateless era, which has no
+    /// server-to-client requests.
+    pub fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> LocalBoxFuture<'static, Result<Value, ErrorObject>> {
+        match self.session.as_ref().and_then(Weak::upgrade) {
+            Some(session) => session.request(method, params, self.version),
+            None => {
+                let err = ErrorObject::new(
+                    crate::protocol::error_codes::INTERNAL_ERROR,
+                    format!("Cannot send {method}: the call did not come from an MCP session"),
+                );
+                Box::pin(async move { Err(err) })
+            }
+        }
+    }
+
+    pub(crate) fn progress_reporter(
+        token: Value,
+        session: Weak<SessionInner>,
+        version: ProtocolVersion,
+    ) -> ProgressReporter {
+        ProgressReporter {
+            token,
+            last: Rc::new(Cell::new(None)),
+            session,
+            version,
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! [`Server`]: the registry, the sessions connected to it, and change notifications.
+
+use serde_json::{Map, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use super::cancel::CancellationToken;
+use super::context::RequestContext;
+use super::futures::{race, Either};
+use super::limits::Limits;
+use super::logging::LogLevel;
+use super::registry::{
+    ListKind, PromptDef, Registry, RegistryError, Resource, ResourceDef, Tool, ToolDef,
+};
+use super::results;
+use super::runtime::{LocalBoxFuture, Runtime};
+use super::session::{Session, SessionInner};
+use super::validator::{SchemaCompiler, SchemaViolation};
+use crate::protocol::ProtocolVersion;
+
+/// Who the server says it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerInfo {
+    pub name: String,
+    pub version: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub website_url: Option<String>,
+    pub icons: Vec<Value>,
+    /// Sent as `instructions` in the `initialize` / `server/discover` result.
+    pub instructions: Option<String>,
+}
+
+impl ServerInfo {
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        ServerInfo {
+            name: name.into(),
+            version: version.into(),
+            title: None,
+            description: None,
+            website_url: None,
+            icons: Vec::new(),
+            instructions: None,
+        }
+    }
+
+    /// The `Implementation` object for `version`.
+    pub fn implementation(&self, version: ProtocolVersion) -> Value {
+        let mut m = Map::new();
+        m.insert("name".into(), Value::from(self.name.clone()));
+        m.insert("version".into(), Value::from(self.version.clone()));
+        if version.has_titles() {
+            if let Some(t) = &self.title {
+                m.insert("title".into(), Value::from(t.clone()));
+            }
+        }
+        if version.has_icons() {
+            if let Some(d) = &self.description {
+                m.insert("description".into(), Value::from(d.clone()));
+            }
+            if let Some(u) = &self.website_url {
+                m.insert("websiteUrl".into(), Value::from(u.clone()));
+            }
+            if !self.icons.is_empty() {
+                m.insert("icons".into(), Value::Array(self.icons.clone()));
+            }
+        }
+        Value::Object(m)
+    }
+}
+
+/// Server settings.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    pub limits: Limits,
+    /// Items per page in list results.
+    pub page_size: usize,
+    /// A tool call still running after this long ends with an `isError` result and its
+    /// handler's signal fires. `None`: no limit (the client may cancel).
+    pub tool_timeout_ms: Option<u64>,
+    /// `ttlMs` on 2026-07-28 list/read/discover results.
+    pub ttl_ms: u64,
+    /// `cacheScope` on 2026-07-28 list/read/discover results.
+    pub cache_scope: &'static str,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            limits: Limits::default(),
+            page_size: 100,
+            tool_timeout_ms: None,
+            ttl_ms: 0,
+            cache_scope: "private",
+        }
+    }
+}
+
+/// Why a direct tool call could not run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CallError {
+    UnknownTool(String),
+    /// Arguments that are not an object.
+    NotAnObject(String),
+    /// Arguments violating the input schema.
+    InvalidArguments {
+        tool: String,
+        violations: Vec<SchemaViolation>,
+    },
+}
+
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CallError::UnknownTool(n) => write!(f, "Unknown tool: {n}"),
+            CallError::NotAnObject(got) => {
+                write!(f, "Tool arguments must be an object, got {got}")
+            }
+            CallError::InvalidArguments { tool, violations } => {
+                write!(f, "Invalid arguments for tool {tool}: ")?;
+                let parts: Vec<String> = violations.iter().map(|v| v.describe()).collect();
+                f.write_str(&parts.join("; "))
+            }
+        }
+    }
+}
+
+type Observer = Rc<dyn Fn(ListKind)>;
+
+pub(crate) struct ServerInner {
+    pub(crate) info: ServerInfo,
+    pub(crate) config: ServerConfig,
+    pub(crate) runtime: Rc<dyn Runtime>,
+    compiler: Rc<dyn SchemaCompiler>,
+    pub(crate) registry: RefCell<Registry>,
+    sessions: RefCell<Vec<Weak<SessionInner>>>,
+    pending: RefCell<[bool; 3]>,
+    flush_scheduled: Cell<bool>,
+    observers: RefCell<Vec<(u64, Observer)>>,
+    next_id: Cell<u64>,
+}
+
+/// The MCP server engine. Cheap to clone (shared handle).
+#[derive(Clone)]
+pub struct Server(pub(crate) Rc<ServerInner>);
+
+fn kind_index(k: ListKind) -> usize {
+    match k {
+        ListKind::Tools => 0,
+        ListKind::Resources => 1,
+        ListKind::Prompts => 2,
+    }
+}
+
+impl Server {
+    pub fn new(
+        info: ServerInfo,
+        config: ServerConfig,
+        runtime: Rc<dyn Runtime>,
+        compiler: Rc<dyn SchemaCompiler>,
+    ) -> Server {
+        Server(Rc::new(ServerInner {
+            info,
+            config,
+            runtime,
+            compiler,
+            registry: RefCell::new(Registry::default()),
+            sessions: RefCell::new(Vec::new()),
+            pending: RefCell::new([false; 3]),
+            flush_scheduled: Cell::new(false),
+            observers: RefCell::new(Vec::new()),
+            next_id: Cell::new(1),
+        }))
+    }
+
+    pub fn info(&self) -> &ServerInfo {
+        &self.0.info
+    }
+
+    pub fn config(&self) -> &ServerConfig {
+        &self.0.config
+    }
+
+    pub(crate) fn next_id(&self) -> u64 {
+        let id = self.0.next_id.get();
+        self.0.next_id.set(id + 1);
+        id
+    }
+
+    // ---- registry -------------------------------------------------------------------
+
+    /// Registers a tool (duplicate, name rule, schema compilation — in that order).
+    pub fn register_tool(&self, def: ToolDef) -> Result<(), RegistryError> {
+        self.0
+            .registry
+            .borrow_mut()
+            .add_tool(def, self.0.compiler.as_ref())?;
+        self.changed(ListKind::Tools);
+        Ok(())
+    }
+
+    /// Removes a tool; `false` (and no notification) when there was none.
+    pub fn unregister_tool(&self, name: &str) -> bool {
+        let removed = self.0.registry.borrow_mut().remove_tool(name).is_some();
+        if removed {
+            self.changed(ListKind::Tools);
+        }
+        removed
+    }
+
+    /// Removes every tool; returns how many there were.
+    pub fn clear_tools(&self) -> usize {
+        let n = self.0.registry.borrow_mut().clear_tools();
+        if n > 0 {
+            self.changed(ListKind::Tools);
+        }
+        n
+    }
+
+    pub fn tool(&self, name: &str) -> Option<Rc<Tool>> {
+        self.0.registry.borrow().tool(name)
+    }
+
+    /// Every tool, sorted by name.
+    pub fn tools(&self) -> Vec<Rc<Tool>> {
+        self.0.registry.borrow().tools().cloned().collect()
+    }
+
+    pub fn register_resource(&self, def: ResourceDef) -> Result<(), RegistryError> {
+        self.0.registry.borrow_mut().add_resource(def)?;
+        self.changed(ListKind::Resources);
+        Ok(())
+    }
+
+    pub fn unregister_resource(&self, uri: &str) -> bool {
+        let removed = self.0.registry.borrow_mut().remove_resource(uri).is_some();
+        if removed {
+            self.changed(ListKind::Resources);
+        }
+        removed
+    }
+
+    /// Static resources then templates.
+    pub fn resources(&self) -> Vec<Rc<Resource>> {
+        let reg = self.0.registry.borrow();
+        reg.resources().chain(reg.templates()).cloned().collect()
+    }
+
+    pub fn register_prompt(&self, def: PromptDef) -> Result<(), RegistryError> {
+        self.0.registry.borrow_mut().add_prompt(def)?;
+        self.changed(ListKind::Prompts);
+        Ok(())
+    }
+
+    pub fn unregister_prompt(&self, name: &str) -> bool {
+        let removed = self.0.registry.borrow_mut().remove_prompt(name).is_some();
+        if removed {
+            self.changed(ListKind::Prompts);
+        }
+        removed
+    }
+
+    pub fn prompts(&self) -> Vec<Rc<PromptDef>> {
+        self.0.registry.borrow().prompts().cloned().collect()
+    }
+
+    /// Calls `observer` synchronously on every registry change (the browser layer queues
+    /// its `toolchange` event from here). Returns an id for [`Server::remove_observer`].
+    pub fn observe(&self, observer: impl Fn(ListKind) + 'static) -> u64 {
+        let id = self.next_id();
+        self.0.observers.borrow_mut().push((id, Rc::new(observer)));
+        id
+    }
+
+    pub fn remove_observer(&self, id: u64) {
+        self.0.observers.borrow_mut().retain(|(i, _)| *i != id);
+    }
+
+    fn changed(&self, kind: ListKind) {
+        let observers: Vec<Observer> = self
+            .0
+            .observers
+            .borrow()
+            .iter()
+            .map(|(_, o)| o.clone())
+            .collect();
+        for o in observers {
+            o(kind);
+        }
+        self.0.pending.borrow_mut()[kind_index(kind)] = true;
+        if !self.0.flush_scheduled.replace(true) {
+            let weak = Rc::downgrade(&self.0);
+            self.0.runtime.spawn(Box::pin(async move {
+                if let Some(inner) = weak.upgrade() {
+                    Server(inner).flush_changes();
+                }
+            }));
+        }
+    }
+
+    /// Sends one `list_changed` per kind changed since the last flush.
+    fn flush_changes(&self) {
+        self.0.flush_scheduled.set(false);
+        let pending = std::mem::replace(&mut *self.0.pending.borrow_mut(), [false; 3]);
+        for kind in ListKind::ALL {
+            if pending[kind_index(kind)] {
+                for s in self.live_sessions() {
+                    s.list_changed(kind);
+                }
+            }
+        }
+    }
+
+    /// Tells subscribers that the resource at `uri` changed
+    /// (`notifications/resources/updated`).
+    pub fn resource_updated(&self, uri: &str) {
+        for s in self.live_sessions() {
+            s.resource_updated(uri);
+        }
+    }
+
+    /// Sends a log message to every session whose level admits it.
+    pub fn log(&self, level: LogLevel, logger: Option<&str>, data: Value) {
+        for s in self.live_sessions() {
+            s.log(level, logger, data.clone(), None);
+        }
+    }
+
+    // ---- sessions -------------------------------------------------------------------
+
+    /// Opens a session whose outgoing messages (JSON text) go to `sink`.
+    pub fn connect(&self, sink: impl Fn(String) + 'static) -> Session {
+        let session = Session::new(self.clone(), Box::new(sink));
+        let mut list = self.0.sessions.borrow_mut();
+        list.retain(|w| w.strong_count() > 0);
+        list.push(Rc::downgrade(&session.0));
+        session
+    }
+
+    /// Sessions still open.
+    pub fn session_count(&self) -> usize {
+        self.live_sessions().len()
+    }
+
+    fn live_sessions(&self) -> Vec<Rc<SessionInner>> {
+        let mut list = self.0.sessions.borrow_mut();
+        list.retain(|w| w.upgrade().is_some_and(|s| !s.is_closed()));
+        list.iter().filter_map(Weak::upgrade).collect()
+    }
+
+    // ---- calling tools --------------------------------------------------------------
+
+    /// Looks a tool up and validates `args` against its input schema.
+    pub fn check_call(&self, name: &str, args: &Value) -> Result<Rc<Tool>, CallError> {
+        let tool = self
+            .tool(name)
+            .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
+        if !args.is_object() {
+            return Err(CallError::NotAnObject(crate::protocol::jsonrpc::compact(
+                args,
+            )));
+        }
+        if let Some(schema) = &tool.input {
+            let violations = schema.validate(args);
+            if !violations.is_empty() {
+                return Err(CallError::InvalidArguments {
+                    tool: name.to_string(),
+                    violations,
+                });
+            }
+        }
+        Ok(tool)
+    }
+
+    /// Runs a validated tool: handler, timeout, normalization, output-schema check.
+    /// Resolves to a `CallToolResult` object (before per-version shaping).
+    pub(crate) fn run_tool(
+        &self,
+        tool: Rc<Tool>,
+        args: Value,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, Map<String, Value>> {
+        let timeout = self.0.config.tool_timeout_ms;
+        let runtime = self.0.runtime.clone();
+        Box::pin(async move {
+            let cancel: CancellationToken = ctx.cancel.clone();
+            let call = tool.def.handler.call(args, ctx);
+            let outcome = match timeout {
+                None => Some(call.await),
+                Some(ms) => match race(call, runtime.sleep(ms)).await {
+                    Either::Left(r) => Some(r),
+                    Either::Right(()) => {
+                        cancel.cancel(format!("Tool {} timed out after {ms} ms", tool.def.name));
+                        None
+                    }
+                },
+            };
+            match outcome {
+                None => results::tool_error(format!(
+                    "Tool {} did not finish within {} ms",
+                    tool.def.name,
+                    timeout.unwrap_or_default()
+                )),
+                Some(Err(e)) => results::tool_error(e.message),
+                Some(Ok(value)) => {
+                    let result = results::call_tool_result(value);
+                    check_output(&tool, result)
+                }
+            }
+        })
+    }
+
+    /// Validates arguments, then runs the tool, as MCP `tools/call` does but outside any
+    /// session.
+    pub fn call_tool(
+        &self,
+        name: &str,
+        args: Value,
+        ctx: RequestContext,
+    ) -> Result<LocalBoxFuture<'static, Map<String, Value>>, CallError> {
+        let tool = self.check_call(name, &args)?;
+        Ok(self.run_tool(tool, args, ctx))
+    }
+}
+
+/// Checks `structuredContent` against the tool's output schema (successful results only).
+fn check_output(tool: &Tool, result: Map<String, Value>) -> Map<String, Value> {
+    let Some(schema) = &tool.output else {
+        return result;
+    };
+    if result.get("isError") == Some(&Value::Bool(true)) {
+        return result;
+    }
+    match result.get("structuredContent") {
+        None => results::tool_error(format!(
+            "Tool {} declares an outputSchema but returned no structuredContent",
+            tool.def.name
+        )),
+        Some(sc) => {
+            let violations = schema.validate(sc);
+            if violations.is_empty() {
+                result
+            } else {
+                let parts: Vec<String> = violations.iter().map(|v| v.describe()).collect();
+                results::tool_error(format!(
+                    "Tool {} returned structuredContent that does not match its outputSchema: {}",
+                    tool.def.name,
+                    parts.join("; ")
+                ))
+            }
+        }
+    }
+}

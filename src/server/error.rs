@@ -1,0 +1,120 @@
+//! The engine's errors, and their one mapping to JSON-RPC error objects.
+
+use serde_json::{json, Value};
+use std::fmt;
+
+use crate::protocol::error_codes::*;
+use crate::protocol::{ErrorObject, ProtocolVersion};
+
+/// Everything a request can fail with at the protocol level.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ServerError {
+    Parse(String),
+    InvalidRequest(String),
+    MethodNotFound(String),
+    InvalidParams {
+        message: String,
+        data: Option<Value>,
+    },
+    Internal(String),
+    /// A request other than `initialize`/`ping` before the handshake.
+    NotInitialized {
+        method: String,
+    },
+    ResourceNotFound {
+        uri: String,
+    },
+    UnsupportedVersion {
+        requested: String,
+        supported: Vec<&'static str>,
+    },
+    MissingClientCapability {
+        required: Value,
+    },
+    /// A limit from [`super::limits::Limits`] was exceeded.
+    LimitExceeded {
+        what: &'static str,
+        limit: usize,
+        actual: Option<usize>,
+    },
+}
+
+impl ServerError {
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        ServerError::InvalidParams {
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// The one mapping from engine errors to JSON-RPC error objects. `version` is the
+    /// protocol version in force for the request, when known.
+    pub fn to_error_object(&self, version: Option<ProtocolVersion>) -> ErrorObject {
+        match self {
+            ServerError::Parse(m) => ErrorObject::new(PARSE_ERROR, format!("Parse error: {m}")),
+            ServerError::InvalidRequest(m) => ErrorObject::new(INVALID_REQUEST, m.clone()),
+            ServerError::MethodNotFound(method) => {
+                ErrorObject::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))
+            }
+            ServerError::InvalidParams { message, data } => {
+                let e = ErrorObject::new(INVALID_PARAMS, message.clone());
+                match data {
+                    Some(d) => e.with_data(d.clone()),
+                    None => e,
+                }
+            }
+            ServerError::Internal(m) => ErrorObject::new(INTERNAL_ERROR, m.clone()),
+            ServerError::NotInitialized { method } => ErrorObject::new(
+                INVALID_REQUEST,
+                format!(
+                    "Server not initialized: send \"initialize\" before \"{method}\" \
+                     (or, for protocol 2026-07-28, name the version in \
+                     _meta[\"io.modelcontextprotocol/protocolVersion\"])"
+                ),
+            ),
+            ServerError::ResourceNotFound { uri } => {
+                let code = if version.is_some_and(|v| v.has_result_type()) {
+                    INVALID_PARAMS
+                } else {
+                    RESOURCE_NOT_FOUND
+                };
+                ErrorObject::new(code, format!("Resource not found: {uri}"))
+                    .with_data(json!({ "uri": uri }))
+            }
+            ServerError::UnsupportedVersion {
+                requested,
+                supported,
+            } => ErrorObject::new(
+                UNSUPPORTED_PROTOCOL_VERSION,
+                format!(
+                    "Unsupported protocol version {requested:?}; this server supports {}",
+                    supported.join(", ")
+                ),
+            )
+            .with_data(json!({ "requested": requested, "supported": supported })),
+            ServerError::MissingClientCapability { required } => ErrorObject::new(
+                MISSING_CLIENT_CAPABILITY,
+                format!("Missing required client capability: {required}"),
+            )
+            .with_data(json!({ "requiredCapabilities": required })),
+            ServerError::LimitExceeded {
+                what,
+                limit,
+                actual,
+            } => {
+                let message = match actual {
+                    Some(a) => format!("{what} is {a}; the limit is {limit}"),
+                    None => format!("{what} exceeds the limit of {limit}"),
+                };
+                ErrorObject::new(INVALID_REQUEST, message)
+                    .with_data(json!({ "limit": limit, "actual": actual }))
+            }
+        }
+    }
+}
+
+impl fmt::Display for ServerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_error_object(None).message)
+    }
+}

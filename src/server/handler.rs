@@ -1,0 +1,152 @@
+//! Handlers: what a tool, resource, prompt or completion does when called.
+//!
+//! Each is a trait object returning a future (single-threaded, no `Send` bound), so the
+//! browser layer can wrap JS functions and native code can use closures. Every handler
+//! gets a [`RequestContext`] carrying its cancellation signal and progress reporter.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::future::Future;
+
+use super::context::RequestContext;
+use super::runtime::LocalBoxFuture;
+
+/// A handler failure: becomes an `isError` tool result, or a JSON-RPC error for
+/// resources and prompts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandlerError {
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl HandlerError {
+    pub fn new(message: impl Into<String>) -> Self {
+        HandlerError {
+            message: message.into(),
+            data: None,
+        }
+    }
+}
+
+impl fmt::Display for HandlerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<String> for HandlerError {
+    fn from(message: String) -> Self {
+        HandlerError::new(message)
+    }
+}
+
+impl From<&str> for HandlerError {
+    fn from(message: &str) -> Self {
+        HandlerError::new(message)
+    }
+}
+
+/// What a handler's future resolves to.
+pub type HandlerResult = Result<Value, HandlerError>;
+
+/// Runs a tool. `args` has already been validated against the tool's input schema.
+///
+/// The value is normalized by [`super::tool_result::normalize`]: a `CallToolResult`-shaped
+/// object is used as is, a string becomes text content, anything else is JSON text plus
+/// `structuredContent`.
+pub trait ToolHandler {
+    fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult>;
+}
+
+impl<F, Fut> ToolHandler for F
+where
+    F: Fn(Value, RequestContext) -> Fut,
+    Fut: Future<Output = HandlerResult> + 'static,
+{
+    fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
+        Box::pin(self(args, ctx))
+    }
+}
+
+/// Reads a resource. `vars` holds the URI template's variables (empty for static URIs).
+///
+/// The value may be a `ReadResourceResult` (`{contents: [...]}`), an array of resource
+/// contents, or a string (text contents with the resource's MIME type).
+pub trait ResourceHandler {
+    fn read(
+        &self,
+        uri: String,
+        vars: BTreeMap<String, String>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult>;
+}
+
+impl<F, Fut> ResourceHandler for F
+where
+    F: Fn(String, BTreeMap<String, String>, RequestContext) -> Fut,
+    Fut: Future<Output = HandlerResult> + 'static,
+{
+    fn read(
+        &self,
+        uri: String,
+        vars: BTreeMap<String, String>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        Box::pin(self(uri, vars, ctx))
+    }
+}
+
+/// Renders a prompt from its (string) arguments.
+///
+/// The value may be a `GetPromptResult` (`{messages: [...]}`), an array of messages, or a
+/// string (one user text message).
+pub trait PromptHandler {
+    fn get(
+        &self,
+        args: BTreeMap<String, String>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult>;
+}
+
+impl<F, Fut> PromptHandler for F
+where
+    F: Fn(BTreeMap<String, String>, RequestContext) -> Fut,
+    Fut: Future<Output = HandlerResult> + 'static,
+{
+    fn get(
+        &self,
+        args: BTreeMap<String, String>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        Box::pin(self(args, ctx))
+    }
+}
+
+/// Suggests values for one argument of a prompt or URI template.
+///
+/// Gets the argument name, the partial value and the already-resolved arguments; resolves
+/// to an array of strings or a `{values, total?, hasMore?}` object.
+pub trait Completer {
+    fn complete(
+        &self,
+        argument: String,
+        value: String,
+        context: BTreeMap<String, String>,
+    ) -> LocalBoxFuture<'static, HandlerResult>;
+}
+
+impl<F, Fut> Completer for F
+where
+    F: Fn(String, String, BTreeMap<String, String>) -> Fut,
+    Fut: Future<Output = HandlerResult> + 'static,
+{
+    fn complete(
+        &self,
+        argument: String,
+        value: String,
+        context: BTreeMap<String, String>,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        Box::pin(self(argument, value, context))
+    }
+}

@@ -1,0 +1,506 @@
+//! The one registry: tools, resources (static and templated) and prompts.
+//!
+//! Every door — the W3C API, the session API, earlier drafts, MCP — reads and writes this
+//! registry. Schemas are compiled once, at registration; an invalid one is refused there.
+
+use serde_json::{Map, Value};
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::rc::Rc;
+
+use super::handler::{Completer, PromptHandler, ResourceHandler, ToolHandler};
+use super::uri_template::UriTemplate;
+use super::validator::{CompiledSchema, SchemaCompiler};
+
+/// The longest tool name the WebMCP rule allows.
+pub const MAX_TOOL_NAME_LEN: usize = 128;
+
+/// Which list a change touched.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ListKind {
+    Tools,
+    Resources,
+    Prompts,
+}
+
+impl ListKind {
+    pub const ALL: [ListKind; 3] = [ListKind::Tools, ListKind::Resources, ListKind::Prompts];
+
+    /// The `notifications/<kind>/list_changed` method.
+    pub fn list_changed_method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "notifications/tools/list_changed",
+            ListKind::Resources => "notifications/resources/list_changed",
+            ListKind::Prompts => "notifications/prompts/list_changed",
+        }
+    }
+}
+
+/// Why a registration was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RegistryError {
+    /// A tool/prompt name or resource URI/template already registered.
+    Duplicate { kind: &'static str, key: String },
+    /// A tool name breaking the WebMCP rule (1–128 of `A-Z a-z 0-9 _ - .`).
+    InvalidName { name: String, reason: String },
+    /// A schema the validator refused.
+    InvalidSchema {
+        which: &'static str,
+        message: String,
+    },
+    /// A malformed resource URI or URI template.
+    InvalidUri { uri: String, reason: String },
+    /// Any other malformed field.
+    InvalidField { field: &'static str, reason: String },
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::Duplicate { kind, key } => {
+                write!(f, "A {kind} named {key:?} is already registered")
+            }
+            RegistryError::InvalidName { name, reason } => {
+                write!(f, "Invalid tool name {name:?}: {reason}")
+            }
+            RegistryError::InvalidSchema { which, message } => {
+                write!(f, "Invalid {which}: {message}")
+            }
+            RegistryError::InvalidUri { uri, reason } => {
+                write!(f, "Invalid resource URI {uri:?}: {reason}")
+            }
+            RegistryError::InvalidField { field, reason } => write!(f, "Invalid {field}: {reason}"),
+        }
+    }
+}
+
+/// Checks a tool name against the WebMCP rule.
+pub fn check_tool_name(name: &str) -> Result<(), RegistryError> {
+    let fail = |reason: String| {
+        Err(RegistryError::InvalidName {
+            name: name.to_string(),
+            reason,
+        })
+    };
+    if name.is_empty() {
+        return fail("the name is empty".into());
+    }
+    let len = name.chars().count();
+    if len > MAX_TOOL_NAME_LEN {
+        return fail(format!(
+            "it is {len} characters long; the limit is {MAX_TOOL_NAME_LEN}"
+        ));
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+    {
+        return fail(format!(
+            "character {c:?} is not allowed (use A-Z, a-z, 0-9, '_', '-', '.')"
+        ));
+    }
+    Ok(())
+}
+
+/// A tool as registered.
+#[derive(Clone)]
+pub struct ToolDef {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    /// The input JSON Schema (`None`: any object).
+    pub input_schema: Option<Value>,
+    pub output_schema: Option<Value>,
+    /// Every annotation given: WebMCP's `readOnlyHint`, `untrustedContentHint`,
+    /// `consequentialHint`, `debugging`; MCP's `destructiveHint`, `idempotentHint`,
+    /// `openWorldHint`, `title`; and any other.
+    pub annotations: Map<String, Value>,
+    pub icons: Vec<Value>,
+    pub execution: Option<Value>,
+    pub meta: Option<Value>,
+    pub handler: Rc<dyn ToolHandler>,
+    /// Data the registering door keeps with the tool (the browser layer's per-tool state).
+    pub attachment: Option<Rc<dyn Any>>,
+}
+
+impl ToolDef {
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        handler: impl ToolHandler + 'static,
+    ) -> Self {
+        ToolDef {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            input_schema: None,
+            output_schema: None,
+            annotations: Map::new(),
+            icons: Vec::new(),
+            execution: None,
+            meta: None,
+            handler: Rc::new(handler),
+            attachment: None,
+        }
+    }
+
+    pub fn input_schema(mut self, schema: Value) -> Self {
+        self.input_schema = Some(schema);
+        self
+    }
+
+    pub fn output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
+        self
+    }
+
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    pub fn annotation(mut self, key: &str, value: Value) -> Self {
+        self.annotations.insert(key.to_string(), value);
+        self
+    }
+}
+
+/// A registered tool with its compiled schemas.
+pub struct Tool {
+    pub def: ToolDef,
+    pub input: Option<Rc<dyn CompiledSchema>>,
+    pub output: Option<Rc<dyn CompiledSchema>>,
+}
+
+/// A resource with a fixed URI, or a family of resources under a URI template.
+#[derive(Clone)]
+pub struct ResourceDef {
+    /// A URI, or an RFC 6570 template when it has expressions.
+    pub uri: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+    pub size: Option<u64>,
+    pub annotations: Option<Value>,
+    pub icons: Vec<Value>,
+    pub meta: Option<Value>,
+    pub handler: Rc<dyn ResourceHandler>,
+    /// Completion per template variable.
+    pub completers: BTreeMap<String, Rc<dyn Completer>>,
+    pub attachment: Option<Rc<dyn Any>>,
+}
+
+impl ResourceDef {
+    pub fn new(
+        uri: impl Into<String>,
+        name: impl Into<String>,
+        handler: impl ResourceHandler + 'static,
+    ) -> Self {
+        ResourceDef {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            size: None,
+            annotations: None,
+            icons: Vec::new(),
+            meta: None,
+            handler: Rc::new(handler),
+            completers: BTreeMap::new(),
+            attachment: None,
+        }
+    }
+
+    pub fn mime_type(mut self, m: impl Into<String>) -> Self {
+        self.mime_type = Some(m.into());
+        self
+    }
+
+    pub fn description(mut self, d: impl Into<String>) -> Self {
+        self.description = Some(d.into());
+        self
+    }
+
+    pub fn completer(mut self, variable: &str, c: impl Completer + 'static) -> Self {
+        self.completers.insert(variable.to_string(), Rc::new(c));
+        self
+    }
+}
+
+/// A registered resource.
+pub struct Resource {
+    pub def: ResourceDef,
+    /// `Some` for templates.
+    pub template: Option<UriTemplate>,
+}
+
+/// One argument of a prompt.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PromptArgument {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub required: bool,
+}
+
+/// A prompt.
+#[derive(Clone)]
+pub struct PromptDef {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub arguments: Vec<PromptArgument>,
+    pub icons: Vec<Value>,
+    pub meta: Option<Value>,
+    pub handler: Rc<dyn PromptHandler>,
+    pub completers: BTreeMap<String, Rc<dyn Completer>>,
+    pub attachment: Option<Rc<dyn Any>>,
+}
+
+impl PromptDef {
+    pub fn new(name: impl Into<String>, handler: impl PromptHandler + 'static) -> Self {
+        PromptDef {
+            name: name.into(),
+            title: None,
+            description: None,
+            arguments: Vec::new(),
+            icons: Vec::new(),
+            meta: None,
+            handler: Rc::new(handler),
+            completers: BTreeMap::new(),
+            attachment: None,
+        }
+    }
+
+    pub fn description(mut self, d: impl Into<String>) -> Self {
+        self.description = Some(d.into());
+        self
+    }
+
+    pub fn argument(mut self, name: &str, description: &str, required: bool) -> Self {
+        self.arguments.push(PromptArgument {
+            name: name.into(),
+            title: None,
+            description: Some(description.into()).filter(|d: &String| !d.is_empty()),
+            required,
+        });
+        self
+    }
+
+    pub fn completer(mut self, argument: &str, c: impl Completer + 'static) -> Self {
+        self.completers.insert(argument.to_string(), Rc::new(c));
+        self
+    }
+}
+
+/// The registry proper. Maps are keyed so that iteration is the listing order
+/// (tools and prompts by name, resources by URI).
+#[derive(Default)]
+pub struct Registry {
+    tools: BTreeMap<String, Rc<Tool>>,
+    resources: BTreeMap<String, Rc<Resource>>,
+    templates: BTreeMap<String, Rc<Resource>>,
+    prompts: BTreeMap<String, Rc<PromptDef>>,
+}
+
+fn compile(
+    compiler: &dyn SchemaCompiler,
+    which: &'static str,
+    schema: &Option<Value>,
+) -> Result<Option<Rc<dyn CompiledSchema>>, RegistryError> {
+    match schema {
+        None => Ok(None),
+        Some(s) => {
+            if !(s.is_object() || s.is_boolean()) {
+                return Err(RegistryError::InvalidSchema {
+                    which,
+                    message: format!("a schema must be an object or a boolean, got {s}"),
+                });
+            }
+            compiler
+                .compile(s)
+                .map(Some)
+                .map_err(|message| RegistryError::InvalidSchema { which, message })
+        }
+    }
+}
+
+impl Registry {
+    /// Adds a tool: duplicate check, then the name rule, then schema compilation.
+    pub fn add_tool(
+        &mut self,
+        def: ToolDef,
+        compiler: &dyn SchemaCompiler,
+    ) -> Result<(), RegistryError> {
+        if self.tools.contains_key(&def.name) {
+            return Err(RegistryError::Duplicate {
+                kind: "tool",
+                key: def.name,
+            });
+        }
+        check_tool_name(&def.name)?;
+        let input = compile(compiler, "inputSchema", &def.input_schema)?;
+        let output = compile(compiler, "outputSchema", &def.output_schema)?;
+        self.tools
+            .insert(def.name.clone(), Rc::new(Tool { def, input, output }));
+        Ok(())
+    }
+
+    pub fn remove_tool(&mut self, name: &str) -> Option<Rc<Tool>> {
+        self.tools.remove(name)
+    }
+
+    pub fn tool(&self, name: &str) -> Option<Rc<Tool>> {
+        self.tools.get(name).cloned()
+    }
+
+    /// Tools sorted by name.
+    pub fn tools(&self) -> impl Iterator<Item = &Rc<Tool>> {
+        self.tools.values()
+    }
+
+    pub fn clear_tools(&mut self) -> usize {
+        let n = self.tools.len();
+        self.tools.clear();
+        n
+    }
+
+    /// Adds a resource or (when `uri` has expressions) a resource template.
+    pub fn add_resource(&mut self, def: ResourceDef) -> Result<(), RegistryError> {
+        let template =
+            UriTemplate::parse(&def.uri).map_err(|reason| RegistryError::InvalidUri {
+                uri: def.uri.clone(),
+                reason,
+            })?;
+        if def.uri.is_empty() {
+            return Err(RegistryError::InvalidUri {
+                uri: def.uri,
+                reason: "the URI is empty".into(),
+            });
+        }
+        if !def.uri.contains(':') {
+            return Err(RegistryError::InvalidUri {
+                uri: def.uri.clone(),
+                reason: "a URI needs a scheme (e.g. \"app://\")".into(),
+            });
+        }
+        if def.name.is_empty() {
+            return Err(RegistryError::InvalidField {
+                field: "resource name",
+                reason: "the name is empty".into(),
+            });
+        }
+        let map = if template.has_variables() {
+            &mut self.templates
+        } else {
+            &mut self.resources
+        };
+        if map.contains_key(&def.uri) {
+            return Err(RegistryError::Duplicate {
+                kind: if template.has_variables() {
+                    "resource template"
+                } else {
+                    "resource"
+                },
+                key: def.uri,
+            });
+        }
+        let template = template.has_variables().then_some(template);
+        map.insert(def.uri.clone(), Rc::new(Resource { def, template }));
+        Ok(())
+    }
+
+    pub fn remove_resource(&mut self, uri: &str) -> Option<Rc<Resource>> {
+        self.resources
+            .remove(uri)
+            .or_else(|| self.templates.remove(uri))
+    }
+
+    /// Static resources sorted by URI.
+    pub fn resources(&self) -> impl Iterator<Item = &Rc<Resource>> {
+        self.resources.values()
+    }
+
+    /// Resource templates sorted by template text.
+    pub fn templates(&self) -> impl Iterator<Item = &Rc<Resource>> {
+        self.templates.values()
+    }
+
+    pub fn template(&self, uri_template: &str) -> Option<Rc<Resource>> {
+        self.templates.get(uri_template).cloned()
+    }
+
+    /// Finds what serves `uri`: the static resource, else the first matching template.
+    pub fn resolve(&self, uri: &str) -> Option<(Rc<Resource>, BTreeMap<String, String>)> {
+        if let Some(r) = self.resources.get(uri) {
+            return Some((r.clone(), BTreeMap::new()));
+        }
+        self.templates.values().find_map(|r| {
+            r.template
+                .as_ref()
+                .and_then(|t| t.matches(uri))
+                .map(|vars| (r.clone(), vars))
+        })
+    }
+
+    pub fn add_prompt(&mut self, def: PromptDef) -> Result<(), RegistryError> {
+        if self.prompts.contains_key(&def.name) {
+            return Err(RegistryError::Duplicate {
+                kind: "prompt",
+                key: def.name,
+            });
+        }
+        if def.name.is_empty() {
+            return Err(RegistryError::InvalidField {
+                field: "prompt name",
+                reason: "the name is empty".into(),
+            });
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for a in &def.arguments {
+            if a.name.is_empty() || !seen.insert(a.name.as_str()) {
+                return Err(RegistryError::InvalidField {
+                    field: "prompt arguments",
+                    reason: format!(
+                        "argument names must be non-empty and unique, got {:?}",
+                        a.name
+                    ),
+                });
+            }
+        }
+        self.prompts.insert(def.name.clone(), Rc::new(def));
+        Ok(())
+    }
+
+    pub fn remove_prompt(&mut self, name: &str) -> Option<Rc<PromptDef>> {
+        self.prompts.remove(name)
+    }
+
+    pub fn prompt(&self, name: &str) -> Option<Rc<PromptDef>> {
+        self.prompts.get(name).cloned()
+    }
+
+    /// Prompts sorted by name.
+    pub fn prompts(&self) -> impl Iterator<Item = &Rc<PromptDef>> {
+        self.prompts.values()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_name_rule() {
+        assert!(check_tool_name("a.b-c_9").is_ok());
+        assert!(check_tool_name(&"x".repeat(128)).is_ok());
+        assert!(check_tool_name(&"x".repeat(129)).is_err());
+        assert!(check_tool_name("").is_err());
+        let err = check_tool_name("has space").unwrap_err().to_string();
+        assert!(err.contains("' '"), "{err}");
+        assert!(check_tool_name("é").is_err());
+    }
+}

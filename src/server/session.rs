@@ -1,0 +1,804 @@
+//! One connection to one client: lifecycle, in-flight requests, subscriptions, and the
+//! plumbing between incoming text and outgoing text.
+
+use serde_json::{json, Map, Value};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+use super::cancel::CancellationToken;
+use super::context::RequestContext;
+use super::engine::Server;
+use super::error::ServerError;
+use super::futures::{join_all, race, Either};
+use super::limits::nesting_depth;
+use super::logging::LogLevel;
+use super::methods::{self, Call, Reply};
+use super::registry::ListKind;
+use super::runtime::LocalBoxFuture;
+use crate::protocol::error_codes::INTERNAL_ERROR;
+use crate::protocol::jsonrpc::{self, classify, Message};
+use crate::protocol::{Era, ErrorObject, ProtocolVersion, RequestId};
+
+/// `_meta` keys of the stateless era.
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// Which notifications a `subscriptions/listen` stream asked for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ListenFilter {
+    pub tools: bool,
+    pub resources: bool,
+    pub prompts: bool,
+    pub resource_uris: BTreeSet<String>,
+}
+
+impl ListenFilter {
+    fn wants(&self, kind: ListKind) -> bool {
+        match kind {
+            ListKind::Tools => self.tools,
+            ListKind::Resources => self.resources,
+            ListKind::Prompts => self.prompts,
+        }
+    }
+}
+
+struct Listen {
+    id: RequestId,
+    filter: ListenFilter,
+}
+
+type Slot = Rc<RefCell<(Option<Result<Value, ErrorObject>>, Option<Waker>)>>;
+
+struct State {
+    /// The version negotiated by `initialize`, once answered.
+    negotiated: Option<ProtocolVersion>,
+    /// `notifications/initialized` received.
+    ready: bool,
+    client_info: Option<Value>,
+    client_capabilities: Value,
+    log_level: Option<LogLevel>,
+    subscriptions: BTreeSet<String>,
+    listens: Vec<Listen>,
+    in_flight: HashMap<RequestId, CancellationToken>,
+    outgoing: HashMap<RequestId, Slot>,
+    next_out: i64,
+    closed: bool,
+}
+
+pub(crate) struct SessionInner {
+    pub(crate) server: Server,
+    id: u64,
+    sink: Box<dyn Fn(String)>,
+    st: RefCell<State>,
+}
+
+/// A client's connection to the [`Server`]. Feed it incoming text with
+/// [`Session::receive`]; it writes outgoing text to the sink given to
+/// [`Server::connect`].
+pub struct Session(pub(crate) Rc<SessionInner>);
+
+enum Outcome {
+    Now(Option<Value>),
+    Later(LocalBoxFuture<'static, Option<Value>>),
+}
+
+/// How a request is to be served.
+enum Mode {
+    /// Before `initialize` (only `initialize` and `ping` get here).
+    PreInit,
+    Handshake(ProtocolVersion),
+    Stateless(ProtocolVersion),
+}
+
+impl Session {
+    pub(crate) fn new(server: Server, sink: Box<dyn Fn(String)>) -> Session {
+        let id = server.next_id();
+        Session(Rc::new(SessionInner {
+            server,
+            id,
+            sink,
+            st: RefCell::new(State {
+                negotiated: None,
+                ready: false,
+                client_info: None,
+                client_capabilities: Value::Object(Map::new()),
+                log_level: None,
+                subscriptions: BTreeSet::new(),
+                listens: Vec::new(),
+                in_flight: HashMap::new(),
+                outgoing: HashMap::new(),
+                next_out: 1,
+                closed: false,
+            }),
+        }))
+    }
+
+    /// A number unique among this server's sessions.
+    pub fn id(&self) -> u64 {
+        self.0.id
+    }
+
+    /// Handles one incoming message (or batch) of JSON text. Never panics; every
+    /// malformed input is answered with a JSON-RPC error.
+    pub fn receive(&self, text: &str) {
+        self.0.receive(text)
+    }
+
+    /// The negotiated protocol version (handshake era), if any.
+    pub fn protocol_version(&self) -> Option<ProtocolVersion> {
+        self.0.st.borrow().negotiated
+    }
+
+    /// Whether `notifications/initialized` has arrived.
+    pub fn is_ready(&self) -> bool {
+        self.0.st.borrow().ready
+    }
+
+    /// The client's `clientInfo`, once initialized.
+    pub fn client_info(&self) -> Option<Value> {
+        self.0.st.borrow().client_info.clone()
+    }
+
+    /// Requests currently running.
+    pub fn in_flight(&self) -> usize {
+        self.0.st.borrow().in_flight.len()
+    }
+
+    /// Sends a notification to the client.
+    pub fn notify(&self, method: &str, params: Option<Value>) {
+        self.0.send_notification(method, params)
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.0.is_closed()
+    }
+
+    /// Closes the session: running handlers are cancelled, requests to the client fail,
+    /// and nothing more is sent.
+    pub fn close(&self) {
+        self.0.close()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+impl SessionInner {
+    pub(crate) fn is_closed(&self) -> bool {
+        self.st.borrow().closed
+    }
+
+    fn close(&self) {
+        let (tokens, slots) = {
+            let mut st = self.st.borrow_mut();
+            if st.closed {
+                return;
+            }
+            st.closed = true;
+            st.listens.clear();
+            st.subscriptions.clear();
+            (
+                std::mem::take(&mut st.in_flight),
+                std::mem::take(&mut st.outgoing),
+            )
+        };
+        for (_, t) in tokens {
+            t.cancel("The session was closed");
+        }
+        for (_, slot) in slots {
+            resolve_slot(
+                &slot,
+                Err(ErrorObject::new(INTERNAL_ERROR, "The session was closed")),
+            );
+        }
+    }
+
+    fn send(&self, v: &Value) {
+        if !self.is_closed() {
+            (self.sink)(v.to_string());
+        }
+    }
+
+    pub(crate) fn send_notification(&self, method: &str, params: Option<Value>) {
+        self.send(&jsonrpc::notification(method, params));
+    }
+
+    fn receive(self: &Rc<Self>, text: &str) {
+        if self.is_closed() {
+            return;
+        }
+        let limits = &self.server.config().limits;
+        if text.len() > limits.max_message_bytes {
+            let e = ServerError::LimitExceeded {
+                what: "Message size in bytes",
+                limit: limits.max_message_bytes,
+                actual: Some(text.len()),
+            };
+            return self.send(&jsonrpc::failure(None, e.to_error_object(None)));
+        }
+        let depth = nesting_depth(text, limits.max_depth);
+        if depth > limits.max_depth {
+            let e = ServerError::LimitExceeded {
+                what: "Message nesting depth",
+                limit: limits.max_depth,
+                actual: None,
+            };
+            return self.send(&jsonrpc::failure(None, e.to_error_object(None)));
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => {
+                let e = ServerError::Parse(e.to_string());
+                return self.send(&jsonrpc::failure(None, e.to_error_object(None)));
+            }
+        };
+        match value {
+            Value::Array(items) => self.receive_batch(items),
+            single => match self.handle(single) {
+                Outcome::Now(Some(v)) => self.send(&v),
+                Outcome::Now(None) => {}
+                Outcome::Later(f) => {
+                    let me = self.clone();
+                    self.server.0.runtime.spawn(Box::pin(async move {
+                        if let Some(v) = f.await {
+                            me.send(&v);
+                        }
+                    }));
+                }
+            },
+        }
+    }
+
+    fn receive_batch(self: &Rc<Self>, items: Vec<Value>) {
+        let negotiated = self.st.borrow().negotiated;
+        let refuse = |msg: String| {
+            self.send(&jsonrpc::failure(
+                None,
+                ServerError::InvalidRequest(msg).to_error_object(negotiated),
+            ))
+        };
+        match negotiated {
+            Some(v) if v.allows_batches() => {}
+            Some(v) => {
+                return refuse(format!(
+                    "Invalid request: JSON-RPC batches are not allowed in protocol {v} \
+                     (only 2025-03-26 has them)"
+                ))
+            }
+            None => {
+                return refuse(
+                    "Invalid request: JSON-RPC batches are allowed only after initialize \
+                     negotiated protocol 2025-03-26"
+                        .into(),
+                )
+            }
+        }
+        if items.is_empty() {
+            return refuse("Invalid request: an empty batch".into());
+        }
+        let max = self.server.config().limits.max_batch_len;
+        if items.len() > max {
+            let e = ServerError::LimitExceeded {
+                what: "Batch length",
+                limit: max,
+                actual: Some(items.len()),
+            };
+            return self.send(&jsonrpc::failure(None, e.to_error_object(negotiated)));
+        }
+        let outcomes: Vec<Outcome> = items.into_iter().map(|m| self.handle(m)).collect();
+        let futs: Vec<LocalBoxFuture<'static, Option<Value>>> = outcomes
+            .into_iter()
+            .map(|o| -> LocalBoxFuture<'static, Option<Value>> {
+                match o {
+                    Outcome::Now(v) => Box::pin(async move { v }),
+                    Outcome::Later(f) => f,
+                }
+            })
+            .collect();
+        let me = self.clone();
+        self.server.0.runtime.spawn(Box::pin(async move {
+            let replies: Vec<Value> = join_all(futs).await.into_iter().flatten().collect();
+            if !replies.is_empty() {
+                me.send(&Value::Array(replies));
+            }
+        }));
+    }
+
+    fn handle(self: &Rc<Self>, message: Value) -> Outcome {
+        match classify(&message) {
+            Err(invalid) => Outcome::Now(Some(jsonrpc::failure(
+                invalid.id.as_ref(),
+                invalid.to_error(),
+            ))),
+            Ok(Message::Request { id, method, params }) => self.handle_request(id, method, params),
+            Ok(Message::Notification { method, params }) => {
+                self.handle_notification(&method, params.unwrap_or(Value::Null));
+                Outcome::Now(None)
+            }
+            Ok(Message::Response { id, result }) => {
+                self.settle_outgoing(&id, Ok(result));
+                Outcome::Now(None)
+            }
+            Ok(Message::ErrorResponse { id, error }) => {
+                if let Some(id) = id {
+                    self.settle_outgoing(&id, Err(error));
+                }
+                Outcome::Now(None)
+            }
+        }
+    }
+
+    fn mode(&self, method: &str, params: &Map<String, Value>) -> Result<Mode, ServerError> {
+        let negotiated = self.st.borrow().negotiated;
+        if let Some(v) = negotiated {
+            if method == "initialize" {
+                return Err(ServerError::InvalidRequest(format!(
+                    "Invalid request: the session is already initialized (protocol {v})"
+                )));
+            }
+            return Ok(Mode::Handshake(v));
+        }
+        if method == "initialize" || method == "ping" {
+            return Ok(Mode::PreInit);
+        }
+        let meta = params.get("_meta").and_then(Value::as_object);
+        match meta.and_then(|m| m.get(META_PROTOCOL_VERSION)) {
+            Some(Value::String(requested)) => match ProtocolVersion::parse(requested) {
+                Some(v) if v.era() == Era::Stateless => {
+                    if !meta.is_some_and(|m| {
+                        m.get(META_CLIENT_CAPABILITIES)
+                            .is_some_and(Value::is_object)
+                    }) {
+                        return Err(ServerError::invalid_params(format!(
+                            "_meta[\"{META_CLIENT_CAPABILITIES}\"] must be an object \
+                             (required in protocol {v})"
+                        )));
+                    }
+                    Ok(Mode::Stateless(v))
+                }
+                _ => Err(ServerError::UnsupportedVersion {
+                    requested: requested.clone(),
+                    supported: ProtocolVersion::ALL
+                        .iter()
+                        .filter(|v| v.era() == Era::Stateless)
+                        .map(|v| v.as_str())
+                        .collect(),
+                }),
+            },
+            Some(other) => Err(ServerError::invalid_params(format!(
+                "_meta[\"{META_PROTOCOL_VERSION}\"] must be a string, got {other}"
+            ))),
+            None if method == "server/discover" => {
+                Ok(Mode::Stateless(ProtocolVersion::V2026_07_28))
+            }
+            None => Err(ServerError::NotInitialized {
+                method: method.to_string(),
+            }),
+        }
+    }
+
+    fn handle_request(
+        self: &Rc<Self>,
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+    ) -> Outcome {
+        let fail_now = |e: ServerError, v: Option<ProtocolVersion>| {
+            Outcome::Now(Some(jsonrpc::failure(Some(&id), e.to_error_object(v))))
+        };
+        let params = match params {
+            None => Map::new(),
+            Some(Value::Object(o)) => o,
+            Some(_) => {
+                return fail_now(
+                    ServerError::invalid_params(format!(
+                        "\"params\" of {method} must be an object (MCP uses named parameters)"
+                    )),
+                    None,
+                )
+            }
+        };
+        let mode = match self.mode(&method, &params) {
+            Ok(m) => m,
+            Err(e) => return fail_now(e, self.st.borrow().negotiated),
+        };
+        let (version, stateless) = match mode {
+            Mode::PreInit => (None, false),
+            Mode::Handshake(v) => (Some(v), false),
+            Mode::Stateless(v) => (Some(v), true),
+        };
+        {
+            let st = self.st.borrow();
+            if st.in_flight.contains_key(&id) || st.listens.iter().any(|l| l.id == id) {
+                drop(st);
+                return fail_now(
+                    ServerError::InvalidRequest(format!(
+                        "Invalid request: id {id} is already used by a request in flight"
+                    )),
+                    version,
+                );
+            }
+            let max = self.server.config().limits.max_in_flight;
+            if st.in_flight.len() >= max {
+                drop(st);
+                return fail_now(
+                    ServerError::LimitExceeded {
+                        what: "Requests in flight",
+                        limit: max,
+                        actual: None,
+                    },
+                    version,
+                );
+            }
+        }
+        let ctx = self.context(&id, &params, version, stateless);
+        let call = Call {
+            session: self.clone(),
+            id: id.clone(),
+            method: method.clone(),
+            params,
+            version,
+            stateless,
+            ctx,
+        };
+        match methods::dispatch(&call) {
+            Reply::Now(r) => Outcome::Now(Some(self.reply(&id, &method, version, r))),
+            Reply::Listen(filter) => {
+                self.open_listen(id, filter, version);
+                Outcome::Now(None)
+            }
+            Reply::Later(fut) => {
+                let token = call.ctx.cancel.clone();
+                self.st
+                    .borrow_mut()
+                    .in_flight
+                    .insert(id.clone(), token.clone());
+                let me = self.clone();
+                Outcome::Later(Box::pin(async move {
+                    let raced = race(fut, Box::pin(token.cancelled())).await;
+                    me.st.borrow_mut().in_flight.remove(&id);
+                    match raced {
+                        // A cancelled request gets no response.
+                        Either::Right(_) => None,
+                        Either::Left(_) if token.is_cancelled() => None,
+                        Either::Left(r) => Some(me.reply(&id, &method, version, r)),
+                    }
+                }))
+            }
+        }
+    }
+
+    fn reply(
+        &self,
+        id: &RequestId,
+        method: &str,
+        version: Option<ProtocolVersion>,
+        r: Result<Value, ServerError>,
+    ) -> Value {
+        match r {
+            Ok(v) => jsonrpc::success(id, self.decorate(method, v, version)),
+            Err(e) => jsonrpc::failure(Some(id), e.to_error_object(version)),
+        }
+    }
+
+    /// 2026-07-28: `resultType`, `ttlMs`/`cacheScope` on cacheable results, and the server's
+    /// identity in `_meta`.
+    fn decorate(&self, method: &str, mut result: Value, version: Option<ProtocolVersion>) -> Value {
+        let stateless = version.is_some_and(|v| v.has_result_type()) || method == "server/discover";
+        let Some(obj) = result.as_object_mut().filter(|_| stateless) else {
+            return result;
+        };
+        let version = version.unwrap_or(ProtocolVersion::V2026_07_28);
+        obj.entry("resultType").or_insert_with(|| json!("complete"));
+        let cacheable = matches!(
+            method,
+            "server/discover"
+                | "tools/list"
+                | "resources/list"
+                | "resources/templates/list"
+                | "prompts/list"
+                | "resources/read"
+        );
+        if cacheable {
+            let config = self.server.config();
+            obj.entry("ttlMs").or_insert_with(|| json!(config.ttl_ms));
+            obj.entry("cacheScope")
+                .or_insert_with(|| json!(config.cache_scope));
+        }
+        let meta = obj
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(m) = meta.as_object_mut() {
+            m.entry(META_SERVER_INFO)
+                .or_insert_with(|| self.server.info().implementation(version));
+        }
+        result
+    }
+
+    fn context(
+        self: &Rc<Self>,
+        id: &RequestId,
+        params: &Map<String, Value>,
+        version: Option<ProtocolVersion>,
+        stateless: bool,
+    ) -> RequestContext {
+        let meta = params.get("_meta").cloned().unwrap_or(Value::Null);
+        let progress = match (meta.get("progressToken"), version) {
+            (Some(t @ (Value::String(_) | Value::Number(_))), Some(v)) => Some(
+                RequestContext::progress_reporter(t.clone(), Rc::downgrade(self), v),
+            ),
+            _ => None,
+        };
+        let (log_level, caps) = if stateless {
+            (
+                meta.get(META_LOG_LEVEL)
+                    .and_then(Value::as_str)
+                    .and_then(LogLevel::parse),
+                meta.get(META_CLIENT_CAPABILITIES)
+                    .cloned()
+                    .unwrap_or_else(|| Value::Object(Map::new())),
+            )
+        } else {
+            (None, self.st.borrow().client_capabilities.clone())
+        };
+        RequestContext {
+            cancel: CancellationToken::new(),
+            version,
+            request_id: Some(id.clone()),
+            progress,
+            session: Some(Rc::downgrade(self)),
+            log_level,
+            stateless,
+            client_capabilities: caps,
+            meta,
+        }
+    }
+
+    fn handle_notification(&self, method: &str, params: Value) {
+        match method {
+            "notifications/initialized" => {
+                let mut st = self.st.borrow_mut();
+                if st.negotiated.is_some() {
+                    st.ready = true;
+                }
+            }
+            "notifications/cancelled" => {
+                let Some(id) = params.get("requestId").and_then(RequestId::from_value) else {
+                    return;
+                };
+                let reason = params
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("Cancelled by the client")
+                    .to_string();
+                let token = {
+                    let mut st = self.st.borrow_mut();
+                    st.listens.retain(|l| l.id != id);
+                    st.in_flight.get(&id).cloned()
+                };
+                if let Some(t) = token {
+                    t.cancel(reason);
+                }
+            }
+            // Other notifications (progress, roots/list_changed, unknown ones) need no answer.
+            _ => {}
+        }
+    }
+
+    // ---- used by methods ------------------------------------------------------------
+
+    /// Completes `initialize`: records the client and the negotiated version.
+    pub(crate) fn initialized(
+        &self,
+        version: ProtocolVersion,
+        client_info: Option<Value>,
+        caps: Value,
+    ) {
+        let mut st = self.st.borrow_mut();
+        st.negotiated = Some(version);
+        st.client_info = client_info;
+        st.client_capabilities = caps;
+    }
+
+    pub(crate) fn set_log_level(&self, level: LogLevel) {
+        self.st.borrow_mut().log_level = Some(level);
+    }
+
+    pub(crate) fn subscribe(&self, uri: &str, on: bool) {
+        let mut st = self.st.borrow_mut();
+        if on {
+            st.subscriptions.insert(uri.to_string());
+        } else {
+            st.subscriptions.remove(uri);
+        }
+    }
+
+    fn open_listen(&self, id: RequestId, filter: ListenFilter, version: Option<ProtocolVersion>) {
+        let mut agreed = Map::new();
+        if filter.tools {
+            agreed.insert("toolsListChanged".into(), json!(true));
+        }
+        if filter.resources {
+            agreed.insert("resourcesListChanged".into(), json!(true));
+        }
+        if filter.prompts {
+            agreed.insert("promptsListChanged".into(), json!(true));
+        }
+        if !filter.resource_uris.is_empty() {
+            agreed.insert(
+                "resourceSubscriptions".into(),
+                json!(filter.resource_uris.iter().collect::<Vec<_>>()),
+            );
+        }
+        let _ = version;
+        self.send_notification(
+            "notifications/subscriptions/acknowledged",
+            Some(json!({
+                "notifications": agreed,
+                "_meta": { META_SUBSCRIPTION_ID: id.to_value() },
+            })),
+        );
+        self.st.borrow_mut().listens.push(Listen { id, filter });
+    }
+
+    // ---- used by the server ---------------------------------------------------------
+
+    pub(crate) fn list_changed(&self, kind: ListKind) {
+        let (handshake, listens) = {
+            let st = self.st.borrow();
+            let ids: Vec<RequestId> = st
+                .listens
+                .iter()
+                .filter(|l| l.filter.wants(kind))
+                .map(|l| l.id.clone())
+                .collect();
+            (st.negotiated.is_some(), ids)
+        };
+        if handshake {
+            self.send_notification(kind.list_changed_method(), None);
+        }
+        for id in listens {
+            self.send_notification(
+                kind.list_changed_method(),
+                Some(json!({ "_meta": { META_SUBSCRIPTION_ID: id.to_value() } })),
+            );
+        }
+    }
+
+    pub(crate) fn resource_updated(&self, uri: &str) {
+        let (subscribed, listens) = {
+            let st = self.st.borrow();
+            let ids: Vec<RequestId> = st
+                .listens
+                .iter()
+                .filter(|l| l.filter.resource_uris.contains(uri))
+                .map(|l| l.id.clone())
+                .collect();
+            (st.subscriptions.contains(uri), ids)
+        };
+        if subscribed {
+            self.send_notification(
+                "notifications/resources/updated",
+                Some(json!({ "uri": uri })),
+            );
+        }
+        for id in listens {
+            self.send_notification(
+                "notifications/resources/updated",
+                Some(json!({ "uri": uri, "_meta": { META_SUBSCRIPTION_ID: id.to_value() } })),
+            );
+        }
+    }
+
+    /// Sends `notifications/message` when `level` passes the threshold: the request's own
+    /// level in the stateless era (`per_request`), else the session's (`logging/setLevel`;
+    /// everything before one is set). Returns whether it was sent.
+    pub(crate) fn log(
+        &self,
+        level: LogLevel,
+        logger: Option<&str>,
+        data: Value,
+        per_request: Option<Option<LogLevel>>,
+    ) -> bool {
+        let threshold = match per_request {
+            Some(t) => t,
+            None => {
+                let st = self.st.borrow();
+                if st.negotiated.is_none() {
+                    return false;
+                }
+                Some(st.log_level.unwrap_or(LogLevel::Debug))
+            }
+        };
+        match threshold {
+            Some(t) if level >= t && !self.is_closed() => {
+                let mut p = Map::new();
+                p.insert("level".into(), json!(level.as_str()));
+                if let Some(l) = logger {
+                    p.insert("logger".into(), json!(l));
+                }
+                p.insert("data".into(), data);
+                self.send_notification("notifications/message", Some(Value::Object(p)));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Sends a request to the client and resolves with its answer.
+    pub(crate) fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        version: Option<ProtocolVersion>,
+    ) -> LocalBoxFuture<'static, Result<Value, ErrorObject>> {
+        let refuse = |msg: String| -> LocalBoxFuture<'static, Result<Value, ErrorObject>> {
+            let e = ErrorObject::new(INTERNAL_ERROR, msg);
+            Box::pin(async move { Err(e) })
+        };
+        if version.is_some_and(|v| v.era() == Era::Stateless) {
+            return refuse(format!(
+                "Cannot send {method}: protocol {} has no server-to-client requests",
+                ProtocolVersion::V2026_07_28
+            ));
+        }
+        let slot: Slot = Rc::new(RefCell::new((None, None)));
+        let id = {
+            let mut st = self.st.borrow_mut();
+            if st.closed {
+                drop(st);
+                return refuse(format!("Cannot send {method}: the session is closed"));
+            }
+            let id = RequestId::Number(st.next_out);
+            st.next_out += 1;
+            st.outgoing.insert(id.clone(), slot.clone());
+            id
+        };
+        self.send(&jsonrpc::request(&id, method, params));
+        Box::pin(SlotFuture(slot))
+    }
+
+    fn settle_outgoing(&self, id: &RequestId, r: Result<Value, ErrorObject>) {
+        let slot = self.st.borrow_mut().outgoing.remove(id);
+        if let Some(slot) = slot {
+            resolve_slot(&slot, r);
+        }
+    }
+}
+
+fn resolve_slot(slot: &Slot, r: Result<Value, ErrorObject>) {
+    let waker = {
+        let mut s = slot.borrow_mut();
+        s.0 = Some(r);
+        s.1.take()
+    };
+    if let Some(w) = waker {
+        w.wake();
+    }
+}
+
+struct SlotFuture(Slot);
+
+impl Future for SlotFuture {
+    type Output = Result<Value, ErrorObject>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut s = self.0.borrow_mut();
+        match s.0.take() {
+            Some(r) => Poll::Ready(r),
+            None => {
+                s.1 = Some(cx.waker().clone());
+                Poll::Pending
+            }
+        }
+    }
+}

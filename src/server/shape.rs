@@ -1,0 +1,195 @@
+//! Per-version shapes of what the server lists and returns.
+//!
+//! The registry holds the newest, richest form of everything; these functions cut it down
+//! to what each protocol version defines, so every message is valid for the version
+//! negotiated. What older versions lose is documented on each function.
+
+use serde_json::{json, Map, Value};
+
+use super::registry::{PromptDef, Resource, Tool};
+use crate::protocol::ProtocolVersion;
+
+fn put(m: &mut Map<String, Value>, key: &str, v: Option<Value>) {
+    if let Some(v) = v {
+        m.insert(key.to_string(), v);
+    }
+}
+
+fn icons(list: &[Value], version: ProtocolVersion) -> Option<Value> {
+    (version.has_icons() && !list.is_empty()).then(|| Value::Array(list.to_vec()))
+}
+
+/// The `inputSchema` advertised for a tool: the registered schema, with `"type": "object"`
+/// added when the schema does not say (arguments are always objects); `{"type":"object"}`
+/// when the tool has none.
+pub fn advertised_input_schema(tool: &Tool) -> Value {
+    match &tool.def.input_schema {
+        Some(Value::Object(o)) if o.contains_key("type") => Value::Object(o.clone()),
+        Some(Value::Object(o)) => {
+            let mut m = Map::new();
+            m.insert("type".into(), Value::from("object"));
+            m.extend(o.clone());
+            Value::Object(m)
+        }
+        _ => json!({ "type": "object", "properties": {} }),
+    }
+}
+
+/// A tool for `tools/list`. 2024-11-05 has no annotations; before 2025-06-18 there is no
+/// `title`, `outputSchema` or `_meta` (the title then rides in `annotations.title`);
+/// before 2025-11-25 no `icons` or `execution`.
+pub fn tool(t: &Tool, version: ProtocolVersion) -> Value {
+    let d = &t.def;
+    let mut m = Map::new();
+    m.insert("name".into(), Value::from(d.name.clone()));
+    if version.has_titles() {
+        put(&mut m, "title", d.title.clone().map(Value::from));
+    }
+    m.insert("description".into(), Value::from(d.description.clone()));
+    m.insert("inputSchema".into(), advertised_input_schema(t));
+    if version.has_structured_content() {
+        put(&mut m, "outputSchema", d.output_schema.clone());
+    }
+    if version.has_tool_annotations() {
+        let mut ann = d.annotations.clone();
+        if !version.has_titles() {
+            if let Some(title) = &d.title {
+                ann.entry("title")
+                    .or_insert_with(|| Value::from(title.clone()));
+            }
+        }
+        if !ann.is_empty() {
+            m.insert("annotations".into(), Value::Object(ann));
+        }
+    }
+    put(&mut m, "icons", icons(&d.icons, version));
+    if version.has_icons() {
+        put(&mut m, "execution", d.execution.clone());
+    }
+    if version.has_titles() {
+        put(&mut m, "_meta", d.meta.clone());
+    }
+    Value::Object(m)
+}
+
+fn resource_common(r: &Resource, version: ProtocolVersion, m: &mut Map<String, Value>) {
+    let d = &r.def;
+    m.insert("name".into(), Value::from(d.name.clone()));
+    if version.has_titles() {
+        put(m, "title", d.title.clone().map(Value::from));
+    }
+    put(m, "description", d.description.clone().map(Value::from));
+    put(m, "mimeType", d.mime_type.clone().map(Value::from));
+    put(m, "annotations", d.annotations.clone());
+    put(m, "icons", icons(&d.icons, version));
+    if version.has_titles() {
+        put(m, "_meta", d.meta.clone());
+    }
+}
+
+/// A static resource for `resources/list`.
+pub fn resource(r: &Resource, version: ProtocolVersion) -> Value {
+    let mut m = Map::new();
+    m.insert("uri".into(), Value::from(r.def.uri.clone()));
+    resource_common(r, version, &mut m);
+    put(&mut m, "size", r.def.size.map(Value::from));
+    Value::Object(m)
+}
+
+/// A resource template for `resources/templates/list`.
+pub fn template(r: &Resource, version: ProtocolVersion) -> Value {
+    let mut m = Map::new();
+    m.insert("uriTemplate".into(), Value::from(r.def.uri.clone()));
+    resource_common(r, version, &mut m);
+    Value::Object(m)
+}
+
+/// A prompt for `prompts/list`.
+pub fn prompt(p: &PromptDef, version: ProtocolVersion) -> Value {
+    let mut m = Map::new();
+    m.insert("name".into(), Value::from(p.name.clone()));
+    if version.has_titles() {
+        put(&mut m, "title", p.title.clone().map(Value::from));
+    }
+    put(
+        &mut m,
+        "description",
+        p.description.clone().map(Value::from),
+    );
+    if !p.arguments.is_empty() {
+        let args = p
+            .arguments
+            .iter()
+            .map(|a| {
+                let mut am = Map::new();
+                am.insert("name".into(), Value::from(a.name.clone()));
+                if version.has_titles() {
+                    put(&mut am, "title", a.title.clone().map(Value::from));
+                }
+                put(
+                    &mut am,
+                    "description",
+                    a.description.clone().map(Value::from),
+                );
+                am.insert("required".into(), Value::from(a.required));
+                Value::Object(am)
+            })
+            .collect();
+        m.insert("arguments".into(), Value::Array(args));
+    }
+    put(&mut m, "icons", icons(&p.icons, version));
+    if version.has_titles() {
+        put(&mut m, "_meta", p.meta.clone());
+    }
+    Value::Object(m)
+}
+
+/// Content blocks for `version`: audio (before 2025-03-26) and `resource_link` (before
+/// 2025-06-18) become text blocks describing them; `_meta` on blocks is dropped before
+/// 2025-06-18.
+pub fn content_blocks(blocks: &[Value], version: ProtocolVersion) -> Vec<Value> {
+    blocks
+        .iter()
+        .map(|b| {
+            let kind = b.get("type").and_then(Value::as_str).unwrap_or("");
+            let mut out = match kind {
+                "audio" if !version.has_audio() => json!({
+                    "type": "text",
+                    "text": format!(
+                        "[audio content ({}) not representable in protocol {}]",
+                        b.get("mimeType").and_then(Value::as_str).unwrap_or("unknown type"),
+                        version
+                    ),
+                }),
+                "resource_link" if !version.has_resource_link() => json!({
+                    "type": "text",
+                    "text": format!(
+                        "Resource: {} ({})",
+                        b.get("name").and_then(Value::as_str).unwrap_or(""),
+                        b.get("uri").and_then(Value::as_str).unwrap_or("")
+                    ),
+                }),
+                _ => b.clone(),
+            };
+            if !version.has_titles() {
+                if let Some(o) = out.as_object_mut() {
+                    o.remove("_meta");
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// A `CallToolResult` for `version`: content blocks adapted, and `structuredContent`
+/// dropped before 2025-06-18 (its JSON text is already in `content`).
+pub fn call_tool_result(mut result: Map<String, Value>, version: ProtocolVersion) -> Value {
+    if let Some(Value::Array(blocks)) = result.get("content") {
+        let adapted = content_blocks(blocks, version);
+        result.insert("content".into(), Value::Array(adapted));
+    }
+    if !version.has_structured_content() {
+        result.remove("structuredContent");
+    }
+    Value::Object(result)
+}
