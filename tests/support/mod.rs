@@ -1,0 +1,295 @@
+//! Test harness for the engine: a server on a [`LocalExecutor`], a session whose output is
+//! captured, and a checker that validates every message the server emits against the
+//! official MCP schema of the version in force.
+#![allow(dead_code)]
+
+use modelcontext_polyfill::executor::LocalExecutor;
+use modelcontext_polyfill::schema::{JsonSchema, JsonSchemaCompiler};
+use modelcontext_polyfill::server::{
+    CompiledSchema, Server, ServerConfig, ServerInfo, Session,
+};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+pub const HANDSHAKE_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+pub const STATELESS: &str = "2026-07-28";
+
+fn schema_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/mcp-schema")
+}
+
+/// Validates messages against `mcp-schema/<version>/schema.json` definitions.
+#[derive(Default)]
+pub struct McpSchemas {
+    docs: RefCell<HashMap<String, Value>>,
+    compiled: RefCell<HashMap<(String, String), Rc<JsonSchema>>>,
+}
+
+impl McpSchemas {
+    fn doc(&self, version: &str) -> Value {
+        self.docs
+            .borrow_mut()
+            .entry(version.to_string())
+            .or_insert_with(|| {
+                let path = schema_dir().join(version).join("schema.json");
+                let text = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+                serde_json::from_str(&text).expect("schema parses")
+            })
+            .clone()
+    }
+
+    pub fn has_def(&self, version: &str, def: &str) -> bool {
+        let doc = self.doc(version);
+        doc.get("definitions")
+            .or_else(|| doc.get("$defs"))
+            .and_then(|d| d.get(def))
+            .is_some()
+    }
+
+    fn validator(&self, version: &str, def: &str) -> Rc<JsonSchema> {
+        let key = (version.to_string(), def.to_string());
+        if let Some(v) = self.compiled.borrow().get(&key) {
+            return v.clone();
+        }
+        let mut doc = self.doc(version);
+        let defs_key = if doc.get("$defs").is_some() { "$defs" } else { "definitions" };
+        assert!(self.has_def(version, def), "{version} has no definition {def}");
+        doc.as_object_mut()
+            .unwrap()
+            .insert("$ref".into(), json!(format!("#/{defs_key}/{def}")));
+        let compiled = Rc::new(
+            JsonSchemaCompiler::new()
+                .compile_schema(&doc)
+                .unwrap_or_else(|e| panic!("compiling {version} {def}: {e}")),
+        );
+        self.compiled.borrow_mut().insert(key, compiled.clone());
+        compiled
+    }
+
+    /// Panics with the violations when `instance` is not a valid `def` of `version`.
+    pub fn check(&self, version: &str, def: &str, instance: &Value) {
+        let violations = self.validator(version, def).validate(instance);
+        assert!(
+            violations.is_empty(),
+            "not a valid {def} for MCP {version}:\n{}\n{:#?}",
+            serde_json::to_string_pretty(instance).unwrap(),
+            violations.iter().map(|v| v.describe()).collect::<Vec<_>>()
+        );
+    }
+}
+
+/// The result definition for a method.
+pub fn result_def(method: &str) -> &'static str {
+    match method {
+        "initialize" => "InitializeResult",
+        "tools/list" => "ListToolsResult",
+        "tools/call" => "CallToolResult",
+        "resources/list" => "ListResourcesResult",
+        "resources/templates/list" => "ListResourceTemplatesResult",
+        "resources/read" => "ReadResourceResult",
+        "prompts/list" => "ListPromptsResult",
+        "prompts/get" => "GetPromptResult",
+        "completion/complete" => "CompleteResult",
+        "server/discover" => "DiscoverResult",
+        "subscriptions/listen" => "SubscriptionsListenResult",
+        _ => "EmptyResult",
+    }
+}
+
+/// A server, one session, its captured output, and schema checking of all of it.
+pub struct Harness {
+    pub ex: LocalExecutor,
+    pub server: Server,
+    pub session: Session,
+    out: Rc<RefCell<Vec<String>>>,
+    schemas: Rc<McpSchemas>,
+    /// Request id (as JSON text) → (method, version in force).
+    sent: RefCell<HashMap<String, (String, Option<String>)>>,
+    /// The version notifications are checked against.
+    pub version: RefCell<Option<String>>,
+    next_id: RefCell<i64>,
+}
+
+impl Harness {
+    pub fn new() -> Harness {
+        Harness::with_config(ServerConfig::default())
+    }
+
+    pub fn with_config(config: ServerConfig) -> Harness {
+        let ex = LocalExecutor::new();
+        let mut info = ServerInfo::new("test-server", "1.2.3");
+        info.title = Some("Test Server".into());
+        info.instructions = Some("Use the tools.".into());
+        let server = Server::new(info, config, Rc::new(ex.clone()), Rc::new(JsonSchemaCompiler::new()));
+        let out = Rc::new(RefCell::new(Vec::new()));
+        let sink = out.clone();
+        let session = server.connect(move |text| sink.borrow_mut().push(text));
+        Harness {
+            ex,
+            server,
+            session,
+            out,
+            schemas: Rc::new(McpSchemas::default()),
+            sent: RefCell::new(HashMap::new()),
+            version: RefCell::new(None),
+            next_id: RefCell::new(1),
+        }
+    }
+
+    /// Feeds raw text, remembering request ids for schema checks.
+    pub fn send_text(&self, text: &str) {
+        if let Ok(v) = serde_json::from_str::<Value>(text) {
+            let items = match &v {
+                Value::Array(a) => a.clone(),
+                other => vec![other.clone()],
+            };
+            for m in items {
+                if let (Some(id), Some(method)) = (m.get("id"), m.get("method").and_then(Value::as_str)) {
+                    let meta_version = m
+                        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+                        .and_then(Value::as_str)
+                        .map(String::from);
+                    let version = if self.session.protocol_version().is_some() {
+                        self.session.protocol_version().map(|v| v.as_str().to_string())
+                    } else {
+                        meta_version.clone()
+                    };
+                    if meta_version.is_some() && self.session.protocol_version().is_none() {
+                        *self.version.borrow_mut() = meta_version;
+                    }
+                    self.sent
+                        .borrow_mut()
+                        .insert(id.to_string(), (method.to_string(), version));
+                }
+            }
+        }
+        self.session.receive(text);
+    }
+
+    pub fn send(&self, v: Value) {
+        self.send_text(&v.to_string());
+    }
+
+    /// Runs spawned work until nothing can progress.
+    pub fn run(&self) {
+        self.ex.run_until_stalled();
+    }
+
+    /// Every message emitted since the last call, each schema-checked.
+    pub fn take(&self) -> Vec<Value> {
+        self.run();
+        let texts: Vec<String> = std::mem::take(&mut *self.out.borrow_mut());
+        texts
+            .iter()
+            .map(|t| {
+                let v: Value = serde_json::from_str(t).expect("server emits JSON");
+                match &v {
+                    Value::Array(items) => items.iter().for_each(|m| self.check_message(m)),
+                    m => self.check_message(m),
+                }
+                v
+            })
+            .collect()
+    }
+
+    fn check_message(&self, m: &Value) {
+        let id_key = m.get("id").map(|i| i.to_string());
+        let sent = id_key.as_ref().and_then(|k| self.sent.borrow().get(k).cloned());
+        if m.get("result").is_some() {
+            let (method, version) = sent.expect("a result answers a request we sent");
+            let version = match method.as_str() {
+                "initialize" => m["result"]["protocolVersion"].as_str().unwrap().to_string(),
+                "server/discover" => STATELESS.to_string(),
+                _ => version.expect("a version is in force for a result"),
+            };
+            if method == "initialize" {
+                *self.version.borrow_mut() = Some(version.clone());
+            }
+            let envelope = if self.schemas.has_def(&version, "JSONRPCResultResponse") {
+                "JSONRPCResultResponse"
+            } else {
+                "JSONRPCResponse"
+            };
+            self.schemas.check(&version, envelope, m);
+            self.schemas.check(&version, result_def(&method), &m["result"]);
+        } else if m.get("error").is_some() {
+            // Errors for messages whose id could not be read carry no id; only 2025-11-25 and
+            // later schemas can express that, so those are checked against 2025-11-25.
+            let version = sent
+                .and_then(|(_, v)| v)
+                .filter(|_| m.get("id").is_some())
+                .unwrap_or_else(|| "2025-11-25".to_string());
+            let envelope = if self.schemas.has_def(&version, "JSONRPCErrorResponse") {
+                "JSONRPCErrorResponse"
+            } else {
+                "JSONRPCError"
+            };
+            self.schemas.check(&version, envelope, m);
+        } else if m.get("method").is_some() {
+            let version = self
+                .version
+                .borrow()
+                .clone()
+                .expect("notifications only after a version is in force");
+            if m.get("id").is_some() {
+                self.schemas.check(&version, "JSONRPCRequest", m);
+                self.schemas.check(&version, "ServerRequest", m);
+            } else {
+                self.schemas.check(&version, "JSONRPCNotification", m);
+                self.schemas.check(&version, "ServerNotification", m);
+            }
+        } else {
+            panic!("unclassifiable message from server: {m}");
+        }
+    }
+
+    fn next_id(&self) -> i64 {
+        let mut n = self.next_id.borrow_mut();
+        *n += 1;
+        *n
+    }
+
+    /// Sends a request and returns the one response to it (other messages are dropped).
+    pub fn request(&self, method: &str, params: Value) -> Value {
+        let id = self.next_id();
+        self.send(json!({"jsonrpc":"2.0","id":id,"method":method,"params":params}));
+        let msgs = self.take();
+        msgs.into_iter()
+            .find(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none())
+            .unwrap_or_else(|| panic!("no response to {method}"))
+    }
+
+    /// A stateless (2026-07-28) request with the required `_meta`.
+    pub fn stateless(&self, method: &str, mut params: Value) -> Value {
+        let meta = params
+            .as_object_mut()
+            .unwrap()
+            .entry("_meta")
+            .or_insert_with(|| json!({}));
+        meta["io.modelcontextprotocol/protocolVersion"] = json!(STATELESS);
+        meta["io.modelcontextprotocol/clientCapabilities"] = json!({});
+        self.request(method, params)
+    }
+
+    /// `initialize` with `version` and `notifications/initialized`.
+    pub fn initialize(&self, version: &str) -> Value {
+        let r = self.request(
+            "initialize",
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name":"t","version":"0"}}),
+        );
+        self.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+        self.run();
+        r
+    }
+}
+
+/// The error code of a response.
+pub fn code(resp: &Value) -> i64 {
+    resp["error"]["code"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("not an error: {resp}"))
+}
