@@ -1,1 +1,38 @@
 //! JSON Schema validation on the `jsonschema` crate, behind [`crate::server::SchemaCompiler`].
+//!
+//! The engine sees two operations — compile a schema into a handle, validate an instance
+//! against a handle — and nothing of the crate underneath:
+//!
+//! ```
+//! use modelcontext_polyfill::schema::JsonSchemaCompiler;
+//! use modelcontext_polyfill::server::SchemaCompiler;
+//! use serde_json::json;
+//!
+//! let compiler = JsonSchemaCompiler::new();
+//! let schema = compiler.compile(&json!({"type": "object", "required": ["q"]})).unwrap();
+//! let violations = schema.validate(&json!({}));
+//! assert_eq!(violations[0].keyword, "required");
+//! ```
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `compiler.rs` | [`JsonSchemaCompiler`]: dialects, registered documents, options |
+//! | `compiled.rs` | [`JsonSchema`]: the handle; crate errors as [`crate::server::SchemaViolation`]s |
+//! | `dialect.rs` | [`Dialect`]: the drafts and their `$schema` URIs |
+//! | `depth.rs` | the nesting-depth guard that keeps the recursive validator off deep values |
+//! | `offline.rs` | the retriever that fetches nothing |
+//! | [`suite`] | runs the official JSON-Schema-Test-Suite on parsed files (no I/O) |
+
+mod compiled;
+mod compiler;
+mod depth;
+mod dialect;
+mod offline;
+pub mod suite;
+
+pub use compiled::{JsonSchema, DEPTH_KEYWORD, INTERNAL_KEYWORD};
+pub use compiler::{Document, JsonSchemaCompiler, DEFAULT_MAX_DEPTH};
+pub use dialect::Dialect;
+
+#[cfg(test)]
+mod tests;

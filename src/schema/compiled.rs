@@ -1,0 +1,145 @@
+//! A compiled schema: the handle [`super::JsonSchemaCompiler`] returns.
+
+use super::depth;
+use crate::server::{CompiledSchema, SchemaViolation};
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The keyword reported when an instance nests deeper than the compiler's depth limit.
+pub const DEPTH_KEYWORD: &str = "$depth";
+
+/// The keyword reported if the validator itself fails on an instance.
+pub const INTERNAL_KEYWORD: &str = "$internal";
+
+/// A schema compiled by [`super::JsonSchemaCompiler`]; validates instances against it.
+pub struct JsonSchema {
+    validator: Validator,
+    max_depth: usize,
+}
+
+impl std::fmt::Debug for JsonSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JsonSchema")
+            .field("max_depth", &self.max_depth)
+            .finish_non_exhaustive()
+    }
+}
+
+impl JsonSchema {
+    pub(crate) fn new(validator: Validator, max_depth: usize) -> Self {
+        JsonSchema {
+            validator,
+            max_depth,
+        }
+    }
+}
+
+impl CompiledSchema for JsonSchema {
+    /// Every violation, in the `jsonschema` crate's order.
+    ///
+    /// An instance nested deeper than the compiler's depth limit is not walked at all: the
+    /// answer is one violation with keyword [`DEPTH_KEYWORD`] at the root.
+    fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
+        if depth::exceeds(instance, self.max_depth) {
+            return vec![SchemaViolation {
+                instance_path: String::new(),
+                keyword: DEPTH_KEYWORD.to_owned(),
+                schema_path: String::new(),
+                message: format!(
+                    "the instance nests arrays and objects more than {} levels deep, \
+                     deeper than the validator accepts",
+                    self.max_depth
+                ),
+            }];
+        }
+        let collected = catch_unwind(AssertUnwindSafe(|| {
+            self.validator
+                .iter_errors(instance)
+                .map(|error| violation(&error))
+                .collect::<Vec<_>>()
+        }));
+        collected.unwrap_or_else(|_| {
+            vec![SchemaViolation {
+                instance_path: String::new(),
+                keyword: INTERNAL_KEYWORD.to_owned(),
+                schema_path: String::new(),
+                message: "the validator failed internally on this instance".to_owned(),
+            }]
+        })
+    }
+}
+
+/// One `jsonschema` error as the engine's violation.
+fn violation(error: &ValidationError<'_>) -> SchemaViolation {
+    SchemaViolation {
+        instance_path: error.instance_path().as_str().to_owned(),
+        keyword: keyword(error),
+        schema_path: error.schema_path().as_str().to_owned(),
+        message: error.to_string(),
+    }
+}
+
+/// The schema keyword that failed.
+///
+/// It is the last keyword on the error's schema path, which names the keyword the schema
+/// author wrote: `dependentRequired` rather than the `required` check it performs,
+/// `minContains` rather than `contains`, and for a `false` subschema the keyword that held it
+/// (`"items"` for `{"items": false}`, `"properties"` for `{"properties": {"a": false}}`).
+/// A `propertyNames` failure is reported as `propertyNames`, since its instance path points
+/// at the object, not at a value. The root schema `false` is `"false"`.
+fn keyword(error: &ValidationError<'_>) -> String {
+    match error.kind() {
+        ValidationErrorKind::PropertyNames { .. } => "propertyNames".to_owned(),
+        kind => last_keyword(error.schema_path().as_str()).unwrap_or_else(|| {
+            if matches!(kind, ValidationErrorKind::FalseSchema) {
+                "false".to_owned()
+            } else {
+                kind.keyword().to_owned()
+            }
+        }),
+    }
+}
+
+/// Keywords whose value is an object keyed by property names: the segment after them is a
+/// name, not a keyword.
+const NAMED_MEMBERS: [&str; 7] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependentRequired",
+    "dependencies",
+];
+
+/// The last keyword on a schema path, skipping property names and array indices.
+fn last_keyword(schema_path: &str) -> Option<String> {
+    let segments: Vec<String> = schema_path
+        .split('/')
+        .skip(1)
+        .map(unescape_segment)
+        .collect();
+    let mut position = 0;
+    let mut last = None;
+    while let Some(keyword) = segments.get(position) {
+        position += 1;
+        let names_next = NAMED_MEMBERS.contains(&keyword.as_str());
+        let indexes_next = segments.get(position).is_some_and(|next| is_index(next));
+        if names_next || indexes_next {
+            position += 1;
+        }
+        last = Some(keyword.clone());
+    }
+    last
+}
+
+fn is_index(segment: &str) -> bool {
+    !segment.is_empty() && segment.bytes().all(|byte| byte.is_ascii_digit())
+}
+
+/// A JSON Pointer segment with `~1` and `~0` decoded.
+fn unescape_segment(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
