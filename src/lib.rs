@@ -19,3 +19,5 @@ pub mod server;
 
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
+#[cfg(target_arch = "wasm32")]
+pub mod transport;

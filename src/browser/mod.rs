@@ -1,4 +1,24 @@
-//! wasm-only glue: installing `modelContext` and bridging JS ⇄ Rust.
+//! wasm-only glue: the engine behind `modelContext` and the JS ⇄ Rust bridges.
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `engine.rs` | [`Engine`]: the server, the event target, the task queue, the tab server |
+//! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
+//! | `session_api.rs` | `connect`, `registerTool(name, def)`, `registerResource`, `registerPrompt` |
+//! | `legacy.rs` | earlier drafts' methods and `modelContextTesting` |
+//! | `js_handler.rs` | page functions as engine handlers |
+//! | `js.rs` | WebIDL-style conversions |
+//! | `runtime.rs` | the engine's runtime on the browser event loop |
+
+pub mod engine;
+pub mod js;
+pub mod js_handler;
+pub mod legacy;
+pub mod runtime;
+pub mod session_api;
+pub mod webmcp;
+
+pub use engine::{Engine, McpSession};
 
 use wasm_bindgen::prelude::*;
 

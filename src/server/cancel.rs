@@ -6,11 +6,13 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
+type Callback = Box<dyn FnOnce(&str)>;
+
 #[derive(Default)]
 struct State {
     reason: Option<String>,
     wakers: Vec<Waker>,
-    callbacks: Vec<Box<dyn FnOnce(&str)>>,
+    callbacks: Vec<Callback>,
 }
 
 /// A single-threaded cancellation signal, like an `AbortSignal`.

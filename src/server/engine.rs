@@ -128,13 +128,17 @@ impl std::fmt::Display for CallError {
 type Observer = Rc<dyn Fn(ListKind)>;
 
 pub(crate) struct ServerInner {
-    pub(crate) info: ServerInfo,
+    info: RefCell<ServerInfo>,
     pub(crate) config: ServerConfig,
     pub(crate) runtime: Rc<dyn Runtime>,
     compiler: Rc<dyn SchemaCompiler>,
     pub(crate) registry: RefCell<Registry>,
     sessions: RefCell<Vec<Weak<SessionInner>>>,
-    pending: RefCell<[bool; 3]>,
+    /// Counts registry changes; sessions and listen streams remember where they started,
+    /// so they never hear of changes made before (those are in what they list).
+    generation: Cell<u64>,
+    /// Per kind, the generation of its latest change not yet announced (0: none).
+    pending: RefCell<[u64; 3]>,
     flush_scheduled: Cell<bool>,
     observers: RefCell<Vec<(u64, Observer)>>,
     next_id: Cell<u64>,
@@ -160,25 +164,37 @@ impl Server {
         compiler: Rc<dyn SchemaCompiler>,
     ) -> Server {
         Server(Rc::new(ServerInner {
-            info,
+            info: RefCell::new(info),
             config,
             runtime,
             compiler,
             registry: RefCell::new(Registry::default()),
             sessions: RefCell::new(Vec::new()),
-            pending: RefCell::new([false; 3]),
+            generation: Cell::new(0),
+            pending: RefCell::new([0; 3]),
             flush_scheduled: Cell::new(false),
             observers: RefCell::new(Vec::new()),
             next_id: Cell::new(1),
         }))
     }
 
-    pub fn info(&self) -> &ServerInfo {
-        &self.0.info
+    /// Who the server says it is (a copy).
+    pub fn info(&self) -> ServerInfo {
+        self.0.info.borrow().clone()
+    }
+
+    /// Changes who the server says it is; sessions initialized later see the new info.
+    pub fn set_info(&self, info: ServerInfo) {
+        *self.0.info.borrow_mut() = info;
     }
 
     pub fn config(&self) -> &ServerConfig {
         &self.0.config
+    }
+
+    /// The number of registry changes so far.
+    pub(crate) fn generation(&self) -> u64 {
+        self.0.generation.get()
     }
 
     pub(crate) fn next_id(&self) -> u64 {
@@ -287,7 +303,9 @@ impl Server {
         for o in observers {
             o(kind);
         }
-        self.0.pending.borrow_mut()[kind_index(kind)] = true;
+        let generation = self.0.generation.get() + 1;
+        self.0.generation.set(generation);
+        self.0.pending.borrow_mut()[kind_index(kind)] = generation;
         if !self.0.flush_scheduled.replace(true) {
             let weak = Rc::downgrade(&self.0);
             self.0.runtime.spawn(Box::pin(async move {
@@ -298,14 +316,16 @@ impl Server {
         }
     }
 
-    /// Sends one `list_changed` per kind changed since the last flush.
+    /// Sends one `list_changed` per kind changed since the last flush, to each session and
+    /// stream that started before the change.
     fn flush_changes(&self) {
         self.0.flush_scheduled.set(false);
-        let pending = std::mem::replace(&mut *self.0.pending.borrow_mut(), [false; 3]);
+        let pending = std::mem::take(&mut *self.0.pending.borrow_mut());
         for kind in ListKind::ALL {
-            if pending[kind_index(kind)] {
+            let generation = pending[kind_index(kind)];
+            if generation > 0 {
                 for s in self.live_sessions() {
-                    s.list_changed(kind);
+                    s.list_changed(kind, generation);
                 }
             }
         }
@@ -316,6 +336,13 @@ impl Server {
     pub fn resource_updated(&self, uri: &str) {
         for s in self.live_sessions() {
             s.resource_updated(uri);
+        }
+    }
+
+    /// Sends a notification to every session that has a protocol version in force.
+    pub fn broadcast(&self, method: &str, params: Option<Value>) {
+        for s in self.live_sessions() {
+            s.broadcast(method, params.clone());
         }
     }
 

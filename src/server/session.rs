@@ -52,6 +52,8 @@ impl ListenFilter {
 struct Listen {
     id: RequestId,
     filter: ListenFilter,
+    /// The server's change generation when the stream opened.
+    since: u64,
 }
 
 type Slot = Rc<RefCell<(Option<Result<Value, ErrorObject>>, Option<Waker>)>>;
@@ -61,6 +63,8 @@ struct State {
     negotiated: Option<ProtocolVersion>,
     /// `notifications/initialized` received.
     ready: bool,
+    /// The server's change generation when `initialize` was answered.
+    since: u64,
     client_info: Option<Value>,
     client_capabilities: Value,
     log_level: Option<LogLevel>,
@@ -107,6 +111,7 @@ impl Session {
             st: RefCell::new(State {
                 negotiated: None,
                 ready: false,
+                since: 0,
                 client_info: None,
                 client_capabilities: Value::Object(Map::new()),
                 log_level: None,
@@ -348,10 +353,13 @@ impl SessionInner {
             }
             return Ok(Mode::Handshake(v));
         }
-        if method == "initialize" || method == "ping" {
+        let meta = params.get("_meta").and_then(Value::as_object);
+        // `ping` is answered before `initialize`, but a request naming its version in
+        // `_meta` is a stateless one, and 2026-07-28 has no `ping`.
+        let names_version = meta.is_some_and(|m| m.contains_key(META_PROTOCOL_VERSION));
+        if method == "initialize" || (method == "ping" && !names_version) {
             return Ok(Mode::PreInit);
         }
-        let meta = params.get("_meta").and_then(Value::as_object);
         match meta.and_then(|m| m.get(META_PROTOCOL_VERSION)) {
             Some(Value::String(requested)) => match ProtocolVersion::parse(requested) {
                 Some(v) if v.era() == Era::Stateless => {
@@ -604,8 +612,10 @@ impl SessionInner {
         client_info: Option<Value>,
         caps: Value,
     ) {
+        let since = self.server.generation();
         let mut st = self.st.borrow_mut();
         st.negotiated = Some(version);
+        st.since = since;
         st.client_info = client_info;
         st.client_capabilities = caps;
     }
@@ -648,21 +658,27 @@ impl SessionInner {
                 "_meta": { META_SUBSCRIPTION_ID: id.to_value() },
             })),
         );
-        self.st.borrow_mut().listens.push(Listen { id, filter });
+        let since = self.server.generation();
+        self.st
+            .borrow_mut()
+            .listens
+            .push(Listen { id, filter, since });
     }
 
     // ---- used by the server ---------------------------------------------------------
 
-    pub(crate) fn list_changed(&self, kind: ListKind) {
+    /// Announces a change of `kind` made at `generation`, if this session (or a stream of
+    /// it) started before it.
+    pub(crate) fn list_changed(&self, kind: ListKind, generation: u64) {
         let (handshake, listens) = {
             let st = self.st.borrow();
             let ids: Vec<RequestId> = st
                 .listens
                 .iter()
-                .filter(|l| l.filter.wants(kind))
+                .filter(|l| l.filter.wants(kind) && l.since < generation)
                 .map(|l| l.id.clone())
                 .collect();
-            (st.negotiated.is_some(), ids)
+            (st.negotiated.is_some() && st.since < generation, ids)
         };
         if handshake {
             self.send_notification(kind.list_changed_method(), None);
@@ -672,6 +688,29 @@ impl SessionInner {
                 kind.list_changed_method(),
                 Some(json!({ "_meta": { META_SUBSCRIPTION_ID: id.to_value() } })),
             );
+        }
+    }
+
+    /// A server-wide notification: sent once a version is negotiated (handshake era) or on
+    /// each open `subscriptions/listen` stream (stateless era).
+    pub(crate) fn broadcast(&self, method: &str, params: Option<Value>) {
+        let (handshake, listens) = {
+            let st = self.st.borrow();
+            let ids: Vec<RequestId> = st.listens.iter().map(|l| l.id.clone()).collect();
+            (st.negotiated.is_some(), ids)
+        };
+        if handshake {
+            self.send_notification(method, params.clone());
+        }
+        for id in listens {
+            let mut p = params.clone().unwrap_or_else(|| json!({}));
+            if let Some(o) = p.as_object_mut() {
+                let meta = o.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(m) = meta.as_object_mut() {
+                    m.insert(META_SUBSCRIPTION_ID.into(), id.to_value());
+                }
+            }
+            self.send_notification(method, Some(p));
         }
     }
 

@@ -1,0 +1,84 @@
+// The installer: one ModelContext at navigator.modelContext and document.modelContext,
+// idempotent across copies, never replacing a native document.modelContext.
+//
+// Page configuration (optional, set before the polyfill loads):
+//   globalThis.modelContextPolyfillConfig = { serverInfo: {...}, tab: false | { channelId, allowedOrigins } }
+
+function install(wasm, env) {
+  const g = globalThis;
+  const MARK = Symbol.for('modelcontext-polyfill');
+  if (g[MARK]) {
+    const first = g[MARK];
+    if (!first.warnedDuplicate) {
+      first.warnedDuplicate = true;
+      console.warn(
+        `modelcontext-polyfill ${env.version}: already installed (version ${first.version}); this copy does nothing.`,
+      );
+    }
+    return;
+  }
+
+  const ToolActivatedEvent = __mcpDefineToolEvent('ToolActivatedEvent');
+  const ToolCancelEvent = __mcpDefineToolEvent('ToolCancelEvent');
+  const { ModelContext, create, engineOf } = __mcpDefineModelContext();
+  const config = g.modelContextPolyfillConfig || {};
+
+  const hasDocument = typeof Document === 'function' && typeof document === 'object' && document !== null;
+  const native = hasDocument && 'modelContext' in Document.prototype ? document.modelContext : undefined;
+
+  const mc = create((target) =>
+    new wasm.Engine(target, {
+      ToolActivatedEvent,
+      ToolCancelEvent,
+      serverInfo: config.serverInfo,
+      tab: config.tab,
+    }),
+  );
+  const engine = engineOf(mc);
+
+  if (!native) {
+    __mcpExposeInterface(g, 'ModelContext', ModelContext);
+    __mcpExposeInterface(g, 'ToolActivatedEvent', ToolActivatedEvent);
+    __mcpExposeInterface(g, 'ToolCancelEvent', ToolCancelEvent);
+  }
+
+  const navProto = typeof navigator === 'object' && navigator !== null ? Object.getPrototypeOf(navigator) : null;
+  if (navProto && !('modelContext' in navigator)) {
+    Object.defineProperty(navProto, 'modelContext', {
+      get() {
+        return this === navigator ? mc : undefined;
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  if (hasDocument && !native) {
+    Object.defineProperty(Document.prototype, 'modelContext', {
+      get() {
+        return this === document ? mc : null;
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+
+  if (navProto && !('modelContextTesting' in navigator)) {
+    const testing = {
+      listTools: () => engine.testingListTools(),
+      executeTool: (name, inputArgsJson) => engine.testingExecuteTool(name, inputArgsJson),
+      registerToolsChangedCallback: (cb) => engine.testingRegisterToolsChangedCallback(cb),
+    };
+    Object.defineProperty(navProto, 'modelContextTesting', {
+      get() {
+        return this === navigator ? testing : undefined;
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+
+  Object.defineProperty(g, MARK, {
+    value: { version: env.version, format: env.format, modelContext: mc, native: native || null },
+    configurable: true,
+  });
+}

@@ -1,0 +1,304 @@
+//! The per-realm engine behind one `ModelContext` object: the MCP server, the event
+//! target, the task queue, and the default tab transport.
+
+use js_sys::{Function, Reflect};
+use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::js;
+use super::runtime::{BrowserRuntime, TaskQueue};
+use crate::schema::JsonSchemaCompiler;
+use crate::server::{ListKind, RegistryError, Server, ServerConfig, ServerInfo};
+use crate::transport::tab::{TabOptions, TabServer};
+
+/// Which door a tool came through.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Door {
+    /// `registerTool(tool, options)` (W3C).
+    WebMcp,
+    /// `registerTool(name, def)` (session API), on `modelContext` or on a session.
+    Session,
+    /// `provideContext({ tools })` (early drafts).
+    Provided,
+}
+
+/// What the browser layer keeps with each tool (the registry's attachment).
+pub struct JsToolData {
+    /// The page function to run.
+    pub execute: Function,
+    /// The input schema as `JSON.stringify` produced it (W3C step 5).
+    pub input_schema_json: Option<String>,
+    pub door: Door,
+    /// Unique per registration, so a stale `AbortSignal` cannot remove a newer tool.
+    pub registration: u64,
+}
+
+pub struct EngineInner {
+    pub server: Server,
+    /// The `ModelContext` object events are fired at.
+    pub target: web_sys::EventTarget,
+    pub activated_event: Function,
+    pub cancel_event: Function,
+    pub tasks: TaskQueue,
+    pub global: JsValue,
+    pub origin: String,
+    pub tool_change_callbacks: RefCell<Vec<Function>>,
+    warned: RefCell<BTreeSet<&'static str>>,
+    pub tab: RefCell<Option<TabServer>>,
+    pub tab_options: RefCell<TabOptions>,
+    /// What the session-API methods on `modelContext` itself registered.
+    pub default_scope: Rc<super::session_api::Scope>,
+    next_registration: Cell<u64>,
+}
+
+impl EngineInner {
+    pub fn next_registration(&self) -> u64 {
+        let n = self.next_registration.get() + 1;
+        self.next_registration.set(n);
+        n
+    }
+
+    /// Warns once per `key` (deprecated methods).
+    pub fn warn_once(&self, key: &'static str, message: &str) {
+        if self.warned.borrow_mut().insert(key) {
+            js::warn(message);
+        }
+    }
+
+    /// The data the browser layer attached to tool `name`.
+    pub fn tool_data(
+        &self,
+        name: &str,
+    ) -> Option<(Rc<crate::server::registry::Tool>, Rc<JsToolData>)> {
+        let tool = self.server.tool(name)?;
+        let data = tool
+            .def
+            .attachment
+            .clone()
+            .and_then(|a| a.downcast::<JsToolData>().ok())?;
+        Some((tool, data))
+    }
+
+    /// `new <EventClass>(type, { toolName })`, dispatched at the ModelContext and, when
+    /// `also_global`, at the global object.
+    pub fn fire_tool_event(
+        &self,
+        class: &Function,
+        kind: &str,
+        tool_name: &str,
+        also_global: bool,
+    ) {
+        let init: JsValue = js::object().into();
+        js::set(&init, "toolName", &JsValue::from_str(tool_name));
+        let args = js_sys::Array::of2(&JsValue::from_str(kind), &init);
+        if let Ok(ev) = Reflect::construct(class, &args) {
+            if let Ok(ev) = ev.dyn_into::<web_sys::Event>() {
+                let _ = self.target.dispatch_event(&ev);
+            }
+        }
+        if also_global {
+            if let Ok(ev) = Reflect::construct(class, &args) {
+                if let (Ok(ev), Some(t)) = (
+                    ev.dyn_into::<web_sys::Event>(),
+                    self.global.dyn_ref::<web_sys::EventTarget>(),
+                ) {
+                    let _ = t.dispatch_event(&ev);
+                }
+            }
+        }
+    }
+
+    fn tools_changed(self: &Rc<Self>) {
+        let me = self.clone();
+        self.tasks.queue(move || {
+            if let Ok(ev) = web_sys::Event::new("toolchange") {
+                let _ = me.target.dispatch_event(&ev);
+            }
+            let callbacks = me.tool_change_callbacks.borrow().clone();
+            for cb in callbacks {
+                let _ = cb.call0(&JsValue::UNDEFINED);
+            }
+        });
+    }
+}
+
+/// Maps registry errors to the exceptions pages see: the WebMCP name and duplicate checks
+/// are `InvalidStateError` DOMExceptions; malformed definitions are `TypeError`s.
+pub fn registry_error_to_js(e: &RegistryError) -> JsValue {
+    match e {
+        RegistryError::Duplicate { .. } | RegistryError::InvalidName { .. } => {
+            js::dom_exception("InvalidStateError", &e.to_string())
+        }
+        RegistryError::InvalidSchema { .. }
+        | RegistryError::InvalidUri { .. }
+        | RegistryError::InvalidField { .. } => js::type_error(&e.to_string()),
+    }
+}
+
+fn global_origin(global: &JsValue) -> String {
+    js::get(global, "origin")
+        .ok()
+        .and_then(|o| o.as_string())
+        .unwrap_or_else(|| "null".into())
+}
+
+/// Reads `{ name, version, title, description, websiteUrl, instructions }`.
+pub fn server_info_from_js(v: &JsValue, fallback: ServerInfo) -> Result<ServerInfo, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(fallback);
+    }
+    let s = |k: &str| -> Result<Option<String>, JsValue> {
+        let x = js::get(v, k)?;
+        if x.is_undefined() || x.is_null() {
+            Ok(None)
+        } else {
+            js::to_dom_string(&x).map(Some)
+        }
+    };
+    Ok(ServerInfo {
+        name: s("name")?.unwrap_or(fallback.name),
+        version: s("version")?.unwrap_or(fallback.version),
+        title: s("title")?.or(fallback.title),
+        description: s("description")?.or(fallback.description),
+        website_url: s("websiteUrl")?.or(fallback.website_url),
+        icons: match js::get(v, "icons")? {
+            x if x.is_undefined() || x.is_null() => fallback.icons,
+            x => match js::to_json(&x)? {
+                Some(Value::Array(a)) => a,
+                _ => return Err(js::type_error("serverInfo.icons must be an array")),
+            },
+        },
+        instructions: s("instructions")?.or(fallback.instructions),
+    })
+}
+
+/// The engine behind one `ModelContext`. Created by the polyfill's installer.
+#[wasm_bindgen]
+pub struct Engine {
+    pub(crate) inner: Rc<EngineInner>,
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// `new Engine(modelContext, { ToolActivatedEvent, ToolCancelEvent, serverInfo, tab })`
+    /// where `tab` is `false` (no default tab server) or `{ channelId, allowedOrigins }`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(target: web_sys::EventTarget, config: JsValue) -> Result<Engine, JsValue> {
+        let global = js_sys::global().into();
+        let origin = global_origin(&global);
+        let default_name = js::get(&global, "location")
+            .ok()
+            .and_then(|l| js::get(&l, "host").ok())
+            .and_then(|h| h.as_string())
+            .filter(|h| !h.is_empty())
+            .unwrap_or_else(|| "modelcontext-polyfill".into());
+        let info = server_info_from_js(
+            &js::get(&config, "serverInfo")?,
+            ServerInfo::new(default_name, env!("CARGO_PKG_VERSION")),
+        )?;
+        let server = Server::new(
+            info,
+            ServerConfig::default(),
+            Rc::new(BrowserRuntime),
+            Rc::new(JsonSchemaCompiler::new()),
+        );
+        let class = |k: &str| -> Result<Function, JsValue> {
+            js::get(&config, k)?
+                .dyn_into::<Function>()
+                .map_err(|_| js::type_error(&format!("Engine needs the {k} class")))
+        };
+        let mut tab_options = TabOptions::from_js(&js::get(&config, "tab")?, &origin)?;
+        if web_sys::window().is_none() {
+            // Workers have no window to post to; they serve over explicit transports.
+            tab_options.enabled = false;
+        }
+        let inner = Rc::new(EngineInner {
+            server,
+            target,
+            activated_event: class("ToolActivatedEvent")?,
+            cancel_event: class("ToolCancelEvent")?,
+            tasks: TaskQueue::new()?,
+            global,
+            origin,
+            tool_change_callbacks: RefCell::new(Vec::new()),
+            warned: RefCell::new(BTreeSet::new()),
+            tab: RefCell::new(None),
+            tab_options: RefCell::new(tab_options),
+            default_scope: Rc::new(Default::default()),
+            next_registration: Cell::new(0),
+        });
+        let weak = Rc::downgrade(&inner);
+        inner.server.observe(move |kind| {
+            if kind == ListKind::Tools {
+                if let Some(me) = weak.upgrade() {
+                    me.tools_changed();
+                }
+            }
+        });
+        let engine = Engine { inner };
+        if let Err(e) = engine.start_tab() {
+            js::warn(&format!(
+                "modelcontext-polyfill: the default tab transport did not start: {}",
+                js::error_message(&e)
+            ));
+        }
+        Ok(engine)
+    }
+
+    /// Starts the default tab server (if enabled and not running).
+    #[wasm_bindgen(js_name = startTab)]
+    pub fn start_tab(&self) -> Result<(), JsValue> {
+        let opts = self.inner.tab_options.borrow().clone();
+        if !opts.enabled || self.inner.tab.borrow().is_some() {
+            return Ok(());
+        }
+        let tab = TabServer::start(self.inner.server.clone(), opts)?;
+        *self.inner.tab.borrow_mut() = Some(tab);
+        Ok(())
+    }
+
+    /// Stops the default tab server (posts `mcp-server-stopped`).
+    #[wasm_bindgen(js_name = stopTab)]
+    pub fn stop_tab(&self) {
+        if let Some(tab) = self.inner.tab.borrow_mut().take() {
+            tab.stop();
+        }
+    }
+
+    /// Opens an MCP session whose outgoing JSON text goes to `sink(text)`; for transports
+    /// and tests.
+    #[wasm_bindgen(js_name = openSession)]
+    pub fn open_session(&self, sink: Function) -> McpSession {
+        let session = self.inner.server.connect(move |text| {
+            let _ = sink.call1(&JsValue::UNDEFINED, &JsValue::from_str(&text));
+        });
+        McpSession { session }
+    }
+}
+
+/// One MCP session on the page's server, for transports written in JS and for tests.
+#[wasm_bindgen]
+pub struct McpSession {
+    session: crate::server::Session,
+}
+
+#[wasm_bindgen]
+impl McpSession {
+    /// Feeds one incoming message (JSON text).
+    pub fn receive(&self, text: &str) {
+        self.session.receive(text);
+    }
+
+    pub fn close(&self) {
+        self.session.close();
+    }
+
+    #[wasm_bindgen(js_name = isClosed)]
+    pub fn is_closed(&self) -> bool {
+        self.session.is_closed()
+    }
+}

@@ -1,0 +1,107 @@
+//! Small, exact conversions between JS values and Rust, the way WebIDL performs them.
+
+use js_sys::{Function, Object, Reflect, JSON};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A `TypeError` with `message`.
+pub fn type_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(message).into()
+}
+
+/// A `DOMException` named `name` (e.g. `"InvalidStateError"`).
+pub fn dom_exception(name: &str, message: &str) -> JsValue {
+    web_sys::DomException::new_with_message_and_name(message, name)
+        .map(JsValue::from)
+        .unwrap_or_else(|e| e)
+}
+
+/// `obj[key]`, or `undefined` when `obj` is not an object or the getter throws (the
+/// exception is returned as `Err`).
+pub fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
+    if !obj.is_object() && !obj.is_function() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    Reflect::get(obj, &JsValue::from_str(key))
+}
+
+/// WebIDL `DOMString` conversion (ToString; symbols throw a TypeError).
+pub fn to_dom_string(v: &JsValue) -> Result<String, JsValue> {
+    if let Some(s) = v.as_string() {
+        return Ok(s);
+    }
+    if v.is_symbol() {
+        return Err(type_error("Cannot convert a Symbol value to a string"));
+    }
+    let string_fn: Function = Reflect::get(&js_sys::global(), &"String".into())?.unchecked_into();
+    let s = string_fn.call1(&JsValue::UNDEFINED, v)?;
+    Ok(s.as_string().unwrap_or_default())
+}
+
+/// WebIDL `boolean` conversion (ToBoolean).
+pub fn to_bool(v: &JsValue) -> bool {
+    v.is_truthy()
+}
+
+/// `JSON.stringify(v)`: `Ok(None)` when it yields `undefined`, `Err` with the exception
+/// when it throws (cycles, BigInt, a throwing `toJSON`).
+pub fn stringify(v: &JsValue) -> Result<Option<String>, JsValue> {
+    let s = JSON::stringify(v)?;
+    Ok(s.as_string())
+}
+
+/// `JSON.parse(text)`.
+pub fn parse(text: &str) -> Result<JsValue, JsValue> {
+    JSON::parse(text)
+}
+
+/// A JS value as serde JSON, through `JSON.stringify` (so `toJSON` and dropping of
+/// functions/undefined behave as in JS). `Ok(None)` for values JSON cannot represent.
+pub fn to_json(v: &JsValue) -> Result<Option<Value>, JsValue> {
+    match stringify(v)? {
+        None => Ok(None),
+        Some(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| type_error(&format!("Value is not valid JSON: {e}"))),
+    }
+}
+
+/// serde JSON as a fresh JS value.
+pub fn from_json(v: &Value) -> JsValue {
+    JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL)
+}
+
+/// The message of a thrown value: `error.message` for errors, else its string form.
+pub fn error_message(e: &JsValue) -> String {
+    if let Ok(m) = get(e, "message") {
+        if let Some(s) = m.as_string() {
+            let name = get(e, "name").ok().and_then(|n| n.as_string());
+            return match name {
+                Some(n) if !n.is_empty() && n != "Error" => format!("{n}: {s}"),
+                _ => s,
+            };
+        }
+    }
+    to_dom_string(e).unwrap_or_else(|_| "Unknown error".into())
+}
+
+/// A new plain object.
+pub fn object() -> Object {
+    Object::new()
+}
+
+/// `obj[key] = value`.
+pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
+/// Whether `v` is callable.
+pub fn is_callable(v: &JsValue) -> bool {
+    v.is_function()
+}
+
+/// Logs a warning to the console.
+pub fn warn(message: &str) {
+    web_sys::console::warn_1(&JsValue::from_str(message));
+}

@@ -1,0 +1,265 @@
+//! Page functions as engine handlers.
+//!
+//! Every page callback — a W3C `execute`, a session-API `handler`, a resource reader, a
+//! prompt renderer, a completer — is called as `fn(input, options)` where `options`
+//! carries `signal` (an `AbortSignal` that aborts when the call is cancelled) plus, for MCP
+//! calls, `requestId`, `reportProgress`, `log`, `sendRequest` and `_meta`; and, for pages
+//! written against early drafts, `requestUserInteraction(cb)`.
+
+use js_sys::{Function, Promise};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use super::js;
+use crate::server::{
+    Completer, HandlerError, HandlerResult, LocalBoxFuture, LogLevel, PromptHandler,
+    RequestContext, ResourceHandler, ToolHandler,
+};
+
+/// Calls `f(input, options)` and awaits its result (thenables included). `Err` carries
+/// the thrown or rejected value.
+pub async fn invoke(f: &Function, input: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+    let r = f.call2(&JsValue::UNDEFINED, input, options)?;
+    let thenable = r.is_object()
+        && js::get(&r, "then")
+            .map(|t| t.is_function())
+            .unwrap_or(false);
+    if thenable {
+        JsFuture::from(Promise::resolve(&r)).await
+    } else {
+        Ok(r)
+    }
+}
+
+/// The `options` object handed to a page callback, wired to `ctx`.
+pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsValue {
+    let o: JsValue = js::object().into();
+    js::set(&o, "signal", signal);
+    let request_user_interaction =
+        Closure::<dyn Fn(JsValue) -> JsValue>::new(|cb: JsValue| -> JsValue {
+            match cb.dyn_ref::<Function>() {
+                Some(f) => match f.call0(&JsValue::UNDEFINED) {
+                    Ok(v) => Promise::resolve(&v).into(),
+                    Err(e) => Promise::reject(&e).into(),
+                },
+                None => Promise::reject(&js::type_error("requestUserInteraction needs a callback"))
+                    .into(),
+            }
+        });
+    js::set(
+        &o,
+        "requestUserInteraction",
+        &request_user_interaction.into_js_value(),
+    );
+    if let Some(id) = &ctx.request_id {
+        js::set(&o, "requestId", &js::from_json(&id.to_value()));
+    }
+    if !ctx.meta().is_null() {
+        js::set(&o, "_meta", &js::from_json(ctx.meta()));
+    }
+    let c = ctx.clone();
+    let report = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> bool>::new(
+        move |progress: JsValue, total: JsValue, message: JsValue| {
+            let Some(p) = progress.as_f64() else {
+                return false;
+            };
+            c.report_progress(p, total.as_f64(), message.as_string().as_deref())
+        },
+    );
+    js::set(&o, "reportProgress", &report.into_js_value());
+    let c = ctx.clone();
+    let log = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> bool>::new(
+        move |level: JsValue, data: JsValue, logger: JsValue| {
+            let level = level
+                .as_string()
+                .and_then(|l| LogLevel::parse(&l))
+                .unwrap_or(LogLevel::Info);
+            let data = js::to_json(&data).ok().flatten().unwrap_or(Value::Null);
+            c.log(level, logger.as_string().as_deref(), data)
+        },
+    );
+    js::set(&o, "log", &log.into_js_value());
+    let c = ctx.clone();
+    let send_request = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(
+        move |method: JsValue, params: JsValue| -> Promise {
+            let method = method.as_string().unwrap_or_default();
+            let params = js::to_json(&params).ok().flatten();
+            let fut = c.request(&method, params);
+            wasm_bindgen_futures::future_to_promise(async move {
+                match fut.await {
+                    Ok(v) => Ok(js::from_json(&v)),
+                    Err(e) => {
+                        let err = js_sys::Error::new(&e.message);
+                        js::set(&err, "code", &JsValue::from_f64(e.code as f64));
+                        Err(err.into())
+                    }
+                }
+            })
+        },
+    );
+    js::set(&o, "sendRequest", &send_request.into_js_value());
+    o
+}
+
+/// An `AbortController` that aborts when `ctx.cancel` fires.
+pub fn controller_for(ctx: &RequestContext) -> web_sys::AbortController {
+    let controller = web_sys::AbortController::new().expect("AbortController exists");
+    let c = controller.clone();
+    ctx.cancel.on_cancel(move |reason| {
+        c.abort_with_reason(&js::dom_exception("AbortError", reason));
+    });
+    controller
+}
+
+/// Converts a page callback's result to JSON: strings stay strings, `undefined` is `null`.
+fn result_to_json(v: &JsValue, what: &str) -> HandlerResult {
+    if v.is_undefined() {
+        return Ok(Value::Null);
+    }
+    if let Some(s) = v.as_string() {
+        return Ok(Value::String(s));
+    }
+    match js::to_json(v) {
+        Ok(Some(j)) => Ok(j),
+        Ok(None) => Err(HandlerError::new(format!(
+            "{what} returned a value JSON cannot represent"
+        ))),
+        Err(e) => Err(HandlerError::new(format!(
+            "{what} returned a value that cannot be serialized: {}",
+            js::error_message(&e)
+        ))),
+    }
+}
+
+async fn call_json(
+    f: Function,
+    input: JsValue,
+    ctx: RequestContext,
+    what: String,
+) -> HandlerResult {
+    let controller = controller_for(&ctx);
+    let options = call_options(&ctx, &controller.signal());
+    match invoke(&f, &input, &options).await {
+        Ok(v) => result_to_json(&v, &what),
+        Err(e) => Err(HandlerError::new(js::error_message(&e))),
+    }
+}
+
+/// A page function as a tool handler.
+pub struct JsTool {
+    pub name: String,
+    pub f: Function,
+}
+
+impl ToolHandler for JsTool {
+    fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
+        Box::pin(call_json(
+            self.f.clone(),
+            js::from_json(&args),
+            ctx,
+            format!("Tool {}", self.name),
+        ))
+    }
+}
+
+fn string_map_to_js(m: &BTreeMap<String, String>) -> JsValue {
+    let o: JsValue = js::object().into();
+    for (k, v) in m {
+        js::set(&o, k, &JsValue::from_str(v));
+    }
+    o
+}
+
+/// A page function as a resource reader: `handler(uri, variables, options)`; the URI is a
+/// `URL` object when the browser can parse it, else a string.
+pub struct JsResource {
+    pub f: Function,
+}
+
+impl ResourceHandler for JsResource {
+    fn read(
+        &self,
+        uri: String,
+        vars: BTreeMap<String, String>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        let f = self.f.clone();
+        Box::pin(async move {
+            let controller = controller_for(&ctx);
+            let options = call_options(&ctx, &controller.signal());
+            let uri_js: JsValue = web_sys::Url::new(&uri)
+                .map(JsValue::from)
+                .unwrap_or_else(|_| JsValue::from_str(&uri));
+            let r = f.call3(
+                &JsValue::UNDEFINED,
+                &uri_js,
+                &string_map_to_js(&vars),
+                &options,
+            );
+            let r = match r {
+                Ok(v)
+                    if v.is_object()
+                        && js::get(&v, "then")
+                            .map(|t| t.is_function())
+                            .unwrap_or(false) =>
+                {
+                    JsFuture::from(Promise::resolve(&v)).await
+                }
+                other => other,
+            };
+            match r {
+                Ok(v) => result_to_json(&v, &format!("Resource {uri}")),
+                Err(e) => Err(HandlerError::new(js::error_message(&e))),
+            }
+        })
+    }
+}
+
+/// A page function as a prompt renderer: `handler(args, options)`.
+pub struct JsPrompt {
+    pub name: String,
+    pub f: Function,
+}
+
+impl PromptHandler for JsPrompt {
+    fn get(
+        &self,
+        args: BTreeMap<String, String>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        Box::pin(call_json(
+            self.f.clone(),
+            string_map_to_js(&args),
+            ctx,
+            format!("Prompt {}", self.name),
+        ))
+    }
+}
+
+/// A page function as a completer: `complete(value, { argument, context })`.
+pub struct JsCompleter {
+    pub f: Rc<Function>,
+}
+
+impl Completer for JsCompleter {
+    fn complete(
+        &self,
+        argument: String,
+        value: String,
+        context: BTreeMap<String, String>,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        let f = self.f.clone();
+        Box::pin(async move {
+            let o: JsValue = js::object().into();
+            js::set(&o, "argument", &JsValue::from_str(&argument));
+            js::set(&o, "context", &string_map_to_js(&context));
+            match invoke(&f, &JsValue::from_str(&value), &o).await {
+                Ok(v) => result_to_json(&v, "Completion"),
+                Err(e) => Err(HandlerError::new(js::error_message(&e))),
+            }
+        })
+    }
+}

@@ -1,0 +1,168 @@
+//! Earlier drafts' methods, deprecated but kept working: `provideContext`,
+//! `clearContext`, `unregisterTool`, and Chromium's `navigator.modelContextTesting`.
+
+use js_sys::{Array, Function, Promise};
+use std::collections::BTreeSet;
+use wasm_bindgen::prelude::*;
+
+use super::engine::{Door, Engine};
+use super::js;
+use super::webmcp::{read_tool_dict, register_web_tool, registered_tool};
+
+const DEPRECATED: &str = "modelcontext-polyfill:";
+
+#[wasm_bindgen]
+impl Engine {
+    /// `provideContext({ tools })`: replaces the whole tool set. Every tool is checked
+    /// before anything changes, so a bad entry leaves the registry as it was.
+    #[wasm_bindgen(js_name = provideContext)]
+    pub fn provide_context(&self, context: JsValue) -> Result<(), JsValue> {
+        self.inner.warn_once(
+            "provideContext",
+            &format!("{DEPRECATED} provideContext() is deprecated; use registerTool() with an AbortSignal."),
+        );
+        let tools = js::get(&context, "tools")?;
+        let list = if tools.is_undefined() || tools.is_null() {
+            Array::new()
+        } else if Array::is_array(&tools) {
+            Array::from(&tools)
+        } else {
+            return Err(js::type_error("provideContext: \"tools\" must be an array"));
+        };
+        let mut dicts = Vec::new();
+        let mut names = BTreeSet::new();
+        for t in list.iter() {
+            let d = read_tool_dict(&t)?;
+            if !names.insert(d.name.clone()) {
+                return Err(js::dom_exception(
+                    "InvalidStateError",
+                    &format!(
+                        "provideContext: the tool name \"{}\" appears twice.",
+                        d.name
+                    ),
+                ));
+            }
+            dicts.push(d);
+        }
+        let previous: Vec<_> = self.inner.server.tools();
+        self.inner.server.clear_tools();
+        for d in dicts {
+            if let Err(e) = register_web_tool(&self.inner, d, Door::Provided) {
+                // Put the old set back: the call fails as a whole.
+                self.inner.server.clear_tools();
+                for t in &previous {
+                    let _ = self.inner.server.register_tool(t.def.clone());
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// `clearContext()`: removes every tool.
+    #[wasm_bindgen(js_name = clearContext)]
+    pub fn clear_context(&self) {
+        self.inner.warn_once(
+            "clearContext",
+            &format!(
+                "{DEPRECATED} clearContext() is deprecated; abort each tool's AbortSignal instead."
+            ),
+        );
+        self.inner.server.clear_tools();
+    }
+
+    /// `unregisterTool(name)`: removes one tool; unknown names are ignored.
+    #[wasm_bindgen(js_name = unregisterTool)]
+    pub fn unregister_tool(&self, name: JsValue) -> Result<(), JsValue> {
+        self.inner.warn_once(
+            "unregisterTool",
+            &format!("{DEPRECATED} unregisterTool() is deprecated; abort the tool's AbortSignal instead."),
+        );
+        let name = js::to_dom_string(&name)?;
+        self.inner.server.unregister_tool(&name);
+        Ok(())
+    }
+
+    /// Warns once that the early-draft `registerTool(tool)` form's `unregister()` is used.
+    #[wasm_bindgen(js_name = warnDeprecated)]
+    pub fn warn_deprecated(&self, what: &str) {
+        let key: &'static str = match what {
+            "unregister" => "unregister",
+            "execute-client" => "execute-client",
+            _ => "other",
+        };
+        self.inner.warn_once(
+            key,
+            &format!("{DEPRECATED} {what} is deprecated; see the WebMCP registerTool() API."),
+        );
+    }
+
+    /// `modelContextTesting.listTools()`: `[{ name, description, inputSchema }]` with the
+    /// schema as a JSON string.
+    #[wasm_bindgen(js_name = testingListTools)]
+    pub fn testing_list_tools(&self) -> Array {
+        self.inner.warn_once(
+            "modelContextTesting",
+            &format!("{DEPRECATED} navigator.modelContextTesting is deprecated; use document.modelContext.getTools()/executeTool()."),
+        );
+        let out = Array::new();
+        for t in self.inner.server.tools() {
+            let o: JsValue = js::object().into();
+            js::set(&o, "name", &JsValue::from_str(&t.def.name));
+            js::set(&o, "description", &JsValue::from_str(&t.def.description));
+            if let Some(s) = &t.def.input_schema {
+                js::set(&o, "inputSchema", &JsValue::from_str(&s.to_string()));
+            }
+            out.push(&o);
+        }
+        out
+    }
+
+    /// `modelContextTesting.executeTool(name, inputArgsJson)` → the result string.
+    #[wasm_bindgen(js_name = testingExecuteTool)]
+    pub fn testing_execute_tool(&self, name: JsValue, input_json: JsValue) -> Promise {
+        self.inner.warn_once(
+            "modelContextTesting",
+            &format!("{DEPRECATED} navigator.modelContextTesting is deprecated; use document.modelContext.getTools()/executeTool()."),
+        );
+        let r = (|| -> Result<Promise, JsValue> {
+            let name = js::to_dom_string(&name)?;
+            let text = js::to_dom_string(&input_json)?;
+            let input = js::parse(&text).map_err(|_| {
+                js::type_error(&format!(
+                    "modelContextTesting.executeTool: input is not valid JSON: {text}"
+                ))
+            })?;
+            let Some(tool) = self.inner.server.tool(&name) else {
+                return Err(js::dom_exception(
+                    "UnknownError",
+                    &format!("No tool named \"{name}\" is available."),
+                ));
+            };
+            let dict = registered_tool(&self.inner, &tool);
+            Ok(self.execute_tool(dict, input, JsValue::UNDEFINED))
+        })();
+        r.unwrap_or_else(|e| Promise::reject(&e))
+    }
+
+    /// `modelContextTesting.registerToolsChangedCallback(cb)`.
+    #[wasm_bindgen(js_name = testingRegisterToolsChangedCallback)]
+    pub fn testing_register_tools_changed_callback(&self, cb: JsValue) -> Result<(), JsValue> {
+        let f: Function = cb
+            .dyn_into_function()
+            .ok_or_else(|| js::type_error("registerToolsChangedCallback needs a function"))?;
+        self.inner.tool_change_callbacks.borrow_mut().push(f);
+        Ok(())
+    }
+}
+
+trait DynIntoFunction {
+    fn dyn_into_function(self) -> Option<Function>;
+}
+
+impl DynIntoFunction for JsValue {
+    fn dyn_into_function(self) -> Option<Function> {
+        use wasm_bindgen::JsCast;
+        self.dyn_into::<Function>().ok()
+    }
+}

@@ -1,0 +1,498 @@
+//! The design card's session API: `connect(options)` → a session with
+//! `registerTool(name, def)`, `registerResource(uriOrTemplate, def)`,
+//! `registerPrompt(name, def)`, `notify`, `isConnected`, `disconnect`; the same
+//! registration methods (and `disconnect`) also live on `modelContext` itself.
+
+use js_sys::{Array, Function, Promise};
+use serde_json::{Map, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::engine::{
+    registry_error_to_js, server_info_from_js, Door, Engine, EngineInner, JsToolData,
+};
+use super::js;
+use super::js_handler::{JsCompleter, JsPrompt, JsResource, JsTool};
+use super::webmcp::unregister_if_current;
+use crate::server::{LogLevel, PromptArgument, PromptDef, ResourceDef, ToolDef};
+
+/// What one session (or `modelContext` itself) registered, so `disconnect` can undo it.
+#[derive(Default)]
+pub struct Scope {
+    tools: RefCell<Vec<(String, u64)>>,
+    resources: RefCell<Vec<(String, u64)>>,
+    prompts: RefCell<Vec<(String, u64)>>,
+    closed: Cell<bool>,
+}
+
+fn opt_string(def: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
+    let v = js::get(def, key)?;
+    if v.is_undefined() || v.is_null() {
+        Ok(None)
+    } else {
+        js::to_dom_string(&v).map(Some)
+    }
+}
+
+fn opt_json(def: &JsValue, key: &str) -> Result<Option<Value>, JsValue> {
+    let v = js::get(def, key)?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    js::to_json(&v)?
+        .map(Some)
+        .ok_or_else(|| js::type_error(&format!("{key} cannot be serialized to JSON")))
+}
+
+fn handler(def: &JsValue, keys: &[&str], what: &str) -> Result<Function, JsValue> {
+    for k in keys {
+        let v = js::get(def, k)?;
+        if !v.is_undefined() {
+            return v
+                .dyn_into::<Function>()
+                .map_err(|_| js::type_error(&format!("{what}: \"{k}\" must be a function")));
+        }
+    }
+    Err(js::type_error(&format!(
+        "{what}: a \"{}\" function is required",
+        keys[0]
+    )))
+}
+
+fn completers(def: &JsValue, what: &str) -> Result<Vec<(String, Rc<Function>)>, JsValue> {
+    let c = js::get(def, "complete")?;
+    if c.is_undefined() || c.is_null() {
+        return Ok(Vec::new());
+    }
+    let keys = js_sys::Object::keys(&c.clone().dyn_into::<js_sys::Object>().map_err(|_| {
+        js::type_error(&format!(
+            "{what}: \"complete\" must be an object of functions"
+        ))
+    })?);
+    keys.iter()
+        .map(|k| {
+            let name = k.as_string().unwrap_or_default();
+            let f = js::get(&c, &name)?.dyn_into::<Function>().map_err(|_| {
+                js::type_error(&format!("{what}: complete.{name} must be a function"))
+            })?;
+            Ok((name, Rc::new(f)))
+        })
+        .collect()
+}
+
+fn check_open(scope: &Scope) -> Result<(), JsValue> {
+    if scope.closed.get() {
+        Err(js::dom_exception(
+            "InvalidStateError",
+            "This session is disconnected.",
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn unregister_fn(f: impl Fn() + 'static) -> Function {
+    Closure::<dyn Fn()>::new(f).into_js_value().unchecked_into()
+}
+
+/// `registerTool(name, { title, description, inputSchema, outputSchema, annotations, icons,
+/// handler })` → unregister function.
+pub fn register_tool(
+    inner: &Rc<EngineInner>,
+    scope: &Rc<Scope>,
+    name: &JsValue,
+    def: &JsValue,
+) -> Result<Function, JsValue> {
+    check_open(scope)?;
+    let name = js::to_dom_string(name)?;
+    if !def.is_object() {
+        return Err(js::type_error(
+            "registerTool(name, definition): the definition must be an object",
+        ));
+    }
+    let what = format!("registerTool({name:?})");
+    let f = handler(def, &["handler", "execute"], &what)?;
+    let mut annotations = Map::new();
+    if let Some(a) = opt_json(def, "annotations")? {
+        match a {
+            Value::Object(o) => annotations = o,
+            _ => {
+                return Err(js::type_error(&format!(
+                    "{what}: annotations must be an object"
+                )))
+            }
+        }
+    }
+    let registration = inner.next_registration();
+    let input_schema = opt_json(def, "inputSchema")?;
+    let mut t = ToolDef::new(
+        name.clone(),
+        opt_string(def, "description")?.unwrap_or_default(),
+        JsTool {
+            name: name.clone(),
+            f: f.clone(),
+        },
+    );
+    t.title = opt_string(def, "title")?;
+    t.input_schema = input_schema.clone();
+    t.output_schema = opt_json(def, "outputSchema")?;
+    t.annotations = annotations;
+    t.icons = match opt_json(def, "icons")? {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(js::type_error(&format!("{what}: icons must be an array"))),
+    };
+    t.meta = opt_json(def, "_meta")?;
+    t.attachment = Some(Rc::new(JsToolData {
+        execute: f,
+        input_schema_json: input_schema.map(|s| s.to_string()),
+        door: Door::Session,
+        registration,
+    }));
+    inner
+        .server
+        .register_tool(t)
+        .map_err(|e| registry_error_to_js(&e))?;
+    scope.tools.borrow_mut().push((name.clone(), registration));
+    let me = Rc::downgrade(inner);
+    let sc = Rc::downgrade(scope);
+    Ok(unregister_fn(move || {
+        if let Some(me) = me.upgrade() {
+            unregister_if_current(&me, &name, registration);
+        }
+        if let Some(sc) = sc.upgrade() {
+            sc.tools.borrow_mut().retain(|(_, r)| *r != registration);
+        }
+    }))
+}
+
+fn current_resource(inner: &EngineInner, uri: &str, registration: u64) -> bool {
+    inner.server.resources().iter().any(|r| {
+        r.def.uri == uri
+            && r.def
+                .attachment
+                .clone()
+                .and_then(|a| a.downcast::<u64>().ok())
+                .is_some_and(|id| *id == registration)
+    })
+}
+
+/// `registerResource(uriOrTemplate, { name, title, description, mimeType, size,
+/// annotations, icons, handler, complete })` → unregister function.
+pub fn register_resource(
+    inner: &Rc<EngineInner>,
+    scope: &Rc<Scope>,
+    uri: &JsValue,
+    def: &JsValue,
+) -> Result<Function, JsValue> {
+    check_open(scope)?;
+    let uri = js::to_dom_string(uri)?;
+    if !def.is_object() {
+        return Err(js::type_error(
+            "registerResource(uri, definition): the definition must be an object",
+        ));
+    }
+    let what = format!("registerResource({uri:?})");
+    let f = handler(def, &["handler", "read"], &what)?;
+    let registration = inner.next_registration();
+    let mut r = ResourceDef::new(
+        uri.clone(),
+        opt_string(def, "name")?.unwrap_or_else(|| uri.clone()),
+        JsResource { f },
+    );
+    r.title = opt_string(def, "title")?;
+    r.description = opt_string(def, "description")?;
+    r.mime_type = opt_string(def, "mimeType")?;
+    r.size = js::get(def, "size")?
+        .as_f64()
+        .filter(|s| *s >= 0.0)
+        .map(|s| s as u64);
+    r.annotations = opt_json(def, "annotations")?;
+    r.icons = match opt_json(def, "icons")? {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(js::type_error(&format!("{what}: icons must be an array"))),
+    };
+    r.meta = opt_json(def, "_meta")?;
+    for (var, f) in completers(def, &what)? {
+        r.completers.insert(var, Rc::new(JsCompleter { f }));
+    }
+    r.attachment = Some(Rc::new(registration));
+    inner
+        .server
+        .register_resource(r)
+        .map_err(|e| registry_error_to_js(&e))?;
+    scope
+        .resources
+        .borrow_mut()
+        .push((uri.clone(), registration));
+    let me = Rc::downgrade(inner);
+    let sc = Rc::downgrade(scope);
+    Ok(unregister_fn(move || {
+        if let Some(me) = me.upgrade() {
+            if current_resource(&me, &uri, registration) {
+                me.server.unregister_resource(&uri);
+            }
+        }
+        if let Some(sc) = sc.upgrade() {
+            sc.resources
+                .borrow_mut()
+                .retain(|(_, r)| *r != registration);
+        }
+    }))
+}
+
+/// `registerPrompt(name, { title, description, arguments, handler, complete })` →
+/// unregister function.
+pub fn register_prompt(
+    inner: &Rc<EngineInner>,
+    scope: &Rc<Scope>,
+    name: &JsValue,
+    def: &JsValue,
+) -> Result<Function, JsValue> {
+    check_open(scope)?;
+    let name = js::to_dom_string(name)?;
+    if !def.is_object() {
+        return Err(js::type_error(
+            "registerPrompt(name, definition): the definition must be an object",
+        ));
+    }
+    let what = format!("registerPrompt({name:?})");
+    let f = handler(def, &["handler", "get"], &what)?;
+    let registration = inner.next_registration();
+    let mut p = PromptDef::new(
+        name.clone(),
+        JsPrompt {
+            name: name.clone(),
+            f,
+        },
+    );
+    p.title = opt_string(def, "title")?;
+    p.description = opt_string(def, "description")?;
+    let args = js::get(def, "arguments")?;
+    if !args.is_undefined() && !args.is_null() {
+        if !Array::is_array(&args) {
+            return Err(js::type_error(&format!(
+                "{what}: arguments must be an array"
+            )));
+        }
+        for a in Array::from(&args).iter() {
+            let arg_name = opt_string(&a, "name")?
+                .ok_or_else(|| js::type_error(&format!("{what}: every argument needs a name")))?;
+            p.arguments.push(PromptArgument {
+                name: arg_name,
+                title: opt_string(&a, "title")?,
+                description: opt_string(&a, "description")?,
+                required: js::to_bool(&js::get(&a, "required")?),
+            });
+        }
+    }
+    p.icons = match opt_json(def, "icons")? {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(js::type_error(&format!("{what}: icons must be an array"))),
+    };
+    p.meta = opt_json(def, "_meta")?;
+    for (arg, f) in completers(def, &what)? {
+        p.completers.insert(arg, Rc::new(JsCompleter { f }));
+    }
+    p.attachment = Some(Rc::new(registration));
+    inner
+        .server
+        .register_prompt(p)
+        .map_err(|e| registry_error_to_js(&e))?;
+    scope
+        .prompts
+        .borrow_mut()
+        .push((name.clone(), registration));
+    let me = Rc::downgrade(inner);
+    let sc = Rc::downgrade(scope);
+    Ok(unregister_fn(move || {
+        if let Some(me) = me.upgrade() {
+            let current = me.server.prompts().iter().any(|p| {
+                p.name == name
+                    && p.attachment
+                        .clone()
+                        .and_then(|a| a.downcast::<u64>().ok())
+                        .is_some_and(|id| *id == registration)
+            });
+            if current {
+                me.server.unregister_prompt(&name);
+            }
+        }
+        if let Some(sc) = sc.upgrade() {
+            sc.prompts.borrow_mut().retain(|(_, r)| *r != registration);
+        }
+    }))
+}
+
+/// Undoes everything `scope` registered.
+pub fn close_scope(inner: &EngineInner, scope: &Scope) {
+    for (name, reg) in scope.tools.take() {
+        unregister_if_current(inner, &name, reg);
+    }
+    for (uri, reg) in scope.resources.take() {
+        if current_resource(inner, &uri, reg) {
+            inner.server.unregister_resource(&uri);
+        }
+    }
+    for (name, _) in scope.prompts.take() {
+        inner.server.unregister_prompt(&name);
+    }
+}
+
+/// `notify(method, params)`: resource updates go to their subscribers, log messages
+/// through the log filter, anything else to every connected client.
+pub fn notify(inner: &EngineInner, method: &JsValue, params: &JsValue) -> Result<(), JsValue> {
+    let method = js::to_dom_string(method)?;
+    if !method.starts_with("notifications/") {
+        return Err(js::type_error(&format!(
+            "notify: {method:?} is not a notification method (they start with \"notifications/\")"
+        )));
+    }
+    let params = if params.is_undefined() || params.is_null() {
+        None
+    } else {
+        match js::to_json(params)? {
+            Some(v @ Value::Object(_)) => Some(v),
+            _ => return Err(js::type_error("notify: params must be an object")),
+        }
+    };
+    match method.as_str() {
+        "notifications/resources/updated" => {
+            let uri = params
+                .as_ref()
+                .and_then(|p| p.get("uri"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| js::type_error("notify: resources/updated needs params.uri"))?;
+            inner.server.resource_updated(uri);
+        }
+        "notifications/message" => {
+            let p = params.unwrap_or_default();
+            let level = p
+                .get("level")
+                .and_then(Value::as_str)
+                .and_then(LogLevel::parse)
+                .ok_or_else(|| {
+                    js::type_error("notify: notifications/message needs a valid params.level")
+                })?;
+            inner.server.log(
+                level,
+                p.get("logger").and_then(Value::as_str),
+                p.get("data").cloned().unwrap_or(Value::Null),
+            );
+        }
+        _ => inner.server.broadcast(&method, params),
+    }
+    Ok(())
+}
+
+/// A session opened with `modelContext.connect(options)`.
+#[wasm_bindgen]
+pub struct ModelContextSession {
+    inner: Rc<EngineInner>,
+    scope: Rc<Scope>,
+}
+
+#[wasm_bindgen]
+impl ModelContextSession {
+    #[wasm_bindgen(js_name = registerTool)]
+    pub fn register_tool(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
+        register_tool(&self.inner, &self.scope, &name, &def)
+    }
+
+    #[wasm_bindgen(js_name = registerResource)]
+    pub fn register_resource(&self, uri: JsValue, def: JsValue) -> Result<Function, JsValue> {
+        register_resource(&self.inner, &self.scope, &uri, &def)
+    }
+
+    #[wasm_bindgen(js_name = registerPrompt)]
+    pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
+        register_prompt(&self.inner, &self.scope, &name, &def)
+    }
+
+    pub fn notify(&self, method: JsValue, params: JsValue) -> Result<(), JsValue> {
+        check_open(&self.scope)?;
+        notify(&self.inner, &method, &params)
+    }
+
+    #[wasm_bindgen(js_name = isConnected)]
+    pub fn is_connected(&self) -> bool {
+        !self.scope.closed.get()
+    }
+
+    /// Unregisters everything this session registered. Idempotent.
+    pub fn disconnect(&self) {
+        if !self.scope.closed.replace(true) {
+            close_scope(&self.inner, &self.scope);
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// `modelContext.registerTool(name, def)` (session-API form).
+    #[wasm_bindgen(js_name = registerToolDef)]
+    pub fn register_tool_def(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
+        register_tool(&self.inner, &self.inner.default_scope, &name, &def)
+    }
+
+    #[wasm_bindgen(js_name = registerResource)]
+    pub fn register_resource(&self, uri: JsValue, def: JsValue) -> Result<Function, JsValue> {
+        register_resource(&self.inner, &self.inner.default_scope, &uri, &def)
+    }
+
+    #[wasm_bindgen(js_name = registerPrompt)]
+    pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
+        register_prompt(&self.inner, &self.inner.default_scope, &name, &def)
+    }
+
+    pub fn notify(&self, method: JsValue, params: JsValue) -> Result<(), JsValue> {
+        notify(&self.inner, &method, &params)
+    }
+
+    /// `connect({ serverInfo })` → a session. Starts the default tab server if stopped.
+    pub fn connect(&self, options: JsValue) -> Promise {
+        let r = (|| -> Result<ModelContextSession, JsValue> {
+            if !(options.is_undefined() || options.is_null() || options.is_object()) {
+                return Err(js::type_error(
+                    "connect(options): options must be an object",
+                ));
+            }
+            let transport = js::get(&options, "transport")?;
+            if !transport.is_undefined() {
+                return Err(js::type_error(
+                    "connect(options): only the default tab transport is available in this build",
+                ));
+            }
+            let info =
+                server_info_from_js(&js::get(&options, "serverInfo")?, self.inner.server.info())?;
+            self.inner.server.set_info(info);
+            self.inner.default_scope.closed.set(false);
+            self.start_tab()?;
+            Ok(ModelContextSession {
+                inner: self.inner.clone(),
+                scope: Rc::new(Scope::default()),
+            })
+        })();
+        match r {
+            Ok(s) => Promise::resolve(&JsValue::from(s)),
+            Err(e) => Promise::reject(&e),
+        }
+    }
+
+    /// `modelContext.disconnect()`: unregisters what was registered through the
+    /// session-API methods on `modelContext` and stops the default tab server.
+    pub fn disconnect(&self) {
+        close_scope(&self.inner, &self.inner.default_scope);
+        self.stop_tab();
+    }
+
+    /// Whether the default tab server is running.
+    #[wasm_bindgen(js_name = isConnected)]
+    pub fn is_connected(&self) -> bool {
+        self.inner.tab.borrow().is_some()
+    }
+}
