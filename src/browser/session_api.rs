@@ -394,6 +394,7 @@ pub fn notify(inner: &EngineInner, method: &JsValue, params: &JsValue) -> Result
 pub struct ModelContextSession {
     inner: Rc<EngineInner>,
     scope: Rc<Scope>,
+    connection: RefCell<Option<crate::transport::Connection>>,
 }
 
 #[wasm_bindgen]
@@ -420,13 +421,17 @@ impl ModelContextSession {
 
     #[wasm_bindgen(js_name = isConnected)]
     pub fn is_connected(&self) -> bool {
-        !self.scope.closed.get()
+        !self.scope.closed.get() && self.connection.borrow().as_ref().is_none_or(|c| c.is_open())
     }
 
-    /// Unregisters everything this session registered. Idempotent.
+    /// Unregisters everything this session registered and closes its transport.
+    /// Idempotent.
     pub fn disconnect(&self) {
         if !self.scope.closed.replace(true) {
             close_scope(&self.inner, &self.scope);
+            if let Some(c) = self.connection.borrow_mut().take() {
+                c.close();
+            }
         }
     }
 }
@@ -461,20 +466,23 @@ impl Engine {
                     "connect(options): options must be an object",
                 ));
             }
-            let transport = js::get(&options, "transport")?;
-            if !transport.is_undefined() {
-                return Err(js::type_error(
-                    "connect(options): only the default tab transport is available in this build",
-                ));
-            }
             let info =
                 server_info_from_js(&js::get(&options, "serverInfo")?, self.inner.server.info())?;
+            let transport = js::get(&options, "transport")?;
+            // Without a transport the session rides the default tab server; with one, the
+            // session owns that transport and closes it on disconnect.
+            let connection = if transport.is_undefined() {
+                self.start_tab()?;
+                None
+            } else {
+                Some(crate::transport::open(&self.inner.server, &transport)?)
+            };
             self.inner.server.set_info(info);
             self.inner.default_scope.closed.set(false);
-            self.start_tab()?;
             Ok(ModelContextSession {
                 inner: self.inner.clone(),
                 scope: Rc::new(Scope::default()),
+                connection: RefCell::new(connection),
             })
         })();
         match r {
