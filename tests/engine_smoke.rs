@@ -6,9 +6,10 @@ use support::*;
 
 fn echo_tool() -> ToolDef {
     ToolDef::new("echo", "Echoes text", |args: Value, _ctx| async move {
-        Ok::<_, HandlerError>(json!(args["text"].as_str().unwrap_or_default().repeat(
-            args["n"].as_u64().unwrap_or(1) as usize
-        )))
+        Ok::<_, HandlerError>(json!(args["text"]
+            .as_str()
+            .unwrap_or_default()
+            .repeat(args["n"].as_u64().unwrap_or(1) as usize)))
     })
     .input_schema(json!({
         "type": "object",
@@ -26,7 +27,10 @@ fn every_handshake_version_lists_and_calls() {
         assert_eq!(init["result"]["protocolVersion"], json!(v));
         let list = h.request("tools/list", json!({}));
         assert_eq!(list["result"]["tools"][0]["name"], json!("echo"));
-        let call = h.request("tools/call", json!({"name":"echo","arguments":{"text":"ab","n":2}}));
+        let call = h.request(
+            "tools/call",
+            json!({"name":"echo","arguments":{"text":"ab","n":2}}),
+        );
         assert_eq!(call["result"]["content"][0]["text"], json!("abab"), "{v}");
         let bad = h.request("tools/call", json!({"name":"echo","arguments":{"n":"x"}}));
         if v == "2025-11-25" {
@@ -47,7 +51,10 @@ fn stateless_requests_are_decorated() {
     assert_eq!(list["result"]["resultType"], json!("complete"));
     assert_eq!(list["result"]["ttlMs"], json!(0));
     let d = h.stateless("server/discover", json!({}));
-    assert!(d["result"]["supportedVersions"].as_array().unwrap().contains(&json!("2026-07-28")));
+    assert!(d["result"]["supportedVersions"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("2026-07-28")));
 }
 
 #[test]

@@ -231,12 +231,13 @@ pub fn failure(id: Option<&RequestId>, error: ErrorObject) -> Value {
     Value::Object(m)
 }
 
-/// `{"jsonrpc":"2.0","method":…,"params":…}`
+/// `{"jsonrpc":"2.0","method":…,"params":…}`; `null` params are left out (JSON-RPC allows
+/// only structured params).
 pub fn notification(method: &str, params: Option<Value>) -> Value {
     let mut m = Map::new();
     m.insert("jsonrpc".into(), Value::from("2.0"));
     m.insert("method".into(), Value::from(method));
-    if let Some(p) = params {
+    if let Some(p) = params.filter(|p| !p.is_null()) {
         m.insert("params".into(), p);
     }
     Value::Object(m)

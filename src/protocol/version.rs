@@ -113,10 +113,47 @@ impl ProtocolVersion {
         self >= ProtocolVersion::V2025_11_25
     }
 
+    /// Tasks (experimental in 2025-11-25, gone in 2026-07-28): a tool's `execution`.
+    pub fn has_tasks(self) -> bool {
+        self == ProtocolVersion::V2025_11_25
+    }
+
+    /// `structuredContent` and `outputSchema` must be JSON objects (2025-06-18 through
+    /// 2025-11-25; 2026-07-28 allows any JSON value and any output schema).
+    pub fn requires_object_structured_content(self) -> bool {
+        self.has_structured_content() && self < ProtocolVersion::V2026_07_28
+    }
+
     /// Invalid tool arguments are a tool result with `isError: true` (2025-11-25 and later);
     /// earlier versions get a JSON-RPC `-32602` error.
     pub fn tool_input_errors_are_results(self) -> bool {
         self >= ProtocolVersion::V2025_11_25
+    }
+
+    /// The requests a server may send to the client in this version (none in 2026-07-28).
+    pub fn server_request_methods(self) -> &'static [&'static str] {
+        match self {
+            ProtocolVersion::V2024_11_05 | ProtocolVersion::V2025_03_26 => {
+                &["ping", "sampling/createMessage", "roots/list"]
+            }
+            ProtocolVersion::V2025_06_18 => &[
+                "ping",
+                "sampling/createMessage",
+                "roots/list",
+                "elicitation/create",
+            ],
+            ProtocolVersion::V2025_11_25 => &[
+                "ping",
+                "sampling/createMessage",
+                "roots/list",
+                "elicitation/create",
+                "tasks/get",
+                "tasks/result",
+                "tasks/cancel",
+                "tasks/list",
+            ],
+            ProtocolVersion::V2026_07_28 => &[],
+        }
     }
 
     /// Every result carries `resultType`; list/read results carry `ttlMs` and `cacheScope`.

@@ -69,6 +69,11 @@ impl CancellationToken {
         }
     }
 
+    /// Whether `other` is this very signal (a clone of it), not merely an equal one.
+    pub fn same(&self, other: &CancellationToken) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+
     /// A future that completes when the signal fires.
     pub fn cancelled(&self) -> Cancelled {
         Cancelled(self.clone())

@@ -16,15 +16,21 @@ use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
 pub struct ProgressReporter {
     token: Value,
     last: Rc<Cell<Option<f64>>>,
+    /// Set once the request has been answered or cancelled: progress must stop then.
+    finished: Rc<Cell<bool>>,
     session: Weak<SessionInner>,
     version: ProtocolVersion,
 }
 
 impl ProgressReporter {
     /// Reports progress. Returns `false` (and sends nothing) when `progress` does not
-    /// increase, as MCP requires, or when the session is gone.
+    /// increase, as MCP requires, when the request is already over, or when the session
+    /// is gone.
     pub fn report(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
-        if !progress.is_finite() || self.last.get().is_some_and(|last| progress <= last) {
+        if self.finished.get()
+            || !progress.is_finite()
+            || self.last.get().is_some_and(|last| progress <= last)
+        {
             return false;
         }
         let Some(session) = self.session.upgrade() else {
@@ -42,6 +48,11 @@ impl ProgressReporter {
         }
         session.send_notification("notifications/progress", Some(Value::Object(params)));
         true
+    }
+
+    /// Ends reporting: the request was answered or cancelled.
+    pub(crate) fn finish(&self) {
+        self.finished.set(true);
     }
 }
 
@@ -147,6 +158,13 @@ impl RequestContext {
         }
     }
 
+    /// Ends progress reporting for this request (it was answered or cancelled).
+    pub(crate) fn finish(&self) {
+        if let Some(p) = &self.progress {
+            p.finish();
+        }
+    }
+
     pub(crate) fn progress_reporter(
         token: Value,
         session: Weak<SessionInner>,
@@ -155,6 +173,7 @@ impl RequestContext {
         ProgressReporter {
             token,
             last: Rc::new(Cell::new(None)),
+            finished: Rc::new(Cell::new(false)),
             session,
             version,
         }

@@ -478,3 +478,25 @@ fn check_output(tool: &Tool, result: Map<String, Value>) -> Map<String, Value> {
         }
     }
 }
+
+impl Server {
+    /// Opens a session in the state a [`Session::snapshot`] recorded (the tab transport's
+    /// `persist` option: an agent's session outlives a same-tab reload). Requests the snapshot
+    /// lists as running are answered at once with an internal error (their page is gone).
+    /// A snapshot this server cannot load is an `Err` naming the problem; no session is opened.
+    pub fn connect_restored(
+        &self,
+        snapshot: &Value,
+        sink: impl Fn(String) + 'static,
+    ) -> Result<Session, String> {
+        let session = Session::new(self.clone(), Box::new(sink));
+        let interrupted = session.0.restore(snapshot)?;
+        {
+            let mut list = self.0.sessions.borrow_mut();
+            list.retain(|w| w.strong_count() > 0);
+            list.push(Rc::downgrade(&session.0));
+        }
+        session.0.fail_interrupted(&interrupted);
+        Ok(session)
+    }
+}

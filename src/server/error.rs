@@ -106,8 +106,11 @@ impl ServerError {
                     Some(a) => format!("{what} is {a}; the limit is {limit}"),
                     None => format!("{what} exceeds the limit of {limit}"),
                 };
-                ErrorObject::new(INVALID_REQUEST, message)
-                    .with_data(json!({ "limit": limit, "actual": actual }))
+                let data = match actual {
+                    Some(a) => json!({ "limit": limit, "actual": a }),
+                    None => json!({ "limit": limit }),
+                };
+                ErrorObject::new(INVALID_REQUEST, message).with_data(data)
             }
         }
     }

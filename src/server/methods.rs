@@ -403,6 +403,7 @@ fn prompts_get(call: &Call) -> Reply {
         Err(e) => return now(Err(e)),
     };
     let fut = prompt.handler.get(args, call.ctx.clone());
+    let version = call.version;
     Reply::Later(Box::pin(async move {
         let value = fut.await.map_err(|e| {
             ServerError::Internal(format!("Prompt {} failed: {}", prompt.name, e.message))
@@ -413,7 +414,10 @@ fn prompts_get(call: &Call) -> Reply {
                 prompt.name
             ))
         })?;
-        Ok(Value::Object(r))
+        Ok(match version {
+            Some(v) => shape::prompt_result(r, v),
+            None => Value::Object(r),
+        })
     }))
 }
 

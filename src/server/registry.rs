@@ -343,6 +343,17 @@ impl Registry {
         }
         check_tool_name(&def.name)?;
         let input = compile(compiler, "inputSchema", &def.input_schema)?;
+        // Tool arguments are always objects (WebMCP `inputObject`, MCP `arguments`).
+        if let Some(t) = def.input_schema.as_ref().and_then(|s| s.get("type")) {
+            if !super::shape::admits_object(t) {
+                return Err(RegistryError::InvalidSchema {
+                    which: "inputSchema",
+                    message: format!(
+                        "tool arguments are always an object, but the schema's \"type\" is {t}"
+                    ),
+                });
+            }
+        }
         let output = compile(compiler, "outputSchema", &def.output_schema)?;
         self.tools
             .insert(def.name.clone(), Rc::new(Tool { def, input, output }));

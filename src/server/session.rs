@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
 use std::pin::Pin;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use std::task::{Context, Poll, Waker};
 
 use super::cancel::CancellationToken;
@@ -460,25 +460,40 @@ impl SessionInner {
             ctx,
         };
         match methods::dispatch(&call) {
-            Reply::Now(r) => Outcome::Now(Some(self.reply(&id, &method, version, r))),
+            Reply::Now(r) => {
+                call.ctx.finish();
+                Outcome::Now(Some(self.reply(&id, &method, version, r)))
+            }
             Reply::Listen(filter) => {
                 self.open_listen(id, filter, version);
                 Outcome::Now(None)
             }
             Reply::Later(fut) => {
-                let token = call.ctx.cancel.clone();
+                // `abort` is the client's cancellation (or the session closing): it fires the
+                // handler's signal and suppresses the response. The handler's signal may also
+                // fire on its own (a tool timeout); the result produced then still goes out.
+                let abort = CancellationToken::new();
+                let ctx = call.ctx.clone();
+                let signal = call.ctx.cancel.clone();
+                abort.on_cancel(move |why| signal.cancel(why));
                 self.st
                     .borrow_mut()
                     .in_flight
-                    .insert(id.clone(), token.clone());
+                    .insert(id.clone(), abort.clone());
                 let me = self.clone();
                 Outcome::Later(Box::pin(async move {
-                    let raced = race(fut, Box::pin(token.cancelled())).await;
-                    me.st.borrow_mut().in_flight.remove(&id);
+                    let raced = race(fut, Box::pin(abort.cancelled())).await;
+                    ctx.finish();
+                    {
+                        let mut st = me.st.borrow_mut();
+                        if st.in_flight.get(&id).is_some_and(|t| t.same(&abort)) {
+                            st.in_flight.remove(&id);
+                        }
+                    }
                     match raced {
                         // A cancelled request gets no response.
                         Either::Right(_) => None,
-                        Either::Left(_) if token.is_cancelled() => None,
+                        Either::Left(_) if abort.is_cancelled() => None,
                         Either::Left(r) => Some(me.reply(&id, &method, version, r)),
                     }
                 }))
@@ -589,10 +604,11 @@ impl SessionInner {
                     .and_then(Value::as_str)
                     .unwrap_or("Cancelled by the client")
                     .to_string();
+                // The id is free again at once: the client may reuse it.
                 let token = {
                     let mut st = self.st.borrow_mut();
                     st.listens.retain(|l| l.id != id);
-                    st.in_flight.get(&id).cloned()
+                    st.in_flight.remove(&id)
                 };
                 if let Some(t) = token {
                     t.cancel(reason);
@@ -774,29 +790,67 @@ impl SessionInner {
         }
     }
 
-    /// Sends a request to the client and resolves with its answer.
+    /// Sends a request to the client and resolves with its answer. Refused at once (nothing
+    /// is sent) in the stateless era, on a closed session, for a method the version has no
+    /// server-to-client request for, and when the client did not declare the capability the
+    /// method needs (`sampling`, `roots`, `elicitation`).
     pub(crate) fn request(
-        &self,
+        self: &Rc<Self>,
         method: &str,
         params: Option<Value>,
         version: Option<ProtocolVersion>,
     ) -> LocalBoxFuture<'static, Result<Value, ErrorObject>> {
-        let refuse = |msg: String| -> LocalBoxFuture<'static, Result<Value, ErrorObject>> {
-            let e = ErrorObject::new(INTERNAL_ERROR, msg);
+        let refuse = |e: ServerError| -> LocalBoxFuture<'static, Result<Value, ErrorObject>> {
+            let e = e.to_error_object(version);
             Box::pin(async move { Err(e) })
         };
-        if version.is_some_and(|v| v.era() == Era::Stateless) {
-            return refuse(format!(
-                "Cannot send {method}: protocol {} has no server-to-client requests",
-                ProtocolVersion::V2026_07_28
-            ));
+        let Some(v) = version.or_else(|| self.st.borrow().negotiated) else {
+            return refuse(ServerError::InvalidRequest(format!(
+                "Cannot send {method}: the client has not initialized the session"
+            )));
+        };
+        if v.era() == Era::Stateless {
+            return refuse(ServerError::InvalidRequest(format!(
+                "Cannot send {method}: protocol {v} has no server-to-client requests"
+            )));
+        }
+        if !v.server_request_methods().contains(&method) {
+            return refuse(ServerError::InvalidRequest(format!(
+                "Cannot send {method}: protocol {v} has no such server-to-client request \
+                 (it has {})",
+                v.server_request_methods().join(", ")
+            )));
+        }
+        if params
+            .as_ref()
+            .is_some_and(|p| !p.is_object() && !p.is_null())
+        {
+            return refuse(ServerError::invalid_params(format!(
+                "Cannot send {method}: params must be an object"
+            )));
+        }
+        let needs = match method {
+            "sampling/createMessage" => Some("sampling"),
+            "roots/list" => Some("roots"),
+            "elicitation/create" => Some("elicitation"),
+            _ => None,
+        };
+        if let Some(cap) = needs {
+            let declared = self.st.borrow().client_capabilities.get(cap).is_some();
+            if !declared {
+                return refuse(ServerError::MissingClientCapability {
+                    required: json!({ cap: {} }),
+                });
+            }
         }
         let slot: Slot = Rc::new(RefCell::new((None, None)));
         let id = {
             let mut st = self.st.borrow_mut();
             if st.closed {
                 drop(st);
-                return refuse(format!("Cannot send {method}: the session is closed"));
+                return refuse(ServerError::Internal(format!(
+                    "Cannot send {method}: the session is closed"
+                )));
             }
             let id = RequestId::Number(st.next_out);
             st.next_out += 1;
@@ -804,7 +858,10 @@ impl SessionInner {
             id
         };
         self.send(&jsonrpc::request(&id, method, params));
-        Box::pin(SlotFuture(slot))
+        Box::pin(SlotFuture {
+            slot,
+            pending: Some((Rc::downgrade(self), id, method.to_string())),
+        })
     }
 
     fn settle_outgoing(&self, id: &RequestId, r: Result<Value, ErrorObject>) {
@@ -826,18 +883,195 @@ fn resolve_slot(slot: &Slot, r: Result<Value, ErrorObject>) {
     }
 }
 
-struct SlotFuture(Slot);
+/// The answer to a request sent to the client. Dropped unanswered (the handler that sent
+/// it was cancelled or timed out), it tells the client with `notifications/cancelled`.
+struct SlotFuture {
+    slot: Slot,
+    /// Until answered: the session, the request's id and its method.
+    pending: Option<(Weak<SessionInner>, RequestId, String)>,
+}
 
 impl Future for SlotFuture {
     type Output = Result<Value, ErrorObject>;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let mut s = self.0.borrow_mut();
-        match s.0.take() {
-            Some(r) => Poll::Ready(r),
-            None => {
-                s.1 = Some(cx.waker().clone());
-                Poll::Pending
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let taken = {
+            let mut s = self.slot.borrow_mut();
+            match s.0.take() {
+                Some(r) => Some(r),
+                None => {
+                    s.1 = Some(cx.waker().clone());
+                    None
+                }
             }
+        };
+        match taken {
+            Some(r) => {
+                self.pending = None;
+                Poll::Ready(r)
+            }
+            None => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for SlotFuture {
+    fn drop(&mut self) {
+        let Some((session, id, method)) = self.pending.take() else {
+            return;
+        };
+        let Some(session) = session.upgrade() else {
+            return;
+        };
+        if self.slot.borrow().0.is_some() {
+            return; // answered, just not read
+        }
+        let removed = match session.st.try_borrow_mut() {
+            Ok(mut st) => st.outgoing.remove(&id).is_some(),
+            Err(_) => false,
+        };
+        if removed {
+            session.send_notification(
+                "notifications/cancelled",
+                Some(json!({
+                    "requestId": id.to_value(),
+                    "reason": format!("The server no longer needs the answer to {method}"),
+                })),
+            );
+        }
+    }
+}
+
+// ---- snapshot and restore (a transport keeping a session across a page load) ---------------
+
+/// The format of [`Session::snapshot`]; [`Server::connect_restored`] refuses other formats.
+pub const SNAPSHOT_FORMAT: u64 = 1;
+
+impl Session {
+    /// The session's lifecycle state as JSON, for a transport to keep across a page load
+    /// (the tab transport's `persist` option): the negotiated version, the initialized flag,
+    /// the client's info and capabilities, the log level, resource subscriptions, and the ids
+    /// of requests still running (the restored session answers them with an error).
+    /// Stateless-era and uninitialized sessions have nothing to keep: `protocolVersion` is
+    /// `null`.
+    pub fn snapshot(&self) -> Value {
+        let st = self.0.st.borrow();
+        let in_flight: Vec<Value> = st.in_flight.keys().map(RequestId::to_value).collect();
+        json!({
+            "format": SNAPSHOT_FORMAT,
+            "protocolVersion": st.negotiated.map(|v| v.as_str()),
+            "initialized": st.ready,
+            "clientInfo": st.client_info,
+            "clientCapabilities": st.client_capabilities,
+            "logLevel": st.log_level.map(|l| l.as_str()),
+            "subscriptions": st.subscriptions.iter().collect::<Vec<_>>(),
+            "inFlight": in_flight,
+        })
+    }
+}
+
+impl SessionInner {
+    /// Loads a [`Session::snapshot`] into this fresh session. Checks everything first and
+    /// changes nothing on error.
+    pub(crate) fn restore(&self, snap: &Value) -> Result<Vec<RequestId>, String> {
+        let obj = snap
+            .as_object()
+            .ok_or_else(|| format!("a session snapshot must be an object, got {snap}"))?;
+        if obj.get("format") != Some(&json!(SNAPSHOT_FORMAT)) {
+            return Err(format!(
+                "unsupported session snapshot format {} (expected {SNAPSHOT_FORMAT})",
+                obj.get("format").unwrap_or(&Value::Null)
+            ));
+        }
+        let negotiated = match obj.get("protocolVersion") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => match ProtocolVersion::parse(s) {
+                Some(v) if v.era() == Era::Handshake => Some(v),
+                _ => return Err(format!("snapshot protocolVersion {s:?} is not a handshake-era version this server speaks")),
+            },
+            Some(other) => return Err(format!("snapshot protocolVersion must be a string, got {other}")),
+        };
+        let ready = match obj.get("initialized") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                return Err(format!(
+                    "snapshot initialized must be a boolean, got {other}"
+                ))
+            }
+        };
+        let client_info = obj.get("clientInfo").filter(|v| !v.is_null()).cloned();
+        let client_capabilities = match obj.get("clientCapabilities") {
+            None | Some(Value::Null) => Value::Object(Map::new()),
+            Some(v @ Value::Object(_)) => v.clone(),
+            Some(other) => {
+                return Err(format!(
+                    "snapshot clientCapabilities must be an object, got {other}"
+                ))
+            }
+        };
+        let log_level = match obj.get("logLevel") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(
+                LogLevel::parse(s)
+                    .ok_or_else(|| format!("snapshot logLevel {s:?} is not a log level"))?,
+            ),
+            Some(other) => return Err(format!("snapshot logLevel must be a string, got {other}")),
+        };
+        let list = |key: &str| -> Result<Vec<Value>, String> {
+            match obj.get(key) {
+                None | Some(Value::Null) => Ok(Vec::new()),
+                Some(Value::Array(a)) => Ok(a.clone()),
+                Some(other) => Err(format!("snapshot {key} must be an array, got {other}")),
+            }
+        };
+        let subscriptions = list("subscriptions")?
+            .into_iter()
+            .map(|v| match v {
+                Value::String(s) => Ok(s),
+                other => Err(format!(
+                    "snapshot subscriptions must be strings, got {other}"
+                )),
+            })
+            .collect::<Result<BTreeSet<String>, String>>()?;
+        let interrupted = list("inFlight")?
+            .iter()
+            .map(|v| {
+                RequestId::from_value(v)
+                    .ok_or_else(|| format!("snapshot inFlight holds a bad id {v}"))
+            })
+            .collect::<Result<Vec<RequestId>, String>>()?;
+        let since = self.server.generation();
+        let mut st = self.st.borrow_mut();
+        if st.negotiated.is_some() || st.closed {
+            return Err("only a fresh session can be restored".into());
+        }
+        st.negotiated = negotiated;
+        st.ready = ready && negotiated.is_some();
+        st.since = since;
+        st.client_info = if negotiated.is_some() {
+            client_info
+        } else {
+            None
+        };
+        st.client_capabilities = client_capabilities;
+        st.log_level = log_level;
+        st.subscriptions = if negotiated.is_some() {
+            subscriptions
+        } else {
+            BTreeSet::new()
+        };
+        Ok(interrupted)
+    }
+
+    /// Answers requests a snapshot says were running when the page went away.
+    pub(crate) fn fail_interrupted(&self, ids: &[RequestId]) {
+        let version = self.st.borrow().negotiated;
+        for id in ids {
+            let e = ServerError::Internal(
+                "The request was interrupted: the page navigated or reloaded before it finished"
+                    .into(),
+            );
+            self.send(&jsonrpc::failure(Some(id), e.to_error_object(version)));
         }
     }
 }

@@ -19,25 +19,91 @@ fn icons(list: &[Value], version: ProtocolVersion) -> Option<Value> {
     (version.has_icons() && !list.is_empty()).then(|| Value::Array(list.to_vec()))
 }
 
-/// The `inputSchema` advertised for a tool: the registered schema, with `"type": "object"`
-/// added when the schema does not say (arguments are always objects); `{"type":"object"}`
-/// when the tool has none.
+/// Whether a schema's `type` admits objects.
+pub(crate) fn admits_object(t: &Value) -> bool {
+    match t {
+        Value::String(s) => s == "object",
+        Value::Array(a) => a.iter().any(|x| x == "object"),
+        _ => false,
+    }
+}
+
+/// A schema object with `"type": "object"` (first when it had no type; in place of a type
+/// list admitting objects), and boolean subschemas under `properties` written as objects,
+/// which every MCP version accepts (`true` ≡ `{}`, `false` ≡ `{"not": {}}`).
+fn object_typed(schema: &Map<String, Value>) -> Map<String, Value> {
+    let mut m = Map::new();
+    if !schema.contains_key("type") {
+        m.insert("type".into(), Value::from("object"));
+    }
+    for (k, v) in schema {
+        let v = match (k.as_str(), v) {
+            ("type", _) => Value::from("object"),
+            ("properties", Value::Object(props)) => Value::Object(
+                props
+                    .iter()
+                    .map(|(name, sub)| {
+                        let sub = match sub {
+                            Value::Bool(true) => json!({}),
+                            Value::Bool(false) => json!({ "not": {} }),
+                            other => other.clone(),
+                        };
+                        (name.clone(), sub)
+                    })
+                    .collect(),
+            ),
+            _ => v.clone(),
+        };
+        m.insert(k.clone(), v);
+    }
+    m
+}
+
+/// The `inputSchema` advertised for a tool: the registered schema as an object schema
+/// (`"type": "object"` added when the schema does not say — arguments are always objects —
+/// and boolean subschemas written as objects); `{"type":"object"}` when the tool has none.
+/// The registry refuses input schemas whose `type` admits no object.
 pub fn advertised_input_schema(tool: &Tool) -> Value {
     match &tool.def.input_schema {
-        Some(Value::Object(o)) if o.contains_key("type") => Value::Object(o.clone()),
-        Some(Value::Object(o)) => {
-            let mut m = Map::new();
-            m.insert("type".into(), Value::from("object"));
-            m.extend(o.clone());
-            Value::Object(m)
-        }
+        Some(Value::Object(o)) => Value::Object(object_typed(o)),
+        Some(Value::Bool(false)) => json!({ "type": "object", "not": {} }),
         _ => json!({ "type": "object", "properties": {} }),
+    }
+}
+
+/// The `outputSchema` advertised for `version`: none before 2025-06-18; through 2025-11-25
+/// an object schema (`"type": "object"` added when absent, left out when the schema's type
+/// admits no object, since those versions' `structuredContent` is always an object);
+/// 2026-07-28 takes any schema, booleans written as objects.
+pub fn advertised_output_schema(tool: &Tool, version: ProtocolVersion) -> Option<Value> {
+    if !version.has_structured_content() {
+        return None;
+    }
+    let schema = tool.def.output_schema.as_ref()?;
+    let object_only = version.requires_object_structured_content();
+    match schema {
+        Value::Object(o) if !object_only => Some(Value::Object(o.clone())),
+        Value::Object(o) => match o.get("type") {
+            Some(t) if !admits_object(t) => None,
+            _ => Some(Value::Object(object_typed(o))),
+        },
+        Value::Bool(b) => {
+            let mut m = Map::new();
+            if object_only {
+                m.insert("type".into(), Value::from("object"));
+            }
+            if !b {
+                m.insert("not".into(), json!({}));
+            }
+            Some(Value::Object(m))
+        }
+        _ => None,
     }
 }
 
 /// A tool for `tools/list`. 2024-11-05 has no annotations; before 2025-06-18 there is no
 /// `title`, `outputSchema` or `_meta` (the title then rides in `annotations.title`);
-/// before 2025-11-25 no `icons` or `execution`.
+/// before 2025-11-25 no `icons`; `execution` (tasks) only in 2025-11-25.
 pub fn tool(t: &Tool, version: ProtocolVersion) -> Value {
     let d = &t.def;
     let mut m = Map::new();
@@ -47,9 +113,7 @@ pub fn tool(t: &Tool, version: ProtocolVersion) -> Value {
     }
     m.insert("description".into(), Value::from(d.description.clone()));
     m.insert("inputSchema".into(), advertised_input_schema(t));
-    if version.has_structured_content() {
-        put(&mut m, "outputSchema", d.output_schema.clone());
-    }
+    put(&mut m, "outputSchema", advertised_output_schema(t, version));
     if version.has_tool_annotations() {
         let mut ann = d.annotations.clone();
         if !version.has_titles() {
@@ -63,7 +127,7 @@ pub fn tool(t: &Tool, version: ProtocolVersion) -> Value {
         }
     }
     put(&mut m, "icons", icons(&d.icons, version));
-    if version.has_icons() {
+    if version.has_tasks() {
         put(&mut m, "execution", d.execution.clone());
     }
     if version.has_titles() {
@@ -182,14 +246,37 @@ pub fn content_blocks(blocks: &[Value], version: ProtocolVersion) -> Vec<Value> 
 }
 
 /// A `CallToolResult` for `version`: content blocks adapted, and `structuredContent`
-/// dropped before 2025-06-18 (its JSON text is already in `content`).
+/// dropped before 2025-06-18 (its JSON text is already in `content`) and, through
+/// 2025-11-25, when it is not an object (those versions allow only objects).
 pub fn call_tool_result(mut result: Map<String, Value>, version: ProtocolVersion) -> Value {
     if let Some(Value::Array(blocks)) = result.get("content") {
         let adapted = content_blocks(blocks, version);
         result.insert("content".into(), Value::Array(adapted));
     }
-    if !version.has_structured_content() {
+    let representable = match result.get("structuredContent") {
+        None => true,
+        Some(sc) if version.requires_object_structured_content() => sc.is_object(),
+        Some(_) => version.has_structured_content(),
+    };
+    if !representable {
         result.remove("structuredContent");
+    }
+    Value::Object(result)
+}
+
+/// A `GetPromptResult` for `version`: each message's content adapted as
+/// [`content_blocks`] does (audio before 2025-03-26 and `resource_link` before 2025-06-18
+/// become text).
+pub fn prompt_result(mut result: Map<String, Value>, version: ProtocolVersion) -> Value {
+    if let Some(Value::Array(messages)) = result.get_mut("messages") {
+        for m in messages.iter_mut() {
+            if let Some(content) = m.get_mut("content") {
+                let adapted = content_blocks(std::slice::from_ref(content), version);
+                if let Some(block) = adapted.into_iter().next() {
+                    *content = block;
+                }
+            }
+        }
     }
     Value::Object(result)
 }

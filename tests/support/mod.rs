@@ -5,9 +5,7 @@
 
 use modelcontext_polyfill::executor::LocalExecutor;
 use modelcontext_polyfill::schema::{JsonSchema, JsonSchemaCompiler};
-use modelcontext_polyfill::server::{
-    CompiledSchema, Server, ServerConfig, ServerInfo, Session,
-};
+use modelcontext_polyfill::server::{CompiledSchema, Server, ServerConfig, ServerInfo, Session};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -56,8 +54,15 @@ impl McpSchemas {
             return v.clone();
         }
         let mut doc = self.doc(version);
-        let defs_key = if doc.get("$defs").is_some() { "$defs" } else { "definitions" };
-        assert!(self.has_def(version, def), "{version} has no definition {def}");
+        let defs_key = if doc.get("$defs").is_some() {
+            "$defs"
+        } else {
+            "definitions"
+        };
+        assert!(
+            self.has_def(version, def),
+            "{version} has no definition {def}"
+        );
         doc.as_object_mut()
             .unwrap()
             .insert("$ref".into(), json!(format!("#/{defs_key}/{def}")));
@@ -124,7 +129,16 @@ impl Harness {
         let mut info = ServerInfo::new("test-server", "1.2.3");
         info.title = Some("Test Server".into());
         info.instructions = Some("Use the tools.".into());
-        let server = Server::new(info, config, Rc::new(ex.clone()), Rc::new(JsonSchemaCompiler::new()));
+        let server = Server::new(
+            info,
+            config,
+            Rc::new(ex.clone()),
+            Rc::new(JsonSchemaCompiler::new()),
+        );
+        Harness::attach(ex, server, Rc::new(McpSchemas::default()))
+    }
+
+    fn attach(ex: LocalExecutor, server: Server, schemas: Rc<McpSchemas>) -> Harness {
         let out = Rc::new(RefCell::new(Vec::new()));
         let sink = out.clone();
         let session = server.connect(move |text| sink.borrow_mut().push(text));
@@ -133,11 +147,16 @@ impl Harness {
             server,
             session,
             out,
-            schemas: Rc::new(McpSchemas::default()),
+            schemas,
             sent: RefCell::new(HashMap::new()),
             version: RefCell::new(None),
             next_id: RefCell::new(1),
         }
+    }
+
+    /// A second client of the same server (same executor), with its own session and checks.
+    pub fn another_session(&self) -> Harness {
+        Harness::attach(self.ex.clone(), self.server.clone(), self.schemas.clone())
     }
 
     /// Feeds raw text, remembering request ids for schema checks.
@@ -148,13 +167,25 @@ impl Harness {
                 other => vec![other.clone()],
             };
             for m in items {
-                if let (Some(id), Some(method)) = (m.get("id"), m.get("method").and_then(Value::as_str)) {
+                if let (Some(id), Some(method)) =
+                    (m.get("id"), m.get("method").and_then(Value::as_str))
+                {
+                    // A version this suite has no schema for is answered (with -32022) in the
+                    // stateless era, so its messages are checked against that schema.
                     let meta_version = m
                         .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
                         .and_then(Value::as_str)
-                        .map(String::from);
+                        .map(|v| {
+                            if HANDSHAKE_VERSIONS.contains(&v) {
+                                v.to_string()
+                            } else {
+                                STATELESS.to_string()
+                            }
+                        });
                     let version = if self.session.protocol_version().is_some() {
-                        self.session.protocol_version().map(|v| v.as_str().to_string())
+                        self.session
+                            .protocol_version()
+                            .map(|v| v.as_str().to_string())
                     } else {
                         meta_version.clone()
                     };
@@ -198,12 +229,16 @@ impl Harness {
 
     fn check_message(&self, m: &Value) {
         let id_key = m.get("id").map(|i| i.to_string());
-        let sent = id_key.as_ref().and_then(|k| self.sent.borrow().get(k).cloned());
+        let sent = id_key
+            .as_ref()
+            .and_then(|k| self.sent.borrow().get(k).cloned());
         if m.get("result").is_some() {
             let (method, version) = sent.expect("a result answers a request we sent");
             let version = match method.as_str() {
                 "initialize" => m["result"]["protocolVersion"].as_str().unwrap().to_string(),
                 "server/discover" => STATELESS.to_string(),
+                // `ping` is answered before `initialize` too; `{}` is valid in every version.
+                "ping" if version.is_none() => "2025-11-25".to_string(),
                 _ => version.expect("a version is in force for a result"),
             };
             if method == "initialize" {
@@ -215,7 +250,8 @@ impl Harness {
                 "JSONRPCResponse"
             };
             self.schemas.check(&version, envelope, m);
-            self.schemas.check(&version, result_def(&method), &m["result"]);
+            self.schemas
+                .check(&version, result_def(&method), &m["result"]);
         } else if m.get("error").is_some() {
             // Errors for messages whose id could not be read carry no id; only 2025-11-25 and
             // later schemas can express that, so those are checked against 2025-11-25.
@@ -275,16 +311,98 @@ impl Harness {
         self.request(method, params)
     }
 
+    /// Sends a request and returns its response and every other message emitted meanwhile.
+    pub fn request_all(&self, method: &str, params: Value) -> (Value, Vec<Value>) {
+        let id = self.next_id();
+        self.send(json!({"jsonrpc":"2.0","id":id,"method":method,"params":params}));
+        let (mut resp, mut others) = (Vec::new(), Vec::new());
+        for m in self.take() {
+            if m.get("id") == Some(&json!(id)) && m.get("method").is_none() {
+                resp.push(m);
+            } else {
+                others.push(m);
+            }
+        }
+        assert_eq!(resp.len(), 1, "exactly one response to {method}: {resp:?}");
+        (resp.remove(0), others)
+    }
+
+    /// Sends a request with an explicit id; returns what the server emitted.
+    pub fn send_request(&self, id: Value, method: &str, params: Value) -> Vec<Value> {
+        self.send(json!({"jsonrpc":"2.0","id":id,"method":method,"params":params}));
+        self.take()
+    }
+
+    /// Sends a notification.
+    pub fn notify(&self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc":"2.0","method":method,"params":params}));
+    }
+
+    /// Sends raw text and returns what the server emitted.
+    pub fn exchange_text(&self, text: &str) -> Vec<Value> {
+        self.send_text(text);
+        self.take()
+    }
+
+    /// Sends a value and returns what the server emitted.
+    pub fn exchange(&self, v: Value) -> Vec<Value> {
+        self.send(v);
+        self.take()
+    }
+
+    /// Lets `ms` milliseconds of real time pass while running tasks (timers fire).
+    pub fn wait_ms(&self, ms: u64) {
+        use modelcontext_polyfill::server::Runtime;
+        let sleep = self.ex.sleep(ms);
+        self.ex.block_on(sleep);
+    }
+
+    /// The stateless `_meta` for 2026-07-28, with `caps` as the client capabilities.
+    pub fn stateless_meta(caps: Value) -> Value {
+        json!({
+            "io.modelcontextprotocol/protocolVersion": STATELESS,
+            "io.modelcontextprotocol/clientCapabilities": caps,
+        })
+    }
+
     /// `initialize` with `version` and `notifications/initialized`.
     pub fn initialize(&self, version: &str) -> Value {
+        self.initialize_with(version, json!({}))
+    }
+
+    /// `initialize` declaring client capabilities `caps`, and `notifications/initialized`.
+    pub fn initialize_with(&self, version: &str, caps: Value) -> Value {
         let r = self.request(
             "initialize",
-            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name":"t","version":"0"}}),
+            json!({"protocolVersion": version, "capabilities": caps, "clientInfo": {"name":"t","version":"0"}}),
         );
         self.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
         self.run();
         r
     }
+}
+
+/// The error message of a response.
+pub fn message(resp: &Value) -> String {
+    resp["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("not an error: {resp}"))
+        .to_string()
+}
+
+/// The messages among `msgs` whose method is `method`.
+pub fn with_method<'a>(msgs: &'a [Value], method: &str) -> Vec<&'a Value> {
+    msgs.iter()
+        .filter(|m| m["method"] == json!(method))
+        .collect()
+}
+
+/// The text of a tool result's first content block.
+pub fn first_text(resp: &Value) -> String {
+    resp["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text content: {resp}"))
+        .to_string()
 }
 
 /// The error code of a response.

@@ -1,0 +1,314 @@
+//! Limits and failure modes: message size, nesting depth, requests in flight, tool
+//! timeouts, never-settling and failing handlers, duplicate ids, and closing a session.
+mod support;
+
+use modelcontext_polyfill::server::{HandlerError, Limits, RequestContext, ServerConfig, ToolDef};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use support::*;
+
+type Fired = Rc<RefCell<Vec<String>>>;
+
+fn never(name: &str, fired: &Fired) -> ToolDef {
+    let fired = fired.clone();
+    ToolDef::new(
+        name,
+        "Never settles",
+        move |_a: Value, ctx: RequestContext| {
+            let fired = fired.clone();
+            ctx.cancel
+                .on_cancel(move |why| fired.borrow_mut().push(why.to_string()));
+            std::future::pending::<Result<Value, HandlerError>>()
+        },
+    )
+}
+
+fn echo() -> ToolDef {
+    ToolDef::new("echo", "Echoes", |a: Value, _c| async move {
+        Ok::<_, HandlerError>(a)
+    })
+}
+
+fn limited(limits: Limits) -> Harness {
+    let h = Harness::with_config(ServerConfig {
+        limits,
+        ..ServerConfig::default()
+    });
+    h.server.register_tool(echo()).unwrap();
+    h.initialize("2025-11-25");
+    h.take();
+    h
+}
+
+#[test]
+fn oversized_messages_are_refused_before_parsing() {
+    let h = limited(Limits {
+        max_message_bytes: 200,
+        ..Limits::default()
+    });
+    let fits = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"s":"x"}}});
+    let base = fits.to_string().len();
+    let pad = "y".repeat(200 - base);
+    let exact = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"s": format!("x{pad}")}}});
+    assert_eq!(exact.to_string().len(), 200);
+    let out = h.exchange(exact);
+    assert_eq!(out[0]["id"], json!(1));
+    assert!(out[0].get("result").is_some(), "{out:?}");
+    let over = format!("{}   ", json!({"jsonrpc":"2.0","id":2,"method":"ping"})).repeat(10);
+    let out = h.exchange_text(&over);
+    assert_eq!(out.len(), 1);
+    assert_eq!(code(&out[0]), -32600);
+    assert!(out[0].get("id").is_none(), "not parsed, so no id");
+    assert_eq!(
+        out[0]["error"]["data"],
+        json!({"limit": 200, "actual": over.len()})
+    );
+    assert_eq!(
+        message(&out[0]),
+        format!("Message size in bytes is {}; the limit is 200", over.len())
+    );
+    // Garbage over the limit is refused for its size, not parsed.
+    let out = h.exchange_text(&"{".repeat(201));
+    assert_eq!(code(&out[0]), -32600);
+}
+
+#[test]
+fn deep_nesting_is_refused_before_parsing() {
+    let h = limited(Limits {
+        max_depth: 6,
+        ..Limits::default()
+    });
+    // Depth 6: message object, params, arguments, a, b, c.
+    let ok = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"a":{"b":{"c":{}}}}}});
+    assert!(h.exchange(ok)[0].get("result").is_some());
+    let deep = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"a":{"b":{"c":{"d":[]}}}}}});
+    let out = h.exchange(deep);
+    assert_eq!(code(&out[0]), -32600);
+    assert!(out[0].get("id").is_none());
+    assert_eq!(
+        message(&out[0]),
+        "Message nesting depth exceeds the limit of 6"
+    );
+    // Brackets inside strings do not count.
+    let strings = json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"s":"[[[[[[[[{{{{{{{{"}}});
+    assert_eq!(
+        h.exchange(strings)[0]["result"]["structuredContent"]["s"],
+        json!("[[[[[[[[{{{{{{{{")
+    );
+    // Hostile depth far beyond any parser's recursion limit is just refused.
+    let out = h.exchange_text(&"[".repeat(1_000_000));
+    assert_eq!(code(&out[0]), -32600);
+    assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn requests_in_flight_are_limited() {
+    let h = limited(Limits {
+        max_in_flight: 2,
+        ..Limits::default()
+    });
+    let fired = Fired::default();
+    h.server.register_tool(never("never", &fired)).unwrap();
+    h.take();
+    assert!(h
+        .send_request(json!(1), "tools/call", json!({"name":"never"}))
+        .is_empty());
+    assert!(h
+        .send_request(json!(2), "tools/call", json!({"name":"never"}))
+        .is_empty());
+    let out = h.send_request(json!(3), "tools/call", json!({"name":"never"}));
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["id"], json!(3));
+    assert_eq!(code(&out[0]), -32600);
+    assert_eq!(
+        message(&out[0]),
+        "Requests in flight exceeds the limit of 2"
+    );
+    assert_eq!(out[0]["error"]["data"], json!({"limit": 2}));
+    // At the limit every request is refused, even one answered at once.
+    assert_eq!(code(&h.request("tools/list", json!({}))), -32600);
+    // Notifications still get through: cancelling frees a place at once.
+    h.notify("notifications/cancelled", json!({"requestId": 1}));
+    assert_eq!(h.session.in_flight(), 1);
+    assert_eq!(*fired.borrow(), ["Cancelled by the client"]);
+    assert_eq!(
+        h.request("tools/list", json!({}))["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert!(h
+        .send_request(json!(4), "tools/call", json!({"name":"never"}))
+        .is_empty());
+    assert_eq!(h.session.in_flight(), 2);
+}
+
+#[test]
+fn a_duplicate_id_in_flight_is_refused_and_the_first_request_still_completes() {
+    let h = limited(Limits::default());
+    let gate: Rc<RefCell<Option<std::task::Waker>>> = Rc::default();
+    let open = Rc::new(std::cell::Cell::new(false));
+    let (g, o) = (gate.clone(), open.clone());
+    h.server
+        .register_tool(ToolDef::new(
+            "gated",
+            "Waits for the test",
+            move |_a: Value, _c| {
+                let (g, o) = (g.clone(), o.clone());
+                std::future::poll_fn(move |cx| {
+                    if o.get() {
+                        std::task::Poll::Ready(Ok::<_, HandlerError>(json!("through")))
+                    } else {
+                        *g.borrow_mut() = Some(cx.waker().clone());
+                        std::task::Poll::Pending
+                    }
+                })
+            },
+        ))
+        .unwrap();
+    h.take();
+    assert!(h
+        .send_request(json!("dup"), "tools/call", json!({"name":"gated"}))
+        .is_empty());
+    let out = h.send_request(json!("dup"), "ping", json!({}));
+    assert_eq!(code(&out[0]), -32600);
+    assert_eq!(out[0]["id"], json!("dup"));
+    assert!(message(&out[0]).contains("\"dup\""), "{}", out[0]);
+    open.set(true);
+    gate.borrow_mut().take().unwrap().wake();
+    let out = h.take();
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["id"], json!("dup"));
+    assert_eq!(out[0]["result"]["content"][0]["text"], json!("through"));
+}
+
+#[test]
+fn a_tool_timeout_ends_the_call_with_an_error_result_and_fires_the_signal() {
+    for v in ["2024-11-05", "2025-11-25", STATELESS] {
+        let h = Harness::with_config(ServerConfig {
+            tool_timeout_ms: Some(30),
+            ..ServerConfig::default()
+        });
+        let fired = Fired::default();
+        h.server.register_tool(never("slow", &fired)).unwrap();
+        h.server.register_tool(echo()).unwrap();
+        let params = |name: &str| {
+            let mut p = json!({"name": name, "arguments": {"k": 1}});
+            if v == STATELESS {
+                p["_meta"] = Harness::stateless_meta(json!({}));
+            }
+            p
+        };
+        if v != STATELESS {
+            h.initialize(v);
+        }
+        h.take();
+        // A fast tool is unaffected.
+        let out = h.send_request(json!(1), "tools/call", params("echo"));
+        assert_eq!(
+            out[0]["result"]["content"][0]["text"],
+            json!("{\"k\":1}"),
+            "{v}"
+        );
+        assert!(h
+            .send_request(json!(2), "tools/call", params("slow"))
+            .is_empty());
+        h.wait_ms(60);
+        let out = h.take();
+        assert_eq!(out.len(), 1, "{v}: {out:?}");
+        assert_eq!(out[0]["id"], json!(2));
+        assert_eq!(out[0]["result"]["isError"], json!(true), "{v}");
+        assert_eq!(
+            out[0]["result"]["content"][0]["text"],
+            json!("Tool slow did not finish within 30 ms")
+        );
+        assert_eq!(*fired.borrow(), ["Tool slow timed out after 30 ms"]);
+        assert_eq!(h.session.in_flight(), 0);
+    }
+}
+
+#[test]
+fn closing_a_session_cancels_handlers_and_silences_it() {
+    let h = Harness::new();
+    let fired = Fired::default();
+    h.server.register_tool(never("never", &fired)).unwrap();
+    h.server
+        .register_resource(modelcontext_polyfill::server::ResourceDef::new(
+            "app://r",
+            "r",
+            |_u: String, _v: std::collections::BTreeMap<String, String>, _c| async {
+                Ok::<_, HandlerError>(json!("x"))
+            },
+        ))
+        .unwrap();
+    let other = h.another_session();
+    h.initialize("2025-06-18");
+    other.initialize("2025-06-18");
+    h.request("resources/subscribe", json!({"uri":"app://r"}));
+    h.take();
+    other.take();
+    assert!(h
+        .send_request(json!(1), "tools/call", json!({"name":"never"}))
+        .is_empty());
+    assert!(h
+        .send_request(json!(2), "tools/call", json!({"name":"never"}))
+        .is_empty());
+    assert_eq!(h.server.session_count(), 2);
+    h.session.close();
+    assert!(h.session.is_closed());
+    assert_eq!(
+        *fired.borrow(),
+        ["The session was closed", "The session was closed"]
+    );
+    assert_eq!(h.session.in_flight(), 0);
+    assert_eq!(h.server.session_count(), 1);
+    // Nothing more from the closed session: no responses, notifications or log messages.
+    h.send(json!({"jsonrpc":"2.0","id":3,"method":"ping"}));
+    h.server.register_tool(echo()).unwrap();
+    h.server.resource_updated("app://r");
+    h.server.log(
+        modelcontext_polyfill::server::LogLevel::Emergency,
+        None,
+        json!("x"),
+    );
+    h.session.notify(
+        "notifications/message",
+        Some(json!({"level":"info","data":"x"})),
+    );
+    assert_eq!(h.take(), Vec::<Value>::new());
+    // The other session carries on.
+    assert_eq!(other.take().len(), 2, "list_changed and the log message");
+    assert_eq!(other.request("ping", json!({}))["result"], json!({}));
+    h.session.close();
+}
+
+#[test]
+fn handler_errors_never_take_the_server_down() {
+    let h = limited(Limits::default());
+    h.server
+        .register_tool(ToolDef::new(
+            "throws",
+            "Fails with data",
+            |_a: Value, _c| async {
+                Err::<Value, _>(HandlerError {
+                    message: "TypeError: x is undefined".into(),
+                    data: Some(json!({"stack": "..."})),
+                })
+            },
+        ))
+        .unwrap();
+    for _ in 0..3 {
+        let r = h.request("tools/call", json!({"name":"throws"}));
+        assert_eq!(
+            r["result"],
+            json!({"content":[{"type":"text","text":"TypeError: x is undefined"}],"isError":true})
+        );
+    }
+    assert_eq!(
+        h.request("tools/call", json!({"name":"echo","arguments":{}}))["result"]["content"][0]
+            ["text"],
+        json!("{}")
+    );
+}
