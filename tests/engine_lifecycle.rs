@@ -175,9 +175,19 @@ fn server_discover_lists_every_version_and_is_decorated() {
         res["_meta"]["io.modelcontextprotocol/serverInfo"],
         json!({"name": "test-server", "version": "1.2.3", "title": "Test Server"})
     );
-    // Discovery is how a client learns the versions: it works without `_meta` too.
+    // Like every 2026-07-28 request, discovery names its version in `_meta`: without it,
+    // or with `_meta` but no version, it is -32602 (the official suite's expectation).
     let r = h.request("server/discover", json!({}));
-    assert_eq!(r["result"]["supportedVersions"], json!(ALL_VERSIONS));
+    assert_eq!(code(&r), -32602);
+    assert!(r["error"]["message"].as_str().unwrap().contains("protocolVersion"));
+    let r = h.request(
+        "server/discover",
+        json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}),
+    );
+    assert_eq!(code(&r), -32602);
+    // initialize and ping carrying a stateless version are methods 2026-07-28 lacks.
+    assert_eq!(code(&h.stateless("initialize", json!({}))), -32601);
+    assert_eq!(code(&h.stateless("ping", json!({}))), -32601);
     // Stateless requests do not initialize the session.
     assert_eq!(h.session.protocol_version(), None);
     assert_eq!(code(&h.request("tools/list", json!({}))), -32600);

@@ -75,6 +75,8 @@ impl fmt::Display for RegistryError {
     }
 }
 
+impl std::error::Error for RegistryError {}
+
 /// Checks a tool name against the WebMCP rule.
 pub fn check_tool_name(name: &str) -> Result<(), RegistryError> {
     let fail = |reason: String| {

@@ -354,10 +354,10 @@ impl SessionInner {
             return Ok(Mode::Handshake(v));
         }
         let meta = params.get("_meta").and_then(Value::as_object);
-        // `ping` is answered before `initialize`, but a request naming its version in
-        // `_meta` is a stateless one, and 2026-07-28 has no `ping`.
+        // `initialize` and `ping` are answered before the handshake, but a request naming
+        // its version in `_meta` is a stateless one, and 2026-07-28 has neither method.
         let names_version = meta.is_some_and(|m| m.contains_key(META_PROTOCOL_VERSION));
-        if method == "initialize" || (method == "ping" && !names_version) {
+        if (method == "initialize" || method == "ping") && !names_version {
             return Ok(Mode::PreInit);
         }
         match meta.and_then(|m| m.get(META_PROTOCOL_VERSION)) {
@@ -386,9 +386,9 @@ impl SessionInner {
             Some(other) => Err(ServerError::invalid_params(format!(
                 "_meta[\"{META_PROTOCOL_VERSION}\"] must be a string, got {other}"
             ))),
-            None if method == "server/discover" => {
-                Ok(Mode::Stateless(ProtocolVersion::V2026_07_28))
-            }
+            None if method == "server/discover" => Err(ServerError::invalid_params(format!(
+                "server/discover: _meta[\"{META_PROTOCOL_VERSION}\"] is required"
+            ))),
             None => Err(ServerError::NotInitialized {
                 method: method.to_string(),
             }),
