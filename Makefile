@@ -1,0 +1,83 @@
+# modelcontext-polyfill — build, test and demo entry points.
+#
+#   make demo        install deps, build dist/, serve the repo on http://localhost:8787/examples/
+#   make test        everything CI runs (see .ci/run)
+#
+#   make deps        scripts/install-deps.sh (idempotent; ~0.2 s when all is present)
+#   make build       dist/: ESM + classic-script builds (scripts/build.mjs)
+#   make build-dev   same, debug wasm, no wasm-opt, names kept (fast, for debugging)
+#   make size        raw and gzip sizes of everything in dist/
+#   make package     stage the npm package in target/npm/modelcontext-polyfill and `npm pack` it
+#   make test-rust   fmt, clippy (native + wasm32), cargo test, wasm32 build
+#   make test-wasm   wasm-bindgen-test in headless Chromium, when the crate has wasm tests
+#   make test-page   the page tests (node --test tests/page/*.test.mjs)
+#   make clean       remove dist/ and the staged build outputs (keeps cargo's target/ cache)
+#   make distclean   clean + cargo clean + node_modules
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+NODE ?= node
+CHROMEDRIVER ?= /usr/bin/chromedriver
+PORT ?= 8787
+export PORT
+
+.PHONY: all deps build build-dev size package test test-rust test-wasm test-page demo clean distclean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+build: deps
+	$(NODE) scripts/build.mjs
+
+build-dev: deps
+	$(NODE) scripts/build.mjs --dev
+
+size:
+	@$(NODE) scripts/size.mjs
+
+package: build
+	$(NODE) scripts/package.mjs
+
+test: deps
+	@$(MAKE) --no-print-directory test-rust
+	@$(MAKE) --no-print-directory test-wasm
+	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory test-page
+	@echo "make test: OK — fmt, clippy, cargo test, wasm32 build, wasm tests, dist build, page tests all passed"
+
+test-rust:
+	cargo fmt --all -- --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo test
+	cargo build --target wasm32-unknown-unknown --lib
+
+# wasm-bindgen-test, in headless Chromium through chromedriver (runner: .cargo/config.toml,
+# browser flags: webdriver.json). Runs the lib's wasm tests if src/ has any, and each tests/*.rs
+# that uses wasm_bindgen_test; skipped when there are none. Native-only integration tests are not
+# compiled for wasm32.
+test-wasm:
+	@sel=""; \
+	if grep -rqsE 'wasm_bindgen_test' src --include='*.rs'; then sel="--lib"; fi; \
+	for f in $$(grep -lsE 'wasm_bindgen_test' tests/*.rs 2>/dev/null); do sel="$$sel --test $$(basename $$f .rs)"; done; \
+	if [ -n "$$sel" ]; then \
+	  echo "CHROMEDRIVER=$(CHROMEDRIVER) cargo test --target wasm32-unknown-unknown $$sel"; \
+	  CHROMEDRIVER=$(CHROMEDRIVER) cargo test --target wasm32-unknown-unknown $$sel; \
+	else \
+	  echo "test-wasm: no wasm-bindgen-test tests in src/ or tests/*.rs; skipped"; \
+	fi
+
+test-page:
+	$(NODE) --test tests/page/*.test.mjs
+
+demo: build
+	$(NODE) scripts/demo.mjs
+
+clean:
+	rm -rf dist target/bindgen target/npm
+
+distclean: clean
+	cargo clean
+	rm -rf node_modules

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Install everything the build and the tests need, on a Debian machine that has only Rust
+# (rustup), Node.js (>= 20 with npm) and apt. Idempotent: each step checks first and is skipped
+# when its tool is already there, so a second run takes about a second.
+#
+#   1. rustup target wasm32-unknown-unknown (+ rustfmt, clippy components)
+#   2. wasm-bindgen CLI, exactly the version Cargo.toml pins (wasm-bindgen = "=X.Y.Z")
+#   3. chromium + chromium-driver from apt, only if /usr/bin/chromium or /usr/bin/chromedriver is missing
+#   4. npm ci in the repository root, only if node_modules is missing or older than package-lock.json
+#
+# Environment: SKIP_APT=1 skips step 3 (e.g. when a browser is provided another way).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+
+say() { printf 'deps: %s\n' "$*"; }
+die() { printf 'deps: error: %s\n' "$*" >&2; exit 1; }
+now() { date +%s.%N; }
+SUMMARY=()
+timed() { # timed "label" command...
+  local label=$1; shift
+  local t0; t0=$(now)
+  "$@"
+  local t1; t1=$(now)
+  SUMMARY+=("$(printf '%-34s %6.1f s' "$label" "$(awk "BEGIN{print $t1 - $t0}")")")
+}
+
+command -v cargo >/dev/null || die "cargo not found: install Rust with rustup (https://rustup.rs)"
+command -v node >/dev/null || die "node not found: install Node.js >= 20"
+command -v npm >/dev/null || die "npm not found: install Node.js >= 20 with npm"
+NODE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
+[ "$NODE_MAJOR" -ge 20 ] || die "Node.js >= 20 needed, found $(node --version)"
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else die "need root for: $*"
+  fi
+}
+
+# 1. Rust target and components ------------------------------------------------------------------
+rust_target() {
+  if command -v rustup >/dev/null; then
+    if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+      say "wasm32-unknown-unknown target: present"
+    else
+      say "adding rustup target wasm32-unknown-unknown"
+      rustup target add wasm32-unknown-unknown
+    fi
+    local missing=()
+    cargo fmt --version >/dev/null 2>&1 || missing+=(rustfmt)
+    cargo clippy --version >/dev/null 2>&1 || missing+=(clippy)
+    if [ ${#missing[@]} -gt 0 ]; then
+      say "adding rustup components ${missing[*]}"
+      rustup component add "${missing[@]}"
+    fi
+  else
+    say "warning: rustup not found; assuming the wasm32-unknown-unknown std is installed"
+  fi
+}
+timed "rust target + components" rust_target
+
+# 2. wasm-bindgen CLI matching the crate's pin ---------------------------------------------------
+wasm_bindgen_cli() {
+  local want
+  want=$(sed -nE 's/^[[:space:]]*wasm-bindgen[[:space:]]*=[[:space:]]*"=?[[:space:]]*([0-9][^"]*)".*/\1/p' Cargo.toml | head -n1)
+  if [ -z "$want" ]; then
+    want=$(sed -nE 's/^[[:space:]]*wasm-bindgen[[:space:]]*=.*version[[:space:]]*=[[:space:]]*"=?[[:space:]]*([0-9][^"]*)".*/\1/p' Cargo.toml | head -n1)
+  fi
+  [ -n "$want" ] || die "could not read the wasm-bindgen version from Cargo.toml"
+  local have=""
+  if command -v wasm-bindgen >/dev/null; then
+    have=$(wasm-bindgen --version | awk '{print $2}')
+  fi
+  if [ "$have" = "$want" ]; then
+    say "wasm-bindgen CLI $want: present"
+  else
+    say "installing wasm-bindgen-cli $want (found: ${have:-none}); takes ~3 minutes"
+    # No --locked: the CLI's lock file names a crate version the registry here lacks.
+    cargo install wasm-bindgen-cli --version "$want"
+    hash -r
+    have=$(wasm-bindgen --version | awk '{print $2}')
+    [ "$have" = "$want" ] || die "wasm-bindgen on PATH is $have, wanted $want (is ~/.cargo/bin first on PATH?)"
+  fi
+}
+timed "wasm-bindgen CLI" wasm_bindgen_cli
+
+# 3. Chromium and chromedriver -------------------------------------------------------------------
+chromium_apt() {
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+    say "chromium + chromedriver: present"
+  elif [ "${SKIP_APT:-}" = 1 ]; then
+    say "chromium or chromedriver missing, SKIP_APT=1: not installing"
+  else
+    say "installing chromium + chromium-driver with apt (~35 s)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+  fi
+}
+timed "chromium (apt)" chromium_apt
+
+# 4. npm packages --------------------------------------------------------------------------------
+npm_packages() {
+  local stamp=node_modules/.deps-stamp
+  if [ -f "$stamp" ] && [ ! package.json -nt "$stamp" ] &&
+     { [ ! -f package-lock.json ] || [ ! package-lock.json -nt "$stamp" ]; }; then
+    say "node_modules: up to date"
+    return
+  fi
+  if [ -f package-lock.json ]; then
+    say "npm ci"
+    npm ci --no-audit --no-fund
+  else
+    say "npm install (no package-lock.json yet)"
+    npm install --no-audit --no-fund
+  fi
+  touch "$stamp"
+}
+timed "npm packages" npm_packages
+
+[ -x node_modules/.bin/wasm-opt ] || die "node_modules/.bin/wasm-opt missing after npm install"
+
+say "done:"
+for line in "${SUMMARY[@]}"; do printf '  %s\n' "$line"; done

@@ -1,0 +1,44 @@
+// Facts about the repository the scripts share: where it is, and what Cargo.toml says.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST_DIR = path.join(REPO_ROOT, 'dist');
+
+/** Read a `key = "value"` from a TOML section (enough for Cargo.toml's [package]). */
+function tomlString(text, section, key) {
+  const lines = text.split(/\r?\n/);
+  let current = null;
+  for (const line of lines) {
+    const header = line.match(/^\s*\[([^\]]+)\]\s*(#.*)?$/);
+    if (header) {
+      current = header[1].trim();
+      continue;
+    }
+    if (current !== section) continue;
+    const m = line.match(new RegExp(`^\\s*${key}\\s*=\\s*"([^"]*)"`));
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+export function cargoToml() {
+  return fs.readFileSync(path.join(REPO_ROOT, 'Cargo.toml'), 'utf8');
+}
+
+/** `{ name, version, libName }` of the crate. */
+export function crateInfo() {
+  const text = cargoToml();
+  const name = tomlString(text, 'package', 'name');
+  const version = tomlString(text, 'package', 'version');
+  const libName = tomlString(text, 'lib', 'name') ?? name.replace(/-/g, '_');
+  return { name, version, libName };
+}
+
+/** The exact wasm-bindgen version the crate pins (`wasm-bindgen = "=X"`), from Cargo.toml. */
+export function wasmBindgenPin() {
+  const m = cargoToml().match(/^\s*wasm-bindgen\s*=\s*(?:\{[^}]*version\s*=\s*)?"=?\s*([0-9][^"]*)"/m);
+  return m ? m[1].trim() : undefined;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// Print every file in dist/ with its raw size and its gzip size (node's zlib, level 9),
+// plus what a page downloads for each way of loading the polyfill.
+//   node scripts/size.mjs [--json]
+
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { DIST_DIR } from './lib/project.mjs';
+
+if (!fs.existsSync(DIST_DIR)) {
+  console.error('size: dist/ does not exist; run `make build` first');
+  process.exit(1);
+}
+
+function walk(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? walk(p) : [p];
+  });
+}
+
+const rows = walk(DIST_DIR)
+  .sort()
+  .map((file) => {
+    const bytes = fs.readFileSync(file);
+    return {
+      file: path.relative(DIST_DIR, file),
+      raw: bytes.length,
+      gzip: zlib.gzipSync(bytes, { level: 9 }).length,
+    };
+  });
+
+const sum = (names) =>
+  rows.filter((r) => names.includes(r.file)).reduce((a, r) => ({ raw: a.raw + r.raw, gzip: a.gzip + r.gzip }), { raw: 0, gzip: 0 });
+const bundles = [
+  { file: 'ESM load (modelcontext.js + glue + wasm)', ...sum(['modelcontext.js', 'modelcontext_glue.js', 'modelcontext_glue_bg.wasm']) },
+  { file: 'classic load (modelcontext.iife.js)', ...sum(['modelcontext.iife.js']) },
+];
+
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ files: rows, loads: bundles }, null, 2));
+  process.exit(0);
+}
+
+const kb = (n) => (n / 1024).toFixed(1) + ' KiB';
+const width = Math.max(...rows.map((r) => r.file.length), ...bundles.map((b) => b.file.length), 4);
+const cells = (name, a, b, c, d) =>
+  `${name.padEnd(width)}  ${a.padStart(10)}  ${b.padStart(10)}  ${c.padStart(11)}  ${d.padStart(11)}`;
+const line = (name, raw, gzip) => cells(name, String(raw), String(gzip), kb(raw), kb(gzip));
+
+console.log(cells('dist/', 'raw bytes', 'gzip -9', 'raw', 'gzip'));
+console.log('-'.repeat(width + 50));
+for (const r of rows) console.log(line(r.file, r.raw, r.gzip));
+console.log('-'.repeat(width + 50));
+for (const b of bundles) console.log(line(b.file, b.raw, b.gzip));

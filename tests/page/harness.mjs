@@ -1,0 +1,130 @@
+// Page-test harness: one static server per test file (serving the repository root), Chromium via
+// playwright-core, and `withPage` to run a test body against a fresh page.
+//
+//   import { test } from 'node:test';
+//   import assert from 'node:assert/strict';
+//   import { withPage } from './harness.mjs';
+//
+//   test('the polyfill installs', () =>
+//     withPage(async ({ page }) => {
+//       assert.equal(await page.evaluate(() => typeof document.modelContext), 'object');
+//     }, { html: '<script src="/dist/modelcontext.iife.js"></script>' }));
+//
+// Test files are tests/page/*.test.mjs; run them with `node --test tests/page/*.test.mjs`
+// (or `make test-page`). Browsers are shared within a test file (one per distinct launch
+// configuration) and closed when the file's tests are done; each withPage call gets its own
+// browser context (separate cookies, storage, cache) and page.
+
+import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT, DIST_DIR, crateInfo } from '../../scripts/lib/project.mjs';
+import { startStaticServer } from '../../scripts/lib/static-server.mjs';
+import { launchChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
+
+export { REPO_ROOT, DIST_DIR, CHROMIUM_ARGS, CHROMIUM_PATH };
+
+/** The crate version from Cargo.toml. */
+export const CRATE_VERSION = crateInfo().version;
+
+let serverPromise;
+/**
+ * The shared static server for this test file: serves the repository root on 127.0.0.1 with an
+ * ephemeral port. `server.origin` is http://127.0.0.1:PORT, `server.altOrigin` http://localhost:PORT
+ * (a second origin for cross-origin tests); `server.url(path, { alt })`; `server.route(path, spec)`.
+ */
+export function getServer() {
+  serverPromise ??= startStaticServer({ root: REPO_ROOT, port: 0, log: !!process.env.PAGE_TEST_LOG }).then((s) => {
+    s.unref();
+    return s;
+  });
+  return serverPromise;
+}
+
+const browsers = new Map();
+/** A shared Chromium for this launch configuration (`{ nativeWebMCP, args }`). */
+export function getBrowser({ nativeWebMCP = false, args = [] } = {}) {
+  const key = JSON.stringify([nativeWebMCP, args]);
+  if (!browsers.has(key)) browsers.set(key, launchChromium({ nativeWebMCP, args }));
+  return browsers.get(key);
+}
+
+after(async () => {
+  const all = [...browsers.values()];
+  browsers.clear();
+  await Promise.all(all.map((p) => p.then((b) => b.close()).catch(() => {})));
+  if (serverPromise) await (await serverPromise).close();
+});
+
+let inlineCounter = 0;
+/**
+ * Serve `html` from the shared server and return its path (e.g. `/__inline/3.html`). Pages served
+ * this way have a real http://127.0.0.1 / http://localhost origin, so they are secure contexts.
+ */
+export async function inlinePage(html) {
+  const server = await getServer();
+  const p = `/__inline/${process.pid}-${++inlineCounter}.html`;
+  server.route(p, { body: html.startsWith('<!doctype') ? html : `<!doctype html><meta charset="utf-8">\n${html}` });
+  return p;
+}
+
+/** Throw a helpful error when dist/ has not been built. */
+export function requireDist(...files) {
+  for (const f of files.length ? files : ['modelcontext.js', 'modelcontext.iife.js']) {
+    if (!fs.existsSync(path.join(DIST_DIR, f))) throw new Error(`dist/${f} missing: run \`make build\` first`);
+  }
+}
+
+/**
+ * Run `fn` with a fresh page.
+ *
+ * @param {(ctx: {
+ *   page: import('playwright-core').Page,
+ *   context: import('playwright-core').BrowserContext,
+ *   browser: import('playwright-core').Browser,
+ *   server: Awaited<ReturnType<typeof getServer>>,
+ *   goto: (path: string, opts?: { alt?: boolean }) => Promise<unknown>,
+ *   pageErrors: Error[],
+ *   consoleMessages: { type: string, text: string }[],
+ * }) => Promise<T>} fn
+ * @param {object} [options]
+ * @param {boolean} [options.nativeWebMCP=false] launch Chromium with --enable-features=WebMCP
+ * @param {string[]} [options.args] extra Chromium flags
+ * @param {string} [options.path] navigate here (a path on the server) before calling fn
+ * @param {string} [options.html] or serve this HTML and navigate to it before calling fn
+ * @param {boolean} [options.alt=false] navigate on http://localhost:PORT instead of http://127.0.0.1:PORT
+ * @param {boolean} [options.allowPageErrors=false] by default an uncaught page error fails the test
+ * @param {number} [options.timeout=15000] default timeout for page operations, ms
+ * @returns {Promise<T>} what fn returns
+ * @template T
+ */
+export async function withPage(fn, options = {}) {
+  const { nativeWebMCP = false, args = [], alt = false, allowPageErrors = false, timeout = 15_000 } = options;
+  const server = await getServer();
+  const browser = await getBrowser({ nativeWebMCP, args });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeout);
+  const pageErrors = [];
+  const consoleMessages = [];
+  page.on('pageerror', (e) => pageErrors.push(e));
+  page.on('console', (m) => consoleMessages.push({ type: m.type(), text: m.text() }));
+  const goto = (p, { alt: onAlt = alt } = {}) => page.goto(server.url(p, { alt: onAlt }));
+  try {
+    if (options.html !== undefined) await goto(await inlinePage(options.html));
+    else if (options.path !== undefined) await goto(options.path);
+    const result = await fn({ page, context, browser, server, goto, pageErrors, consoleMessages });
+    if (!allowPageErrors && pageErrors.length) {
+      assert.fail(`uncaught error(s) in the page:\n${pageErrors.map((e) => e.stack || e.message).join('\n')}`);
+    }
+    return result;
+  } catch (e) {
+    if (process.env.PAGE_TEST_LOG && consoleMessages.length) {
+      console.error(consoleMessages.map((m) => `[console.${m.type}] ${m.text}`).join('\n'));
+    }
+    throw e;
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
