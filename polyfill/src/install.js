@@ -32,6 +32,7 @@ function install(wasm, env) {
       ToolCancelEvent,
       serverInfo: config.serverInfo,
       tab: config.tab,
+      native,
     }),
   );
   const engine = engineOf(mc);
@@ -77,8 +78,25 @@ function install(wasm, env) {
     });
   }
 
+  // The server transport classes (src/transport/classes.rs), for connect({ transport }).
+  const transports = {};
+  for (const name of [
+    'TabServerTransport', 'PostMessageServerTransport', 'BroadcastChannelServerTransport',
+    'IframeChildServerTransport', 'IframeParentServerTransport', 'EventServerTransport',
+    'ExtensionServerTransport',
+  ]) {
+    if (typeof wasm[name] === 'function') transports[name] = wasm[name];
+  }
+
+  // The client side (polyfill/src/client.js): McpClient, the client transports, their errors.
+  const client = __mcpDefineClient(wasm);
+
   Object.defineProperty(g, MARK, {
-    value: { version: env.version, format: env.format, modelContext: mc, native: native || null },
+    value: {
+      version: env.version, format: env.format, modelContext: mc, native: native || null,
+      transports: Object.freeze(transports),
+      client,
+    },
     configurable: true,
   });
 }

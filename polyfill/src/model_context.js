@@ -33,19 +33,8 @@ function __mcpDefineModelContext() {
     // session-API form, told apart by the first argument's type.
     registerTool(tool, options = undefined) {
       if (typeof tool === 'string') return engineOf(this).registerToolDef(tool, options);
-      return promising(this, (e) => {
-        const p = e.registerTool(tool, options);
-        // Earlier drafts returned an object with unregister(); keep that working.
-        const name = tool != null && typeof tool === 'object' ? tool.name : undefined;
-        Object.defineProperty(p, 'unregister', {
-          value() {
-            e.warnDeprecated('unregister');
-            e.unregisterTool(name);
-          },
-          configurable: true,
-        });
-        return p;
-      });
+      // (The engine gives the promise the early drafts' non-enumerable unregister().)
+      return promising(this, (e) => e.registerTool(tool, options));
     }
 
     getTools(options = undefined) {

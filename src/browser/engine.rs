@@ -4,7 +4,6 @@
 use js_sys::{Function, Reflect};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -24,6 +23,8 @@ pub enum Door {
     Session,
     /// `provideContext({ tools })` (early drafts).
     Provided,
+    /// A proxy for a tool registered on the browser's native `document.modelContext`.
+    Native,
 }
 
 /// What the browser layer keeps with each tool (the registry's attachment).
@@ -47,7 +48,6 @@ pub struct EngineInner {
     pub global: JsValue,
     pub origin: String,
     pub tool_change_callbacks: RefCell<Vec<Function>>,
-    warned: RefCell<BTreeSet<&'static str>>,
     pub tab: RefCell<Option<TabServer>>,
     pub tab_options: RefCell<TabOptions>,
     /// What the session-API methods on `modelContext` itself registered.
@@ -64,9 +64,7 @@ impl EngineInner {
 
     /// Warns once per `key` (deprecated methods).
     pub fn warn_once(&self, key: &'static str, message: &str) {
-        if self.warned.borrow_mut().insert(key) {
-            js::warn(message);
-        }
+        js::warn_once(key, message);
     }
 
     /// The data the browser layer attached to tool `name`.
@@ -184,8 +182,9 @@ pub struct Engine {
 
 #[wasm_bindgen]
 impl Engine {
-    /// `new Engine(modelContext, { ToolActivatedEvent, ToolCancelEvent, serverInfo, tab })`
-    /// where `tab` is `false` (no default tab server) or `{ channelId, allowedOrigins }`.
+    /// `new Engine(modelContext, { ToolActivatedEvent, ToolCancelEvent, serverInfo, tab, native })`
+    /// where `tab` is `false` (no default tab server) or `{ channelId, allowedOrigins }`, and
+    /// `native` is the browser's own `document.modelContext`, if any (see `native.rs`).
     #[wasm_bindgen(constructor)]
     pub fn new(target: web_sys::EventTarget, config: JsValue) -> Result<Engine, JsValue> {
         let global = js_sys::global().into();
@@ -206,6 +205,10 @@ impl Engine {
             Rc::new(BrowserRuntime),
             Rc::new(JsonSchemaCompiler::new()),
         );
+        // A random key for signing the requestState of input-required results.
+        if let Some(key) = random_bytes(&global, 32) {
+            server.set_state_key(&key);
+        }
         let class = |k: &str| -> Result<Function, JsValue> {
             js::get(&config, k)?
                 .dyn_into::<Function>()
@@ -225,7 +228,6 @@ impl Engine {
             global,
             origin,
             tool_change_callbacks: RefCell::new(Vec::new()),
-            warned: RefCell::new(BTreeSet::new()),
             tab: RefCell::new(None),
             tab_options: RefCell::new(tab_options),
             default_scope: Rc::new(Default::default()),
@@ -239,6 +241,9 @@ impl Engine {
                 }
             }
         });
+        if let Some(native) = super::native::native_from_config(&config) {
+            super::native::NativeBridge::attach(&inner, native);
+        }
         let engine = Engine { inner };
         if let Err(e) = engine.start_tab() {
             js::warn(&format!(
@@ -301,4 +306,16 @@ impl McpSession {
     pub fn is_closed(&self) -> bool {
         self.session.is_closed()
     }
+}
+
+/// `n` bytes from `crypto.getRandomValues`, when the global has it.
+fn random_bytes(global: &JsValue, n: u32) -> Option<Vec<u8>> {
+    let crypto = js::get(global, "crypto").ok().filter(|c| c.is_object())?;
+    let get = js::get(&crypto, "getRandomValues")
+        .ok()?
+        .dyn_into::<Function>()
+        .ok()?;
+    let bytes = js_sys::Uint8Array::new_with_length(n);
+    get.call1(&crypto, &bytes).ok()?;
+    Some(bytes.to_vec())
 }

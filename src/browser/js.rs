@@ -105,3 +105,39 @@ pub fn is_callable(v: &JsValue) -> bool {
 pub fn warn(message: &str) {
     web_sys::console::warn_1(&JsValue::from_str(message));
 }
+
+thread_local! {
+    static WARNED: std::cell::RefCell<std::collections::BTreeSet<String>> =
+        const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
+}
+
+/// Logs `message` as a console warning the first time `key` is seen in this realm
+/// (deprecation notices).
+pub fn warn_once(key: &str, message: &str) {
+    if WARNED.with(|w| w.borrow_mut().insert(key.to_string())) {
+        warn(message);
+    }
+}
+
+/// Defines `obj[key] = value` as a non-enumerable, writable, configurable data property:
+/// reachable by name, invisible to `Object.keys` (extras beside a WebIDL dictionary's members).
+pub fn define_hidden(obj: &JsValue, key: &str, value: &JsValue) {
+    let desc = Object::new();
+    set(&desc, "value", value);
+    set(&desc, "writable", &JsValue::TRUE);
+    set(&desc, "configurable", &JsValue::TRUE);
+    if let Some(o) = obj.dyn_ref::<Object>() {
+        let _ = Reflect::define_property(o, &JsValue::from_str(key), &desc);
+    }
+}
+
+/// Whether `v` is a `Window` (WebIDL conversion to `Window`): an instance of this realm's
+/// `Window`, or another realm's window proxy (which refers to itself as `window`).
+pub fn is_window(v: &JsValue) -> bool {
+    if v.is_instance_of::<web_sys::Window>() {
+        return true;
+    }
+    v.is_object()
+        && get(v, "window").map(|w| w == *v).unwrap_or(false)
+        && get(v, "self").map(|w| w == *v).unwrap_or(false)
+}

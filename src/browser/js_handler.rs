@@ -34,12 +34,20 @@ pub async fn invoke(f: &Function, input: &JsValue, options: &JsValue) -> Result<
     }
 }
 
-/// The `options` object handed to a page callback, wired to `ctx`.
+/// The `options` object handed to a page callback, wired to `ctx`: `signal` is its one
+/// enumerable member (the IDL's `ToolExecuteCallbackOptions`); the extras — MCP's
+/// `requestId`, `_meta`, `reportProgress`, `log`, `sendRequest`, and early drafts'
+/// `requestUserInteraction` — are non-enumerable properties, reachable by name.
 pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsValue {
     let o: JsValue = js::object().into();
     js::set(&o, "signal", signal);
     let request_user_interaction =
         Closure::<dyn Fn(JsValue) -> JsValue>::new(|cb: JsValue| -> JsValue {
+            js::warn_once(
+                "requestUserInteraction",
+                "modelcontext-polyfill: execute(input, client) and client.requestUserInteraction() \
+                 are deprecated (earlier WebMCP drafts); execute now receives (input, { signal }).",
+            );
             match cb.dyn_ref::<Function>() {
                 Some(f) => match f.call0(&JsValue::UNDEFINED) {
                     Ok(v) => Promise::resolve(&v).into(),
@@ -49,16 +57,27 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsVa
                     .into(),
             }
         });
-    js::set(
+    js::define_hidden(
         &o,
         "requestUserInteraction",
         &request_user_interaction.into_js_value(),
     );
     if let Some(id) = &ctx.request_id {
-        js::set(&o, "requestId", &js::from_json(&id.to_value()));
+        js::define_hidden(&o, "requestId", &js::from_json(&id.to_value()));
     }
     if !ctx.meta().is_null() {
-        js::set(&o, "_meta", &js::from_json(ctx.meta()));
+        js::define_hidden(&o, "_meta", &js::from_json(ctx.meta()));
+    }
+    // 2026-07-28 retries after an input-required result (server::input_required).
+    if let Some(r) = ctx.input_responses() {
+        js::define_hidden(
+            &o,
+            "inputResponses",
+            &js::from_json(&Value::Object(r.clone())),
+        );
+    }
+    if let Some(s) = ctx.request_state() {
+        js::define_hidden(&o, "requestState", &JsValue::from_str(s));
     }
     let c = ctx.clone();
     let report = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> bool>::new(
@@ -69,7 +88,7 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsVa
             c.report_progress(p, total.as_f64(), message.as_string().as_deref())
         },
     );
-    js::set(&o, "reportProgress", &report.into_js_value());
+    js::define_hidden(&o, "reportProgress", &report.into_js_value());
     let c = ctx.clone();
     let log = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> bool>::new(
         move |level: JsValue, data: JsValue, logger: JsValue| {
@@ -81,7 +100,7 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsVa
             c.log(level, logger.as_string().as_deref(), data)
         },
     );
-    js::set(&o, "log", &log.into_js_value());
+    js::define_hidden(&o, "log", &log.into_js_value());
     let c = ctx.clone();
     let send_request = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(
         move |method: JsValue, params: JsValue| -> Promise {
@@ -100,7 +119,7 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsVa
             })
         },
     );
-    js::set(&o, "sendRequest", &send_request.into_js_value());
+    js::define_hidden(&o, "sendRequest", &send_request.into_js_value());
     o
 }
 

@@ -3,18 +3,21 @@
 
 use js_sys::{Array, Function, Promise};
 use std::collections::BTreeSet;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::engine::{Door, Engine};
+use super::engine::{Door, Engine, JsToolData};
 use super::js;
-use super::webmcp::{read_tool_dict, register_web_tool, registered_tool};
+use super::webmcp::{read_tool_dict, register_web_tool, registered_tool, stored_schema};
+use crate::server::registry::Tool;
 
 const DEPRECATED: &str = "modelcontext-polyfill:";
 
 #[wasm_bindgen]
 impl Engine {
-    /// `provideContext({ tools })`: replaces the whole tool set. Every tool is checked
-    /// before anything changes, so a bad entry leaves the registry as it was.
+    /// `provideContext({ tools })`: replaces the WebMCP API's tool set (see
+    /// `clear_own_tools`). Every tool is checked before anything changes, so a bad entry
+    /// leaves the registry as it was.
     #[wasm_bindgen(js_name = provideContext)]
     pub fn provide_context(&self, context: JsValue) -> Result<(), JsValue> {
         self.inner.warn_once(
@@ -44,12 +47,11 @@ impl Engine {
             }
             dicts.push(d);
         }
-        let previous: Vec<_> = self.inner.server.tools();
-        self.inner.server.clear_tools();
+        let previous = self.clear_own_tools();
         for d in dicts {
             if let Err(e) = register_web_tool(&self.inner, d, Door::Provided) {
                 // Put the old set back: the call fails as a whole.
-                self.inner.server.clear_tools();
+                self.clear_own_tools();
                 for t in &previous {
                     let _ = self.inner.server.register_tool(t.def.clone());
                 }
@@ -59,7 +61,31 @@ impl Engine {
         Ok(())
     }
 
-    /// `clearContext()`: removes every tool.
+    /// Removes every tool of the WebMCP API (`registerTool(tool)` and `provideContext`), the
+    /// set the early drafts' `provideContext`/`clearContext` replaced; returns them. Tools of
+    /// the session API belong to their session (its `disconnect` removes them), and proxies
+    /// of a native `document.modelContext`'s tools are the browser's: both stay.
+    fn clear_own_tools(&self) -> Vec<Rc<Tool>> {
+        let all = self.inner.server.tools();
+        let web = |t: &Tool| {
+            t.def
+                .attachment
+                .clone()
+                .and_then(|a| a.downcast::<JsToolData>().ok())
+                .is_some_and(|d| matches!(d.door, Door::WebMcp | Door::Provided))
+        };
+        let (own, other): (Vec<_>, Vec<_>) = all.into_iter().partition(|t| web(t));
+        if other.is_empty() {
+            self.inner.server.clear_tools();
+        } else {
+            for t in &own {
+                self.inner.server.unregister_tool(&t.def.name);
+            }
+        }
+        own
+    }
+
+    /// `clearContext()`: removes the WebMCP API's tools (see `clear_own_tools`).
     #[wasm_bindgen(js_name = clearContext)]
     pub fn clear_context(&self) {
         self.inner.warn_once(
@@ -68,7 +94,7 @@ impl Engine {
                 "{DEPRECATED} clearContext() is deprecated; abort each tool's AbortSignal instead."
             ),
         );
-        self.inner.server.clear_tools();
+        self.clear_own_tools();
     }
 
     /// `unregisterTool(name)`: removes one tool; unknown names are ignored.
@@ -83,17 +109,10 @@ impl Engine {
         Ok(())
     }
 
-    /// Warns once that the early-draft `registerTool(tool)` form's `unregister()` is used.
-    #[wasm_bindgen(js_name = warnDeprecated)]
-    pub fn warn_deprecated(&self, what: &str) {
-        let key: &'static str = match what {
-            "unregister" => "unregister",
-            "execute-client" => "execute-client",
-            _ => "other",
-        };
+    fn warn_testing(&self) {
         self.inner.warn_once(
-            key,
-            &format!("{DEPRECATED} {what} is deprecated; see the WebMCP registerTool() API."),
+            "modelContextTesting",
+            &format!("{DEPRECATED} navigator.modelContextTesting is deprecated; use document.modelContext.getTools()/executeTool()."),
         );
     }
 
@@ -101,17 +120,14 @@ impl Engine {
     /// schema as a JSON string.
     #[wasm_bindgen(js_name = testingListTools)]
     pub fn testing_list_tools(&self) -> Array {
-        self.inner.warn_once(
-            "modelContextTesting",
-            &format!("{DEPRECATED} navigator.modelContextTesting is deprecated; use document.modelContext.getTools()/executeTool()."),
-        );
+        self.warn_testing();
         let out = Array::new();
         for t in self.inner.server.tools() {
             let o: JsValue = js::object().into();
             js::set(&o, "name", &JsValue::from_str(&t.def.name));
             js::set(&o, "description", &JsValue::from_str(&t.def.description));
-            if let Some(s) = &t.def.input_schema {
-                js::set(&o, "inputSchema", &JsValue::from_str(&s.to_string()));
+            if let Some(s) = stored_schema(&t) {
+                js::set(&o, "inputSchema", &JsValue::from_str(&s));
             }
             out.push(&o);
         }
@@ -121,10 +137,7 @@ impl Engine {
     /// `modelContextTesting.executeTool(name, inputArgsJson)` → the result string.
     #[wasm_bindgen(js_name = testingExecuteTool)]
     pub fn testing_execute_tool(&self, name: JsValue, input_json: JsValue) -> Promise {
-        self.inner.warn_once(
-            "modelContextTesting",
-            &format!("{DEPRECATED} navigator.modelContextTesting is deprecated; use document.modelContext.getTools()/executeTool()."),
-        );
+        self.warn_testing();
         let r = (|| -> Result<Promise, JsValue> {
             let name = js::to_dom_string(&name)?;
             let text = js::to_dom_string(&input_json)?;
@@ -148,6 +161,7 @@ impl Engine {
     /// `modelContextTesting.registerToolsChangedCallback(cb)`.
     #[wasm_bindgen(js_name = testingRegisterToolsChangedCallback)]
     pub fn testing_register_tools_changed_callback(&self, cb: JsValue) -> Result<(), JsValue> {
+        self.warn_testing();
         let f: Function = cb
             .dyn_into_function()
             .ok_or_else(|| js::type_error("registerToolsChangedCallback needs a function"))?;

@@ -395,6 +395,8 @@ pub struct ModelContextSession {
     inner: Rc<EngineInner>,
     scope: Rc<Scope>,
     connection: RefCell<Option<crate::transport::Connection>>,
+    /// `session.transport`: the transport object (`null` on the default tab server).
+    transport: JsValue,
 }
 
 #[wasm_bindgen]
@@ -419,9 +421,21 @@ impl ModelContextSession {
         notify(&self.inner, &method, &params)
     }
 
+    /// The transport object this session serves on (see `transport/classes.rs`), or `null`
+    /// when it rides the default tab server.
+    #[wasm_bindgen(getter)]
+    pub fn transport(&self) -> JsValue {
+        self.transport.clone()
+    }
+
     #[wasm_bindgen(js_name = isConnected)]
     pub fn is_connected(&self) -> bool {
-        !self.scope.closed.get() && self.connection.borrow().as_ref().is_none_or(|c| c.is_open())
+        !self.scope.closed.get()
+            && self
+                .connection
+                .borrow()
+                .as_ref()
+                .is_none_or(|c| c.is_open())
     }
 
     /// Unregisters everything this session registered and closes its transport.
@@ -460,7 +474,7 @@ impl Engine {
 
     /// `connect({ serverInfo })` → a session. Starts the default tab server if stopped.
     pub fn connect(&self, options: JsValue) -> Promise {
-        let r = (|| -> Result<ModelContextSession, JsValue> {
+        let r = (|| -> Result<(ModelContextSession, Option<Promise>), JsValue> {
             if !(options.is_undefined() || options.is_null() || options.is_object()) {
                 return Err(js::type_error(
                     "connect(options): options must be an object",
@@ -479,14 +493,25 @@ impl Engine {
             };
             self.inner.server.set_info(info);
             self.inner.default_scope.closed.set(false);
-            Ok(ModelContextSession {
-                inner: self.inner.clone(),
-                scope: Rc::new(Scope::default()),
-                connection: RefCell::new(connection),
-            })
+            let transport = connection.as_ref().map_or(JsValue::NULL, |c| c.transport());
+            // Some transports are ready only after a handshake (iframeParent).
+            let ready = connection.as_ref().and_then(|c| c.ready());
+            Ok((
+                ModelContextSession {
+                    inner: self.inner.clone(),
+                    scope: Rc::new(Scope::default()),
+                    connection: RefCell::new(connection),
+                    transport,
+                },
+                ready,
+            ))
         })();
         match r {
-            Ok(s) => Promise::resolve(&JsValue::from(s)),
+            Ok((s, None)) => Promise::resolve(&JsValue::from(s)),
+            Ok((s, Some(ready))) => wasm_bindgen_futures::future_to_promise(async move {
+                wasm_bindgen_futures::JsFuture::from(ready).await?;
+                Ok(JsValue::from(s))
+            }),
             Err(e) => Promise::reject(&e),
         }
     }

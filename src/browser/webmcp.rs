@@ -1,25 +1,27 @@
 //! The W3C WebMCP API: `registerTool`, `getTools`, `executeTool`, step by step as
-//! `shared/spec/WEBMCP.md` and `webmcp.idl` give them.
+//! `shared/spec/WEBMCP.md` and `webmcp.idl` give them. Where the digest is silent, native
+//! Chromium's behaviour is followed (see `tests/page/NATIVE_DIFFERENCES.md`).
 
 use js_sys::{Array, Function, Promise};
 use serde_json::{Map, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::engine::{registry_error_to_js, Door, Engine, EngineInner, JsToolData};
+use super::engine::{Door, Engine, EngineInner, JsToolData};
 use super::js;
 use super::js_handler::{call_options, invoke, JsTool};
-use crate::server::registry::check_tool_name;
+use crate::server::registry::{check_tool_name, RegistryError};
 use crate::server::{CallError, CancellationToken, RequestContext, ToolDef};
 
-/// The four WebMCP annotations, in IDL member order.
+/// The four WebMCP annotations (`ToolAnnotations` members), in lexicographic order: the
+/// order WebIDL reads them from a page's object and writes them into `RegisteredTool`.
 pub const WEBMCP_HINTS: [&str; 4] = [
-    "readOnlyHint",
-    "untrustedContentHint",
     "consequentialHint",
     "debugging",
+    "readOnlyHint",
+    "untrustedContentHint",
 ];
 
 /// A `ModelContextTool` dictionary after WebIDL conversion.
@@ -29,7 +31,14 @@ pub struct ToolDict {
     pub description: String,
     pub input_schema: Option<JsValue>,
     pub execute: Function,
-    pub annotations: Map<String, Value>,
+    /// `None` when the page gave no `annotations` member.
+    pub annotations: Option<Map<String, Value>>,
+}
+
+/// `ModelContextRegisterToolOptions` after WebIDL conversion.
+struct RegisterOptions {
+    exposed_to: Option<Vec<String>>,
+    signal: Option<web_sys::AbortSignal>,
 }
 
 fn required(dict: &JsValue, key: &str, dict_name: &str) -> Result<JsValue, JsValue> {
@@ -42,6 +51,7 @@ fn required(dict: &JsValue, key: &str, dict_name: &str) -> Result<JsValue, JsVal
     Ok(v)
 }
 
+/// WebIDL: a dictionary argument must be `undefined`, `null` or an object.
 fn check_dictionary(v: &JsValue, what: &str) -> Result<(), JsValue> {
     if v.is_undefined() || v.is_null() || v.is_object() || v.is_function() {
         Ok(())
@@ -50,21 +60,14 @@ fn check_dictionary(v: &JsValue, what: &str) -> Result<(), JsValue> {
     }
 }
 
-/// Reads `ToolAnnotations` (all four hints default to false) plus any other member.
+/// Reads `ToolAnnotations`: the four hints, each defaulting to false.
 pub fn read_annotations(v: &JsValue) -> Result<Map<String, Value>, JsValue> {
-    let mut out = Map::new();
     check_dictionary(v, "The 'annotations' member")?;
-    // Members in lexicographic order, as WebIDL reads them.
-    let mut order = WEBMCP_HINTS.to_vec();
-    order.sort_unstable();
-    for k in order {
+    let mut out = Map::new();
+    for k in WEBMCP_HINTS {
         out.insert(k.to_string(), Value::Bool(js::to_bool(&js::get(v, k)?)));
     }
-    let mut ordered = Map::new();
-    for k in WEBMCP_HINTS {
-        ordered.insert(k.to_string(), out[k].clone());
-    }
-    Ok(ordered)
+    Ok(out)
 }
 
 /// WebIDL conversion of `ModelContextTool` (members in lexicographic order).
@@ -74,7 +77,10 @@ pub fn read_tool_dict(tool: &JsValue) -> Result<ToolDict, JsValue> {
         "Failed to execute 'registerTool' on 'ModelContext': parameter 1",
     )?;
     let d = "ModelContextTool";
-    let annotations = read_annotations(&js::get(tool, "annotations")?)?;
+    let annotations = match js::get(tool, "annotations")? {
+        v if v.is_undefined() => None,
+        v => Some(read_annotations(&v)?),
+    };
     let description = js::to_dom_string(&required(tool, "description", d)?)?;
     let execute = required(tool, "execute", d)?;
     let execute: Function = execute.dyn_into().map_err(|_| {
@@ -104,11 +110,8 @@ pub fn read_tool_dict(tool: &JsValue) -> Result<ToolDict, JsValue> {
     })
 }
 
+/// Reads the `signal` member of an options dictionary.
 fn read_signal(options: &JsValue, method: &str) -> Result<Option<web_sys::AbortSignal>, JsValue> {
-    check_dictionary(
-        options,
-        &format!("Failed to execute '{method}' on 'ModelContext': the options"),
-    )?;
     match js::get(options, "signal")? {
         v if v.is_undefined() => Ok(None),
         v => v.dyn_into::<web_sys::AbortSignal>().map(Some).map_err(|_| {
@@ -119,12 +122,15 @@ fn read_signal(options: &JsValue, method: &str) -> Result<Option<web_sys::AbortS
     }
 }
 
+/// WebIDL `sequence<USVString>`: `None` when absent.
 fn read_strings(v: &JsValue, what: &str) -> Result<Option<Vec<String>>, JsValue> {
     if v.is_undefined() {
         return Ok(None);
     }
     if !v.is_object() {
-        return Err(js::type_error(&format!("{what} is not iterable.")));
+        return Err(js::type_error(&format!(
+            "The '{what}' member is not iterable."
+        )));
     }
     let arr = Array::from(v);
     arr.iter()
@@ -133,29 +139,58 @@ fn read_strings(v: &JsValue, what: &str) -> Result<Option<Vec<String>>, JsValue>
         .map(Some)
 }
 
-/// Whether `url` has a potentially trustworthy origin.
-fn trustworthy(url: &web_sys::Url) -> bool {
-    let protocol = url.protocol();
+/// WebIDL conversion of `ModelContextRegisterToolOptions` (exposedTo, then signal).
+fn read_register_options(options: &JsValue) -> Result<RegisterOptions, JsValue> {
+    check_dictionary(
+        options,
+        "Failed to execute 'registerTool' on 'ModelContext': parameter 2",
+    )?;
+    Ok(RegisterOptions {
+        exposed_to: read_strings(&js::get(options, "exposedTo")?, "exposedTo")?,
+        signal: read_signal(options, "registerTool")?,
+    })
+}
+
+/// Whether an origin's scheme and host make it potentially trustworthy (Secure Contexts
+/// §3.1): `https`/`wss`, loopback hosts, `localhost` names, and (as Chromium has it) `file`.
+fn trustworthy_origin(origin: &str) -> bool {
+    let Ok(url) = web_sys::Url::new(origin) else {
+        return false;
+    };
     let host = url.hostname();
-    matches!(protocol.as_str(), "https:" | "wss:" | "file:")
+    matches!(url.protocol().as_str(), "https:" | "wss:" | "file:")
         || host == "localhost"
         || host.ends_with(".localhost")
         || host.starts_with("127.")
         || host == "[::1]"
 }
 
-/// Runs the registration steps shared by `registerTool` (W3C) and `provideContext`.
-/// Returns the registration id.
-pub fn register_web_tool(
-    inner: &Rc<EngineInner>,
-    dict: ToolDict,
-    door: Door,
-) -> Result<u64, JsValue> {
+/// `entry` parses as a URL whose origin is potentially trustworthy; `Some(origin)` then.
+/// Opaque origins (`data:`, `about:`) are not; a `blob:` URL has its inner URL's origin.
+fn trustworthy_url_origin(entry: &str) -> Option<String> {
+    let url = web_sys::Url::new(entry).ok()?;
+    if url.protocol() == "file:" {
+        return Some("file://".into());
+    }
+    let origin = url.origin();
+    (origin != "null" && trustworthy_origin(&origin)).then_some(origin)
+}
+
+fn security_error(member: &str, entry: &str) -> JsValue {
+    js::dom_exception(
+        "SecurityError",
+        &format!("{member} entry {entry:?} is not a URL with a potentially trustworthy origin."),
+    )
+}
+
+/// registerTool steps 2–4: the name is free, name and description are not empty, and the
+/// name follows the rule.
+fn check_name_and_description(inner: &EngineInner, dict: &ToolDict) -> Result<(), JsValue> {
     // Step 2: a tool of that name already registered.
     if inner.server.tool(&dict.name).is_some() {
         return Err(js::dom_exception(
             "InvalidStateError",
-            &format!("A tool named \"{}\" is already registered.", dict.name),
+            &format!("A tool named {:?} is already registered.", dict.name),
         ));
     }
     // Step 3: empty name or description.
@@ -165,26 +200,37 @@ pub fn register_web_tool(
             "A tool needs a non-empty name and a non-empty description.",
         ));
     }
-    // Step 4: the name rule.
-    if let Err(e) = check_tool_name(&dict.name) {
-        return Err(js::dom_exception("InvalidStateError", &e.to_string()));
+    // Step 4: at most 128 of A-Z a-z 0-9 _ - .
+    check_tool_name(&dict.name).map_err(|e| js::dom_exception("InvalidStateError", &e.to_string()))
+}
+
+/// registerTool step 5: the input schema serialized as `JSON.stringify` would. `undefined`
+/// → `TypeError`; a throw (cycle, BigInt, throwing `toJSON`) → that very exception.
+fn serialize_input_schema(schema: &Option<JsValue>) -> Result<Option<String>, JsValue> {
+    match schema {
+        None => Ok(None),
+        Some(s) => match js::stringify(s)? {
+            Some(text) => Ok(Some(text)),
+            None => Err(js::type_error(
+                "The inputSchema cannot be serialized to JSON (JSON.stringify gives undefined).",
+            )),
+        },
     }
-    // Step 5: serialize the input schema as JSON.stringify would.
-    let (schema_json, schema) =
-        match &dict.input_schema {
-            None => (None, None),
-            Some(s) => match js::stringify(s)? {
-                None => return Err(js::type_error(
-                    "The inputSchema could not be serialized to JSON (it serializes to undefined).",
-                )),
-                Some(text) => {
-                    let v: Value = serde_json::from_str(&text).map_err(|e| {
-                        js::type_error(&format!("The inputSchema is not valid JSON: {e}"))
-                    })?;
-                    (Some(text), Some(v))
-                }
-            },
-        };
+}
+
+/// registerTool step 8's "store the tool" (the registry then queues `toolchange`).
+/// Returns the registration id.
+///
+/// The spec stores any serializable schema; the engine compiles schemas to validate
+/// arguments and refuses ones it cannot use (`[1, 2]`, `{ "type": "string" }`). Such a
+/// tool is still registered, as the spec asks, with its schema kept for `getTools()` but
+/// not used for validation (a console warning says so).
+fn store_tool(
+    inner: &Rc<EngineInner>,
+    dict: ToolDict,
+    schema_json: Option<String>,
+    door: Door,
+) -> Result<u64, JsValue> {
     let registration = inner.next_registration();
     let mut def = ToolDef::new(
         dict.name.clone(),
@@ -195,19 +241,58 @@ pub fn register_web_tool(
         },
     );
     def.title = dict.title;
-    def.input_schema = schema;
-    def.annotations = dict.annotations;
+    def.input_schema = match &schema_json {
+        Some(text) => Some(
+            serde_json::from_str(text)
+                .map_err(|e| js::type_error(&format!("The inputSchema is not valid JSON: {e}")))?,
+        ),
+        None => None,
+    };
+    def.annotations = dict.annotations.unwrap_or_default();
     def.attachment = Some(Rc::new(JsToolData {
         execute: dict.execute,
         input_schema_json: schema_json,
         door,
         registration,
     }));
-    inner
-        .server
-        .register_tool(def)
-        .map_err(|e| registry_error_to_js(&e))?;
-    Ok(registration)
+    register_lenient(inner, def).map(|()| registration)
+}
+
+/// Registers `def`; if the engine refuses its input schema (it validates arguments with
+/// it), registers it without one and warns: the W3C API stores any serializable schema,
+/// and the tool's stored JSON text still reports it through `getTools()`.
+pub fn register_lenient(inner: &EngineInner, mut def: ToolDef) -> Result<(), JsValue> {
+    match inner.server.register_tool(def.clone()) {
+        Ok(()) => Ok(()),
+        Err(RegistryError::InvalidSchema {
+            which: "inputSchema",
+            message,
+        }) if def.input_schema.is_some() => {
+            js::warn(&format!(
+                "modelcontext-polyfill: the inputSchema of tool {:?} cannot validate arguments ({message}); \
+                 the tool is registered and its input is not validated.",
+                def.name
+            ));
+            def.input_schema = None;
+            inner
+                .server
+                .register_tool(def)
+                .map_err(|e| super::engine::registry_error_to_js(&e))
+        }
+        Err(e) => Err(super::engine::registry_error_to_js(&e)),
+    }
+}
+
+/// registerTool steps 2–5 and the store of step 8, for the doors without a signal or
+/// `exposedTo` (`provideContext`). Returns the registration id.
+pub fn register_web_tool(
+    inner: &Rc<EngineInner>,
+    dict: ToolDict,
+    door: Door,
+) -> Result<u64, JsValue> {
+    check_name_and_description(inner, &dict)?;
+    let schema_json = serialize_input_schema(&dict.input_schema)?;
+    store_tool(inner, dict, schema_json, door)
 }
 
 /// Removes tool `name` if it is still registration `registration`.
@@ -218,23 +303,57 @@ pub fn unregister_if_current(inner: &EngineInner, name: &str, registration: u64)
     }
 }
 
-type Settle = Rc<RefCell<Option<(Function, Function)>>>;
+/// A promise and its resolving functions; settling twice is a no-op.
+#[derive(Clone)]
+struct Deferred {
+    promise: Promise,
+    fns: Rc<RefCell<Option<(Function, Function)>>>,
+}
 
-fn settle(s: &Settle, ok: bool, v: &JsValue) {
-    if let Some((resolve, reject)) = s.borrow_mut().take() {
-        let f = if ok { resolve } else { reject };
-        let _ = f.call1(&JsValue::UNDEFINED, v);
+impl Deferred {
+    fn new() -> Deferred {
+        let fns = Rc::new(RefCell::new(None));
+        let f = fns.clone();
+        let promise = Promise::new(&mut |resolve, reject| {
+            *f.borrow_mut() = Some((resolve, reject));
+        });
+        Deferred { promise, fns }
+    }
+
+    fn is_settled(&self) -> bool {
+        self.fns.borrow().is_none()
+    }
+
+    fn settle(&self, ok: bool, v: &JsValue) {
+        let taken = self.fns.borrow_mut().take();
+        if let Some((resolve, reject)) = taken {
+            let f = if ok { resolve } else { reject };
+            let _ = f.call1(&JsValue::UNDEFINED, v);
+        }
     }
 }
 
+/// Runs `f` once when `signal` aborts.
+fn on_abort(signal: &web_sys::AbortSignal, f: impl FnOnce() + 'static) {
+    let cb = Closure::once_into_js(f);
+    let opts = web_sys::AddEventListenerOptions::new();
+    opts.set_once(true);
+    let _ = signal.add_event_listener_with_callback_and_add_event_listener_options(
+        "abort",
+        cb.unchecked_ref(),
+        &opts,
+    );
+}
+
+/// `registerTool(tool, options)`; also returns the tool's name and registration id.
 fn register_tool(
     inner: &Rc<EngineInner>,
     tool: &JsValue,
     options: &JsValue,
-) -> Result<Promise, JsValue> {
+) -> Result<(Promise, String, u64), JsValue> {
+    // WebIDL conversions: the tool dictionary, then the options dictionary.
     let dict = read_tool_dict(tool)?;
-    let signal = read_signal(options, "registerTool")?;
-    let exposed_to = read_strings(&js::get(options, "exposedTo")?, "exposedTo")?;
+    let options = read_register_options(options)?;
     // Step 1: the document must be fully active.
     if let Ok(doc) = js::get(&inner.global, "document") {
         if doc.is_object()
@@ -248,105 +367,87 @@ fn register_tool(
             ));
         }
     }
-    // Steps 2–5 run inside register_web_tool, but step 6 (signal) and 7 (exposedTo) must
-    // fail before anything is stored, so check them first when they would fail.
-    let pre = |e| -> Result<Promise, JsValue> { Err(e) };
-    if inner.server.tool(&dict.name).is_some()
-        || dict.name.is_empty()
-        || dict.description.is_empty()
-        || check_tool_name(&dict.name).is_err()
-    {
-        return register_web_tool(inner, dict, Door::WebMcp)
-            .map(|_| Promise::resolve(&JsValue::UNDEFINED));
-    }
-    if let Some(s) = &dict.input_schema {
-        match js::stringify(s) {
-            Err(e) => return pre(e),
-            Ok(None) => {
-                return pre(js::type_error(
-                    "The inputSchema could not be serialized to JSON (it serializes to undefined).",
-                ))
-            }
-            Ok(Some(_)) => {}
-        }
-    }
-    // Step 6: an already-aborted signal.
-    if let Some(sig) = &signal {
+    // Steps 2–4: the name and the description.
+    check_name_and_description(inner, &dict)?;
+    // Step 5: serialize the input schema.
+    let schema_json = serialize_input_schema(&dict.input_schema)?;
+    // Step 6: an already-aborted signal rejects with its reason.
+    if let Some(sig) = &options.signal {
         if sig.aborted() {
-            return pre(sig.reason());
+            return Err(sig.reason());
         }
     }
     // Step 7: every exposedTo entry must be a URL with a potentially trustworthy origin.
-    for entry in exposed_to.unwrap_or_default() {
-        let ok = web_sys::Url::new(&entry)
-            .map(|u| trustworthy(&u))
-            .unwrap_or(false);
-        if !ok {
-            return pre(js::dom_exception(
-                "SecurityError",
-                &format!(
-                    "exposedTo entry {entry:?} is not a URL with a potentially trustworthy origin."
-                ),
-            ));
+    for entry in options.exposed_to.iter().flatten() {
+        if trustworthy_url_origin(entry).is_none() {
+            return Err(security_error("exposedTo", entry));
         }
     }
+    // Step 8: store the tool (the registry queues `toolchange`), then resolve in a task
+    // queued after it.
     let name = dict.name.clone();
-    // Step 8: store the tool (this queues `toolchange`), then resolve in a later task.
-    let registration = register_web_tool(inner, dict, Door::WebMcp)?;
-    let settler: Settle = Rc::new(RefCell::new(None));
-    let s = settler.clone();
-    let promise = Promise::new(&mut |resolve, reject| {
-        *s.borrow_mut() = Some((resolve, reject));
-    });
-    if let Some(sig) = signal {
+    let registration = store_tool(inner, dict, schema_json, Door::WebMcp)?;
+    let done = Deferred::new();
+    // Step 6, later: an abort unregisters the tool and rejects a still-pending promise.
+    if let Some(sig) = options.signal {
         let me = inner.clone();
-        let s = settler.clone();
+        let d = done.clone();
+        let s = sig.clone();
         let n = name.clone();
-        let sig2 = sig.clone();
-        let on_abort = Closure::once_into_js(move || {
+        on_abort(&sig, move || {
             unregister_if_current(&me, &n, registration);
-            settle(&s, false, &sig2.reason());
+            d.settle(false, &s.reason());
         });
-        let opts = web_sys::AddEventListenerOptions::new();
-        opts.set_once(true);
-        let _ = sig.add_event_listener_with_callback_and_add_event_listener_options(
-            "abort",
-            on_abort.unchecked_ref(),
-            &opts,
-        );
     }
-    let s = settler.clone();
+    let d = done.clone();
     inner
         .tasks
-        .queue(move || settle(&s, true, &JsValue::UNDEFINED));
-    Ok(promise)
+        .queue(move || d.settle(true, &JsValue::UNDEFINED));
+    Ok((done.promise, name, registration))
 }
 
-/// The `RegisteredTool` dictionary for tool `name` (members in lexicographic order).
+/// Earlier drafts (and libraries built on them) let `registerTool(tool)`'s return value
+/// `unregister()` the tool. The promise gets a non-enumerable `unregister` that removes
+/// this very registration (a no-op when registration failed), with a deprecation warning.
+fn with_draft_unregister(
+    inner: &Rc<EngineInner>,
+    promise: Promise,
+    registered: Option<(String, u64)>,
+) -> Promise {
+    let me = Rc::downgrade(inner);
+    let unregister = Closure::<dyn Fn()>::new(move || {
+        js::warn_once(
+            "unregister",
+            "modelcontext-polyfill: registerTool(tool).unregister() is deprecated (earlier WebMCP drafts); \
+             pass an AbortSignal to registerTool() and abort it instead.",
+        );
+        if let (Some(me), Some((name, registration))) = (me.upgrade(), registered.as_ref()) {
+            unregister_if_current(&me, name, *registration);
+        }
+    });
+    js::define_hidden(&promise, "unregister", &unregister.into_js_value());
+    promise
+}
+
+/// The `RegisteredTool` dictionary for `tool` (members in lexicographic order). Tools
+/// registered without annotations have no `annotations` member; otherwise all four hints.
 pub fn registered_tool(inner: &EngineInner, tool: &crate::server::registry::Tool) -> JsValue {
     let o: JsValue = js::object().into();
-    let ann: JsValue = js::object().into();
-    for k in WEBMCP_HINTS {
-        let b = tool
-            .def
-            .annotations
-            .get(k)
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        js::set(&ann, k, &JsValue::from_bool(b));
+    if !tool.def.annotations.is_empty() {
+        let ann: JsValue = js::object().into();
+        for k in WEBMCP_HINTS {
+            let b = tool
+                .def
+                .annotations
+                .get(k)
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            js::set(&ann, k, &JsValue::from_bool(b));
+        }
+        js::set(&o, "annotations", &ann);
     }
-    js::set(&o, "annotations", &ann);
     js::set(&o, "description", &JsValue::from_str(&tool.def.description));
-    let data = tool
-        .def
-        .attachment
-        .clone()
-        .and_then(|a| a.downcast::<JsToolData>().ok());
-    let schema_text = data
-        .as_ref()
-        .and_then(|d| d.input_schema_json.clone())
-        .or_else(|| tool.def.input_schema.as_ref().map(|s| s.to_string()));
-    if let Some(text) = schema_text {
+    if let Some(text) = stored_schema(tool) {
         if let Ok(v) = js::parse(&text) {
             js::set(&o, "inputSchema", &v);
         }
@@ -362,20 +463,40 @@ pub fn registered_tool(inner: &EngineInner, tool: &crate::server::registry::Tool
     o
 }
 
+/// The tool's input schema as stored: the JSON text taken at registration (W3C step 5),
+/// else the engine's schema.
+pub fn stored_schema(tool: &crate::server::registry::Tool) -> Option<String> {
+    tool.def
+        .attachment
+        .clone()
+        .and_then(|a| a.downcast::<JsToolData>().ok())
+        .and_then(|d| d.input_schema_json.clone())
+        .or_else(|| tool.def.input_schema.as_ref().map(|s| s.to_string()))
+}
+
+/// `getTools(options)`.
 fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsValue> {
+    // WebIDL conversion of ModelContextGetToolOptions.
     check_dictionary(
         options,
-        "Failed to execute 'getTools' on 'ModelContext': the options",
+        "Failed to execute 'getTools' on 'ModelContext': parameter 1",
     )?;
     let from = read_strings(&js::get(options, "fromOrigins")?, "fromOrigins")?;
+    // Each fromOrigins entry must be a URL with a potentially trustworthy origin (as
+    // Chromium checks it); this document's tools are visible when its origin is listed.
     let visible = match from {
         None => true,
-        Some(list) => list.iter().any(|o| {
-            web_sys::Url::new(o)
-                .map(|u| u.origin() == inner.origin)
-                .unwrap_or(false)
-        }),
+        Some(list) => {
+            let mut any = false;
+            for entry in &list {
+                let origin = trustworthy_url_origin(entry)
+                    .ok_or_else(|| security_error("fromOrigins", entry))?;
+                any |= origin == inner.origin;
+            }
+            any
+        }
     };
+    // The tools, sorted by name (the registry's order), as fresh dictionaries.
     let out = Array::new();
     if visible {
         for t in inner.server.tools() {
@@ -387,68 +508,109 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
 
 /// Serializes an `execute` result the way `executeTool` reports it: strings as they are,
 /// other primitives by string conversion (`undefined` → `"undefined"`, `10n` → `"10"`, as
-/// Chromium does), objects with `JSON.stringify`.
-fn serialize_result(v: &JsValue) -> Result<String, JsValue> {
+/// Chromium does), objects with `JSON.stringify`; what cannot be serialized (a function,
+/// a symbol, a cycle) is an `UnknownError`.
+fn serialize_result(name: &str, v: &JsValue) -> Result<String, JsValue> {
     if let Some(s) = v.as_string() {
         return Ok(s);
     }
+    let failed = |why: String| {
+        js::dom_exception(
+            "UnknownError",
+            &format!("The result of tool {name:?} cannot be serialized: {why}"),
+        )
+    };
     if !v.is_object() && !v.is_function() {
-        return js::to_dom_string(v).map_err(|e| {
-            js::dom_exception(
-                "UnknownError",
-                &format!(
-                    "The tool's result could not be converted: {}",
-                    js::error_message(&e)
-                ),
-            )
-        });
+        return js::to_dom_string(v).map_err(|e| failed(js::error_message(&e)));
     }
     match js::stringify(v) {
         Ok(Some(s)) => Ok(s),
-        Ok(None) => Err(js::dom_exception(
-            "UnknownError",
-            "The tool's result could not be serialized to JSON.",
-        )),
-        Err(e) => Err(js::dom_exception(
-            "UnknownError",
-            &format!(
-                "The tool's result could not be serialized to JSON: {}",
-                js::error_message(&e)
-            ),
-        )),
+        Ok(None) => Err(failed("JSON.stringify gives undefined".into())),
+        Err(e) => Err(failed(js::error_message(&e))),
     }
 }
 
+/// WebIDL conversion of `RegisteredTool` (members in lexicographic order); returns the
+/// name, origin and window.
+fn read_registered_tool(tool: &JsValue) -> Result<(String, String, JsValue), JsValue> {
+    check_dictionary(
+        tool,
+        "Failed to execute 'executeTool' on 'ModelContext': parameter 1",
+    )?;
+    let d = "RegisteredTool";
+    js::to_dom_string(&required(tool, "description", d)?)?;
+    let name = js::to_dom_string(&required(tool, "name", d)?)?;
+    let origin = js::to_dom_string(&required(tool, "origin", d)?)?;
+    let window = required(tool, "window", d)?;
+    if !js::is_window(&window) {
+        return Err(js::type_error(
+            "Failed to read the 'window' property from 'RegisteredTool': The provided value is not of type 'Window'.",
+        ));
+    }
+    Ok((name, origin, window))
+}
+
+/// One `executeTool` call in flight.
+struct Execution {
+    inner: Rc<EngineInner>,
+    name: String,
+    done: Deferred,
+    /// Aborts the signal handed to `execute`.
+    controller: web_sys::AbortController,
+    /// Whether `execute` has been called.
+    started: Cell<bool>,
+}
+
+impl Execution {
+    /// The caller's signal aborted: if the tool is running, fire `toolcancel` at the
+    /// ModelContext and abort the signal handed to `execute`; reject with the reason.
+    fn cancel(&self, reason: &JsValue) {
+        if self.done.is_settled() {
+            return;
+        }
+        if self.started.get() {
+            self.inner
+                .fire_tool_event(&self.inner.cancel_event, "toolcancel", &self.name, false);
+            self.controller.abort_with_reason(&js::dom_exception(
+                "AbortError",
+                "The tool call was cancelled.",
+            ));
+        }
+        self.done.settle(false, reason);
+    }
+}
+
+/// `executeTool(tool, inputObject, options)`.
 fn execute_tool(
     inner: &Rc<EngineInner>,
     tool: &JsValue,
     input: &JsValue,
     options: &JsValue,
 ) -> Result<Promise, JsValue> {
+    // WebIDL conversions: the RegisteredTool, then the options.
+    let (name, origin, window) = read_registered_tool(tool)?;
     check_dictionary(
-        tool,
-        "Failed to execute 'executeTool' on 'ModelContext': parameter 1",
+        options,
+        "Failed to execute 'executeTool' on 'ModelContext': parameter 3",
     )?;
-    let d = "RegisteredTool";
-    // RegisteredTool members in lexicographic order: description, name, origin, window.
-    js::to_dom_string(&required(tool, "description", d)?)?;
-    let name = js::to_dom_string(&required(tool, "name", d)?)?;
-    let origin = js::to_dom_string(&required(tool, "origin", d)?)?;
-    let window = required(tool, "window", d)?;
-    let input = if input.is_undefined() {
-        JsValue::from(js::object())
+    let signal = read_signal(options, "executeTool")?;
+    // The input must be an object (absent means {}); it is handed over as JSON.
+    let args = if input.is_undefined() {
+        Value::Object(Map::new())
     } else if input.is_object() {
-        input.clone()
+        js::to_json(input)?.ok_or_else(|| {
+            js::type_error("Failed to execute 'executeTool' on 'ModelContext': the input cannot be serialized to JSON.")
+        })?
     } else {
         return Err(js::type_error(
             "Failed to execute 'executeTool' on 'ModelContext': the input is not an object.",
         ));
     };
-    let signal = read_signal(options, "executeTool")?;
+    // An unknown tool, or one of another window or origin → UnknownError.
     let unknown = || {
         js::dom_exception(
             "UnknownError",
-            &format!("No tool named \"{name}\" is available."),
+            &format!("No tool named {name:?} is available."),
         )
     };
     if window != inner.global || origin != inner.origin {
@@ -457,67 +619,63 @@ fn execute_tool(
     let Some((registered, data)) = inner.tool_data(&name) else {
         return Err(unknown());
     };
+    // An already-aborted signal rejects with its reason.
     if let Some(sig) = &signal {
         if sig.aborted() {
             return Err(sig.reason());
         }
     }
-    // Beyond the spec: validate the input against the tool's schema.
-    let args = js::to_json(&input)?.unwrap_or(Value::Object(Map::new()));
-    match inner.server.check_call(&name, &args) {
-        Ok(_) => {}
-        Err(e @ CallError::InvalidArguments { .. }) => {
-            return Err(js::dom_exception("DataError", &e.to_string()))
+    // Beyond the spec: the input must satisfy the tool's input schema (DataError).
+    if let Some(schema) = &registered.input {
+        let violations = schema.validate(&args);
+        if !violations.is_empty() {
+            let e = CallError::InvalidArguments {
+                tool: name.clone(),
+                violations,
+            };
+            return Err(js::dom_exception("DataError", &e.to_string()));
         }
-        Err(CallError::UnknownTool(_)) => return Err(unknown()),
-        Err(e) => return Err(js::type_error(&e.to_string())),
     }
-    drop(registered);
-    let me = inner.clone();
-    let token = CancellationToken::new();
-    let ctx = RequestContext::detached(token.clone());
-    let controller = web_sys::AbortController::new()?;
-    let settler: Settle = Rc::new(RefCell::new(None));
-    let s = settler.clone();
-    let promise = Promise::new(&mut |resolve, reject| {
-        *s.borrow_mut() = Some((resolve, reject));
+    let run = Rc::new(Execution {
+        inner: inner.clone(),
+        name,
+        done: Deferred::new(),
+        controller: web_sys::AbortController::new()?,
+        started: Cell::new(false),
     });
+    // options.signal aborted later → toolcancel, the execute signal aborts, reject.
     if let Some(sig) = signal {
-        let me2 = me.clone();
-        let s = settler.clone();
-        let c = controller.clone();
-        let n = name.clone();
-        let sig2 = sig.clone();
-        let on_abort = Closure::once_into_js(move || {
-            me2.fire_tool_event(&me2.cancel_event, "toolcancel", &n, false);
-            c.abort_with_reason(&sig2.reason());
-            settle(&s, false, &sig2.reason());
-        });
-        let opts = web_sys::AddEventListenerOptions::new();
-        opts.set_once(true);
-        let _ = sig.add_event_listener_with_callback_and_add_event_listener_options(
-            "abort",
-            on_abort.unchecked_ref(),
-            &opts,
-        );
+        let r = run.clone();
+        let s = sig.clone();
+        on_abort(&sig, move || r.cancel(&s.reason()));
     }
-    me.fire_tool_event(&me.activated_event, "toolactivated", &name, true);
-    let call_input = js::from_json(&args);
-    let call_opts = call_options(&ctx, &controller.signal());
-    let f = data.execute.clone();
-    let s = settler.clone();
+    // In a later microtask: fire `toolactivated` at the ModelContext and at the window,
+    // then call `execute(inputObject, { signal })`.
+    let r = run.clone();
+    let promise = run.done.promise.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        let r = invoke(&f, &call_input, &call_opts).await;
-        let _keep = ctx;
-        match r {
-            Ok(v) => match serialize_result(&v) {
-                Ok(text) => settle(&s, true, &JsValue::from_str(&text)),
-                Err(e) => settle(&s, false, &e),
+        if r.done.is_settled() {
+            return; // cancelled before the tool started
+        }
+        r.started.set(true);
+        let me = &r.inner;
+        me.fire_tool_event(&me.activated_event, "toolactivated", &r.name, true);
+        let ctx = RequestContext::detached(CancellationToken::new());
+        let call_opts = call_options(&ctx, &r.controller.signal());
+        let outcome = invoke(&data.execute, &js::from_json(&args), &call_opts).await;
+        // Result: a string as is, anything else serialized; a throw or rejection →
+        // UnknownError keeping the message.
+        match outcome {
+            Ok(v) => match serialize_result(&r.name, &v) {
+                Ok(text) => r.done.settle(true, &JsValue::from_str(&text)),
+                Err(e) => r.done.settle(false, &e),
             },
-            Err(e) => settle(
-                &s,
+            Err(e) => r.done.settle(
                 false,
-                &js::dom_exception("UnknownError", &js::error_message(&e)),
+                &js::dom_exception(
+                    "UnknownError",
+                    &format!("Tool {:?} failed: {}", r.name, js::error_message(&e)),
+                ),
             ),
         }
     });
@@ -533,7 +691,12 @@ impl Engine {
     /// W3C `registerTool(tool, options)`.
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(&self, tool: JsValue, options: JsValue) -> Promise {
-        reject_on_error(register_tool(&self.inner, &tool, &options))
+        match register_tool(&self.inner, &tool, &options) {
+            Ok((promise, name, registration)) => {
+                with_draft_unregister(&self.inner, promise, Some((name, registration)))
+            }
+            Err(e) => with_draft_unregister(&self.inner, Promise::reject(&e), None),
+        }
     }
 
     /// W3C `getTools(options)`.

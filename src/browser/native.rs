@@ -1,0 +1,412 @@
+//! Living beside a native `document.modelContext` (Chromium with `--enable-features=WebMCP`).
+//!
+//! The polyfill never replaces the browser's object: `document.modelContext` stays native and
+//! `navigator.modelContext` is the polyfill's. The two registries are kept in step, both ways:
+//!
+//! - **Polyfill → native.** Every tool in the engine that did not come from the native object
+//!   (W3C `registerTool` on `navigator.modelContext`, the session API, `provideContext`) is
+//!   registered on the native object too, with an `AbortSignal` this bridge aborts when the
+//!   tool leaves the engine; the mirrored `execute` validates the input and calls the page's
+//!   own function. So the browser's agent sees the polyfill's tools.
+//! - **Native → polyfill.** On every native `toolchange` (and once at start) the bridge reads
+//!   the native `getTools()` and registers, for each tool it did not mirror itself, a proxy in
+//!   the engine whose handler calls native `executeTool`. So MCP clients of the page's server
+//!   see the tools a page registered directly on the native object.
+//!
+//! Names are one namespace: a name already taken on the other side is skipped (with a console
+//! warning when the browser refuses a mirror).
+
+use js_sys::{Function, Promise, Reflect};
+use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::engine::{Door, EngineInner, JsToolData};
+use super::js;
+use super::js_handler::{call_options, invoke, JsTool};
+use super::webmcp::{register_lenient, stored_schema, unregister_if_current, WEBMCP_HINTS};
+use crate::server::registry::Tool;
+use crate::server::{CallError, CancellationToken, ListKind, RequestContext, ToolDef};
+
+/// The bridge between one engine and the native `ModelContext`.
+pub struct NativeBridge {
+    inner: Weak<EngineInner>,
+    /// The browser's own `ModelContext` (`document.modelContext`).
+    native: JsValue,
+    /// Engine tools registered on the native object: name → (registration, the controller
+    /// whose signal unregisters the native copy).
+    mirrored: RefCell<BTreeMap<String, (u64, web_sys::AbortController)>>,
+    /// Native tools served through the engine: name → registration of the proxy.
+    proxies: RefCell<BTreeMap<String, u64>>,
+    /// A mirror pass is queued.
+    mirror_queued: Cell<bool>,
+    /// A pass over the native tools is running; `again` asks it to run once more.
+    reading: Cell<bool>,
+    again: Cell<bool>,
+}
+
+/// Calls `obj[method](...args)`.
+fn call_method(obj: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    let f: Function = js::get(obj, method)?
+        .dyn_into()
+        .map_err(|_| js::type_error(&format!("the native modelContext has no {method}()")))?;
+    f.apply(obj, &args.iter().collect::<js_sys::Array>())
+}
+
+impl NativeBridge {
+    /// Starts bridging `inner`'s engine with `native`.
+    pub fn attach(inner: &Rc<EngineInner>, native: JsValue) -> Rc<NativeBridge> {
+        let bridge = Rc::new(NativeBridge {
+            inner: Rc::downgrade(inner),
+            native,
+            mirrored: RefCell::new(BTreeMap::new()),
+            proxies: RefCell::new(BTreeMap::new()),
+            mirror_queued: Cell::new(false),
+            reading: Cell::new(false),
+            again: Cell::new(false),
+        });
+        // Polyfill → native: after every change to the engine's tools.
+        let b = bridge.clone();
+        inner.server.observe(move |kind| {
+            if kind == ListKind::Tools {
+                b.queue_mirror();
+            }
+        });
+        // Native → polyfill: on every native toolchange, and now.
+        let b = bridge.clone();
+        let listener = Closure::<dyn Fn()>::new(move || b.clone().read_native());
+        if let Some(t) = bridge.native.dyn_ref::<web_sys::EventTarget>() {
+            let _ =
+                t.add_event_listener_with_callback("toolchange", listener.as_ref().unchecked_ref());
+        }
+        listener.forget(); // lives as long as the native object
+        bridge.clone().read_native();
+        bridge.queue_mirror();
+        bridge
+    }
+
+    // ---- polyfill → native ------------------------------------------------------------
+
+    /// Runs [`NativeBridge::mirror`] in a microtask (one pass for a burst of changes).
+    fn queue_mirror(self: &Rc<Self>) {
+        if self.mirror_queued.replace(true) {
+            return;
+        }
+        let me = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            me.mirror_queued.set(false);
+            me.mirror();
+        });
+    }
+
+    /// Brings the native object's copies in line with the engine's own tools.
+    fn mirror(self: &Rc<Self>) {
+        let Some(inner) = self.inner.upgrade() else {
+            return;
+        };
+        // Unregister copies whose tool left the engine (or was replaced).
+        let stale: Vec<String> = self
+            .mirrored
+            .borrow()
+            .iter()
+            .filter(|(name, (reg, _))| {
+                !matches!(inner.tool_data(name), Some((_, d)) if d.registration == *reg)
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in stale {
+            if let Some((_, controller)) = self.mirrored.borrow_mut().remove(&name) {
+                controller.abort();
+            }
+        }
+        // Register copies of the engine's tools that are not yet mirrored (proxies of
+        // native tools excepted: they are native already).
+        for tool in inner.server.tools() {
+            let Some((_, data)) = inner.tool_data(&tool.def.name) else {
+                continue;
+            };
+            if data.door == Door::Native || self.mirrored.borrow().contains_key(&tool.def.name) {
+                continue;
+            }
+            if let Err(e) = self.register_copy(&tool, &data) {
+                js::warn(&format!(
+                    "modelcontext-polyfill: could not register tool {:?} with the browser's modelContext: {}",
+                    tool.def.name,
+                    js::error_message(&e)
+                ));
+            }
+        }
+    }
+
+    /// `native.registerTool(copy, { signal })` for one engine tool.
+    fn register_copy(self: &Rc<Self>, tool: &Tool, data: &JsToolData) -> Result<(), JsValue> {
+        let name = tool.def.name.clone();
+        let registration = data.registration;
+        let dict: JsValue = js::object().into();
+        js::set(&dict, "name", &JsValue::from_str(&name));
+        // The browser requires a description; the session API does not.
+        let description = [
+            Some(tool.def.description.as_str()),
+            tool.def.title.as_deref(),
+            Some(name.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+        .find(|s| !s.is_empty())
+        .unwrap_or_default();
+        js::set(&dict, "description", &JsValue::from_str(description));
+        if let Some(title) = &tool.def.title {
+            js::set(&dict, "title", &JsValue::from_str(title));
+        }
+        if let Some(text) = stored_schema(tool) {
+            js::set(&dict, "inputSchema", &js::parse(&text)?);
+        }
+        if !tool.def.annotations.is_empty() {
+            let ann: JsValue = js::object().into();
+            for k in WEBMCP_HINTS {
+                if let Some(b) = tool.def.annotations.get(k).and_then(Value::as_bool) {
+                    js::set(&ann, k, &JsValue::from_bool(b));
+                }
+            }
+            js::set(&dict, "annotations", &ann);
+        }
+        js::set(
+            &dict,
+            "execute",
+            &self.mirrored_execute(&name, registration),
+        );
+        let controller = web_sys::AbortController::new()?;
+        let signal = controller.signal();
+        let options: JsValue = js::object().into();
+        js::set(&options, "signal", &signal);
+        self.mirrored
+            .borrow_mut()
+            .insert(name.clone(), (registration, controller));
+        let promise: Promise = call_method(&self.native, "registerTool", &[dict, options])?
+            .dyn_into()
+            .map_err(|_| js::type_error("native registerTool did not return a promise"))?;
+        // A refusal (say, the name is taken natively) forgets the copy; a rejection
+        // because we aborted the signal is the normal end of a copy.
+        let me = Rc::downgrade(self);
+        wasm_bindgen_futures::spawn_local(async move {
+            let Err(e) = JsFuture::from(promise).await else {
+                return;
+            };
+            if signal.aborted() {
+                return;
+            }
+            if let Some(me) = me.upgrade() {
+                let ours =
+                    matches!(me.mirrored.borrow().get(&name), Some((r, _)) if *r == registration);
+                if ours {
+                    me.mirrored.borrow_mut().remove(&name);
+                }
+            }
+            js::warn(&format!(
+                "modelcontext-polyfill: the browser's modelContext refused tool {name:?}: {}",
+                js::error_message(&e)
+            ));
+        });
+        Ok(())
+    }
+
+    /// The `execute` of a mirrored tool: validate the input, then call the page's function
+    /// for tool `name` (if it is still registration `registration`).
+    fn mirrored_execute(&self, name: &str, registration: u64) -> JsValue {
+        let inner = self.inner.clone();
+        let name = name.to_string();
+        let f = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(
+            move |input: JsValue, options: JsValue| -> Promise {
+                let Some(inner) = inner.upgrade() else {
+                    return Promise::reject(&js::dom_exception(
+                        "UnknownError",
+                        "The page is gone.",
+                    ));
+                };
+                let Some((tool, data)) = inner
+                    .tool_data(&name)
+                    .filter(|(_, d)| d.registration == registration)
+                else {
+                    return Promise::reject(&js::dom_exception(
+                        "UnknownError",
+                        &format!("No tool named {name:?} is available."),
+                    ));
+                };
+                // Beyond the spec, as on every path: validate against the input schema.
+                let args = match js::to_json(&input) {
+                    Ok(Some(v)) => v,
+                    Ok(None) => Value::Object(Default::default()),
+                    Err(e) => return Promise::reject(&e),
+                };
+                if let Some(schema) = &tool.input {
+                    let violations = schema.validate(&args);
+                    if !violations.is_empty() {
+                        let e = CallError::InvalidArguments {
+                            tool: name.clone(),
+                            violations,
+                        };
+                        return Promise::reject(&js::dom_exception("DataError", &e.to_string()));
+                    }
+                }
+                let signal = js::get(&options, "signal")
+                    .ok()
+                    .and_then(|s| s.dyn_into::<web_sys::AbortSignal>().ok());
+                let signal = match signal {
+                    Some(s) => s,
+                    None => match web_sys::AbortController::new() {
+                        Ok(c) => c.signal(),
+                        Err(e) => return Promise::reject(&e),
+                    },
+                };
+                let execute = data.execute.clone();
+                wasm_bindgen_futures::future_to_promise(async move {
+                    let ctx = RequestContext::detached(CancellationToken::new());
+                    let opts = call_options(&ctx, &signal);
+                    invoke(&execute, &input, &opts).await
+                })
+            },
+        );
+        f.into_js_value()
+    }
+
+    // ---- native → polyfill ------------------------------------------------------------
+
+    /// Reads the native tools and updates the engine's proxies; coalesces overlapping calls.
+    fn read_native(self: Rc<Self>) {
+        if self.reading.replace(true) {
+            self.again.set(true);
+            return;
+        }
+        wasm_bindgen_futures::spawn_local(async move {
+            loop {
+                self.again.set(false);
+                if let Err(e) = self.sync_proxies().await {
+                    js::warn(&format!(
+                        "modelcontext-polyfill: could not read the browser's modelContext tools: {}",
+                        js::error_message(&e)
+                    ));
+                }
+                if !self.again.get() {
+                    break;
+                }
+            }
+            self.reading.set(false);
+        });
+    }
+
+    async fn sync_proxies(&self) -> Result<(), JsValue> {
+        let list = call_method(&self.native, "getTools", &[])?;
+        let list = JsFuture::from(Promise::resolve(&list)).await?;
+        let Some(inner) = self.inner.upgrade() else {
+            return Ok(());
+        };
+        let mut seen = BTreeSet::new();
+        for t in js_sys::Array::from(&list).iter() {
+            let Some(name) = js::get(&t, "name")?.as_string() else {
+                continue;
+            };
+            // Our own mirrors are not native tools.
+            if self.mirrored.borrow().contains_key(&name) {
+                continue;
+            }
+            seen.insert(name.clone());
+            let current = self.proxies.borrow().get(&name).copied();
+            if let Some(reg) = current {
+                if matches!(inner.tool_data(&name), Some((_, d)) if d.registration == reg) {
+                    continue;
+                }
+            }
+            if inner.server.tool(&name).is_some() {
+                continue; // the name is the polyfill's
+            }
+            match self.register_proxy(&inner, &name, &t) {
+                Ok(reg) => {
+                    self.proxies.borrow_mut().insert(name, reg);
+                }
+                Err(e) => js::warn(&format!(
+                    "modelcontext-polyfill: could not serve the browser's tool {name:?}: {}",
+                    js::error_message(&e)
+                )),
+            }
+        }
+        // Proxies of tools the native object no longer has.
+        let gone: Vec<(String, u64)> = self
+            .proxies
+            .borrow()
+            .iter()
+            .filter(|(n, _)| !seen.contains(*n))
+            .map(|(n, r)| (n.clone(), *r))
+            .collect();
+        for (name, reg) in gone {
+            self.proxies.borrow_mut().remove(&name);
+            unregister_if_current(&inner, &name, reg);
+        }
+        Ok(())
+    }
+
+    /// Registers, in the engine, a proxy for the native `RegisteredTool` `t`.
+    fn register_proxy(&self, inner: &EngineInner, name: &str, t: &JsValue) -> Result<u64, JsValue> {
+        let opt_string =
+            |k: &str| -> Option<String> { js::get(t, k).ok().and_then(|v| v.as_string()) };
+        let schema_json = match js::get(t, "inputSchema")? {
+            v if v.is_undefined() || v.is_null() => None,
+            v => js::stringify(&v)?,
+        };
+        // Its execute: native executeTool(t, input, { signal }).
+        let native = self.native.clone();
+        let tool = t.clone();
+        let execute: Function = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(
+            move |input: JsValue, options: JsValue| -> JsValue {
+                let opts: JsValue = js::object().into();
+                if let Ok(signal) = js::get(&options, "signal") {
+                    js::set(&opts, "signal", &signal);
+                }
+                call_method(&native, "executeTool", &[tool.clone(), input, opts])
+                    .unwrap_or_else(|e| Promise::reject(&e).into())
+            },
+        )
+        .into_js_value()
+        .unchecked_into();
+        let registration = inner.next_registration();
+        let mut def = ToolDef::new(
+            name,
+            opt_string("description").unwrap_or_default(),
+            JsTool {
+                name: name.to_string(),
+                f: execute.clone(),
+            },
+        );
+        def.title = opt_string("title").filter(|s| !s.is_empty());
+        def.input_schema = match &schema_json {
+            Some(text) => serde_json::from_str(text).ok(),
+            None => None,
+        };
+        let ann = js::get(t, "annotations")?;
+        if ann.is_object() {
+            for k in WEBMCP_HINTS {
+                def.annotations
+                    .insert(k.to_string(), Value::Bool(js::to_bool(&js::get(&ann, k)?)));
+            }
+        }
+        def.attachment = Some(Rc::new(JsToolData {
+            execute,
+            input_schema_json: schema_json,
+            door: Door::Native,
+            registration,
+        }));
+        register_lenient(inner, def)?;
+        Ok(registration)
+    }
+}
+
+/// Reads the `native` member of the engine's configuration: the browser's own
+/// `ModelContext`, when there is one.
+pub fn native_from_config(config: &JsValue) -> Option<JsValue> {
+    let v = js::get(config, "native").ok()?;
+    (v.is_object() && Reflect::has(&v, &JsValue::from_str("registerTool")).unwrap_or(false))
+        .then_some(v)
+}

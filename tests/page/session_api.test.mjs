@@ -1,0 +1,314 @@
+// The session API (src/browser/session_api.rs): modelContext.connect(options) → a session with
+// registerTool / registerResource / registerPrompt / notify / isConnected / disconnect, and the
+// same methods directly on modelContext. Everything is checked from both sides: the page's
+// getTools() and an MCP client on the page's own server (default tab transport).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withPage, requireDist } from './harness.mjs';
+import { MCP_CLIENT } from './webmcp.mcp.mjs';
+
+const HTML = `<script src="/dist/modelcontext.iife.js"></script><script>${MCP_CLIENT}
+window.__until = async (f, what = 'condition') => {
+  for (let i = 0; i < 100; i++) { const v = await f(); if (v) return v; await new Promise((r) => setTimeout(r, 20)); }
+  throw new Error('timed out waiting for ' + what);
+};
+</script>`;
+const run = (fn) => withPage(fn, { html: HTML });
+
+test('connect() gives a session; its registerTool shows in getTools() and MCP tools/list and calls the handler', () => {
+  requireDist('modelcontext.iife.js');
+  return run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      const out = {};
+      const p = mc.connect({ serverInfo: { name: 'session-test', version: '9.9.9' } });
+      out.connectIsPromise = p instanceof Promise;
+      const session = await p;
+      out.methods = ['registerTool', 'registerResource', 'registerPrompt', 'notify', 'isConnected', 'disconnect'].map((m) => typeof session[m]);
+      out.connected = session.isConnected();
+      const seen = [];
+      const unregister = session.registerTool('add', {
+        title: 'Add',
+        description: 'Adds two numbers',
+        inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+        outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+        annotations: { readOnlyHint: true, idempotentHint: true },
+        handler: (args, options) => {
+          seen.push({ args, signal: options.signal instanceof AbortSignal, requestId: options.requestId !== undefined, reportProgress: typeof options.reportProgress });
+          return { sum: args.a + args.b };
+        },
+      });
+      out.unregisterType = typeof unregister;
+      const [t] = await mc.getTools();
+      out.getTools = { name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations };
+      const mcp = await __mcp.connect();
+      out.serverInfo = mcp.init.result.serverInfo;
+      out.capabilities = Object.keys(mcp.init.result.capabilities).sort();
+      const list = (await mcp.request('tools/list')).result.tools;
+      out.listed = list;
+      out.call = (await mcp.request('tools/call', { name: 'add', arguments: { a: 2, b: 3 } })).result;
+      const bad = await mcp.request('tools/call', { name: 'add', arguments: { a: 'x', b: 3 } });
+      out.bad = bad.error ? bad.error.message : bad.result.content[0].text;
+      out.w3c = await mc.executeTool(t, { a: 1, b: 1 });
+      out.seen = seen;
+      unregister();
+      out.afterUnregister = (await mc.getTools()).map((x) => x.name);
+      await __until(() => mcp.notifications.some((n) => n.method === 'notifications/tools/list_changed'), 'list_changed');
+      out.listAfter = (await mcp.request('tools/list')).result.tools.map((x) => x.name);
+      return out;
+    });
+    assert.deepEqual(r, {
+      connectIsPromise: true,
+      methods: ['function', 'function', 'function', 'function', 'function', 'function'],
+      connected: true,
+      unregisterType: 'function',
+      getTools: {
+        name: 'add',
+        title: 'Add',
+        description: 'Adds two numbers',
+        inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+        annotations: { consequentialHint: false, debugging: false, readOnlyHint: true, untrustedContentHint: false },
+      },
+      serverInfo: r.serverInfo,
+      capabilities: r.capabilities,
+      listed: [{
+        name: 'add',
+        title: 'Add',
+        description: 'Adds two numbers',
+        inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+        outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+        annotations: { readOnlyHint: true, idempotentHint: true },
+      }],
+      call: { content: [{ type: 'text', text: '{"sum":5}' }], structuredContent: { sum: 5 } },
+      bad: r.bad,
+      w3c: '{"sum":2}',
+      seen: [
+        { args: { a: 2, b: 3 }, signal: true, requestId: true, reportProgress: 'function' },
+        { args: { a: 1, b: 1 }, signal: true, requestId: false, reportProgress: 'function' },
+      ],
+      afterUnregister: [],
+      listAfter: [],
+    });
+    assert.equal(r.serverInfo.name, 'session-test');
+    assert.equal(r.serverInfo.version, '9.9.9');
+    assert.ok(['prompts', 'resources', 'tools'].every((c) => r.capabilities.includes(c)), r.capabilities.join());
+    assert.match(r.bad, /\/a/);
+    assert.match(r.bad, /type/);
+  });
+});
+
+test('registerResource (fixed URI and template) and registerPrompt, read through MCP', () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const session = await navigator.modelContext.connect();
+      const out = {};
+      const calls = [];
+      const offNote = session.registerResource('app://notes/today', {
+        name: 'today', description: "Today's note", mimeType: 'text/plain',
+        handler: (uri) => { calls.push(['note', String(uri)]); return 'buy milk'; },
+      });
+      session.registerResource('app://items/{id}', {
+        name: 'item', description: 'One item', mimeType: 'application/json',
+        handler: (uri, vars) => { calls.push(['item', String(uri), vars]); return { contents: [{ uri: String(uri), mimeType: 'application/json', text: JSON.stringify({ id: vars.id }) }] }; },
+      });
+      const offPrompt = session.registerPrompt('greet', {
+        description: 'Greets someone',
+        arguments: [{ name: 'who', description: 'Whom to greet', required: true }],
+        handler: (args) => { calls.push(['prompt', args]); return `Hello, ${args.who}!`; },
+      });
+      out.types = [typeof offNote, typeof offPrompt];
+      const mcp = await __mcp.connect();
+      out.resources = (await mcp.request('resources/list')).result.resources;
+      out.templates = (await mcp.request('resources/templates/list')).result.resourceTemplates;
+      out.readNote = (await mcp.request('resources/read', { uri: 'app://notes/today' })).result;
+      out.readItem = (await mcp.request('resources/read', { uri: 'app://items/42' })).result;
+      out.prompts = (await mcp.request('prompts/list')).result.prompts;
+      out.prompt = (await mcp.request('prompts/get', { name: 'greet', arguments: { who: 'Ada' } })).result;
+      out.calls = calls;
+      offNote();
+      offPrompt();
+      out.resourcesAfter = (await mcp.request('resources/list')).result.resources.map((x) => x.uri);
+      out.promptsAfter = (await mcp.request('prompts/list')).result.prompts.map((x) => x.name);
+      return out;
+    });
+    assert.deepEqual(r, {
+      types: ['function', 'function'],
+      resources: [{ uri: 'app://notes/today', name: 'today', description: "Today's note", mimeType: 'text/plain' }],
+      templates: [{ uriTemplate: 'app://items/{id}', name: 'item', description: 'One item', mimeType: 'application/json' }],
+      readNote: { contents: [{ uri: 'app://notes/today', mimeType: 'text/plain', text: 'buy milk' }] },
+      readItem: { contents: [{ uri: 'app://items/42', mimeType: 'application/json', text: '{"id":"42"}' }] },
+      prompts: [{ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', description: 'Whom to greet', required: true }] }],
+      prompt: { description: 'Greets someone', messages: [{ role: 'user', content: { type: 'text', text: 'Hello, Ada!' } }] },
+      calls: [['note', 'app://notes/today'], ['item', 'app://items/42', { id: '42' }], ['prompt', { who: 'Ada' }]],
+      resourcesAfter: [],
+      promptsAfter: [],
+    });
+  }));
+
+test('notify: log messages, resource updates to subscribers, other notifications to everyone', () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const session = await navigator.modelContext.connect();
+      session.registerResource('app://doc', { name: 'doc', handler: () => 'text' });
+      const mcp = await __mcp.connect();
+      await mcp.request('logging/setLevel', { level: 'info' });
+      await mcp.request('resources/subscribe', { uri: 'app://doc' });
+      session.notify('notifications/message', { level: 'warning', logger: 'page', data: { hello: 1 } });
+      session.notify('notifications/message', { level: 'debug', data: 'filtered out' });
+      session.notify('notifications/resources/updated', { uri: 'app://doc' });
+      navigator.modelContext.notify('notifications/custom/thing', { x: 1 });
+      const errors = [];
+      for (const [m, p] of [['not/a/notification', {}], ['notifications/message', { level: 'loud' }], ['notifications/resources/updated', {}], ['notifications/x', 5]]) {
+        try { session.notify(m, p); errors.push('ok'); } catch (e) { errors.push(e.name); }
+      }
+      await __until(() => mcp.notifications.some((n) => n.method === 'notifications/custom/thing'), 'the custom notification');
+      return { got: mcp.notifications.filter((n) => n.method !== 'notifications/tools/list_changed').map((n) => [n.method, n.params]), errors };
+    });
+    assert.deepEqual(r, {
+      got: [
+        ['notifications/message', { level: 'warning', logger: 'page', data: { hello: 1 } }],
+        ['notifications/resources/updated', { uri: 'app://doc' }],
+        ['notifications/custom/thing', { x: 1 }],
+      ],
+      errors: ['TypeError', 'TypeError', 'TypeError', 'TypeError'],
+    });
+  }));
+
+test('disconnect() removes what the session registered, and only that', () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      const a = await mc.connect();
+      const b = await mc.connect();
+      await mc.registerTool({ name: 'w3c', description: 'W3C tool', execute: () => 'w3c' });
+      a.registerTool('a_tool', { description: 'A', handler: () => 'a' });
+      a.registerResource('app://a', { name: 'a', handler: () => 'a' });
+      a.registerPrompt('a_prompt', { handler: () => 'a' });
+      b.registerTool('b_tool', { description: 'B', handler: () => 'b' });
+      const mcp = await __mcp.connect();
+      const names = async () => ({
+        tools: (await mcp.request('tools/list')).result.tools.map((t) => t.name),
+        resources: (await mcp.request('resources/list')).result.resources.map((t) => t.uri),
+        prompts: (await mcp.request('prompts/list')).result.prompts.map((t) => t.name),
+      });
+      const before = await names();
+      a.disconnect();
+      a.disconnect(); // idempotent
+      const after = await names();
+      const errors = [];
+      for (const f of [() => a.registerTool('late', { handler() {} }), () => a.registerResource('app://late', { handler() {} }), () => a.registerPrompt('late', { handler() {} }), () => a.notify('notifications/x', {})]) {
+        try { f(); errors.push('ok'); } catch (e) { errors.push(e.name); }
+      }
+      return { before, after, connected: [a.isConnected(), b.isConnected()], errors, getTools: (await mc.getTools()).map((t) => t.name) };
+    });
+    assert.deepEqual(r, {
+      before: { tools: ['a_tool', 'b_tool', 'w3c'], resources: ['app://a'], prompts: ['a_prompt'] },
+      after: { tools: ['b_tool', 'w3c'], resources: [], prompts: [] },
+      connected: [false, true],
+      errors: ['InvalidStateError', 'InvalidStateError', 'InvalidStateError', 'InvalidStateError'],
+      getTools: ['b_tool', 'w3c'],
+    });
+  }));
+
+test('the same methods directly on modelContext; its disconnect() stops the tab server', () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      const out = { methods: ['registerTool', 'registerResource', 'registerPrompt', 'notify', 'isConnected', 'disconnect', 'connect'].map((m) => typeof mc[m]) };
+      out.connectedAtStart = mc.isConnected();
+      const off = mc.registerTool('direct', { description: 'Direct', handler: () => 'direct' });
+      mc.registerResource('app://direct', { name: 'direct', handler: () => 'direct' });
+      mc.registerPrompt('direct', { handler: () => 'direct' });
+      await mc.registerTool({ name: 'w3c', description: 'W3C', execute: () => 'w3c' });
+      const mcp = await __mcp.connect();
+      out.tools = (await mcp.request('tools/list')).result.tools.map((t) => t.name);
+      out.call = (await mcp.request('tools/call', { name: 'direct', arguments: {} })).result;
+      out.offType = typeof off;
+      const stopped = new Promise((resolve) => window.addEventListener('message', (e) => { if (e.data && e.data.payload === 'mcp-server-stopped') resolve(true); }));
+      mc.disconnect();
+      out.stoppedMessage = await stopped;
+      out.connectedAfter = mc.isConnected();
+      out.left = (await mc.getTools()).map((t) => t.name);
+      await mc.connect();
+      out.reconnected = mc.isConnected();
+      const again = await __mcp.connect();
+      out.resourcesAfter = (await again.request('resources/list')).result.resources.length;
+      out.promptsAfter = (await again.request('prompts/list')).result.prompts.length;
+      out.toolsAfter = (await again.request('tools/list')).result.tools.map((t) => t.name);
+      return out;
+    });
+    assert.deepEqual(r, {
+      methods: ['function', 'function', 'function', 'function', 'function', 'function', 'function'],
+      connectedAtStart: true,
+      tools: ['direct', 'w3c'],
+      call: { content: [{ type: 'text', text: 'direct' }] },
+      offType: 'function',
+      stoppedMessage: true,
+      connectedAfter: false,
+      left: ['w3c'],
+      reconnected: true,
+      resourcesAfter: 0,
+      promptsAfter: 0,
+      toolsAfter: ['w3c'],
+    });
+  }));
+
+test('a tool from any door is in getTools() and in MCP tools/list', () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      // (provideContext replaces the W3C API's tool set, so it comes first.)
+      mc.provideContext({ tools: [{ name: 'provided', description: 'provideContext', execute: () => 'provided' }] });
+      await document.modelContext.registerTool({ name: 'w3c', description: 'W3C registerTool', execute: () => 'w3c' });
+      const session = await mc.connect();
+      session.registerTool('session', { description: 'session.registerTool', handler: () => 'session' });
+      mc.registerTool('direct', { description: 'modelContext.registerTool(name, def)', handler: () => 'direct' });
+      const mcp = await __mcp.connect();
+      const listed = (await mcp.request('tools/list')).result.tools.map((t) => t.name);
+      const got = (await mc.getTools()).map((t) => t.name);
+      const results = [];
+      for (const name of got) {
+        results.push((await mcp.request('tools/call', { name, arguments: {} })).result.content[0].text);
+      }
+      const w3c = [];
+      for (const t of await mc.getTools()) w3c.push(await mc.executeTool(t));
+      return { listed, got, results, w3c };
+    });
+    const names = ['direct', 'provided', 'session', 'w3c'];
+    assert.deepEqual(r, { listed: names, got: names, results: names, w3c: names });
+  }));
+
+test('session-API registration errors are synchronous exceptions', () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      const s = await mc.connect();
+      s.registerTool('taken', { handler() {} });
+      const e = (f) => { try { f(); return 'ok'; } catch (x) { return x.name; } };
+      return {
+        duplicate: e(() => s.registerTool('taken', { handler() {} })),
+        duplicateAcrossDoors: e(() => mc.registerTool('taken', { handler() {} })),
+        badName: e(() => s.registerTool('bad name', { handler() {} })),
+        noHandler: e(() => s.registerTool('x', { description: 'd' })),
+        notObject: e(() => s.registerTool('x', 5)),
+        badSchema: e(() => s.registerTool('x', { inputSchema: { type: 'string' }, handler() {} })),
+        resourceNoScheme: e(() => s.registerResource('no-scheme', { handler() {} })),
+        resourceDuplicate: e(() => { s.registerResource('app://r', { handler() {} }); s.registerResource('app://r', { handler() {} }); }),
+        promptDuplicate: e(() => { s.registerPrompt('p', { handler() {} }); s.registerPrompt('p', { handler() {} }); }),
+        connectBadOptions: await mc.connect(5).then(() => 'ok', (x) => x.name),
+      };
+    });
+    assert.deepEqual(r, {
+      duplicate: 'InvalidStateError',
+      duplicateAcrossDoors: 'InvalidStateError',
+      badName: 'InvalidStateError',
+      noHandler: 'TypeError',
+      notObject: 'TypeError',
+      badSchema: 'TypeError',
+      resourceNoScheme: 'TypeError',
+      resourceDuplicate: 'InvalidStateError',
+      promptDuplicate: 'InvalidStateError',
+      connectBadOptions: 'TypeError',
+    });
+  }));
