@@ -9,6 +9,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::browser::js;
+use crate::protocol::error_codes::{INVALID_REQUEST, PARSE_ERROR};
+use crate::protocol::jsonrpc::{self, ErrorObject};
 use crate::server::{Server, Session};
 
 /// The default channel.
@@ -112,11 +114,13 @@ struct Inner {
     server: Server,
     options: TabOptions,
     window: web_sys::Window,
-    session: RefCell<Option<Session>>,
+    /// The current session, shared so a message is fed to it without holding the cell's
+    /// borrow (a handler that synchronously stops the server must not hit a `RefCell` panic).
+    session: RefCell<Option<Rc<Session>>>,
     listener: RefCell<Option<Listener>>,
 }
 
-/// A running tab server.
+/// A running tab server. Dropping it stops it (see [`TabServer::stop`]).
 pub struct TabServer(Rc<Inner>);
 
 impl Inner {
@@ -129,17 +133,43 @@ impl Inner {
         let _ = self.window.post_message(&env, "*");
     }
 
-    fn new_session(self: &Rc<Self>) -> Session {
+    /// Answers a payload the engine never sees with a JSON-RPC error (`id: null`).
+    fn post_error(&self, code: i64, message: &str) {
+        let reply = jsonrpc::failure(None, ErrorObject::new(code, message));
+        if let Ok(payload) = js::parse(&reply.to_string()) {
+            self.post(&payload);
+        }
+    }
+
+    fn new_session(self: &Rc<Self>) -> Rc<Session> {
         let weak = Rc::downgrade(self);
-        self.server.connect(move |text| {
+        Rc::new(self.server.connect(move |text| {
             if let (Some(me), Ok(payload)) = (weak.upgrade(), js::parse(&text)) {
                 me.post(&payload);
             }
-        })
+        }))
+    }
+
+    /// The session for the next message: a fresh one for every `initialize` (a client that
+    /// connects or reconnects starts over, as with MCP-B's server) and after the current one
+    /// closed; otherwise the current one.
+    fn session_for(self: &Rc<Self>, is_initialize: bool) -> Rc<Session> {
+        if !is_initialize {
+            if let Some(s) = self.session.borrow().as_ref().filter(|s| !s.is_closed()) {
+                return s.clone();
+            }
+        }
+        let fresh = self.new_session();
+        let old = self.session.borrow_mut().replace(fresh.clone());
+        if let Some(old) = old {
+            old.close();
+        }
+        fresh
     }
 
     fn on_message(self: &Rc<Self>, ev: web_sys::MessageEvent) {
-        // Shape checks first: our window, our channel, the client's direction.
+        // Shape checks first: our window, our channel, the client's direction, a payload.
+        // Anything else is someone else's traffic and is ignored without a reply.
         let own: &JsValue = self.window.as_ref();
         if ev.source().map(JsValue::from).as_ref() != Some(own) {
             return;
@@ -163,38 +193,72 @@ impl Inner {
             }
             return;
         }
+        // Control strings. A string that is none of them is a malformed message: MCP-B
+        // payloads are JSON-RPC objects, never JSON text.
         if let Some(s) = payload.as_string() {
             if s == CHECK {
                 self.post(&JsValue::from_str(READY));
+            } else {
+                self.post_error(
+                    INVALID_REQUEST,
+                    &format!(
+                        "Invalid request: the payload is the string {:?}, which is neither a \
+                         JSON-RPC message nor the control string {CHECK:?}",
+                        truncate(&s, 64)
+                    ),
+                );
             }
             return;
         }
-        // A client that (re)connects starts over with `initialize`: give it a fresh
-        // session, as MCP-B's server does.
+        // A payload JSON cannot represent (a BigInt, …) is a parse error.
+        let text = match js::stringify(&payload) {
+            Ok(Some(t)) => t,
+            Ok(None) => {
+                return self.post_error(
+                    PARSE_ERROR,
+                    "Parse error: the payload has no JSON representation",
+                )
+            }
+            Err(e) => {
+                return self.post_error(
+                    PARSE_ERROR,
+                    &format!(
+                        "Parse error: the payload cannot be serialized as JSON: {}",
+                        js::error_message(&e)
+                    ),
+                )
+            }
+        };
         let is_initialize = js::get(&payload, "method")
             .ok()
             .and_then(|m| m.as_string())
             .as_deref()
             == Some("initialize");
-        let text = match js::stringify(&payload) {
-            Ok(Some(t)) => t,
-            _ => return,
+        self.session_for(is_initialize).receive(&text);
+    }
+
+    /// Stops listening, posts `mcp-server-stopped`, closes the session, frees the channel.
+    /// Idempotent: only the call that removes the listener does anything.
+    fn stop(&self) {
+        let Some(l) = self.listener.borrow_mut().take() else {
+            return;
         };
-        let needs_new = {
-            let s = self.session.borrow();
-            s.as_ref()
-                .is_none_or(|s| is_initialize && s.protocol_version().is_some())
-        };
-        if needs_new {
-            let fresh = self.new_session();
-            if let Some(old) = self.session.borrow_mut().replace(fresh) {
-                old.close();
-            }
+        let _ = self
+            .window
+            .remove_event_listener_with_callback("message", l.as_ref().unchecked_ref());
+        self.post(&JsValue::from_str(STOPPED));
+        let session = self.session.borrow_mut().take();
+        if let Some(s) = session {
+            s.close();
         }
-        let session = self.session.borrow();
-        if let Some(s) = session.as_ref() {
-            s.receive(&text);
-        }
+        served_channels(self.window.as_ref()).delete(&JsValue::from_str(&self.options.channel));
+    }
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
     }
 }
 
@@ -237,16 +301,48 @@ impl TabServer {
 
     /// Stops serving: posts `mcp-server-stopped`, closes the session, frees the channel.
     pub fn stop(self) {
-        let inner = &self.0;
-        if let Some(l) = inner.listener.borrow_mut().take() {
-            let _ = inner
-                .window
-                .remove_event_listener_with_callback("message", l.as_ref().unchecked_ref());
+        self.0.stop();
+    }
+}
+
+impl Drop for TabServer {
+    /// A server dropped without `stop()` must not leave its listener behind: the closure
+    /// is freed with it, and a freed closure still registered would throw on every message.
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+// ---- persistence hooks (used by `persist.rs`, the `persist` option) ------------------------
+
+impl TabServer {
+    /// The channel served.
+    pub fn channel(&self) -> &str {
+        &self.0.options.channel
+    }
+
+    /// A snapshot of the current session (`Session::snapshot`), if one is open.
+    pub fn session_snapshot(&self) -> Option<serde_json::Value> {
+        self.0
+            .session
+            .borrow()
+            .as_ref()
+            .filter(|s| !s.is_closed())
+            .map(|s| s.snapshot())
+    }
+
+    /// Makes a session restored from `snapshot` (`Server::connect_restored`) the current one.
+    pub fn restore_session(&self, snapshot: &serde_json::Value) -> Result<(), String> {
+        let weak = Rc::downgrade(&self.0);
+        let session = self.0.server.connect_restored(snapshot, move |text| {
+            if let (Some(me), Ok(payload)) = (weak.upgrade(), js::parse(&text)) {
+                me.post(&payload);
+            }
+        })?;
+        let old = self.0.session.borrow_mut().replace(Rc::new(session));
+        if let Some(old) = old {
+            old.close();
         }
-        inner.post(&JsValue::from_str(STOPPED));
-        if let Some(s) = inner.session.borrow_mut().take() {
-            s.close();
-        }
-        served_channels(inner.window.as_ref()).delete(&JsValue::from_str(&inner.options.channel));
+        Ok(())
     }
 }

@@ -1,0 +1,79 @@
+// Type definitions for modelcontext-polyfill: navigator.modelContext / document.modelContext
+// (the W3C WebMCP API), the session API, and the in-page MCP server's handler shapes.
+//
+// Loading the polyfill is a side effect, so are its types:
+//
+//   import 'modelcontext-polyfill';                      // ESM, types included
+//   /// <reference types="modelcontext-polyfill" />      // classic script users
+//
+// Every name is declared globally (like lib.dom.d.ts) and also exported as a type, so both
+// `const t: ModelContextTool = …` and `import type { ModelContextTool } from 'modelcontext-polyfill'`
+// work.
+
+/// <reference path="./webmcp.d.ts" />
+/// <reference path="./session.d.ts" />
+
+export type ModelContextJSONValue = globalThis.ModelContextJSONValue;
+export type ModelContextJSONSchema = globalThis.ModelContextJSONSchema;
+export type ModelContextLoggingLevel = globalThis.ModelContextLoggingLevel;
+export type ModelContextHandlerExtra = globalThis.ModelContextHandlerExtra;
+
+// W3C WebMCP
+export type ModelContext = globalThis.ModelContext;
+export type ModelContextEventMap = globalThis.ModelContextEventMap;
+export type ModelContextTool<Input extends object = Record<string, any>> = globalThis.ModelContextTool<Input>;
+export type ToolExecuteCallback<Input extends object = Record<string, any>> = globalThis.ToolExecuteCallback<Input>;
+export type ToolExecuteCallbackOptions = globalThis.ToolExecuteCallbackOptions;
+export type ToolAnnotations = globalThis.ToolAnnotations;
+export type RegisteredTool = globalThis.RegisteredTool;
+export type ModelContextRegisterToolOptions = globalThis.ModelContextRegisterToolOptions;
+export type ModelContextRegisterToolPromise = globalThis.ModelContextRegisterToolPromise;
+export type ModelContextGetToolOptions = globalThis.ModelContextGetToolOptions;
+export type ModelContextExecuteToolOptions = globalThis.ModelContextExecuteToolOptions;
+export type ToolActivatedEvent = globalThis.ToolActivatedEvent;
+export type ToolActivatedEventInit = globalThis.ToolActivatedEventInit;
+export type ToolCancelEvent = globalThis.ToolCancelEvent;
+export type ToolCancelEventInit = globalThis.ToolCancelEventInit;
+export type ModelContextTesting = globalThis.ModelContextTesting;
+export type ModelContextPolyfillConfig = globalThis.ModelContextPolyfillConfig;
+
+// Session API and MCP shapes
+export type ModelContextSession = globalThis.ModelContextSession;
+export type ModelContextConnectOptions = globalThis.ModelContextConnectOptions;
+export type ModelContextServerInfo = globalThis.ModelContextServerInfo;
+export type ModelContextTransportOptions = globalThis.ModelContextTransportOptions;
+export type ModelContextTabTransportOptions = globalThis.ModelContextTabTransportOptions;
+export type ModelContextPostMessageTransportOptions = globalThis.ModelContextPostMessageTransportOptions;
+export type ModelContextBroadcastChannelTransportOptions = globalThis.ModelContextBroadcastChannelTransportOptions;
+export type ModelContextIframeChildTransportOptions = globalThis.ModelContextIframeChildTransportOptions;
+export type ModelContextIframeParentTransportOptions = globalThis.ModelContextIframeParentTransportOptions;
+export type ModelContextEventTransportOptions = globalThis.ModelContextEventTransportOptions;
+export type ModelContextExtensionTransportOptions = globalThis.ModelContextExtensionTransportOptions;
+export type ModelContextTransportSecurityOptions = globalThis.ModelContextTransportSecurityOptions;
+export type ModelContextServerTransport = globalThis.ModelContextServerTransport;
+export type ModelContextOrigins = globalThis.ModelContextOrigins;
+export type ModelContextNotificationMethod = globalThis.ModelContextNotificationMethod;
+export type ToolDefinition<Input extends object = Record<string, any>> = globalThis.ToolDefinition<Input>;
+export type ToolHandler<Input extends object = Record<string, any>> = globalThis.ToolHandler<Input>;
+export type ToolHandlerResult = globalThis.ToolHandlerResult;
+export type McpToolAnnotations = globalThis.McpToolAnnotations;
+export type ResourceDefinition = globalThis.ResourceDefinition;
+export type ResourceHandler = globalThis.ResourceHandler;
+export type ResourceHandlerResult = globalThis.ResourceHandlerResult;
+export type PromptDefinition = globalThis.PromptDefinition;
+export type PromptHandler = globalThis.PromptHandler;
+export type PromptHandlerResult = globalThis.PromptHandlerResult;
+export type PromptArgumentDefinition = globalThis.PromptArgumentDefinition;
+export type CompletionHandler = globalThis.CompletionHandler;
+export type CompletionHandlerResult = globalThis.CompletionHandlerResult;
+export type McpIcon = globalThis.McpIcon;
+export type McpContentAnnotations = globalThis.McpContentAnnotations;
+export type McpContentBlock = globalThis.McpContentBlock;
+export type McpTextContent = globalThis.McpTextContent;
+export type McpImageContent = globalThis.McpImageContent;
+export type McpAudioContent = globalThis.McpAudioContent;
+export type McpResourceLink = globalThis.McpResourceLink;
+export type McpEmbeddedResource = globalThis.McpEmbeddedResource;
+export type McpResourceContents = globalThis.McpResourceContents;
+export type McpCallToolResult = globalThis.McpCallToolResult;
+export type McpPromptMessage = globalThis.McpPromptMessage;

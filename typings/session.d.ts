@@ -1,0 +1,350 @@
+// The session API (`modelContext.registerTool(name, def)`, `registerResource`, `registerPrompt`,
+// `connect` → ModelContextSession) and the MCP shapes its handlers return. Global declarations;
+// the W3C interface is in webmcp.d.ts.
+
+/// <reference path="./webmcp.d.ts" />
+
+/** A notification method: `notifications/…`. */
+type ModelContextNotificationMethod = `notifications/${string}`;
+
+/** An icon (MCP `Icon`). */
+interface McpIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** MCP content annotations. */
+interface McpContentAnnotations {
+  audience?: ('user' | 'assistant')[];
+  priority?: number;
+  lastModified?: string;
+}
+
+interface McpTextContent {
+  type: 'text';
+  text: string;
+  annotations?: McpContentAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+interface McpImageContent {
+  type: 'image';
+  /** Base64. */
+  data: string;
+  mimeType: string;
+  annotations?: McpContentAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+interface McpAudioContent {
+  type: 'audio';
+  /** Base64. */
+  data: string;
+  mimeType: string;
+  annotations?: McpContentAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+interface McpResourceLink {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: McpContentAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+interface McpEmbeddedResource {
+  type: 'resource';
+  resource: McpResourceContents;
+  annotations?: McpContentAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+/** A content block. Versions that lack a block type get it adapted by the server. */
+type McpContentBlock = McpTextContent | McpImageContent | McpAudioContent | McpResourceLink | McpEmbeddedResource;
+
+/** Resource contents: exactly one of `text` or `blob`. `uri` defaults to the resource's. */
+type McpResourceContents =
+  | { uri?: string; mimeType?: string; text: string; blob?: never; _meta?: Record<string, unknown> }
+  | { uri?: string; mimeType?: string; blob: string; text?: never; _meta?: Record<string, unknown> };
+
+/** A full MCP tool result. */
+interface McpCallToolResult {
+  content: McpContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * What a tool handler may return: a full `McpCallToolResult`; a string (one text block);
+ * `{ structuredContent }`; any other JSON value (its JSON text; objects are also
+ * `structuredContent`); `undefined`/`null` (no content). Throwing gives an `isError` result.
+ */
+type ToolHandlerResult = McpCallToolResult | ModelContextJSONValue | undefined | void;
+
+/** A session-API tool handler: `(args, extra)`. The args were validated against `inputSchema`. */
+type ToolHandler<Input extends object = Record<string, any>> = (
+  args: Input,
+  extra: ModelContextHandlerExtra,
+) => ToolHandlerResult | PromiseLike<ToolHandlerResult>;
+
+/** MCP's tool annotations, plus WebMCP's. Other members pass through to `tools/list`. */
+interface McpToolAnnotations extends ToolAnnotations {
+  title?: string;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [hint: string]: unknown;
+}
+
+interface ToolDefinitionBase {
+  title?: string;
+  /** Defaults to `""`. */
+  description?: string;
+  inputSchema?: ModelContextJSONSchema;
+  /** The shape of `structuredContent` (2025-06-18 and later). */
+  outputSchema?: ModelContextJSONSchema;
+  annotations?: McpToolAnnotations;
+  icons?: McpIcon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** `registerTool(name, definition)`: the handler is `handler` (or `execute`, the same thing). */
+type ToolDefinition<Input extends object = Record<string, any>> = ToolDefinitionBase &
+  ({ handler: ToolHandler<Input>; execute?: never } | { execute: ToolHandler<Input>; handler?: never });
+
+/** A completer for one template variable or prompt argument: the values that could follow `value`. */
+type CompletionHandler = (
+  value: string,
+  context: { argument: string; context: Record<string, string> },
+) => CompletionHandlerResult | PromiseLike<CompletionHandlerResult>;
+
+type CompletionHandlerResult = string[] | { values: string[]; total?: number; hasMore?: boolean };
+
+/** What a resource reader may return: text, one contents object, an array of them, or `{ contents }`. */
+type ResourceHandlerResult = string | McpResourceContents | McpResourceContents[] | { contents: McpResourceContents[] };
+
+/**
+ * A resource reader: `(uri, variables, extra)`. `uri` is a `URL` when the browser can parse it,
+ * else the string; `variables` holds the template's `{var}` values.
+ */
+type ResourceHandler = (
+  uri: URL | string,
+  variables: Record<string, string>,
+  extra: ModelContextHandlerExtra,
+) => ResourceHandlerResult | PromiseLike<ResourceHandlerResult>;
+
+interface ResourceDefinitionBase {
+  /** Defaults to the URI. */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: McpContentAnnotations;
+  icons?: McpIcon[];
+  _meta?: Record<string, unknown>;
+  /** Completers for a template's variables, by variable name. */
+  complete?: Record<string, CompletionHandler>;
+}
+
+/** `registerResource(uriOrTemplate, definition)`: the reader is `handler` (or `read`). */
+type ResourceDefinition = ResourceDefinitionBase &
+  ({ handler: ResourceHandler; read?: never } | { read: ResourceHandler; handler?: never });
+
+interface McpPromptMessage {
+  role: 'user' | 'assistant';
+  /** A string is one text block. */
+  content: string | McpContentBlock;
+}
+
+/** What a prompt renderer may return: text (one user message), messages, or `{ description?, messages }`. */
+type PromptHandlerResult = string | McpPromptMessage[] | { description?: string; messages: McpPromptMessage[] };
+
+/** A prompt renderer: `(args, extra)`; required arguments are checked before it runs. */
+type PromptHandler = (
+  args: Record<string, string>,
+  extra: ModelContextHandlerExtra,
+) => PromptHandlerResult | PromiseLike<PromptHandlerResult>;
+
+interface PromptArgumentDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+interface PromptDefinitionBase {
+  title?: string;
+  description?: string;
+  arguments?: PromptArgumentDefinition[];
+  icons?: McpIcon[];
+  _meta?: Record<string, unknown>;
+  /** Completers for arguments, by argument name. */
+  complete?: Record<string, CompletionHandler>;
+}
+
+/** `registerPrompt(name, definition)`: the renderer is `handler` (or `get`). */
+type PromptDefinition = PromptDefinitionBase &
+  ({ handler: PromptHandler; get?: never } | { get: PromptHandler; handler?: never });
+
+/** The server's `serverInfo` (and `instructions`) as `initialize` / `server/discover` report them. */
+interface ModelContextServerInfo {
+  /** Defaults to the page's host. */
+  name?: string;
+  /** Defaults to the polyfill's version. */
+  version?: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: McpIcon[];
+  instructions?: string;
+}
+
+/** One origin, a list of them, or `'*'` (any; the polyfill warns). */
+type ModelContextOrigins = string | string[];
+
+/** Checks every transport applies to what it receives. */
+interface ModelContextTransportSecurityOptions {
+  /** Token bucket per peer; default 200 messages per 1000 ms. `false` turns it off. */
+  rateLimit?: false | { messages?: number; perMs?: number };
+  /** Larger messages are refused with a JSON-RPC error. */
+  maxMessageBytes?: number;
+  /** Called with the origin of each refused message. */
+  onOriginViolation?: (origin: string) => void;
+}
+
+/** The tab transport (MCP-B's wire format): clients in the same window. */
+interface ModelContextTabTransportOptions {
+  type: 'tab';
+  /** Default `mcp-default`. One server per channel per window. */
+  channelId?: string;
+  /** Default: the page's own origin. `['*']` accepts any origin (and warns). */
+  allowedOrigins?: string[];
+  /** Called with the origin of each refused message. */
+  onOriginViolation?: (origin: string) => void;
+  /** Keep the session in `sessionStorage` across reloads (prefix default `mcp-tab`). */
+  persist?: boolean | { storagePrefix?: string };
+}
+
+/** `{ type, payload }` messages with a Worker, a worker's `self`, a MessagePort or a Window. */
+interface ModelContextPostMessageTransportOptions extends ModelContextTransportSecurityOptions {
+  type: 'postMessage';
+  target: Worker | MessagePort | Window | { postMessage(message: unknown, ...rest: any[]): void; addEventListener: EventTarget['addEventListener'] };
+  /** For Window targets: accepted origins (default: own origin). */
+  origin?: ModelContextOrigins;
+  /** Default `mcp`. */
+  messageType?: string;
+}
+
+/** `{ type: 'mcp', instanceId, payload }` on a BroadcastChannel: other pages of the origin. */
+interface ModelContextBroadcastChannelTransportOptions extends ModelContextTransportSecurityOptions {
+  type: 'broadcastChannel';
+  channelName: string;
+  /** Default: random. Messages carrying our own id are dropped. */
+  instanceId?: string;
+}
+
+/** This page is embedded: serve the embedding page (MCP-B iframe envelopes). */
+interface ModelContextIframeChildTransportOptions extends ModelContextTransportSecurityOptions {
+  type: 'iframeChild';
+  /** The embedding page's origin(s), or `'*'`. (`allowedOrigins` is accepted too, as MCP-B names it.) */
+  parentOrigin?: ModelContextOrigins;
+  allowedOrigins?: ModelContextOrigins;
+  /** Default `mcp-iframe`. */
+  channelId?: string;
+}
+
+/** Serve a client running in an iframe of this page (MCP-B iframe envelopes). */
+interface ModelContextIframeParentTransportOptions extends ModelContextTransportSecurityOptions {
+  type: 'iframeParent';
+  iframe: HTMLIFrameElement;
+  /** The iframe content's origin(s), or `'*'`. */
+  targetOrigin: ModelContextOrigins;
+  /** Default `mcp-iframe`. */
+  channelId?: string;
+  /** How long `connect()` waits for the child, ms. */
+  connectionTimeout?: number;
+  /** How often `mcp-check-ready` is posted until the child answers, ms (default 250). */
+  checkReadyRetryMs?: number;
+}
+
+/** An emitter in the same context: `mcp:request` in, `mcp:response` out by default. */
+interface ModelContextEventTransportOptions extends ModelContextTransportSecurityOptions {
+  type: 'event';
+  /** Default: a built-in emitter (see `session.transport.options.emitter`). */
+  emitter?: {
+    emit(event: string, payload: unknown): unknown;
+    on(event: string, listener: (payload: any) => void): unknown;
+    off(event: string, listener: (payload: any) => void): unknown;
+  };
+  sendEvent?: string;
+  receiveEvent?: string;
+}
+
+/** Raw JSON-RPC over a `chrome.runtime.Port` (browser extensions). */
+interface ModelContextExtensionTransportOptions extends ModelContextTransportSecurityOptions {
+  type: 'extension';
+  port: {
+    postMessage(message: unknown): void;
+    onMessage: { addListener(cb: (message: any) => void): void; removeListener(cb: (message: any) => void): void };
+    onDisconnect: { addListener(cb: () => void): void; removeListener(cb: () => void): void };
+  };
+  messageType?: string;
+  /** `{ type: 'keep-alive', timestamp }` every 25 s unless `false`. */
+  keepAlive?: boolean;
+  keepAliveInterval?: number;
+  onDisconnect?: () => void;
+}
+
+/** The transports `connect({ transport })` can open. */
+type ModelContextTransportOptions =
+  | ModelContextTabTransportOptions
+  | ModelContextPostMessageTransportOptions
+  | ModelContextBroadcastChannelTransportOptions
+  | ModelContextIframeChildTransportOptions
+  | ModelContextIframeParentTransportOptions
+  | ModelContextEventTransportOptions
+  | ModelContextExtensionTransportOptions;
+
+/** A transport a session serves on (`session.transport`). */
+interface ModelContextServerTransport {
+  readonly type: ModelContextTransportOptions['type'];
+  /** The effective options, defaults filled in (frozen). */
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly isConnected: boolean;
+  /** Stops serving (idempotent). */
+  close(): void;
+}
+
+interface ModelContextConnectOptions {
+  serverInfo?: ModelContextServerInfo;
+  /**
+   * Absent: the session rides the default tab server. Present: the session owns this
+   * transport (options, or a transport object built with one of the polyfill's classes).
+   */
+  transport?: ModelContextTransportOptions | ModelContextServerTransport;
+}
+
+/** What `modelContext.connect()` resolves with. Everything it registers goes away on `disconnect()`. */
+interface ModelContextSession {
+  /** @returns a function that unregisters this tool */
+  registerTool<Input extends object = Record<string, any>>(name: string, definition: ToolDefinition<Input>): () => void;
+  /** @returns a function that unregisters it */
+  registerResource(uriOrTemplate: string, definition: ResourceDefinition): () => void;
+  /** @returns a function that unregisters the prompt */
+  registerPrompt(name: string, definition: PromptDefinition): () => void;
+  notify(method: ModelContextNotificationMethod, params?: Record<string, unknown>): void;
+  isConnected(): boolean;
+  /** The transport this session owns; `null` when it rides the default tab server. */
+  readonly transport: ModelContextServerTransport | null;
+  /** Unregisters everything this session registered and closes its transport. Idempotent. */
+  disconnect(): void;
+}

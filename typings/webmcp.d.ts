@@ -1,0 +1,315 @@
+// The W3C WebMCP API (the Web Machine Learning CG's webmcp.idl) as modelcontext-polyfill installs
+// it, plus the earlier drafts' methods it keeps working (marked @deprecated). Global declarations,
+// in the style of TypeScript's lib.dom.d.ts. The session API and MCP shapes are in session.d.ts.
+
+/// <reference path="./session.d.ts" />
+
+/** Any JSON value. */
+type ModelContextJSONValue =
+  | string
+  | number
+  | boolean
+  | null
+  | ModelContextJSONValue[]
+  | { [key: string]: ModelContextJSONValue };
+
+/**
+ * A JSON Schema (the 2020-12 dialect unless `$schema` says otherwise). Every call is validated
+ * against the tool's `inputSchema`, on every path (executeTool, MCP tools/call, the session API).
+ */
+interface ModelContextJSONSchema {
+  $schema?: string;
+  $id?: string;
+  $ref?: string;
+  $defs?: Record<string, ModelContextJSONSchema | boolean>;
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  properties?: Record<string, ModelContextJSONSchema | boolean>;
+  required?: string[];
+  additionalProperties?: ModelContextJSONSchema | boolean;
+  items?: ModelContextJSONSchema | boolean;
+  enum?: ModelContextJSONValue[];
+  const?: ModelContextJSONValue;
+  default?: ModelContextJSONValue;
+  [keyword: string]: unknown;
+}
+
+/** WebMCP's tool annotations. All four default to `false`. */
+interface ToolAnnotations {
+  /** The tool only reads; it changes nothing. */
+  readOnlyHint?: boolean;
+  /** The tool's output may contain content the page does not vouch for. */
+  untrustedContentHint?: boolean;
+  /** The tool has consequences the user may want to confirm. */
+  consequentialHint?: boolean;
+  /** The tool exists for debugging. */
+  debugging?: boolean;
+}
+
+/** The logging levels of MCP's `notifications/message` (RFC 5424 severities). */
+type ModelContextLoggingLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
+
+/**
+ * The second argument of every page callback: a W3C `execute`, a session-API `handler`, a
+ * resource reader, a prompt renderer. `signal` is its one enumerable member (the IDL's
+ * `ToolExecuteCallbackOptions`); the rest are there by name.
+ */
+interface ModelContextHandlerExtra {
+  /** Aborts when the call is cancelled (MCP `notifications/cancelled`, an aborted executeTool signal, a closed session). */
+  readonly signal: AbortSignal;
+  /** The JSON-RPC id of the MCP request being served; absent for calls that did not come over MCP. */
+  readonly requestId?: string | number;
+  /** The request's `params._meta`, when it had one. */
+  readonly _meta?: Record<string, unknown>;
+  /**
+   * Sends `notifications/progress` when the caller asked for progress (gave a progressToken).
+   * @returns whether a notification was sent
+   */
+  reportProgress(progress: number, total?: number, message?: string): boolean;
+  /**
+   * Sends `notifications/message` to the client, subject to its `logging/setLevel`.
+   * @returns whether a notification was sent
+   */
+  log(level: ModelContextLoggingLevel, data: unknown, logger?: string): boolean;
+  /**
+   * Sends a request to the client (e.g. `sampling/createMessage`, `elicitation/create`,
+   * `roots/list`) related to this call. Rejects with an `Error` whose `code` is the JSON-RPC
+   * error code.
+   */
+  sendRequest<R = any>(method: string, params?: Record<string, unknown>): Promise<R>;
+  /**
+   * Earlier drafts' `client.requestUserInteraction(callback)`: runs `callback`, resolves with its result.
+   * @deprecated execute now receives `(input, { signal })`; interact with the user directly.
+   */
+  requestUserInteraction<T>(callback: () => T | PromiseLike<T>): Promise<T>;
+}
+
+/** The IDL's `ToolExecuteCallbackOptions` (`{ signal }`) and the extras this polyfill adds. */
+interface ToolExecuteCallbackOptions extends ModelContextHandlerExtra {}
+
+/**
+ * A tool's `execute`: its result is returned by `executeTool` as is when it is a string and as
+ * JSON otherwise; over MCP a string is one text block and an object is also `structuredContent`.
+ */
+type ToolExecuteCallback<Input extends object = Record<string, any>> = (
+  inputObject: Input,
+  options: ToolExecuteCallbackOptions,
+) => unknown;
+
+/** What `registerTool(tool)` takes (IDL `ModelContextTool`). */
+interface ModelContextTool<Input extends object = Record<string, any>> {
+  /** 1–128 characters from `A-Z a-z 0-9 _ - .`; unique in the document. */
+  name: string;
+  title?: string;
+  /** Must not be empty. */
+  description: string;
+  /** A JSON Schema for the input object; serialized as `JSON.stringify` would. */
+  inputSchema?: ModelContextJSONSchema;
+  execute: ToolExecuteCallback<Input>;
+  annotations?: ToolAnnotations;
+}
+
+/** IDL `ModelContextRegisterToolOptions`. */
+interface ModelContextRegisterToolOptions {
+  /** Origins (URLs with potentially trustworthy origins) of other frames that may see the tool. */
+  exposedTo?: string[];
+  /** Aborting it unregisters the tool (and rejects a still-pending registerTool promise). */
+  signal?: AbortSignal;
+}
+
+/** IDL `ModelContextGetToolOptions`. */
+interface ModelContextGetToolOptions {
+  fromOrigins?: string[];
+}
+
+/** IDL `ModelContextExecuteToolOptions`. */
+interface ModelContextExecuteToolOptions {
+  /** Aborting it fires `toolcancel`, aborts the `signal` given to `execute`, and rejects with the reason. */
+  signal?: AbortSignal;
+}
+
+/** What `getTools()` returns (IDL `RegisteredTool`), sorted by name. */
+interface RegisteredTool {
+  name: string;
+  /** `""` when the tool has none. */
+  title?: string;
+  description: string;
+  /** The schema parsed back into an object; absent when none was given. */
+  inputSchema?: ModelContextJSONSchema;
+  /** The window that registered the tool. */
+  window: Window;
+  origin: string;
+  annotations?: ToolAnnotations;
+}
+
+/** The promise `registerTool(tool)` returns; earlier drafts returned `{ unregister() }`. */
+interface ModelContextRegisterToolPromise extends Promise<void> {
+  /** @deprecated Pass `{ signal }` to registerTool and abort it instead. */
+  unregister(): void;
+}
+
+interface ToolActivatedEventInit extends EventInit {
+  toolName?: string;
+}
+
+/** Fired at the ModelContext and at `window` when an agent invokes a tool. */
+interface ToolActivatedEvent extends Event {
+  readonly toolName: string;
+}
+
+declare var ToolActivatedEvent: {
+  prototype: ToolActivatedEvent;
+  new (type: string, eventInitDict?: ToolActivatedEventInit): ToolActivatedEvent;
+};
+
+interface ToolCancelEventInit extends EventInit {
+  toolName?: string;
+}
+
+/** Fired at the ModelContext when a tool call is cancelled. */
+interface ToolCancelEvent extends Event {
+  readonly toolName: string;
+}
+
+declare var ToolCancelEvent: {
+  prototype: ToolCancelEvent;
+  new (type: string, eventInitDict?: ToolCancelEventInit): ToolCancelEvent;
+};
+
+interface ModelContextEventMap {
+  /** The set of tools changed (fired before the registerTool promise resolves). */
+  toolchange: Event;
+  toolactivated: ToolActivatedEvent;
+  toolcancel: ToolCancelEvent;
+}
+
+/**
+ * `document.modelContext` / `navigator.modelContext`: the W3C WebMCP interface, the session API
+ * and the in-page MCP server behind both.
+ */
+interface ModelContext extends EventTarget {
+  /**
+   * Registers a tool (W3C). Rejects with `InvalidStateError` (duplicate or invalid name, empty
+   * description), `TypeError` (schema not serializable), `SecurityError` (bad `exposedTo`), or
+   * the signal's reason.
+   */
+  registerTool<Input extends object = Record<string, any>>(
+    tool: ModelContextTool<Input>,
+    options?: ModelContextRegisterToolOptions,
+  ): ModelContextRegisterToolPromise;
+  /**
+   * Registers a tool (session API). Throws synchronously on a bad definition.
+   * @returns a function that unregisters this tool
+   */
+  registerTool<Input extends object = Record<string, any>>(name: string, definition: ToolDefinition<Input>): () => void;
+
+  getTools(options?: ModelContextGetToolOptions): Promise<RegisteredTool[]>;
+  /**
+   * Runs a tool as an agent would. Resolves with the result as a string; rejects with
+   * `DataError` for input that violates the schema, `UnknownError` when the tool fails or is
+   * unknown, `TypeError` when `inputObject` is not an object.
+   */
+  executeTool(
+    tool: RegisteredTool,
+    inputObject?: object,
+    options?: ModelContextExecuteToolOptions,
+  ): Promise<string>;
+
+  /**
+   * Registers a resource or, with `{var}` placeholders, a resource template.
+   * @returns a function that unregisters it
+   */
+  registerResource(uriOrTemplate: string, definition: ResourceDefinition): () => void;
+  /** @returns a function that unregisters the prompt */
+  registerPrompt(name: string, definition: PromptDefinition): () => void;
+  /** Opens a session: the default tab server (started if stopped) or the given transport. */
+  connect(options?: ModelContextConnectOptions): Promise<ModelContextSession>;
+  /** Unregisters what the session-API methods on this object registered; stops the default tab server. */
+  disconnect(): void;
+  /** Whether the default tab server is running. */
+  isConnected(): boolean;
+  /** Sends a notification to connected MCP clients (`notifications/…`). */
+  notify(method: ModelContextNotificationMethod, params?: Record<string, unknown>): void;
+
+  /** @deprecated Replaced the whole tool set. Use registerTool with an AbortSignal. */
+  provideContext(context?: { tools?: ModelContextTool<any>[] }): void;
+  /** @deprecated Removed every tool. Abort each tool's AbortSignal instead. */
+  clearContext(): void;
+  /** @deprecated Removed one tool. Abort the tool's AbortSignal instead. */
+  unregisterTool(name: string): void;
+
+  ontoolchange: ((this: ModelContext, ev: Event) => any) | null;
+  ontoolactivated: ((this: ModelContext, ev: ToolActivatedEvent) => any) | null;
+  ontoolcancel: ((this: ModelContext, ev: ToolCancelEvent) => any) | null;
+
+  addEventListener<K extends keyof ModelContextEventMap>(
+    type: K,
+    listener: (this: ModelContext, ev: ModelContextEventMap[K]) => any,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof ModelContextEventMap>(
+    type: K,
+    listener: (this: ModelContext, ev: ModelContextEventMap[K]) => any,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
+}
+
+/** The interface object: `instanceof` works; constructing throws `TypeError` ("Illegal constructor"). */
+declare var ModelContext: { readonly prototype: ModelContext } & (abstract new () => ModelContext);
+
+/** Chromium's test-only API, which older agent tooling drives pages through. */
+interface ModelContextTesting {
+  /** Tools with `inputSchema` as a JSON string. */
+  listTools(): { name: string; description: string; inputSchema?: string }[];
+  /** Runs a tool with JSON-text arguments; resolves with the result string. */
+  executeTool(toolName: string, inputArgsJson: string): Promise<string>;
+  registerToolsChangedCallback(callback: () => void): void;
+}
+
+/** Set before the polyfill loads to configure it. */
+interface ModelContextPolyfillConfig {
+  serverInfo?: ModelContextServerInfo;
+  /** `false`: no default tab server. Default: on, channel `mcp-default`, own origin only. */
+  tab?: false | Omit<ModelContextTabTransportOptions, 'type'>;
+}
+
+interface Navigator {
+  /** The same object as `document.modelContext` (earlier drafts' location). */
+  readonly modelContext: ModelContext;
+  /** @deprecated Chromium's test-only API; use `document.modelContext.getTools()` / `executeTool()`. */
+  readonly modelContextTesting: ModelContextTesting;
+}
+
+interface WorkerNavigator {
+  /** In workers the object has no default tab server; serve over an explicit transport. */
+  readonly modelContext: ModelContext;
+}
+
+interface Document {
+  readonly modelContext: ModelContext;
+}
+
+interface WindowEventMap {
+  toolactivated: ToolActivatedEvent;
+}
+
+declare var modelContextPolyfillConfig: ModelContextPolyfillConfig | undefined;
