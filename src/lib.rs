@@ -7,17 +7,26 @@
 //! |---|---|
 //! | [`protocol`] | JSON-RPC 2.0 and MCP message shapes, versions, error codes (pure Rust) |
 //! | [`server`] | the engine: lifecycle, dispatch, registry, notifications, cancellation (pure Rust) |
-//! | [`schema`] | JSON Schema validation on the `jsonschema` crate |
+//! | [`schema`] | JSON Schema validation on the `jsonschema` crate (feature `validator`) |
 //! | [`executor`] | a single-threaded executor for native hosts (stdio server, tests) |
 //! | `browser` | wasm only: the installer and the JS ⇄ Rust glue |
 //! | `transport` | wasm only: browser transports |
+//!
+//! Features: `validator` (the `schema` module), `browser` (on wasm32: `browser`, `transport`
+//! and the wasm client; without it a wasm32 build holds no wasm-bindgen code),
+//! `validator-module` (on wasm32: the validator as its own module, `schema::module`). The
+//! browser build is two wasm modules: the core (`browser`) and the validator, which the core
+//! loads when a tool first needs it (`browser::validator`).
 
+#[cfg(any(not(target_arch = "wasm32"), feature = "browser"))]
+pub mod client;
 pub mod executor;
 pub mod protocol;
+#[cfg(feature = "validator")]
 pub mod schema;
 pub mod server;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "browser"))]
 pub mod browser;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "browser"))]
 pub mod transport;

@@ -1,0 +1,194 @@
+//! `IframeParentClientTransport`: the embedding page's client for a server inside an
+//! iframe, wire-compatible with MCP-B's `IframeParentTransport` (MCP-B envelopes on channel
+//! `mcp-iframe`). `start()` posts `'mcp-check-ready'` to `iframe.contentWindow` every
+//! `checkIntervalMs` (250) until the child answers `'mcp-server-ready'`, and fails with a
+//! clear error after `connectionTimeout` (10 s). Only messages whose `event.source` is the
+//! iframe's current window and whose origin is `targetOrigin` are read.
+//!
+//! ```js
+//! const t = new IframeParentClientTransport({ iframe, targetOrigin: 'https://app.example' });
+//! ```
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::base::{
+    self, client_transport_class, opt_ms, opt_string, options_object, Base, Port, Ready, Wire,
+};
+use super::tab::{classify, envelope, open_envelope, Incoming, CHECK};
+use crate::browser::js;
+use crate::browser::runtime::BrowserRuntime;
+use crate::client::{Handshake, HandshakeError};
+use crate::server::CancellationToken;
+use crate::transport::jsio::{self, Listener};
+
+pub const DEFAULT_CHANNEL: &str = "mcp-iframe";
+pub const DEFAULT_CHECK_INTERVAL_MS: u64 = 250;
+pub const DEFAULT_CONNECTION_TIMEOUT_MS: u64 = 10_000;
+
+struct IframeWire {
+    iframe: JsValue,
+    target_origin: String,
+    channel: String,
+    check_interval: u64,
+    connection_timeout: u64,
+    listener: RefCell<Option<Listener>>,
+}
+
+fn content_window(iframe: &JsValue) -> Option<JsValue> {
+    js::get(iframe, "contentWindow")
+        .ok()
+        .filter(|w| !w.is_null() && !w.is_undefined())
+}
+
+impl Wire for IframeWire {
+    fn open(&self, port: Port) -> Result<Ready, JsValue> {
+        let window: JsValue = web_sys::window()
+            .map(JsValue::from)
+            .ok_or_else(|| js::type_error("IframeParentClientTransport needs a window"))?;
+        let ready = CancellationToken::new();
+        let (iframe, channel, origin, r) = (
+            self.iframe.clone(),
+            self.channel.clone(),
+            self.target_origin.clone(),
+            ready.clone(),
+        );
+        let listener = Listener::dom(&window, "message", move |ev: JsValue, _| {
+            // The iframe's current window (it changes when the frame navigates).
+            let source = js::get(&ev, "source").unwrap_or(JsValue::NULL);
+            if source.is_null() || content_window(&iframe).as_ref() != Some(&source) {
+                return;
+            }
+            let from = js::get(&ev, "origin")
+                .ok()
+                .and_then(|o| o.as_string())
+                .unwrap_or_default();
+            if origin != "*" && from != origin {
+                return;
+            }
+            let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+            let Some(payload) = open_envelope(&data, &channel, "server-to-client") else {
+                return;
+            };
+            match classify(payload) {
+                Incoming::Ready => r.cancel("ready"),
+                Incoming::Stopped => port.closed(&format!(
+                    "the iframe's server on channel {channel:?} stopped (mcp-server-stopped)"
+                )),
+                Incoming::Message(m) => {
+                    r.cancel("ready");
+                    port.message(m);
+                }
+                Incoming::Ignored => {}
+            }
+        })?;
+        *self.listener.borrow_mut() = Some(listener);
+        let (iframe, channel, origin) = (
+            self.iframe.clone(),
+            self.channel.clone(),
+            self.target_origin.clone(),
+        );
+        // Posted to whatever window the iframe holds at each check (none before it loads).
+        let check: Rc<dyn Fn()> = Rc::new(move || {
+            if let Some(w) = content_window(&iframe) {
+                let env = envelope(&channel, "client-to-server", &JsValue::from_str(CHECK));
+                if let Err(e) = jsio::call(&w, "postMessage", &[&env, &JsValue::from_str(&origin)])
+                {
+                    jsio::report(&e);
+                }
+            }
+        });
+        let handshake = Handshake {
+            interval_ms: Some(self.check_interval),
+            timeout_ms: Some(self.connection_timeout),
+        }
+        .run(
+            Rc::new(BrowserRuntime),
+            check,
+            ready,
+            CancellationToken::new(),
+        );
+        let (channel, origin) = (self.channel.clone(), self.target_origin.clone());
+        Ok(Box::pin(async move {
+            handshake.await.map_err(|e| match e {
+                HandshakeError::TimedOut { after_ms, checks } => format!(
+                    "the iframe did not answer 'mcp-check-ready' with 'mcp-server-ready' within \
+                     {after_ms} ms ({checks} checks on channel {channel:?}, targetOrigin {origin:?}); \
+                     is an IframeChild server running in it, on the same channel, allowing this origin?"
+                ),
+                HandshakeError::Aborted { reason } => reason,
+            })
+        }))
+    }
+
+    fn post(&self, message: &JsValue) -> Result<(), JsValue> {
+        let w = content_window(&self.iframe).ok_or_else(|| {
+            js::type_error("the iframe has no contentWindow (is it in the document?)")
+        })?;
+        let env = envelope(&self.channel, "client-to-server", message);
+        jsio::call(
+            &w,
+            "postMessage",
+            &[&env, &JsValue::from_str(&self.target_origin)],
+        )?;
+        Ok(())
+    }
+
+    fn shut(&self) {
+        self.listener.borrow_mut().take();
+    }
+}
+
+client_transport_class!(IframeParentClientTransport);
+
+#[wasm_bindgen]
+impl IframeParentClientTransport {
+    /// `new IframeParentClientTransport({ iframe, targetOrigin, channelId = 'mcp-iframe',
+    /// checkIntervalMs = 250, connectionTimeout = 10000 })`. `targetOrigin` is required
+    /// (`'*'` disables the origin check, with a warning).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<IframeParentClientTransport, JsValue> {
+        let ctx = "new IframeParentClientTransport(options): options";
+        let o = options_object(&options, ctx)?;
+        let iframe = js::get(&o, "iframe")?;
+        let is_iframe = jsio::instance_of(&iframe, "HTMLIFrameElement")
+            || (iframe.is_object()
+                && js_sys::Reflect::has(&iframe, &"contentWindow".into()).unwrap_or(false));
+        if !is_iframe {
+            return Err(js::type_error(&format!(
+                "{ctx}.iframe must be an HTMLIFrameElement"
+            )));
+        }
+        let target_origin = opt_string(&o, "targetOrigin", ctx)?
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| {
+                js::type_error(&format!(
+                    "{ctx}.targetOrigin is required: the iframe's origin (e.g. 'https://app.example'), or '*'"
+                ))
+            })?;
+        if target_origin == "*" {
+            base::warn_any_origin("IframeParentClientTransport");
+        }
+        let channel = opt_string(&o, "channelId", ctx)?.unwrap_or_else(|| DEFAULT_CHANNEL.into());
+        let check_interval =
+            opt_ms(&o, "checkIntervalMs", ctx)?.unwrap_or(DEFAULT_CHECK_INTERVAL_MS);
+        if check_interval == 0 {
+            return Err(js::type_error(&format!(
+                "{ctx}.checkIntervalMs must be at least 1"
+            )));
+        }
+        let wire = IframeWire {
+            iframe,
+            target_origin,
+            channel,
+            check_interval,
+            connection_timeout: opt_ms(&o, "connectionTimeout", ctx)?
+                .unwrap_or(DEFAULT_CONNECTION_TIMEOUT_MS),
+            listener: RefCell::new(None),
+        };
+        Ok(IframeParentClientTransport {
+            base: Base::new("IframeParentClientTransport", Box::new(wire)),
+        })
+    }
+}

@@ -1,0 +1,159 @@
+//! `PostMessageClientTransport`: a client for a server behind `postMessage` — a Worker, a
+//! worker's own `self`, a MessagePort, or a Window — in the seed's format
+//! `{ type: messageType, payload }` (`messageType` defaults to `'mcp'`).
+//!
+//! With a Window target (an iframe's `contentWindow`, `window.opener`, `window.parent`)
+//! answers arrive on this window: only those whose `event.source` is the target and whose
+//! origin is `origin` (default: this page's origin; `'*'` with a warning) are read, and
+//! messages are posted with `origin` as the target origin. Workers and ports are private
+//! channels: whoever holds one may talk.
+//!
+//! ```js
+//! const t = new PostMessageClientTransport({ target: worker });
+//! ```
+
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+
+use super::base::{
+    self, client_transport_class, opt_string, options_object, Base, Port, Ready, Wire,
+};
+use crate::browser::js;
+use crate::transport::jsio::{self, Listener};
+
+pub const DEFAULT_MESSAGE_TYPE: &str = "mcp";
+
+struct PostMessageWire {
+    target: JsValue,
+    is_window: bool,
+    origin: String,
+    message_type: String,
+    listener: RefCell<Option<Listener>>,
+}
+
+/// The payload of `{ type: message_type, payload }`.
+fn open_envelope(data: &JsValue, message_type: &str) -> Option<JsValue> {
+    if !data.is_object() {
+        return None;
+    }
+    if js::get(data, "type").ok()?.as_string().as_deref() != Some(message_type) {
+        return None;
+    }
+    let payload = js::get(data, "payload").ok()?;
+    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
+}
+
+impl Wire for PostMessageWire {
+    fn open(&self, port: Port) -> Result<Ready, JsValue> {
+        let message_type = self.message_type.clone();
+        let listener = if self.is_window {
+            let own: JsValue = web_sys::window()
+                .map(JsValue::from)
+                .ok_or_else(|| js::type_error("a Window target needs a window to receive on"))?;
+            let (target, origin) = (self.target.clone(), self.origin.clone());
+            Listener::dom(&own, "message", move |ev: JsValue, _| {
+                if js::get(&ev, "source").ok().as_ref() != Some(&target) {
+                    return;
+                }
+                let from = js::get(&ev, "origin")
+                    .ok()
+                    .and_then(|o| o.as_string())
+                    .unwrap_or_default();
+                if origin != "*" && from != origin {
+                    return;
+                }
+                let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+                if let Some(p) = open_envelope(&data, &message_type) {
+                    port.message(p);
+                }
+            })?
+        } else {
+            let l = Listener::dom(&self.target, "message", move |ev: JsValue, _| {
+                let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+                if let Some(p) = open_envelope(&data, &message_type) {
+                    port.message(p);
+                }
+            })?;
+            // A MessagePort delivers only once started.
+            if jsio::instance_of(&self.target, "MessagePort") {
+                let _ = jsio::call(&self.target, "start", &[]);
+            }
+            l
+        };
+        *self.listener.borrow_mut() = Some(listener);
+        Ok(Box::pin(async { Ok(()) }))
+    }
+
+    fn post(&self, message: &JsValue) -> Result<(), JsValue> {
+        let env: JsValue = js::object().into();
+        js::set(&env, "type", &JsValue::from_str(&self.message_type));
+        js::set(&env, "payload", message);
+        if self.is_window {
+            jsio::call(
+                &self.target,
+                "postMessage",
+                &[&env, &JsValue::from_str(&self.origin)],
+            )?;
+        } else {
+            jsio::call(&self.target, "postMessage", &[&env])?;
+        }
+        Ok(())
+    }
+
+    fn shut(&self) {
+        self.listener.borrow_mut().take();
+    }
+}
+
+client_transport_class!(PostMessageClientTransport);
+
+#[wasm_bindgen]
+impl PostMessageClientTransport {
+    /// `new PostMessageClientTransport({ target, origin = location.origin, messageType = 'mcp' })`
+    /// or `new PostMessageClientTransport(target, { origin, messageType })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(a: JsValue, b: JsValue) -> Result<PostMessageClientTransport, JsValue> {
+        let ctx = "new PostMessageClientTransport(options): options";
+        // The seed's positional form: the target first.
+        let (target, o) = if a.is_object() && jsio::has_method(&a, "postMessage") {
+            (a, options_object(&b, ctx)?)
+        } else {
+            let o = options_object(&a, ctx)?;
+            (js::get(&o, "target")?, o)
+        };
+        if !target.is_object() || !jsio::has_method(&target, "postMessage") {
+            return Err(js::type_error(&format!(
+                "{ctx}.target is required: a Worker, a Window, a MessagePort or a worker's self \
+                 (something with postMessage())"
+            )));
+        }
+        let is_window = jsio::is_window(&target);
+        if !is_window && !jsio::has_method(&target, "addEventListener") {
+            return Err(js::type_error(&format!(
+                "{ctx}.target must have addEventListener() (a Worker, a MessagePort or a worker's self)"
+            )));
+        }
+        if is_window && web_sys::window().is_none() {
+            return Err(js::type_error(&format!(
+                "{ctx}.target is a Window, but this context has no window to receive answers on"
+            )));
+        }
+        let origin = opt_string(&o, "origin", ctx)?.unwrap_or_else(jsio::own_origin);
+        if is_window && origin == "*" {
+            base::warn_any_origin("PostMessageClientTransport");
+        }
+        let message_type = opt_string(&o, "messageType", ctx)?
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| DEFAULT_MESSAGE_TYPE.into());
+        let wire = PostMessageWire {
+            target,
+            is_window,
+            origin,
+            message_type,
+            listener: RefCell::new(None),
+        };
+        Ok(PostMessageClientTransport {
+            base: Base::new("PostMessageClientTransport", Box::new(wire)),
+        })
+    }
+}

@@ -1,0 +1,209 @@
+//! `TabClientTransport`: a client for a server in the same window, wire-compatible with
+//! MCP-B's `TabClientTransport` (envelopes `{ channel, type: 'mcp', direction, payload }`,
+//! see `shared/spec/WIRE.md`). `start()` posts `'mcp-check-ready'` and resolves on
+//! `'mcp-server-ready'` (or the server's first message); `'mcp-server-stopped'` closes.
+//!
+//! ```js
+//! const t = new TabClientTransport({ channelId: 'mcp-default', targetOrigin: location.origin });
+//! ```
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::base::{
+    client_transport_class, opt_ms, opt_string, options_object, Base, Port, Ready, Wire,
+};
+use crate::browser::js;
+use crate::browser::runtime::BrowserRuntime;
+use crate::client::Handshake;
+use crate::server::CancellationToken;
+use crate::transport::jsio::{self, Listener};
+
+pub const DEFAULT_CHANNEL: &str = "mcp-default";
+pub(crate) const CHECK: &str = "mcp-check-ready";
+pub(crate) const READY: &str = "mcp-server-ready";
+pub(crate) const STOPPED: &str = "mcp-server-stopped";
+
+/// The MCP-B envelope `{ channel, type: 'mcp', direction, payload }`.
+pub(crate) fn envelope(channel: &str, direction: &str, payload: &JsValue) -> JsValue {
+    let env: JsValue = js::object().into();
+    js::set(&env, "channel", &JsValue::from_str(channel));
+    js::set(&env, "type", &JsValue::from_str("mcp"));
+    js::set(&env, "direction", &JsValue::from_str(direction));
+    js::set(&env, "payload", payload);
+    env
+}
+
+/// The payload of `data` when it is an envelope on `channel` going `direction`.
+pub(crate) fn open_envelope(data: &JsValue, channel: &str, direction: &str) -> Option<JsValue> {
+    if !data.is_object() {
+        return None;
+    }
+    let field = |k: &str| js::get(data, k).ok().and_then(|v| v.as_string());
+    if field("channel").as_deref() != Some(channel)
+        || field("type").as_deref() != Some("mcp")
+        || field("direction").as_deref() != Some(direction)
+    {
+        return None;
+    }
+    let payload = js::get(data, "payload").ok()?;
+    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
+}
+
+/// What an incoming server payload means for the connection.
+pub(crate) enum Incoming {
+    Ready,
+    Stopped,
+    Message(JsValue),
+    Ignored,
+}
+
+pub(crate) fn classify(payload: JsValue) -> Incoming {
+    match payload.as_string() {
+        Some(s) if s == READY => Incoming::Ready,
+        Some(s) if s == STOPPED => Incoming::Stopped,
+        Some(_) => Incoming::Ignored,
+        None => Incoming::Message(payload),
+    }
+}
+
+struct TabWire {
+    channel: String,
+    target_origin: String,
+    connection_timeout: Option<u64>,
+    listener: RefCell<Option<Listener>>,
+}
+
+impl TabWire {
+    fn window() -> Result<JsValue, JsValue> {
+        web_sys::window().map(JsValue::from).ok_or_else(|| {
+            js::type_error(
+                "TabClientTransport needs a window (it talks to a server in the same window)",
+            )
+        })
+    }
+
+    fn post_payload(&self, payload: &JsValue) -> Result<(), JsValue> {
+        let window = TabWire::window()?;
+        let env = envelope(&self.channel, "client-to-server", payload);
+        jsio::call(
+            &window,
+            "postMessage",
+            &[&env, &JsValue::from_str(&self.target_origin)],
+        )?;
+        Ok(())
+    }
+}
+
+impl Wire for TabWire {
+    fn open(&self, port: Port) -> Result<Ready, JsValue> {
+        let window = TabWire::window()?;
+        let ready = CancellationToken::new();
+        let (channel, origin, r, own) = (
+            self.channel.clone(),
+            self.target_origin.clone(),
+            ready.clone(),
+            window.clone(),
+        );
+        let listener = Listener::dom(&window, "message", move |ev: JsValue, _| {
+            // Our window only, then the origin, then the envelope.
+            if js::get(&ev, "source").ok().as_ref() != Some(&own) {
+                return;
+            }
+            let from = js::get(&ev, "origin")
+                .ok()
+                .and_then(|o| o.as_string())
+                .unwrap_or_default();
+            if origin != "*" && from != origin {
+                return;
+            }
+            let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+            let Some(payload) = open_envelope(&data, &channel, "server-to-client") else {
+                return;
+            };
+            match classify(payload) {
+                Incoming::Ready => r.cancel("ready"),
+                Incoming::Stopped => port.closed(&format!(
+                    "the tab server on channel {channel:?} stopped (mcp-server-stopped)"
+                )),
+                Incoming::Message(m) => {
+                    r.cancel("ready");
+                    port.message(m);
+                }
+                Incoming::Ignored => {}
+            }
+        })?;
+        *self.listener.borrow_mut() = Some(listener);
+        let (channel, origin) = (self.channel.clone(), self.target_origin.clone());
+        let check: Rc<dyn Fn()> = Rc::new(move || {
+            if let Ok(w) = TabWire::window() {
+                let env = envelope(&channel, "client-to-server", &JsValue::from_str(CHECK));
+                if let Err(e) = jsio::call(&w, "postMessage", &[&env, &JsValue::from_str(&origin)])
+                {
+                    jsio::report(&e);
+                }
+            }
+        });
+        let timeout = self.connection_timeout;
+        let channel = self.channel.clone();
+        let handshake = Handshake {
+            interval_ms: None,
+            timeout_ms: timeout,
+        }
+        .run(
+            Rc::new(BrowserRuntime),
+            check,
+            ready,
+            CancellationToken::new(),
+        );
+        Ok(Box::pin(async move {
+            handshake.await.map_err(|_| {
+                format!(
+                    "no tab server answered 'mcp-check-ready' on channel {channel:?} within {} ms",
+                    timeout.unwrap_or_default()
+                )
+            })
+        }))
+    }
+
+    fn post(&self, message: &JsValue) -> Result<(), JsValue> {
+        self.post_payload(message)
+    }
+
+    fn shut(&self) {
+        self.listener.borrow_mut().take();
+    }
+}
+
+client_transport_class!(TabClientTransport);
+
+#[wasm_bindgen]
+impl TabClientTransport {
+    /// `new TabClientTransport({ channelId = 'mcp-default', targetOrigin = location.origin,
+    /// connectionTimeout })`. `targetOrigin` is checked against every message's origin
+    /// (`'*'` skips it; only this window's own messages are read either way); `connectionTimeout` bounds `start()` (ms;
+    /// default: wait for the server).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<TabClientTransport, JsValue> {
+        let ctx = "new TabClientTransport(options): options";
+        let o = options_object(&options, ctx)?;
+        let channel = opt_string(&o, "channelId", ctx)?.unwrap_or_else(|| DEFAULT_CHANNEL.into());
+        if channel.is_empty() {
+            return Err(js::type_error(&format!(
+                "{ctx}.channelId must not be empty"
+            )));
+        }
+        // No warning for '*' here: only this very window's messages are accepted anyway.
+        let target_origin = opt_string(&o, "targetOrigin", ctx)?.unwrap_or_else(jsio::own_origin);
+        let wire = TabWire {
+            channel,
+            target_origin,
+            connection_timeout: opt_ms(&o, "connectionTimeout", ctx)?,
+            listener: RefCell::new(None),
+        };
+        Ok(TabClientTransport {
+            base: Base::new("TabClientTransport", Box::new(wire)),
+        })
+    }
+}

@@ -1,0 +1,600 @@
+//! wasm only: the exported `McpClient` class — a page's MCP client for a server behind any
+//! client transport (a worker, an iframe, another tab, the same page).
+//!
+//! ```js
+//! const client = new McpClient(new PostMessageClientTransport({ target: worker }), {
+//!   timeoutMs: 60000, heartbeatMs: 0,
+//!   reconnect: { initialDelayMs: 1000, maxDelayMs: 30000, factor: 2, maxRetries: 5, scheduler },
+//! });
+//! await client.connect();
+//! const { tools } = await client.listTools();
+//! const result = await client.callTool('search', { q: 'x' }, { timeoutMs: 5000, signal });
+//! ```
+
+use js_sys::{Function, Promise};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::future_to_promise;
+
+use super::bridge::{self, JsScheduler, JsTransport};
+use super::core::{Client, ClientOptions, RequestOptions, ServerDetails};
+use super::error::ClientError;
+use super::reconnect::ReconnectOptions;
+use super::transport::base::opt_ms;
+use crate::browser::js;
+use crate::browser::runtime::BrowserRuntime;
+use crate::server::CancellationToken;
+use crate::transport::jsio::{self, Listener};
+
+const CTX: &str = "new McpClient(transport, options): options";
+
+/// The page's hooks (`onclose`, `onerror`, `onreconnect`).
+#[derive(Default)]
+struct Hooks {
+    onclose: RefCell<JsValue>,
+    onerror: RefCell<JsValue>,
+    onreconnect: RefCell<JsValue>,
+}
+
+fn call_hook(slot: &RefCell<JsValue>, arg: &JsValue) {
+    let f = slot.borrow().clone();
+    if let Some(f) = f.dyn_ref::<Function>() {
+        if let Err(e) = f.call1(&JsValue::UNDEFINED, arg) {
+            jsio::report(&e);
+        }
+    }
+}
+
+fn hook_value(v: JsValue) -> JsValue {
+    if v.is_function() {
+        v
+    } else {
+        JsValue::NULL
+    }
+}
+
+/// An MCP client over a client transport.
+#[wasm_bindgen]
+pub struct McpClient {
+    client: Client,
+    hooks: Rc<Hooks>,
+    transport: JsValue,
+}
+
+fn number(o: &JsValue, key: &str, ctx: &str) -> Result<Option<f64>, JsValue> {
+    let v = js::get(o, key)?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.as_f64().filter(|n| !n.is_nan()).map(Some).ok_or_else(|| {
+        js::type_error(&format!(
+            "{ctx}.{key} must be a number, got {}",
+            js::to_dom_string(&v).unwrap_or_default()
+        ))
+    })
+}
+
+fn json_object(o: &JsValue, key: &str, ctx: &str) -> Result<Option<Value>, JsValue> {
+    let v = js::get(o, key)?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match js::to_json(&v)? {
+        Some(j @ Value::Object(_)) => Ok(Some(j)),
+        _ => Err(js::type_error(&format!("{ctx}.{key} must be an object"))),
+    }
+}
+
+/// Reads `reconnect`: `undefined`/`false` (off), `true` (defaults) or
+/// `{ initialDelayMs, maxDelayMs, factor, maxRetries, jitter, scheduler }`.
+fn reconnect_options(v: &JsValue) -> Result<(Option<ReconnectOptions>, Option<Function>), JsValue> {
+    let ctx = &format!("{CTX}.reconnect");
+    if v.is_undefined() || v.is_null() || *v == JsValue::FALSE {
+        return Ok((None, None));
+    }
+    if *v == JsValue::TRUE {
+        return Ok((Some(ReconnectOptions::default()), None));
+    }
+    if !v.is_object() {
+        return Err(js::type_error(&format!(
+            "{ctx} must be true, false or an object"
+        )));
+    }
+    let d = ReconnectOptions::default();
+    let max_retries = match number(v, "maxRetries", ctx)? {
+        None => d.max_retries,
+        Some(n) if n == f64::INFINITY => u32::MAX,
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => n as u32,
+        Some(n) => {
+            return Err(js::type_error(&format!(
+                "{ctx}.maxRetries must be a non-negative integer, got {n}"
+            )))
+        }
+    };
+    let jitter_v = js::get(v, "jitter")?;
+    let jitter = if jitter_v == JsValue::TRUE {
+        0.5
+    } else if jitter_v == JsValue::FALSE {
+        0.0
+    } else {
+        number(v, "jitter", ctx)?.unwrap_or(d.jitter)
+    };
+    let o = ReconnectOptions {
+        initial_delay_ms: opt_ms(v, "initialDelayMs", ctx)?.unwrap_or(d.initial_delay_ms),
+        max_delay_ms: opt_ms(v, "maxDelayMs", ctx)?.unwrap_or(d.max_delay_ms),
+        factor: number(v, "factor", ctx)?.unwrap_or(d.factor),
+        max_retries,
+        jitter,
+    };
+    o.validate()
+        .map_err(|m| js::type_error(&format!("{CTX}.{m}")))?;
+    let scheduler = js::get(v, "scheduler")?;
+    let scheduler = if scheduler.is_undefined() || scheduler.is_null() {
+        None
+    } else {
+        Some(scheduler.dyn_into::<Function>().map_err(|_| {
+            js::type_error(&format!(
+                "{ctx}.scheduler must be a function (reconnect, delay, attemptCount) => cancel | void"
+            ))
+        })?)
+    };
+    Ok((Some(o), scheduler))
+}
+
+fn client_options(v: &JsValue) -> Result<(ClientOptions, Option<Function>), JsValue> {
+    let o = if v.is_undefined() || v.is_null() {
+        js::object().into()
+    } else if v.is_object() {
+        v.clone()
+    } else {
+        return Err(js::type_error(&format!("{CTX} must be an object")));
+    };
+    let d = ClientOptions::default();
+    let (reconnect, scheduler) = reconnect_options(&js::get(&o, "reconnect")?)?;
+    let heartbeat = opt_ms(&o, "heartbeatMs", CTX)?.filter(|ms| *ms > 0);
+    let client_info = match json_object(&o, "clientInfo", CTX)? {
+        None => d.client_info,
+        Some(mut info) => {
+            for (k, v) in d.client_info.as_object().into_iter().flatten() {
+                info.as_object_mut()
+                    .expect("checked object")
+                    .entry(k.clone())
+                    .or_insert_with(|| v.clone());
+            }
+            info
+        }
+    };
+    Ok((
+        ClientOptions {
+            client_info,
+            capabilities: json_object(&o, "capabilities", CTX)?.unwrap_or_else(|| json!({})),
+            timeout_ms: opt_ms(&o, "timeoutMs", CTX)?.unwrap_or(d.timeout_ms),
+            heartbeat_ms: heartbeat,
+            heartbeat_timeout_ms: opt_ms(&o, "heartbeatTimeoutMs", CTX)?,
+            reconnect,
+        },
+        scheduler,
+    ))
+}
+
+/// `{ protocolVersion, serverInfo, capabilities, instructions }`.
+fn details_to_js(d: &ServerDetails) -> JsValue {
+    let o: JsValue = js::object().into();
+    js::set(
+        &o,
+        "protocolVersion",
+        &JsValue::from_str(d.protocol_version.as_str()),
+    );
+    js::set(&o, "serverInfo", &js::from_json(&d.server_info));
+    js::set(&o, "capabilities", &js::from_json(&d.capabilities));
+    if let Some(i) = &d.instructions {
+        js::set(&o, "instructions", &JsValue::from_str(i));
+    }
+    o
+}
+
+/// Per-call options: `{ timeoutMs, signal, onprogress }`.
+struct CallOptions {
+    core: RequestOptions,
+    signal: Option<JsValue>,
+    abort_listener: Option<Listener>,
+}
+
+fn call_options(v: &JsValue, ctx: &str) -> Result<CallOptions, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(CallOptions {
+            core: RequestOptions::default(),
+            signal: None,
+            abort_listener: None,
+        });
+    }
+    if !v.is_object() {
+        return Err(js::type_error(&format!("{ctx} must be an object")));
+    }
+    let mut core = RequestOptions {
+        timeout_ms: opt_ms(v, "timeoutMs", ctx)?,
+        ..RequestOptions::default()
+    };
+    let progress = js::get(v, "onprogress")?;
+    if !progress.is_undefined() && !progress.is_null() {
+        let f = progress
+            .dyn_into::<Function>()
+            .map_err(|_| js::type_error(&format!("{ctx}.onprogress must be a function")))?;
+        core.on_progress = Some(Rc::new(move |p: Value| {
+            if let Err(e) = f.call1(&JsValue::UNDEFINED, &js::from_json(&p)) {
+                jsio::report(&e);
+            }
+        }));
+    }
+    let signal = js::get(v, "signal")?;
+    let mut abort_listener = None;
+    let signal = if signal.is_undefined() || signal.is_null() {
+        None
+    } else {
+        if !jsio::instance_of(&signal, "AbortSignal") {
+            return Err(js::type_error(&format!(
+                "{ctx}.signal must be an AbortSignal"
+            )));
+        }
+        let token = CancellationToken::new();
+        let reason_of = |s: &JsValue| {
+            js::get(s, "reason")
+                .ok()
+                .filter(|r| !r.is_undefined())
+                .map(|r| js::error_message(&r))
+                .unwrap_or_else(|| "The operation was aborted".into())
+        };
+        if js::get(&signal, "aborted")?.is_truthy() {
+            token.cancel(reason_of(&signal));
+        } else {
+            let (t, s) = (token.clone(), signal.clone());
+            abort_listener = Some(Listener::dom(&signal, "abort", move |_, _| {
+                t.cancel(reason_of(&s));
+            })?);
+        }
+        core.cancel = Some(token);
+        Some(signal)
+    };
+    Ok(CallOptions {
+        core,
+        signal,
+        abort_listener,
+    })
+}
+
+fn params_value(v: &JsValue, ctx: &str) -> Result<Option<Value>, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match js::to_json(v)? {
+        Some(j @ Value::Object(_)) => Ok(Some(j)),
+        _ => Err(js::type_error(&format!(
+            "{ctx} must be an object (MCP uses named parameters)"
+        ))),
+    }
+}
+
+fn rejected(e: JsValue) -> Promise {
+    Promise::reject(&e)
+}
+
+impl McpClient {
+    /// Runs a request future as a promise, mapping errors once.
+    fn run(
+        &self,
+        fut: crate::server::LocalBoxFuture<'static, Result<Value, ClientError>>,
+        opts: CallOptions,
+    ) -> Promise {
+        future_to_promise(async move {
+            let out = fut.await;
+            drop(opts.abort_listener);
+            match out {
+                Ok(v) => Ok(js::from_json(&v)),
+                Err(e) => Err(bridge::to_js_error(&e, opts.signal.as_ref())),
+            }
+        })
+    }
+}
+
+#[wasm_bindgen]
+impl McpClient {
+    /// `new McpClient(transport, { timeoutMs = 60000, heartbeatMs = 0, heartbeatTimeoutMs,
+    /// reconnect, clientInfo, capabilities })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(transport: JsValue, options: JsValue) -> Result<McpClient, JsValue> {
+        let adapter = JsTransport::new(transport.clone(), "new McpClient(transport, options)")?;
+        let (opts, scheduler) = client_options(&options)?;
+        let client = Client::new(Rc::new(BrowserRuntime), Rc::new(adapter), opts);
+        if let Some(s) = scheduler {
+            client.set_scheduler(Rc::new(JsScheduler(s)));
+        }
+        client.set_random(Rc::new(js_sys::Math::random));
+        let hooks = Rc::new(Hooks::default());
+        let h = Rc::downgrade(&hooks);
+        client.set_on_close(Some(Rc::new(move |reason: Option<String>| {
+            if let Some(h) = h.upgrade() {
+                let arg = reason
+                    .map(|r| JsValue::from_str(&r))
+                    .unwrap_or(JsValue::UNDEFINED);
+                call_hook(&h.onclose, &arg);
+            }
+        })));
+        let h = Rc::downgrade(&hooks);
+        client.set_on_error(Some(Rc::new(move |e: &ClientError| {
+            if let Some(h) = h.upgrade() {
+                call_hook(&h.onerror, &bridge::to_js_error(e, None));
+            }
+        })));
+        let h = Rc::downgrade(&hooks);
+        client.set_on_reconnect(Some(Rc::new(move |attempts: u32, d: &ServerDetails| {
+            if let Some(h) = h.upgrade() {
+                let info = details_to_js(d);
+                js::set(&info, "attempts", &JsValue::from_f64(attempts as f64));
+                call_hook(&h.onreconnect, &info);
+            }
+        })));
+        Ok(McpClient {
+            client,
+            hooks,
+            transport,
+        })
+    }
+
+    /// Starts the transport and initializes; resolves with `{ protocolVersion, serverInfo,
+    /// capabilities, instructions }`.
+    pub fn connect(&self) -> Promise {
+        let fut = self.client.connect();
+        future_to_promise(async move {
+            match fut.await {
+                Ok(d) => Ok(details_to_js(&d)),
+                Err(e) => Err(bridge::to_js_error(&e, None)),
+            }
+        })
+    }
+
+    /// `request(method, params?, { timeoutMs, signal, onprogress })` → the result.
+    pub fn request(&self, method: JsValue, params: JsValue, options: JsValue) -> Promise {
+        let method = match method.as_string() {
+            Some(m) if !m.is_empty() => m,
+            _ => {
+                return rejected(js::type_error(
+                    "request(method, params, options): method must be a non-empty string",
+                ))
+            }
+        };
+        let params = match params_value(&params, "request(method, params, options): params") {
+            Ok(p) => p,
+            Err(e) => return rejected(e),
+        };
+        match call_options(&options, "request(method, params, options): options") {
+            Ok(o) => self.run(self.client.request(&method, params, o.core.clone()), o),
+            Err(e) => rejected(e),
+        }
+    }
+
+    fn simple(&self, method: &str, params: &JsValue, options: &JsValue) -> Promise {
+        let ctx = format!("{method}: ");
+        let params = match params_value(params, &format!("{ctx}params")) {
+            Ok(p) => p,
+            Err(e) => return rejected(e),
+        };
+        match call_options(options, &format!("{ctx}options")) {
+            Ok(o) => self.run(self.client.request(method, params, o.core.clone()), o),
+            Err(e) => rejected(e),
+        }
+    }
+
+    /// `listTools(params?, options?)` → `{ tools, nextCursor? }`.
+    #[wasm_bindgen(js_name = listTools)]
+    pub fn list_tools(&self, params: JsValue, options: JsValue) -> Promise {
+        self.simple("tools/list", &params, &options)
+    }
+
+    #[wasm_bindgen(js_name = listResources)]
+    pub fn list_resources(&self, params: JsValue, options: JsValue) -> Promise {
+        self.simple("resources/list", &params, &options)
+    }
+
+    #[wasm_bindgen(js_name = listResourceTemplates)]
+    pub fn list_resource_templates(&self, params: JsValue, options: JsValue) -> Promise {
+        self.simple("resources/templates/list", &params, &options)
+    }
+
+    #[wasm_bindgen(js_name = listPrompts)]
+    pub fn list_prompts(&self, params: JsValue, options: JsValue) -> Promise {
+        self.simple("prompts/list", &params, &options)
+    }
+
+    /// `callTool(name, args?, options?)` → the `CallToolResult`.
+    #[wasm_bindgen(js_name = callTool)]
+    pub fn call_tool(&self, name: JsValue, args: JsValue, options: JsValue) -> Promise {
+        let ctx = "callTool(name, args, options)";
+        let Some(name) = name.as_string() else {
+            return rejected(js::type_error(&format!("{ctx}: name must be a string")));
+        };
+        let args = match params_value(&args, &format!("{ctx}: args")) {
+            Ok(a) => a,
+            Err(e) => return rejected(e),
+        };
+        match call_options(&options, &format!("{ctx}: options")) {
+            Ok(o) => self.run(self.client.call_tool(&name, args, o.core.clone()), o),
+            Err(e) => rejected(e),
+        }
+    }
+
+    /// `readResource(uri, options?)` → `{ contents }`.
+    #[wasm_bindgen(js_name = readResource)]
+    pub fn read_resource(&self, uri: JsValue, options: JsValue) -> Promise {
+        let ctx = "readResource(uri, options)";
+        let Some(uri) = uri.as_string() else {
+            return rejected(js::type_error(&format!("{ctx}: uri must be a string")));
+        };
+        match call_options(&options, &format!("{ctx}: options")) {
+            Ok(o) => self.run(self.client.read_resource(&uri, o.core.clone()), o),
+            Err(e) => rejected(e),
+        }
+    }
+
+    /// `getPrompt(name, args?, options?)` → `{ messages, description? }`.
+    #[wasm_bindgen(js_name = getPrompt)]
+    pub fn get_prompt(&self, name: JsValue, args: JsValue, options: JsValue) -> Promise {
+        let ctx = "getPrompt(name, args, options)";
+        let Some(name) = name.as_string() else {
+            return rejected(js::type_error(&format!("{ctx}: name must be a string")));
+        };
+        let args = match params_value(&args, &format!("{ctx}: args")) {
+            Ok(a) => a,
+            Err(e) => return rejected(e),
+        };
+        match call_options(&options, &format!("{ctx}: options")) {
+            Ok(o) => self.run(self.client.get_prompt(&name, args, o.core.clone()), o),
+            Err(e) => rejected(e),
+        }
+    }
+
+    /// `ping(options?)` → `{}`.
+    pub fn ping(&self, options: JsValue) -> Promise {
+        self.simple("ping", &JsValue::UNDEFINED, &options)
+    }
+
+    /// `notify(method, params?)`: sends a notification (resolves once sent).
+    pub fn notify(&self, method: JsValue, params: JsValue) -> Promise {
+        let Some(method) = method.as_string() else {
+            return rejected(js::type_error(
+                "notify(method, params): method must be a string",
+            ));
+        };
+        let params = match params_value(&params, "notify(method, params): params") {
+            Ok(p) => p,
+            Err(e) => return rejected(e),
+        };
+        match self.client.notify(&method, params) {
+            Ok(()) => Promise::resolve(&JsValue::UNDEFINED),
+            Err(e) => rejected(bridge::to_js_error(&e, None)),
+        }
+    }
+
+    /// `onNotification(method, cb)`: `cb({ method, params })` for each notification named
+    /// `method` (`'*'`: all). Returns a function that removes the handler.
+    #[wasm_bindgen(js_name = onNotification)]
+    pub fn on_notification(&self, method: JsValue, cb: JsValue) -> Result<Function, JsValue> {
+        let method = method.as_string().ok_or_else(|| {
+            js::type_error("onNotification(method, callback): method must be a string")
+        })?;
+        let cb: Function = cb.dyn_into().map_err(|_| {
+            js::type_error("onNotification(method, callback): callback must be a function")
+        })?;
+        let id = self
+            .client
+            .on_notification(&method, bridge::notification_handler(cb));
+        let client = self.client.clone();
+        Ok(
+            Closure::<dyn Fn()>::new(move || client.remove_notification_handler(id))
+                .into_js_value()
+                .unchecked_into(),
+        )
+    }
+
+    /// `setRequestHandler(method, cb)`: `cb({ method, params }, { requestId, signal })`
+    /// answers the server's requests named `method`; `null` removes it. A handler for
+    /// `sampling/createMessage`, `elicitation/create` or `roots/list` declares the
+    /// capability at the next `connect()`. `ping` is answered without a handler.
+    #[wasm_bindgen(js_name = setRequestHandler)]
+    pub fn set_request_handler(&self, method: JsValue, cb: JsValue) -> Result<(), JsValue> {
+        let method = method.as_string().ok_or_else(|| {
+            js::type_error("setRequestHandler(method, handler): method must be a string")
+        })?;
+        if cb.is_null() || cb.is_undefined() {
+            self.client.set_request_handler(&method, None);
+            return Ok(());
+        }
+        let cb: Function = cb.dyn_into().map_err(|_| {
+            js::type_error("setRequestHandler(method, handler): handler must be a function or null")
+        })?;
+        self.client
+            .set_request_handler(&method, Some(bridge::request_handler(cb)));
+        Ok(())
+    }
+
+    /// Closes: cancels a scheduled reconnection, rejects every pending request with a
+    /// `TransportClosedError`, closes the transport, calls `onclose`.
+    pub fn close(&self) -> Promise {
+        self.client.close();
+        Promise::resolve(&JsValue::UNDEFINED)
+    }
+
+    /// `'idle' | 'connecting' | 'connected' | 'reconnecting' | 'closed'`.
+    #[wasm_bindgen(getter)]
+    pub fn state(&self) -> String {
+        self.client.phase().as_str().to_string()
+    }
+
+    /// The transport given to the constructor.
+    #[wasm_bindgen(getter)]
+    pub fn transport(&self) -> JsValue {
+        self.transport.clone()
+    }
+
+    /// The negotiated protocol version (`undefined` before `connect()`).
+    #[wasm_bindgen(getter, js_name = protocolVersion)]
+    pub fn protocol_version(&self) -> Option<String> {
+        self.client
+            .server()
+            .map(|d| d.protocol_version.as_str().to_string())
+    }
+
+    #[wasm_bindgen(getter, js_name = serverInfo)]
+    pub fn server_info(&self) -> JsValue {
+        self.client
+            .server()
+            .map(|d| js::from_json(&d.server_info))
+            .unwrap_or(JsValue::UNDEFINED)
+    }
+
+    #[wasm_bindgen(getter, js_name = serverCapabilities)]
+    pub fn server_capabilities(&self) -> JsValue {
+        self.client
+            .server()
+            .map(|d| js::from_json(&d.capabilities))
+            .unwrap_or(JsValue::UNDEFINED)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn instructions(&self) -> Option<String> {
+        self.client.server().and_then(|d| d.instructions)
+    }
+
+    /// Requests sent or queued and not yet settled.
+    #[wasm_bindgen(getter, js_name = pendingRequests)]
+    pub fn pending_requests(&self) -> u32 {
+        self.client.pending_requests() as u32
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn onclose(&self) -> JsValue {
+        self.hooks.onclose.borrow().clone()
+    }
+    #[wasm_bindgen(setter)]
+    pub fn set_onclose(&self, f: JsValue) {
+        *self.hooks.onclose.borrow_mut() = hook_value(f);
+    }
+    #[wasm_bindgen(getter)]
+    pub fn onerror(&self) -> JsValue {
+        self.hooks.onerror.borrow().clone()
+    }
+    #[wasm_bindgen(setter)]
+    pub fn set_onerror(&self, f: JsValue) {
+        *self.hooks.onerror.borrow_mut() = hook_value(f);
+    }
+    #[wasm_bindgen(getter)]
+    pub fn onreconnect(&self) -> JsValue {
+        self.hooks.onreconnect.borrow().clone()
+    }
+    #[wasm_bindgen(setter)]
+    pub fn set_onreconnect(&self, f: JsValue) {
+        *self.hooks.onreconnect.borrow_mut() = hook_value(f);
+    }
+}
