@@ -7,6 +7,7 @@ use std::rc::{Rc, Weak};
 use super::cancel::CancellationToken;
 use super::context::RequestContext;
 use super::futures::{race, Either};
+use super::input_required::{self, StateKey};
 use super::limits::Limits;
 use super::logging::LogLevel;
 use super::registry::{
@@ -107,6 +108,9 @@ pub enum CallError {
         tool: String,
         violations: Vec<SchemaViolation>,
     },
+    /// The tool has a schema but the validator will never be ready (see
+    /// [`Server::validator_ready`]): the call is refused rather than run unchecked.
+    ValidatorUnavailable { tool: String, reason: String },
 }
 
 impl std::fmt::Display for CallError {
@@ -121,6 +125,10 @@ impl std::fmt::Display for CallError {
                 let parts: Vec<String> = violations.iter().map(|v| v.describe()).collect();
                 f.write_str(&parts.join("; "))
             }
+            CallError::ValidatorUnavailable { tool, reason } => write!(
+                f,
+                "Tool {tool} was not called: its schema cannot be checked ({reason})"
+            ),
         }
     }
 }
@@ -142,6 +150,8 @@ pub(crate) struct ServerInner {
     flush_scheduled: Cell<bool>,
     observers: RefCell<Vec<(u64, Observer)>>,
     next_id: Cell<u64>,
+    /// Signs and verifies the `requestState` of input-required results.
+    pub(crate) state_key: StateKey,
 }
 
 /// The MCP server engine. Cheap to clone (shared handle).
@@ -175,6 +185,7 @@ impl Server {
             flush_scheduled: Cell::new(false),
             observers: RefCell::new(Vec::new()),
             next_id: Cell::new(1),
+            state_key: StateKey::default(),
         }))
     }
 
@@ -190,6 +201,13 @@ impl Server {
 
     pub fn config(&self) -> &ServerConfig {
         &self.0.config
+    }
+
+    /// Sets the key the `requestState` of input-required results is signed with (see
+    /// [`input_required`]). Hosts with a good random source should set a random key of 32
+    /// bytes; the default comes from the standard library's random hasher keys.
+    pub fn set_state_key(&self, key: &[u8]) {
+        self.0.state_key.set(key);
     }
 
     /// The number of registry changes so far.
@@ -377,6 +395,28 @@ impl Server {
 
     // ---- calling tools --------------------------------------------------------------
 
+    /// What a call of tool `name` must wait for before [`Server::check_call`] can check it:
+    /// `None` when nothing (no such tool, a tool without schemas, or a validator that is
+    /// ready — always so natively). Otherwise the future resolves once the validator is
+    /// ready, or to [`CallError::ValidatorUnavailable`] when it never will be (the browser's
+    /// validator module could not be loaded).
+    pub fn validator_ready(
+        &self,
+        name: &str,
+    ) -> Option<LocalBoxFuture<'static, Result<(), CallError>>> {
+        let tool = self.tool(name)?;
+        if tool.input.is_none() && tool.output.is_none() {
+            return None;
+        }
+        let ready = self.0.compiler.ready()?;
+        let tool = name.to_string();
+        Some(Box::pin(async move {
+            ready
+                .await
+                .map_err(|reason| CallError::ValidatorUnavailable { tool, reason })
+        }))
+    }
+
     /// Looks a tool up and validates `args` against its input schema.
     pub fn check_call(&self, name: &str, args: &Value) -> Result<Rc<Tool>, CallError> {
         let tool = self
@@ -429,6 +469,13 @@ impl Server {
                     timeout.unwrap_or_default()
                 )),
                 Some(Err(e)) => results::tool_error(e.message),
+                // Input-required results go to the caller untouched (tools/call drives them).
+                Some(Ok(Value::Object(o)))
+                    if o.get("resultType").and_then(Value::as_str)
+                        == Some(input_required::INPUT_REQUIRED) =>
+                {
+                    o
+                }
                 Some(Ok(value)) => {
                     let result = results::call_tool_result(value);
                     check_output(&tool, result)

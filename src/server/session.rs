@@ -532,7 +532,9 @@ impl SessionInner {
                 | "prompts/list"
                 | "resources/read"
         );
-        if cacheable {
+        // An input-required result (server::input_required) is not an answer to cache.
+        let complete = obj.get("resultType").and_then(Value::as_str) == Some("complete");
+        if cacheable && complete {
             let config = self.server.config();
             obj.entry("ttlMs").or_insert_with(|| json!(config.ttl_ms));
             obj.entry("cacheScope")
@@ -584,6 +586,7 @@ impl SessionInner {
             stateless,
             client_capabilities: caps,
             meta,
+            inputs: Default::default(),
         }
     }
 

@@ -1,72 +1,337 @@
-//! Browser transports (wasm only): each carries JSON-RPC text between a peer and an engine
-//! [`crate::server::Session`], and owns its framing, origin and size checks.
+//! Browser transports (wasm only): each carries JSON-RPC between peers and engine
+//! [`crate::server::Session`]s (one per peer), and owns its framing, origin, size and rate
+//! checks. Every transport serves the one registry of the page's [`Server`].
 //!
-//! [`open`] picks a transport from `connect()`'s `transport` option.
+//! | `type` | file | peer | wire |
+//! |---|---|---|---|
+//! | `'tab'` | `tab.rs` (+ `persist.rs`) | a client in the same window | MCP-B tab envelopes |
+//! | `'iframeChild'`, `'iframeParent'` | `iframe.rs` | the embedding page / the embedded app | MCP-B iframe envelopes |
+//! | `'postMessage'` | `post_message.rs` | a Worker, a worker's `self`, a MessagePort, a Window | `{ type, payload }` |
+//! | `'broadcastChannel'` | `broadcast.rs` | other pages of the origin | `{ type: 'mcp', instanceId, payload }` |
+//! | `'event'` | `event.rs` (+ `emitter.rs`) | a client in the same context | `mcp:request` / `mcp:response` events |
+//! | `'extension'` | `extension.rs` | a `chrome.runtime.Port` | raw JSON-RPC, keep-alives |
+//!
+//! [`open`] picks a transport from `connect()`'s `transport` option: an options object
+//! `{ type, … }` or a transport object made with one of the classes in `classes.rs`.
+//! `guard.rs` holds the shared security options, `hub.rs` the per-peer sessions, `jsio.rs`
+//! JS plumbing.
 
+pub mod broadcast;
+pub mod classes;
+pub mod emitter;
+pub mod event;
+pub mod extension;
+pub mod guard;
+pub mod hub;
+pub mod iframe;
+pub mod jsio;
+pub mod persist;
+pub mod post_message;
 pub mod tab;
 
+use js_sys::Promise;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::browser::js;
 use crate::server::Server;
 
-/// A transport opened for one `connect()` session; closing it stops serving.
-pub struct Connection {
-    close: Option<Box<dyn FnOnce()>>,
-    is_open: Box<dyn Fn() -> bool>,
+/// The `type` names `connect()` accepts, in the order error messages list them.
+pub const TYPES: [&str; 7] = [
+    "tab",
+    "postMessage",
+    "broadcastChannel",
+    "iframeChild",
+    "iframeParent",
+    "event",
+    "extension",
+];
+
+fn types_list() -> String {
+    TYPES
+        .iter()
+        .map(|t| format!("'{t}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-impl Connection {
-    pub fn new(close: impl FnOnce() + 'static, is_open: impl Fn() -> bool + 'static) -> Connection {
-        Connection {
-            close: Some(Box::new(close)),
-            is_open: Box::new(is_open),
+/// A transport while it serves.
+pub trait Running {
+    /// Stops serving (idempotent): listeners removed, sessions closed, peers told where the
+    /// wire has a way to say so.
+    fn stop(&self);
+    /// Still serving (a peer may end it: an extension port disconnecting, an iframe that
+    /// never answered).
+    fn is_open(&self) -> bool;
+}
+
+impl<T: Running> Running for Rc<T> {
+    fn stop(&self) {
+        (**self).stop()
+    }
+    fn is_open(&self) -> bool {
+        (**self).is_open()
+    }
+}
+
+/// What starting a transport produced.
+pub struct Started {
+    pub running: Box<dyn Running>,
+    /// Settles when the transport is ready (iframeParent: when the child answered);
+    /// `connect()` waits for it.
+    pub ready: Option<Promise>,
+}
+
+impl Started {
+    pub fn new(running: impl Running + 'static) -> Started {
+        Started {
+            running: Box::new(running),
+            ready: None,
         }
+    }
+}
+
+/// An optional string option, converted as WebIDL `DOMString` would.
+pub(crate) fn opt_string(opts: &JsValue, key: &str, ctx: &str) -> Result<Option<String>, JsValue> {
+    let v = js::get(opts, key)?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    if v.is_object() || v.is_symbol() {
+        return Err(js::type_error(&format!("{ctx}.{key} must be a string")));
+    }
+    js::to_dom_string(&v).map(Some)
+}
+
+/// A transport's parsed options.
+pub enum Config {
+    Tab(persist::TabConfig),
+    PostMessage(post_message::PostMessageConfig),
+    Broadcast(broadcast::BroadcastConfig),
+    IframeChild(iframe::ChildConfig),
+    IframeParent(iframe::ParentConfig),
+    Event(event::EventConfig),
+    Extension(extension::ExtensionConfig),
+}
+
+impl Config {
+    /// Parses `opts` for transport `kind`; `ctx` names the options in error messages.
+    pub fn parse(kind: &str, opts: &JsValue, ctx: &str) -> Result<Config, JsValue> {
+        Ok(match kind {
+            "tab" => Config::Tab(persist::TabConfig::from_js(opts, ctx)?),
+            "postMessage" => {
+                Config::PostMessage(post_message::PostMessageConfig::from_js(opts, ctx)?)
+            }
+            "broadcastChannel" => {
+                Config::Broadcast(broadcast::BroadcastConfig::from_js(opts, ctx)?)
+            }
+            "iframeChild" => Config::IframeChild(iframe::ChildConfig::from_js(opts, ctx)?),
+            "iframeParent" => Config::IframeParent(iframe::ParentConfig::from_js(opts, ctx)?),
+            "event" => Config::Event(event::EventConfig::from_js(opts, ctx)?),
+            "extension" => Config::Extension(extension::ExtensionConfig::from_js(opts, ctx)?),
+            other => {
+                return Err(js::type_error(&format!(
+                    "{ctx}.type: unknown transport type {other:?} (expected one of {})",
+                    types_list()
+                )))
+            }
+        })
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Config::Tab(_) => "tab",
+            Config::PostMessage(_) => "postMessage",
+            Config::Broadcast(_) => "broadcastChannel",
+            Config::IframeChild(_) => "iframeChild",
+            Config::IframeParent(_) => "iframeParent",
+            Config::Event(_) => "event",
+            Config::Extension(_) => "extension",
+        }
+    }
+
+    /// Writes the effective options (defaults filled in) onto `o`.
+    fn normalize(&self, o: &JsValue) {
+        match self {
+            Config::Tab(c) => c.normalize(o),
+            Config::PostMessage(c) => c.normalize(o),
+            Config::Broadcast(c) => c.normalize(o),
+            Config::IframeChild(c) => c.normalize(o),
+            Config::IframeParent(c) => c.normalize(o),
+            Config::Event(c) => c.normalize(o),
+            Config::Extension(c) => c.normalize(o),
+        }
+    }
+
+    fn start(self, server: &Server) -> Result<Started, JsValue> {
+        match self {
+            Config::Tab(c) => persist::start(server, c),
+            Config::PostMessage(c) => post_message::start(server, c),
+            Config::Broadcast(c) => broadcast::start(server, c),
+            Config::IframeChild(c) => iframe::start_child(server, c),
+            Config::IframeParent(c) => iframe::start_parent(server, c),
+            Config::Event(c) => event::start(server, c),
+            Config::Extension(c) => extension::start(server, c),
+        }
+    }
+}
+
+/// One transport: its options until started, then its running state. Shared by the
+/// transport object the page holds and the session that serves on it.
+pub struct Handle {
+    kind: &'static str,
+    config: RefCell<Option<Config>>,
+    /// The effective options, frozen: what `transport.options` returns (and how a transport
+    /// object is recognized when handed to `connect()`).
+    options: JsValue,
+    running: RefCell<Option<Box<dyn Running>>>,
+}
+
+thread_local! {
+    static HANDLES: RefCell<Vec<Weak<Handle>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Handle {
+    /// Parses `opts` for `kind` into a handle not yet started.
+    pub fn new(kind: &str, opts: &JsValue, ctx: &str) -> Result<Rc<Handle>, JsValue> {
+        if !opts.is_object() {
+            return Err(js::type_error(&format!("{ctx} must be an object")));
+        }
+        let config = Config::parse(kind, opts, ctx)?;
+        let options: JsValue =
+            js_sys::Object::assign(&js::object(), opts.unchecked_ref::<js_sys::Object>()).into();
+        js::set(&options, "type", &JsValue::from_str(config.kind()));
+        config.normalize(&options);
+        let options: JsValue =
+            js_sys::Object::freeze(options.unchecked_ref::<js_sys::Object>()).into();
+        let h = Rc::new(Handle {
+            kind: config.kind(),
+            config: RefCell::new(Some(config)),
+            options,
+            running: RefCell::new(None),
+        });
+        HANDLES.with(|l| {
+            let mut l = l.borrow_mut();
+            l.retain(|w| w.strong_count() > 0);
+            l.push(Rc::downgrade(&h));
+        });
+        Ok(h)
+    }
+
+    /// The handle whose `options` object is `transport.options`, if `transport` is a
+    /// transport object.
+    fn lookup(transport: &JsValue) -> Option<Rc<Handle>> {
+        let options = js::get(transport, "options").ok()?;
+        if !options.is_object() {
+            return None;
+        }
+        HANDLES.with(|l| {
+            l.borrow()
+                .iter()
+                .filter_map(Weak::upgrade)
+                .find(|h| h.options == options)
+        })
+    }
+
+    pub fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    pub fn options(&self) -> JsValue {
+        self.options.clone()
+    }
+
+    /// Starts serving `server`. A transport serves once: a second start is an
+    /// `InvalidStateError`.
+    pub fn start(&self, server: &Server) -> Result<Option<Promise>, JsValue> {
+        let config = self.config.borrow_mut().take().ok_or_else(|| {
+            js::dom_exception(
+                "InvalidStateError",
+                &format!(
+                    "This {} transport has already been connected; create a new one",
+                    self.kind
+                ),
+            )
+        })?;
+        let started = config.start(server)?;
+        *self.running.borrow_mut() = Some(started.running);
+        Ok(started.ready)
     }
 
     pub fn is_open(&self) -> bool {
-        (self.is_open)()
+        self.running.borrow().as_ref().is_some_and(|r| r.is_open())
     }
 
-    pub fn close(mut self) {
-        if let Some(c) = self.close.take() {
-            c();
+    /// Stops serving (idempotent). A transport never started can no longer be.
+    pub fn close(&self) {
+        self.config.borrow_mut().take();
+        let running = self.running.borrow_mut().take();
+        if let Some(r) = running {
+            r.stop();
         }
     }
 }
 
-/// Opens the transport `options` describes (`{ type: 'tab' | … , … }`). An unknown or
-/// missing `type` is a `TypeError` naming it.
+/// A transport opened for one `connect()` session; closing it stops serving.
+pub struct Connection {
+    handle: Rc<Handle>,
+    transport: JsValue,
+    ready: Option<Promise>,
+}
+
+impl Connection {
+    pub fn is_open(&self) -> bool {
+        self.handle.is_open()
+    }
+
+    pub fn close(self) {
+        self.handle.close();
+    }
+
+    /// The transport object (`session.transport`): an instance of one of the classes in
+    /// `classes.rs`.
+    pub fn transport(&self) -> JsValue {
+        self.transport.clone()
+    }
+
+    /// Settles when the transport is ready to serve (`None`: at once). `connect()` resolves
+    /// after it and rejects with its error.
+    pub fn ready(&self) -> Option<Promise> {
+        self.ready.clone()
+    }
+}
+
+/// Opens the transport `options` describes: `{ type: 'tab' | 'postMessage' | … , … }` or a
+/// transport object (`new PostMessageServerTransport(…)`). An unknown or missing `type`, or
+/// a missing required option, is a `TypeError` naming it.
 pub fn open(server: &Server, options: &JsValue) -> Result<Connection, JsValue> {
+    const CTX: &str = "connect(options): options.transport";
     if !options.is_object() {
-        return Err(js::type_error("connect(options): options.transport must be an object"));
+        return Err(js::type_error(&format!(
+            "{CTX} must be an object ({{ type, … }}) or a transport object"
+        )));
     }
-    let kind = js::get(options, "type")?;
-    let Some(kind) = kind.as_string() else {
-        return Err(js::type_error(
-            "connect(options): options.transport.type is required (one of 'tab')",
-        ));
-    };
-    match kind.as_str() {
-        "tab" => {
-            let origin = js::get(&js_sys::global().into(), "origin")?
-                .as_string()
-                .unwrap_or_else(|| "null".into());
-            let opts = tab::TabOptions::from_js(options, &origin)?;
-            let server = tab::TabServer::start(server.clone(), opts)?;
-            let handle = std::rc::Rc::new(std::cell::RefCell::new(Some(server)));
-            let h = handle.clone();
-            Ok(Connection::new(
-                move || {
-                    if let Some(s) = h.borrow_mut().take() {
-                        s.stop();
-                    }
-                },
-                move || handle.borrow().is_some(),
-            ))
+    let (handle, transport) = match Handle::lookup(options) {
+        Some(h) => (h, options.clone()),
+        None => {
+            let kind = js::get(options, "type")?;
+            let Some(kind) = kind.as_string() else {
+                return Err(js::type_error(&format!(
+                    "{CTX}.type is required (one of {})",
+                    types_list()
+                )));
+            };
+            let h = Handle::new(&kind, options, CTX)?;
+            let t = classes::wrap(h.clone());
+            (h, t)
         }
-        other => Err(js::type_error(&format!(
-            "connect(options): unknown transport type {other:?} (expected one of 'tab')"
-        ))),
-    }
+    };
+    let ready = handle.start(server)?;
+    Ok(Connection {
+        handle,
+        transport,
+        ready,
+    })
 }

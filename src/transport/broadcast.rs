@@ -1,0 +1,150 @@
+//! The BroadcastChannel transport (the seed's `BroadcastChannelTransport`): envelopes
+//! `{ type: 'mcp', instanceId, payload }` on a same-origin `BroadcastChannel`. Each sender
+//! `instanceId` is a peer with its own session; messages carrying the server's own
+//! `instanceId` are dropped (no echo). Answers carry the server's `instanceId`, and `to`:
+//! the `instanceId` of the client they answer (each client has its own session, so a
+//! client can drop what is addressed to another). At most one server per channel name in a
+//! window.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::guard::Security;
+use super::hub::{Hub, Reply};
+use super::jsio::{self, Claim, Listener, Served};
+use super::{opt_string, Running, Started};
+use crate::browser::js;
+use crate::server::Server;
+
+/// How many client instances one channel server keeps sessions for (least recently heard
+/// from is forgotten first).
+pub const MAX_PEERS: usize = 32;
+
+#[derive(Clone)]
+pub struct BroadcastConfig {
+    pub channel_name: String,
+    pub instance_id: String,
+    pub security: Security,
+}
+
+impl BroadcastConfig {
+    /// `{ channelName, instanceId? }`.
+    pub fn from_js(opts: &JsValue, ctx: &str) -> Result<BroadcastConfig, JsValue> {
+        let channel_name = opt_string(opts, "channelName", ctx)?
+            .filter(|s| !s.is_empty())
+            .ok_or_else(|| {
+                js::type_error(&format!(
+                    "{ctx}.channelName is required (a non-empty string)"
+                ))
+            })?;
+        if js::get(&jsio::global(), "BroadcastChannel")?.is_undefined() {
+            return Err(js::type_error(&format!(
+                "{ctx}: BroadcastChannel is not available in this context"
+            )));
+        }
+        Ok(BroadcastConfig {
+            channel_name,
+            instance_id: opt_string(opts, "instanceId", ctx)?
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(jsio::random_id),
+            security: Security::from_js(opts, ctx)?,
+        })
+    }
+
+    pub fn normalize(&self, o: &JsValue) {
+        js::set(o, "channelName", &JsValue::from_str(&self.channel_name));
+        js::set(o, "instanceId", &JsValue::from_str(&self.instance_id));
+    }
+}
+
+struct BroadcastServer {
+    hub: Rc<Hub>,
+    channel: JsValue,
+    listener: RefCell<Option<Listener>>,
+    claim: RefCell<Option<Claim>>,
+}
+
+impl Running for BroadcastServer {
+    fn stop(&self) {
+        self.listener.borrow_mut().take();
+        self.claim.borrow_mut().take();
+        self.hub.close();
+        let _ = jsio::call(&self.channel, "close", &[]);
+    }
+    fn is_open(&self) -> bool {
+        !self.hub.is_closed()
+    }
+}
+
+pub fn start(server: &Server, c: BroadcastConfig) -> Result<Started, JsValue> {
+    let claim = Served::claim_name(
+        &format!("broadcastChannel:{}", c.channel_name),
+        &format!("The BroadcastChannel {:?}", c.channel_name),
+    )?;
+    let ctor: js_sys::Function = js::get(&jsio::global(), "BroadcastChannel")?.into();
+    let channel = js_sys::Reflect::construct(
+        &ctor,
+        &js_sys::Array::of1(&JsValue::from_str(&c.channel_name)),
+    )?;
+    let hub = Hub::new(
+        server.clone(),
+        c.security.clone(),
+        "broadcastChannel",
+        MAX_PEERS,
+    );
+    let weak = Rc::downgrade(&hub);
+    let own_id = c.instance_id.clone();
+    let ch = channel.clone();
+    // Answers are addressed: `to` names the client instance whose session sent them, so other
+    // clients on the channel can ignore them (an addition to the seed's envelope; readers
+    // that do not know `to` just see the seed's three fields plus one).
+    let reply_to = move |to: &str| -> Reply {
+        let (own_id, ch, to) = (own_id.clone(), ch.clone(), JsValue::from_str(to));
+        Rc::new(move |msg: &JsValue| {
+            let env: JsValue = js::object().into();
+            js::set(&env, "type", &JsValue::from_str("mcp"));
+            js::set(&env, "instanceId", &JsValue::from_str(&own_id));
+            js::set(&env, "to", &to);
+            js::set(&env, "payload", msg);
+            if let Err(e) = jsio::call(&ch, "postMessage", &[&env]) {
+                jsio::report(&e);
+            }
+        })
+    };
+    let own_id = c.instance_id.clone();
+    let listener = Listener::dom(&channel, "message", move |ev: JsValue, _| {
+        let Some(hub) = weak.upgrade() else { return };
+        let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+        if !data.is_object()
+            || js::get(&data, "type")
+                .ok()
+                .and_then(|t| t.as_string())
+                .as_deref()
+                != Some("mcp")
+        {
+            return;
+        }
+        let Some(sender) = js::get(&data, "instanceId")
+            .ok()
+            .and_then(|i| i.as_string())
+            .filter(|s| !s.is_empty())
+        else {
+            return;
+        };
+        if sender == own_id {
+            return;
+        }
+        let payload = js::get(&data, "payload").unwrap_or(JsValue::UNDEFINED);
+        if payload.is_undefined() || payload.is_null() {
+            return;
+        }
+        hub.deliver(&sender, &payload, reply_to(&sender));
+    })?;
+    Ok(Started::new(BroadcastServer {
+        hub,
+        channel,
+        listener: RefCell::new(Some(listener)),
+        claim: RefCell::new(Some(claim)),
+    }))
+}

@@ -1,0 +1,108 @@
+//! The event transport (the seed's `EventTransport`), for a client in the same context:
+//! JSON-RPC message objects arrive as `receiveEvent` (default `mcp:request`) on an emitter
+//! with `emit/on/off`, and answers leave as `sendEvent` (default `mcp:response`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::guard::Security;
+use super::hub::{Hub, Reply};
+use super::jsio::{self, Claim, Listener, Served};
+use super::{emitter, opt_string, Running, Started};
+use crate::browser::js;
+use crate::server::Server;
+
+pub const DEFAULT_SEND_EVENT: &str = "mcp:response";
+pub const DEFAULT_RECEIVE_EVENT: &str = "mcp:request";
+
+#[derive(Clone)]
+pub struct EventConfig {
+    pub emitter: JsValue,
+    pub send_event: String,
+    pub receive_event: String,
+    pub security: Security,
+}
+
+impl EventConfig {
+    /// `{ emitter?, sendEvent?, receiveEvent? }`; a built-in emitter when none is given.
+    pub fn from_js(opts: &JsValue, ctx: &str) -> Result<EventConfig, JsValue> {
+        let given = js::get(opts, "emitter")?;
+        let emitter = if given.is_undefined() || given.is_null() {
+            emitter::create()
+        } else {
+            for m in ["emit", "on", "off"] {
+                if !jsio::has_method(&given, m) {
+                    return Err(js::type_error(&format!(
+                        "{ctx}.emitter must have emit(), on() and off() methods (no {m}())"
+                    )));
+                }
+            }
+            given
+        };
+        Ok(EventConfig {
+            emitter,
+            send_event: opt_string(opts, "sendEvent", ctx)?
+                .unwrap_or_else(|| DEFAULT_SEND_EVENT.into()),
+            receive_event: opt_string(opts, "receiveEvent", ctx)?
+                .unwrap_or_else(|| DEFAULT_RECEIVE_EVENT.into()),
+            security: Security::from_js(opts, ctx)?,
+        })
+    }
+
+    pub fn normalize(&self, o: &JsValue) {
+        js::set(o, "emitter", &self.emitter);
+        js::set(o, "sendEvent", &JsValue::from_str(&self.send_event));
+        js::set(o, "receiveEvent", &JsValue::from_str(&self.receive_event));
+    }
+}
+
+struct EventServer {
+    hub: Rc<Hub>,
+    listener: RefCell<Option<Listener>>,
+    claim: RefCell<Option<Claim>>,
+}
+
+impl Running for EventServer {
+    fn stop(&self) {
+        self.listener.borrow_mut().take();
+        self.claim.borrow_mut().take();
+        self.hub.close();
+    }
+    fn is_open(&self) -> bool {
+        !self.hub.is_closed()
+    }
+}
+
+pub fn start(server: &Server, c: EventConfig) -> Result<Started, JsValue> {
+    let claim = Served::claim_on(
+        &c.emitter,
+        &format!("event:{}", c.receive_event),
+        &format!("The event {:?} on this emitter", c.receive_event),
+    )?;
+    let hub = Hub::new(server.clone(), c.security.clone(), "event", 1);
+    let emitter = c.emitter.clone();
+    let send_event = JsValue::from_str(&c.send_event);
+    let reply: Reply = Rc::new(move |msg: &JsValue| {
+        if let Err(e) = jsio::call(&emitter, "emit", &[&send_event, msg]) {
+            jsio::report(&e);
+        }
+    });
+    let weak = Rc::downgrade(&hub);
+    let listener = Listener::with(
+        &c.emitter,
+        "on",
+        "off",
+        Some(&c.receive_event),
+        move |data: JsValue, _| {
+            if let Some(hub) = weak.upgrade() {
+                hub.deliver("emitter", &data, reply.clone());
+            }
+        },
+    )?;
+    Ok(Started::new(EventServer {
+        hub,
+        listener: RefCell::new(Some(listener)),
+        claim: RefCell::new(Some(claim)),
+    }))
+}

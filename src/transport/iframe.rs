@@ -1,0 +1,492 @@
+//! The iframe transports, on MCP-B's wire (`shared/spec/WIRE.md`): envelopes
+//! `{ channel, type: 'mcp', direction, payload }`, default channel `mcp-iframe`.
+//!
+//! **iframeChild** — the server runs in the embedded app (MCP-B's `IframeChildTransport`;
+//! its `IframeParentTransport` client talks to it unchanged). It accepts only messages whose
+//! `event.source` is `window.parent` and whose origin is in `parentOrigin`; it announces
+//! `'mcp-server-ready'` on start (to the allowed origins) and answers every
+//! `'mcp-check-ready'`; answers go to the origin the client's message came from;
+//! `'mcp-server-stopped'` on close.
+//!
+//! **iframeParent** — the server runs in the host page and the client in the iframe. The
+//! parent drives the handshake, as a parent does in MCP-B: it posts `'mcp-server-ready'`
+//! (direction `server-to-client`) to `iframe.contentWindow` every 250 ms until the child
+//! speaks (an `'mcp-check-ready'`, answered with `'mcp-server-ready'`, or any JSON-RPC
+//! message). `connect()` resolves then, or rejects with a `TimeoutError` after
+//! `connectionTimeout` ms (default 10 000). Only `event.source === iframe.contentWindow` from
+//! an origin in `targetOrigin` is accepted.
+
+use js_sys::{Function, Promise};
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+
+use super::guard::{origins_from_js, reply_origin, AllowedOrigins, Security};
+use super::hub::{Hub, Reply};
+use super::jsio::{self, Claim, Listener, Served, Timer};
+use super::post_message::origins_to_js;
+use super::{opt_string, Running, Started};
+use crate::browser::js;
+use crate::server::Server;
+
+pub const DEFAULT_CHANNEL: &str = "mcp-iframe";
+pub const READY: &str = "mcp-server-ready";
+pub const CHECK: &str = "mcp-check-ready";
+pub const STOPPED: &str = "mcp-server-stopped";
+pub const DEFAULT_CONNECTION_TIMEOUT_MS: f64 = 10_000.0;
+pub const CHECK_READY_RETRY_MS: f64 = 250.0;
+
+fn post(to: &JsValue, channel: &str, payload: &JsValue, target_origin: &str) {
+    let env: JsValue = js::object().into();
+    js::set(&env, "channel", &JsValue::from_str(channel));
+    js::set(&env, "type", &JsValue::from_str("mcp"));
+    js::set(&env, "direction", &JsValue::from_str("server-to-client"));
+    js::set(&env, "payload", payload);
+    if let Err(e) = jsio::call(
+        to,
+        "postMessage",
+        &[&env, &JsValue::from_str(target_origin)],
+    ) {
+        jsio::report(&e);
+    }
+}
+
+/// Posts `payload` to every origin `allowed` names (postMessage drops it where the
+/// window's origin differs), or to `'*'` when any origin is allowed.
+fn post_to_allowed(to: &JsValue, channel: &str, payload: &JsValue, allowed: &AllowedOrigins) {
+    match allowed {
+        AllowedOrigins::Any => post(to, channel, payload, "*"),
+        AllowedOrigins::List(l) => {
+            for o in l {
+                post(to, channel, payload, &reply_origin(o));
+            }
+        }
+    }
+}
+
+/// The payload of a client-to-server envelope on `channel`, checked before anything else is
+/// read from it.
+fn client_payload(data: &JsValue, channel: &str) -> Option<JsValue> {
+    if !data.is_object() {
+        return None;
+    }
+    let field = |k: &str| js::get(data, k).ok().and_then(|v| v.as_string());
+    if field("channel").as_deref() != Some(channel)
+        || field("type").as_deref() != Some("mcp")
+        || field("direction").as_deref() != Some("client-to-server")
+    {
+        return None;
+    }
+    let payload = js::get(data, "payload").ok()?;
+    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
+}
+
+fn event_origin(ev: &JsValue) -> String {
+    js::get(ev, "origin")
+        .ok()
+        .and_then(|o| o.as_string())
+        .unwrap_or_default()
+}
+
+fn need_window(ctx: &str) -> Result<web_sys::Window, JsValue> {
+    web_sys::window().ok_or_else(|| {
+        js::type_error(&format!(
+            "{ctx}: the iframe transports need a window (not a worker)"
+        ))
+    })
+}
+
+// ---- iframeChild -------------------------------------------------------------------------
+
+#[derive(Clone)]
+pub struct ChildConfig {
+    pub allowed: AllowedOrigins,
+    pub channel: String,
+    pub security: Security,
+}
+
+impl ChildConfig {
+    /// `{ parentOrigin, channelId? }` (`allowedOrigins` is accepted for `parentOrigin`, as
+    /// MCP-B names it).
+    pub fn from_js(opts: &JsValue, ctx: &str) -> Result<ChildConfig, JsValue> {
+        need_window(ctx)?;
+        let mut v = js::get(opts, "parentOrigin")?;
+        let mut name = "parentOrigin";
+        if v.is_undefined() {
+            v = js::get(opts, "allowedOrigins")?;
+            name = "allowedOrigins";
+        }
+        let allowed =
+            origins_from_js(&v, &format!("{ctx}.{name}"), "iframeChild")?.ok_or_else(|| {
+                js::type_error(&format!(
+                    "{ctx}.parentOrigin is required: the origin of the embedding page \
+                 (e.g. 'https://host.example'), an array of origins, or '*'"
+                ))
+            })?;
+        Ok(ChildConfig {
+            allowed,
+            channel: opt_string(opts, "channelId", ctx)?.unwrap_or_else(|| DEFAULT_CHANNEL.into()),
+            security: Security::from_js(opts, ctx)?,
+        })
+    }
+
+    pub fn normalize(&self, o: &JsValue) {
+        js::set(o, "parentOrigin", &origins_to_js(&self.allowed));
+        js::set(o, "channelId", &JsValue::from_str(&self.channel));
+    }
+}
+
+struct ChildServer {
+    hub: Rc<Hub>,
+    parent: JsValue,
+    config: ChildConfig,
+    client_origin: RefCell<Option<String>>,
+    listener: RefCell<Option<Listener>>,
+    claim: RefCell<Option<Claim>>,
+}
+
+impl ChildServer {
+    fn on_message(&self, ev: JsValue) {
+        if js::get(&ev, "source").ok().as_ref() != Some(&self.parent) {
+            return;
+        }
+        let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+        let Some(payload) = client_payload(&data, &self.config.channel) else {
+            return;
+        };
+        let origin = event_origin(&ev);
+        if !self.config.allowed.allows(&origin) {
+            self.hub.security().violation(&origin);
+            return;
+        }
+        let to = reply_origin(&origin);
+        *self.client_origin.borrow_mut() = Some(to.clone());
+        if let Some(s) = payload.as_string() {
+            if s == CHECK {
+                post(
+                    &self.parent,
+                    &self.config.channel,
+                    &JsValue::from_str(READY),
+                    &to,
+                );
+            }
+            return;
+        }
+        let (parent, channel) = (self.parent.clone(), self.config.channel.clone());
+        let reply: Reply = Rc::new(move |msg: &JsValue| post(&parent, &channel, msg, &to));
+        self.hub.deliver("parent", &payload, reply);
+    }
+}
+
+impl Running for ChildServer {
+    fn stop(&self) {
+        if self.listener.borrow_mut().take().is_none() {
+            return;
+        }
+        self.claim.borrow_mut().take();
+        self.hub.close();
+        let stopped = JsValue::from_str(STOPPED);
+        match self.client_origin.borrow().as_deref() {
+            Some(o) => post(&self.parent, &self.config.channel, &stopped, o),
+            None => post_to_allowed(
+                &self.parent,
+                &self.config.channel,
+                &stopped,
+                &self.config.allowed,
+            ),
+        }
+    }
+    fn is_open(&self) -> bool {
+        !self.hub.is_closed()
+    }
+}
+
+pub fn start_child(server: &Server, c: ChildConfig) -> Result<Started, JsValue> {
+    let window = need_window("iframeChild")?;
+    let parent: JsValue = window.parent()?.map(JsValue::from).unwrap_or(JsValue::NULL);
+    let own: &JsValue = window.as_ref();
+    if parent.is_null() || parent == *own {
+        return Err(js::dom_exception(
+            "InvalidStateError",
+            "The iframeChild transport needs a parent window, but this page is not in a frame",
+        ));
+    }
+    let claim = Served::claim_name(
+        &format!("iframeChild:{}", c.channel),
+        &format!("The iframe channel {:?}", c.channel),
+    )?;
+    let me = Rc::new(ChildServer {
+        hub: Hub::new(server.clone(), c.security.clone(), "iframeChild", 1),
+        parent,
+        config: c,
+        client_origin: RefCell::new(None),
+        listener: RefCell::new(None),
+        claim: RefCell::new(Some(claim)),
+    });
+    let weak = Rc::downgrade(&me);
+    let listener = Listener::dom(own, "message", move |ev: JsValue, _| {
+        if let Some(me) = weak.upgrade() {
+            me.on_message(ev);
+        }
+    })?;
+    *me.listener.borrow_mut() = Some(listener);
+    post_to_allowed(
+        &me.parent,
+        &me.config.channel,
+        &JsValue::from_str(READY),
+        &me.config.allowed,
+    );
+    Ok(Started::new(me))
+}
+
+// ---- iframeParent ------------------------------------------------------------------------
+
+#[derive(Clone)]
+pub struct ParentConfig {
+    pub iframe: JsValue,
+    pub allowed: AllowedOrigins,
+    pub channel: String,
+    /// `None`: wait for ever.
+    pub timeout_ms: Option<f64>,
+    pub retry_ms: f64,
+    pub security: Security,
+}
+
+impl ParentConfig {
+    /// `{ iframe, targetOrigin, channelId?, connectionTimeout?, checkReadyRetryMs? }`.
+    pub fn from_js(opts: &JsValue, ctx: &str) -> Result<ParentConfig, JsValue> {
+        need_window(ctx)?;
+        let iframe = js::get(opts, "iframe")?;
+        if !jsio::instance_of(&iframe, "HTMLIFrameElement") {
+            return Err(js::type_error(&format!(
+                "{ctx}.iframe is required: the HTMLIFrameElement the client runs in"
+            )));
+        }
+        let allowed = origins_from_js(
+            &js::get(opts, "targetOrigin")?,
+            &format!("{ctx}.targetOrigin"),
+            "iframeParent",
+        )?
+        .ok_or_else(|| {
+            js::type_error(&format!(
+                "{ctx}.targetOrigin is required: the origin of the iframe's content \
+                 (e.g. 'https://app.example'), or '*'"
+            ))
+        })?;
+        let number = |key: &str, default: f64| -> Result<f64, JsValue> {
+            let v = js::get(opts, key)?;
+            if v.is_undefined() {
+                return Ok(default);
+            }
+            match v.as_f64() {
+                Some(n) if n > 0.0 => Ok(n),
+                _ => Err(js::type_error(&format!(
+                    "{ctx}.{key} must be a positive number of milliseconds"
+                ))),
+            }
+        };
+        let timeout = number("connectionTimeout", DEFAULT_CONNECTION_TIMEOUT_MS)?;
+        Ok(ParentConfig {
+            iframe,
+            allowed,
+            channel: opt_string(opts, "channelId", ctx)?.unwrap_or_else(|| DEFAULT_CHANNEL.into()),
+            timeout_ms: timeout.is_finite().then_some(timeout),
+            retry_ms: number("checkReadyRetryMs", CHECK_READY_RETRY_MS)?.min(60_000.0),
+            security: Security::from_js(opts, ctx)?,
+        })
+    }
+
+    pub fn normalize(&self, o: &JsValue) {
+        js::set(o, "targetOrigin", &origins_to_js(&self.allowed));
+        js::set(o, "channelId", &JsValue::from_str(&self.channel));
+        js::set(
+            o,
+            "connectionTimeout",
+            &JsValue::from_f64(self.timeout_ms.unwrap_or(f64::INFINITY)),
+        );
+    }
+}
+
+struct ParentServer {
+    hub: Rc<Hub>,
+    config: ParentConfig,
+    connected: Cell<bool>,
+    settle: RefCell<Option<(Function, Function)>>,
+    probe: RefCell<Option<Timer>>,
+    deadline: RefCell<Option<Timer>>,
+    listener: RefCell<Option<Listener>>,
+    client_origin: RefCell<Option<String>>,
+    claim: RefCell<Option<Claim>>,
+}
+
+impl ParentServer {
+    fn child(&self) -> JsValue {
+        js::get(&self.config.iframe, "contentWindow").unwrap_or(JsValue::NULL)
+    }
+
+    fn announce(&self) {
+        let child = self.child();
+        if child.is_object() {
+            post_to_allowed(
+                &child,
+                &self.config.channel,
+                &JsValue::from_str(READY),
+                &self.config.allowed,
+            );
+        }
+    }
+
+    fn on_message(&self, ev: JsValue) {
+        let child = self.child();
+        if !child.is_object() || js::get(&ev, "source").ok().as_ref() != Some(&child) {
+            return;
+        }
+        let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+        let Some(payload) = client_payload(&data, &self.config.channel) else {
+            return;
+        };
+        let origin = event_origin(&ev);
+        if !self.config.allowed.allows(&origin) {
+            self.hub.security().violation(&origin);
+            return;
+        }
+        let to = reply_origin(&origin);
+        *self.client_origin.borrow_mut() = Some(to.clone());
+        if !self.connected.replace(true) {
+            self.probe.borrow_mut().take();
+            self.deadline.borrow_mut().take();
+            if let Some((resolve, _)) = self.settle.borrow_mut().take() {
+                let _ = resolve.call0(&JsValue::UNDEFINED);
+            }
+        }
+        if let Some(s) = payload.as_string() {
+            if s == CHECK {
+                post(&child, &self.config.channel, &JsValue::from_str(READY), &to);
+            }
+            return;
+        }
+        let channel = self.config.channel.clone();
+        let reply: Reply = Rc::new(move |msg: &JsValue| post(&child, &channel, msg, &to));
+        self.hub.deliver("iframe", &payload, reply);
+    }
+
+    fn give_up(&self) {
+        if self.connected.get() {
+            return;
+        }
+        let ms = self.config.timeout_ms.unwrap_or_default();
+        let src = js::get(&self.config.iframe, "src")
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or_default();
+        let origins = match &self.config.allowed {
+            AllowedOrigins::Any => "any origin".to_string(),
+            AllowedOrigins::List(l) => l.join(", "),
+        };
+        let err = js::dom_exception(
+            "TimeoutError",
+            &format!(
+                "iframeParent transport: no MCP client in the iframe ({src}) answered within {ms} ms \
+                 (expected 'mcp-check-ready' or a JSON-RPC message on channel {:?} from {origins})",
+                self.config.channel
+            ),
+        );
+        let settle = self.settle.borrow_mut().take();
+        self.shutdown(false);
+        if let Some((_, reject)) = settle {
+            let _ = reject.call1(&JsValue::UNDEFINED, &err);
+        }
+    }
+
+    fn shutdown(&self, announce: bool) {
+        if self.listener.borrow_mut().take().is_none() {
+            return;
+        }
+        self.probe.borrow_mut().take();
+        self.deadline.borrow_mut().take();
+        self.claim.borrow_mut().take();
+        self.hub.close();
+        if announce {
+            let child = self.child();
+            if child.is_object() {
+                let stopped = JsValue::from_str(STOPPED);
+                match self.client_origin.borrow().as_deref() {
+                    Some(o) => post(&child, &self.config.channel, &stopped, o),
+                    None => post_to_allowed(
+                        &child,
+                        &self.config.channel,
+                        &stopped,
+                        &self.config.allowed,
+                    ),
+                }
+            }
+        }
+        if let Some((_, reject)) = self.settle.borrow_mut().take() {
+            let _ = reject.call1(
+                &JsValue::UNDEFINED,
+                &js::dom_exception(
+                    "AbortError",
+                    "The iframeParent transport was closed before the iframe connected",
+                ),
+            );
+        }
+    }
+}
+
+impl Running for ParentServer {
+    fn stop(&self) {
+        self.shutdown(true);
+    }
+    fn is_open(&self) -> bool {
+        !self.hub.is_closed()
+    }
+}
+
+pub fn start_parent(server: &Server, c: ParentConfig) -> Result<Started, JsValue> {
+    let window = need_window("iframeParent")?;
+    let claim = Served::claim_on(
+        &c.iframe,
+        &format!("iframeParent:{}", c.channel),
+        &format!("This iframe (channel {:?})", c.channel),
+    )?;
+    let me = Rc::new(ParentServer {
+        hub: Hub::new(server.clone(), c.security.clone(), "iframeParent", 1),
+        config: c,
+        connected: Cell::new(false),
+        settle: RefCell::new(None),
+        probe: RefCell::new(None),
+        deadline: RefCell::new(None),
+        listener: RefCell::new(None),
+        client_origin: RefCell::new(None),
+        claim: RefCell::new(Some(claim)),
+    });
+    let ready = Promise::new(&mut |resolve, reject| {
+        *me.settle.borrow_mut() = Some((resolve, reject));
+    });
+    let weak: Weak<ParentServer> = Rc::downgrade(&me);
+    let w = weak.clone();
+    let listener = Listener::dom(window.as_ref(), "message", move |ev: JsValue, _| {
+        if let Some(me) = w.upgrade() {
+            me.on_message(ev);
+        }
+    })?;
+    *me.listener.borrow_mut() = Some(listener);
+    let w = weak.clone();
+    *me.probe.borrow_mut() = Some(Timer::interval(me.config.retry_ms, move || {
+        if let Some(me) = w.upgrade() {
+            me.announce();
+        }
+    })?);
+    if let Some(ms) = me.config.timeout_ms {
+        let w = weak;
+        *me.deadline.borrow_mut() = Some(Timer::timeout(ms, move || {
+            if let Some(me) = w.upgrade() {
+                me.give_up();
+            }
+        })?);
+    }
+    me.announce();
+    let mut started = Started::new(me);
+    started.ready = Some(ready);
+    Ok(started)
+}

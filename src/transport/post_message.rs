@@ -1,0 +1,197 @@
+//! The postMessage transport (the seed's `PostMessageTransport`) for a Worker, a dedicated
+//! worker's `self`, a MessagePort or a Window: envelopes `{ type: messageType, payload }`
+//! (`messageType` defaults to `'mcp'`).
+//!
+//! With a Window peer (an iframe's `contentWindow`, `window.parent`, `window.opener`) the
+//! server listens on its own window and accepts a message only when `event.source` is that
+//! window and `event.origin` is allowed (`origin`: default the page's own origin; `'*'` only
+//! when asked for, with a warning); answers go to the origin the message came from. Other
+//! peers (workers, ports) are capabilities in themselves: whoever holds one may talk.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::guard::{origins_from_js, reply_origin, AllowedOrigins, Security};
+use super::hub::{Hub, Reply};
+use super::jsio::{self, Claim, Listener, Served};
+use super::{opt_string, Running, Started};
+use crate::browser::js;
+use crate::server::Server;
+
+pub const DEFAULT_MESSAGE_TYPE: &str = "mcp";
+
+#[derive(Clone)]
+pub struct PostMessageConfig {
+    pub target: JsValue,
+    pub is_window: bool,
+    pub allowed: AllowedOrigins,
+    pub message_type: String,
+    pub security: Security,
+}
+
+impl PostMessageConfig {
+    /// `{ target, origin?, messageType?, … }`.
+    pub fn from_js(opts: &JsValue, ctx: &str) -> Result<PostMessageConfig, JsValue> {
+        let target = js::get(opts, "target")?;
+        if !target.is_object() || !jsio::has_method(&target, "postMessage") {
+            return Err(js::type_error(&format!(
+                "{ctx}.target is required: a Worker, a Window, a MessagePort or a worker's self \
+                 (something with postMessage())"
+            )));
+        }
+        let is_window = jsio::is_window(&target);
+        if !is_window && !jsio::has_method(&target, "addEventListener") {
+            return Err(js::type_error(&format!(
+                "{ctx}.target must have addEventListener() (a Worker, a MessagePort or a worker's self)"
+            )));
+        }
+        if is_window && web_sys::window().is_none() {
+            return Err(js::type_error(&format!(
+                "{ctx}.target is a Window, but this context has no window to receive its messages on"
+            )));
+        }
+        let allowed = origins_from_js(
+            &js::get(opts, "origin")?,
+            &format!("{ctx}.origin"),
+            "postMessage",
+        )?
+        .unwrap_or_else(|| AllowedOrigins::List(vec![jsio::own_origin()]));
+        Ok(PostMessageConfig {
+            target,
+            is_window,
+            allowed,
+            message_type: opt_string(opts, "messageType", ctx)?
+                .unwrap_or_else(|| DEFAULT_MESSAGE_TYPE.into()),
+            security: Security::from_js(opts, ctx)?,
+        })
+    }
+
+    pub fn normalize(&self, o: &JsValue) {
+        js::set(o, "messageType", &JsValue::from_str(&self.message_type));
+        if self.is_window {
+            js::set(o, "origin", &origins_to_js(&self.allowed));
+        }
+    }
+}
+
+/// An allow-list as the page would write it: `'*'` or an array of origins.
+pub fn origins_to_js(a: &AllowedOrigins) -> JsValue {
+    match a {
+        AllowedOrigins::Any => JsValue::from_str("*"),
+        AllowedOrigins::List(l) => l
+            .iter()
+            .map(|o| JsValue::from_str(o))
+            .collect::<js_sys::Array>()
+            .into(),
+    }
+}
+
+/// `{ type, payload }` when `data` is such an envelope of `message_type`.
+pub fn open_envelope(data: &JsValue, message_type: &str) -> Option<JsValue> {
+    if !data.is_object() {
+        return None;
+    }
+    if js::get(data, "type").ok()?.as_string().as_deref() != Some(message_type) {
+        return None;
+    }
+    let payload = js::get(data, "payload").ok()?;
+    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
+}
+
+pub fn envelope(message_type: &str, payload: &JsValue) -> JsValue {
+    let env: JsValue = js::object().into();
+    js::set(&env, "type", &JsValue::from_str(message_type));
+    js::set(&env, "payload", payload);
+    env
+}
+
+struct PostMessageServer {
+    hub: Rc<Hub>,
+    listener: RefCell<Option<Listener>>,
+    claim: RefCell<Option<Claim>>,
+}
+
+impl Running for PostMessageServer {
+    fn stop(&self) {
+        self.listener.borrow_mut().take();
+        self.claim.borrow_mut().take();
+        self.hub.close();
+    }
+    fn is_open(&self) -> bool {
+        !self.hub.is_closed()
+    }
+}
+
+pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> {
+    let claim = Served::claim_on(
+        &c.target,
+        &format!("postMessage:{}", c.message_type),
+        &format!("This postMessage target (messageType {:?})", c.message_type),
+    )?;
+    let hub = Hub::new(server.clone(), c.security.clone(), "postMessage", 1);
+    let weak = Rc::downgrade(&hub);
+    let listener = if c.is_window {
+        let own = jsio::global();
+        let target = c.target.clone();
+        let allowed = c.allowed.clone();
+        let message_type = c.message_type.clone();
+        Listener::dom(&own, "message", move |ev: JsValue, _| {
+            let Some(hub) = weak.upgrade() else { return };
+            // Source first: messages from other windows are not for this server at all.
+            if js::get(&ev, "source").ok().as_ref() != Some(&target) {
+                return;
+            }
+            // Then the envelope's shape (other traffic between the windows is not ours to
+            // judge), then the origin.
+            let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+            let Some(payload) = open_envelope(&data, &message_type) else {
+                return;
+            };
+            let origin = js::get(&ev, "origin")
+                .ok()
+                .and_then(|o| o.as_string())
+                .unwrap_or_default();
+            if !allowed.allows(&origin) {
+                hub.security().violation(&origin);
+                return;
+            }
+            let (t, mt, to) = (target.clone(), message_type.clone(), reply_origin(&origin));
+            let reply: Reply = Rc::new(move |msg: &JsValue| {
+                let env = envelope(&mt, msg);
+                if let Err(e) = jsio::call(&t, "postMessage", &[&env, &JsValue::from_str(&to)]) {
+                    jsio::report(&e);
+                }
+            });
+            hub.deliver("window", &payload, reply);
+        })?
+    } else {
+        let target = c.target.clone();
+        let message_type = c.message_type.clone();
+        let l = Listener::dom(&c.target, "message", move |ev: JsValue, _| {
+            let Some(hub) = weak.upgrade() else { return };
+            let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+            let Some(payload) = open_envelope(&data, &message_type) else {
+                return;
+            };
+            let (t, mt) = (target.clone(), message_type.clone());
+            let reply: Reply = Rc::new(move |msg: &JsValue| {
+                let env = envelope(&mt, msg);
+                if let Err(e) = jsio::call(&t, "postMessage", &[&env]) {
+                    jsio::report(&e);
+                }
+            });
+            hub.deliver("port", &payload, reply);
+        })?;
+        // A MessagePort delivers only once started (onmessage would start it implicitly).
+        if jsio::instance_of(&c.target, "MessagePort") {
+            let _ = jsio::call(&c.target, "start", &[]);
+        }
+        l
+    };
+    Ok(Started::new(PostMessageServer {
+        hub,
+        listener: RefCell::new(Some(listener)),
+        claim: RefCell::new(Some(claim)),
+    }))
+}
