@@ -179,7 +179,10 @@ fn server_discover_lists_every_version_and_is_decorated() {
     // or with `_meta` but no version, it is -32602 (the official suite's expectation).
     let r = h.request("server/discover", json!({}));
     assert_eq!(code(&r), -32602);
-    assert!(r["error"]["message"].as_str().unwrap().contains("protocolVersion"));
+    assert!(r["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("protocolVersion"));
     let r = h.request(
         "server/discover",
         json!({"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}),

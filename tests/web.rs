@@ -1,0 +1,210 @@
+//! wasm-bindgen tests for the Rust glue, run in headless Chromium (`make test-wasm`).
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Function, Reflect};
+use modelcontext_polyfill::browser::engine::registry_error_to_js;
+use modelcontext_polyfill::browser::js;
+use modelcontext_polyfill::browser::js_handler::JsTool;
+use modelcontext_polyfill::browser::runtime::{BrowserRuntime, TaskQueue};
+use modelcontext_polyfill::schema::JsonSchemaCompiler;
+use modelcontext_polyfill::server::{
+    RegistryError, Runtime, Server, ServerConfig, ServerInfo, ToolDef,
+};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn name_of(e: &JsValue) -> String {
+    Reflect::get(e, &"name".into())
+        .unwrap()
+        .as_string()
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+fn dom_strings_convert_like_webidl() {
+    assert_eq!(js::to_dom_string(&JsValue::from_f64(1.5)).unwrap(), "1.5");
+    assert_eq!(js::to_dom_string(&JsValue::NULL).unwrap(), "null");
+    let obj = js_sys::eval("({ toString() { return 'custom' } })").unwrap();
+    assert_eq!(js::to_dom_string(&obj).unwrap(), "custom");
+    let err = js::to_dom_string(&js_sys::Symbol::for_("s").into()).unwrap_err();
+    assert_eq!(name_of(&err), "TypeError");
+    let throwing = js_sys::eval("({ toString() { throw new RangeError('no') } })").unwrap();
+    assert_eq!(
+        name_of(&js::to_dom_string(&throwing).unwrap_err()),
+        "RangeError"
+    );
+}
+
+#[wasm_bindgen_test]
+fn json_conversion_follows_json_stringify() {
+    assert_eq!(js::stringify(&JsValue::UNDEFINED).unwrap(), None);
+    let cyclic = js_sys::eval("(() => { const a = {}; a.self = a; return a })()").unwrap();
+    assert!(js::stringify(&cyclic).is_err());
+    let v = js_sys::eval("({ b: 1, a: [true, null, 'x'], f() {}, d: { toJSON() { return 7 } } })")
+        .unwrap();
+    // Key order is kept; functions are dropped; toJSON is honoured.
+    assert_eq!(
+        js::to_json(&v).unwrap(),
+        Some(json!({"b": 1, "a": [true, null, "x"], "d": 7}))
+    );
+    let back = js::from_json(&json!({"k": [1, 2]}));
+    assert_eq!(
+        js::stringify(&back).unwrap().as_deref(),
+        Some(r#"{"k":[1,2]}"#)
+    );
+}
+
+#[wasm_bindgen_test]
+fn exceptions_have_the_right_names_and_messages() {
+    let e = js::dom_exception("InvalidStateError", "nope");
+    assert_eq!(name_of(&e), "InvalidStateError");
+    assert!(e.is_instance_of::<web_sys::DomException>());
+    assert_eq!(js::error_message(&js::type_error("bad")), "TypeError: bad");
+    assert_eq!(js::error_message(&JsValue::from_str("plain")), "plain");
+    let dup = RegistryError::Duplicate {
+        kind: "tool",
+        key: "x".into(),
+    };
+    assert_eq!(name_of(&registry_error_to_js(&dup)), "InvalidStateError");
+    let schema = RegistryError::InvalidSchema {
+        which: "inputSchema",
+        message: "m".into(),
+    };
+    assert_eq!(name_of(&registry_error_to_js(&schema)), "TypeError");
+}
+
+async fn tick(ms: u64) {
+    BrowserRuntime.sleep(ms).await;
+}
+
+#[wasm_bindgen_test]
+async fn queued_tasks_run_in_order_after_microtasks() {
+    let log = Rc::new(RefCell::new(Vec::<&str>::new()));
+    let q = TaskQueue::new().unwrap();
+    let l = log.clone();
+    q.queue(move || l.borrow_mut().push("task 1"));
+    let l = log.clone();
+    q.queue(move || l.borrow_mut().push("task 2"));
+    let l = log.clone();
+    wasm_bindgen_futures::spawn_local(async move { l.borrow_mut().push("microtask") });
+    log.borrow_mut().push("sync");
+    tick(20).await;
+    assert_eq!(*log.borrow(), vec!["sync", "microtask", "task 1", "task 2"]);
+}
+
+fn capture(
+    server: &Server,
+) -> (
+    modelcontext_polyfill::server::Session,
+    Rc<RefCell<Vec<Value>>>,
+) {
+    let out = Rc::new(RefCell::new(Vec::new()));
+    let o = out.clone();
+    let s = server.connect(move |t| o.borrow_mut().push(serde_json::from_str(&t).unwrap()));
+    (s, out)
+}
+
+#[wasm_bindgen_test]
+async fn a_page_function_serves_tools_call_with_validated_arguments() {
+    let server = Server::new(
+        ServerInfo::new("web-test", "0"),
+        ServerConfig::default(),
+        Rc::new(BrowserRuntime),
+        Rc::new(JsonSchemaCompiler::new()),
+    );
+    // An async page function that reads its input and the options object it is given.
+    let f: Function = js_sys::eval(
+        "(async (input, options) => ({ greeting: 'hi ' + input.name, aborted: options.signal.aborted }))",
+    )
+    .unwrap()
+    .unchecked_into();
+    server
+        .register_tool(
+            ToolDef::new("greet", "Greets", JsTool { name: "greet".into(), f })
+                .input_schema(json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]})),
+        )
+        .unwrap();
+    let (session, out) = capture(&server);
+    session.receive(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#);
+    session.receive(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}"#);
+    session.receive(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{"name":7}}}"#);
+    tick(30).await;
+    let out = out.borrow();
+    let by_id = |id: i64| out.iter().find(|m| m["id"] == json!(id)).cloned().unwrap();
+    assert_eq!(by_id(1)["result"]["protocolVersion"], json!("2025-11-25"));
+    assert_eq!(
+        by_id(2)["result"]["structuredContent"],
+        json!({"greeting": "hi Ada", "aborted": false})
+    );
+    assert_eq!(by_id(3)["result"]["isError"], json!(true));
+    let text = by_id(3)["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(text.contains("/name") && text.contains("type"), "{text}");
+}
+
+#[wasm_bindgen_test]
+async fn a_throwing_page_function_becomes_an_error_result_and_cancel_aborts_its_signal() {
+    let server = Server::new(
+        ServerInfo::new("web-test", "0"),
+        ServerConfig::default(),
+        Rc::new(BrowserRuntime),
+        Rc::new(JsonSchemaCompiler::new()),
+    );
+    let boom: Function = js_sys::eval("(() => { throw new RangeError('boom') })")
+        .unwrap()
+        .unchecked_into();
+    server
+        .register_tool(ToolDef::new(
+            "boom",
+            "Throws",
+            JsTool {
+                name: "boom".into(),
+                f: boom,
+            },
+        ))
+        .unwrap();
+    // Never settles on its own; records its signal's abort.
+    let wait: Function = js_sys::eval(
+        "((input, options) => new Promise(() => { options.signal.addEventListener('abort', () => { globalThis.__aborted = options.signal.reason.name }) }))",
+    )
+    .unwrap()
+    .unchecked_into();
+    server
+        .register_tool(ToolDef::new(
+            "wait",
+            "Waits",
+            JsTool {
+                name: "wait".into(),
+                f: wait,
+            },
+        ))
+        .unwrap();
+    let (session, out) = capture(&server);
+    session.receive(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#);
+    session.receive(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"boom"}}"#);
+    session.receive(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"wait"}}"#);
+    tick(10).await;
+    session.receive(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"user"}}"#);
+    tick(20).await;
+    let out = out.borrow();
+    let boom = out.iter().find(|m| m["id"] == json!(2)).unwrap();
+    assert_eq!(boom["result"]["isError"], json!(true));
+    assert_eq!(
+        boom["result"]["content"][0]["text"],
+        json!("RangeError: boom")
+    );
+    assert!(
+        out.iter().all(|m| m["id"] != json!(3)),
+        "a cancelled call gets no response"
+    );
+    let aborted = Reflect::get(&js_sys::global(), &"__aborted".into()).unwrap();
+    assert_eq!(aborted.as_string().as_deref(), Some("AbortError"));
+}
