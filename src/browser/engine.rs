@@ -10,7 +10,6 @@ use wasm_bindgen::JsCast;
 
 use super::js;
 use super::runtime::{BrowserRuntime, TaskQueue};
-use crate::schema::JsonSchemaCompiler;
 use crate::server::{ListKind, RegistryError, Server, ServerConfig, ServerInfo};
 use crate::transport::tab::{TabOptions, TabServer};
 
@@ -199,12 +198,12 @@ impl Engine {
             &js::get(&config, "serverInfo")?,
             ServerInfo::new(default_name, env!("CARGO_PKG_VERSION")),
         )?;
-        let server = Server::new(
-            info,
-            ServerConfig::default(),
-            Rc::new(BrowserRuntime),
-            Rc::new(JsonSchemaCompiler::new()),
-        );
+        // The validator loads when a tool first needs it (super::validator).
+        let (compiler, lazy_validator) = super::validator::engine_compiler(&config)?;
+        let server = Server::new(info, ServerConfig::default(), Rc::new(BrowserRuntime), compiler);
+        if let Some(lazy) = &lazy_validator {
+            lazy.report_to_console(&server);
+        }
         // A random key for signing the requestState of input-required results.
         if let Some(key) = random_bytes(&global, 32) {
             server.set_state_key(&key);

@@ -6,16 +6,22 @@
 //! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
 //! | `session_api.rs` | `connect`, `registerTool(name, def)`, `registerResource`, `registerPrompt` |
 //! | `legacy.rs` | earlier drafts' methods and `modelContextTesting` |
+//! | `native.rs` | living beside a native `document.modelContext`: tools mirrored both ways |
 //! | `js_handler.rs` | page functions as engine handlers |
 //! | `js.rs` | WebIDL-style conversions |
 //! | `runtime.rs` | the engine's runtime on the browser event loop |
+//! | `validator.rs` | the validator module, loaded when a tool first needs it |
 
 pub mod engine;
 pub mod js;
 pub mod js_handler;
 pub mod legacy;
+pub mod native;
 pub mod runtime;
+#[cfg(feature = "validator")]
+pub mod schema_suite;
 pub mod session_api;
+pub mod validator;
 pub mod webmcp;
 
 pub use engine::{Engine, McpSession};

@@ -6,6 +6,7 @@ use std::cell::Cell;
 use std::rc::{Rc, Weak};
 
 use super::cancel::CancellationToken;
+use super::input_required::Inputs;
 use super::logging::LogLevel;
 use super::runtime::LocalBoxFuture;
 use super::session::SessionInner;
@@ -73,6 +74,8 @@ pub struct RequestContext {
     pub(crate) stateless: bool,
     pub(crate) client_capabilities: Value,
     pub(crate) meta: Value,
+    /// 2026-07-28: what a retry after an input-required result brought.
+    pub(crate) inputs: Inputs,
 }
 
 impl RequestContext {
@@ -88,6 +91,7 @@ impl RequestContext {
             stateless: false,
             client_capabilities: Value::Object(Map::new()),
             meta: Value::Null,
+            inputs: Inputs::default(),
         }
     }
 
@@ -131,6 +135,19 @@ impl RequestContext {
     /// The client's declared capabilities (`{}` when none).
     pub fn client_capabilities(&self) -> &Value {
         &self.client_capabilities
+    }
+
+    /// The client's answers to this handler's input requests (`inputResponses` of a retry
+    /// after an input-required result; see [`super::input_required`]), keyed as the handler
+    /// keyed its requests. `None` on a first call.
+    pub fn input_responses(&self) -> Option<&Map<String, Value>> {
+        self.inputs.responses.as_ref()
+    }
+
+    /// The `requestState` this handler put in its input-required result, verified, as it
+    /// wrote it. `None` on a first call.
+    pub fn request_state(&self) -> Option<&str> {
+        self.inputs.request_state.as_deref()
     }
 
     /// The request's `_meta` object (`null` when absent).

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use super::context::RequestContext;
 use super::engine::CallError;
 use super::error::ServerError;
+use super::input_required::{self, Outcome, Round};
 use super::logging::LogLevel;
 use super::pagination;
 use super::registry::Tool;
@@ -41,6 +42,30 @@ type R = Result<Value, ServerError>;
 
 fn now(r: R) -> Reply {
     Reply::Now(r)
+}
+
+/// The call's context with what a 2026-07-28 retry brought (`inputResponses`, a verified
+/// `requestState`); see [`input_required`].
+fn with_inputs(call: &Call) -> Result<RequestContext, ServerError> {
+    let mut ctx = call.ctx.clone();
+    if call.stateless {
+        ctx.inputs = input_required::read_inputs(&call.params, &call.session.server.0.state_key)?;
+    }
+    Ok(ctx)
+}
+
+/// A handler value as a round: an input-required result (checked), or the value itself.
+fn round(value: Value, what: &str) -> Result<Round<Value>, ServerError> {
+    if !input_required::is_input_required(&value) {
+        return Ok(Round::Done(value));
+    }
+    input_required::parse_result(&value)
+        .map(Round::Input)
+        .map_err(|e| {
+            ServerError::Internal(format!(
+                "{what} returned a malformed input_required result: {e}"
+            ))
+        })
 }
 
 fn param_str<'a>(
@@ -183,7 +208,43 @@ fn invalid_arguments_text(tool: &str, violations: &[super::validator::SchemaViol
     format!("Invalid arguments for tool {tool}: {}", parts.join("; "))
 }
 
+/// `tools/call`. A tool with a schema whose validator is not ready yet (the browser loads
+/// it on first need) is checked once it is; if it never will be, the call is an `isError`
+/// result naming why, and the tool does not run.
 fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
+    let wait = match param_str(&call.params, "name", "tools/call") {
+        Ok(name) => call.session.server.validator_ready(name),
+        Err(e) => return now(Err(e)),
+    };
+    let Some(wait) = wait else {
+        return tools_call_checked(call, v);
+    };
+    let call = Call {
+        session: call.session.clone(),
+        id: call.id.clone(),
+        method: call.method.clone(),
+        params: call.params.clone(),
+        version: call.version,
+        stateless: call.stateless,
+        ctx: call.ctx.clone(),
+    };
+    Reply::Later(Box::pin(async move {
+        if let Err(e) = wait.await {
+            return Ok(shape::call_tool_result(results::tool_error(e.to_string()), v));
+        }
+        // Cancelled while waiting: the tool does not start (no response goes out).
+        if let Some(why) = call.ctx.cancel.reason() {
+            return Err(ServerError::Internal(why));
+        }
+        match tools_call_checked(&call, v) {
+            Reply::Now(r) => r,
+            Reply::Later(f) => f.await,
+            Reply::Listen(_) => Err(ServerError::Internal("tools/call opened a stream".into())),
+        }
+    }))
+}
+
+fn tools_call_checked(call: &Call, v: ProtocolVersion) -> Reply {
     let p = &call.params;
     let name = match param_str(p, "name", "tools/call") {
         Ok(n) => n,
@@ -205,6 +266,12 @@ fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
         Err(e @ CallError::NotAnObject(_)) => {
             return now(Err(ServerError::invalid_params(format!("tools/call: {e}"))))
         }
+        Err(e @ CallError::ValidatorUnavailable { .. }) => {
+            return now(Ok(shape::call_tool_result(
+                results::tool_error(e.to_string()),
+                v,
+            )))
+        }
         Err(CallError::InvalidArguments { tool, violations }) => {
             let text = invalid_arguments_text(&tool, &violations);
             // 2025-11-25 and later: a tool result the model can read and correct.
@@ -223,9 +290,34 @@ fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
             });
         }
     };
-    let fut = server.run_tool(tool, args, call.ctx.clone());
+    let ctx = match with_inputs(call) {
+        Ok(c) => c,
+        Err(e) => return now(Err(e)),
+    };
+    let key = server.0.state_key.clone();
+    let stateless = call.stateless;
+    let run = move |ctx: RequestContext| -> LocalBoxFuture<'static, Result<Round<Map<String, Value>>, ServerError>> {
+        let fut = server.run_tool(tool.clone(), args.clone(), ctx);
+        let name = tool.def.name.clone();
+        Box::pin(async move {
+            let m = fut.await;
+            if m.get("resultType").and_then(Value::as_str) != Some(input_required::INPUT_REQUIRED) {
+                return Ok(Round::Done(m));
+            }
+            Ok(match input_required::parse_result(&Value::Object(m)) {
+                Ok(ir) => Round::Input(ir),
+                Err(e) => Round::Done(results::tool_error(format!(
+                    "Tool {name} returned a malformed input_required result: {e}"
+                ))),
+            })
+        })
+    };
     Reply::Later(Box::pin(async move {
-        Ok(shape::call_tool_result(fut.await, v))
+        let failed = |message: String| Ok(results::tool_error(message));
+        match input_required::drive(ctx, stateless, key, run, failed).await? {
+            Outcome::Done(m) => Ok(shape::call_tool_result(m, v)),
+            Outcome::Input(r) => Ok(r),
+        }
     }))
 }
 
@@ -264,15 +356,31 @@ fn resources_read(call: &Call) -> Reply {
     let Some((resource, vars)) = found else {
         return now(Err(ServerError::ResourceNotFound { uri }));
     };
-    let fut = resource
-        .def
-        .handler
-        .read(uri.clone(), vars, call.ctx.clone());
+    let ctx = match with_inputs(call) {
+        Ok(c) => c,
+        Err(e) => return now(Err(e)),
+    };
+    let key = call.session.server.0.state_key.clone();
+    let stateless = call.stateless;
     let mime = resource.def.mime_type.clone();
+    let u = uri.clone();
+    let run =
+        move |ctx: RequestContext| -> LocalBoxFuture<'static, Result<Round<Value>, ServerError>> {
+            let fut = resource.def.handler.read(u.clone(), vars.clone(), ctx);
+            let u = u.clone();
+            Box::pin(async move {
+                let value = fut.await.map_err(|e| {
+                    ServerError::Internal(format!("Reading resource {u} failed: {}", e.message))
+                })?;
+                round(value, &format!("Resource {u}"))
+            })
+        };
     Reply::Later(Box::pin(async move {
-        let value = fut.await.map_err(|e| {
-            ServerError::Internal(format!("Reading resource {uri} failed: {}", e.message))
-        })?;
+        let failed = |message: String| Err(ServerError::Internal(message));
+        let value = match input_required::drive(ctx, stateless, key, run, failed).await? {
+            Outcome::Done(v) => v,
+            Outcome::Input(r) => return Ok(r),
+        };
         let contents = results::resource_contents(value, &uri, mime.as_deref()).map_err(|e| {
             ServerError::Internal(format!("Resource {uri} returned malformed contents: {e}"))
         })?;
@@ -402,12 +510,31 @@ fn prompts_get(call: &Call) -> Reply {
         Ok(x) => x,
         Err(e) => return now(Err(e)),
     };
-    let fut = prompt.handler.get(args, call.ctx.clone());
+    let ctx = match with_inputs(call) {
+        Ok(c) => c,
+        Err(e) => return now(Err(e)),
+    };
+    let key = call.session.server.0.state_key.clone();
+    let stateless = call.stateless;
     let version = call.version;
+    let p = prompt.clone();
+    let run =
+        move |ctx: RequestContext| -> LocalBoxFuture<'static, Result<Round<Value>, ServerError>> {
+            let fut = p.handler.get(args.clone(), ctx);
+            let name = p.name.clone();
+            Box::pin(async move {
+                let value = fut.await.map_err(|e| {
+                    ServerError::Internal(format!("Prompt {name} failed: {}", e.message))
+                })?;
+                round(value, &format!("Prompt {name}"))
+            })
+        };
     Reply::Later(Box::pin(async move {
-        let value = fut.await.map_err(|e| {
-            ServerError::Internal(format!("Prompt {} failed: {}", prompt.name, e.message))
-        })?;
+        let failed = |message: String| Err(ServerError::Internal(message));
+        let value = match input_required::drive(ctx, stateless, key, run, failed).await? {
+            Outcome::Done(v) => v,
+            Outcome::Input(r) => return Ok(r),
+        };
         let r = results::prompt_result(value, prompt.description.as_deref()).map_err(|e| {
             ServerError::Internal(format!(
                 "Prompt {} returned a malformed result: {e}",

@@ -11,6 +11,7 @@ pub mod engine;
 pub mod error;
 mod futures;
 pub mod handler;
+pub mod input_required;
 pub mod limits;
 pub mod logging;
 mod methods;
@@ -30,6 +31,7 @@ pub use error::ServerError;
 pub use handler::{
     Completer, HandlerError, HandlerResult, PromptHandler, ResourceHandler, ToolHandler,
 };
+pub use input_required::{Inputs, StateKey};
 pub use limits::Limits;
 pub use logging::LogLevel;
 pub use methods::capabilities;
