@@ -11,6 +11,9 @@
 #   make test-rust   fmt, clippy (native + wasm32), cargo test, wasm32 build
 #   make test-wasm   wasm-bindgen-test in headless Chromium, when the crate has wasm tests
 #   make test-page   the page tests (node --test tests/page/*.test.mjs)
+#   make test-interop  the official TypeScript client and the inspector CLI against the stdio example
+#   make conformance the conformance page (3 implementations), JSON Schema browser vs native, the
+#                    page bridge, and the official MCP conformance suite through the bridge
 #   make clean       remove dist/ and the staged build outputs (keeps cargo's target/ cache)
 #   make distclean   clean + cargo clean + node_modules
 
@@ -21,7 +24,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8787
 export PORT
 
-.PHONY: all deps build build-dev size package test test-rust test-wasm test-page demo clean distclean
+.PHONY: all deps build build-dev size package test test-rust test-wasm test-page test-interop demo clean distclean
 
 all: build
 
@@ -45,7 +48,13 @@ test: deps
 	@$(MAKE) --no-print-directory test-wasm
 	@$(MAKE) --no-print-directory build
 	@$(MAKE) --no-print-directory test-page
-	@echo "make test: OK — fmt, clippy, cargo test, wasm32 build, wasm tests, dist build, page tests all passed"
+	@$(MAKE) --no-print-directory test-interop
+	@$(MAKE) --no-print-directory conformance-official
+	@echo "make test: OK — fmt, clippy, cargo test, wasm32 build, wasm tests, dist build, page tests, real-client interop, official MCP conformance all passed"
+
+# Real MCP clients (the official TypeScript client, the inspector CLI) against the stdio example.
+test-interop:
+	bash tests/interop/run.sh
 
 test-rust:
 	cargo fmt --all -- --check
