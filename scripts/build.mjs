@@ -5,20 +5,27 @@
 //   node scripts/build.mjs --dev      debug build: no LTO, no wasm-opt, symbol names kept (fast)
 //   node scripts/build.mjs --no-cargo reuse the .wasm cargo already built
 //
-// Pipeline:
-//   cargo build --release --target wasm32-unknown-unknown --lib
-//     → target/wasm32-unknown-unknown/release/<lib>.wasm
-//   wasm-bindgen --target web        → target/bindgen/<profile>/web/        (ESM glue)
-//   wasm-bindgen --target no-modules → target/bindgen/<profile>/no-modules/ (classic-script glue)
-//   wasm-opt -Oz (npm binaryen) on the wasm-bindgen output wasm (both targets emit the same bytes)
+// Pipeline — two wasm modules from the one crate (Cargo.toml [features]):
+//   the core (what installing costs a page):
+//     cargo build --release --target wasm32-unknown-unknown --lib --no-default-features --features browser
+//       → target/wasm32-unknown-unknown/release/<lib>.wasm
+//     wasm-bindgen --target web        → target/bindgen/<profile>/web/        (ESM glue)
+//     wasm-bindgen --target no-modules → target/bindgen/<profile>/no-modules/ (classic-script glue)
+//     wasm-opt -Oz (npm binaryen) on the wasm-bindgen output wasm (both targets emit the same bytes)
+//   the validator (fetched when a tool with a schema is first registered; src/schema/module.rs):
+//     cargo build … --no-default-features --features validator,validator-module
+//       --target-dir target/wasm-validator (its own cache, so neither build evicts the other)
+//     wasm-metadce (keep only the module's own exports) → wasm-opt -Oz; no wasm-bindgen
 //   polyfill/src/*.js, in POLYFILL_SOURCES order, wrapped by polyfill/build/entry.*.js
 //
 // dist/
 //   modelcontext.js           ES module entry: imports the glue, awaits the wasm, installs
 //   modelcontext_glue.js      wasm-bindgen `--target web` glue (imported by modelcontext.js)
-//   modelcontext_glue_bg.wasm the optimized wasm (fetched via new URL(..., import.meta.url))
-//   modelcontext.iife.js      classic script, self-contained: no-modules glue + wasm as base64,
-//                             instantiated synchronously
+//   modelcontext_glue_bg.wasm the optimized core wasm (fetched via new URL(..., import.meta.url))
+//   modelcontext.iife.js      classic script, self-contained: no-modules glue + core wasm as
+//                             base64, instantiated synchronously
+//   modelcontext_validator.wasm the validator module, for both builds (polyfill/src/validator.js
+//                             fetches it beside the script, or from config.validatorUrl)
 
 import { spawnSync, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,6 +40,7 @@ export const POLYFILL_SOURCES = [
   'events.js',
   'model_context.js',
   'client.js',
+  'validator.js',
   'install.js',
 ];
 
@@ -55,7 +63,19 @@ const OUT = {
   glueJs: `${GLUE_NAME}.js`,
   glueWasm: `${GLUE_NAME}_bg.wasm`,
   iife: 'modelcontext.iife.js',
+  validator: 'modelcontext_validator.wasm',
 };
+
+// The core's and the validator module's cargo features (see Cargo.toml).
+export const CORE_FEATURES = ['--no-default-features', '--features', 'browser'];
+export const VALIDATOR_FEATURES = ['--no-default-features', '--features', 'validator,validator-module'];
+const VALIDATOR_TARGET_DIR = 'target/wasm-validator';
+// What the validator module exports (src/schema/module.rs); wasm-metadce keeps these only.
+export const VALIDATOR_EXPORTS = ['memory', 'alloc', 'dealloc', 'compile', 'validate', 'free_schema', 'run_schema_suite'];
+// The imports its dependencies bring (getrandom's wasm-bindgen import of crypto.getRandomValues,
+// and two wasm-bindgen intrinsics only its error path reaches). polyfill/src/validator.js
+// provides the first and stubs the rest; a new one must be looked at before it ships.
+const VALIDATOR_IMPORTS = [/^__wbg_getRandomValues_[0-9a-f]+$/, /^__wbindgen_object_drop_ref$/, /^__wbindgen_externref_statics_end$/];
 
 const args = new Set(process.argv.slice(2));
 for (const a of args) {
@@ -87,6 +107,14 @@ function step(name, fn) {
   return result;
 }
 
+async function stepAsync(name, fn) {
+  const t0 = process.hrtime.bigint();
+  console.log(`build: ${name}`);
+  const result = await fn();
+  timings.push([name, Number(process.hrtime.bigint() - t0) / 1e6]);
+  return result;
+}
+
 function run(cmd, argv, opts = {}) {
   const r = spawnSync(cmd, argv, { cwd: REPO_ROOT, stdio: 'inherit', ...opts });
   if (r.error) fail(`${cmd}: ${r.error.message}`);
@@ -111,6 +139,8 @@ if (bindgenVersion !== pin) {
 }
 const WASM_OPT = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-opt');
 if (!DEV && !fs.existsSync(WASM_OPT)) fail(`${rel(WASM_OPT)} missing; run \`make deps\``);
+const WASM_METADCE = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-metadce');
+if (!DEV && !fs.existsSync(WASM_METADCE)) fail(`${rel(WASM_METADCE)} missing; run \`make deps\``);
 
 // ---------------------------------------------------------------------------------------------
 // Polyfill sources: read and check they are script-style
@@ -153,11 +183,16 @@ function concatSources(indent) {
 // cargo → wasm-bindgen → wasm-opt
 
 const cargoWasm = path.join(REPO_ROOT, 'target', 'wasm32-unknown-unknown', PROFILE, `${crate.libName}.wasm`);
+const cargoValidatorWasm = path.join(REPO_ROOT, VALIDATOR_TARGET_DIR, 'wasm32-unknown-unknown', PROFILE, `${crate.libName}.wasm`);
+const cargoWasmArgs = ['build', ...(DEV ? [] : ['--release']), '--target', 'wasm32-unknown-unknown', '--lib'];
 if (!args.has('--no-cargo')) {
-  step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib)`, () =>
-    run('cargo', ['build', ...(DEV ? [] : ['--release']), '--target', 'wasm32-unknown-unknown', '--lib']));
+  step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, core: ${CORE_FEATURES.join(' ')})`, () =>
+    run('cargo', [...cargoWasmArgs, ...CORE_FEATURES]));
+  step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, validator: ${VALIDATOR_FEATURES.join(' ')})`, () =>
+    run('cargo', [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR]));
 }
 if (!fs.existsSync(cargoWasm)) fail(`${rel(cargoWasm)} missing`);
+if (!fs.existsSync(cargoValidatorWasm)) fail(`${rel(cargoValidatorWasm)} missing`);
 
 const bindgenRoot = path.join(REPO_ROOT, 'target', 'bindgen', PROFILE);
 function bindgen(target) {
@@ -204,6 +239,61 @@ if (DEV) {
 }
 const wasmBytes = fs.readFileSync(optimized);
 if (!WebAssembly.validate(wasmBytes)) fail(`${rel(optimized)} does not validate`);
+
+// ---------------------------------------------------------------------------------------------
+// The validator module: only its own exports, optimized, imports checked, tried through its loader
+
+const validatorRoot = path.join(REPO_ROOT, 'target', 'validator', PROFILE);
+fs.mkdirSync(validatorRoot, { recursive: true });
+const validatorOptimized = path.join(validatorRoot, OUT.validator);
+if (DEV) {
+  fs.copyFileSync(cargoValidatorWasm, validatorOptimized);
+} else {
+  const graph = path.join(validatorRoot, 'metadce-graph.json');
+  fs.writeFileSync(graph, JSON.stringify(VALIDATOR_EXPORTS.map((e) => ({ name: e, export: e, root: true }))));
+  const dce = path.join(validatorRoot, 'validator.dce.wasm');
+  step('wasm-metadce (validator: its own exports only)', () =>
+    run(WASM_METADCE, ['--graph-file', graph, ...WASM_OPT_FEATURES, cargoValidatorWasm, '-o', dce], { stdio: ['inherit', 'ignore', 'inherit'] }));
+  step('wasm-opt -Oz (validator)', () =>
+    run(WASM_OPT, ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', dce, '-o', validatorOptimized]));
+}
+const validatorBytes = fs.readFileSync(validatorOptimized);
+if (!WebAssembly.validate(validatorBytes)) fail(`${rel(validatorOptimized)} does not validate`);
+{
+  const mod = new WebAssembly.Module(validatorBytes);
+  const exported = WebAssembly.Module.exports(mod).map((e) => e.name);
+  const missing = VALIDATOR_EXPORTS.filter((e) => !exported.includes(e));
+  if (missing.length) fail(`${OUT.validator} lacks the exports ${missing.join(', ')}`);
+  if (!DEV) {
+    const unknown = WebAssembly.Module.imports(mod).filter(
+      (i) => i.kind !== 'function' || !VALIDATOR_IMPORTS.some((re) => re.test(i.name)));
+    if (unknown.length) {
+      fail(`${OUT.validator} has imports polyfill/src/validator.js does not expect: ` +
+        unknown.map((i) => `${i.module}.${i.name} (${i.kind})`).join(', ') +
+        '; a dependency brought them — find the feature that removes them, or provide them in the loader');
+    }
+  }
+}
+await stepAsync('check the validator module through polyfill/src/validator.js', () => checkValidator(validatorBytes));
+
+/** Loads `bytes` with the loader as a page would (fetch stubbed) and validates one instance. */
+async function checkValidator(bytes) {
+  const loaderSource = fs.readFileSync(path.join(REPO_ROOT, 'polyfill', 'src', 'validator.js'), 'utf8');
+  const context = vm.createContext({
+    WebAssembly, TextEncoder, TextDecoder, URL, Response, crypto: globalThis.crypto, setTimeout, JSON,
+    fetch: async () => new Response(bytes, { headers: { 'content-type': 'application/wasm' } }),
+  });
+  vm.runInContext(loaderSource, context, { filename: 'polyfill/src/validator.js' });
+  const v = await vm.runInContext('__mcpValidatorLoader("memory:validator").load(false)', context);
+  const { handle } = JSON.parse(v.compile('{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}'));
+  const bad = JSON.parse(v.validate(handle, '{"n":"x"}')).violations;
+  const good = JSON.parse(v.validate(handle, '{"n":1}')).violations;
+  const refused = JSON.parse(v.compile('{"type":5}')).error;
+  v.free(handle);
+  if (!(bad?.length === 1 && bad[0].instancePath === '/n' && bad[0].keyword === 'type' && good?.length === 0 && refused)) {
+    fail(`${OUT.validator} does not validate as expected: ${JSON.stringify({ bad, good, refused })}`);
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Assemble dist/
@@ -253,6 +343,7 @@ step('assemble dist/', () => {
   fs.writeFileSync(path.join(DIST_DIR, OUT.glueJs), web.js);
   fs.writeFileSync(path.join(DIST_DIR, OUT.glueWasm), wasmBytes);
   fs.writeFileSync(path.join(DIST_DIR, OUT.iife), iife);
+  fs.writeFileSync(path.join(DIST_DIR, OUT.validator), validatorBytes);
 
   for (const f of [OUT.esm, OUT.glueJs]) {
     const r = spawnSync(process.execPath, ['--check', path.join(DIST_DIR, f)], { encoding: 'utf8' });

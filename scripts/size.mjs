@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Print every file in dist/ with its raw size and its gzip size (node's zlib, level 9),
-// plus what a page downloads for each way of loading the polyfill.
+// Print every file in dist/ with its raw size and its gzip size (node's zlib, level 9), the
+// core and validator wasm modules apart, and what a page downloads for each way of loading the
+// polyfill: the critical path (installing) and with the validator (fetched when a tool with a
+// schema is first registered).
 //   node scripts/size.mjs [--json]
 
 import fs from 'node:fs';
@@ -33,9 +35,23 @@ const rows = walk(DIST_DIR)
 
 const sum = (names) =>
   rows.filter((r) => names.includes(r.file)).reduce((a, r) => ({ raw: a.raw + r.raw, gzip: a.gzip + r.gzip }), { raw: 0, gzip: 0 });
+const ESM = ['modelcontext.js', 'modelcontext_glue.js', 'modelcontext_glue_bg.wasm'];
+const CLASSIC = ['modelcontext.iife.js'];
+const VALIDATOR = ['modelcontext_validator.wasm'];
+const hasValidator = rows.some((r) => r.file === VALIDATOR[0]);
+// The critical path is what a page downloads to install the polyfill; the validator module is
+// fetched later, when a tool with a schema is first registered (src/browser/validator.rs).
 const bundles = [
-  { file: 'ESM load (modelcontext.js + glue + wasm)', ...sum(['modelcontext.js', 'modelcontext_glue.js', 'modelcontext_glue_bg.wasm']) },
-  { file: 'classic load (modelcontext.iife.js)', ...sum(['modelcontext.iife.js']) },
+  { file: 'core wasm (modelcontext_glue_bg.wasm)', ...sum(['modelcontext_glue_bg.wasm']) },
+  ...(hasValidator ? [{ file: 'validator wasm (modelcontext_validator.wasm)', ...sum(VALIDATOR) }] : []),
+  { file: 'ESM critical path (modelcontext.js + glue + core wasm)', ...sum(ESM) },
+  { file: 'classic critical path (modelcontext.iife.js)', ...sum(CLASSIC) },
+  ...(hasValidator
+    ? [
+        { file: 'ESM + validator (first tool with a schema)', ...sum([...ESM, ...VALIDATOR]) },
+        { file: 'classic + validator (first tool with a schema)', ...sum([...CLASSIC, ...VALIDATOR]) },
+      ]
+    : []),
 ];
 
 if (process.argv.includes('--json')) {

@@ -2,7 +2,10 @@
 // idempotent across copies, never replacing a native document.modelContext.
 //
 // Page configuration (optional, set before the polyfill loads):
-//   globalThis.modelContextPolyfillConfig = { serverInfo: {...}, tab: false | { channelId, allowedOrigins } }
+//   globalThis.modelContextPolyfillConfig = { serverInfo: {...}, tab: false | { channelId, allowedOrigins },
+//     validatorUrl: 'https://cdn.example/modelcontext_validator.wasm' }
+// validatorUrl: where the validator module is fetched from when a tool with a schema is first
+// registered (polyfill/src/validator.js); default: modelcontext_validator.wasm beside this script.
 
 function install(wasm, env) {
   const g = globalThis;
@@ -26,6 +29,7 @@ function install(wasm, env) {
   const hasDocument = typeof Document === 'function' && typeof document === 'object' && document !== null;
   const native = hasDocument && 'modelContext' in Document.prototype ? document.modelContext : undefined;
 
+  const validator = __mcpValidatorLoader(__mcpValidatorUrl(config.validatorUrl, env.scriptUrl));
   const mc = create((target) =>
     new wasm.Engine(target, {
       ToolActivatedEvent,
@@ -33,6 +37,7 @@ function install(wasm, env) {
       serverInfo: config.serverInfo,
       tab: config.tab,
       native,
+      validator,
     }),
   );
   const engine = engineOf(mc);
@@ -94,9 +99,25 @@ function install(wasm, env) {
   Object.defineProperty(g, MARK, {
     value: {
       version: env.version, format: env.format, modelContext: mc, native: native || null,
+      validatorUrl: validator.url,
       transports: Object.freeze(transports),
       client,
     },
     configurable: true,
   });
+}
+
+/**
+ * The validator module's URL: `validatorUrl` from the page's config (relative to the page), else
+ * modelcontext_validator.wasm beside the running polyfill script.
+ */
+function __mcpValidatorUrl(configured, scriptUrl) {
+  const base = typeof document === 'object' && document ? document.baseURI
+    : typeof location === 'object' && location ? location.href : undefined;
+  const [url, against] = configured ? [String(configured), base] : ['modelcontext_validator.wasm', scriptUrl];
+  try {
+    return new URL(url, against).href;
+  } catch {
+    return url;
+  }
 }

@@ -200,7 +200,12 @@ impl Engine {
         )?;
         // The validator loads when a tool first needs it (super::validator).
         let (compiler, lazy_validator) = super::validator::engine_compiler(&config)?;
-        let server = Server::new(info, ServerConfig::default(), Rc::new(BrowserRuntime), compiler);
+        let server = Server::new(
+            info,
+            ServerConfig::default(),
+            Rc::new(BrowserRuntime),
+            compiler,
+        );
         if let Some(lazy) = &lazy_validator {
             lazy.report_to_console(&server);
         }

@@ -30,7 +30,7 @@ use super::js;
 use super::js_handler::{call_options, invoke, JsTool};
 use super::webmcp::{register_lenient, stored_schema, unregister_if_current, WEBMCP_HINTS};
 use crate::server::registry::Tool;
-use crate::server::{CallError, CancellationToken, ListKind, RequestContext, ToolDef};
+use crate::server::{CancellationToken, ListKind, RequestContext, ToolDef};
 
 /// The bridge between one engine and the native `ModelContext`.
 pub struct NativeBridge {
@@ -242,14 +242,14 @@ impl NativeBridge {
                     Ok(None) => Value::Object(Default::default()),
                     Err(e) => return Promise::reject(&e),
                 };
-                if let Some(schema) = &tool.input {
-                    let violations = schema.validate(&args);
-                    if !violations.is_empty() {
-                        let e = CallError::InvalidArguments {
-                            tool: name.clone(),
-                            violations,
-                        };
-                        return Promise::reject(&js::dom_exception("DataError", &e.to_string()));
+                // (While the validator module loads, the check waits for it, below.)
+                let validator = tool
+                    .input
+                    .as_ref()
+                    .and_then(|_| inner.server.validator_ready(&name));
+                if validator.is_none() {
+                    if let Err(e) = super::webmcp::check_input(&tool, &name, &args) {
+                        return Promise::reject(&e);
                     }
                 }
                 let signal = js::get(&options, "signal")
@@ -263,7 +263,14 @@ impl NativeBridge {
                     },
                 };
                 let execute = data.execute.clone();
+                let name = name.clone();
                 wasm_bindgen_futures::future_to_promise(async move {
+                    if let Some(ready) = validator {
+                        ready
+                            .await
+                            .map_err(|e| js::dom_exception("UnknownError", &e.to_string()))?;
+                        super::webmcp::check_input(&tool, &name, &args)?;
+                    }
                     let ctx = RequestContext::detached(CancellationToken::new());
                     let opts = call_options(&ctx, &signal);
                     invoke(&execute, &input, &opts).await

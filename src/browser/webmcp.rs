@@ -625,16 +625,15 @@ fn execute_tool(
             return Err(sig.reason());
         }
     }
-    // Beyond the spec: the input must satisfy the tool's input schema (DataError).
-    if let Some(schema) = &registered.input {
-        let violations = schema.validate(&args);
-        if !violations.is_empty() {
-            let e = CallError::InvalidArguments {
-                tool: name.clone(),
-                violations,
-            };
-            return Err(js::dom_exception("DataError", &e.to_string()));
-        }
+    // Beyond the spec: the input must satisfy the tool's input schema (DataError). While the
+    // validator module is loading (super::validator) the check waits for it, in the task
+    // below; if it cannot be loaded, the call rejects with an UnknownError naming its URL.
+    let validator = registered
+        .input
+        .as_ref()
+        .and_then(|_| inner.server.validator_ready(&name));
+    if validator.is_none() {
+        check_input(&registered, &name, &args)?;
     }
     let run = Rc::new(Execution {
         inner: inner.clone(),
@@ -654,6 +653,15 @@ fn execute_tool(
     let r = run.clone();
     let promise = run.done.promise.clone();
     wasm_bindgen_futures::spawn_local(async move {
+        if let Some(ready) = validator {
+            let checked = match ready.await {
+                Ok(()) => check_input(&registered, &r.name, &args),
+                Err(e) => Err(js::dom_exception("UnknownError", &e.to_string())),
+            };
+            if let Err(e) = checked {
+                r.done.settle(false, &e);
+            }
+        }
         if r.done.is_settled() {
             return; // cancelled before the tool started
         }
@@ -680,6 +688,27 @@ fn execute_tool(
         }
     });
     Ok(promise)
+}
+
+/// `args` against the tool's input schema: a `DataError` naming each violation's path and
+/// keyword.
+pub(crate) fn check_input(
+    registered: &crate::server::registry::Tool,
+    name: &str,
+    args: &Value,
+) -> Result<(), JsValue> {
+    let Some(schema) = &registered.input else {
+        return Ok(());
+    };
+    let violations = schema.validate(args);
+    if violations.is_empty() {
+        return Ok(());
+    }
+    let e = CallError::InvalidArguments {
+        tool: name.to_string(),
+        violations,
+    };
+    Err(js::dom_exception("DataError", &e.to_string()))
 }
 
 fn reject_on_error(r: Result<Promise, JsValue>) -> Promise {

@@ -22,11 +22,13 @@
 //! | `depth.rs` | the nesting-depth guard that keeps the recursive validator off deep values |
 //! | `offline.rs` | the retriever that fetches nothing |
 //! | [`suite`] | runs the official JSON-Schema-Test-Suite on parsed files (no I/O) |
+//! | [`module`] | the validator as its own wasm module: a C ABI over JSON text (feature `validator-module` exports it) |
 
 mod compiled;
 mod compiler;
 mod depth;
 mod dialect;
+pub mod module;
 mod offline;
 pub mod suite;
 

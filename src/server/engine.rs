@@ -110,7 +110,10 @@ pub enum CallError {
     },
     /// The tool has a schema but the validator will never be ready (see
     /// [`Server::validator_ready`]): the call is refused rather than run unchecked.
-    ValidatorUnavailable { tool: String, reason: String },
+    ValidatorUnavailable {
+        tool: String,
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for CallError {

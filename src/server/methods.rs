@@ -230,7 +230,10 @@ fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
     };
     Reply::Later(Box::pin(async move {
         if let Err(e) = wait.await {
-            return Ok(shape::call_tool_result(results::tool_error(e.to_string()), v));
+            return Ok(shape::call_tool_result(
+                results::tool_error(e.to_string()),
+                v,
+            ));
         }
         // Cancelled while waiting: the tool does not start (no response goes out).
         if let Some(why) = call.ctx.cancel.reason() {

@@ -1,9 +1,13 @@
 //! The engine's view of JSON Schema validation: compile once, validate many times.
 //!
-//! The engine does not know which validator it runs on; [`crate::schema`] supplies one built
-//! on the `jsonschema` crate. Keeping this boundary narrow lets the validator live in its
-//! own wasm module, off a page's critical path.
+//! The engine does not know which validator it runs on; `crate::schema` (feature
+//! `validator`) supplies one built on the `jsonschema` crate. Keeping this boundary narrow
+//! lets the validator live in its own wasm module, off a page's critical path: in a browser
+//! the compiler is a lazy bridge (`crate::browser::validator`) that hands out deferred
+//! handles until the module has loaded, and says through [`SchemaCompiler::ready`] when
+//! validating can start.
 
+use super::runtime::LocalBoxFuture;
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -30,17 +34,64 @@ impl SchemaViolation {
         };
         format!("{path}: {} [keyword: {}]", self.message, self.keyword)
     }
+
+    /// `{"instancePath", "keyword", "schemaPath", "message"}`: how the validator module
+    /// (`crate::schema::module`) reports a violation to the browser's core module.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "instancePath": self.instance_path,
+            "keyword": self.keyword,
+            "schemaPath": self.schema_path,
+            "message": self.message,
+        })
+    }
+
+    /// Reads what [`to_json`](Self::to_json) wrote; `None` if `v` is not a violation.
+    pub fn from_json(v: &Value) -> Option<SchemaViolation> {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        Some(SchemaViolation {
+            instance_path: s("instancePath")?,
+            keyword: s("keyword")?,
+            schema_path: s("schemaPath")?,
+            message: s("message")?,
+        })
+    }
 }
 
 /// A compiled schema.
 pub trait CompiledSchema {
     /// All violations of `instance` (empty when valid), in the validator's order.
+    ///
+    /// A handle whose compilation was deferred compiles on its first call (see
+    /// [`SchemaCompiler::ready`]); called before its validator is ready, it reports one
+    /// violation saying so rather than accepting the instance unchecked.
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation>;
+
+    /// For a handle whose compilation was deferred: compiles it now if its validator is
+    /// ready, and returns why the schema could not be compiled. Such a schema then validates
+    /// nothing (`validate` accepts every instance), as a schema refused at registration
+    /// leaves its tool unvalidated. `None` for every schema compiled at once (the default).
+    fn deferred_error(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Compiles schemas. The dialect is chosen by the schema's `$schema`
 /// (2020-12 when absent).
 pub trait SchemaCompiler {
     /// Compiles `schema`; `Err` carries the validator's message for an invalid schema.
+    ///
+    /// A compiler whose validator is not ready yet may return a deferred handle instead
+    /// (always `Ok`); its compilation errors then surface through
+    /// [`CompiledSchema::deferred_error`].
     fn compile(&self, schema: &Value) -> Result<Rc<dyn CompiledSchema>, String>;
+
+    /// What validation must wait for: `None` when compiled handles validate now (the
+    /// default, and every native compiler), else a future that resolves once they do
+    /// (`Ok`) or never will (`Err` naming the reason, e.g. the validator module's URL and
+    /// why it could not be loaded). The engine awaits it before checking a call of a tool
+    /// that has a schema (MCP `tools/call`, WebMCP `executeTool`).
+    fn ready(&self) -> Option<LocalBoxFuture<'static, Result<(), String>>> {
+        None
+    }
 }

@@ -1,0 +1,111 @@
+// The validator's loader: fetches dist/modelcontext_validator.wasm (src/schema/module.rs) the
+// first time a tool needs it, and speaks its C ABI. The engine holds the loader
+// (src/browser/validator.rs) and decides when to load; this file only moves bytes. Shared by
+// both builds; also usable on its own (conformance/schema-suite.html):
+//
+//   const validator = await __mcpValidatorLoader(url).load(true);
+//   validator.compile('{"type":"object"}')   → '{"handle":1}' | '{"error":"…"}'
+//   validator.validate(1, '{"a":1}')         → '{"violations":[…]}' | '{"error":"…"}'
+//   validator.free(1)
+//   validator.runSchemaSuite(dialect, filesJson, remotesJson) → JSON text
+
+/** A loader for the module at `url`; `load(urgent)` starts (at most once) and returns the promise. */
+function __mcpValidatorLoader(url) {
+  url = String(url);
+  let promise;
+  let kick;
+  return {
+    url,
+    load(urgent) {
+      if (!promise) {
+        promise = new Promise((resolve) => (kick = resolve)).then(() => __mcpInstantiateValidator(url));
+        // Off the critical path: when the page is idle (at most a second later), or on the
+        // next task where there is no idle callback (workers).
+        if (!urgent && typeof requestIdleCallback === 'function') requestIdleCallback(kick, { timeout: 1000 });
+        else if (!urgent) setTimeout(kick, 0);
+      }
+      if (urgent) kick();
+      return promise;
+    },
+  };
+}
+
+async function __mcpInstantiateValidator(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+  const module =
+    typeof WebAssembly.compileStreaming === 'function' &&
+    /^application\/wasm\b/.test(response.headers.get('content-type') || '')
+      ? await WebAssembly.compileStreaming(response)
+      : await WebAssembly.compile(await response.arrayBuffer());
+
+  // The module needs no imports of its own; its dependencies bring wasm-bindgen's raw import
+  // of crypto.getRandomValues(ptr, len) (hash-map seeds), provided here. Nothing else is
+  // called; any other import throws if it ever is (scripts/build.mjs checks the list).
+  let x;
+  const imports = {};
+  for (const { module: m, name, kind } of WebAssembly.Module.imports(module)) {
+    if (kind !== 'function') throw new Error(`unexpected import ${m}.${name}`);
+    (imports[m] ||= {})[name] = /getRandomValues/.test(name)
+      ? (ptr, len) => { crypto.getRandomValues(new Uint8Array(x.memory.buffer, ptr, len)); }
+      : () => { throw new Error(`the validator module called ${m}.${name}`); };
+  }
+
+  // A trap (a panic aborts) leaves the instance unusable: the call reports an error and a
+  // fresh instance takes over; schemas are compiled again there when next used.
+  let generation = 0;
+  const fresh = () => {
+    x = new WebAssembly.Instance(module, imports).exports;
+    generation++;
+  };
+  fresh();
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const call = (fn, text, ...first) => {
+    const bytes = encoder.encode(text);
+    const ptr = x.alloc(bytes.length);
+    new Uint8Array(x.memory.buffer, ptr, bytes.length).set(bytes);
+    let out;
+    try {
+      out = x[fn](...first, ptr, bytes.length);
+    } catch (e) {
+      fresh();
+      return JSON.stringify({ error: `the validator failed internally (${e})` });
+    }
+    x.dealloc(ptr, bytes.length);
+    const len = new DataView(x.memory.buffer).getUint32(out, true);
+    const result = decoder.decode(new Uint8Array(x.memory.buffer, out + 4, len));
+    x.dealloc(out, len + 4);
+    return result;
+  };
+
+  const schemas = new Map(); // handle → { text, handle in the module, generation }
+  let next = 0;
+  return {
+    compile(text) {
+      const out = call('compile', text);
+      const { handle } = JSON.parse(out);
+      if (!handle) return out;
+      schemas.set(++next, { text, handle, generation });
+      return `{"handle":${next}}`;
+    },
+    validate(handle, text) {
+      const s = schemas.get(handle);
+      if (!s) return JSON.stringify({ error: `no schema has handle ${handle}` });
+      if (s.generation !== generation) {
+        const again = JSON.parse(call('compile', s.text));
+        if (!again.handle) return JSON.stringify({ error: again.error });
+        Object.assign(s, { handle: again.handle, generation });
+      }
+      return call('validate', text, s.handle);
+    },
+    free(handle) {
+      const s = schemas.get(handle);
+      schemas.delete(handle);
+      if (s && s.generation === generation) x.free_schema(s.handle);
+    },
+    runSchemaSuite(dialect, filesJson, remotesJson) {
+      return call('run_schema_suite', `[${JSON.stringify(dialect)},${filesJson},${remotesJson}]`);
+    },
+  };
+}

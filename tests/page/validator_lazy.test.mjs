@@ -1,0 +1,189 @@
+// The validator module (dist/modelcontext_validator.wasm) is loaded when first needed
+// (src/browser/validator.rs, polyfill/src/validator.js):
+// - installing the polyfill does not fetch it, nor does a tool without a schema;
+// - the first tool registered with a schema starts the fetch, off the critical path;
+// - calls made before it has loaded wait for it, then are validated (executeTool: DataError
+//   naming path and keyword; MCP tools/call: an isError result);
+// - a schema the validator refuses once loaded: console warning, tool registered unvalidated;
+//   after the load, invalid schemas are refused at registration again;
+// - modelContextPolyfillConfig.validatorUrl moves it; a URL that cannot be loaded makes calls of
+//   tools with a schema fail with an error naming the URL (executeTool: UnknownError; MCP:
+//   isError), never run unvalidated.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withPage, requireDist, inlinePage } from './harness.mjs';
+import { MCP_CLIENT } from './webmcp.mcp.mjs';
+
+requireDist('modelcontext.iife.js', 'modelcontext.js', 'modelcontext_validator.wasm');
+
+const VALIDATOR = 'modelcontext_validator.wasm';
+const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script><script>${MCP_CLIENT}</script>`;
+const ESM = `<script type="module">import '/dist/modelcontext.js'; window.installed = true;</script>`;
+const TYPED = { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
+
+/** Records every request the page makes for the validator module. */
+function watchValidator(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    if (r.url().includes(VALIDATOR)) seen.push(r.url());
+  });
+  return seen;
+}
+
+/** Lets the page go idle a few times (idle callbacks, timers) so a scheduled fetch would start. */
+const settle = (page) => page.evaluate(() => new Promise((r) => setTimeout(() => requestIdleCallback(() => setTimeout(r, 100)), 300)));
+
+for (const [build, html, ready] of [
+  ['classic', CLASSIC, null],
+  ['ESM', ESM, () => window.installed === true],
+]) {
+  test(`${build} build: installing does not fetch the validator; the first tool with a schema does`, () =>
+    withPage(async ({ page, goto }) => {
+      const seen = watchValidator(page);
+      await goto(await inlinePage(html));
+      if (ready) await page.waitForFunction(ready);
+      await settle(page);
+      assert.deepEqual(seen, [], 'the validator was fetched at install');
+      assert.equal(await page.evaluate(() => typeof document.modelContext.registerTool), 'function');
+
+      // A tool without a schema needs no validator.
+      await page.evaluate(() => document.modelContext.registerTool({ name: 'plain', description: 'P', execute: () => 'p' }));
+      await settle(page);
+      assert.deepEqual(seen, [], 'a tool without a schema fetched the validator');
+
+      // The first tool with a schema: registration returns at once, the fetch follows.
+      const fetched = page.waitForRequest((r) => r.url().includes(VALIDATOR));
+      await page.evaluate((schema) => document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: schema, execute: () => 'ran' }), TYPED);
+      const request = await fetched;
+      assert.equal(new URL(request.url()).pathname, `/dist/${VALIDATOR}`, 'fetched beside the polyfill script');
+      const url = await page.evaluate(() => globalThis[Symbol.for('modelcontext-polyfill')].validatorUrl);
+      assert.equal(url, request.url());
+      await settle(page);
+      assert.equal(seen.length, 1, `fetched once: ${seen}`);
+    }));
+}
+
+test('calls made before the validator has loaded wait for it, then are validated (executeTool and MCP tools/call)', () =>
+  withPage(async ({ page, context, goto }) => {
+    // Hold the validator back so the calls are surely made before it has loaded.
+    let release;
+    const held = new Promise((r) => (release = r));
+    await context.route(`**/${VALIDATOR}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await goto(await inlinePage(CLASSIC));
+    const pending = page.evaluate(async (schema) => {
+      const mc = document.modelContext;
+      const ran = [];
+      await mc.registerTool({ name: 'typed', description: 'T', inputSchema: schema, execute: (input) => { ran.push(input); return 'ran'; } });
+      const [tool] = await mc.getTools();
+      window.__settled = 0;
+      const counted = (p) => p.finally(() => window.__settled++);
+      const outcome = (p) => counted(p.then((v) => ({ ok: v }), (e) => ({ name: e.name, message: e.message })));
+      const mcp = await __mcp.connect({ protocolVersion: '2025-11-25' });
+      const calls = [
+        outcome(mc.executeTool(tool, { text: 'x', n: 2 })),
+        outcome(mc.executeTool(tool, { text: 5 })),
+        outcome(mc.executeTool(tool, { text: 'x', n: 0 })),
+        counted(mcp.request('tools/call', { name: 'typed', arguments: { text: 'y' } })),
+        counted(mcp.request('tools/call', { name: 'typed', arguments: { n: 'many' } })),
+      ];
+      window.__callsMade = true;
+      const [valid, wrongType, belowMinimum, mcpValid, mcpInvalid] = await Promise.all(calls);
+      return { valid, wrongType, belowMinimum, mcpValid: mcpValid.result, mcpInvalid: mcpInvalid.result, ran };
+    }, TYPED);
+    await page.waitForFunction(() => window.__callsMade === true);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await page.evaluate(() => window.__settled), 0, 'a call settled before the validator loaded');
+    release();
+    const r = await pending;
+
+    assert.deepEqual(r.valid, { ok: 'ran' });
+    assert.equal(r.wrongType.name, 'DataError');
+    assert.match(r.wrongType.message, /\/text\b.*\btype\b/);
+    assert.equal(r.belowMinimum.name, 'DataError');
+    assert.match(r.belowMinimum.message, /\/n\b.*\bminimum\b/);
+    assert.equal(r.mcpValid.isError, undefined);
+    assert.deepEqual(r.mcpValid.content, [{ type: 'text', text: 'ran' }]);
+    assert.equal(r.mcpInvalid.isError, true);
+    assert.match(r.mcpInvalid.content[0].text, /\/n\b.*\btype\b/);
+    assert.match(r.mcpInvalid.content[0].text, /required/);
+    assert.deepEqual(r.ran, [{ text: 'x', n: 2 }, { text: 'y' }], 'only the valid calls ran');
+  }));
+
+test('a schema the validator refuses: warned and unvalidated when deferred, refused at registration once loaded', () =>
+  withPage(async ({ page, consoleMessages }) => {
+    const BAD = { type: 'object', properties: { a: { type: 5 } } };
+    const r = await page.evaluate(async (bad) => {
+      const mc = document.modelContext;
+      // Before the load: registered (deferred) by both doors.
+      await mc.registerTool({ name: 'early', description: 'E', inputSchema: bad, execute: (i) => JSON.stringify(i) });
+      const [early] = await mc.getTools();
+      // The call waits for the validator; the schema it refuses validates nothing.
+      const result = await mc.executeTool(early, { a: 'anything' });
+      const s = await mc.connect();
+      let sessionDoor;
+      try {
+        s.registerTool('late', { inputSchema: bad, handler() {} });
+        sessionDoor = 'registered';
+      } catch (e) {
+        sessionDoor = `${e.name}: ${e.message}`;
+      }
+      await mc.registerTool({ name: 'late2', description: 'L', inputSchema: bad, execute: () => 'x' });
+      return { result, sessionDoor, names: (await mc.getTools()).map((t) => t.name) };
+    }, BAD);
+    assert.equal(r.result, '{"a":"anything"}');
+    assert.match(r.sessionDoor, /^TypeError: .*inputSchema/, 'once loaded, compilation is immediate');
+    assert.deepEqual(r.names, ['early', 'late2'], 'the W3C door still registers it, unvalidated, with a warning');
+    const warnings = consoleMessages.filter((m) => m.type === 'warning').map((m) => m.text);
+    assert.ok(warnings.some((w) => /inputSchema of tool "early" cannot validate .*registered before the validator loaded/.test(w)), warnings.join('\n'));
+    assert.ok(warnings.some((w) => /inputSchema of tool "late2" cannot validate/.test(w)), warnings.join('\n'));
+  }, { html: CLASSIC }));
+
+test('validatorUrl moves the module; one that cannot be loaded fails calls with an error naming it', () =>
+  withPage(async ({ page, server, goto, consoleMessages }) => {
+    const seen = watchValidator(page);
+    // First a working URL elsewhere: the module is fetched from there.
+    await goto(await inlinePage(`<script>modelContextPolyfillConfig = { validatorUrl: '/dist/./${VALIDATOR}?moved' };</script>${CLASSIC}`));
+    const moved = await page.evaluate(async (schema) => {
+      const mc = document.modelContext;
+      await mc.registerTool({ name: 'typed', description: 'T', inputSchema: schema, execute: () => 'ran' });
+      const [tool] = await mc.getTools();
+      return mc.executeTool(tool, { n: 1 }).then(() => 'ran', (e) => e.name);
+    }, TYPED);
+    assert.equal(moved, 'DataError');
+    assert.deepEqual(seen, [server.url(`/dist/${VALIDATOR}?moved`)]);
+
+    // Then one that does not exist.
+    const missing = server.url('/no/such/validator.wasm');
+    await goto(await inlinePage(`<script>modelContextPolyfillConfig = { validatorUrl: '/no/such/validator.wasm' };</script>${CLASSIC}`));
+    const r = await page.evaluate(async (schema) => {
+      const mc = document.modelContext;
+      const ran = [];
+      await mc.registerTool({ name: 'typed', description: 'T', inputSchema: schema, execute: () => { ran.push('typed'); return 'ran'; } });
+      await mc.registerTool({ name: 'plain', description: 'P', execute: () => { ran.push('plain'); return 'plain'; } });
+      const tools = await mc.getTools();
+      const typed = tools.find((t) => t.name === 'typed');
+      const plain = tools.find((t) => t.name === 'plain');
+      const outcome = (p) => p.then((v) => ({ ok: v }), (e) => ({ name: e.name, message: e.message }));
+      const w3c = await outcome(mc.executeTool(typed, { text: 'valid' }));
+      const again = await outcome(mc.executeTool(typed, { text: 'valid' }));
+      const other = await outcome(mc.executeTool(plain, {}));
+      const mcp = await __mcp.connect({ protocolVersion: '2025-06-18' });
+      const call = await mcp.request('tools/call', { name: 'typed', arguments: { text: 'valid' } });
+      return { w3c, again, other, mcp: call.result, ran };
+    }, TYPED);
+    for (const failed of [r.w3c, r.again]) {
+      assert.equal(failed.name, 'UnknownError');
+      assert.ok(failed.message.includes(missing), failed.message);
+      assert.match(failed.message, /HTTP 404/);
+    }
+    assert.deepEqual(r.other, { ok: 'plain' });
+    assert.equal(r.mcp.isError, true);
+    assert.ok(r.mcp.content[0].text.includes(missing), r.mcp.content[0].text);
+    assert.deepEqual(r.ran, ['plain'], 'the tool with a schema never ran unvalidated');
+    const warnings = consoleMessages.filter((m) => m.type === 'warning' && m.text.includes(missing));
+    assert.equal(warnings.length, 1, 'one console warning names the URL');
+  }));
