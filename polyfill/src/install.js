@@ -83,6 +83,10 @@ function install(wasm, env) {
     });
   }
 
+  // The declarative API (src/browser/forms.rs): <form toolname> as tools, unless the browser's
+  // own WebMCP handles forms.
+  if (hasDocument && !native) __mcpInstallForms(g, engine);
+
   // The server transport classes (src/transport/classes.rs), for connect({ transport }).
   const transports = {};
   for (const name of [
@@ -119,5 +123,41 @@ function __mcpValidatorUrl(configured, scriptUrl) {
     return new URL(url, against).href;
   } catch {
     return url;
+  }
+}
+
+/** Starts the declarative API and gives SubmitEvent.prototype agentInvoked and respondWith (when absent). */
+function __mcpInstallForms(g, engine) {
+  try {
+    engine.startForms();
+  } catch (e) {
+    console.warn(`modelcontext-polyfill: the declarative API did not start: ${e && e.message}`);
+    return;
+  }
+  const SubmitEvent = g.SubmitEvent;
+  if (typeof SubmitEvent !== 'function') return;
+  const check = (self) => {
+    if (!(self instanceof SubmitEvent)) throw new TypeError('Illegal invocation');
+  };
+  if (!('agentInvoked' in SubmitEvent.prototype)) {
+    Object.defineProperty(SubmitEvent.prototype, 'agentInvoked', {
+      get() {
+        check(this);
+        return engine.formAgentInvoked(this);
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  if (!('respondWith' in SubmitEvent.prototype)) {
+    Object.defineProperty(SubmitEvent.prototype, 'respondWith', {
+      value: function respondWith(promise) {
+        check(this);
+        engine.formRespondWith(this, promise);
+      },
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   }
 }

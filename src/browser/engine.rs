@@ -24,6 +24,8 @@ pub enum Door {
     Provided,
     /// A proxy for a tool registered on the browser's native `document.modelContext`.
     Native,
+    /// A `<form toolname>` (the declarative API, `forms.rs`).
+    Form,
 }
 
 /// What the browser layer keeps with each tool (the registry's attachment).
@@ -51,6 +53,8 @@ pub struct EngineInner {
     pub tab_options: RefCell<TabOptions>,
     /// What the session-API methods on `modelContext` itself registered.
     pub default_scope: Rc<super::session_api::Scope>,
+    /// The declarative API, once started (`forms.rs`).
+    pub forms: RefCell<Option<Rc<super::forms::Forms>>>,
     next_registration: Cell<u64>,
 }
 
@@ -235,6 +239,7 @@ impl Engine {
             tab: RefCell::new(None),
             tab_options: RefCell::new(tab_options),
             default_scope: Rc::new(Default::default()),
+            forms: RefCell::new(None),
             next_registration: Cell::new(0),
         });
         let weak = Rc::downgrade(&inner);

@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `engine.rs` | [`Engine`]: the server, the event target, the task queue, the tab server |
 //! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
+//! | `forms.rs` | the declarative API: `<form toolname>` as tools |
 //! | `session_api.rs` | `connect`, `registerTool(name, def)`, `registerResource`, `registerPrompt` |
 //! | `legacy.rs` | earlier drafts' methods and `modelContextTesting` |
 //! | `native.rs` | living beside a native `document.modelContext`: tools mirrored both ways |
@@ -13,6 +14,7 @@
 //! | `validator.rs` | the validator module, loaded when a tool first needs it |
 
 pub mod engine;
+pub mod forms;
 pub mod js;
 pub mod js_handler;
 pub mod legacy;

@@ -1,0 +1,387 @@
+// The declarative API (src/browser/forms.rs): `<form toolname tooldescription [toolautosubmit]>`
+// registers a tool whose input schema comes from the form's controls; an agent's call fills the
+// form and waits for its submission, whose SubmitEvent has agentInvoked and respondWith.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withPage, requireDist } from './harness.mjs';
+import { MCP_CLIENT } from './webmcp.mcp.mjs';
+
+const HELPERS = `
+window.__until = async (f, what = 'condition') => {
+  for (let i = 0; i < 100; i++) {
+    const v = await f();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('timed out waiting for ' + what);
+};
+window.__tool = async (name) => (await document.modelContext.getTools()).find((t) => t.name === name);
+window.__names = async () => (await document.modelContext.getTools()).map((t) => t.name);
+window.__tick = () => new Promise((r) => setTimeout(r, 50));
+`;
+const POLYFILL = '<script src="/dist/modelcontext.iife.js"></script>';
+const page = (body = '') => `<script>${HELPERS}</script><script>${MCP_CLIENT}</script>${POLYFILL}\n${body}`;
+
+const SEARCH = '<form toolname="search" tooldescription="Search the site"><input name="q"></form>';
+
+test('a plain text input: the schema native Chromium gives', () => {
+  requireDist('modelcontext.iife.js');
+  return withPage(async ({ page: p }) => {
+    const t = await p.evaluate(() => window.__tool('search'));
+    assert.deepEqual(t.inputSchema, { type: 'object', properties: { q: { type: 'string' } }, required: [] });
+    assert.equal(t.description, 'Search the site');
+    assert.equal('annotations' in t, false);
+    assert.equal(t.title, '');
+  }, { html: page(SEARCH) });
+});
+
+test('native Chromium (no polyfill): the same schema for the same form', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const t = (await document.modelContext.getTools()).find((x) => x.name === 'search');
+      return {
+        inputSchema: t.inputSchema,
+        annotations: 'annotations' in t,
+        submitEvent: ['agentInvoked', 'respondWith'].map((k) => k in SubmitEvent.prototype),
+      };
+    });
+    assert.deepEqual(r, {
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: [] },
+      annotations: false,
+      submitEvent: [true, true],
+    });
+  }, { html: `<script>${HELPERS}</script>${SEARCH}`, nativeWebMCP: true }));
+
+test('schema synthesis for each kind of control', () =>
+  withPage(async ({ page: p }) => {
+    const t = await p.evaluate(() => window.__tool('book'));
+    assert.deepEqual(t.inputSchema, {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'Your name', minLength: 2, maxLength: 40 },
+        email: { type: 'string', format: 'email' },
+        site: { type: 'string', format: 'uri' },
+        phone: { type: 'string' },
+        day: { type: 'string', format: 'date' },
+        guests: { type: 'number', minimum: 1, maximum: 8, multipleOf: 1 },
+        budget: { type: 'number', minimum: 0, maximum: 100 },
+        vip: { type: 'boolean' },
+        extras: { type: 'array', items: { type: 'string', enum: ['wifi', 'parking'] } },
+        room: { type: 'string', enum: ['single', 'double', 'suite'], description: 'Room kind' },
+        meals: { type: 'array', items: { type: 'string', enum: ['breakfast', 'dinner'] } },
+        seat: { type: 'string', enum: ['window', 'aisle'] },
+        notes: { type: 'string', description: 'Anything else' },
+      },
+      required: ['name', 'email', 'room', 'seat'],
+    });
+  }, {
+    html: page(`
+      <form toolname="book" tooldescription="Book a room">
+        <input name="name" required minlength="2" maxlength="40" toolparamdescription="Your name">
+        <input name="email" type="email" required>
+        <input name="site" type="url">
+        <input name="phone" type="tel">
+        <input name="day" type="date">
+        <input name="guests" type="number" min="1" max="8" step="1">
+        <input name="budget" type="range" min="0" max="100">
+        <input name="vip" type="checkbox">
+        <input name="extras" type="checkbox" value="wifi"><input name="extras" type="checkbox" value="parking">
+        <select name="room" required toolparamdescription="Room kind">
+          <option value="single">1</option><option value="double">2</option><option>suite</option>
+        </select>
+        <select name="meals" multiple><option>breakfast</option><option>dinner</option></select>
+        <input type="radio" name="seat" value="window" required><input type="radio" name="seat" value="aisle">
+        <textarea name="notes" toolparamdescription="Anything else"></textarea>
+        <input type="hidden" name="token" value="x">
+        <input type="file" name="upload">
+        <input placeholder="no name">
+        <button name="go">Go</button>
+      </form>`),
+  }));
+
+test('forms added, changed and removed later update the tools and fire toolchange', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const out = {};
+      let changes = 0;
+      document.modelContext.addEventListener('toolchange', () => changes++);
+      out.initial = await __names();
+      const form = document.createElement('form');
+      form.setAttribute('toolname', 'later');
+      form.setAttribute('tooldescription', 'Added later');
+      form.innerHTML = '<input name="a">';
+      document.body.append(form);
+      await __until(async () => (await __names()).includes('later'), 'the new form');
+      await __until(() => changes >= 1, 'toolchange');
+      out.added = await __names();
+
+      let before = changes;
+      form.setAttribute('tooldescription', 'Changed');
+      await __until(() => changes > before, 'toolchange after tooldescription');
+      out.description = (await __tool('later')).description;
+
+      before = changes;
+      form.setAttribute('toolautosubmit', '');
+      await __until(() => changes > before, 'toolchange after toolautosubmit');
+
+      before = changes;
+      form.setAttribute('toolname', 'renamed');
+      await __until(() => changes > before, 'toolchange after toolname');
+      out.renamed = await __names();
+
+      before = changes;
+      const b = document.createElement('input');
+      b.name = 'b';
+      b.type = 'number';
+      form.append(b);
+      await __until(() => changes > before, 'toolchange after a control was added');
+      out.withB = (await __tool('renamed')).inputSchema.properties;
+
+      before = changes;
+      form.elements.a.name = 'c';
+      await __until(() => changes > before, 'toolchange after a control was renamed');
+      out.renamedControl = Object.keys((await __tool('renamed')).inputSchema.properties);
+
+      before = changes;
+      b.remove();
+      await __until(() => changes > before, 'toolchange after a control was removed');
+      out.withoutB = Object.keys((await __tool('renamed')).inputSchema.properties);
+
+      before = changes;
+      form.remove();
+      await __until(() => changes > before, 'toolchange after the form was removed');
+      out.removed = await __names();
+
+      // Unrelated mutations change nothing.
+      before = changes;
+      document.body.append(document.createElement('div'));
+      document.body.setAttribute('data-x', '1');
+      await __tick();
+      out.unrelated = changes - before;
+      return out;
+    });
+    assert.deepEqual(r, {
+      initial: ['search'],
+      added: ['later', 'search'],
+      description: 'Changed',
+      renamed: ['renamed', 'search'],
+      withB: { a: { type: 'string' }, b: { type: 'number' } },
+      renamedControl: ['c', 'b'],
+      withoutB: ['c'],
+      removed: ['search'],
+      unrelated: 0,
+    });
+  }, { html: page(SEARCH) }));
+
+test('a form without a description, or with a taken name, is not a tool (a console warning)', () =>
+  withPage(async ({ page: p, consoleMessages }) => {
+    const names = await p.evaluate(() => __names());
+    assert.deepEqual(names, ['search']);
+    const warnings = consoleMessages.filter((m) => m.type === 'warning').map((m) => m.text);
+    assert.equal(warnings.length, 2, warnings.join('\n'));
+    assert.ok(warnings.every((w) => /is not registered as a tool/.test(w)));
+  }, {
+    html: page(`${SEARCH}
+      <form toolname="nodesc"><input name="q"></form>
+      <form toolname="search" tooldescription="again"><input name="q"></form>`),
+  }));
+
+const AUTO = `
+  <form toolname="greet" tooldescription="Greets" toolautosubmit>
+    <input name="who" required><input name="loud" type="checkbox">
+    <select name="lang"><option>en</option><option>fr</option></select>
+  </form>
+  <script>
+    window.__seen = [];
+    document.querySelector('form').addEventListener('submit', (e) => {
+      const f = e.target;
+      window.__seen.push({
+        agentInvoked: e.agentInvoked, who: f.who.value, loud: f.loud.checked, lang: f.lang.value,
+      });
+      if (!e.agentInvoked) return;
+      e.preventDefault();
+      e.respondWith(Promise.resolve((f.lang.value === 'fr' ? 'Bonjour ' : 'Hello ') + f.who.value + (f.loud.checked ? '!' : '')));
+    });
+  </script>`;
+
+test('toolautosubmit: executeTool fills and submits; the handler sees agentInvoked and responds', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const t = await __tool('greet');
+      const result = await document.modelContext.executeTool(t, { who: 'Ada', loud: true, lang: 'fr' });
+      // A submit that is not an agent's: agentInvoked is false, respondWith refuses.
+      let userSubmit;
+      const form = document.querySelector('form');
+      form.addEventListener('submit', (e) => {
+        try {
+          e.respondWith(Promise.resolve('x'));
+          userSubmit = 'no throw';
+        } catch (err) {
+          userSubmit = err.name;
+        }
+      }, { once: true });
+      form.who.value = 'Bob';
+      form.requestSubmit();
+      return {
+        result,
+        seen: __seen,
+        userSubmit,
+        defaultFalse: new SubmitEvent('submit').agentInvoked,
+        protoHas: ['agentInvoked', 'respondWith'].map((k) => k in SubmitEvent.prototype),
+      };
+    });
+    assert.deepEqual(r, {
+      result: 'Bonjour Ada!',
+      seen: [
+        { agentInvoked: true, who: 'Ada', loud: true, lang: 'fr' },
+        { agentInvoked: false, who: 'Bob', loud: true, lang: 'fr' },
+      ],
+      userSubmit: 'InvalidStateError',
+      defaultFalse: false,
+      protoHas: [true, true],
+    });
+  }, { html: page(AUTO) }));
+
+test('respondWith without preventDefault throws InvalidStateError; the result says the form was submitted', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const form = document.querySelector('form');
+      let thrown;
+      form.addEventListener('submit', (e) => {
+        try {
+          e.respondWith(Promise.resolve('nope'));
+        } catch (err) {
+          thrown = [err.name, err instanceof DOMException];
+        }
+        e.preventDefault(); // stay on the page
+      });
+      const result = await document.modelContext.executeTool(await __tool('plain'), { q: 'x' });
+      return { thrown, result };
+    });
+    assert.deepEqual(r, { thrown: ['InvalidStateError', true], result: 'The form was submitted.' });
+  }, { html: page('<form toolname="plain" tooldescription="Plain" toolautosubmit><input name="q"></form>') }));
+
+test('a form that navigates (into an iframe) without respondWith: a short text result', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const result = await document.modelContext.executeTool(await __tool('nav'), { q: 'hello' });
+      await __until(() => {
+        try {
+          return frames.sink.location.search;
+        } catch {
+          return '';
+        }
+      }, 'the iframe navigation');
+      return { result, search: frames.sink.location.search };
+    });
+    assert.deepEqual(r, { result: 'The form was submitted.', search: '?q=hello' });
+  }, {
+    html: page(`<iframe name="sink"></iframe>
+      <form toolname="nav" tooldescription="Navigates" toolautosubmit action="/__nowhere" target="sink"><input name="q"></form>`),
+  }));
+
+test('toolautosubmit on an invalid form: the call fails, naming the control', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      try {
+        await document.modelContext.executeTool(await __tool('greet'), { who: '' });
+        return 'resolved';
+      } catch (e) {
+        return [e.name, /who/.test(e.message)];
+      }
+    });
+    assert.deepEqual(r, ['UnknownError', true]);
+  }, { html: page(AUTO) }));
+
+const MANUAL = `
+  <form toolname="order" tooldescription="Orders a pizza"><input name="size"></form>
+  <script>
+    window.__seen = [];
+    document.querySelector('form').addEventListener('submit', (e) => {
+      window.__seen.push([e.agentInvoked, e.target.size.value]);
+      if (!e.agentInvoked) return;
+      e.preventDefault();
+      e.respondWith(Promise.resolve({ ordered: e.target.size.value }));
+    });
+  </script>`;
+
+test('without toolautosubmit the call waits for the user to submit', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      let settled = false;
+      const call = document.modelContext.executeTool(await __tool('order'), { size: 'large' });
+      call.then(() => (settled = true), () => (settled = true));
+      await __until(() => document.querySelector('form').size.value === 'large', 'the form filled');
+      await __tick();
+      const before = { settled, seen: __seen.length, filled: document.querySelector('form').size.value };
+      document.querySelector('form').requestSubmit(); // the user
+      const result = await call;
+      return { before, result, seen: __seen };
+    });
+    assert.deepEqual(r, {
+      before: { settled: false, seen: 0, filled: 'large' },
+      result: '{"ordered":"large"}',
+      seen: [[true, 'large']],
+    });
+  }, { html: page(MANUAL) }));
+
+test('without toolautosubmit a waiting call cancels cleanly with an AbortSignal', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const ac = new AbortController();
+      const call = document.modelContext.executeTool(await __tool('order'), { size: 'small' }, { signal: ac.signal });
+      await __until(() => document.querySelector('form').size.value === 'small', 'the form filled');
+      ac.abort(new Error('stop'));
+      let outcome;
+      try {
+        outcome = await call;
+      } catch (e) {
+        outcome = ['rejected', e.message];
+      }
+      // A later submit by the user is an ordinary one.
+      document.querySelector('form').requestSubmit();
+      return { outcome, seen: __seen };
+    });
+    assert.deepEqual(r, { outcome: ['rejected', 'stop'], seen: [[false, 'small']] });
+  }, { html: page(MANUAL) }));
+
+test('MCP tools/call works the same: listed, filled, submitted, answered', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const mcp = await __mcp.connect();
+      const list = (await mcp.request('tools/list')).result.tools.map((t) => [t.name, t.inputSchema]);
+      const auto = (await mcp.request('tools/call', { name: 'greet', arguments: { who: 'Eve', lang: 'en' } })).result;
+      const pending = mcp.request('tools/call', { name: 'order', arguments: { size: 'medium' } });
+      await __until(() => document.querySelector('#order').size.value === 'medium', 'the form filled');
+      document.querySelector('#order').requestSubmit();
+      const manual = (await pending).result;
+      return { list, auto, manual, seen: __seen };
+    });
+    assert.deepEqual(r.list, [
+      ['greet', {
+        type: 'object',
+        properties: { who: { type: 'string' }, loud: { type: 'boolean' }, lang: { type: 'string', enum: ['en', 'fr'] } },
+        required: ['who'],
+      }],
+      ['order', { type: 'object', properties: { size: { type: 'string' } }, required: [] }],
+    ]);
+    assert.equal(r.auto.isError ?? false, false);
+    assert.deepEqual(r.auto.content, [{ type: 'text', text: 'Hello Eve' }]);
+    assert.equal(r.manual.isError ?? false, false);
+    assert.match(JSON.stringify(r.manual), /medium/);
+    assert.deepEqual(r.seen, [
+      { agentInvoked: true, who: 'Eve', loud: false, lang: 'en' },
+      ['order', true, 'medium'],
+    ]);
+  }, {
+    html: page(`${AUTO}
+      <form id="order" toolname="order" tooldescription="Orders a pizza"><input name="size"></form>
+      <script>
+        document.querySelector('#order').addEventListener('submit', (e) => {
+          __seen.push(['order', e.agentInvoked, e.target.size.value]);
+          e.preventDefault();
+          e.respondWith(Promise.resolve({ ordered: e.target.size.value }));
+        });
+      </script>`),
+  }));
