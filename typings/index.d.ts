@@ -1,17 +1,53 @@
 // Type definitions for modelcontext-polyfill: navigator.modelContext / document.modelContext
-// (the W3C WebMCP API), the session API, and the in-page MCP server's handler shapes.
+// (the W3C WebMCP API), the session API, the in-page MCP server's handler shapes, the server
+// transport classes and the client (McpClient, client transports, errors).
 //
 // Loading the polyfill is a side effect, so are its types:
 //
 //   import 'modelcontext-polyfill';                      // ESM, types included
 //   /// <reference types="modelcontext-polyfill" />      // classic script users
 //
-// Every name is declared globally (like lib.dom.d.ts) and also exported as a type, so both
-// `const t: ModelContextTool = …` and `import type { ModelContextTool } from 'modelcontext-polyfill'`
-// work.
+// The W3C and session-API names are declared globally (like lib.dom.d.ts) and also exported as
+// types, so both `const t: ModelContextTool = …` and
+// `import type { ModelContextTool } from 'modelcontext-polyfill'` work.
+//
+// The classes are not globals: they are the module's named exports
+// (`import { McpClient, TabClientTransport } from 'modelcontext-polyfill'`, transports.d.ts and
+// client.d.ts) and, for classic scripts, members of the record the polyfill installs at
+// `globalThis[Symbol.for('modelcontext-polyfill')]` (`ModelContextPolyfillRecord` below).
 
 /// <reference path="./webmcp.d.ts" />
 /// <reference path="./session.d.ts" />
+
+import type * as ServerTransports from './transports.js';
+import type * as Client from './client.js';
+
+export * from './transports.js';
+export * from './client.js';
+
+/**
+ * `globalThis[Symbol.for('modelcontext-polyfill')]`: what the first copy of the polyfill on the
+ * page installed. TypeScript cannot type a `Symbol.for` key on `globalThis`, so cast:
+ *
+ *   const rec = (globalThis as any)[Symbol.for('modelcontext-polyfill')] as ModelContextPolyfillRecord;
+ *   const client = new rec.client.McpClient(new rec.client.TabClientTransport());
+ */
+export interface ModelContextPolyfillRecord {
+  /** The polyfill's version. */
+  readonly version: string;
+  /** Which build installed it: `dist/modelcontext.js` (`'esm'`) or `dist/modelcontext.iife.js` (`'classic'`). */
+  readonly format: 'esm' | 'classic';
+  /** `document.modelContext` / `navigator.modelContext` as the polyfill created it. */
+  readonly modelContext: ModelContext;
+  /** The browser's own `document.modelContext` the polyfill wraps, if there was one. */
+  readonly native: ModelContext | null;
+  /** Where the JSON Schema validator module is fetched from (absolute). */
+  readonly validatorUrl: string;
+  /** The server transport classes (frozen). */
+  readonly transports: Readonly<typeof ServerTransports>;
+  /** `McpClient`, the client transports and the error classes (frozen). */
+  readonly client: Readonly<typeof Client>;
+}
 
 export type ModelContextJSONValue = globalThis.ModelContextJSONValue;
 export type ModelContextJSONSchema = globalThis.ModelContextJSONSchema;
@@ -50,6 +86,9 @@ export type ModelContextIframeParentTransportOptions = globalThis.ModelContextIf
 export type ModelContextEventTransportOptions = globalThis.ModelContextEventTransportOptions;
 export type ModelContextExtensionTransportOptions = globalThis.ModelContextExtensionTransportOptions;
 export type ModelContextTransportSecurityOptions = globalThis.ModelContextTransportSecurityOptions;
+export type ModelContextPostMessageTarget = globalThis.ModelContextPostMessageTarget;
+export type ModelContextEventEmitter = globalThis.ModelContextEventEmitter;
+export type ModelContextExtensionPort = globalThis.ModelContextExtensionPort;
 export type ModelContextServerTransport = globalThis.ModelContextServerTransport;
 export type ModelContextOrigins = globalThis.ModelContextOrigins;
 export type ModelContextNotificationMethod = globalThis.ModelContextNotificationMethod;

@@ -234,10 +234,20 @@ interface ModelContextTabTransportOptions {
   persist?: boolean | { storagePrefix?: string };
 }
 
+/**
+ * What a postMessage transport talks through: a Worker, a worker's own `self`, a MessagePort, or a
+ * Window (an iframe's `contentWindow`, `window.opener`, `window.parent`).
+ */
+type ModelContextPostMessageTarget =
+  | Worker
+  | MessagePort
+  | Window
+  | { postMessage(message: unknown, ...rest: any[]): void; addEventListener: EventTarget['addEventListener'] };
+
 /** `{ type, payload }` messages with a Worker, a worker's `self`, a MessagePort or a Window. */
 interface ModelContextPostMessageTransportOptions extends ModelContextTransportSecurityOptions {
   type: 'postMessage';
-  target: Worker | MessagePort | Window | { postMessage(message: unknown, ...rest: any[]): void; addEventListener: EventTarget['addEventListener'] };
+  target: ModelContextPostMessageTarget;
   /** For Window targets: accepted origins (default: own origin). */
   origin?: ModelContextOrigins;
   /** Default `mcp`. */
@@ -252,15 +262,26 @@ interface ModelContextBroadcastChannelTransportOptions extends ModelContextTrans
   instanceId?: string;
 }
 
-/** This page is embedded: serve the embedding page (MCP-B iframe envelopes). */
-interface ModelContextIframeChildTransportOptions extends ModelContextTransportSecurityOptions {
+/**
+ * This page is embedded: serve the embedding page (MCP-B iframe envelopes). The embedding page's
+ * origin(s) are required: `parentOrigin`, or `allowedOrigins` as MCP-B names it.
+ */
+type ModelContextIframeChildTransportOptions = ModelContextTransportSecurityOptions & {
   type: 'iframeChild';
-  /** The embedding page's origin(s), or `'*'`. (`allowedOrigins` is accepted too, as MCP-B names it.) */
-  parentOrigin?: ModelContextOrigins;
-  allowedOrigins?: ModelContextOrigins;
   /** Default `mcp-iframe`. */
   channelId?: string;
-}
+} & (
+    | {
+        /** The embedding page's origin(s), or `'*'`. */
+        parentOrigin: ModelContextOrigins;
+        allowedOrigins?: ModelContextOrigins;
+      }
+    | {
+        parentOrigin?: undefined;
+        /** MCP-B's name for `parentOrigin`. */
+        allowedOrigins: ModelContextOrigins;
+      }
+  );
 
 /** Serve a client running in an iframe of this page (MCP-B iframe envelopes). */
 interface ModelContextIframeParentTransportOptions extends ModelContextTransportSecurityOptions {
@@ -276,27 +297,37 @@ interface ModelContextIframeParentTransportOptions extends ModelContextTransport
   checkReadyRetryMs?: number;
 }
 
+/** An event emitter with `emit`/`on`/`off` (mitt, Node's EventEmitter, …). */
+interface ModelContextEventEmitter {
+  emit(event: string, payload: unknown): unknown;
+  on(event: string, listener: (payload: any) => void): unknown;
+  off(event: string, listener: (payload: any) => void): unknown;
+}
+
 /** An emitter in the same context: `mcp:request` in, `mcp:response` out by default. */
 interface ModelContextEventTransportOptions extends ModelContextTransportSecurityOptions {
   type: 'event';
   /** Default: a built-in emitter (see `session.transport.options.emitter`). */
-  emitter?: {
-    emit(event: string, payload: unknown): unknown;
-    on(event: string, listener: (payload: any) => void): unknown;
-    off(event: string, listener: (payload: any) => void): unknown;
-  };
+  emitter?: ModelContextEventEmitter;
+  /** What the server emits its messages as. Default `mcp:response`. */
   sendEvent?: string;
+  /** What the server listens to. Default `mcp:request`. */
   receiveEvent?: string;
+}
+
+/** A `chrome.runtime.Port`, or an object of its shape. */
+interface ModelContextExtensionPort {
+  postMessage(message: unknown): void;
+  onMessage: { addListener(cb: (message: any) => void): void; removeListener(cb: (message: any) => void): void };
+  onDisconnect: { addListener(cb: () => void): void; removeListener(cb: () => void): void };
+  /** Called (when present) by a client transport that closes. */
+  disconnect?(): void;
 }
 
 /** Raw JSON-RPC over a `chrome.runtime.Port` (browser extensions). */
 interface ModelContextExtensionTransportOptions extends ModelContextTransportSecurityOptions {
   type: 'extension';
-  port: {
-    postMessage(message: unknown): void;
-    onMessage: { addListener(cb: (message: any) => void): void; removeListener(cb: (message: any) => void): void };
-    onDisconnect: { addListener(cb: () => void): void; removeListener(cb: () => void): void };
-  };
+  port: ModelContextExtensionPort;
   messageType?: string;
   /** `{ type: 'keep-alive', timestamp }` every 25 s unless `false`. */
   keepAlive?: boolean;

@@ -290,6 +290,12 @@ interface ModelContextPolyfillConfig {
   serverInfo?: ModelContextServerInfo;
   /** `false`: no default tab server. Default: on, channel `mcp-default`, own origin only. */
   tab?: false | Omit<ModelContextTabTransportOptions, 'type'>;
+  /**
+   * Where the JSON Schema validator module is fetched from, when a tool with a schema is first
+   * registered (relative URLs resolve against the page). Default: `modelcontext_validator.wasm`
+   * beside the polyfill script.
+   */
+  validatorUrl?: string | URL;
 }
 
 interface Navigator {

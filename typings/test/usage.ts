@@ -8,6 +8,35 @@ import type {
   ToolDefinition as ImportedToolDefinition,
   RegisteredTool as ImportedRegisteredTool,
 } from '../index';
+import {
+  TabServerTransport,
+  PostMessageServerTransport,
+  BroadcastChannelServerTransport,
+  IframeChildServerTransport,
+  IframeParentServerTransport,
+  EventServerTransport,
+  ExtensionServerTransport,
+  McpClient,
+  TabClientTransport,
+  PostMessageClientTransport,
+  BroadcastChannelClientTransport,
+  IframeParentClientTransport,
+  EventClientTransport,
+  ExtensionClientTransport,
+  TransportError,
+  TransportClosedError,
+  RequestTimeoutError,
+  McpError,
+} from '../index';
+import type {
+  ModelContextPolyfillRecord,
+  McpClientState,
+  McpClientTransport,
+  McpJsonRpcMessage,
+  McpReconnectScheduler,
+  McpServerDetails,
+  TabServerTransportEffectiveOptions,
+} from '../index';
 
 export async function w3c(): Promise<void> {
   const mc: ModelContext = document.modelContext;
@@ -231,6 +260,7 @@ export async function sessionApi(): Promise<void> {
   // Configuration global.
   globalThis.modelContextPolyfillConfig = { serverInfo: { name: 'x' }, tab: { channelId: 'c', allowedOrigins: ['*'] } };
   globalThis.modelContextPolyfillConfig = { tab: false };
+  globalThis.modelContextPolyfillConfig = { validatorUrl: '/cdn/modelcontext_validator.wasm' };
 
   // Misuse.
   // @ts-expect-error a handler is required
@@ -266,4 +296,286 @@ export async function sessionApi(): Promise<void> {
 // Workers: navigator.modelContext on WorkerNavigator (declared; lib.webworker not loaded here).
 export function workerNavigator(nav: WorkerNavigator): ModelContext {
   return nav.modelContext;
+}
+
+// The server transport classes: named exports, built and handed to connect({ transport }).
+export async function serverTransports(worker: Worker, port: ModelContextExtensionPort): Promise<void> {
+  const mc = document.modelContext;
+  const tab = new TabServerTransport({ channelId: 'app', allowedOrigins: [location.origin], persist: { storagePrefix: 'app' } });
+  const tabOptions: TabServerTransportEffectiveOptions = tab.options;
+  const channel: string = tab.options.channelId;
+  const allowed: string[] | '*' = tab.options.allowedOrigins;
+  const persisted: boolean = tab.options.persist;
+  const kind: 'tab' = tab.type;
+  void [tabOptions, channel, allowed, persisted, kind];
+  const session = await mc.connect({ transport: tab });
+  const open: boolean = tab.isConnected;
+  void open;
+  session.disconnect();
+  tab.close();
+  new TabServerTransport();
+  new TabServerTransport({ type: 'tab' });
+
+  // The options form and the seed's positional form.
+  const viaOptions = new PostMessageServerTransport({ target: worker, messageType: 'mcp', rateLimit: { messages: 10 } });
+  const positional = new PostMessageServerTransport(window.parent, { origin: 'https://host.example', maxMessageBytes: 1 << 16 });
+  new PostMessageServerTransport(new MessageChannel().port1);
+  const messageType: string = viaOptions.options.messageType;
+  void [messageType, positional.options.origin];
+  await mc.connect({ transport: viaOptions });
+
+  const bc = new BroadcastChannelServerTransport({ channelName: 'app', instanceId: 'server-1' });
+  const ids: string = bc.instanceId + bc.channelName + bc.options.instanceId;
+  void ids;
+  new IframeChildServerTransport({ parentOrigin: ['https://host.example'], channelId: 'c' });
+  new IframeChildServerTransport({ allowedOrigins: '*' });
+  const parent = new IframeParentServerTransport({ iframe: document.createElement('iframe'), targetOrigin: '*', connectionTimeout: 1000, checkReadyRetryMs: 100 });
+  const timeout: number = parent.options.connectionTimeout;
+  void timeout;
+
+  const handlers = new Map<string, Set<(payload: unknown) => void>>();
+  const emitter: ModelContextEventEmitter = {
+    on: (event, listener) => handlers.set(event, (handlers.get(event) ?? new Set()).add(listener)),
+    off: (event, listener) => handlers.get(event)?.delete(listener),
+    emit: (event, payload) => handlers.get(event)?.forEach((f) => f(payload)),
+  };
+  const ev = new EventServerTransport(emitter, { sendEvent: 'server:message', receiveEvent: 'client:message' });
+  const sameEmitter: boolean = ev.emitter === emitter;
+  void sameEmitter;
+  const builtIn: ModelContextEventEmitter = new EventServerTransport().emitter;
+  new EventServerTransport({ sendEvent: 'out', receiveEvent: 'in', rateLimit: false });
+  void builtIn;
+  const ext = new ExtensionServerTransport(port, { keepAlive: false, onDisconnect: () => {} });
+  new ExtensionServerTransport({ port, keepAliveInterval: 10_000 });
+  const keepAlive: number | false = ext.options.keepAliveInterval;
+  void keepAlive;
+
+  // Every class is a ModelContextServerTransport.
+  const all: ModelContextServerTransport[] = [tab, viaOptions, bc, parent, ev, ext];
+  for (const t of all) t.close();
+  ext.free();
+
+  // Misuse.
+  // @ts-expect-error a broadcastChannel transport needs its channelName
+  new BroadcastChannelServerTransport({});
+  // @ts-expect-error the options of another type are refused
+  new TabServerTransport({ type: 'postMessage' });
+  // @ts-expect-error an iframeChild transport needs the parent's origin
+  new IframeChildServerTransport({ channelId: 'c' });
+  // @ts-expect-error an iframeParent transport needs the iframe element
+  new IframeParentServerTransport({ targetOrigin: '*' });
+  // @ts-expect-error postMessage needs a target
+  new PostMessageServerTransport({ messageType: 'mcp' });
+  // @ts-expect-error the positional form takes the target first, not a string
+  new PostMessageServerTransport('worker');
+  // @ts-expect-error an emitter needs emit, on and off
+  new EventServerTransport({ emit() {} }, {});
+  // @ts-expect-error an extension transport needs a port
+  new ExtensionServerTransport({ keepAlive: true });
+  // @ts-expect-error type is read-only
+  tab.type = 'event';
+  // @ts-expect-error isConnected is a getter, not a method
+  tab.isConnected();
+  // @ts-expect-error only broadcastChannel transports have an instanceId getter
+  void tab.instanceId;
+}
+
+// The client: McpClient over each client transport, its options, requests and hooks.
+export async function client(worker: Worker, port: ModelContextExtensionPort, emitter: ModelContextEventEmitter): Promise<void> {
+  const scheduler: McpReconnectScheduler = (reconnect, delay, attemptCount) => {
+    const id = setTimeout(reconnect, delay * (attemptCount + 1));
+    return () => clearTimeout(id);
+  };
+  const transport = new PostMessageClientTransport({ target: worker, messageType: 'mcp' });
+  const client = new McpClient(transport, {
+    timeoutMs: 60_000,
+    heartbeatMs: 10_000,
+    heartbeatTimeoutMs: 5_000,
+    clientInfo: { name: 'page-client', version: '1.0.0' },
+    capabilities: { roots: { listChanged: true } },
+    reconnect: { initialDelayMs: 1000, maxDelayMs: 30_000, factor: 2, maxRetries: Infinity, jitter: true, scheduler },
+  });
+  // The transport keeps its class.
+  const same: PostMessageClientTransport = client.transport;
+  void same;
+  const state: McpClientState = client.state;
+  void state;
+  const details: McpServerDetails = await client.connect();
+  const name: string = details.serverInfo.name;
+  const hasTools: boolean = !!details.capabilities.tools?.listChanged;
+  const version: '2025-11-25' | '2025-06-18' | '2025-03-26' | '2024-11-05' | undefined = client.protocolVersion;
+  const instructions: string | undefined = client.instructions ?? details.instructions;
+  const pending: number = client.pendingRequests;
+  void [name, hasTools, version, instructions, pending, client.serverInfo?.version, client.serverCapabilities?.prompts];
+
+  const controller = new AbortController();
+  const { tools, nextCursor } = await client.listTools({ cursor: undefined });
+  const schema: ModelContextJSONSchema = tools[0].inputSchema;
+  void [schema, nextCursor];
+  const result: McpCallToolResult = await client.callTool('search', { q: 'x' }, {
+    timeoutMs: 5000,
+    signal: controller.signal,
+    onprogress: ({ progress, total, message }) => console.log(progress, total, message),
+  });
+  const first = result.content[0];
+  if (first.type === 'text') console.log(first.text.length, result.isError, result.structuredContent);
+  const typed = await client.request<{ tools: { name: string }[] }>('tools/list', {}, { timeoutMs: Infinity });
+  console.log(typed.tools[0].name);
+  await client.request('ping');
+  const { resources } = await client.listResources();
+  const { resourceTemplates } = await client.listResourceTemplates(null, { signal: AbortSignal.timeout(1000) });
+  const { prompts } = await client.listPrompts();
+  const { contents } = await client.readResource(resources[0].uri);
+  const uri: string = contents[0].uri;
+  const prompt = await client.getPrompt(prompts[0].name, { topic: 'webmcp' });
+  const role: 'user' | 'assistant' = prompt.messages[0].role;
+  void [resourceTemplates[0].uriTemplate, uri, role, prompt.messages[0].content.type];
+  await client.ping({ timeoutMs: 100 });
+  await client.notify('notifications/roots/list_changed');
+  const off: () => void = client.onNotification('notifications/tools/list_changed', (n) => console.log(n.method, n.params));
+  off();
+  client.onNotification('*', ({ method }) => console.log(method));
+  client.setRequestHandler('roots/list', (request, { requestId, signal }) => {
+    signal.throwIfAborted();
+    console.log(request.method, requestId);
+    return { roots: [{ uri: 'file:///', name: 'root' }] };
+  });
+  client.setRequestHandler('sampling/createMessage', async (request) => {
+    if (!request.params) throw new McpError(-32602, 'params required');
+    return { role: 'assistant', content: { type: 'text', text: '4' }, model: 'm' };
+  });
+  client.setRequestHandler('elicitation/create', () => undefined);
+  client.setRequestHandler('sampling/createMessage', null);
+
+  // Hooks.
+  client.onclose = (reason) => console.log(reason?.toUpperCase());
+  client.onerror = (error) => console.log(error.message);
+  client.onreconnect = ({ attempts, protocolVersion, serverInfo }) => console.log(attempts, protocolVersion, serverInfo.name);
+  client.onclose = null;
+  await client.close();
+
+  // Errors: classes with their fields.
+  try {
+    await client.callTool('hang', {}, { timeoutMs: 10 });
+  } catch (e) {
+    if (e instanceof RequestTimeoutError) {
+      const code: 'REQUEST_TIMEOUT' = e.code;
+      const id: string | number | undefined = e.requestId;
+      const ms: number | undefined = e.timeoutMs;
+      console.log(code, id, ms, e.method, e.message);
+    } else if (e instanceof TransportClosedError) {
+      const reason: string | undefined = e.reason;
+      console.log(reason, e.code);
+    } else if (e instanceof TransportError) {
+      const code: string = e.code;
+      console.log(code === 'CONNECTION_FAILED', e.name);
+    } else if (e instanceof McpError) {
+      const code: number = e.code;
+      console.log(code, e.data);
+    }
+  }
+  const timeoutError: TransportError = new RequestTimeoutError('m', { requestId: 3, method: 'x', timeoutMs: 5 });
+  const closedError: Error = new TransportClosedError('gone', { reason: 'why' });
+  const custom = new TransportError('custom', 'MY_CODE');
+  const mcpError = new McpError(-32601, 'Method not found', { a: 1 });
+  void [timeoutError, closedError, custom, mcpError];
+
+  // Every client transport; the SDK Transport shape.
+  const tab = new TabClientTransport({ channelId: 'mcp-default', targetOrigin: location.origin, connectionTimeout: 5000 });
+  new TabClientTransport();
+  new PostMessageClientTransport(worker);
+  new PostMessageClientTransport(window.parent, { origin: 'https://host.example' });
+  new BroadcastChannelClientTransport({ channelName: 'app', instanceId: 'me' });
+  new IframeParentClientTransport({ iframe: document.createElement('iframe'), targetOrigin: 'https://app.example', checkIntervalMs: 50, connectionTimeout: 300 });
+  new EventClientTransport({ emitter, sendEvent: 'mcp:request', receiveEvent: 'mcp:response' });
+  new EventClientTransport(emitter, { receiveEvent: 'answers' });
+  new ExtensionClientTransport({ port });
+  new ExtensionClientTransport({ connect: () => port });
+  new ExtensionClientTransport({ extensionId: 'abcdef', portName: 'mcp' });
+  new ExtensionClientTransport();
+  tab.onmessage = (message: McpJsonRpcMessage) => console.log('method' in message ? message.method : message.id);
+  tab.onclose = (reason) => console.log(reason);
+  tab.onerror = (error) => console.log(error.code);
+  await tab.start();
+  const connected: boolean = tab.isConnected;
+  void connected;
+  await tab.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await tab.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+  await tab.close();
+  // Any object of the SDK Transport shape drives a client.
+  const custom2: McpClientTransport = {
+    start: async () => {},
+    send: (message) => console.log(message.jsonrpc),
+    close: () => {},
+  };
+  const generic: McpClient = new McpClient(custom2);
+  new McpClient(new EventClientTransport(emitter), { reconnect: true });
+  new McpClient(new TabClientTransport(), { reconnect: { scheduler: (reconnect) => { setTimeout(reconnect, 0); } } });
+  void generic;
+
+  // The record the polyfill installs.
+  const rec = (globalThis as any)[Symbol.for('modelcontext-polyfill')] as ModelContextPolyfillRecord;
+  const viaRecord = new rec.client.McpClient(new rec.client.TabClientTransport());
+  const fromRecord: McpClient<TabClientTransport> = viaRecord;
+  new rec.transports.PostMessageServerTransport(worker);
+  const isTimeout: boolean = new rec.client.RequestTimeoutError() instanceof rec.client.TransportError;
+  const format: 'esm' | 'classic' = rec.format;
+  const mc: ModelContext = rec.modelContext;
+  void [fromRecord, isTimeout, format, mc, rec.version, rec.native, rec.validatorUrl];
+
+  // Misuse.
+  // @ts-expect-error McpClient needs a transport
+  new McpClient();
+  // @ts-expect-error a transport needs start, send and close
+  new McpClient({ start() {}, send() {} });
+  // @ts-expect-error timeoutMs is a number
+  new McpClient(tab, { timeoutMs: '5s' });
+  // @ts-expect-error a scheduler returns a cancel function or nothing
+  new McpClient(tab, { reconnect: { scheduler: () => 5 } });
+  // @ts-expect-error the scheduler's delay is a number
+  new McpClient(tab, { reconnect: { scheduler: (reconnect: () => void, delay: string) => void [reconnect, delay] } });
+  // @ts-expect-error there is no such reconnect option
+  new McpClient(tab, { reconnect: { retries: 3 } });
+  // @ts-expect-error state is one of five strings
+  const badState: McpClientState = 'open';
+  void badState;
+  // @ts-expect-error state is read-only
+  client.state = 'closed';
+  // @ts-expect-error tool arguments are an object
+  await client.callTool('x', 'q=1');
+  // @ts-expect-error per-call options: timeoutMs, signal, onprogress
+  await client.callTool('x', {}, { timeout: 5 });
+  // @ts-expect-error the signal is an AbortSignal
+  await client.ping({ signal: new AbortController() });
+  // @ts-expect-error readResource takes a URI, then options
+  await client.readResource('x://y', { uri: 'x://z' });
+  // @ts-expect-error prompt arguments are strings
+  await client.getPrompt('p', { n: 1 });
+  // @ts-expect-error notify takes notifications/… methods
+  await client.notify('tools/list');
+  // @ts-expect-error onreconnect receives the server details
+  client.onreconnect = (info: string) => console.log(info);
+  // @ts-expect-error callTool resolves with a CallToolResult
+  const notString: string = await client.callTool('x');
+  void notString;
+  // @ts-expect-error a broadcast client needs its channelName
+  new BroadcastChannelClientTransport({ instanceId: 'me' });
+  // @ts-expect-error an iframe client needs targetOrigin
+  new IframeParentClientTransport({ iframe: document.createElement('iframe') });
+  // @ts-expect-error the client's postMessage origin is one string
+  new PostMessageClientTransport({ target: worker, origin: ['a', 'b'] });
+  // @ts-expect-error an event client needs an emitter
+  new EventClientTransport({ sendEvent: 'x' });
+  // @ts-expect-error a port or a connect function, not both
+  new ExtensionClientTransport({ port, connect: () => port });
+  // @ts-expect-error messages are JSON-RPC objects
+  await tab.send('ping');
+  // @ts-expect-error isConnected is read-only
+  tab.isConnected = true;
+  // @ts-expect-error McpError needs a numeric code
+  new McpError('oops', 'message');
+  // @ts-expect-error the record's client has no server transports
+  new rec.client.TabServerTransport();
+  // @ts-expect-error the classes are not globals
+  new globalThis.McpClient(tab);
 }
