@@ -19,7 +19,6 @@
 
 use modelcontext_polyfill::schema::suite::{self, SuiteCounts};
 use modelcontext_polyfill::schema::Dialect;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -49,7 +48,7 @@ fn main() -> ExitCode {
 }
 
 fn run(dir: &Path, verbose: bool) -> Result<(), String> {
-    let remotes = read_tree(&dir.join("remotes"))?;
+    let remotes = suite::read_tree(&dir.join("remotes"))?;
     let tests = dir.join("tests");
     let mut folders: Vec<(Dialect, PathBuf)> = std::fs::read_dir(&tests)
         .map_err(|error| format!("cannot read {}: {error}", tests.display()))?
@@ -69,7 +68,7 @@ fn run(dir: &Path, verbose: bool) -> Result<(), String> {
     });
 
     for (dialect, folder) in folders {
-        let files = read_tree(&folder)?;
+        let files = suite::read_tree(&folder)?;
         let report = suite::run_dialect(dialect, &files, &remotes)?;
         print_counts(&dialect.to_string(), &report.required, verbose);
         print_counts(&format!("{dialect} optional"), &report.optional, verbose);
@@ -87,41 +86,4 @@ fn print_counts(label: &str, counts: &SuiteCounts, verbose: bool) {
             println!("  FAIL {}\n       {}", failure.id, failure.detail);
         }
     }
-}
-
-/// Every `.json` file under `root`, as (path relative to `root` with `/`, parsed), sorted.
-fn read_tree(root: &Path) -> Result<Vec<(String, Value)>, String> {
-    let mut found = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let entries = std::fs::read_dir(&dir)
-            .map_err(|error| format!("cannot read {}: {error}", dir.display()))?;
-        for entry in entries.filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|extension| extension == "json")
-            {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
-            let value = serde_json::from_str(&text)
-                .map_err(|error| format!("{} is not JSON: {error}", path.display()))?;
-            let relative = path.strip_prefix(root).unwrap_or(&path);
-            let relative: Vec<String> = relative
-                .components()
-                .map(|part| part.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            Ok((relative.join("/"), value))
-        })
-        .collect()
 }

@@ -21,41 +21,10 @@ fn suite_dir() -> PathBuf {
     }
 }
 
-/// Every `.json` file under `root`, as (path relative to `root` with `/`, parsed), sorted.
+/// The suite's files under `root` ([`suite::read_tree`]); a file that cannot be read fails
+/// the test.
 fn read_tree(root: &Path) -> Vec<(String, Value)> {
-    let mut found = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        let entries = std::fs::read_dir(&dir)
-            .unwrap_or_else(|error| panic!("cannot read {}: {error}", dir.display()));
-        for entry in entries.filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|extension| extension == "json")
-            {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
-            let value = serde_json::from_str(&text)
-                .unwrap_or_else(|error| panic!("{} is not JSON: {error}", path.display()));
-            let relative = path.strip_prefix(root).unwrap_or(&path);
-            let relative: Vec<String> = relative
-                .components()
-                .map(|part| part.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            (relative.join("/"), value)
-        })
-        .collect()
+    suite::read_tree(root).unwrap_or_else(|error| panic!("{error}"))
 }
 
 fn run(dialect: Dialect) -> DialectReport {

@@ -5,6 +5,7 @@
 
 use js_sys::{Array, Function, Promise};
 use serde_json::{Map, Value};
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -97,6 +98,71 @@ fn unregister_fn(f: impl Fn() + 'static) -> Function {
     Closure::<dyn Fn()>::new(f).into_js_value().unchecked_into()
 }
 
+/// What every `register*` call checks first: the scope is open, the key a string and
+/// the definition an object. Returns the key and `"{method}({key:?})"`, the prefix of
+/// the call's error messages.
+fn begin_registration(
+    scope: &Scope,
+    method: &str,
+    param: &str,
+    key: &JsValue,
+    def: &JsValue,
+) -> Result<(String, String), JsValue> {
+    check_open(scope)?;
+    let key = js::to_dom_string(key)?;
+    if !def.is_object() {
+        return Err(js::type_error(&format!(
+            "{method}({param}, definition): the definition must be an object"
+        )));
+    }
+    let what = format!("{method}({key:?})");
+    Ok((key, what))
+}
+
+/// `def.icons`: absent is none, anything but an array a `TypeError`.
+fn icons(def: &JsValue, what: &str) -> Result<Vec<Value>, JsValue> {
+    match opt_json(def, "icons")? {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => Ok(a),
+        Some(_) => Err(js::type_error(&format!("{what}: icons must be an array"))),
+    }
+}
+
+/// Whether a resource's or prompt's attachment is the registration id `registration`.
+fn is_registration(attachment: &Option<Rc<dyn Any>>, registration: u64) -> bool {
+    attachment
+        .clone()
+        .and_then(|a| a.downcast::<u64>().ok())
+        .is_some_and(|id| *id == registration)
+}
+
+/// One of a scope's lists of what it registered.
+type ScopeList = fn(&Scope) -> &RefCell<Vec<(String, u64)>>;
+
+/// Records `(key, registration)` in the scope's `list` and returns the unregister
+/// function: it `undo`es the registration while the engine lives, and drops the record
+/// while the scope does.
+fn scoped_unregister(
+    inner: &Rc<EngineInner>,
+    scope: &Rc<Scope>,
+    list: ScopeList,
+    key: String,
+    registration: u64,
+    undo: fn(&EngineInner, &str, u64),
+) -> Function {
+    list(scope).borrow_mut().push((key.clone(), registration));
+    let me = Rc::downgrade(inner);
+    let sc = Rc::downgrade(scope);
+    unregister_fn(move || {
+        if let Some(me) = me.upgrade() {
+            undo(&me, &key, registration);
+        }
+        if let Some(sc) = sc.upgrade() {
+            list(&sc).borrow_mut().retain(|(_, r)| *r != registration);
+        }
+    })
+}
+
 /// `registerTool(name, { title, description, inputSchema, outputSchema, annotations, icons,
 /// handler })` → unregister function.
 pub fn register_tool(
@@ -105,14 +171,7 @@ pub fn register_tool(
     name: &JsValue,
     def: &JsValue,
 ) -> Result<Function, JsValue> {
-    check_open(scope)?;
-    let name = js::to_dom_string(name)?;
-    if !def.is_object() {
-        return Err(js::type_error(
-            "registerTool(name, definition): the definition must be an object",
-        ));
-    }
-    let what = format!("registerTool({name:?})");
+    let (name, what) = begin_registration(scope, "registerTool", "name", name, def)?;
     let f = handler(def, &["handler", "execute"], &what)?;
     let mut annotations = Map::new();
     if let Some(a) = opt_json(def, "annotations")? {
@@ -139,11 +198,7 @@ pub fn register_tool(
     t.input_schema = input_schema.clone();
     t.output_schema = opt_json(def, "outputSchema")?;
     t.annotations = annotations;
-    t.icons = match opt_json(def, "icons")? {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a,
-        Some(_) => return Err(js::type_error(&format!("{what}: icons must be an array"))),
-    };
+    t.icons = icons(def, &what)?;
     t.meta = opt_json(def, "_meta")?;
     t.attachment = Some(Rc::new(JsToolData {
         execute: f,
@@ -155,28 +210,40 @@ pub fn register_tool(
         .server
         .register_tool(t)
         .map_err(|e| registry_error_to_js(&e))?;
-    scope.tools.borrow_mut().push((name.clone(), registration));
-    let me = Rc::downgrade(inner);
-    let sc = Rc::downgrade(scope);
-    Ok(unregister_fn(move || {
-        if let Some(me) = me.upgrade() {
-            unregister_if_current(&me, &name, registration);
-        }
-        if let Some(sc) = sc.upgrade() {
-            sc.tools.borrow_mut().retain(|(_, r)| *r != registration);
-        }
-    }))
+    Ok(scoped_unregister(
+        inner,
+        scope,
+        |s| &s.tools,
+        name,
+        registration,
+        |inner, name, registration| {
+            unregister_if_current(inner, name, registration);
+        },
+    ))
 }
 
-fn current_resource(inner: &EngineInner, uri: &str, registration: u64) -> bool {
-    inner.server.resources().iter().any(|r| {
-        r.def.uri == uri
-            && r.def
-                .attachment
-                .clone()
-                .and_then(|a| a.downcast::<u64>().ok())
-                .is_some_and(|id| *id == registration)
-    })
+/// Unregisters the resource at `uri` if it is still registration `registration`.
+fn unregister_resource_if_current(inner: &EngineInner, uri: &str, registration: u64) {
+    let current = inner
+        .server
+        .resources()
+        .iter()
+        .any(|r| r.def.uri == uri && is_registration(&r.def.attachment, registration));
+    if current {
+        inner.server.unregister_resource(uri);
+    }
+}
+
+/// Unregisters the prompt `name` if it is still registration `registration`.
+fn unregister_prompt_if_current(inner: &EngineInner, name: &str, registration: u64) {
+    let current = inner
+        .server
+        .prompts()
+        .iter()
+        .any(|p| p.name == name && is_registration(&p.attachment, registration));
+    if current {
+        inner.server.unregister_prompt(name);
+    }
 }
 
 /// `registerResource(uriOrTemplate, { name, title, description, mimeType, size,
@@ -187,14 +254,7 @@ pub fn register_resource(
     uri: &JsValue,
     def: &JsValue,
 ) -> Result<Function, JsValue> {
-    check_open(scope)?;
-    let uri = js::to_dom_string(uri)?;
-    if !def.is_object() {
-        return Err(js::type_error(
-            "registerResource(uri, definition): the definition must be an object",
-        ));
-    }
-    let what = format!("registerResource({uri:?})");
+    let (uri, what) = begin_registration(scope, "registerResource", "uri", uri, def)?;
     let f = handler(def, &["handler", "read"], &what)?;
     let registration = inner.next_registration();
     let mut r = ResourceDef::new(
@@ -210,11 +270,7 @@ pub fn register_resource(
         .filter(|s| *s >= 0.0)
         .map(|s| s as u64);
     r.annotations = opt_json(def, "annotations")?;
-    r.icons = match opt_json(def, "icons")? {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a,
-        Some(_) => return Err(js::type_error(&format!("{what}: icons must be an array"))),
-    };
+    r.icons = icons(def, &what)?;
     r.meta = opt_json(def, "_meta")?;
     for (var, f) in completers(def, &what)? {
         r.completers.insert(var, Rc::new(JsCompleter { f }));
@@ -224,24 +280,14 @@ pub fn register_resource(
         .server
         .register_resource(r)
         .map_err(|e| registry_error_to_js(&e))?;
-    scope
-        .resources
-        .borrow_mut()
-        .push((uri.clone(), registration));
-    let me = Rc::downgrade(inner);
-    let sc = Rc::downgrade(scope);
-    Ok(unregister_fn(move || {
-        if let Some(me) = me.upgrade() {
-            if current_resource(&me, &uri, registration) {
-                me.server.unregister_resource(&uri);
-            }
-        }
-        if let Some(sc) = sc.upgrade() {
-            sc.resources
-                .borrow_mut()
-                .retain(|(_, r)| *r != registration);
-        }
-    }))
+    Ok(scoped_unregister(
+        inner,
+        scope,
+        |s| &s.resources,
+        uri,
+        registration,
+        unregister_resource_if_current,
+    ))
 }
 
 /// `registerPrompt(name, { title, description, arguments, handler, complete })` →
@@ -252,14 +298,7 @@ pub fn register_prompt(
     name: &JsValue,
     def: &JsValue,
 ) -> Result<Function, JsValue> {
-    check_open(scope)?;
-    let name = js::to_dom_string(name)?;
-    if !def.is_object() {
-        return Err(js::type_error(
-            "registerPrompt(name, definition): the definition must be an object",
-        ));
-    }
-    let what = format!("registerPrompt({name:?})");
+    let (name, what) = begin_registration(scope, "registerPrompt", "name", name, def)?;
     let f = handler(def, &["handler", "get"], &what)?;
     let registration = inner.next_registration();
     let mut p = PromptDef::new(
@@ -289,11 +328,7 @@ pub fn register_prompt(
             });
         }
     }
-    p.icons = match opt_json(def, "icons")? {
-        None => Vec::new(),
-        Some(Value::Array(a)) => a,
-        Some(_) => return Err(js::type_error(&format!("{what}: icons must be an array"))),
-    };
+    p.icons = icons(def, &what)?;
     p.meta = opt_json(def, "_meta")?;
     for (arg, f) in completers(def, &what)? {
         p.completers.insert(arg, Rc::new(JsCompleter { f }));
@@ -303,29 +338,14 @@ pub fn register_prompt(
         .server
         .register_prompt(p)
         .map_err(|e| registry_error_to_js(&e))?;
-    scope
-        .prompts
-        .borrow_mut()
-        .push((name.clone(), registration));
-    let me = Rc::downgrade(inner);
-    let sc = Rc::downgrade(scope);
-    Ok(unregister_fn(move || {
-        if let Some(me) = me.upgrade() {
-            let current = me.server.prompts().iter().any(|p| {
-                p.name == name
-                    && p.attachment
-                        .clone()
-                        .and_then(|a| a.downcast::<u64>().ok())
-                        .is_some_and(|id| *id == registration)
-            });
-            if current {
-                me.server.unregister_prompt(&name);
-            }
-        }
-        if let Some(sc) = sc.upgrade() {
-            sc.prompts.borrow_mut().retain(|(_, r)| *r != registration);
-        }
-    }))
+    Ok(scoped_unregister(
+        inner,
+        scope,
+        |s| &s.prompts,
+        name,
+        registration,
+        unregister_prompt_if_current,
+    ))
 }
 
 /// Undoes everything `scope` registered.
@@ -334,9 +354,7 @@ pub fn close_scope(inner: &EngineInner, scope: &Scope) {
         unregister_if_current(inner, &name, reg);
     }
     for (uri, reg) in scope.resources.take() {
-        if current_resource(inner, &uri, reg) {
-            inner.server.unregister_resource(&uri);
-        }
+        unregister_resource_if_current(inner, &uri, reg);
     }
     for (name, _) in scope.prompts.take() {
         inner.server.unregister_prompt(&name);

@@ -444,12 +444,7 @@ impl Client {
         arguments: Option<Value>,
         options: RequestOptions,
     ) -> LocalBoxFuture<'static, Outcome> {
-        let mut p = Map::new();
-        p.insert("name".into(), Value::from(name));
-        if let Some(a) = arguments {
-            p.insert("arguments".into(), a);
-        }
-        self.request("tools/call", Some(Value::Object(p)), options)
+        self.request("tools/call", Some(named_params(name, arguments)), options)
     }
 
     pub fn read_resource(
@@ -466,13 +461,18 @@ impl Client {
         arguments: Option<Value>,
         options: RequestOptions,
     ) -> LocalBoxFuture<'static, Outcome> {
-        let mut p = Map::new();
-        p.insert("name".into(), Value::from(name));
-        if let Some(a) = arguments {
-            p.insert("arguments".into(), a);
-        }
-        self.request("prompts/get", Some(Value::Object(p)), options)
+        self.request("prompts/get", Some(named_params(name, arguments)), options)
     }
+}
+
+/// `{ name, arguments? }`, the params of `tools/call` and `prompts/get`.
+fn named_params(name: &str, arguments: Option<Value>) -> Value {
+    let mut p = Map::new();
+    p.insert("name".into(), Value::from(name));
+    if let Some(a) = arguments {
+        p.insert("arguments".into(), a);
+    }
+    Value::Object(p)
 }
 
 /// A future that completes after `ms`, or never for [`NO_TIMEOUT_MS`] and above.

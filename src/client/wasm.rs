@@ -277,6 +277,14 @@ fn params_value(v: &JsValue, ctx: &str) -> Result<Option<Value>, JsValue> {
     }
 }
 
+/// A [`Client`] request by name with arguments: [`Client::call_tool`], [`Client::get_prompt`].
+type NamedCall = fn(
+    &Client,
+    &str,
+    Option<Value>,
+    RequestOptions,
+) -> crate::server::LocalBoxFuture<'static, Result<Value, ClientError>>;
+
 fn rejected(e: JsValue) -> Promise {
     Promise::reject(&e)
 }
@@ -375,6 +383,29 @@ impl McpClient {
         }
     }
 
+    /// A call by name with arguments (`callTool`, `getPrompt`): `name` must be a string,
+    /// `args` JSON, `options` call options; `call` sends the request.
+    fn named(
+        &self,
+        ctx: &str,
+        name: &JsValue,
+        args: &JsValue,
+        options: &JsValue,
+        call: NamedCall,
+    ) -> Promise {
+        let Some(name) = name.as_string() else {
+            return rejected(js::type_error(&format!("{ctx}: name must be a string")));
+        };
+        let args = match params_value(args, &format!("{ctx}: args")) {
+            Ok(a) => a,
+            Err(e) => return rejected(e),
+        };
+        match call_options(options, &format!("{ctx}: options")) {
+            Ok(o) => self.run(call(&self.client, &name, args, o.core.clone()), o),
+            Err(e) => rejected(e),
+        }
+    }
+
     fn simple(&self, method: &str, params: &JsValue, options: &JsValue) -> Promise {
         let ctx = format!("{method}: ");
         let params = match params_value(params, &format!("{ctx}params")) {
@@ -411,18 +442,13 @@ impl McpClient {
     /// `callTool(name, args?, options?)` → the `CallToolResult`.
     #[wasm_bindgen(js_name = callTool)]
     pub fn call_tool(&self, name: JsValue, args: JsValue, options: JsValue) -> Promise {
-        let ctx = "callTool(name, args, options)";
-        let Some(name) = name.as_string() else {
-            return rejected(js::type_error(&format!("{ctx}: name must be a string")));
-        };
-        let args = match params_value(&args, &format!("{ctx}: args")) {
-            Ok(a) => a,
-            Err(e) => return rejected(e),
-        };
-        match call_options(&options, &format!("{ctx}: options")) {
-            Ok(o) => self.run(self.client.call_tool(&name, args, o.core.clone()), o),
-            Err(e) => rejected(e),
-        }
+        self.named(
+            "callTool(name, args, options)",
+            &name,
+            &args,
+            &options,
+            Client::call_tool,
+        )
     }
 
     /// `readResource(uri, options?)` → `{ contents }`.
@@ -441,18 +467,13 @@ impl McpClient {
     /// `getPrompt(name, args?, options?)` → `{ messages, description? }`.
     #[wasm_bindgen(js_name = getPrompt)]
     pub fn get_prompt(&self, name: JsValue, args: JsValue, options: JsValue) -> Promise {
-        let ctx = "getPrompt(name, args, options)";
-        let Some(name) = name.as_string() else {
-            return rejected(js::type_error(&format!("{ctx}: name must be a string")));
-        };
-        let args = match params_value(&args, &format!("{ctx}: args")) {
-            Ok(a) => a,
-            Err(e) => return rejected(e),
-        };
-        match call_options(&options, &format!("{ctx}: options")) {
-            Ok(o) => self.run(self.client.get_prompt(&name, args, o.core.clone()), o),
-            Err(e) => rejected(e),
-        }
+        self.named(
+            "getPrompt(name, args, options)",
+            &name,
+            &args,
+            &options,
+            Client::get_prompt,
+        )
     }
 
     /// `ping(options?)` → `{}`.

@@ -2,7 +2,7 @@
 //!
 //! Pure computation on parsed files — no file or network access — so the same code runs
 //! natively (`examples/schema_suite.rs`, `tests/json_schema_suite.rs`) and in a browser on
-//! files a page has fetched.
+//! files a page has fetched. Natively, [`read_tree`] loads the files from a checkout.
 //!
 //! The suite's layout: `tests/<dialect>/*.json` are required tests,
 //! `tests/<dialect>/optional/**.json` optional ones; every file is an array of cases
@@ -21,6 +21,45 @@
 use super::{Dialect, Document, JsonSchemaCompiler};
 use crate::server::{CompiledSchema, SchemaCompiler};
 use serde_json::Value;
+
+/// Every `.json` file under `root`, as (path relative to `root` with `/`, parsed), sorted:
+/// the suite's `remotes/` or one dialect's folder, read from disk (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_tree(root: &std::path::Path) -> Result<Vec<(String, Value)>, String> {
+    let mut found = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries = std::fs::read_dir(&dir)
+            .map_err(|error| format!("cannot read {}: {error}", dir.display()))?;
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|extension| extension == "json")
+            {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+            let value = serde_json::from_str(&text)
+                .map_err(|error| format!("{} is not JSON: {error}", path.display()))?;
+            let relative = path.strip_prefix(root).unwrap_or(&path);
+            let relative: Vec<String> = relative
+                .components()
+                .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            Ok((relative.join("/"), value))
+        })
+        .collect()
+}
 
 /// Where the suite's tests expect `remotes/` to be served.
 pub const REMOTES_BASE_URI: &str = "http://localhost:1234/";

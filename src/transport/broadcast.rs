@@ -6,13 +6,12 @@
 //! client can drop what is addressed to another). At most one server per channel name in a
 //! window.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::guard::Security;
-use super::hub::{Hub, Reply};
-use super::jsio::{self, Claim, Listener, Served};
+use super::hub::{Hub, HubServer, Reply};
+use super::jsio::{self, Listener, Served};
 use super::{opt_string, Running, Started};
 use crate::browser::js;
 use crate::server::Server;
@@ -58,22 +57,19 @@ impl BroadcastConfig {
     }
 }
 
+/// A [`HubServer`] that also closes its `BroadcastChannel` when it stops.
 struct BroadcastServer {
-    hub: Rc<Hub>,
+    served: HubServer,
     channel: JsValue,
-    listener: RefCell<Option<Listener>>,
-    claim: RefCell<Option<Claim>>,
 }
 
 impl Running for BroadcastServer {
     fn stop(&self) {
-        self.listener.borrow_mut().take();
-        self.claim.borrow_mut().take();
-        self.hub.close();
+        self.served.stop();
         let _ = jsio::call(&self.channel, "close", &[]);
     }
     fn is_open(&self) -> bool {
-        !self.hub.is_closed()
+        self.served.is_open()
     }
 }
 
@@ -142,9 +138,7 @@ pub fn start(server: &Server, c: BroadcastConfig) -> Result<Started, JsValue> {
         hub.deliver(&sender, &payload, reply_to(&sender));
     })?;
     Ok(Started::new(BroadcastServer {
-        hub,
+        served: HubServer::new(hub, listener, claim),
         channel,
-        listener: RefCell::new(Some(listener)),
-        claim: RefCell::new(Some(claim)),
     }))
 }

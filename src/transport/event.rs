@@ -2,14 +2,13 @@
 //! JSON-RPC message objects arrive as `receiveEvent` (default `mcp:request`) on an emitter
 //! with `emit/on/off`, and answers leave as `sendEvent` (default `mcp:response`).
 
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::guard::Security;
-use super::hub::{Hub, Reply};
-use super::jsio::{self, Claim, Listener, Served};
-use super::{emitter, opt_string, Running, Started};
+use super::hub::{Hub, HubServer, Reply};
+use super::jsio::{self, Listener, Served};
+use super::{emitter, opt_string, Started};
 use crate::browser::js;
 use crate::server::Server;
 
@@ -57,23 +56,6 @@ impl EventConfig {
     }
 }
 
-struct EventServer {
-    hub: Rc<Hub>,
-    listener: RefCell<Option<Listener>>,
-    claim: RefCell<Option<Claim>>,
-}
-
-impl Running for EventServer {
-    fn stop(&self) {
-        self.listener.borrow_mut().take();
-        self.claim.borrow_mut().take();
-        self.hub.close();
-    }
-    fn is_open(&self) -> bool {
-        !self.hub.is_closed()
-    }
-}
-
 pub fn start(server: &Server, c: EventConfig) -> Result<Started, JsValue> {
     let claim = Served::claim_on(
         &c.emitter,
@@ -100,9 +82,5 @@ pub fn start(server: &Server, c: EventConfig) -> Result<Started, JsValue> {
             }
         },
     )?;
-    Ok(Started::new(EventServer {
-        hub,
-        listener: RefCell::new(Some(listener)),
-        claim: RefCell::new(Some(claim)),
-    }))
+    Ok(Started::new(HubServer::new(hub, listener, claim)))
 }

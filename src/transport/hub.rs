@@ -7,7 +7,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::guard::{Admit, Bucket, Security};
-use super::jsio;
+use super::jsio::{self, Claim, Listener};
+use super::Running;
 use crate::browser::js;
 use crate::protocol::jsonrpc;
 use crate::protocol::RequestId;
@@ -207,5 +208,34 @@ impl Hub {
         for p in peers {
             p.session.close();
         }
+    }
+}
+
+/// A transport that serves through one listener and a claim on what it listens on:
+/// stopping removes the listener, gives up the claim and closes the hub's sessions.
+pub struct HubServer {
+    hub: Rc<Hub>,
+    listener: RefCell<Option<Listener>>,
+    claim: RefCell<Option<Claim>>,
+}
+
+impl HubServer {
+    pub fn new(hub: Rc<Hub>, listener: Listener, claim: Claim) -> HubServer {
+        HubServer {
+            hub,
+            listener: RefCell::new(Some(listener)),
+            claim: RefCell::new(Some(claim)),
+        }
+    }
+}
+
+impl Running for HubServer {
+    fn stop(&self) {
+        self.listener.borrow_mut().take();
+        self.claim.borrow_mut().take();
+        self.hub.close();
+    }
+    fn is_open(&self) -> bool {
+        !self.hub.is_closed()
     }
 }

@@ -81,11 +81,49 @@ fn client_payload(data: &JsValue, channel: &str) -> Option<JsValue> {
     (!payload.is_undefined() && !payload.is_null()).then_some(payload)
 }
 
-fn event_origin(ev: &JsValue) -> String {
-    js::get(ev, "origin")
-        .ok()
-        .and_then(|o| o.as_string())
-        .unwrap_or_default()
+/// A client message on `channel` from the peer window `peer`: its payload and the origin
+/// to answer at, once `event.source` is `peer`, the data a client envelope and the origin
+/// allowed (an origin that is not is a security violation).
+fn accept_client_message(
+    ev: &JsValue,
+    peer: &JsValue,
+    channel: &str,
+    allowed: &AllowedOrigins,
+    hub: &Hub,
+) -> Option<(JsValue, String)> {
+    if js::get(ev, "source").ok().as_ref() != Some(peer) {
+        return None;
+    }
+    let data = js::get(ev, "data").unwrap_or(JsValue::UNDEFINED);
+    let payload = client_payload(&data, channel)?;
+    let origin = jsio::event_origin(ev);
+    if !allowed.allows(&origin) {
+        hub.security().violation(&origin);
+        return None;
+    }
+    Some((payload, reply_origin(&origin)))
+}
+
+/// Answers an accepted client payload: `'mcp-check-ready'` with `'mcp-server-ready'` (other
+/// strings are dropped), a JSON-RPC message by delivering it to `hub` as peer `key`, its
+/// answers posted to `peer` at origin `to`.
+fn answer_client(
+    hub: &Hub,
+    key: &str,
+    peer: JsValue,
+    channel: &str,
+    payload: &JsValue,
+    to: String,
+) {
+    if let Some(s) = payload.as_string() {
+        if s == CHECK {
+            post(&peer, channel, &JsValue::from_str(READY), &to);
+        }
+        return;
+    }
+    let channel = channel.to_string();
+    let reply: Reply = Rc::new(move |msg: &JsValue| post(&peer, &channel, msg, &to));
+    hub.deliver(key, payload, reply);
 }
 
 fn need_window(ctx: &str) -> Result<web_sys::Window, JsValue> {
@@ -147,34 +185,21 @@ struct ChildServer {
 
 impl ChildServer {
     fn on_message(&self, ev: JsValue) {
-        if js::get(&ev, "source").ok().as_ref() != Some(&self.parent) {
-            return;
-        }
-        let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
-        let Some(payload) = client_payload(&data, &self.config.channel) else {
+        let (channel, allowed) = (&self.config.channel, &self.config.allowed);
+        let Some((payload, to)) =
+            accept_client_message(&ev, &self.parent, channel, allowed, &self.hub)
+        else {
             return;
         };
-        let origin = event_origin(&ev);
-        if !self.config.allowed.allows(&origin) {
-            self.hub.security().violation(&origin);
-            return;
-        }
-        let to = reply_origin(&origin);
         *self.client_origin.borrow_mut() = Some(to.clone());
-        if let Some(s) = payload.as_string() {
-            if s == CHECK {
-                post(
-                    &self.parent,
-                    &self.config.channel,
-                    &JsValue::from_str(READY),
-                    &to,
-                );
-            }
-            return;
-        }
-        let (parent, channel) = (self.parent.clone(), self.config.channel.clone());
-        let reply: Reply = Rc::new(move |msg: &JsValue| post(&parent, &channel, msg, &to));
-        self.hub.deliver("parent", &payload, reply);
+        answer_client(
+            &self.hub,
+            "parent",
+            self.parent.clone(),
+            channel,
+            &payload,
+            to,
+        );
     }
 }
 
@@ -338,19 +363,14 @@ impl ParentServer {
 
     fn on_message(&self, ev: JsValue) {
         let child = self.child();
-        if !child.is_object() || js::get(&ev, "source").ok().as_ref() != Some(&child) {
+        if !child.is_object() {
             return;
         }
-        let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
-        let Some(payload) = client_payload(&data, &self.config.channel) else {
+        let (channel, allowed) = (&self.config.channel, &self.config.allowed);
+        let Some((payload, to)) = accept_client_message(&ev, &child, channel, allowed, &self.hub)
+        else {
             return;
         };
-        let origin = event_origin(&ev);
-        if !self.config.allowed.allows(&origin) {
-            self.hub.security().violation(&origin);
-            return;
-        }
-        let to = reply_origin(&origin);
         *self.client_origin.borrow_mut() = Some(to.clone());
         if !self.connected.replace(true) {
             self.probe.borrow_mut().take();
@@ -359,15 +379,7 @@ impl ParentServer {
                 let _ = resolve.call0(&JsValue::UNDEFINED);
             }
         }
-        if let Some(s) = payload.as_string() {
-            if s == CHECK {
-                post(&child, &self.config.channel, &JsValue::from_str(READY), &to);
-            }
-            return;
-        }
-        let channel = self.config.channel.clone();
-        let reply: Reply = Rc::new(move |msg: &JsValue| post(&child, &channel, msg, &to));
-        self.hub.deliver("iframe", &payload, reply);
+        answer_client(&self.hub, "iframe", child, channel, &payload, to);
     }
 
     fn give_up(&self) {

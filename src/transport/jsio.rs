@@ -54,6 +54,38 @@ pub fn is_window(v: &JsValue) -> bool {
     }
 }
 
+/// `event.origin` of a `message` event (`""` when it has none).
+pub fn event_origin(ev: &JsValue) -> String {
+    js::get(ev, "origin")
+        .ok()
+        .and_then(|o| o.as_string())
+        .unwrap_or_default()
+}
+
+/// Checks the `{ctx}.target` of a postMessage transport and says whether it is a Window.
+/// A Window target's messages arrive on this context's own window; `receive` names them
+/// in the error when this context has none.
+pub fn post_message_target(target: &JsValue, ctx: &str, receive: &str) -> Result<bool, JsValue> {
+    if !target.is_object() || !has_method(target, "postMessage") {
+        return Err(js::type_error(&format!(
+            "{ctx}.target is required: a Worker, a Window, a MessagePort or a worker's self \
+             (something with postMessage())"
+        )));
+    }
+    let is_window = is_window(target);
+    if !is_window && !has_method(target, "addEventListener") {
+        return Err(js::type_error(&format!(
+            "{ctx}.target must have addEventListener() (a Worker, a MessagePort or a worker's self)"
+        )));
+    }
+    if is_window && web_sys::window().is_none() {
+        return Err(js::type_error(&format!(
+            "{ctx}.target is a Window, but this context has no window to receive {receive} on"
+        )));
+    }
+    Ok(is_window)
+}
+
 /// The page's origin (`self.origin`), or `"null"`.
 pub fn own_origin() -> String {
     js::get(&global(), "origin")

@@ -8,14 +8,13 @@
 //! when asked for, with a warning); answers go to the origin the message came from. Other
 //! peers (workers, ports) are capabilities in themselves: whoever holds one may talk.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::guard::{origins_from_js, reply_origin, AllowedOrigins, Security};
-use super::hub::{Hub, Reply};
-use super::jsio::{self, Claim, Listener, Served};
-use super::{opt_string, Running, Started};
+use super::hub::{Hub, HubServer, Reply};
+use super::jsio::{self, Listener, Served};
+use super::{opt_string, Started};
 use crate::browser::js;
 use crate::server::Server;
 
@@ -34,23 +33,7 @@ impl PostMessageConfig {
     /// `{ target, origin?, messageType?, … }`.
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<PostMessageConfig, JsValue> {
         let target = js::get(opts, "target")?;
-        if !target.is_object() || !jsio::has_method(&target, "postMessage") {
-            return Err(js::type_error(&format!(
-                "{ctx}.target is required: a Worker, a Window, a MessagePort or a worker's self \
-                 (something with postMessage())"
-            )));
-        }
-        let is_window = jsio::is_window(&target);
-        if !is_window && !jsio::has_method(&target, "addEventListener") {
-            return Err(js::type_error(&format!(
-                "{ctx}.target must have addEventListener() (a Worker, a MessagePort or a worker's self)"
-            )));
-        }
-        if is_window && web_sys::window().is_none() {
-            return Err(js::type_error(&format!(
-                "{ctx}.target is a Window, but this context has no window to receive its messages on"
-            )));
-        }
+        let is_window = jsio::post_message_target(&target, ctx, "its messages")?;
         let allowed = origins_from_js(
             &js::get(opts, "origin")?,
             &format!("{ctx}.origin"),
@@ -106,23 +89,6 @@ pub fn envelope(message_type: &str, payload: &JsValue) -> JsValue {
     env
 }
 
-struct PostMessageServer {
-    hub: Rc<Hub>,
-    listener: RefCell<Option<Listener>>,
-    claim: RefCell<Option<Claim>>,
-}
-
-impl Running for PostMessageServer {
-    fn stop(&self) {
-        self.listener.borrow_mut().take();
-        self.claim.borrow_mut().take();
-        self.hub.close();
-    }
-    fn is_open(&self) -> bool {
-        !self.hub.is_closed()
-    }
-}
-
 pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> {
     let claim = Served::claim_on(
         &c.target,
@@ -148,10 +114,7 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
             let Some(payload) = open_envelope(&data, &message_type) else {
                 return;
             };
-            let origin = js::get(&ev, "origin")
-                .ok()
-                .and_then(|o| o.as_string())
-                .unwrap_or_default();
+            let origin = jsio::event_origin(&ev);
             if !allowed.allows(&origin) {
                 hub.security().violation(&origin);
                 return;
@@ -189,9 +152,5 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
         }
         l
     };
-    Ok(Started::new(PostMessageServer {
-        hub,
-        listener: RefCell::new(Some(listener)),
-        claim: RefCell::new(Some(claim)),
-    }))
+    Ok(Started::new(HubServer::new(hub, listener, claim)))
 }

@@ -372,6 +372,21 @@ pub fn options_object(v: &JsValue, ctx: &str) -> Result<JsValue, JsValue> {
     Ok(v.clone())
 }
 
+/// `event.data` of a window `message` event when `event.source` is `source` and
+/// `event.origin` is `origin` (`'*'`: any origin); `None` for any other event, and for
+/// every event while there is no `source`.
+pub fn window_message(ev: &JsValue, source: Option<&JsValue>, origin: &str) -> Option<JsValue> {
+    let source = source?;
+    if js::get(ev, "source").ok().as_ref() != Some(source) {
+        return None;
+    }
+    let from = jsio::event_origin(ev);
+    if origin != "*" && from != origin {
+        return None;
+    }
+    Some(js::get(ev, "data").unwrap_or(JsValue::UNDEFINED))
+}
+
 /// `'*'` draws a console warning once per transport: any origin may then answer.
 pub fn warn_any_origin(class: &str) {
     js::warn(&format!(

@@ -14,9 +14,10 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::base::{
-    self, client_transport_class, opt_ms, opt_string, options_object, Base, Port, Ready, Wire,
+    self, client_transport_class, opt_ms, opt_string, options_object, window_message, Base, Port,
+    Ready, Wire,
 };
-use super::tab::{classify, envelope, open_envelope, Incoming, CHECK};
+use super::tab::{on_server_data, post_check, post_to_server};
 use crate::browser::js;
 use crate::browser::runtime::BrowserRuntime;
 use crate::client::{Handshake, HandshakeError};
@@ -56,31 +57,8 @@ impl Wire for IframeWire {
         );
         let listener = Listener::dom(&window, "message", move |ev: JsValue, _| {
             // The iframe's current window (it changes when the frame navigates).
-            let source = js::get(&ev, "source").unwrap_or(JsValue::NULL);
-            if source.is_null() || content_window(&iframe).as_ref() != Some(&source) {
-                return;
-            }
-            let from = js::get(&ev, "origin")
-                .ok()
-                .and_then(|o| o.as_string())
-                .unwrap_or_default();
-            if origin != "*" && from != origin {
-                return;
-            }
-            let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
-            let Some(payload) = open_envelope(&data, &channel, "server-to-client") else {
-                return;
-            };
-            match classify(payload) {
-                Incoming::Ready => r.cancel("ready"),
-                Incoming::Stopped => port.closed(&format!(
-                    "the iframe's server on channel {channel:?} stopped (mcp-server-stopped)"
-                )),
-                Incoming::Message(m) => {
-                    r.cancel("ready");
-                    port.message(m);
-                }
-                Incoming::Ignored => {}
+            if let Some(data) = window_message(&ev, content_window(&iframe).as_ref(), &origin) {
+                on_server_data(&data, &channel, "the iframe's server", &r, &port);
             }
         })?;
         *self.listener.borrow_mut() = Some(listener);
@@ -92,11 +70,7 @@ impl Wire for IframeWire {
         // Posted to whatever window the iframe holds at each check (none before it loads).
         let check: Rc<dyn Fn()> = Rc::new(move || {
             if let Some(w) = content_window(&iframe) {
-                let env = envelope(&channel, "client-to-server", &JsValue::from_str(CHECK));
-                if let Err(e) = jsio::call(&w, "postMessage", &[&env, &JsValue::from_str(&origin)])
-                {
-                    jsio::report(&e);
-                }
+                post_check(&w, &channel, &origin);
             }
         });
         let handshake = Handshake {
@@ -126,13 +100,7 @@ impl Wire for IframeWire {
         let w = content_window(&self.iframe).ok_or_else(|| {
             js::type_error("the iframe has no contentWindow (is it in the document?)")
         })?;
-        let env = envelope(&self.channel, "client-to-server", message);
-        jsio::call(
-            &w,
-            "postMessage",
-            &[&env, &JsValue::from_str(&self.target_origin)],
-        )?;
-        Ok(())
+        post_to_server(&w, &self.channel, message, &self.target_origin)
     }
 
     fn shut(&self) {

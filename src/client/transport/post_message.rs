@@ -16,10 +16,12 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use super::base::{
-    self, client_transport_class, opt_string, options_object, Base, Port, Ready, Wire,
+    self, client_transport_class, opt_string, options_object, window_message, Base, Port, Ready,
+    Wire,
 };
 use crate::browser::js;
 use crate::transport::jsio::{self, Listener};
+use crate::transport::post_message::{envelope, open_envelope};
 
 pub const DEFAULT_MESSAGE_TYPE: &str = "mcp";
 
@@ -31,18 +33,6 @@ struct PostMessageWire {
     listener: RefCell<Option<Listener>>,
 }
 
-/// The payload of `{ type: message_type, payload }`.
-fn open_envelope(data: &JsValue, message_type: &str) -> Option<JsValue> {
-    if !data.is_object() {
-        return None;
-    }
-    if js::get(data, "type").ok()?.as_string().as_deref() != Some(message_type) {
-        return None;
-    }
-    let payload = js::get(data, "payload").ok()?;
-    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
-}
-
 impl Wire for PostMessageWire {
     fn open(&self, port: Port) -> Result<Ready, JsValue> {
         let message_type = self.message_type.clone();
@@ -52,17 +42,9 @@ impl Wire for PostMessageWire {
                 .ok_or_else(|| js::type_error("a Window target needs a window to receive on"))?;
             let (target, origin) = (self.target.clone(), self.origin.clone());
             Listener::dom(&own, "message", move |ev: JsValue, _| {
-                if js::get(&ev, "source").ok().as_ref() != Some(&target) {
+                let Some(data) = window_message(&ev, Some(&target), &origin) else {
                     return;
-                }
-                let from = js::get(&ev, "origin")
-                    .ok()
-                    .and_then(|o| o.as_string())
-                    .unwrap_or_default();
-                if origin != "*" && from != origin {
-                    return;
-                }
-                let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+                };
                 if let Some(p) = open_envelope(&data, &message_type) {
                     port.message(p);
                 }
@@ -85,9 +67,7 @@ impl Wire for PostMessageWire {
     }
 
     fn post(&self, message: &JsValue) -> Result<(), JsValue> {
-        let env: JsValue = js::object().into();
-        js::set(&env, "type", &JsValue::from_str(&self.message_type));
-        js::set(&env, "payload", message);
+        let env = envelope(&self.message_type, message);
         if self.is_window {
             jsio::call(
                 &self.target,
@@ -121,23 +101,7 @@ impl PostMessageClientTransport {
             let o = options_object(&a, ctx)?;
             (js::get(&o, "target")?, o)
         };
-        if !target.is_object() || !jsio::has_method(&target, "postMessage") {
-            return Err(js::type_error(&format!(
-                "{ctx}.target is required: a Worker, a Window, a MessagePort or a worker's self \
-                 (something with postMessage())"
-            )));
-        }
-        let is_window = jsio::is_window(&target);
-        if !is_window && !jsio::has_method(&target, "addEventListener") {
-            return Err(js::type_error(&format!(
-                "{ctx}.target must have addEventListener() (a Worker, a MessagePort or a worker's self)"
-            )));
-        }
-        if is_window && web_sys::window().is_none() {
-            return Err(js::type_error(&format!(
-                "{ctx}.target is a Window, but this context has no window to receive answers on"
-            )));
-        }
+        let is_window = jsio::post_message_target(&target, ctx, "answers")?;
         let origin = opt_string(&o, "origin", ctx)?.unwrap_or_else(jsio::own_origin);
         if is_window && origin == "*" {
             base::warn_any_origin("PostMessageClientTransport");

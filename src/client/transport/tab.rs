@@ -12,7 +12,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::base::{
-    client_transport_class, opt_ms, opt_string, options_object, Base, Port, Ready, Wire,
+    client_transport_class, opt_ms, opt_string, options_object, window_message, Base, Port, Ready,
+    Wire,
 };
 use crate::browser::js;
 use crate::browser::runtime::BrowserRuntime;
@@ -68,6 +69,51 @@ pub(crate) fn classify(payload: JsValue) -> Incoming {
     }
 }
 
+/// Posts `payload` to the server's window `w` in a client-to-server envelope on `channel`.
+pub(crate) fn post_to_server(
+    w: &JsValue,
+    channel: &str,
+    payload: &JsValue,
+    target_origin: &str,
+) -> Result<(), JsValue> {
+    let env = envelope(channel, "client-to-server", payload);
+    jsio::call(w, "postMessage", &[&env, &JsValue::from_str(target_origin)])?;
+    Ok(())
+}
+
+/// Posts `'mcp-check-ready'` to the server's window `w`, reporting a failure.
+pub(crate) fn post_check(w: &JsValue, channel: &str, target_origin: &str) {
+    if let Err(e) = post_to_server(w, channel, &JsValue::from_str(CHECK), target_origin) {
+        jsio::report(&e);
+    }
+}
+
+/// What the server said in `data` (when it is a server-to-client envelope on `channel`):
+/// `'mcp-server-ready'` or any message settles `ready` and a message goes to `port`;
+/// `'mcp-server-stopped'` closes the connection, saying that `server` stopped.
+pub(crate) fn on_server_data(
+    data: &JsValue,
+    channel: &str,
+    server: &str,
+    ready: &CancellationToken,
+    port: &Port,
+) {
+    let Some(payload) = open_envelope(data, channel, "server-to-client") else {
+        return;
+    };
+    match classify(payload) {
+        Incoming::Ready => ready.cancel("ready"),
+        Incoming::Stopped => port.closed(&format!(
+            "{server} on channel {channel:?} stopped (mcp-server-stopped)"
+        )),
+        Incoming::Message(m) => {
+            ready.cancel("ready");
+            port.message(m);
+        }
+        Incoming::Ignored => {}
+    }
+}
+
 struct TabWire {
     channel: String,
     target_origin: String,
@@ -85,14 +131,12 @@ impl TabWire {
     }
 
     fn post_payload(&self, payload: &JsValue) -> Result<(), JsValue> {
-        let window = TabWire::window()?;
-        let env = envelope(&self.channel, "client-to-server", payload);
-        jsio::call(
-            &window,
-            "postMessage",
-            &[&env, &JsValue::from_str(&self.target_origin)],
-        )?;
-        Ok(())
+        post_to_server(
+            &TabWire::window()?,
+            &self.channel,
+            payload,
+            &self.target_origin,
+        )
     }
 }
 
@@ -108,41 +152,15 @@ impl Wire for TabWire {
         );
         let listener = Listener::dom(&window, "message", move |ev: JsValue, _| {
             // Our window only, then the origin, then the envelope.
-            if js::get(&ev, "source").ok().as_ref() != Some(&own) {
-                return;
-            }
-            let from = js::get(&ev, "origin")
-                .ok()
-                .and_then(|o| o.as_string())
-                .unwrap_or_default();
-            if origin != "*" && from != origin {
-                return;
-            }
-            let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
-            let Some(payload) = open_envelope(&data, &channel, "server-to-client") else {
-                return;
-            };
-            match classify(payload) {
-                Incoming::Ready => r.cancel("ready"),
-                Incoming::Stopped => port.closed(&format!(
-                    "the tab server on channel {channel:?} stopped (mcp-server-stopped)"
-                )),
-                Incoming::Message(m) => {
-                    r.cancel("ready");
-                    port.message(m);
-                }
-                Incoming::Ignored => {}
+            if let Some(data) = window_message(&ev, Some(&own), &origin) {
+                on_server_data(&data, &channel, "the tab server", &r, &port);
             }
         })?;
         *self.listener.borrow_mut() = Some(listener);
         let (channel, origin) = (self.channel.clone(), self.target_origin.clone());
         let check: Rc<dyn Fn()> = Rc::new(move || {
             if let Ok(w) = TabWire::window() {
-                let env = envelope(&channel, "client-to-server", &JsValue::from_str(CHECK));
-                if let Err(e) = jsio::call(&w, "postMessage", &[&env, &JsValue::from_str(&origin)])
-                {
-                    jsio::report(&e);
-                }
+                post_check(&w, &channel, &origin);
             }
         });
         let timeout = self.connection_timeout;
