@@ -124,7 +124,7 @@ async function main(argv) {
         if (!r.pass && listed) {
           console.log(`  expected failure  ${r.scenario}${tag}: ${r.checksFailed} failed checks — ${expected.get(k)}`);
         } else if (!r.pass) {
-          console.log(`  FAIL              ${r.scenario}${tag}: ${r.checksPassed} passed, ${r.checksFailed} failed`);
+          console.log(`  FAIL              ${r.scenario}${tag}: checks passed ${r.checksPassed}, checks failed ${r.checksFailed}`);
           for (const c of failingChecks(outDir, r.scenario)) console.log(`                      ${c}`);
           problems.push(`${req} ${r.scenario}: fails, and expected-failures.txt does not list it`);
         } else if (listed) {
@@ -148,7 +148,7 @@ async function main(argv) {
       };
       tallies.push(t);
       console.log(
-        `  ${req}: required scenarios ${t.scoredPassed}/${t.scored} passed; not scored ${t.notScoredPassed}/${t.notScored} passed; checks ${t.checksPassed} passed, ${t.checksFailed} failed`,
+        `  ${req}: required scenarios ${t.scoredPassed}/${t.scored} passed; not scored ${t.notScoredPassed}/${t.notScored} passed; checks passed ${t.checksPassed}, checks failed ${t.checksFailed}`,
       );
     }
   } finally {
