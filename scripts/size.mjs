@@ -54,13 +54,26 @@ const bundles = [
     : []),
 ];
 
+// The peers a page would otherwise load, measured the same way from node_modules (installed by
+// `make deps`), so the comparison is printed beside our own numbers in the same run.
+const PEERS = [
+  ['@mcp-b/global IIFE (peer)', 'node_modules/@mcp-b/global/dist/index.iife.js'],
+  ['@mcp-b/webmcp-polyfill IIFE (peer)', 'node_modules/@mcp-b/webmcp-polyfill/dist/index.iife.js'],
+];
+const peers = PEERS.flatMap(([name, rel]) => {
+  const file = path.join(DIST_DIR, '..', rel);
+  if (!fs.existsSync(file)) return [];
+  const bytes = fs.readFileSync(file);
+  return [{ file: name, raw: bytes.length, gzip: zlib.gzipSync(bytes, { level: 9 }).length }];
+});
+
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify({ files: rows, loads: bundles }, null, 2));
+  console.log(JSON.stringify({ files: rows, loads: bundles, peers }, null, 2));
   process.exit(0);
 }
 
 const kb = (n) => (n / 1024).toFixed(1) + ' KiB';
-const width = Math.max(...rows.map((r) => r.file.length), ...bundles.map((b) => b.file.length), 4);
+const width = Math.max(...[...rows, ...bundles, ...peers].map((r) => r.file.length), 4);
 const cells = (name, a, b, c, d) =>
   `${name.padEnd(width)}  ${a.padStart(10)}  ${b.padStart(10)}  ${c.padStart(11)}  ${d.padStart(11)}`;
 const line = (name, raw, gzip) => cells(name, String(raw), String(gzip), kb(raw), kb(gzip));
@@ -70,3 +83,7 @@ console.log('-'.repeat(width + 50));
 for (const r of rows) console.log(line(r.file, r.raw, r.gzip));
 console.log('-'.repeat(width + 50));
 for (const b of bundles) console.log(line(b.file, b.raw, b.gzip));
+if (peers.length) {
+  console.log('-'.repeat(width + 50));
+  for (const p of peers) console.log(line(p.file, p.raw, p.gzip));
+}
