@@ -20,7 +20,6 @@ use crate::protocol::{version, ProtocolVersion, RequestId};
 /// One request being served.
 pub(crate) struct Call {
     pub session: Rc<SessionInner>,
-    #[allow(dead_code)]
     pub id: RequestId,
     pub method: String,
     pub params: Map<String, Value>,

@@ -465,7 +465,7 @@ impl SessionInner {
                 Outcome::Now(Some(self.reply(&id, &method, version, r)))
             }
             Reply::Listen(filter) => {
-                self.open_listen(id, filter, version);
+                self.open_listen(id, filter);
                 Outcome::Now(None)
             }
             Reply::Later(fut) => {
@@ -652,7 +652,7 @@ impl SessionInner {
         }
     }
 
-    fn open_listen(&self, id: RequestId, filter: ListenFilter, version: Option<ProtocolVersion>) {
+    fn open_listen(&self, id: RequestId, filter: ListenFilter) {
         let mut agreed = Map::new();
         if filter.tools {
             agreed.insert("toolsListChanged".into(), json!(true));
@@ -669,7 +669,6 @@ impl SessionInner {
                 json!(filter.resource_uris.iter().collect::<Vec<_>>()),
             );
         }
-        let _ = version;
         self.send_notification(
             "notifications/subscriptions/acknowledged",
             Some(json!({
