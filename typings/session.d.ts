@@ -221,15 +221,16 @@ interface ModelContextTransportSecurityOptions {
   onOriginViolation?: (origin: string) => void;
 }
 
-/** The tab transport (MCP-B's wire format): clients in the same window. */
-interface ModelContextTabTransportOptions {
+/**
+ * The tab transport (MCP-B's wire format): clients in the same window. Its one peer is the window,
+ * so `rateLimit` counts every message the transport receives.
+ */
+interface ModelContextTabTransportOptions extends ModelContextTransportSecurityOptions {
   type: 'tab';
   /** Default `mcp-default`. One server per channel per window. */
   channelId?: string;
   /** Default: the page's own origin. `['*']` accepts any origin (and warns). */
   allowedOrigins?: string[];
-  /** Called with the origin of each refused message. */
-  onOriginViolation?: (origin: string) => void;
   /** Keep the session in `sessionStorage` across reloads (prefix default `mcp-tab`). */
   persist?: boolean | { storagePrefix?: string };
 }

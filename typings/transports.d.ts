@@ -33,18 +33,17 @@ interface EffectiveOptionsBase {
   readonly [option: string]: unknown;
 }
 
-/** The security options every transport but `tab` reads, as given. */
+/** The security options every transport reads, as given. */
 interface EffectiveSecurityOptions extends EffectiveOptionsBase {
   readonly rateLimit?: ModelContextTransportSecurityOptions['rateLimit'];
   readonly maxMessageBytes?: number;
   readonly onOriginViolation?: (origin: string) => void;
 }
 
-export interface TabServerTransportEffectiveOptions extends EffectiveOptionsBase {
+export interface TabServerTransportEffectiveOptions extends EffectiveSecurityOptions {
   readonly type: 'tab';
   readonly channelId: string;
   readonly allowedOrigins: ModelContextEffectiveOrigins;
-  readonly onOriginViolation?: (origin: string) => void;
   /** Whether the session persists in `sessionStorage` (an object given is reported as `true`). */
   readonly persist: boolean;
 }
@@ -102,7 +101,7 @@ export interface ExtensionServerTransportEffectiveOptions extends EffectiveSecur
 
 /** Serves clients in the same window over MCP-B's tab envelopes. */
 export declare class TabServerTransport implements ModelContextServerTransport {
-  /** `new TabServerTransport({ channelId?, allowedOrigins?, onOriginViolation?, persist? })` */
+  /** `new TabServerTransport({ channelId?, allowedOrigins?, onOriginViolation?, rateLimit?, maxMessageBytes?, persist? })` */
   constructor(options?: ModelContextServerTransportInit<ModelContextTabTransportOptions>);
   readonly type: 'tab';
   /** The effective options, defaults filled in (frozen). */

@@ -288,7 +288,11 @@ interface ModelContextTesting {
 /** Set before the polyfill loads to configure it. */
 interface ModelContextPolyfillConfig {
   serverInfo?: ModelContextServerInfo;
-  /** `false`: no default tab server. Default: on, channel `mcp-default`, own origin only. */
+  /**
+   * `false`: no default tab server. Default: on, channel `mcp-default`, own origin only, rate
+   * limit 200 messages per 1000 ms, the engine's message size limit; `persist: true` keeps its
+   * session across reloads.
+   */
   tab?: false | Omit<ModelContextTabTransportOptions, 'type'>;
   /**
    * Where the JSON Schema validator module is fetched from, when a tool with a schema is first

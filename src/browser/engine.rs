@@ -11,7 +11,8 @@ use wasm_bindgen::JsCast;
 use super::js;
 use super::runtime::{BrowserRuntime, TaskQueue};
 use crate::server::{ListKind, RegistryError, Server, ServerConfig, ServerInfo};
-use crate::transport::tab::{TabOptions, TabServer};
+use crate::transport::persist::{self, TabConfig};
+use crate::transport::Running;
 
 /// Which door a tool came through.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -49,8 +50,8 @@ pub struct EngineInner {
     pub global: JsValue,
     pub origin: String,
     pub tool_change_callbacks: RefCell<Vec<Function>>,
-    pub tab: RefCell<Option<TabServer>>,
-    pub tab_options: RefCell<TabOptions>,
+    pub tab: RefCell<Option<Box<dyn Running>>>,
+    pub tab_options: RefCell<TabConfig>,
     /// What the session-API methods on `modelContext` itself registered.
     pub default_scope: Rc<super::session_api::Scope>,
     /// The declarative API, once started (`forms.rs`).
@@ -186,7 +187,8 @@ pub struct Engine {
 #[wasm_bindgen]
 impl Engine {
     /// `new Engine(modelContext, { ToolActivatedEvent, ToolCancelEvent, serverInfo, tab, native })`
-    /// where `tab` is `false` (no default tab server) or `{ channelId, allowedOrigins }`, and
+    /// where `tab` is `false` (no default tab server) or `{ channelId, allowedOrigins,
+    /// rateLimit, maxMessageBytes, persist, … }` (`persist::TabConfig`), and
     /// `native` is the browser's own `document.modelContext`, if any (see `native.rs`).
     #[wasm_bindgen(constructor)]
     pub fn new(target: web_sys::EventTarget, config: JsValue) -> Result<Engine, JsValue> {
@@ -222,10 +224,19 @@ impl Engine {
                 .dyn_into::<Function>()
                 .map_err(|_| js::type_error(&format!("Engine needs the {k} class")))
         };
-        let mut tab_options = TabOptions::from_js(&js::get(&config, "tab")?, &origin)?;
+        let tab_config = js::get(&config, "tab")?;
+        let mut tab_options = TabConfig::from_js(&tab_config, "modelContextPolyfillConfig.tab")
+            .unwrap_or_else(|e| {
+                // Bad tab options cost the default tab server, not the whole polyfill.
+                js::warn(&format!(
+                    "modelcontext-polyfill: the default tab transport did not start: {}",
+                    js::error_message(&e)
+                ));
+                TabConfig::from_js(&JsValue::FALSE, "").expect("false is valid")
+            });
         if web_sys::window().is_none() {
             // Workers have no window to post to; they serve over explicit transports.
-            tab_options.enabled = false;
+            tab_options.tab.enabled = false;
         }
         let inner = Rc::new(EngineInner {
             server,
@@ -267,10 +278,10 @@ impl Engine {
     #[wasm_bindgen(js_name = startTab)]
     pub fn start_tab(&self) -> Result<(), JsValue> {
         let opts = self.inner.tab_options.borrow().clone();
-        if !opts.enabled || self.inner.tab.borrow().is_some() {
+        if !opts.tab.enabled || self.inner.tab.borrow().is_some() {
             return Ok(());
         }
-        let tab = TabServer::start(self.inner.server.clone(), opts)?;
+        let tab = persist::start(&self.inner.server, opts)?.running;
         *self.inner.tab.borrow_mut() = Some(tab);
         Ok(())
     }

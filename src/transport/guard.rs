@@ -12,11 +12,15 @@
 //!   but a refused origin.
 
 use js_sys::Function;
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::jsio;
 use crate::browser::js;
+use crate::protocol::jsonrpc;
+use crate::protocol::RequestId;
+use crate::server::ServerError;
 pub use crate::transport::tab::AllowedOrigins;
 
 /// A token-bucket rate: `messages` per `per_ms` milliseconds (also the burst size).
@@ -212,4 +216,119 @@ impl Bucket {
             Admit::NoWarn
         }
     }
+}
+
+// ---- the checks as one piece, for a transport with a single peer -------------------------
+
+/// A request id read from a JS message without parsing it further.
+pub fn request_id(payload: &JsValue) -> Option<RequestId> {
+    let id = js::get(payload, "id").ok()?;
+    if let Some(s) = id.as_string() {
+        return Some(RequestId::String(s));
+    }
+    let n = id.as_f64()?;
+    (n.is_finite() && n.fract() == 0.0 && n.abs() < 9.0e15).then_some(RequestId::Number(n as i64))
+}
+
+/// The JSON-RPC error answering request `id` refused for exceeding a limit (-32600).
+pub fn limit_error(
+    id: &RequestId,
+    what: &'static str,
+    limit: usize,
+    actual: Option<usize>,
+) -> JsValue {
+    let e = ServerError::LimitExceeded {
+        what,
+        limit,
+        actual,
+    };
+    js::from_json(&jsonrpc::failure(Some(id), e.to_error_object(None)))
+}
+
+/// The rate and size checks of a transport whose one peer is fixed (the tab transport: its
+/// client is the window it serves in), so one bucket for the whole transport.
+pub struct Gate {
+    security: Security,
+    bucket: RefCell<Option<Bucket>>,
+    /// The largest message accepted: `maxMessageBytes`, at most the engine's limit.
+    max_bytes: usize,
+    /// Names the transport in warnings (`"tab"`).
+    label: String,
+}
+
+impl Gate {
+    pub fn new(security: Security, engine_max_bytes: usize, label: &str) -> Gate {
+        Gate {
+            max_bytes: security
+                .max_bytes
+                .map_or(engine_max_bytes, |m| m.min(engine_max_bytes)),
+            security,
+            bucket: RefCell::new(None),
+            label: label.to_string(),
+        }
+    }
+
+    pub fn security(&self) -> &Security {
+        &self.security
+    }
+
+    /// Takes a token for one message from `peer` (named in the warning). `false`: drop it;
+    /// a request (`method` and `id`) was answered through `reply` with a -32600 error, and
+    /// the first drop of a burst drew a console warning.
+    pub fn admit(&self, peer: &str, payload: &JsValue, reply: impl Fn(&JsValue)) -> bool {
+        let Some(rate) = self.security.rate else {
+            return true;
+        };
+        let now = jsio::now_ms();
+        let admit = self
+            .bucket
+            .borrow_mut()
+            .get_or_insert_with(|| Bucket::new(&rate, now))
+            .take(&rate, now);
+        if admit == Admit::Yes {
+            return true;
+        }
+        if admit == Admit::NoWarn {
+            js::warn(&format!(
+                "modelcontext-polyfill: the {} transport is dropping messages from {peer}: \
+                 more than {} in {} ms (rateLimit)",
+                self.label, rate.messages, rate.per_ms
+            ));
+        }
+        if let Some(id) = request_of(payload) {
+            reply(&limit_error(
+                &id,
+                "rate limit: messages per window",
+                rate.messages as usize,
+                None,
+            ));
+        }
+        false
+    }
+
+    /// Whether `text` (the message as JSON text) is within `maxMessageBytes`; when not, a
+    /// request was answered through `reply` with a -32600 error naming the limit.
+    pub fn fits(&self, text: &str, payload: &JsValue, reply: impl Fn(&JsValue)) -> bool {
+        if text.len() <= self.max_bytes {
+            return true;
+        }
+        if let Some(id) = request_of(payload) {
+            reply(&limit_error(
+                &id,
+                "Message size in bytes",
+                self.max_bytes,
+                Some(text.len()),
+            ));
+        }
+        false
+    }
+}
+
+/// The id of `payload` when it is a request (a method and an id; not a batch).
+fn request_of(payload: &JsValue) -> Option<RequestId> {
+    if !payload.is_object() || js_sys::Array::is_array(payload) {
+        return None;
+    }
+    js::get(payload, "method").ok()?.as_string()?;
+    request_id(payload)
 }

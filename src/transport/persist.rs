@@ -30,10 +30,16 @@ pub struct TabConfig {
 }
 
 impl TabConfig {
-    /// `{ channelId?, allowedOrigins?, onOriginViolation?, persist? }`.
+    /// `{ channelId?, allowedOrigins?, onOriginViolation?, rateLimit?, maxMessageBytes?,
+    /// persist? }`; also `false` (off), `true`, `undefined` or `null` (the defaults), as
+    /// `modelContextPolyfillConfig.tab` may be.
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<TabConfig, JsValue> {
-        let tab = TabOptions::from_js(opts, &jsio::own_origin())?;
-        let p = js::get(opts, "persist")?;
+        let tab = TabOptions::from_js(opts, &jsio::own_origin(), ctx)?;
+        let p = if opts.is_object() {
+            js::get(opts, "persist")?
+        } else {
+            JsValue::UNDEFINED
+        };
         let persist = if p.is_undefined() || p.is_null() || p == JsValue::FALSE {
             None
         } else if p == JsValue::TRUE {

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::guard::{Gate, Security};
 use crate::browser::js;
 use crate::protocol::error_codes::{INVALID_REQUEST, PARSE_ERROR};
 use crate::protocol::jsonrpc::{self, ErrorObject};
@@ -41,19 +42,22 @@ pub struct TabOptions {
     pub enabled: bool,
     pub channel: String,
     pub allowed: AllowedOrigins,
-    pub on_violation: Option<js_sys::Function>,
+    /// `rateLimit`, `maxMessageBytes`, `onOriginViolation` (`guard.rs`). The peer is the
+    /// window itself, so the rate limit applies to the transport as a whole.
+    pub security: Security,
 }
 
 impl TabOptions {
-    /// Reads `false` (off) or `{ channelId, allowedOrigins, onOriginViolation }`; the
-    /// default is on, channel `mcp-default`, the page's own origin only. `'*'` must be
-    /// asked for and draws a console warning.
-    pub fn from_js(v: &JsValue, own_origin: &str) -> Result<TabOptions, JsValue> {
+    /// Reads `false` (off) or `{ channelId, allowedOrigins, onOriginViolation, rateLimit,
+    /// maxMessageBytes }`; the default is on, channel `mcp-default`, the page's own origin
+    /// only, the default rate limit and the engine's message size limit. `'*'` must be asked
+    /// for and draws a console warning. `ctx` names the options in error messages.
+    pub fn from_js(v: &JsValue, own_origin: &str, ctx: &str) -> Result<TabOptions, JsValue> {
         let mut o = TabOptions {
             enabled: true,
             channel: DEFAULT_CHANNEL.into(),
             allowed: AllowedOrigins::List(vec![own_origin.to_string()]),
-            on_violation: None,
+            security: Security::default(),
         };
         if v.is_undefined() || v.is_null() || *v == JsValue::TRUE {
             return Ok(o);
@@ -82,8 +86,7 @@ impl TabOptions {
                 AllowedOrigins::List(list)
             };
         }
-        let cb = js::get(v, "onOriginViolation")?;
-        o.on_violation = cb.dyn_into().ok();
+        o.security = Security::from_js(v, ctx)?;
         Ok(o)
     }
 }
@@ -113,6 +116,8 @@ type Listener = Closure<dyn FnMut(web_sys::MessageEvent)>;
 struct Inner {
     server: Server,
     options: TabOptions,
+    /// Rate and size checks (one bucket: the window is the only peer).
+    gate: Gate,
     window: web_sys::Window,
     /// The current session, shared so a message is fed to it without holding the cell's
     /// borrow (a handler that synchronously stops the server must not hit a `RefCell` panic).
@@ -188,9 +193,11 @@ impl Inner {
         }
         let origin = ev.origin();
         if !self.options.allowed.allows(&origin) {
-            if let Some(cb) = &self.options.on_violation {
-                let _ = cb.call1(&JsValue::UNDEFINED, &JsValue::from_str(&origin));
-            }
+            self.gate.security().violation(&origin);
+            return;
+        }
+        let peer = format!("channel {:?}", self.options.channel);
+        if !self.gate.admit(&peer, &payload, |reply| self.post(reply)) {
             return;
         }
         // Control strings. A string that is none of them is a malformed message: MCP-B
@@ -229,6 +236,9 @@ impl Inner {
                 )
             }
         };
+        if !self.gate.fits(&text, &payload, |reply| self.post(reply)) {
+            return;
+        }
         let is_initialize = js::get(&payload, "method")
             .ok()
             .and_then(|m| m.as_string())
@@ -278,9 +288,15 @@ impl TabServer {
                 ),
             ));
         }
+        let gate = Gate::new(
+            options.security.clone(),
+            server.config().limits.max_message_bytes,
+            "tab",
+        );
         let inner = Rc::new(Inner {
             server,
             options,
+            gate,
             window: window.clone(),
             session: RefCell::new(None),
             listener: RefCell::new(None),

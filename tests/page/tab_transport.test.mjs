@@ -144,3 +144,182 @@ test('a request already running when the server stops gets no reply after mcp-se
     assert.equal(r.late, -1, 'no reply for the cancelled call');
     assert.equal(r.aborted, 'AbortError', 'the handler\'s signal aborted');
   }, { html: PAGE }));
+
+// ---- security: maximum message size and rate limit (src/transport/guard.rs) ----------------
+
+/** PAGE with `modelContextPolyfillConfig` set before the polyfill loads. */
+const withConfig = (config) =>
+  PAGE.replace('<script src="/dist/', `<script>window.modelContextPolyfillConfig = ${JSON.stringify(config)};</script>\n<script src="/dist/`);
+
+const rateWarnings = (consoleMessages) => consoleMessages.filter((m) => m.type === 'warning' && /rateLimit/.test(m.text));
+
+test('an oversized request gets -32600 naming the limit (default: the engine\'s 4 MiB), and the server keeps answering', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const out = {};
+      const big = 'x'.repeat(4 * 1024 * 1024);
+      send('mcp-default', { jsonrpc: '2.0', id: 'big', method: 'ping', params: { big } });
+      out.big = await replyTo('mcp-default', 'big');
+      // An oversized notification is dropped without a reply.
+      const n = wire.length;
+      send('mcp-default', { jsonrpc: '2.0', method: 'notifications/initialized', params: { big } });
+      send('mcp-default', ping('after'));
+      out.after = await replyTo('mcp-default', 'after');
+      out.extra = wire.slice(n).filter((d) => d.payload?.id !== 'after').length;
+      return out;
+    });
+    assert.equal(r.big.id, 'big');
+    assert.equal(r.big.error.code, -32600);
+    assert.match(r.big.error.message, /^Message size in bytes is \d+; the limit is 4194304$/);
+    assert.equal(r.big.error.data.limit, 4194304);
+    assert.deepEqual(r.after, { jsonrpc: '2.0', id: 'after', result: {} });
+    assert.equal(r.extra, 0, 'no reply to the oversized notification');
+  }, { html: PAGE }));
+
+test('maxMessageBytes: from modelContextPolyfillConfig.tab for the default server, from connect() for another channel', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const out = {};
+      const pad = (n) => ({ pad: 'y'.repeat(n) });
+      send('mcp-default', { jsonrpc: '2.0', id: 'd-big', method: 'ping', params: pad(1200) });
+      out.defaultBig = (await replyTo('mcp-default', 'd-big')).error;
+      send('mcp-default', { jsonrpc: '2.0', id: 'd-small', method: 'ping', params: pad(500) });
+      out.defaultSmall = await replyTo('mcp-default', 'd-small');
+      const session = await navigator.modelContext.connect({ transport: { type: 'tab', channelId: 'mcp-small', maxMessageBytes: 200 } });
+      send('mcp-small', { jsonrpc: '2.0', id: 's-big', method: 'ping', params: pad(300) });
+      out.smallBig = (await replyTo('mcp-small', 's-big')).error;
+      send('mcp-small', ping('s-small'));
+      out.smallSmall = await replyTo('mcp-small', 's-small');
+      out.options = { ...session.transport.options };
+      session.disconnect();
+      return out;
+    });
+    assert.equal(r.defaultBig.code, -32600);
+    assert.match(r.defaultBig.message, /the limit is 1000$/);
+    assert.deepEqual(r.defaultSmall, { jsonrpc: '2.0', id: 'd-small', result: {} });
+    assert.equal(r.smallBig.code, -32600);
+    assert.match(r.smallBig.message, /the limit is 200$/);
+    assert.deepEqual(r.smallBig.data, { limit: 200, actual: r.smallBig.data.actual });
+    assert.ok(r.smallBig.data.actual > 200);
+    assert.deepEqual(r.smallSmall, { jsonrpc: '2.0', id: 's-small', result: {} });
+    assert.equal(r.options.maxMessageBytes, 200);
+  }, { html: withConfig({ tab: { maxMessageBytes: 1000 } }) }));
+
+test('a flood past a small rateLimit (modelContextPolyfillConfig.tab): errors for requests, one warning, then recovery', () =>
+  withPage(async ({ page, consoleMessages }) => {
+    const r = await page.evaluate(async () => {
+      const out = {};
+      for (let i = 0; i < 30; i++) send('mcp-default', ping(`f${i}`));
+      // Notifications past the limit are dropped silently (one warning covers the burst).
+      for (let i = 0; i < 5; i++) send('mcp-default', { jsonrpc: '2.0', method: 'notifications/initialized' });
+      const replies = [];
+      for (let i = 0; i < 30; i++) replies.push(await replyTo('mcp-default', `f${i}`));
+      out.ok = replies.filter((p) => p && 'result' in p).length;
+      out.errors = replies.filter((p) => p && 'error' in p).map((p) => p.error);
+      out.firstError = replies.findIndex((p) => p && 'error' in p);
+      // 10 per 2000 ms: one token back every 200 ms.
+      await new Promise((res) => setTimeout(res, 450));
+      send('mcp-default', ping('recovered'));
+      out.recovered = await replyTo('mcp-default', 'recovered');
+      return out;
+    });
+    assert.equal(r.ok, 10);
+    assert.equal(r.firstError, 10, 'the first 10 are served, the rest refused');
+    assert.equal(r.errors.length, 20);
+    for (const e of r.errors) {
+      assert.equal(e.code, -32600);
+      assert.match(e.message, /^rate limit: messages per window exceeds the limit of 10$/);
+    }
+    const warnings = rateWarnings(consoleMessages);
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.match(warnings[0].text, /the tab transport is dropping messages from channel "mcp-default": more than 10 in 2000 ms \(rateLimit\)/);
+    assert.deepEqual(r.recovered, { jsonrpc: '2.0', id: 'recovered', result: {} });
+  }, { html: withConfig({ tab: { rateLimit: { messages: 10, perMs: 2000 } } }) }));
+
+test('rate limit: on by default (200 per second) for the default server; per channel through connect(); rateLimit: false turns it off', () =>
+  withPage(async ({ page, consoleMessages }) => {
+    const r = await page.evaluate(async () => {
+      const out = {};
+      const burst = async (channel, prefix, n) => {
+        for (let i = 0; i < n; i++) send(channel, ping(`${prefix}${i}`));
+        const replies = [];
+        for (let i = 0; i < n; i++) replies.push(await replyTo(channel, `${prefix}${i}`));
+        return { ok: replies.filter((p) => p && 'result' in p).length, errors: replies.filter((p) => p && 'error' in p).length };
+      };
+      out.default = await burst('mcp-default', 'd', 230);
+      const limited = await navigator.modelContext.connect({ transport: { type: 'tab', channelId: 'mcp-five', rateLimit: { messages: 5, perMs: 60000 } } });
+      out.five = await burst('mcp-five', 'v', 8);
+      const open = await navigator.modelContext.connect({ transport: { type: 'tab', channelId: 'mcp-open', rateLimit: false } });
+      out.open = await burst('mcp-open', 'o', 300);
+      limited.disconnect();
+      open.disconnect();
+      try {
+        await navigator.modelContext.connect({ transport: { type: 'tab', channelId: 'mcp-bad', rateLimit: { messages: 0 } } });
+        out.bad = 'connected';
+      } catch (e) {
+        out.bad = `${e.name}: ${e.message}`;
+      }
+      return out;
+    });
+    // A burst takes under a second, so a few tokens may come back while it lasts.
+    assert.ok(r.default.ok >= 200 && r.default.ok < 215, JSON.stringify(r.default));
+    assert.equal(r.default.ok + r.default.errors, 230);
+    assert.deepEqual(r.five, { ok: 5, errors: 3 });
+    assert.deepEqual(r.open, { ok: 300, errors: 0 });
+    assert.match(r.bad, /^TypeError: .*rateLimit\.messages must be a positive number/);
+    const warnings = rateWarnings(consoleMessages).map((m) => m.text);
+    // At 200 per second a token comes back every 5 ms, which can end a burst and start another.
+    const dflt = warnings.filter((w) => /channel "mcp-default"/.test(w));
+    assert.ok(dflt.length >= 1, JSON.stringify(warnings));
+    assert.match(dflt[0], /more than 200 in 1000 ms/);
+    assert.deepEqual(warnings.filter((w) => /channel "mcp-five": more than 5 in 60000 ms/.test(w)).length, 1);
+    assert.equal(warnings.filter((w) => /mcp-open/.test(w)).length, 0);
+  }, { html: PAGE }));
+
+test('bad modelContextPolyfillConfig.tab security options: a warning, no default server, the polyfill still installs', () =>
+  withPage(async ({ page, consoleMessages }) => {
+    const r = await page.evaluate(async () => {
+      await settle();
+      return {
+        installed: typeof navigator.modelContext?.registerTool,
+        announced: wire.filter((d) => d.payload === 'mcp-server-ready').length,
+      };
+    });
+    assert.deepEqual(r, { installed: 'function', announced: 0 });
+    assert.ok(
+      consoleMessages.some((m) => m.type === 'warning' && /default tab transport did not start: TypeError: modelContextPolyfillConfig\.tab\.maxMessageBytes must be a positive number/.test(m.text)),
+      JSON.stringify(consoleMessages),
+    );
+  }, { html: withConfig({ tab: { maxMessageBytes: -1 } }) }));
+
+test('modelContextPolyfillConfig.tab = { persist: true }: the default server\'s session survives a reload', () =>
+  withPage(async ({ page: p, context, server }) => {
+    server.route('/__tab-default-persist.html', {
+      body: withConfig({ tab: { persist: true } }) +
+        `<script>window.loads = Number(sessionStorage.getItem('loads') || 0) + 1; sessionStorage.setItem('loads', String(loads));
+navigator.modelContext.registerTool({ name: 'which-load', description: 'Which page load answers', execute: async () => 'load ' + loads });</script>`,
+    });
+    await p.goto(server.url('/__tab-default-persist.html'));
+    const before = await p.evaluate(async () => {
+      send('mcp-default', { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } });
+      const init = await replyTo('mcp-default', 'init');
+      send('mcp-default', { jsonrpc: '2.0', method: 'notifications/initialized' });
+      send('mcp-default', { jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: { name: 'which-load', arguments: {} } });
+      const c1 = await replyTo('mcp-default', 'c1');
+      return { version: init.result.protocolVersion, c1: c1.result.content[0].text, stored: !!sessionStorage.getItem('mcp-tab-session-mcp-default') };
+    });
+    assert.deepEqual(before, { version: '2025-06-18', c1: 'load 1', stored: true });
+    await p.reload();
+    const after = await p.evaluate(async () => {
+      send('mcp-default', { jsonrpc: '2.0', id: 'c2', method: 'tools/call', params: { name: 'which-load', arguments: {} } });
+      const c2 = await replyTo('mcp-default', 'c2');
+      return c2.result?.content?.[0]?.text ?? c2.error;
+    });
+    assert.equal(after, 'load 2', 'answered by the reloaded page without a new initialize');
+    // Stopping the default server on purpose clears what was kept.
+    const cleared = await p.evaluate(() => {
+      navigator.modelContext.disconnect();
+      return sessionStorage.getItem('mcp-tab-session-mcp-default');
+    });
+    assert.equal(cleared, null);
+  }));

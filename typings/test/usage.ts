@@ -229,7 +229,7 @@ export async function sessionApi(): Promise<void> {
     serverInfo: { name: 'my-app', version: '1.2.3', title: 'My app', instructions: 'Be nice' },
   });
   const other: ImportedSession = await mc.connect({
-    transport: { type: 'tab', channelId: 'mcp-second', allowedOrigins: [location.origin], onOriginViolation: (o) => console.warn(o) },
+    transport: { type: 'tab', channelId: 'mcp-second', allowedOrigins: [location.origin], onOriginViolation: (o) => console.warn(o), rateLimit: { messages: 20 }, maxMessageBytes: 4096 },
   });
   const transport: ModelContextServerTransport | null = other.transport;
   if (transport) {
@@ -260,6 +260,8 @@ export async function sessionApi(): Promise<void> {
   // Configuration global.
   globalThis.modelContextPolyfillConfig = { serverInfo: { name: 'x' }, tab: { channelId: 'c', allowedOrigins: ['*'] } };
   globalThis.modelContextPolyfillConfig = { tab: false };
+  globalThis.modelContextPolyfillConfig = { tab: { rateLimit: { messages: 50, perMs: 1000 }, maxMessageBytes: 65536, persist: true } };
+  globalThis.modelContextPolyfillConfig = { tab: { rateLimit: false } };
   globalThis.modelContextPolyfillConfig = { validatorUrl: '/cdn/modelcontext_validator.wasm' };
 
   // Misuse.
