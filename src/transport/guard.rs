@@ -230,6 +230,15 @@ pub fn request_id(payload: &JsValue) -> Option<RequestId> {
     (n.is_finite() && n.fract() == 0.0 && n.abs() < 9.0e15).then_some(RequestId::Number(n as i64))
 }
 
+/// The console warning for the first message a rate limit drops in a burst.
+pub fn warn_dropping(label: &str, peer: &str, rate: &RateLimit) {
+    js::warn(&format!(
+        "modelcontext-polyfill: the {label} transport is dropping messages from {peer}: \
+         more than {} in {} ms (rateLimit)",
+        rate.messages, rate.per_ms
+    ));
+}
+
 /// The JSON-RPC error answering request `id` refused for exceeding a limit (-32600).
 pub fn limit_error(
     id: &RequestId,
@@ -289,11 +298,7 @@ impl Gate {
             return true;
         }
         if admit == Admit::NoWarn {
-            js::warn(&format!(
-                "modelcontext-polyfill: the {} transport is dropping messages from {peer}: \
-                 more than {} in {} ms (rateLimit)",
-                self.label, rate.messages, rate.per_ms
-            ));
+            warn_dropping(&self.label, peer, &rate);
         }
         if let Some(id) = request_of(payload) {
             reply(&limit_error(

@@ -6,13 +6,11 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::guard::{Admit, Bucket, Security};
+use super::guard::{limit_error, request_id, warn_dropping, Admit, Bucket, Security};
 use super::jsio::{self, Claim, Listener};
 use super::Running;
 use crate::browser::js;
-use crate::protocol::jsonrpc;
-use crate::protocol::RequestId;
-use crate::server::{Server, ServerError, Session};
+use crate::server::{Server, Session};
 
 /// Posts one outgoing JSON-RPC message (a JS object) to a peer.
 pub type Reply = Rc<dyn Fn(&JsValue)>;
@@ -36,16 +34,6 @@ pub struct Hub {
     max_peers: usize,
     peers: RefCell<Vec<Peer>>,
     closed: Cell<bool>,
-}
-
-/// A request id read from a JS message without parsing it further.
-fn request_id(payload: &JsValue) -> Option<RequestId> {
-    let id = js::get(payload, "id").ok()?;
-    if let Some(s) = id.as_string() {
-        return Some(RequestId::String(s));
-    }
-    let n = id.as_f64()?;
-    (n.is_finite() && n.fract() == 0.0 && n.abs() < 9.0e15).then_some(RequestId::Number(n as i64))
 }
 
 fn method_of(payload: &JsValue) -> Option<String> {
@@ -82,11 +70,6 @@ impl Hub {
     fn max_bytes(&self) -> usize {
         let engine = self.server.config().limits.max_message_bytes;
         self.security.max_bytes.map_or(engine, |m| m.min(engine))
-    }
-
-    fn refuse(reply: &Reply, id: &RequestId, e: ServerError) {
-        let msg = jsonrpc::failure(Some(id), e.to_error_object(None));
-        reply(&js::from_json(&msg));
     }
 
     /// Hands one message from peer `key` (its envelope already checked) to that peer's
@@ -154,22 +137,15 @@ impl Hub {
 
         if admit != Admit::Yes {
             if let Some(r) = self.security.rate.filter(|_| admit == Admit::NoWarn) {
-                js::warn(&format!(
-                    "modelcontext-polyfill: the {} transport is dropping messages from {key}: \
-                     more than {} in {} ms (rateLimit)",
-                    self.label, r.messages, r.per_ms
-                ));
+                warn_dropping(&self.label, key, &r);
             }
             if let (Some(id), Some(_), Some(r)) = (&id, &method, &self.security.rate) {
-                Hub::refuse(
-                    &reply,
+                reply(&limit_error(
                     id,
-                    ServerError::LimitExceeded {
-                        what: "rate limit: messages per window",
-                        limit: r.messages as usize,
-                        actual: None,
-                    },
-                );
+                    "rate limit: messages per window",
+                    r.messages as usize,
+                    None,
+                ));
             }
             return;
         }
@@ -182,15 +158,12 @@ impl Hub {
         let max = self.max_bytes();
         if text.len() > max {
             if let (Some(id), Some(_)) = (&id, &method) {
-                Hub::refuse(
-                    &reply,
+                reply(&limit_error(
                     id,
-                    ServerError::LimitExceeded {
-                        what: "Message size in bytes",
-                        limit: max,
-                        actual: Some(text.len()),
-                    },
-                );
+                    "Message size in bytes",
+                    max,
+                    Some(text.len()),
+                ));
             }
             return;
         }
