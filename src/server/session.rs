@@ -688,39 +688,53 @@ impl SessionInner {
     /// Announces a change of `kind` made at `generation`, if this session (or a stream of
     /// it) started before it.
     pub(crate) fn list_changed(&self, kind: ListKind, generation: u64) {
-        let (handshake, listens) = {
-            let st = self.st.borrow();
-            let ids: Vec<RequestId> = st
-                .listens
-                .iter()
-                .filter(|l| l.filter.wants(kind) && l.since < generation)
-                .map(|l| l.id.clone())
-                .collect();
-            (st.negotiated.is_some() && st.since < generation, ids)
-        };
-        if handshake {
-            self.send_notification(kind.list_changed_method(), None);
-        }
-        for id in listens {
-            self.send_notification(
-                kind.list_changed_method(),
-                Some(json!({ "_meta": { META_SUBSCRIPTION_ID: id.to_value() } })),
-            );
-        }
+        self.fan_out(
+            kind.list_changed_method(),
+            None,
+            |st| st.negotiated.is_some() && st.since < generation,
+            |l| l.filter.wants(kind) && l.since < generation,
+        );
     }
 
     /// A server-wide notification: sent once a version is negotiated (handshake era) or on
     /// each open `subscriptions/listen` stream (stateless era).
     pub(crate) fn broadcast(&self, method: &str, params: Option<Value>) {
-        let (handshake, listens) = {
+        self.fan_out(method, params, |st| st.negotiated.is_some(), |_| true);
+    }
+
+    pub(crate) fn resource_updated(&self, uri: &str) {
+        self.fan_out(
+            "notifications/resources/updated",
+            Some(json!({ "uri": uri })),
+            |st| st.subscriptions.contains(uri),
+            |l| l.filter.resource_uris.contains(uri),
+        );
+    }
+
+    /// Sends `method` to the client directly when `direct` says so (the handshake era), and
+    /// on each `subscriptions/listen` stream `stream` picks, its params then carrying the
+    /// stream's subscription id in `_meta`.
+    fn fan_out(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        direct: impl FnOnce(&State) -> bool,
+        stream: impl Fn(&Listen) -> bool,
+    ) {
+        let (direct, streams) = {
             let st = self.st.borrow();
-            let ids: Vec<RequestId> = st.listens.iter().map(|l| l.id.clone()).collect();
-            (st.negotiated.is_some(), ids)
+            let ids: Vec<RequestId> = st
+                .listens
+                .iter()
+                .filter(|l| stream(l))
+                .map(|l| l.id.clone())
+                .collect();
+            (direct(&st), ids)
         };
-        if handshake {
+        if direct {
             self.send_notification(method, params.clone());
         }
-        for id in listens {
+        for id in streams {
             let mut p = params.clone().unwrap_or_else(|| json!({}));
             if let Some(o) = p.as_object_mut() {
                 let meta = o.entry("_meta").or_insert_with(|| json!({}));
@@ -729,31 +743,6 @@ impl SessionInner {
                 }
             }
             self.send_notification(method, Some(p));
-        }
-    }
-
-    pub(crate) fn resource_updated(&self, uri: &str) {
-        let (subscribed, listens) = {
-            let st = self.st.borrow();
-            let ids: Vec<RequestId> = st
-                .listens
-                .iter()
-                .filter(|l| l.filter.resource_uris.contains(uri))
-                .map(|l| l.id.clone())
-                .collect();
-            (st.subscriptions.contains(uri), ids)
-        };
-        if subscribed {
-            self.send_notification(
-                "notifications/resources/updated",
-                Some(json!({ "uri": uri })),
-            );
-        }
-        for id in listens {
-            self.send_notification(
-                "notifications/resources/updated",
-                Some(json!({ "uri": uri, "_meta": { META_SUBSCRIPTION_ID: id.to_value() } })),
-            );
         }
     }
 
