@@ -7,16 +7,16 @@
 //! server sends is checked against the official MCP schema of the version in force
 //! (`../shared/spec/mcp-schema/<version>/schema.json`).
 
-use modelcontext_polyfill::schema::{JsonSchema, JsonSchemaCompiler};
-use modelcontext_polyfill::server::CompiledSchema;
+mod support;
+
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+use support::{result_def, McpSchemas};
 
 const TIMEOUT: Duration = Duration::from_secs(15);
 const PNG: &str =
@@ -68,59 +68,13 @@ fn binary() -> PathBuf {
 
 // ---- schema checks ---------------------------------------------------------------------
 
-fn schema_doc(version: &str) -> &'static Value {
-    static DOCS: OnceLock<Mutex<HashMap<String, &'static Value>>> = OnceLock::new();
-    let mut docs = DOCS.get_or_init(Default::default).lock().unwrap();
-    docs.entry(version.to_string()).or_insert_with(|| {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/spec/mcp-schema")
-            .join(version)
-            .join("schema.json");
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-        Box::leak(Box::new(
-            serde_json::from_str(&text).expect("schema parses"),
-        ))
-    })
+thread_local! {
+    static SCHEMAS: McpSchemas = McpSchemas::default();
 }
 
 /// Panics unless `instance` is a valid `def` of MCP `version`.
 fn check_schema(version: &str, def: &str, instance: &Value) {
-    let mut doc = schema_doc(version).clone();
-    let defs_key = if doc.get("$defs").is_some() {
-        "$defs"
-    } else {
-        "definitions"
-    };
-    assert!(
-        doc[defs_key].get(def).is_some(),
-        "{version} has no definition {def}"
-    );
-    doc["$ref"] = json!(format!("#/{defs_key}/{def}"));
-    let schema: JsonSchema = JsonSchemaCompiler::new()
-        .compile_schema(&doc)
-        .unwrap_or_else(|e| panic!("compiling {version} {def}: {e}"));
-    let violations = schema.validate(instance);
-    assert!(
-        violations.is_empty(),
-        "not a valid {def} for MCP {version}: {instance}\n{:#?}",
-        violations.iter().map(|v| v.describe()).collect::<Vec<_>>()
-    );
-}
-
-fn result_def(method: &str) -> &'static str {
-    match method {
-        "initialize" => "InitializeResult",
-        "tools/list" => "ListToolsResult",
-        "tools/call" => "CallToolResult",
-        "resources/list" => "ListResourcesResult",
-        "resources/templates/list" => "ListResourceTemplatesResult",
-        "resources/read" => "ReadResourceResult",
-        "prompts/list" => "ListPromptsResult",
-        "prompts/get" => "GetPromptResult",
-        "completion/complete" => "CompleteResult",
-        _ => "Result",
-    }
+    SCHEMAS.with(|s| s.check(version, def, instance));
 }
 
 // ---- a running server ------------------------------------------------------------------
