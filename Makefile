@@ -7,6 +7,8 @@
 #   make build       dist/: ESM + classic-script builds (scripts/build.mjs)
 #   make build-dev   same, debug wasm, no wasm-opt, names kept (fast, for debugging)
 #   make size        raw and gzip sizes of everything in dist/
+#   make bench       this polyfill beside @mcp-b/global in headless Chromium (not in make test;
+#                    ROUNDS=N for more rounds; scripts/bench.mjs)
 #   make package     stage the npm package in target/npm/modelcontext-polyfill and `npm pack` it
 #   make test-rust   fmt, clippy (native + wasm32), cargo test, wasm32 build
 #   make test-wasm   wasm-bindgen-test in headless Chromium, when the crate has wasm tests
@@ -24,7 +26,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8787
 export PORT
 
-.PHONY: all deps build build-dev size package test test-rust test-wasm test-page test-interop demo clean distclean
+.PHONY: all deps build build-dev size bench package test test-rust test-wasm test-page test-interop demo clean distclean
 
 all: build
 
@@ -39,6 +41,9 @@ build-dev: deps
 
 size:
 	@$(NODE) scripts/size.mjs
+
+bench: build
+	@$(NODE) scripts/bench.mjs
 
 package: build
 	$(NODE) scripts/package.mjs

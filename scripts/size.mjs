@@ -33,8 +33,11 @@ const rows = walk(DIST_DIR)
     };
   });
 
-const sum = (names) =>
-  rows.filter((r) => names.includes(r.file)).reduce((a, r) => ({ raw: a.raw + r.raw, gzip: a.gzip + r.gzip }), { raw: 0, gzip: 0 });
+// `files` names what a load is made of (scripts/bench.mjs adds brotli sizes from it).
+const sum = (names) => ({
+  files: names,
+  ...rows.filter((r) => names.includes(r.file)).reduce((a, r) => ({ raw: a.raw + r.raw, gzip: a.gzip + r.gzip }), { raw: 0, gzip: 0 }),
+});
 const ESM = ['modelcontext.js', 'modelcontext_glue.js', 'modelcontext_glue_bg.wasm'];
 const CLASSIC = ['modelcontext.iife.js'];
 const VALIDATOR = ['modelcontext_validator.wasm'];

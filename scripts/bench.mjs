@@ -1,0 +1,463 @@
+#!/usr/bin/env node
+// `make bench`: this polyfill beside @mcp-b/global (and @mcp-b/webmcp-polyfill where it applies)
+// in the same headless Chromium, driven by the same client — the official MCP TypeScript client
+// (@modelcontextprotocol/client) over MCP-B's TabClientTransport (@mcp-b/transports) — over
+// several alternating rounds. Prints every figure for each implementation (median and range over
+// the rounds) with the median of the per-round ratios (ours / peer), then the byte figures (gzip
+// and brotli), and warns when one of our figures is worse than the README's performance table by
+// more than this run's own spread.
+//
+//   node scripts/bench.mjs              ROUNDS=3 by default (a few minutes on 2 cores)
+//   ROUNDS=7 node scripts/bench.mjs     more rounds, tighter medians
+//   node scripts/bench.mjs --readme     also rewrite the README's performance table with this run
+//   node scripts/bench.mjs --json       machine-readable results on stdout
+//
+// Env: ROUNDS (3), TOOLS (1000 registered tools), SEQ_CALLS (200, timed in five batches),
+// CONCURRENT (500, three bursts), LIST_REPEATS (5). Needs dist/ (make build), node_modules (make deps) and Debian's Chromium.
+//
+// Our tab server is started with `rateLimit: false`: the page's own window is the only peer, and
+// the default rate limit (200 messages/s) would refuse this client (see the README's Limits).
+// MCP-B's tab server has no rate limit.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { REPO_ROOT, DIST_DIR } from './lib/project.mjs';
+import { startStaticServer } from './lib/static-server.mjs';
+import { importMapFor, importMapScript, MCP_PEERS } from './lib/importmap.mjs';
+import { launchChromium } from '../tests/page/lib/chromium.mjs';
+
+const env = (name, dflt) => {
+  const v = Number(process.env[name] ?? dflt);
+  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer`);
+  return v;
+};
+const ROUNDS = env('ROUNDS', 3);
+const TOOLS = env('TOOLS', 1000);
+const SEQ_CALLS = env('SEQ_CALLS', 200);
+const CONCURRENT = env('CONCURRENT', 500);
+const LIST_REPEATS = env('LIST_REPEATS', 5);
+const README = path.join(REPO_ROOT, 'README.md');
+const BEGIN = '<!-- bench:begin -->';
+const END = '<!-- bench:end -->';
+
+const pkgVersion = (name) =>
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+
+/** The implementations, in column order. `mcp`: it runs an MCP server on the tab transport. */
+const IMPLS = [
+  {
+    id: 'ours',
+    label: 'modelcontext-polyfill',
+    kind: 'esm',
+    src: '/dist/modelcontext.js',
+    config: { tab: { rateLimit: false } },
+    mcp: true,
+  },
+  {
+    id: 'mcpb',
+    label: `@mcp-b/global ${pkgVersion('@mcp-b/global')}`,
+    kind: 'classic',
+    src: '/node_modules/@mcp-b/global/dist/index.iife.js',
+    mcp: true,
+  },
+  {
+    id: 'w3c',
+    label: `@mcp-b/webmcp-polyfill ${pkgVersion('@mcp-b/webmcp-polyfill')}`,
+    kind: 'classic',
+    src: '/node_modules/@mcp-b/webmcp-polyfill/dist/index.iife.js',
+    mcp: false,
+  },
+];
+
+/**
+ * The figures: `key` in the page's result, `better`: which direction is good, `goal`: the
+ * issue's goal for the ratio ours / @mcp-b/global (printed beside the ratio).
+ */
+const FIGURES = [
+  { key: 'installMs', name: 'script start → document.modelContext', unit: 'ms', better: 'lower' },
+  { key: 'startupMs', name: 'script start → tools listable by an agent', unit: 'ms', better: 'lower', goal: '≤ 0.5', mcp: true },
+  { key: 'registerUs', name: `await registerTool, per tool (${TOOLS.toLocaleString('en')} tools)`, unit: 'µs', better: 'lower', goal: '≤ 0.01' },
+  { key: 'listMs', name: `tools/list of ${(TOOLS + 1).toLocaleString('en')} tools (all pages)`, unit: 'ms', better: 'lower', goal: '≤ 0.5', mcp: true },
+  { key: 'callUs', name: 'sequential tools/call round trip', unit: 'µs', better: 'lower', goal: '≤ 0.7', mcp: true },
+  { key: 'callsPerS', name: `concurrent calls/s (${CONCURRENT} at once)`, unit: '/s', better: 'higher', goal: '≥ 1.5', mcp: true },
+  { key: 'heapMB', name: 'heap after the run (JS heap + array buffers, incl. wasm memory)', unit: 'MB', better: 'lower', goal: '≤ 0.5' },
+];
+
+// ---- the page -----------------------------------------------------------------------------
+
+function pageHtml(impl) {
+  const config = impl.config ? `<script>window.modelContextPolyfillConfig = ${JSON.stringify(impl.config)};</script>` : '';
+  return `<!doctype html><meta charset="utf-8"><title>bench ${impl.id}</title>
+${importMapScript(importMapFor(MCP_PEERS))}
+${config}
+<script type="module">
+  import { Client } from '@modelcontextprotocol/client';
+  import { TabClientTransport } from '@mcp-b/transports';
+  window.Bench = { Client, TabClientTransport };
+</script>`;
+}
+
+/** Runs in the page: loads the implementation, then measures. Returns the figures. */
+async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepeats }) {
+  const now = () => performance.now();
+  const out = { errors: [] };
+  const schema = { type: 'object', properties: { a: { type: 'number' } } };
+  const tool = (name) => ({
+    name,
+    description: `Echoes a (${name})`,
+    inputSchema: schema,
+    execute: ({ a }) => String(a),
+  });
+
+  // Script start → document.modelContext → a tool listable by a connected agent.
+  const t0 = now();
+  if (kind === 'esm') {
+    await import(src);
+  } else {
+    await new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error(`could not load ${src}`));
+      document.head.append(s);
+    });
+  }
+  const mc = document.modelContext || navigator.modelContext;
+  out.installMs = now() - t0;
+  if (!mc) throw new Error('no document.modelContext after loading');
+  await mc.registerTool(tool('probe'));
+  let client;
+  if (mcp) {
+    client = new Bench.Client({ name: 'bench', version: '1.0.0' });
+    await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+    const { tools: listed } = await client.listTools();
+    if (!listed.some((t) => t.name === 'probe')) throw new Error('the first tool is not listed');
+    out.startupMs = now() - t0;
+    window.benchClient = client;
+  }
+
+  // registerTool, one at a time, each awaited.
+  const t1 = now();
+  for (let i = 0; i < tools; i++) await mc.registerTool(tool(`tool_${i}`));
+  out.registerUs = ((now() - t1) * 1000) / tools;
+  if (!mcp) return out;
+
+  // tools/list, following nextCursor to the end.
+  const listAll = async () => {
+    let cursor;
+    let n = 0;
+    do {
+      const r = await client.listTools(cursor === undefined ? undefined : { cursor });
+      n += r.tools.length;
+      cursor = r.nextCursor;
+    } while (cursor !== undefined);
+    return n;
+  };
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const counted = await listAll(); // warm-up
+  if (counted !== tools + 1) out.errors.push(`tools/list returned ${counted} tools, expected ${tools + 1}`);
+  const lists = [];
+  for (let i = 0; i < listRepeats; i++) {
+    const t = now();
+    await listAll();
+    lists.push(now() - t);
+  }
+  out.listMs = median(lists);
+
+  // Sequential calls (after a warm-up that also waits for any lazily loaded validator).
+  const call = async (i) => {
+    const r = await client.callTool({ name: `tool_${i % tools}`, arguments: { a: i } });
+    const text = r.content?.[0]?.text;
+    if (r.isError || text !== String(i)) throw new Error(`call ${i}: ${JSON.stringify(r).slice(0, 200)}`);
+  };
+  // The machine is noisy: the median of five batches, each timed as a whole
+  // (performance.now() is coarsened to 100 µs).
+  for (let i = 0; i < 20; i++) await call(i);
+  const batch = Math.max(1, Math.round(seqCalls / 5));
+  const perCall = [];
+  for (let b = 0; b < 5; b++) {
+    const t = now();
+    for (let i = 0; i < batch; i++) await call(b * batch + i);
+    perCall.push(((now() - t) * 1000) / batch);
+  }
+  out.callUs = median(perCall);
+
+  // Concurrent calls, all sent at once; the median of three bursts.
+  let failed = 0;
+  let firstError;
+  const rates = [];
+  for (let b = 0; b < 3; b++) {
+    const t = now();
+    await Promise.all(
+      Array.from({ length: concurrent }, (_, i) =>
+        call(i).catch((e) => {
+          failed++;
+          firstError ??= String(e && e.message);
+        }),
+      ),
+    );
+    rates.push((concurrent * 1000) / (now() - t));
+  }
+  out.callsPerS = median(rates);
+  if (failed) out.errors.push(`${failed} of ${3 * concurrent} concurrent calls failed (first: ${firstError})`);
+  return out;
+}
+
+// ---- statistics and formatting ----------------------------------------------------------------
+
+const median = (xs) => {
+  const s = [...xs].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function num(v, unit) {
+  if (!Number.isFinite(v)) return '—';
+  if (unit === 'µs' && v >= 1000) return `${(v / 1000).toPrecision(3)} ms`;
+  const digits = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+  return `${v.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits })} ${unit}`;
+}
+
+function cell(values, unit) {
+  const v = values.filter(Number.isFinite);
+  if (!v.length) return '—';
+  const lo = Math.min(...v);
+  const hi = Math.max(...v);
+  return v.length > 1 ? `${num(median(v), unit)} (${num(lo, unit)}–${num(hi, unit)})` : num(v[0], unit);
+}
+
+const ratioText = (r) => (Number.isFinite(r) ? (r < 0.1 ? r.toFixed(3) : r.toFixed(2)) : '—');
+
+function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function markdown(headers, rows) {
+  const esc = (c) => String(c).replaceAll('|', '\\|');
+  return [
+    `| ${headers.map(esc).join(' | ')} |`,
+    `|${headers.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
+    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
+}
+
+// ---- bytes ------------------------------------------------------------------------------------
+
+function compressed(bytes) {
+  return {
+    raw: bytes.length,
+    gzip: zlib.gzipSync(bytes, { level: 9 }).length,
+    brotli: zlib.brotliCompressSync(bytes, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }).length,
+  };
+}
+
+/** What each way of loading costs, from `make size`'s own definition of the loads. */
+function byteFigures() {
+  const size = JSON.parse(execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'size.mjs'), '--json'], { encoding: 'utf8' }));
+  const sizes = new Map(size.files.map((f) => [f.file, compressed(fs.readFileSync(path.join(DIST_DIR, f.file)))]));
+  const rows = size.loads.map((l) => {
+    const files = l.files ?? [];
+    const sum = files.reduce((a, f) => {
+      const s = sizes.get(f) ?? { raw: 0, gzip: 0, brotli: 0 };
+      return { raw: a.raw + s.raw, gzip: a.gzip + s.gzip, brotli: a.brotli + s.brotli };
+    }, { raw: 0, gzip: 0, brotli: 0 });
+    return { name: l.file, ...(files.length ? sum : { raw: l.raw, gzip: l.gzip, brotli: NaN }) };
+  });
+  const peers = [
+    ['@mcp-b/global IIFE (peer)', 'node_modules/@mcp-b/global/dist/index.iife.js'],
+    ['@mcp-b/webmcp-polyfill IIFE (peer)', 'node_modules/@mcp-b/webmcp-polyfill/dist/index.iife.js'],
+  ].map(([name, rel]) => ({ name, ...compressed(fs.readFileSync(path.join(REPO_ROOT, rel))) }));
+  return { rows, peers };
+}
+
+// ---- README ----------------------------------------------------------------------------------
+
+/** The figures recorded in the README's table (`<!-- bench:data {...} -->`), or null. */
+function readmeData() {
+  const text = fs.readFileSync(README, 'utf8');
+  const m = text.match(/<!-- bench:data (\{.*?\}) -->/s);
+  if (!m) return null;
+  try {
+    return JSON.parse(m[1]);
+  } catch {
+    return null;
+  }
+}
+
+function writeReadme(section) {
+  const text = fs.readFileSync(README, 'utf8');
+  const a = text.indexOf(BEGIN);
+  const b = text.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`README.md has no ${BEGIN} … ${END} section to rewrite`);
+  fs.writeFileSync(README, text.slice(0, a + BEGIN.length) + '\n' + section + '\n' + text.slice(b));
+}
+
+// ---- main -------------------------------------------------------------------------------------
+
+async function main() {
+  for (const f of ['modelcontext.js', 'modelcontext.iife.js']) {
+    if (!fs.existsSync(path.join(DIST_DIR, f))) throw new Error(`dist/${f} missing: run \`make build\` first`);
+  }
+  const started = Date.now();
+  const server = await startStaticServer({ root: REPO_ROOT, port: 0 });
+  server.unref();
+  const browser = await launchChromium();
+  const chromium = browser.version();
+  const results = Object.fromEntries(IMPLS.map((i) => [i.id, []]));
+  const problems = [];
+  const pages = new Map();
+  for (const impl of IMPLS) {
+    const p = `/__bench/${impl.id}.html`;
+    server.route(p, { body: pageHtml(impl) });
+    pages.set(impl.id, p);
+  }
+
+  process.stderr.write(`bench: ${ROUNDS} rounds, Chromium ${chromium}\n`);
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate which MCP server goes first; the W3C-only peer runs last.
+      const order = round % 2 ? ['mcpb', 'ours', 'w3c'] : ['ours', 'mcpb', 'w3c'];
+      for (const id of order) {
+        const impl = IMPLS.find((i) => i.id === id);
+        const context = await browser.newContext();
+        try {
+          const page = await context.newPage();
+          const pageErrors = [];
+          page.on('pageerror', (e) => pageErrors.push(e.message));
+          await page.goto(server.url(pages.get(id)));
+          await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
+          const t = Date.now();
+          const r = await page.evaluate(runInPage, {
+            kind: impl.kind,
+            src: impl.src,
+            mcp: impl.mcp,
+            tools: TOOLS,
+            seqCalls: SEQ_CALLS,
+            concurrent: CONCURRENT,
+            listRepeats: LIST_REPEATS,
+          });
+          // The heap once the run is over: JS heap plus array buffer backing stores (where
+          // WebAssembly memory lives), after a full garbage collection.
+          const cdp = await context.newCDPSession(page);
+          await cdp.send('HeapProfiler.collectGarbage');
+          const heap = await cdp.send('Runtime.getHeapUsage');
+          r.heapMB = (heap.usedSize + (heap.backingStorageSize ?? 0)) / 1e6;
+          results[id].push(r);
+          for (const e of [...r.errors, ...pageErrors]) problems.push(`${impl.label}, round ${round + 1}: ${e}`);
+          process.stderr.write(`  round ${round + 1}/${ROUNDS} ${impl.label}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+        } catch (e) {
+          problems.push(`${impl.label}, round ${round + 1}: ${e.message.split('\n')[0]}`);
+          results[id].push({});
+        } finally {
+          await context.close().catch(() => {});
+        }
+      }
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    await server.close();
+  }
+
+  // Figures: per implementation median and range; the median of the per-round ratios.
+  const values = (id, key) => results[id].map((r) => r[key]);
+  const figureRows = FIGURES.map((f) => {
+    const ratios = results.ours.map((r, i) => r[f.key] / results.mcpb[i]?.[f.key]);
+    const w3c = f.mcp ? [] : values('w3c', f.key);
+    return {
+      ...f,
+      ours: values('ours', f.key),
+      mcpb: values('mcpb', f.key),
+      w3c,
+      ratio: median(ratios),
+    };
+  });
+  const bytes = byteFigures();
+  const date = new Date().toISOString().slice(0, 10);
+  const headers = ['figure', IMPLS[0].label, IMPLS[1].label, 'ours / MCP-B', 'goal', IMPLS[2].label];
+  const rows = figureRows.map((f) => [
+    f.name,
+    cell(f.ours, f.unit),
+    cell(f.mcpb, f.unit),
+    ratioText(f.ratio),
+    f.goal ?? '',
+    f.mcp ? 'n/a (no MCP server)' : cell(f.w3c, f.unit),
+  ]);
+  const byteHeaders = ['bytes', 'raw', 'gzip -9', 'brotli -11'];
+  const byteRows = [...bytes.rows, ...bytes.peers].map((b) => [
+    b.name,
+    b.raw.toLocaleString('en'),
+    b.gzip.toLocaleString('en'),
+    Number.isFinite(b.brotli) ? b.brotli.toLocaleString('en') : '—',
+  ]);
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  const heading = `make bench — ${date}, Chromium ${chromium}, ${ROUNDS} alternating rounds (${seconds} s); ` +
+    `medians with the range over the rounds in parentheses; ratio = median of the per-round ratios`;
+
+  // Warnings: a figure worse than the README's by more than this run's spread.
+  const recorded = readmeData();
+  const warnings = [];
+  if (recorded) {
+    for (const f of figureRows) {
+      const was = recorded.figures?.[f.key];
+      const v = f.ours.filter(Number.isFinite);
+      if (!Number.isFinite(was) || !v.length) continue;
+      const m = median(v);
+      const spread = Math.max(...v) - Math.min(...v);
+      const worse = f.better === 'lower' ? m - was : was - m;
+      if (worse > spread) {
+        warnings.push(`${f.name}: ${num(m, f.unit)} now, ${num(was, f.unit)} in the README (worse by ${num(worse, f.unit)}, more than this run's spread of ${num(spread, f.unit)})`);
+      }
+    }
+    for (const b of bytes.rows) {
+      const was = recorded.bytes?.[b.name];
+      if (Number.isFinite(was) && b.gzip > was) {
+        warnings.push(`${b.name}: ${b.gzip.toLocaleString('en')} B gzip now, ${was.toLocaleString('en')} B in the README`);
+      }
+    }
+  } else {
+    warnings.push('README.md has no recorded bench figures to compare with (run `node scripts/bench.mjs --readme`)');
+  }
+
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify({ date, chromium, rounds: ROUNDS, results, figures: figureRows, bytes, problems, warnings }, null, 2));
+  } else {
+    console.log(heading + '\n');
+    console.log(table(headers, rows));
+    console.log('');
+    console.log(table(byteHeaders, byteRows));
+    for (const p of problems) console.log(`PROBLEM: ${p}`);
+    for (const w of warnings) console.log(`WARNING: ${w}`);
+  }
+
+  if (process.argv.includes('--readme')) {
+    const data = {
+      figures: Object.fromEntries(figureRows.map((f) => [f.key, Number(median(f.ours).toPrecision(4))])),
+      bytes: Object.fromEntries(bytes.rows.map((b) => [b.name, b.gzip])),
+    };
+    const section = [
+      `<!-- bench:data ${JSON.stringify(data)} -->`,
+      `${heading}:`,
+      '',
+      markdown(headers, rows),
+      '',
+      markdown(byteHeaders, byteRows),
+      ...(problems.length ? ['', ...problems.map((p) => `- ${p}`)] : []),
+    ].join('\n');
+    writeReadme(section);
+    console.log('README.md: performance table rewritten');
+  }
+}
+
+main().catch((e) => {
+  console.error(`bench: ${e.stack || e.message}`);
+  process.exit(1);
+});
