@@ -96,11 +96,6 @@ pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
     let _ = Reflect::set(obj, &JsValue::from_str(key), value);
 }
 
-/// Whether `v` is callable.
-pub fn is_callable(v: &JsValue) -> bool {
-    v.is_function()
-}
-
 /// Logs a warning to the console.
 pub fn warn(message: &str) {
     web_sys::console::warn_1(&JsValue::from_str(message));

@@ -356,8 +356,8 @@ pub fn close_scope(inner: &EngineInner, scope: &Scope) {
     for (uri, reg) in scope.resources.take() {
         unregister_resource_if_current(inner, &uri, reg);
     }
-    for (name, _) in scope.prompts.take() {
-        inner.server.unregister_prompt(&name);
+    for (name, reg) in scope.prompts.take() {
+        unregister_prompt_if_current(inner, &name, reg);
     }
 }
 

@@ -15,7 +15,7 @@ use std::rc::{Rc, Weak};
 use super::error::ClientError;
 use super::reconnect::{CancelFn, ReconnectOptions, ReconnectScheduler, RuntimeScheduler};
 use super::wait::{never, select3, slot, Filler, First, Slot};
-use crate::protocol::error_codes::{INTERNAL_ERROR, METHOD_NOT_FOUND};
+use crate::protocol::error_codes::METHOD_NOT_FOUND;
 use crate::protocol::jsonrpc::{self, classify, Message};
 use crate::protocol::{Era, ErrorObject, ProtocolVersion, RequestId};
 use crate::server::{CancellationToken, LocalBoxFuture, Runtime};
@@ -1163,9 +1163,4 @@ impl Inner {
             }
         }));
     }
-}
-
-/// An error object for a failed request handler: JSON-RPC internal error with `message`.
-pub fn handler_error(message: impl Into<String>) -> ErrorObject {
-    ErrorObject::new(INTERNAL_ERROR, message)
 }

@@ -52,7 +52,7 @@ pub type HandlerResult = Result<Value, HandlerError>;
 
 /// Runs a tool. `args` has already been validated against the tool's input schema.
 ///
-/// The value is normalized by [`super::tool_result::normalize`]: a `CallToolResult`-shaped
+/// The value is normalized by [`super::results::call_tool_result`]: a `CallToolResult`-shaped
 /// object is used as is, a string becomes text content, anything else is JSON text plus
 /// `structuredContent`.
 pub trait ToolHandler {

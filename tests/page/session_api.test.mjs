@@ -211,6 +211,32 @@ test('disconnect() removes what the session registered, and only that', () =>
     });
   }));
 
+test('disconnect() leaves a name another session re-registered after this one gave it up', () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      const a = await mc.connect();
+      const b = await mc.connect();
+      const offs = [
+        a.registerTool('t', { description: 'A', handler: () => 'a' }),
+        a.registerResource('app://r', { name: 'r', handler: () => 'a' }),
+        a.registerPrompt('p', { handler: () => 'a' }),
+      ];
+      for (const off of offs) off();
+      b.registerTool('t', { description: 'B', handler: () => 'b' });
+      b.registerResource('app://r', { name: 'r', handler: () => 'b' });
+      b.registerPrompt('p', { handler: () => 'b' });
+      a.disconnect();
+      const mcp = await __mcp.connect();
+      return {
+        tools: (await mcp.request('tools/list')).result.tools.map((t) => t.description),
+        resource: (await mcp.request('resources/read', { uri: 'app://r' })).result.contents.map((c) => c.text),
+        prompt: (await mcp.request('prompts/get', { name: 'p' })).result.messages.map((m) => m.content.text),
+      };
+    });
+    assert.deepEqual(r, { tools: ['B'], resource: ['b'], prompt: ['b'] });
+  }));
+
 test('the same methods directly on modelContext; its disconnect() stops the tab server', () =>
   run(async ({ page }) => {
     const r = await page.evaluate(async () => {
