@@ -366,6 +366,55 @@ fn tools_list_paginates_with_cursors() {
     }
 }
 
+/// `tools/list` is served from tools shaped once per version: two sessions on different
+/// versions each see their own shape, and every registration change shows in the next list
+/// (also mid-pagination, where the cursor still finds its place).
+#[test]
+fn tools_list_follows_changes_and_versions() {
+    let config = ServerConfig {
+        page_size: 2,
+        ..ServerConfig::default()
+    };
+    let new = Client::with_harness(Harness::with_config(config), "2025-11-25");
+    let old = Client::with_harness(new.h.another_session(), "2025-03-26");
+    new.h
+        .server
+        .register_tool(echo_named("b").title("Bee"))
+        .unwrap();
+    let names = |c: &Client, params: Value| -> (Vec<String>, Option<Value>) {
+        let r = c.call("tools/list", params);
+        let tools = r["result"]["tools"].as_array().expect("tools").clone();
+        (
+            tools
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_string())
+                .collect(),
+            r["result"].get("nextCursor").cloned(),
+        )
+    };
+    for _ in 0..2 {
+        let r = new.call("tools/list", json!({}));
+        assert_eq!(r["result"]["tools"][0]["title"], "Bee", "{r}");
+        let r = old.call("tools/list", json!({}));
+        let t = &r["result"]["tools"][0];
+        assert!(t.get("title").is_none(), "2025-03-26 has no title: {r}");
+        assert_eq!(t["annotations"]["title"], "Bee", "{r}");
+    }
+    new.h.server.register_tool(echo_named("a")).unwrap();
+    new.h.server.register_tool(echo_named("d")).unwrap();
+    let (first, cursor) = names(&new, json!({}));
+    assert_eq!(first, ["a", "b"]);
+    assert_eq!(names(&old, json!({})).0, ["a", "b"]);
+    // Between pages: "b" goes, "c" comes; the cursor (after "b") still finds its place.
+    assert!(new.h.server.unregister_tool("b"));
+    new.h.server.register_tool(echo_named("c")).unwrap();
+    let (second, _) = names(&new, json!({ "cursor": cursor.expect("a next page") }));
+    assert_eq!(second, ["c", "d"]);
+    assert_eq!(names(&old, json!({})).0, ["a", "c"]);
+    assert_eq!(new.h.server.clear_tools(), 3);
+    assert_eq!(names(&new, json!({})), (vec![], None));
+}
+
 #[test]
 fn tool_values_become_call_tool_results() {
     let h = Harness::new();

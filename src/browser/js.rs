@@ -17,9 +17,26 @@ pub fn dom_exception(name: &str, message: &str) -> JsValue {
         .unwrap_or_else(|e| e)
 }
 
+/// A property name as a JS string, made once and reused (wasm-bindgen's interning): the
+/// binding layer reads and writes the same few names on every message, and a reused
+/// string costs a table lookup where a fresh one costs a UTF-8 decode. Only for names fixed
+/// by the code, never for names a page chooses (the table is never emptied).
+pub fn name(key: &str) -> JsValue {
+    JsValue::from_str(wasm_bindgen::intern(key))
+}
+
 /// `obj[key]`, or `undefined` when `obj` is not an object or the getter throws (the
-/// exception is returned as `Err`).
+/// exception is returned as `Err`). `key` is a name fixed by the code (see [`name`]); use
+/// [`get_any`] for names a page chooses.
 pub fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
+    if !obj.is_object() && !obj.is_function() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    Reflect::get(obj, &name(key))
+}
+
+/// [`get`] for a property name a page chose (not interned).
+pub fn get_any(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     if !obj.is_object() && !obj.is_function() {
         return Ok(JsValue::UNDEFINED);
     }
@@ -58,7 +75,23 @@ pub fn parse(text: &str) -> Result<JsValue, JsValue> {
 
 /// A JS value as serde JSON, through `JSON.stringify` (so `toJSON` and dropping of
 /// functions/undefined behave as in JS). `Ok(None)` for values JSON cannot represent.
+/// Strings, booleans, `null` and finite numbers are read directly.
 pub fn to_json(v: &JsValue) -> Result<Option<Value>, JsValue> {
+    if let Some(s) = v.as_string() {
+        return Ok(Some(Value::String(s)));
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(Some(Value::Bool(b)));
+    }
+    if v.is_null() {
+        return Ok(Some(Value::Null));
+    }
+    if let Some(n) = v.as_f64() {
+        // JSON.stringify writes non-finite numbers as null.
+        return Ok(Some(
+            serde_json::Number::from_f64(n).map_or(Value::Null, number_value),
+        ));
+    }
     match stringify(v)? {
         None => Ok(None),
         Some(text) => serde_json::from_str(&text)
@@ -67,9 +100,30 @@ pub fn to_json(v: &JsValue) -> Result<Option<Value>, JsValue> {
     }
 }
 
-/// serde JSON as a fresh JS value.
+/// A number as serde_json reads JSON.stringify's text of it: integers that fit as `u64` /
+/// `i64` (stringify writes integers below 1e21 as plain digits), everything else as `f64`.
+fn number_value(n: serde_json::Number) -> Value {
+    match n.as_f64() {
+        Some(f) if f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f) => {
+            Value::from(f as u64)
+        }
+        Some(f) if f.fract() == 0.0 && (-9_223_372_036_854_775_808.0..0.0).contains(&f) => {
+            Value::from(f as i64)
+        }
+        _ => Value::Number(n),
+    }
+}
+
+/// serde JSON as a fresh JS value: scalars directly, arrays and objects through one
+/// serialization and `JSON.parse`.
 pub fn from_json(v: &Value) -> JsValue {
-    JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL)
+    match v {
+        Value::Null => JsValue::NULL,
+        Value::Bool(b) => JsValue::from_bool(*b),
+        Value::Number(n) => n.as_f64().map_or(JsValue::NULL, JsValue::from_f64),
+        Value::String(s) => JsValue::from_str(s),
+        _ => JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL),
+    }
 }
 
 /// The message of a thrown value: `error.message` for errors, else its string form.
@@ -91,8 +145,13 @@ pub fn object() -> Object {
     Object::new()
 }
 
-/// `obj[key] = value`.
+/// `obj[key] = value`, `key` a name fixed by the code (see [`name`]).
 pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    let _ = Reflect::set(obj, &name(key), value);
+}
+
+/// [`set`] for a property name a page chose (not interned).
+pub fn set_any(obj: &JsValue, key: &str, value: &JsValue) {
     let _ = Reflect::set(obj, &JsValue::from_str(key), value);
 }
 
@@ -117,12 +176,21 @@ pub fn warn_once(key: &str, message: &str) {
 /// Defines `obj[key] = value` as a non-enumerable, writable, configurable data property:
 /// reachable by name, invisible to `Object.keys` (extras beside a WebIDL dictionary's members).
 pub fn define_hidden(obj: &JsValue, key: &str, value: &JsValue) {
-    let desc = Object::new();
-    set(&desc, "value", value);
-    set(&desc, "writable", &JsValue::TRUE);
-    set(&desc, "configurable", &JsValue::TRUE);
+    thread_local! {
+        // One descriptor for every call: `value` is set for the definition and cleared after.
+        static HIDDEN: Object = {
+            let desc = Object::new();
+            set(&desc, "writable", &JsValue::TRUE);
+            set(&desc, "configurable", &JsValue::TRUE);
+            desc
+        };
+    }
     if let Some(o) = obj.dyn_ref::<Object>() {
-        let _ = Reflect::define_property(o, &JsValue::from_str(key), &desc);
+        HIDDEN.with(|desc| {
+            set(desc, "value", value);
+            let _ = Reflect::define_property(o, &name(key), desc);
+            set(desc, "value", &JsValue::UNDEFINED);
+        });
     }
 }
 

@@ -41,27 +41,29 @@ pub async fn invoke(f: &Function, input: &JsValue, options: &JsValue) -> Result<
 pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsValue {
     let o: JsValue = js::object().into();
     js::set(&o, "signal", signal);
-    let request_user_interaction =
-        Closure::<dyn Fn(JsValue) -> JsValue>::new(|cb: JsValue| -> JsValue {
-            js::warn_once(
-                "requestUserInteraction",
-                "modelcontext-polyfill: execute(input, client) and client.requestUserInteraction() \
-                 are deprecated (earlier WebMCP drafts); execute now receives (input, { signal }).",
-            );
-            match cb.dyn_ref::<Function>() {
-                Some(f) => match f.call0(&JsValue::UNDEFINED) {
-                    Ok(v) => Promise::resolve(&v).into(),
-                    Err(e) => Promise::reject(&e).into(),
-                },
-                None => Promise::reject(&js::type_error("requestUserInteraction needs a callback"))
-                    .into(),
-            }
-        });
-    js::define_hidden(
-        &o,
-        "requestUserInteraction",
-        &request_user_interaction.into_js_value(),
-    );
+    thread_local! {
+        // It captures nothing, so every call shares one.
+        static REQUEST_USER_INTERACTION: JsValue =
+            Closure::<dyn Fn(JsValue) -> JsValue>::new(|cb: JsValue| -> JsValue {
+                js::warn_once(
+                    "requestUserInteraction",
+                    "modelcontext-polyfill: execute(input, client) and client.requestUserInteraction() \
+                     are deprecated (earlier WebMCP drafts); execute now receives (input, { signal }).",
+                );
+                match cb.dyn_ref::<Function>() {
+                    Some(f) => match f.call0(&JsValue::UNDEFINED) {
+                        Ok(v) => Promise::resolve(&v).into(),
+                        Err(e) => Promise::reject(&e).into(),
+                    },
+                    None => {
+                        Promise::reject(&js::type_error("requestUserInteraction needs a callback"))
+                            .into()
+                    }
+                }
+            })
+            .into_js_value();
+    }
+    REQUEST_USER_INTERACTION.with(|f| js::define_hidden(&o, "requestUserInteraction", f));
     if let Some(id) = &ctx.request_id {
         js::define_hidden(&o, "requestId", &js::from_json(&id.to_value()));
     }
@@ -187,7 +189,7 @@ impl ToolHandler for JsTool {
 fn string_map_to_js(m: &BTreeMap<String, String>) -> JsValue {
     let o: JsValue = js::object().into();
     for (k, v) in m {
-        js::set(&o, k, &JsValue::from_str(v));
+        js::set_any(&o, k, &JsValue::from_str(v));
     }
     o
 }

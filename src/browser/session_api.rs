@@ -75,9 +75,11 @@ fn completers(def: &JsValue, what: &str) -> Result<Vec<(String, Rc<Function>)>, 
     keys.iter()
         .map(|k| {
             let name = k.as_string().unwrap_or_default();
-            let f = js::get(&c, &name)?.dyn_into::<Function>().map_err(|_| {
-                js::type_error(&format!("{what}: complete.{name} must be a function"))
-            })?;
+            let f = js::get_any(&c, &name)?
+                .dyn_into::<Function>()
+                .map_err(|_| {
+                    js::type_error(&format!("{what}: complete.{name} must be a function"))
+                })?;
             Ok((name, Rc::new(f)))
         })
         .collect()

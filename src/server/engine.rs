@@ -138,6 +138,9 @@ impl std::fmt::Display for CallError {
 
 type Observer = Rc<dyn Fn(ListKind)>;
 
+/// A list's items as a version shapes them, keyed and sorted by their unique key.
+pub(crate) type ShapedList = Rc<[(String, Value)]>;
+
 pub(crate) struct ServerInner {
     info: RefCell<ServerInfo>,
     pub(crate) config: ServerConfig,
@@ -152,6 +155,9 @@ pub(crate) struct ServerInner {
     pending: RefCell<[u64; 3]>,
     flush_scheduled: Cell<bool>,
     observers: RefCell<Vec<(u64, Observer)>>,
+    /// `tools/list` items already shaped, per protocol version, sorted by name; dropped on
+    /// every change to the tools (see [`Server::shaped_tools`]).
+    shaped_tools: RefCell<Vec<(ProtocolVersion, ShapedList)>>,
     next_id: Cell<u64>,
     /// Signs and verifies the `requestState` of input-required results.
     pub(crate) state_key: StateKey,
@@ -187,6 +193,7 @@ impl Server {
             pending: RefCell::new([0; 3]),
             flush_scheduled: Cell::new(false),
             observers: RefCell::new(Vec::new()),
+            shaped_tools: RefCell::new(Vec::new()),
             next_id: Cell::new(1),
             state_key: StateKey::default(),
         }))
@@ -263,6 +270,33 @@ impl Server {
         self.0.registry.borrow().tools().cloned().collect()
     }
 
+    /// Every tool as `tools/list` shows it in `version` (`shape::tool`), sorted by name.
+    /// Shaped once per version and kept until the tools change, so a `tools/list` page
+    /// costs the page, not the registry.
+    pub(crate) fn shaped_tools(&self, version: ProtocolVersion) -> ShapedList {
+        if let Some((_, list)) = self
+            .0
+            .shaped_tools
+            .borrow()
+            .iter()
+            .find(|(v, _)| *v == version)
+        {
+            return list.clone();
+        }
+        let list: ShapedList = self
+            .0
+            .registry
+            .borrow()
+            .tools()
+            .map(|t| (t.def.name.clone(), super::shape::tool(t, version)))
+            .collect();
+        self.0
+            .shaped_tools
+            .borrow_mut()
+            .push((version, list.clone()));
+        list
+    }
+
     pub fn register_resource(&self, def: ResourceDef) -> Result<(), RegistryError> {
         self.0.registry.borrow_mut().add_resource(def)?;
         self.changed(ListKind::Resources);
@@ -314,6 +348,9 @@ impl Server {
     }
 
     fn changed(&self, kind: ListKind) {
+        if kind == ListKind::Tools {
+            self.0.shaped_tools.borrow_mut().clear();
+        }
         let observers: Vec<Observer> = self
             .0
             .observers
@@ -408,11 +445,19 @@ impl Server {
         name: &str,
     ) -> Option<LocalBoxFuture<'static, Result<(), CallError>>> {
         let tool = self.tool(name)?;
+        self.validator_ready_for(&tool)
+    }
+
+    /// [`Server::validator_ready`] for a tool already looked up.
+    pub fn validator_ready_for(
+        &self,
+        tool: &Tool,
+    ) -> Option<LocalBoxFuture<'static, Result<(), CallError>>> {
         if tool.input.is_none() && tool.output.is_none() {
             return None;
         }
         let ready = self.0.compiler.ready()?;
-        let tool = name.to_string();
+        let tool = tool.def.name.clone();
         Some(Box::pin(async move {
             ready
                 .await
@@ -425,6 +470,12 @@ impl Server {
         let tool = self
             .tool(name)
             .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
+        self.check_args(&tool, args)?;
+        Ok(tool)
+    }
+
+    /// Validates `args` against the input schema of a tool already looked up.
+    pub fn check_args(&self, tool: &Tool, args: &Value) -> Result<(), CallError> {
         if !args.is_object() {
             return Err(CallError::NotAnObject(crate::protocol::jsonrpc::compact(
                 args,
@@ -434,12 +485,12 @@ impl Server {
             let violations = schema.validate(args);
             if !violations.is_empty() {
                 return Err(CallError::InvalidArguments {
-                    tool: name.to_string(),
+                    tool: tool.def.name.clone(),
                     violations,
                 });
             }
         }
-        Ok(tool)
+        Ok(())
     }
 
     /// Runs a validated tool: handler, timeout, normalization, output-schema check.

@@ -179,17 +179,13 @@ fn discover(call: &Call) -> Value {
     Value::Object(r)
 }
 
+/// `tools/list`: a page of the tools as shaped for `v`, served from the server's cache of
+/// shaped tools (built once per version, dropped when the tools change).
 fn tools_list(call: &Call, v: ProtocolVersion) -> R {
     let server = &call.session.server;
-    let after = pagination::read_cursor(&Value::Object(call.params.clone()))?;
-    let tools = server.tools();
-    let (page, next) = pagination::page(
-        tools
-            .iter()
-            .map(|t| (t.def.name.clone(), shape::tool(t, v))),
-        after.as_deref(),
-        server.config().page_size,
-    );
+    let after = pagination::read_cursor(&call.params)?;
+    let tools = server.shaped_tools(v);
+    let (page, next) = pagination::page_sorted(&tools, after.as_deref(), server.config().page_size);
     Ok(list_result("tools", page, next))
 }
 
@@ -207,16 +203,27 @@ fn invalid_arguments_text(tool: &str, violations: &[super::validator::SchemaViol
     format!("Invalid arguments for tool {tool}: {}", parts.join("; "))
 }
 
-/// `tools/call`. A tool with a schema whose validator is not ready yet (the browser loads
-/// it on first need) is checked once it is; if it never will be, the call is an `isError`
-/// result naming why, and the tool does not run.
+fn unknown_tool(name: &str) -> ServerError {
+    ServerError::InvalidParams {
+        message: format!("Unknown tool: {name}"),
+        data: Some(json!({ "name": name })),
+    }
+}
+
+/// `tools/call`. The tool is looked up once, here. A tool with a schema whose validator is
+/// not ready yet (the browser loads it on first need) is checked once it is; if it never will
+/// be, the call is an `isError` result naming why, and the tool does not run.
 fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
-    let wait = match param_str(&call.params, "name", "tools/call") {
-        Ok(name) => call.session.server.validator_ready(name),
+    let name = match param_str(&call.params, "name", "tools/call") {
+        Ok(name) => name,
         Err(e) => return now(Err(e)),
     };
-    let Some(wait) = wait else {
-        return tools_call_checked(call, v);
+    let server = &call.session.server;
+    let Some(tool) = server.tool(name) else {
+        return now(Err(unknown_tool(name)));
+    };
+    let Some(wait) = server.validator_ready_for(&tool) else {
+        return tools_call_checked(call, tool, v);
     };
     let call = Call {
         session: call.session.clone(),
@@ -238,7 +245,11 @@ fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
         if let Some(why) = call.ctx.cancel.reason() {
             return Err(ServerError::Internal(why));
         }
-        match tools_call_checked(&call, v) {
+        // The tool may have been removed or replaced while the validator loaded.
+        let Some(tool) = call.session.server.tool(&tool.def.name) else {
+            return Err(unknown_tool(&tool.def.name));
+        };
+        match tools_call_checked(&call, tool, v) {
             Reply::Now(r) => r,
             Reply::Later(f) => f.await,
             Reply::Listen(_) => Err(ServerError::Internal("tools/call opened a stream".into())),
@@ -246,52 +257,41 @@ fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
     }))
 }
 
-fn tools_call_checked(call: &Call, v: ProtocolVersion) -> Reply {
-    let p = &call.params;
-    let name = match param_str(p, "name", "tools/call") {
-        Ok(n) => n,
-        Err(e) => return now(Err(e)),
-    };
-    let args = match p.get("arguments") {
+fn tools_call_checked(call: &Call, tool: Rc<Tool>, v: ProtocolVersion) -> Reply {
+    let args = match call.params.get("arguments") {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(a) => a.clone(),
     };
     let server = call.session.server.clone();
-    let tool: Rc<Tool> = match server.check_call(name, &args) {
-        Ok(t) => t,
-        Err(CallError::UnknownTool(n)) => {
-            return now(Err(ServerError::InvalidParams {
-                message: format!("Unknown tool: {n}"),
-                data: Some(json!({ "name": n })),
-            }))
-        }
-        Err(e @ CallError::NotAnObject(_)) => {
-            return now(Err(ServerError::invalid_params(format!("tools/call: {e}"))))
-        }
-        Err(e @ CallError::ValidatorUnavailable { .. }) => {
-            return now(Ok(shape::call_tool_result(
+    if let Err(e) = server.check_args(&tool, &args) {
+        return match e {
+            CallError::UnknownTool(n) => now(Err(unknown_tool(&n))),
+            e @ CallError::NotAnObject(_) => {
+                now(Err(ServerError::invalid_params(format!("tools/call: {e}"))))
+            }
+            e @ CallError::ValidatorUnavailable { .. } => now(Ok(shape::call_tool_result(
                 results::tool_error(e.to_string()),
                 v,
-            )))
-        }
-        Err(CallError::InvalidArguments { tool, violations }) => {
-            let text = invalid_arguments_text(&tool, &violations);
-            // 2025-11-25 and later: a tool result the model can read and correct.
-            // Earlier versions: the JSON-RPC -32602 their specs call for.
-            return now(if v.tool_input_errors_are_results() {
-                Ok(shape::call_tool_result(results::tool_error(text), v))
-            } else {
-                let list: Vec<Value> = violations
-                    .iter()
-                    .map(|x| json!({ "instancePath": x.instance_path, "keyword": x.keyword, "message": x.message }))
-                    .collect();
-                Err(ServerError::InvalidParams {
-                    message: text,
-                    data: Some(json!({ "violations": list })),
+            ))),
+            CallError::InvalidArguments { tool, violations } => {
+                let text = invalid_arguments_text(&tool, &violations);
+                // 2025-11-25 and later: a tool result the model can read and correct.
+                // Earlier versions: the JSON-RPC -32602 their specs call for.
+                now(if v.tool_input_errors_are_results() {
+                    Ok(shape::call_tool_result(results::tool_error(text), v))
+                } else {
+                    let list: Vec<Value> = violations
+                        .iter()
+                        .map(|x| json!({ "instancePath": x.instance_path, "keyword": x.keyword, "message": x.message }))
+                        .collect();
+                    Err(ServerError::InvalidParams {
+                        message: text,
+                        data: Some(json!({ "violations": list })),
+                    })
                 })
-            });
-        }
-    };
+            }
+        };
+    }
     let ctx = match with_inputs(call) {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
@@ -325,7 +325,7 @@ fn tools_call_checked(call: &Call, v: ProtocolVersion) -> Reply {
 
 fn resources_list(call: &Call, v: ProtocolVersion, templates: bool) -> R {
     let server = &call.session.server;
-    let after = pagination::read_cursor(&Value::Object(call.params.clone()))?;
+    let after = pagination::read_cursor(&call.params)?;
     let all = server.resources();
     let size = server.config().page_size;
     if templates {
@@ -438,7 +438,7 @@ fn listen(call: &Call) -> Reply {
 
 fn prompts_list(call: &Call, v: ProtocolVersion) -> R {
     let server = &call.session.server;
-    let after = pagination::read_cursor(&Value::Object(call.params.clone()))?;
+    let after = pagination::read_cursor(&call.params)?;
     let prompts = server.prompts();
     let (page, next) = pagination::page(
         prompts

@@ -3,7 +3,7 @@
 //! A cursor names the last key of the previous page (hex-encoded, so it is opaque to
 //! clients), which keeps pages stable while items are added or removed between calls.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::error::ServerError;
 
@@ -23,7 +23,7 @@ fn decode(cursor: &str) -> Option<String> {
 }
 
 /// Reads the `cursor` param: absent → first page; not a string or not one of ours → -32602.
-pub fn read_cursor(params: &Value) -> Result<Option<String>, ServerError> {
+pub fn read_cursor(params: &Map<String, Value>) -> Result<Option<String>, ServerError> {
     match params.get("cursor") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(c)) => decode(c)
@@ -64,6 +64,22 @@ pub fn page<T>(
     (out, next)
 }
 
+/// One page of a list already sorted by its unique keys, starting after `after`: the
+/// items, cloned, and the next cursor if more remain. Finds the start by binary search, so
+/// serving a page costs the page, not the list.
+pub fn page_sorted<T: Clone>(
+    items: &[(String, T)],
+    after: Option<&str>,
+    size: usize,
+) -> (Vec<T>, Option<String>) {
+    let size = size.max(1);
+    let start = after.map_or(0, |a| items.partition_point(|(k, _)| k.as_str() <= a));
+    let end = items.len().min(start.saturating_add(size));
+    let page = items[start..end].iter().map(|(_, t)| t.clone()).collect();
+    let next = (end < items.len() && end > start).then(|| encode(&items[end - 1].0));
+    (page, next)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,7 +98,16 @@ mod tests {
         assert_eq!(p2, vec!["c", "d"]);
         let (p3, c3) = page(keys(), Some("d"), 2);
         assert_eq!((p3, c3), (vec!["e"], None));
-        assert!(read_cursor(&serde_json::json!({"cursor":"zz"})).is_err());
-        assert!(read_cursor(&serde_json::json!({"cursor":5})).is_err());
+        // The sorted-slice form gives the same pages and cursors.
+        let sorted: Vec<(String, &str)> = keys().collect();
+        assert_eq!(page_sorted(&sorted, None, 2), (vec!["a", "b"], c1.clone()));
+        assert_eq!(page_sorted(&sorted, Some(&after), 2).0, vec!["c", "d"]);
+        assert_eq!(page_sorted(&sorted, Some("d"), 2), (vec!["e"], None));
+        // A cursor naming a key that was removed since still finds its place.
+        assert_eq!(page_sorted(&sorted, Some("bb"), 2).0, vec!["c", "d"]);
+        assert_eq!(page_sorted(&sorted, Some("z"), 2), (vec![], None));
+        let params = |v: Value| v.as_object().cloned().unwrap();
+        assert!(read_cursor(&params(serde_json::json!({"cursor":"zz"}))).is_err());
+        assert!(read_cursor(&params(serde_json::json!({"cursor":5}))).is_err());
     }
 }

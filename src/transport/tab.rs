@@ -119,6 +119,8 @@ struct Inner {
     /// Rate and size checks (one bucket: the window is the only peer).
     gate: Gate,
     window: web_sys::Window,
+    /// `options.channel` as a JS string, made once.
+    channel: JsValue,
     /// The current session, shared so a message is fed to it without holding the cell's
     /// borrow (a handler that synchronously stops the server must not hit a `RefCell` panic).
     session: RefCell<Option<Rc<Session>>>,
@@ -131,9 +133,9 @@ pub struct TabServer(Rc<Inner>);
 impl Inner {
     fn post(&self, payload: &JsValue) {
         let env: JsValue = js::object().into();
-        js::set(&env, "channel", &JsValue::from_str(&self.options.channel));
-        js::set(&env, "type", &JsValue::from_str("mcp"));
-        js::set(&env, "direction", &JsValue::from_str("server-to-client"));
+        js::set(&env, "channel", &self.channel);
+        js::set(&env, "type", &js::name("mcp"));
+        js::set(&env, "direction", &js::name("server-to-client"));
         js::set(&env, "payload", payload);
         let _ = self.window.post_message(&env, "*");
     }
@@ -181,9 +183,10 @@ impl Inner {
         }
         let data = ev.data();
         let field = |k: &str| js::get(&data, k).unwrap_or(JsValue::UNDEFINED);
-        if field("channel").as_string().as_deref() != Some(self.options.channel.as_str())
-            || field("type").as_string().as_deref() != Some("mcp")
-            || field("direction").as_string().as_deref() != Some("client-to-server")
+        // (Compared as JS strings: nothing is copied into wasm for traffic that is not ours.)
+        if field("channel") != self.channel
+            || field("type") != js::name("mcp")
+            || field("direction") != js::name("client-to-server")
         {
             return;
         }
@@ -298,6 +301,7 @@ impl TabServer {
             options,
             gate,
             window: window.clone(),
+            channel: channel.clone(),
             session: RefCell::new(None),
             listener: RefCell::new(None),
         });
