@@ -14,7 +14,7 @@
 //   --http <port>        listen on 127.0.0.1:<port> (0 picks one; the URL is printed on stderr)
 //   --host <address>     listen address (default 127.0.0.1; loopback addresses only)
 //   --stdio              speak MCP on stdin/stdout instead
-//   --inject-polyfill    load dist/modelcontext.iife.js into the page before its own scripts
+//   --inject-polyfill    load dist/modelcontext.inline.iife.js (self-contained) into the page before its own scripts
 //   --verbose            log page errors and console; --trace also logs every message
 //
 // Inside the page the bridge keeps to public API: each MCP session is a channel of its own opened

@@ -4,6 +4,12 @@
 //   node scripts/build.mjs            release build (what `make build` runs)
 //   node scripts/build.mjs --dev      debug build: no LTO, no wasm-opt, symbol names kept (fast)
 //   node scripts/build.mjs --no-cargo reuse the .wasm cargo already built
+//   node scripts/build.mjs --force    rebuild even when dist/ is up to date
+//   node scripts/build.mjs --check    only say whether dist/ is up to date (exit 0) or not (exit 1)
+//
+// target/dist-stamp.json records a hash of every input (the crate's sources and manifests, polyfill/,
+// this script, the tool versions, the profile) and of the outputs: when both still match, the
+// build says so and stops (`make demo` and `make package` then cost nothing).
 //
 // Pipeline — two wasm modules from the one crate (Cargo.toml [features]):
 //   the core (what installing costs a page):
@@ -28,21 +34,18 @@
 //                             fetches it beside the script, or from config.validatorUrl)
 
 import { spawnSync, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { REPO_ROOT, DIST_DIR, crateInfo, wasmBindgenPin } from './lib/project.mjs';
 
-// The binding layer, concatenated in this order into both outputs. Each file is script-style
-// JavaScript (no import/export); together they must define `function install(wasm, env)`.
-export const POLYFILL_SOURCES = [
-  'webidl.js',
-  'events.js',
-  'model_context.js',
-  'client.js',
-  'validator.js',
-  'install.js',
-];
+// The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
+// page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
+// `function install(env)`; the core (loaded after, with the wasm) adds CORE_SOURCES.
+export const FRONT_SOURCES = ['webidl.js', 'events.js', 'model_context.js', 'wasm_fetch.js', 'install.js'];
+export const CORE_SOURCES = ['client.js', 'validator.js'];
+export const POLYFILL_SOURCES = [...FRONT_SOURCES, ...CORE_SOURCES];
 
 // Features rustc's wasm32-unknown-unknown output uses today (LLVM's "generic" CPU). binaryen also
 // reads the module's target_features section; naming them keeps older inputs working too.
@@ -60,10 +63,15 @@ export const WASM_OPT_FEATURES = [
 const GLUE_NAME = 'modelcontext_glue'; // wasm-bindgen --out-name: <name>.js + <name>_bg.wasm
 const OUT = {
   esm: 'modelcontext.js',
+  core: 'modelcontext_core.js',
   glueJs: `${GLUE_NAME}.js`,
   glueWasm: `${GLUE_NAME}_bg.wasm`,
   iife: 'modelcontext.iife.js',
   validator: 'modelcontext_validator.wasm',
+  inlineEsm: 'modelcontext.inline.js',
+  inlineCore: 'modelcontext_core.inline.js',
+  inlineIife: 'modelcontext.inline.iife.js',
+  react: 'react.js',
 };
 
 // The core's and the validator module's cargo features (see Cargo.toml).
@@ -79,10 +87,10 @@ const VALIDATOR_IMPORTS = [/^__wbg_getRandomValues_[0-9a-f]+$/, /^__wbindgen_obj
 
 const args = new Set(process.argv.slice(2));
 for (const a of args) {
-  if (!['--dev', '--no-cargo', '--help', '-h'].includes(a)) fail(`unknown option ${a}`);
+  if (!['--dev', '--no-cargo', '--force', '--check', '--help', '-h'].includes(a)) fail(`unknown option ${a}`);
 }
 if (args.has('--help') || args.has('-h')) {
-  console.log('usage: node scripts/build.mjs [--dev] [--no-cargo]');
+  console.log('usage: node scripts/build.mjs [--dev] [--no-cargo] [--force | --check]');
   process.exit(0);
 }
 const DEV = args.has('--dev');
@@ -143,6 +151,63 @@ const WASM_METADCE = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-metadce'
 if (!DEV && !fs.existsSync(WASM_METADCE)) fail(`${rel(WASM_METADCE)} missing; run \`make deps\``);
 
 // ---------------------------------------------------------------------------------------------
+// Up to date? The inputs' hash against target/dist-stamp.json
+
+// (MODELCONTEXT_BUILD_STAMP moves it, for tests.)
+const STAMP = process.env.MODELCONTEXT_BUILD_STAMP || path.join(REPO_ROOT, 'target', 'dist-stamp.json');
+
+/** Every file under `dir` (relative to the repository), sorted. */
+function filesUnder(dir) {
+  const abs = path.join(REPO_ROOT, dir);
+  if (!fs.existsSync(abs)) return [];
+  if (fs.statSync(abs).isFile()) return [dir];
+  return fs.readdirSync(abs, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+    .sort();
+}
+
+function hashFiles(files, root) {
+  const h = createHash('sha256');
+  for (const f of files) {
+    h.update(`${f}\0`);
+    h.update(fs.readFileSync(path.join(root, f)));
+  }
+  return h.digest('hex');
+}
+
+function inputsHash() {
+  const inputs = ['Cargo.toml', 'Cargo.lock', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs']
+    .flatMap(filesUnder);
+  let wasmOpt = '';
+  try {
+    wasmOpt = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'binaryen', 'package.json'), 'utf8')).version;
+  } catch {}
+  return createHash('sha256')
+    .update(hashFiles(inputs, REPO_ROOT))
+    .update(JSON.stringify({ PROFILE, noCargo: args.has('--no-cargo'), bindgenVersion, wasmOpt, rustflags: process.env.RUSTFLAGS ?? '' }))
+    .digest('hex');
+}
+
+const distFiles = () => (fs.existsSync(DIST_DIR) ? fs.readdirSync(DIST_DIR).sort() : []);
+const inputs = inputsHash();
+function upToDate() {
+  try {
+    const stamp = JSON.parse(fs.readFileSync(STAMP, 'utf8'));
+    return stamp.inputs === inputs && stamp.outputs === hashFiles(distFiles(), DIST_DIR);
+  } catch {
+    return false;
+  }
+}
+if (args.has('--check')) {
+  console.log(upToDate() ? 'build: dist/ is up to date' : 'build: dist/ needs a build');
+  process.exit(upToDate() ? 0 : 1);
+}
+if (!args.has('--force') && upToDate()) {
+  console.log(`build: dist/ is up to date (its inputs have not changed since it was built); nothing to do (--force rebuilds)`);
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Polyfill sources: read and check they are script-style
 
 const sources = POLYFILL_SOURCES.map((name) => {
@@ -170,8 +235,9 @@ if (unlisted.length) {
   console.warn(`build: warning: polyfill/src has files not in POLYFILL_SOURCES (not built): ${unlisted.join(', ')}`);
 }
 
-function concatSources(indent) {
+function concatSources(indent, names = POLYFILL_SOURCES) {
   return sources
+    .filter(({ name }) => names.includes(name))
     .map(({ name, text }) => {
       const body = text.replace(/\s+$/, '').split('\n').map((l) => (l ? indent + l : l)).join('\n');
       return `${indent}// ---- polyfill/src/${name} ----\n${body}\n`;
@@ -223,19 +289,29 @@ if (/from ['"]\.\/snippets\//.test(web.js)) {
   fail('the crate uses wasm-bindgen inline_js/snippets, which --target no-modules cannot carry');
 }
 
+/**
+ * Runs `make` (which writes `output` from `input`) unless `output` was last made from the same
+ * bytes with the same `how`: wasm-opt is most of a build's time, and its output only depends on
+ * those (a change to the JavaScript alone then rebuilds in seconds).
+ */
+function reuse(input, output, how, make) {
+  const key = `${createHash('sha256').update(fs.readFileSync(input)).digest('hex')} ${how}`;
+  const keyFile = `${output}.from`;
+  if (fs.existsSync(output) && fs.existsSync(keyFile) && fs.readFileSync(keyFile, 'utf8') === key) {
+    console.log(`build: ${rel(output)} is up to date for its input; reused`);
+    return;
+  }
+  make();
+  fs.writeFileSync(keyFile, key);
+}
+
 const optimized = path.join(bindgenRoot, `${GLUE_NAME}_bg.opt.wasm`);
 if (DEV) {
   fs.copyFileSync(web.wasmPath, optimized);
 } else {
-  step('wasm-opt -Oz', () =>
-    run(WASM_OPT, [
-      '-Oz',
-      ...WASM_OPT_FEATURES,
-      '--strip-debug',
-      '--strip-producers',
-      web.wasmPath,
-      '-o', optimized,
-    ]));
+  const opt = ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers'];
+  reuse(web.wasmPath, optimized, opt.join(' '), () =>
+    step('wasm-opt -Oz', () => run(WASM_OPT, [...opt, web.wasmPath, '-o', optimized])));
 }
 const wasmBytes = fs.readFileSync(optimized);
 if (!WebAssembly.validate(wasmBytes)) fail(`${rel(optimized)} does not validate`);
@@ -252,10 +328,12 @@ if (DEV) {
   const graph = path.join(validatorRoot, 'metadce-graph.json');
   fs.writeFileSync(graph, JSON.stringify(VALIDATOR_EXPORTS.map((e) => ({ name: e, export: e, root: true }))));
   const dce = path.join(validatorRoot, 'validator.dce.wasm');
-  step('wasm-metadce (validator: its own exports only)', () =>
-    run(WASM_METADCE, ['--graph-file', graph, ...WASM_OPT_FEATURES, cargoValidatorWasm, '-o', dce], { stdio: ['inherit', 'ignore', 'inherit'] }));
-  step('wasm-opt -Oz (validator)', () =>
-    run(WASM_OPT, ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', dce, '-o', validatorOptimized]));
+  reuse(cargoValidatorWasm, validatorOptimized, `${VALIDATOR_EXPORTS} ${WASM_OPT_FEATURES}`, () => {
+    step('wasm-metadce (validator: its own exports only)', () =>
+      run(WASM_METADCE, ['--graph-file', graph, ...WASM_OPT_FEATURES, cargoValidatorWasm, '-o', dce], { stdio: ['inherit', 'ignore', 'inherit'] }));
+    step('wasm-opt -Oz (validator)', () =>
+      run(WASM_OPT, ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', dce, '-o', validatorOptimized]));
+  });
 }
 const validatorBytes = fs.readFileSync(validatorOptimized);
 if (!WebAssembly.validate(validatorBytes)) fail(`${rel(validatorOptimized)} does not validate`);
@@ -283,8 +361,9 @@ async function checkValidator(bytes) {
     WebAssembly, TextEncoder, TextDecoder, URL, Response, crypto: globalThis.crypto, setTimeout, JSON,
     fetch: async () => new Response(bytes, { headers: { 'content-type': 'application/wasm' } }),
   });
+  context.bytes = bytes;
   vm.runInContext(loaderSource, context, { filename: 'polyfill/src/validator.js' });
-  const v = await vm.runInContext('__mcpValidatorLoader("memory:validator").load(false)', context);
+  const v = await vm.runInContext('__mcpValidatorLoader("memory:validator", () => WebAssembly.compile(bytes)).load(false)', context);
   const { handle } = JSON.parse(v.compile('{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}'));
   const bad = JSON.parse(v.validate(handle, '{"n":"x"}')).violations;
   const good = JSON.parse(v.validate(handle, '{"n":1}')).violations;
@@ -311,45 +390,92 @@ function fill(template, values) {
 
 step('assemble dist/', () => {
   const tpl = (name) => fs.readFileSync(path.join(REPO_ROOT, 'polyfill', 'build', name), 'utf8');
-  const common = { '@@VERSION@@': crate.version, '@@GLUE_JS@@': OUT.glueJs, '@@GLUE_WASM@@': OUT.glueWasm };
+  const common = {
+    '@@VERSION@@': crate.version, '@@GLUE_JS@@': OUT.glueJs, '@@GLUE_WASM@@': OUT.glueWasm,
+    '@@VALIDATOR_WASM@@': OUT.validator,
+  };
+  const inline = {
+    '/*@@DECODE_BASE64@@*/': tpl('decode_base64.js'),
+    '@@CORE_BASE64@@': wasmBytes.toString('base64'),
+    '@@VALIDATOR_BASE64@@': validatorBytes.toString('base64'),
+  };
+  const indented = (text, indent) => text.replace(/\s+$/, '').split('\n').map((l) => (l ? indent + l : l)).join('\n');
 
-  const esm = fill(tpl('entry.esm.js'), { ...common, '/*@@POLYFILL_SOURCES@@*/': concatSources('  ') });
+  // The front, as an ES module: modelcontext.js loads modelcontext_core.js, modelcontext.inline.js
+  // the core with the wasm inline.
+  const front = (core) => fill(tpl('entry.esm.js'), { ...common, '@@CORE_JS@@': core, '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES) });
+  const coreSources = concatSources('', [...CORE_SOURCES, 'wasm_fetch.js']);
+  const esm = front(OUT.core);
+  const core = fill(tpl('core.esm.js'), { ...common, '/*@@CORE_SOURCES@@*/': coreSources });
+  const inlineEsm = front(OUT.inlineCore);
+  const inlineCore = fill(tpl('core.inline.esm.js'), { ...common, ...inline, '/*@@CORE_SOURCES@@*/': coreSources });
 
-  const glueNoModules = noModules.js
-    .replace(/\s+$/, '')
-    .split('\n')
-    .map((l) => (l ? '  ' + l : l))
-    .join('\n');
+  // The classic scripts: the front alone, loading modelcontext_core.js beside it; and the
+  // self-contained one (glue, core sources, both wasm modules inline; complete at once).
+  // The glue's own `exports` parameter is renamed: inside a classic script it is a local, but
+  // package linters (publint) read `exports.X =` as CommonJS.
+  const glueNoModules = indented(
+    noModules.js
+      .replace(/^let wasm_bindgen = \(function\(exports\) \{$/m, 'let wasm_bindgen = (function(__wbg_exports) {')
+      .replace(/^(\s*)exports\.(\w+) = /gm, '$1__wbg_exports.$2 = ')
+      .replace(/\{ initSync \}, exports\);/, '{ initSync }, __wbg_exports);'),
+    '  ',
+  );
+  if (/(?<![.\w])exports\b/.test(glueNoModules)) fail('unexpected --target no-modules glue: `exports` left after renaming');
   if (!/^\s*let wasm_bindgen = /m.test(glueNoModules)) {
     fail('unexpected --target no-modules glue: no `let wasm_bindgen =`');
   }
   const iife = fill(tpl('entry.iife.js'), {
     ...common,
+    '@@VARIANT@@': '',
+    '@@SELF@@': OUT.iife,
+    '@@CORE_FROM@@': `The core (${OUT.core} beside it, which fetches the core wasm) then loads; calls made meanwhile wait for it, in order.`,
+    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES),
+    '/*@@GLUE_NO_MODULES@@*/': '',
+    '/*@@CORE_SOURCES@@*/': '',
+    '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.import.iife.js'), { '@@CORE_JS@@': OUT.core }), '  '),
+  });
+  const inlineIife = fill(tpl('entry.iife.js'), {
+    ...common,
+    '@@VARIANT@@': ' (self-contained: both wasm modules inline)',
+    '@@SELF@@': OUT.inlineIife,
+    '@@CORE_FROM@@': 'The core wasm is inside it and compiled at once, so the polyfill is complete when it ends; nothing else is fetched.',
+    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES),
     '/*@@GLUE_NO_MODULES@@*/': glueNoModules,
-    '/*@@POLYFILL_SOURCES@@*/': concatSources('    '),
-    '@@WASM_BASE64@@': wasmBytes.toString('base64'),
+    '/*@@CORE_SOURCES@@*/': concatSources('  ', CORE_SOURCES),
+    '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.inline.iife.js'), { ...common, ...inline }), '  '),
   });
 
-  // Syntax checks: the classic build as a script, the ESM entry as a module.
-  try {
-    new vm.Script(iife, { filename: OUT.iife });
-  } catch (e) {
-    fail(`${OUT.iife} does not parse as a classic script: ${e.message}`);
+  // Syntax checks: the classic builds as scripts, the ESM files as modules.
+  for (const [name, text] of [[OUT.iife, iife], [OUT.inlineIife, inlineIife]]) {
+    try {
+      new vm.Script(text, { filename: name });
+    } catch (e) {
+      fail(`${name} does not parse as a classic script: ${e.message}`);
+    }
   }
 
   fs.rmSync(DIST_DIR, { recursive: true, force: true });
   fs.mkdirSync(DIST_DIR, { recursive: true });
   fs.writeFileSync(path.join(DIST_DIR, OUT.esm), esm);
+  fs.writeFileSync(path.join(DIST_DIR, OUT.core), core);
   fs.writeFileSync(path.join(DIST_DIR, OUT.glueJs), web.js);
   fs.writeFileSync(path.join(DIST_DIR, OUT.glueWasm), wasmBytes);
   fs.writeFileSync(path.join(DIST_DIR, OUT.iife), iife);
   fs.writeFileSync(path.join(DIST_DIR, OUT.validator), validatorBytes);
+  fs.writeFileSync(path.join(DIST_DIR, OUT.inlineEsm), inlineEsm);
+  fs.writeFileSync(path.join(DIST_DIR, OUT.inlineCore), inlineCore);
+  fs.writeFileSync(path.join(DIST_DIR, OUT.inlineIife), inlineIife);
+  fs.copyFileSync(path.join(REPO_ROOT, 'polyfill', 'react', 'index.js'), path.join(DIST_DIR, OUT.react));
 
-  for (const f of [OUT.esm, OUT.glueJs]) {
+  for (const f of [OUT.esm, OUT.core, OUT.glueJs, OUT.inlineEsm, OUT.inlineCore, OUT.react]) {
     const r = spawnSync(process.execPath, ['--check', path.join(DIST_DIR, f)], { encoding: 'utf8' });
     if (r.status !== 0) fail(`${f} does not parse as a module:\n${r.stderr}`);
   }
 });
+
+fs.mkdirSync(path.dirname(STAMP), { recursive: true });
+fs.writeFileSync(STAMP, JSON.stringify({ inputs, outputs: hashFiles(distFiles(), DIST_DIR), profile: PROFILE }) + '\n');
 
 const total = timings.reduce((s, [, ms]) => s + ms, 0);
 console.log(`build: ${crate.name} ${crate.version} (${PROFILE}) → ${rel(DIST_DIR)}/`);

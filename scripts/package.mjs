@@ -8,10 +8,15 @@
 //     package.json   polyfill/package.json (its version must equal Cargo.toml's)
 //     dist/          the files `make build` wrote to dist/
 //     typings/       typings/**/*.d.ts
-//     README.md      the repository README
+//     README.md      polyfill/README.md, the package's README for its users (the repository's
+//                    README.md is for contributors)
+//     LICENSE        the repository's LICENSE
 //
 // then runs `npm pack` into target/npm/ (→ modelcontext-polyfill-<version>.tgz).
-//   node scripts/package.mjs [--no-pack]
+//   node scripts/package.mjs [--no-pack] [--no-check] [--out DIR]   (DIR: instead of target/npm/)
+//
+// After packing, publint (--strict) and @arethetypeswrong/cli (--profile esm-only: the package is
+// ES modules only) check the result; any problem fails (--no-check skips them).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,7 +35,8 @@ if (pkg.version !== crate.version) {
 }
 if (!fs.existsSync(path.join(DIST_DIR, 'modelcontext.js'))) fail('dist/ is not built; run `make build`');
 
-const outRoot = path.join(REPO_ROOT, 'target', 'npm');
+const outAt = process.argv.indexOf('--out');
+const outRoot = outAt > 0 ? path.resolve(process.argv[outAt + 1]) : path.join(REPO_ROOT, 'target', 'npm');
 const stage = path.join(outRoot, pkg.name);
 fs.rmSync(stage, { recursive: true, force: true });
 fs.mkdirSync(stage, { recursive: true });
@@ -51,11 +57,9 @@ function copyDts(from, to) {
   }
 }
 copyDts(typingsDir, path.join(stage, 'typings'));
-if (fs.existsSync(path.join(REPO_ROOT, 'README.md'))) {
-  fs.copyFileSync(path.join(REPO_ROOT, 'README.md'), path.join(stage, 'README.md'));
-}
-for (const extra of ['LICENSE', 'LICENSE-MIT', 'LICENSE.md']) {
-  if (fs.existsSync(path.join(REPO_ROOT, extra))) fs.copyFileSync(path.join(REPO_ROOT, extra), path.join(stage, extra));
+for (const [from, to] of [['polyfill/README.md', 'README.md'], ['LICENSE', 'LICENSE']]) {
+  if (!fs.existsSync(path.join(REPO_ROOT, from))) fail(`${from} is missing`);
+  fs.copyFileSync(path.join(REPO_ROOT, from), path.join(stage, to));
 }
 
 // Every file package.json points at must exist in the staged package.
@@ -77,4 +81,13 @@ console.log(`package: staged ${path.relative(REPO_ROOT, stage)}/`);
 if (!process.argv.includes('--no-pack')) {
   const r = spawnSync('npm', ['pack', '--pack-destination', outRoot], { cwd: stage, stdio: 'inherit' });
   if (r.status !== 0) fail('npm pack failed');
+  if (!process.argv.includes('--no-check')) {
+    const bin = (name) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
+    const tarball = path.join(outRoot, `${pkg.name}-${pkg.version}.tgz`);
+    for (const [name, argv] of [['publint', ['run', '--strict', stage]], ['attw', [tarball, '--profile', 'esm-only']]]) {
+      if (!fs.existsSync(bin(name))) fail(`${name} missing; run \`make deps\``);
+      const c = spawnSync(bin(name), argv, { stdio: 'inherit' });
+      if (c.status !== 0) fail(`${name} found problems in the package`);
+    }
+  }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Print every file in dist/ with its raw size and its gzip size (node's zlib, level 9), the
-// core and validator wasm modules apart, and what a page downloads for each way of loading the
-// polyfill: the critical path (installing) and with the validator (fetched when a tool with a
+// Print every file in dist/ with its raw, gzip (node's zlib, level 9) and brotli (quality 11)
+// sizes, the core and validator wasm modules apart, and what a page downloads for each way of
+// loading the polyfill: the front (the bytes before document.modelContext exists), the core
+// (loaded after it, calls waiting meanwhile), and with the validator (fetched when a tool with a
 // schema is first registered).
 //   node scripts/size.mjs [--json]
 
@@ -26,29 +27,43 @@ const rows = walk(DIST_DIR)
   .sort()
   .map((file) => {
     const bytes = fs.readFileSync(file);
-    return {
-      file: path.relative(DIST_DIR, file),
-      raw: bytes.length,
-      gzip: zlib.gzipSync(bytes, { level: 9 }).length,
-    };
+    return { file: path.relative(DIST_DIR, file), ...measure(bytes) };
   });
+
+function measure(bytes) {
+  return {
+    raw: bytes.length,
+    gzip: zlib.gzipSync(bytes, { level: 9 }).length,
+    brotli: zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
 
 // `files` names what a load is made of (scripts/bench.mjs adds brotli sizes from it).
 const sum = (names) => ({
   files: names,
-  ...rows.filter((r) => names.includes(r.file)).reduce((a, r) => ({ raw: a.raw + r.raw, gzip: a.gzip + r.gzip }), { raw: 0, gzip: 0 }),
+  ...rows.filter((r) => names.includes(r.file)).reduce(
+    (a, r) => ({ raw: a.raw + r.raw, gzip: a.gzip + r.gzip, brotli: a.brotli + r.brotli }), { raw: 0, gzip: 0, brotli: 0 }),
 });
-const ESM = ['modelcontext.js', 'modelcontext_glue.js', 'modelcontext_glue_bg.wasm'];
-const CLASSIC = ['modelcontext.iife.js'];
+// The front installs document.modelContext; the core (its module, the glue, the core wasm) follows.
+const FRONT_ESM = ['modelcontext.js'];
+const FRONT_CLASSIC = ['modelcontext.iife.js'];
+const CORE = ['modelcontext_core.js', 'modelcontext_glue.js', 'modelcontext_glue_bg.wasm'];
+const ESM = [...FRONT_ESM, ...CORE];
+const CLASSIC = [...FRONT_CLASSIC, ...CORE];
+const SELF_CONTAINED = ['modelcontext.inline.iife.js'];
 const VALIDATOR = ['modelcontext_validator.wasm'];
 const hasValidator = rows.some((r) => r.file === VALIDATOR[0]);
 // The critical path is what a page downloads to install the polyfill; the validator module is
 // fetched later, when a tool with a schema is first registered (src/browser/validator.rs).
 const bundles = [
+  { file: 'front, ESM (modelcontext.js): before document.modelContext', ...sum(FRONT_ESM) },
+  { file: 'front, classic (modelcontext.iife.js): before document.modelContext', ...sum(FRONT_CLASSIC) },
+  { file: 'core, loaded after the front (core js + glue + core wasm)', ...sum(CORE) },
   { file: 'core wasm (modelcontext_glue_bg.wasm)', ...sum(['modelcontext_glue_bg.wasm']) },
   ...(hasValidator ? [{ file: 'validator wasm (modelcontext_validator.wasm)', ...sum(VALIDATOR) }] : []),
-  { file: 'ESM critical path (modelcontext.js + glue + core wasm)', ...sum(ESM) },
-  { file: 'classic critical path (modelcontext.iife.js)', ...sum(CLASSIC) },
+  { file: 'ESM, front + core (modelcontext.js, modelcontext_core.js, glue, core wasm)', ...sum(ESM) },
+  { file: 'classic, front + core (modelcontext.iife.js, modelcontext_core.js, glue, core wasm)', ...sum(CLASSIC) },
+  { file: 'self-contained classic (modelcontext.inline.iife.js, both wasm inside)', ...sum(SELF_CONTAINED) },
   ...(hasValidator
     ? [
         { file: 'ESM + validator (first tool with a schema)', ...sum([...ESM, ...VALIDATOR]) },
@@ -67,7 +82,7 @@ const peers = PEERS.flatMap(([name, rel]) => {
   const file = path.join(DIST_DIR, '..', rel);
   if (!fs.existsSync(file)) return [];
   const bytes = fs.readFileSync(file);
-  return [{ file: name, raw: bytes.length, gzip: zlib.gzipSync(bytes, { level: 9 }).length }];
+  return [{ file: name, ...measure(bytes) }];
 });
 
 if (process.argv.includes('--json')) {
@@ -77,16 +92,17 @@ if (process.argv.includes('--json')) {
 
 const kb = (n) => (n / 1024).toFixed(1) + ' KiB';
 const width = Math.max(...[...rows, ...bundles, ...peers].map((r) => r.file.length), 4);
-const cells = (name, a, b, c, d) =>
-  `${name.padEnd(width)}  ${a.padStart(10)}  ${b.padStart(10)}  ${c.padStart(11)}  ${d.padStart(11)}`;
-const line = (name, raw, gzip) => cells(name, String(raw), String(gzip), kb(raw), kb(gzip));
+const cells = (name, ...c) =>
+  `${name.padEnd(width)}  ${c.slice(0, 3).map((x) => x.padStart(10)).join('  ')}  ${c.slice(3).map((x) => x.padStart(11)).join('  ')}`;
+const line = (r) => cells(r.file, String(r.raw), String(r.gzip), String(r.brotli), kb(r.raw), kb(r.gzip), kb(r.brotli));
+const rule = '-'.repeat(width + 76);
 
-console.log(cells('dist/', 'raw bytes', 'gzip -9', 'raw', 'gzip'));
-console.log('-'.repeat(width + 50));
-for (const r of rows) console.log(line(r.file, r.raw, r.gzip));
-console.log('-'.repeat(width + 50));
-for (const b of bundles) console.log(line(b.file, b.raw, b.gzip));
+console.log(cells('dist/', 'raw bytes', 'gzip -9', 'brotli 11', 'raw', 'gzip', 'brotli'));
+console.log(rule);
+for (const r of rows) console.log(line(r));
+console.log(rule);
+for (const b of bundles) console.log(line(b));
 if (peers.length) {
-  console.log('-'.repeat(width + 50));
-  for (const p of peers) console.log(line(p.file, p.raw, p.gzip));
+  console.log(rule);
+  for (const p of peers) console.log(line(p));
 }

@@ -26,6 +26,14 @@ export * from './transports.js';
 export * from './client.js';
 
 /**
+ * Resolves with the installed copy's record once its core wasm has loaded; rejects with the
+ * cause and the fix when it cannot (or, outside a browser, when nothing was installed).
+ * `document.modelContext` exists before: calls made earlier wait for the core. The exported
+ * classes (`McpClient`, the transports, the errors) come with the core: use them after `ready`.
+ */
+export declare const ready: Promise<ModelContextPolyfillRecord>;
+
+/**
  * `globalThis[Symbol.for('modelcontext-polyfill')]`: what the first copy of the polyfill on the
  * page installed. TypeScript cannot type a `Symbol.for` key on `globalThis`, so cast:
  *
@@ -41,11 +49,16 @@ export interface ModelContextPolyfillRecord {
   readonly modelContext: ModelContext;
   /** The browser's own `document.modelContext` the polyfill wraps, if there was one. */
   readonly native: ModelContext | null;
-  /** Where the JSON Schema validator module is fetched from (absolute). */
-  readonly validatorUrl: string;
-  /** The server transport classes (frozen). */
+  /** Where the JSON Schema validator module is fetched from (absolute); set once the core has loaded. */
+  readonly validatorUrl: string | undefined;
+  /**
+   * Resolves with this record once the core wasm has loaded (the classes below are there from
+   * then on); rejects, with the cause and the fix, when it cannot load.
+   */
+  readonly ready: Promise<ModelContextPolyfillRecord>;
+  /** The server transport classes (frozen); empty until `ready`. */
   readonly transports: Readonly<typeof ServerTransports>;
-  /** `McpClient`, the client transports and the error classes (frozen). */
+  /** `McpClient`, the client transports and the error classes (frozen); empty until `ready`. */
   readonly client: Readonly<typeof Client>;
 }
 

@@ -295,12 +295,23 @@ interface ModelContextPolyfillConfig {
    */
   tab?: false | Omit<ModelContextTabTransportOptions, 'type'>;
   /**
+   * Where the core wasm module is fetched from, right after the polyfill installs (relative
+   * URLs resolve against the page). Default: `modelcontext_glue_bg.wasm` beside the polyfill's
+   * files (as your bundler emitted it). Unused by the builds with the wasm inline.
+   */
+  coreUrl?: string | URL;
+  /**
    * Where the JSON Schema validator module is fetched from, when a tool with a schema is first
    * registered (relative URLs resolve against the page). Default: `modelcontext_validator.wasm`
    * beside the polyfill script.
    */
   validatorUrl?: string | URL;
 }
+
+// Declared empty so that projects without the DOM lib (`lib: ["webworker"]`) compile these
+// typings; with the DOM lib they merge with its declarations and change nothing.
+interface Window {}
+interface HTMLIFrameElement {}
 
 interface Navigator {
   /** The same object as `document.modelContext` (earlier drafts' location). */

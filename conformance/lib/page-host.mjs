@@ -68,7 +68,7 @@ function resolvePage(page, server) {
  *
  * @param {object} options
  * @param {string} options.page a file (served from the repository) or an http(s) URL
- * @param {boolean} [options.injectPolyfill] load dist/modelcontext.iife.js before the page's scripts
+ * @param {boolean} [options.injectPolyfill] load dist/modelcontext.inline.iife.js (self-contained: an init script has no URL to find other files from) before the page's scripts
  * @param {(line: string) => void} [options.log] diagnostics (page errors, console, traffic)
  * @param {boolean} [options.trace] log every message in and out
  */
@@ -100,8 +100,8 @@ export async function openPageHost({ page: pageArg, injectPolyfill = false, log 
     });
     await page.addInitScript(INIT_SCRIPT);
     if (injectPolyfill) {
-      const iife = path.join(DIST_DIR, 'modelcontext.iife.js');
-      if (!fs.existsSync(iife)) throw new Error('dist/modelcontext.iife.js missing: run `make build` first');
+      const iife = path.join(DIST_DIR, 'modelcontext.inline.iife.js');
+      if (!fs.existsSync(iife)) throw new Error('dist/modelcontext.inline.iife.js missing: run `make build` first');
       await page.addInitScript({ path: iife });
     }
     const url = resolvePage(pageArg, server);

@@ -1,7 +1,9 @@
 // The page: two tools on a note, served to a browser extension. The extension's content script
 // is the other end of a chrome.runtime.Port look-alike made of window.postMessage messages, and
 // the polyfill's ExtensionServerTransport serves on it (MCP-B's extension wire: raw JSON-RPC).
-import { ExtensionServerTransport } from '/dist/modelcontext.js';
+import { ExtensionServerTransport, ready } from '/dist/modelcontext.js';
+
+await ready; // the transport classes come with the core wasm
 
 const FROM_PAGE = 'modelcontext-example-page';
 const FROM_EXTENSION = 'modelcontext-example-extension';

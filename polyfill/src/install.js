@@ -1,13 +1,27 @@
 // The installer: one ModelContext at navigator.modelContext and document.modelContext,
 // idempotent across copies, never replacing a native document.modelContext.
 //
+// It runs in the front (what a page loads first): the object, the interface objects and
+// modelContextTesting exist synchronously; the core wasm loads after (`env.loadCore`), and
+// calls made meanwhile wait in order (polyfill/src/model_context.js). If the core cannot load,
+// the object stays and every call fails with one error naming the cause and the fix, which
+// the console also shows once.
+//
 // Page configuration (optional, set before the polyfill loads):
 //   globalThis.modelContextPolyfillConfig = { serverInfo: {...}, tab: false | { channelId, allowedOrigins },
+//     coreUrl: 'https://cdn.example/modelcontext_glue_bg.wasm',
 //     validatorUrl: 'https://cdn.example/modelcontext_validator.wasm' }
-// validatorUrl: where the validator module is fetched from when a tool with a schema is first
-// registered (polyfill/src/validator.js); default: modelcontext_validator.wasm beside this script.
+// coreUrl / validatorUrl: where the core module (at once) and the validator module (when a tool
+// with a schema is first registered; polyfill/src/validator.js) are fetched from; default:
+// beside this script (the builds with the wasm inline fetch nothing).
+//
+// Where there is neither a document nor a worker scope (Node, Deno, Bun, a bundler's SSR pass)
+// nothing is installed and nothing is loaded.
+//
+// env: { format, version, loadCore({ config }) → core | Promise<core> } where core is
+// { wasm (the initialized glue's exports), client (polyfill/src/client.js), validator (loader) }.
 
-function install(wasm, env) {
+function install(env) {
   const g = globalThis;
   const MARK = Symbol.for('modelcontext-polyfill');
   if (g[MARK]) {
@@ -18,29 +32,20 @@ function install(wasm, env) {
         `modelcontext-polyfill ${env.version}: already installed (version ${first.version}); this copy does nothing.`,
       );
     }
-    return;
+    return first;
   }
+
+  const hasDocument = typeof Document === 'function' && typeof document === 'object' && document !== null;
+  const inWorker = typeof WorkerGlobalScope === 'function' && g instanceof WorkerGlobalScope;
+  if (!hasDocument && !inWorker) return null;
 
   const ToolActivatedEvent = __mcpDefineToolEvent('ToolActivatedEvent');
   const ToolCancelEvent = __mcpDefineToolEvent('ToolCancelEvent');
-  const { ModelContext, create, engineOf } = __mcpDefineModelContext();
+  const { ModelContext, create, attach, fail, call } = __mcpDefineModelContext();
   const config = g.modelContextPolyfillConfig || {};
 
-  const hasDocument = typeof Document === 'function' && typeof document === 'object' && document !== null;
   const native = hasDocument && 'modelContext' in Document.prototype ? document.modelContext : undefined;
-
-  const validator = __mcpValidatorLoader(__mcpValidatorUrl(config.validatorUrl, env.scriptUrl));
-  const mc = create((target) =>
-    new wasm.Engine(target, {
-      ToolActivatedEvent,
-      ToolCancelEvent,
-      serverInfo: config.serverInfo,
-      tab: config.tab,
-      native,
-      validator,
-    }),
-  );
-  const engine = engineOf(mc);
+  const mc = create();
 
   if (!native) {
     __mcpExposeInterface(g, 'ModelContext', ModelContext);
@@ -69,10 +74,13 @@ function install(wasm, env) {
   }
 
   if (navProto && !('modelContextTesting' in navigator)) {
+    // Before the core has loaded, listTools() is [] (no tool is registered yet).
     const testing = {
-      listTools: () => engine.testingListTools(),
-      executeTool: (name, inputArgsJson) => engine.testingExecuteTool(name, inputArgsJson),
-      registerToolsChangedCallback: (cb) => engine.testingRegisterToolsChangedCallback(cb),
+      listTools: () => call(mc, 'value', 'listTools', (e) => e.testingListTools(), []),
+      executeTool: (name, inputArgsJson) =>
+        call(mc, 'promise', 'executeTool', (e) => e.testingExecuteTool(name, inputArgsJson)),
+      registerToolsChangedCallback: (cb) =>
+        call(mc, 'void', 'registerToolsChangedCallback', (e) => e.testingRegisterToolsChangedCallback(cb)),
     };
     Object.defineProperty(navProto, 'modelContextTesting', {
       get() {
@@ -83,47 +91,72 @@ function install(wasm, env) {
     });
   }
 
-  // The declarative API (src/browser/forms.rs): <form toolname> as tools, unless the browser's
-  // own WebMCP handles forms.
-  if (hasDocument && !native) __mcpInstallForms(g, engine);
+  const record = {
+    version: env.version, format: env.format, modelContext: mc, native: native || null,
+    validatorUrl: undefined,
+    transports: Object.freeze({}),
+    client: Object.freeze({}),
+    ready: undefined,
+  };
+  Object.defineProperty(g, MARK, { value: record, configurable: true });
 
-  // The server transport classes (src/transport/classes.rs), for connect({ transport }).
-  const transports = {};
-  for (const name of [
-    'TabServerTransport', 'PostMessageServerTransport', 'BroadcastChannelServerTransport',
-    'IframeChildServerTransport', 'IframeParentServerTransport', 'EventServerTransport',
-    'ExtensionServerTransport',
-  ]) {
-    if (typeof wasm[name] === 'function') transports[name] = wasm[name];
+  // The core has loaded: make the engine, then let the queued calls through.
+  function started(core) {
+    const wasm = core.wasm;
+    const engine = new wasm.Engine(mc, {
+      ToolActivatedEvent,
+      ToolCancelEvent,
+      serverInfo: config.serverInfo,
+      tab: config.tab,
+      native,
+      validator: core.validator,
+    });
+    record.validatorUrl = core.validator.url;
+    // The server transport classes (src/transport/classes.rs), for connect({ transport }).
+    const transports = {};
+    for (const name of [
+      'TabServerTransport', 'PostMessageServerTransport', 'BroadcastChannelServerTransport',
+      'IframeChildServerTransport', 'IframeParentServerTransport', 'EventServerTransport',
+      'ExtensionServerTransport',
+    ]) {
+      if (typeof wasm[name] === 'function') transports[name] = wasm[name];
+    }
+    record.transports = Object.freeze(transports);
+    // The client side (polyfill/src/client.js): McpClient, the client transports, their errors.
+    record.client = core.client;
+    // The declarative API (src/browser/forms.rs): <form toolname> as tools, unless the
+    // browser's own WebMCP handles forms.
+    if (hasDocument && !native) __mcpInstallForms(g, engine);
+    attach(mc, engine);
+    return record;
   }
 
-  // The client side (polyfill/src/client.js): McpClient, the client transports, their errors.
-  const client = __mcpDefineClient(wasm);
+  function failed(e) {
+    const error = e instanceof Error && /^modelcontext-polyfill: /.test(e.message)
+      ? e
+      : __mcpLoadError(`the core could not start: ${(e && e.message) || e}`);
+    fail(mc, error);
+    console.error(error.message);
+    throw error;
+  }
 
-  Object.defineProperty(g, MARK, {
-    value: {
-      version: env.version, format: env.format, modelContext: mc, native: native || null,
-      validatorUrl: validator.url,
-      transports: Object.freeze(transports),
-      client,
-    },
-    configurable: true,
-  });
-}
-
-/**
- * The validator module's URL: `validatorUrl` from the page's config (relative to the page), else
- * modelcontext_validator.wasm beside the running polyfill script.
- */
-function __mcpValidatorUrl(configured, scriptUrl) {
-  const base = typeof document === 'object' && document ? document.baseURI
-    : typeof location === 'object' && location ? location.href : undefined;
-  const [url, against] = configured ? [String(configured), base] : ['modelcontext_validator.wasm', scriptUrl];
+  let core;
   try {
-    return new URL(url, against).href;
-  } catch {
-    return url;
+    core = env.loadCore({ config });
+  } catch (e) {
+    core = Promise.reject(e);
   }
+  if (core && typeof core.then === 'function') {
+    record.ready = Promise.resolve(core).then(started).catch(failed);
+  } else {
+    try {
+      record.ready = Promise.resolve(started(core));
+    } catch (e) {
+      record.ready = Promise.reject(e).catch(failed);
+    }
+  }
+  record.ready.catch(() => {}); // reported on the console once, by failed()
+  return record;
 }
 
 /** Starts the declarative API and gives SubmitEvent.prototype agentInvoked and respondWith (when absent). */

@@ -2,25 +2,119 @@
 // where every check, state and ordering lives. This file only shapes values the way
 // WebIDL bindings do (brand checks, overloads, event handler attributes).
 
+// The ModelContext interface: an EventTarget whose operations forward to the wasm Engine,
+// where every check, state and ordering lives. This file only shapes values the way
+// WebIDL bindings do (brand checks, overloads, event handler attributes) and holds the calls
+// made before the engine exists (the core wasm is still loading) in one queue, in call order.
+//
+// Before the engine exists (polyfill/src/install.js attaches it when the core has loaded):
+// - promise-returning operations return a promise settled by the engine's, once it runs;
+// - void operations are queued; registerTool(name, def), registerResource, registerPrompt
+//   return an unregister function that takes effect in order (a bad definition, thrown by the
+//   engine when the call runs, goes to the console: there is no caller left to throw to);
+// - isConnected() is false (nothing is served yet).
+// If the core cannot load, every operation rejects (or throws) with the one load error.
+
 function __mcpDefineModelContext() {
   const KEY = Symbol('ModelContext');
-  const engines = new WeakMap();
+  const slots = new WeakMap(); // ModelContext → { engine, queue, failure }
 
-  function engineOf(obj) {
-    const e = engines.get(obj);
-    if (!e) throw new TypeError('Illegal invocation');
-    return e;
+  function slotOf(obj) {
+    const s = slots.get(obj);
+    if (!s) throw new TypeError('Illegal invocation');
+    return s;
   }
 
-  // Promise-returning operations report a failed brand check as a rejection.
+  // The engine, when calls can go straight to it (it exists and nothing queued is left).
+  function direct(s) {
+    if (s.failure) throw s.failure;
+    return s.engine && s.queue.length === 0 ? s.engine : null;
+  }
+
+  const report = (what, e) =>
+    console.error(`modelcontext-polyfill: ${what} (called before the core had loaded) failed: ${(e && e.message) || e}`);
+
+  // A promise-returning operation: a failed brand check or a failed core is a rejection.
   function promising(obj, fn) {
-    let e;
+    let s, e;
     try {
-      e = engineOf(obj);
+      s = slotOf(obj);
+      e = direct(s);
     } catch (err) {
       return Promise.reject(err);
     }
-    return fn(e);
+    if (e) return fn(e);
+    let inner;
+    const outer = new Promise((resolve, reject) => {
+      s.queue.push({
+        run(engine) {
+          try {
+            inner = fn(engine);
+            resolve(inner);
+          } catch (err) {
+            reject(err);
+          }
+        },
+        fail: reject,
+      });
+    });
+    return { outer, inner: () => inner };
+  }
+
+  // A void operation.
+  function voiding(obj, what, fn) {
+    const s = slotOf(obj);
+    const e = direct(s);
+    if (e) return fn(e);
+    s.queue.push({
+      run(engine) {
+        try {
+          fn(engine);
+        } catch (err) {
+          report(what, err);
+        }
+      },
+      fail() {},
+    });
+    return undefined;
+  }
+
+  // An operation returning an unregister function.
+  function registering(obj, what, fn) {
+    const s = slotOf(obj);
+    const e = direct(s);
+    if (e) return fn(e);
+    let off;
+    let cancelled = false;
+    voiding(obj, what, (engine) => {
+      off = fn(engine);
+      if (cancelled && typeof off === 'function') off();
+    });
+    return function unregister() {
+      if (typeof off === 'function') return off();
+      cancelled = true;
+      return undefined;
+    };
+  }
+
+  // A call that will be queued keeps its place relative to an abort of its `options.signal`:
+  // the engine gets a relay signal, aborted through the queue (so after the call) when the
+  // page's signal aborts. (An already-aborted signal goes through as it is.)
+  function relayed(obj, options) {
+    const s = slots.get(obj);
+    if (!s || s.failure || (s.engine && s.queue.length === 0)) return options;
+    const signal = options !== null && typeof options === 'object' ? options.signal : undefined;
+    if (!(typeof AbortSignal === 'function' && signal instanceof AbortSignal) || signal.aborted) return options;
+    const relay = new AbortController();
+    const forward = () => {
+      try {
+        voiding(obj, 'abort', () => relay.abort(signal.reason));
+      } catch {
+        // The core failed to load: the call was already rejected with that error.
+      }
+    };
+    signal.addEventListener('abort', forward, { once: true });
+    return Object.create(options, { signal: { value: relay.signal, enumerable: true } });
   }
 
   class ModelContext extends EventTarget {
@@ -32,67 +126,89 @@ function __mcpDefineModelContext() {
     // registerTool(tool, options) — the W3C form; registerTool(name, definition) — the
     // session-API form, told apart by the first argument's type.
     registerTool(tool, options = undefined) {
-      if (typeof tool === 'string') return engineOf(this).registerToolDef(tool, options);
+      if (typeof tool === 'string') return registering(this, 'registerTool', (e) => e.registerToolDef(tool, options));
       // (The engine gives the promise the early drafts' non-enumerable unregister().)
-      return promising(this, (e) => e.registerTool(tool, options));
+      const opts = relayed(this, options);
+      const p = promising(this, (e) => e.registerTool(tool, opts));
+      if (p instanceof Promise) return p;
+      // Queued: the same hidden unregister(), forwarded to the engine's promise once it exists.
+      let pending = false;
+      Object.defineProperty(p.outer, 'unregister', {
+        value: function unregister() {
+          const inner = p.inner();
+          if (inner && typeof inner.unregister === 'function') return inner.unregister();
+          if (!pending) {
+            pending = true;
+            p.outer.then(() => p.inner().unregister(), () => {});
+          }
+          return undefined;
+        },
+        writable: true,
+        configurable: true,
+      });
+      return p.outer;
     }
 
     getTools(options = undefined) {
-      return promising(this, (e) => e.getTools(options));
+      return settled(promising(this, (e) => e.getTools(options)));
     }
 
     executeTool(tool, inputObject = undefined, options = undefined) {
-      return promising(this, (e) => e.executeTool(tool, inputObject, options));
+      const opts = relayed(this, options);
+      return settled(promising(this, (e) => e.executeTool(tool, inputObject, opts)));
     }
 
     registerResource(uriOrTemplate, definition) {
-      return engineOf(this).registerResource(uriOrTemplate, definition);
+      return registering(this, 'registerResource', (e) => e.registerResource(uriOrTemplate, definition));
     }
 
     registerPrompt(name, definition) {
-      return engineOf(this).registerPrompt(name, definition);
+      return registering(this, 'registerPrompt', (e) => e.registerPrompt(name, definition));
     }
 
     connect(options = undefined) {
-      return promising(this, (e) => e.connect(options));
+      return settled(promising(this, (e) => e.connect(options)));
     }
 
     disconnect() {
-      engineOf(this).disconnect();
+      voiding(this, 'disconnect', (e) => e.disconnect());
     }
 
     isConnected() {
-      return engineOf(this).isConnected();
+      const e = direct(slotOf(this));
+      return e ? e.isConnected() : false;
     }
 
     notify(method, params = undefined) {
-      engineOf(this).notify(method, params);
+      voiding(this, 'notify', (e) => e.notify(method, params));
     }
 
     provideContext(context = undefined) {
-      engineOf(this).provideContext(context);
+      voiding(this, 'provideContext', (e) => e.provideContext(context));
     }
 
     clearContext() {
-      engineOf(this).clearContext();
+      voiding(this, 'clearContext', (e) => e.clearContext());
     }
 
     unregisterTool(name) {
-      engineOf(this).unregisterTool(name);
+      voiding(this, 'unregisterTool', (e) => e.unregisterTool(name));
     }
   }
+
+  const settled = (p) => (p instanceof Promise ? p : p.outer);
 
   for (const name of ['ontoolchange', 'ontoolactivated', 'ontoolcancel']) {
     const type = name.slice(2);
     const records = new WeakMap();
     Object.defineProperty(ModelContext.prototype, name, {
       get() {
-        engineOf(this);
+        slotOf(this);
         const r = records.get(this);
         return r ? r.fn : null;
       },
       set(value) {
-        engineOf(this);
+        slotOf(this);
         const fn = typeof value === 'function' || (typeof value === 'object' && value !== null) ? value : null;
         const r = records.get(this);
         if (r) {
@@ -121,11 +237,39 @@ function __mcpDefineModelContext() {
 
   __mcpMakeInterface(ModelContext, 'ModelContext');
 
-  function create(makeEngine) {
+  function create() {
     const mc = new ModelContext(KEY);
-    engines.set(mc, makeEngine(mc));
+    slots.set(mc, { engine: null, queue: [], failure: null });
     return mc;
   }
 
-  return { ModelContext, create, engineOf };
+  // The engine has been made: run what was queued, in order, then go direct.
+  function attach(mc, engine) {
+    const s = slotOf(mc);
+    s.engine = engine;
+    // Each call runs while still at the head, so calls it makes itself queue behind the rest.
+    while (s.queue.length) {
+      s.queue[0].run(engine);
+      s.queue.shift();
+    }
+  }
+
+  // The core could not load: every queued and every later call fails with `error`.
+  function fail(mc, error) {
+    const s = slotOf(mc);
+    s.failure = error;
+    for (const q of s.queue.splice(0)) q.fail(error);
+  }
+
+  // A call shaped like the operations above, for the other objects the installer makes
+  // (modelContextTesting): `mode` is 'promise', 'void' or 'value' (with `pending`, its value
+  // before the engine exists).
+  function call(mc, mode, what, fn, pending = undefined) {
+    if (mode === 'promise') return settled(promising(mc, fn));
+    if (mode === 'void') return voiding(mc, what, fn);
+    const e = direct(slotOf(mc));
+    return e ? fn(e) : pending;
+  }
+
+  return { ModelContext, create, attach, fail, call };
 }

@@ -1,24 +1,29 @@
-// The validator's loader: fetches dist/modelcontext_validator.wasm (src/schema/module.rs) the
+// The validator's loader: gets dist/modelcontext_validator.wasm (src/schema/module.rs) the
 // first time a tool needs it, and speaks its C ABI. The engine holds the loader
 // (src/browser/validator.rs) and decides when to load; this file only moves bytes. Shared by
-// both builds; also usable on its own (conformance/schema-suite.html):
+// every build; also usable on its own (conformance/schema-suite.html):
 //
-//   const validator = await __mcpValidatorLoader(url).load(true);
+//   const validator = await __mcpValidatorLoader(url, compile).load(true);
+//   (compile(url) → Promise<WebAssembly.Module>; default: fetch and compile, polyfill/src/wasm_fetch.js)
 //   validator.compile('{"type":"object"}')   → '{"handle":1}' | '{"error":"…"}'
 //   validator.validate(1, '{"a":1}')         → '{"violations":[…]}' | '{"error":"…"}'
 //   validator.free(1)
 //   validator.runSchemaSuite(dialect, filesJson, remotesJson) → JSON text
 
 /** A loader for the module at `url`; `load(urgent)` starts (at most once) and returns the promise. */
-function __mcpValidatorLoader(url) {
+function __mcpValidatorLoader(url, compile = undefined) {
   url = String(url);
+  compile ||= (u) => __mcpFetchWasm(u, 'the validator module', 'validatorUrl');
   let promise;
   let kick;
   return {
     url,
     load(urgent) {
       if (!promise) {
-        promise = new Promise((resolve) => (kick = resolve)).then(() => __mcpInstantiateValidator(url));
+        promise = new Promise((resolve) => (kick = resolve)).then(() => compile(url)).then(__mcpInstantiateValidator, (e) => {
+          // The engine names the module and its URL itself (src/browser/validator.rs).
+          throw new Error((e && e.detail) || (e && e.message) || String(e));
+        });
         // Off the critical path: when the page is idle (at most a second later), or on the
         // next task where there is no idle callback (workers).
         if (!urgent && typeof requestIdleCallback === 'function') requestIdleCallback(kick, { timeout: 1000 });
@@ -30,15 +35,7 @@ function __mcpValidatorLoader(url) {
   };
 }
 
-async function __mcpInstantiateValidator(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
-  const module =
-    typeof WebAssembly.compileStreaming === 'function' &&
-    /^application\/wasm\b/.test(response.headers.get('content-type') || '')
-      ? await WebAssembly.compileStreaming(response)
-      : await WebAssembly.compile(await response.arrayBuffer());
-
+function __mcpInstantiateValidator(module) {
   // The module needs no imports of its own; its dependencies bring wasm-bindgen's raw import
   // of crypto.getRandomValues(ptr, len) (hash-map seeds), provided here. Nothing else is
   // called; any other import throws if it ever is (scripts/build.mjs checks the list).

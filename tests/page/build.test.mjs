@@ -4,7 +4,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withPage, requireDist, CRATE_VERSION } from './harness.mjs';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { withPage, requireDist, CRATE_VERSION, REPO_ROOT, DIST_DIR } from './harness.mjs';
 
 const marker = () => {
   const m = globalThis[Symbol.for('modelcontext-polyfill')];
@@ -45,9 +49,41 @@ test('the wasm itself reports the crate version (polyfillVersion())', () => {
   requireDist('modelcontext.js', 'modelcontext_glue.js');
   return withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);
-    // The glue module instance is the one modelcontext.js initialized (same URL), so its exports
-    // call into the live wasm instance.
-    const v = await page.evaluate(async () => (await import('/dist/modelcontext_glue.js')).polyfillVersion());
+    // The glue module instance is the one the core (modelcontext_core.js) initialized (same URL),
+    // so once the core has loaded its exports call into the live wasm instance.
+    const v = await page.evaluate(async () => {
+      await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+      return (await import('/dist/modelcontext_glue.js')).polyfillVersion();
+    });
     assert.equal(v, CRATE_VERSION);
   }, { path: '/tests/page/fixtures/esm.html' });
+});
+
+test('a build with unchanged inputs reuses dist/ (target/dist-stamp.json); a changed input or output does not', () => {
+  requireDist('modelcontext.js');
+  const build = (args, env = {}) =>
+    spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const mtimes = () => fs.readdirSync(DIST_DIR).map((f) => [f, fs.statSync(path.join(DIST_DIR, f)).mtimeMs]);
+  const before = mtimes();
+  // `make build` ran before the page tests: nothing to do (what `make demo` and `make package` then cost).
+  const again = build([]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /dist\/ is up to date/);
+  assert.deepEqual(mtimes(), before, 'dist/ was rewritten');
+  assert.equal(build(['--check']).status, 0);
+
+  // A stamp whose inputs or outputs differ (as after an edit of src/ or of a dist/ file) means a build.
+  const stamp = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'target', 'dist-stamp.json'), 'utf8'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'modelcontext-stamp-'));
+  try {
+    for (const [name, changed] of [['inputs', { ...stamp, inputs: '0'.repeat(64) }], ['outputs', { ...stamp, outputs: '0'.repeat(64) }], ['same', stamp]]) {
+      const file = path.join(dir, `${name}.json`);
+      fs.writeFileSync(file, JSON.stringify(changed));
+      const r = build(['--check'], { MODELCONTEXT_BUILD_STAMP: file });
+      assert.equal(r.status, name === 'same' ? 0 : 1, `${name}: ${r.stdout}`);
+    }
+    assert.equal(build(['--check'], { MODELCONTEXT_BUILD_STAMP: path.join(dir, 'none.json') }).status, 1, 'no stamp: a build');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -13,6 +13,7 @@ requireDist();
 const CLASSIC = '<script src="/dist/modelcontext.iife.js"></script>';
 const ESM = `<script type="module">
   import * as M from '/dist/modelcontext.js';
+  await M.ready; // the classes come with the core
   window.M = M;
   window.loaded = true;
 </script>`;
@@ -89,7 +90,7 @@ test('exports: McpClient, the client transports and the error classes (ESM named
 test('a page calls a dedicated Worker\'s server: PostMessageClientTransport + McpClient', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async (url) => {
-      const { McpClient, PostMessageClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, PostMessageClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const w = new Worker(url, { type: 'module' });
       await new Promise((resolve, reject) => {
         w.addEventListener('message', (e) => e.data?.ready && resolve());
@@ -136,7 +137,7 @@ test('a page calls a dedicated Worker\'s server: PostMessageClientTransport + Mc
 test('a same-page tab server via TabClientTransport (the page\'s own default tab server)', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { McpClient, TabClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       await navigator.modelContext.registerTool({
         name: 'add', description: 'Adds',
         inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
@@ -165,7 +166,7 @@ test('timeout: a never-settling tool rejects with RequestTimeoutError and the se
   withPage(async ({ page }) => {
     const r = await page.evaluate(async (url) => {
       const { McpClient, PostMessageClientTransport, RequestTimeoutError, TransportError } =
-        globalThis[Symbol.for('modelcontext-polyfill')].client;
+        (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const w = new Worker(url, { type: 'module' });
       const cancelled = new Promise((resolve) => w.addEventListener('message', (e) => e.data?.cancelled && resolve(e.data.cancelled)));
       await new Promise((resolve) => w.addEventListener('message', (e) => e.data?.ready && resolve()));
@@ -199,7 +200,7 @@ test('timeout: a never-settling tool rejects with RequestTimeoutError and the se
 test('close: every pending request rejects with TransportClosedError; onclose fires once', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { McpClient, TabClientTransport, TransportClosedError } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, TabClientTransport, TransportClosedError } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const aborted = [];
       await navigator.modelContext.registerTool({
         name: 'hang', description: 'Never settles',
@@ -235,7 +236,7 @@ test('close: every pending request rejects with TransportClosedError; onclose fi
 test('a server that stops (mcp-server-stopped) closes the client with its reason, pending requests rejected', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { McpClient, TabClientTransport, TransportClosedError } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, TabClientTransport, TransportClosedError } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const mc = navigator.modelContext;
       await mc.registerTool({ name: 'hang', description: 'Never settles', execute: () => new Promise(() => {}) });
       const session = await mc.connect({ transport: { type: 'tab', channelId: 'stops' } });
@@ -259,7 +260,7 @@ test('a server that stops (mcp-server-stopped) closes the client with its reason
 test('AbortSignal: aborting sends notifications/cancelled and rejects with the signal\'s reason', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async (url) => {
-      const { McpClient, PostMessageClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, PostMessageClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const w = new Worker(url, { type: 'module' });
       const cancelled = new Promise((resolve) => w.addEventListener('message', (e) => e.data?.cancelled && resolve(e.data.cancelled)));
       await new Promise((resolve) => w.addEventListener('message', (e) => e.data?.ready && resolve()));
@@ -293,7 +294,7 @@ test('AbortSignal: aborting sends notifications/cancelled and rejects with the s
 test('reconnect: a custom scheduler gets (reconnect, delay, attemptCount) on the backoff schedule; close() calls its cancel', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { McpClient, TabClientTransport, TransportClosedError } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, TabClientTransport, TransportClosedError } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const mc = navigator.modelContext;
       await mc.registerTool({ name: 'echo', description: 'Echo', execute: async (x) => x });
       await mc.registerTool({ name: 'hang', description: 'Never settles', execute: () => new Promise(() => {}) });
@@ -364,7 +365,7 @@ test('reconnect: a custom scheduler gets (reconnect, delay, attemptCount) on the
 test('reconnect: the default scheduler waits initialDelayMs; a scheduler returning nothing is tolerated; maxRetries ends it', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { McpClient, TabClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const mc = navigator.modelContext;
       let session = await mc.connect({ transport: { type: 'tab', channelId: 'd1' } });
       const client = new McpClient(new TabClientTransport({ channelId: 'd1' }), {
@@ -403,7 +404,7 @@ test('reconnect: the default scheduler waits initialDelayMs; a scheduler returni
 test('heartbeat: pings while connected; a server that stops answering closes the client', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { McpClient, EventClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, EventClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       // An emitter whose delivery to the server can be cut.
       const handlers = new Map();
       let deaf = false;
@@ -433,7 +434,7 @@ test('heartbeat: pings while connected; a server that stops answering closes the
 test('server-to-client requests: a sampling handler declares the capability and answers; ping is automatic', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { McpClient, TabClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const mc = navigator.modelContext;
       // A session-API tool asking its client for a sampling.
       const session = await mc.connect({ transport: { type: 'tab', channelId: 'ask' } });
@@ -470,7 +471,7 @@ test('IframeParentClientTransport: an iframe\'s server; a frame without one time
 </script>`);
     const empty = await inlinePage('<p>no server here</p>');
     const r = await page.evaluate(async ({ child, empty, origin }) => {
-      const { McpClient, IframeParentClientTransport, TransportError } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, IframeParentClientTransport, TransportError } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const load = (src) => new Promise((resolve) => {
         const f = document.createElement('iframe');
         f.src = src;
@@ -513,7 +514,7 @@ test('BroadcastChannelClientTransport: a client page calls a server in another p
       await navigator.modelContext.connect({ transport: { type: 'broadcastChannel', channelName: 'bc-test' } });
     });
     const r = await page.evaluate(async () => {
-      const { McpClient, BroadcastChannelClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, BroadcastChannelClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       // Another client on the same channel: its traffic must not confuse ours.
       const other = new McpClient(new BroadcastChannelClientTransport({ channelName: 'bc-test' }));
       const client = new McpClient(new BroadcastChannelClientTransport({ channelName: 'bc-test', instanceId: 'me' }));
@@ -539,7 +540,7 @@ test('EventClientTransport and ExtensionClientTransport (a fake chrome.runtime.P
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
       const { McpClient, EventClientTransport, ExtensionClientTransport, TransportClosedError } =
-        globalThis[Symbol.for('modelcontext-polyfill')].client;
+        (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const mc = navigator.modelContext;
       await mc.registerTool({ name: 'hang', description: 'Never settles', execute: () => new Promise(() => {}) });
       // Event: the seed's emitter.
@@ -600,7 +601,7 @@ test('EventClientTransport and ExtensionClientTransport (a fake chrome.runtime.P
 test('transports follow the SDK Transport shape and check their options', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const C = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const C = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const err = (f) => { try { f(); return 'no error'; } catch (e) { return `${e.name}: ${e.message}`; } };
       const t = new C.TabClientTransport();
       const shape = ['start', 'send', 'close'].every((m) => typeof t[m] === 'function') && t.onmessage === null && t.isConnected === false;
@@ -652,7 +653,7 @@ test('transports follow the SDK Transport shape and check their options', () =>
 test('a MessagePort server; onprogress receives the request\'s progress notifications', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { McpClient, PostMessageClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const { McpClient, PostMessageClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const ch = new MessageChannel();
       const session = await navigator.modelContext.connect({ transport: { type: 'postMessage', target: ch.port1 } });
       session.registerTool('work', {

@@ -16,10 +16,11 @@ const IMPORT_MAP = importMapScript(
 const PAGE = `<!doctype html><meta charset="utf-8"><title>client interop</title>
 ${IMPORT_MAP}
 <script type="module">
-  import { McpClient, TabClientTransport } from '/dist/modelcontext.js';
+  import { McpClient, TabClientTransport, ready } from '/dist/modelcontext.js';
   import { Client } from '@modelcontextprotocol/client';
   import { Server } from '@modelcontextprotocol/server';
   import * as mcpb from '@mcp-b/transports';
+  await ready; // the client classes come with the core
   Object.assign(window, { McpClient, OurTab: TabClientTransport, Client, Server, mcpb });
   await navigator.modelContext.registerTool({
     name: 'add', description: 'Adds',

@@ -170,13 +170,13 @@ test('examples/extension/: the page serves its tools to the extension\'s content
   }, { path: '/examples/extension/' }));
 
 // And the real thing: Chromium's new headless mode loads unpacked extensions. A copy of
-// examples/extension/extension/ with dist/modelcontext.iife.js beside background.js, as its
+// examples/extension/extension/ with dist/modelcontext.inline.iife.js beside background.js, as its
 // instructions say; the background's own McpClient (its `clients` map) calls the page's tools.
 test('examples/extension/: the real MV3 extension, loaded unpacked, connects to the page and calls its tools', async (t) => {
   const server = await getServer();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'modelcontext-example-extension-'));
   fs.cpSync(path.join(REPO_ROOT, 'examples/extension/extension'), dir, { recursive: true });
-  fs.copyFileSync(path.join(DIST_DIR, 'modelcontext.iife.js'), path.join(dir, 'modelcontext.iife.js'));
+  fs.copyFileSync(path.join(DIST_DIR, 'modelcontext.inline.iife.js'), path.join(dir, 'modelcontext.inline.iife.js'));
   const context = await chromium.launchPersistentContext('', {
     executablePath: CHROMIUM_PATH,
     headless: true,

@@ -242,6 +242,9 @@ test('the same methods directly on modelContext; its disconnect() stops the tab 
     const r = await page.evaluate(async () => {
       const mc = navigator.modelContext;
       const out = { methods: ['registerTool', 'registerResource', 'registerPrompt', 'notify', 'isConnected', 'disconnect', 'connect'].map((m) => typeof mc[m]) };
+      // The default tab server runs from the moment the core has loaded (before: false,
+      // tests/page/front.test.mjs).
+      await globalThis[Symbol.for('modelcontext-polyfill')].ready;
       out.connectedAtStart = mc.isConnected();
       const off = mc.registerTool('direct', { description: 'Direct', handler: () => 'direct' });
       mc.registerResource('app://direct', { name: 'direct', handler: () => 'direct' });

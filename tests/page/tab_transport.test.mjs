@@ -27,6 +27,13 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>tab transport</title>
     }
   };
   window.ping = (id) => ({ jsonrpc: '2.0', id, method: 'ping' });
+  // The default server starts when the polyfill's core has loaded and says so with
+  // 'mcp-server-ready' (a client speaking before it would reach no server).
+  window.serverReady = async () => {
+    while (!wire.some((d) => d.channel === 'mcp-default' && d.payload === 'mcp-server-ready')) {
+      await new Promise((res) => setTimeout(res, 10));
+    }
+  };
   window.settle = () => new Promise((res) => setTimeout(res, 50));
 </script>
 <script src="/dist/modelcontext.iife.js"></script>`;
@@ -34,6 +41,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>tab transport</title>
 test('the default server announces itself on mcp-default and answers mcp-check-ready', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
+      await serverReady();
       await settle();
       const announced = wire.filter((d) => d.channel === 'mcp-default' && d.payload === 'mcp-server-ready').length;
       send('mcp-default', 'mcp-check-ready');
@@ -49,6 +57,7 @@ test('the default server announces itself on mcp-default and answers mcp-check-r
 test('connect({ transport: { type: "tab", channelId } }) serves a second channel; disconnect() stops only that one', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
+      await serverReady();
       const out = {};
       const session = await navigator.modelContext.connect({ transport: { type: 'tab', channelId: 'mcp-second' } });
       out.connected = session.isConnected();
@@ -81,6 +90,7 @@ test('connect({ transport: { type: "tab", channelId } }) serves a second channel
 test('a second server on a served channel is refused (both would answer every call)', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
+      await serverReady();
       try {
         await navigator.modelContext.connect({ transport: { type: 'tab' } });
         return 'connected';
@@ -94,6 +104,7 @@ test('a second server on a served channel is refused (both would answer every ca
 test('a session (and its transport object) freed without disconnect() stops its server cleanly (no dead listener left behind)', () =>
   withPage(async ({ page, pageErrors }) => {
     const r = await page.evaluate(async () => {
+      await serverReady();
       const session = await navigator.modelContext.connect({ transport: { type: 'tab', channelId: 'mcp-freed' } });
       send('mcp-freed', ping('before'));
       const before = await replyTo('mcp-freed', 'before');
@@ -120,6 +131,7 @@ test('a session (and its transport object) freed without disconnect() stops its 
 test('a request already running when the server stops gets no reply after mcp-server-stopped', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
+      await serverReady();
       const mc = navigator.modelContext;
       let aborted = null;
       await mc.registerTool({
@@ -156,6 +168,7 @@ const rateWarnings = (consoleMessages) => consoleMessages.filter((m) => m.type =
 test('an oversized request gets -32600 naming the limit (default: the engine\'s 4 MiB), and the server keeps answering', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
+      await serverReady();
       const out = {};
       const big = 'x'.repeat(4 * 1024 * 1024);
       send('mcp-default', { jsonrpc: '2.0', id: 'big', method: 'ping', params: { big } });
@@ -179,6 +192,7 @@ test('an oversized request gets -32600 naming the limit (default: the engine\'s 
 test('maxMessageBytes: from modelContextPolyfillConfig.tab for the default server, from connect() for another channel', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
+      await serverReady();
       const out = {};
       const pad = (n) => ({ pad: 'y'.repeat(n) });
       send('mcp-default', { jsonrpc: '2.0', id: 'd-big', method: 'ping', params: pad(1200) });
@@ -208,6 +222,7 @@ test('maxMessageBytes: from modelContextPolyfillConfig.tab for the default serve
 test('a flood past a small rateLimit (modelContextPolyfillConfig.tab): errors for requests, one warning, then recovery', () =>
   withPage(async ({ page, consoleMessages }) => {
     const r = await page.evaluate(async () => {
+      await serverReady();
       const out = {};
       for (let i = 0; i < 30; i++) send('mcp-default', ping(`f${i}`));
       // Notifications past the limit are dropped silently (one warning covers the burst).
@@ -239,6 +254,7 @@ test('a flood past a small rateLimit (modelContextPolyfillConfig.tab): errors fo
 test('rate limit: on by default (200 per second) for the default server; per channel through connect(); rateLimit: false turns it off', () =>
   withPage(async ({ page, consoleMessages }) => {
     const r = await page.evaluate(async () => {
+      await serverReady();
       const out = {};
       const burst = async (channel, prefix, n) => {
         for (let i = 0; i < n; i++) send(channel, ping(`${prefix}${i}`));
@@ -279,6 +295,7 @@ test('rate limit: on by default (200 per second) for the default server; per cha
 test('bad modelContextPolyfillConfig.tab security options: a warning, no default server, the polyfill still installs', () =>
   withPage(async ({ page, consoleMessages }) => {
     const r = await page.evaluate(async () => {
+      await globalThis[Symbol.for('modelcontext-polyfill')].ready; // the core is there: no server started
       await settle();
       return {
         installed: typeof navigator.modelContext?.registerTool,
@@ -301,6 +318,7 @@ navigator.modelContext.registerTool({ name: 'which-load', description: 'Which pa
     });
     await p.goto(server.url('/__tab-default-persist.html'));
     const before = await p.evaluate(async () => {
+      await serverReady();
       send('mcp-default', { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } });
       const init = await replyTo('mcp-default', 'init');
       send('mcp-default', { jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -311,6 +329,7 @@ navigator.modelContext.registerTool({ name: 'which-load', description: 'Which pa
     assert.deepEqual(before, { version: '2025-06-18', c1: 'load 1', stored: true });
     await p.reload();
     const after = await p.evaluate(async () => {
+      await serverReady();
       send('mcp-default', { jsonrpc: '2.0', id: 'c2', method: 'tools/call', params: { name: 'which-load', arguments: {} } });
       const c2 = await replyTo('mcp-default', 'c2');
       return c2.result?.content?.[0]?.text ?? c2.error;

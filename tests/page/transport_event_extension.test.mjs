@@ -67,7 +67,7 @@ test('event transport: a page emitter (mitt-like) with custom event names, posit
         off: (t, h) => all.set(t, (all.get(t) || []).filter((x) => x !== h)),
         emit: (t, e) => (all.get(t) || []).slice().forEach((h) => h(e)),
       };
-      const { EventServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+      const { EventServerTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).transports;
       const transport = new EventServerTransport(emitter, { sendEvent: 'server:message', receiveEvent: 'client:message' });
       await navigator.modelContext.connect({ transport });
       const rpc = makeRpc((m) => emitter.emit('client:message', m));
@@ -156,7 +156,7 @@ test('extension transport: raw JSON-RPC over a Port-shaped object, keep-alives, 
 test('extension transport: closing disconnects the port; messageType selects the seed envelope', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { ExtensionServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+      const { ExtensionServerTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).transports;
       const [serverPort, clientPort] = portPair();
       const transport = new ExtensionServerTransport(serverPort, { messageType: 'mcp', keepAlive: false });
       const session = await navigator.modelContext.connect({ transport });

@@ -176,7 +176,7 @@ test('a Window peer from an origin not allowed (the default: the page\'s own) is
 test("origin '*' must be asked for, and draws a console warning; the positional class form", () =>
   withPage(async ({ page, consoleMessages }) => {
     const r = await page.evaluate(async () => {
-      const { PostMessageServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+      const { PostMessageServerTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).transports;
       const iframe = document.createElement('iframe');
       document.body.append(iframe);
       const t = new PostMessageServerTransport(iframe.contentWindow, { origin: '*', messageType: 'x' });

@@ -62,8 +62,9 @@ test('an unknown or missing type, or a missing required option, rejects connect(
 test('the transport classes are on the install record and, for the ES module build, named exports', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async (CLASSES) => {
-      const rec = globalThis[Symbol.for('modelcontext-polyfill')];
+      const rec = await globalThis[Symbol.for('modelcontext-polyfill')].ready;
       const esm = await import('/dist/modelcontext.js');
+      await esm.ready; // the named exports are set when the core has loaded
       return {
         names: Object.keys(rec.transports),
         frozen: Object.isFrozen(rec.transports),
@@ -88,7 +89,7 @@ test('the transport classes are on the install record and, for the ES module bui
 test('a transport object: connect({ transport }), session.transport, isConnected, close(), one use only', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
-      const { EventServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+      const { EventServerTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).transports;
       const mc = navigator.modelContext;
       await mc.registerTool({ name: 'echo', description: 'Echo', execute: async (a) => a });
       const transport = new EventServerTransport({ sendEvent: 'out', receiveEvent: 'in' });

@@ -155,6 +155,39 @@ test("import { McpClient, TabClientTransport, … } from 'modelcontext-polyfill'
   }
 });
 
+test("a worker-only project (lib: webworker, no DOM) compiles the package's typings (bundler and nodenext)", () => {
+  const dir = stageConsumer();
+  try {
+    const file = path.join(dir, 'worker.mts');
+    fs.writeFileSync(
+      file,
+      [
+        `import { ready, McpClient, PostMessageClientTransport } from 'modelcontext-polyfill';`,
+        `export async function serve(): Promise<string> {`,
+        `  const rec = await ready;`,
+        `  await navigator.modelContext.registerTool({ name: 'w', description: 'in a worker', execute: () => 'w' });`,
+        `  const session = await navigator.modelContext.connect({ transport: { type: 'postMessage', target: self } });`,
+        `  const client = new McpClient(new PostMessageClientTransport({ target: self }));`,
+        `  return rec.version + String(session.isConnected()) + client.state;`,
+        `}`,
+      ].join('\n'),
+    );
+    for (const [resolution, mod] of RESOLUTIONS) {
+      const out = tsc(['--noEmit', '--strict', '--target', 'es2022', '--module', mod, '--moduleResolution', resolution,
+        '--lib', 'es2022,webworker', '--types', '', file], dir);
+      assert.equal(out.status, 0, `moduleResolution ${resolution}:\n${out.out}`);
+    }
+    // The same file against lib dom-less typings must still fail on a real mistake.
+    fs.writeFileSync(file, `import 'modelcontext-polyfill';\nexport const n: number = navigator.modelContext;\n`);
+    const bad = tsc(['--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler',
+      '--lib', 'es2022,webworker', '--types', '', file], dir);
+    assert.notEqual(bad.status, 0, 'tsc accepted a wrong type');
+    assert.match(bad.out, /TS2322/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('tsc rejects misuse of the classes imported from the package, each at its line', () => {
   const dir = stageConsumer();
   try {
@@ -395,16 +428,16 @@ test('the declared server transport classes, client classes and polyfill record 
           members: Object.fromEntries(Object.entries(classes).map(([k, v]) => [k, members(v)])),
           statics: Object.fromEntries(Object.entries(classes).map(([k, v]) => [k, Object.getOwnPropertyNames(v)])),
           esm: Object.keys(window.M).sort(),
-          esmSame: Object.entries(window.M).every(([k, v]) => v === classes[k]),
+          esmSame: Object.entries(window.M).every(([k, v]) => (k === 'ready' ? v === rec.ready : v === classes[k])),
         };
       });
     },
-    { html: `<script type="module">import * as M from '/dist/modelcontext.js'; window.M = M; window.loaded = true;</script>` },
+    { html: `<script type="module">import * as M from '/dist/modelcontext.js'; await M.ready; window.M = M; window.loaded = true;</script>` },
   );
 
   assert.deepEqual(actual.transports, transports, 'record.transports vs the classes typings/transports.d.ts exports');
   assert.deepEqual(actual.client, client, 'record.client vs the classes typings/client.d.ts exports');
-  assert.deepEqual(actual.esm, [...transports, ...client].sort(), "dist/modelcontext.js's named exports vs the declared classes");
+  assert.deepEqual(actual.esm, [...transports, ...client, 'ready'].sort(), "dist/modelcontext.js's named exports vs the declared classes and ready");
   assert.equal(actual.esmSame, true, 'the ESM exports are the record\'s classes');
   assert.deepEqual(actual.record, [...record].sort(), 'the record\'s keys vs ModelContextPolyfillRecord');
   assert.equal(actual.format, 'esm');

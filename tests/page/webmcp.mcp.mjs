@@ -34,6 +34,9 @@ window.__mcp = {
         send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
       });
     };
+    // The page's tab server starts when the polyfill's core has loaded (a real client waits for
+    // its 'mcp-server-ready'); messages posted before would reach no server.
+    await globalThis[Symbol.for('modelcontext-polyfill')]?.ready;
     const init = await request('initialize', {
       protocolVersion,
       capabilities: {},

@@ -69,6 +69,7 @@ test('ESM import: installed before the importing module body runs', () =>
 
 test('loading the classic build three times: later copies do nothing and one warning is logged', () =>
   withPage(async ({ page, consoleMessages }) => {
+    await page.waitForFunction(() => window.toolsAfter); // getTools() settles once the core has loaded
     const r = await page.evaluate(() => ({ first: window.first === document.modelContext, tools: window.toolsAfter }));
     assert.deepEqual(r, { first: true, tools: ['kept'] });
     assert.deepEqual(await page.evaluate(observe), EXPECTED('classic'));

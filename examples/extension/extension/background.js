@@ -1,7 +1,7 @@
 // The background service worker: an MCP client for the page's tools, one per tab, over the
 // chrome.runtime.Port its content script opens. McpClient and ExtensionClientTransport come from
-// the polyfill's classic build; copy it here first: cp dist/modelcontext.iife.js examples/extension/extension/
-importScripts('modelcontext.iife.js');
+// the polyfill's self-contained classic build (complete when importScripts returns); copy it here first: cp dist/modelcontext.inline.iife.js examples/extension/extension/
+importScripts('modelcontext.inline.iife.js');
 const { McpClient, ExtensionClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
 
 const clients = new Map(); // tab id → McpClient

@@ -1,0 +1,6 @@
+// Rollup copies no files it meets as new URL('./file.wasm', import.meta.url) without a plugin:
+// the `inline` entry carries both wasm modules inside, so nothing needs copying.
+import 'modelcontext-polyfill/inline';
+import { run } from '../../shared/app.js';
+
+run();

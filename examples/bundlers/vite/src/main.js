@@ -1,0 +1,6 @@
+// Vite, no configuration: `npx vite` (dev) or `npx vite build` (dist/). Vite emits both wasm
+// files and rewrites their URLs.
+import 'modelcontext-polyfill';
+import { run } from '../../shared/app.js';
+
+run();

@@ -1,0 +1,107 @@
+// Fetching and compiling the wasm modules (the core, then the validator when first needed), with
+// errors that name the cause and the fix: a Content-Security-Policy without 'wasm-unsafe-eval',
+// a URL that answers 404 or an HTML page, no WebAssembly at all. Moves bytes only.
+
+/**
+ * An Error whose message is `modelcontext-polyfill: ${message}`; `detail` (the cause and the
+ * fix without the module's name and URL) is kept for callers that name the module themselves.
+ */
+function __mcpLoadError(message, detail = message) {
+  const e = new Error(`modelcontext-polyfill: ${message}`);
+  e.name = 'NotSupportedError';
+  e.detail = detail;
+  return e;
+}
+
+/** The message for a failed compilation: the CSP case says which directive to add. */
+function __mcpCompileFailure(e, what) {
+  const text = String((e && e.message) || e);
+  if (/Content.Security.Policy|unsafe-eval/i.test(text)) {
+    return __mcpLoadError(
+      `${what} cannot start: the page's Content-Security-Policy does not allow WebAssembly. ` +
+        `Add 'wasm-unsafe-eval' to its script-src directive (for example script-src 'self' 'wasm-unsafe-eval').`,
+    );
+  }
+  return __mcpLoadError(`${what} does not compile: ${text}`);
+}
+
+function __mcpNoWasm(what) {
+  return typeof WebAssembly === 'object' && WebAssembly
+    ? null
+    : __mcpLoadError(`${what} cannot start: this browser has no WebAssembly (or it is turned off).`);
+}
+
+/** Compiles `bytes` now (the classic build with the wasm inside it). */
+function __mcpCompileSync(bytes, what) {
+  const none = __mcpNoWasm(what);
+  if (none) throw none;
+  try {
+    return new WebAssembly.Module(bytes);
+  } catch (e) {
+    throw __mcpCompileFailure(e, what);
+  }
+}
+
+/** Compiles `bytes` off the main thread. */
+function __mcpCompile(bytes, what) {
+  const none = __mcpNoWasm(what);
+  if (none) return Promise.reject(none);
+  return WebAssembly.compile(bytes).catch((e) => Promise.reject(__mcpCompileFailure(e, what)));
+}
+
+/**
+ * Fetches `url` and compiles it (streaming when the server says application/wasm). `what`
+ * names the module in errors, `key` the modelContextPolyfillConfig member that moves it.
+ */
+async function __mcpFetchWasm(url, what, key) {
+  const none = __mcpNoWasm(what);
+  if (none) throw none;
+  const move = `serve it there, or set modelContextPolyfillConfig.${key} to its URL (before the polyfill loads).`;
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    const detail = `it could not be fetched (${(e && e.message) || e}); ${move}`;
+    throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
+  }
+  const type = response.headers.get('content-type') || '';
+  const wasm = /^application\/wasm\b/i.test(type);
+  if (!response.ok) {
+    const detail = `HTTP ${response.status} ${response.statusText}`.trim() + `; ${move}`;
+    throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
+  }
+  if (wasm && typeof WebAssembly.compileStreaming === 'function') {
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch (e) {
+      throw __mcpCompileFailure(e, what);
+    }
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (!(bytes[0] === 0 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d)) {
+    const detail =
+      `it is not WebAssembly: the server answered HTTP ${response.status} with ` +
+      `${type ? `Content-Type ${type}` : 'no Content-Type'} (the file is missing there and the server sent ` +
+      `something else); ${move}`;
+    throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
+  }
+  return __mcpCompile(bytes, what);
+}
+
+/** `configured` (relative to the page) or the default URL `fallback()` computes; text. */
+function __mcpModuleUrl(configured, fallback) {
+  if (configured) {
+    const base = typeof document === 'object' && document ? document.baseURI
+      : typeof location === 'object' && location ? location.href : undefined;
+    try {
+      return new URL(String(configured), base).href;
+    } catch {
+      return String(configured);
+    }
+  }
+  try {
+    return String(fallback());
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,180 @@
+// The package as a web developer meets it: the packed tarball (as `make package` packs it)
+// installed into each app of examples/bundlers/<tool>/, built with that bundler's defaults, then
+// opened in Chromium. The app registers a tool with an input schema: a valid call resolves, an
+// invalid one rejects with DataError (which needs both wasm files: the core and the validator).
+//
+// Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/),
+// webpack 5 (no config file), Rollup (node-resolve) and esbuild (--bundle) with the `inline`
+// entry; and esbuild with the main entry, which copies no wasm: a clear error naming the way out.
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { withPage, REPO_ROOT, CRATE_VERSION, requireDist } from './harness.mjs';
+
+const EXAMPLES = path.join(REPO_ROOT, 'examples', 'bundlers');
+const WORK = path.join(REPO_ROOT, 'target', 'bundlers');
+const PACKED = path.join(WORK, 'npm');
+const TARBALL = path.join(PACKED, `modelcontext-polyfill-${CRATE_VERSION}.tgz`);
+const VITE = new URL(`file://${path.join(REPO_ROOT, 'node_modules', 'vite', 'dist', 'node', 'index.js')}`).href;
+const BIN = (name) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
+
+function run(cmd, args, cwd) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(r.status, 0, `${path.basename(cmd)} ${args.join(' ')} failed in ${cwd}:\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+before(() => {
+  requireDist('modelcontext.js');
+  // The tarball, packed from the current dist/ (what `make package` does).
+  run(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), '--no-check', '--out', PACKED], REPO_ROOT);
+  assert.ok(fs.existsSync(TARBALL), TARBALL);
+});
+
+/** A fresh copy of examples/bundlers/<tool> (and shared/) with the tarball in its node_modules. */
+function app(tool, { main } = {}) {
+  const root = path.join(WORK, `${tool}${main ? '-main' : ''}`);
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.mkdirSync(root, { recursive: true });
+  fs.cpSync(path.join(EXAMPLES, 'shared'), path.join(root, 'shared'), { recursive: true });
+  const dir = path.join(root, 'app');
+  fs.cpSync(path.join(EXAMPLES, tool), dir, { recursive: true });
+  const pkg = path.join(dir, 'node_modules', 'modelcontext-polyfill');
+  fs.mkdirSync(pkg, { recursive: true });
+  run('tar', ['xzf', TARBALL, '-C', pkg, '--strip-components=1'], dir);
+  if (main) {
+    const entry = fs.readdirSync(path.join(dir, 'src'))[0];
+    const file = path.join(dir, 'src', entry);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace("'modelcontext-polyfill/inline'", "'modelcontext-polyfill'"));
+  }
+  return { dir, url: `/target/bundlers/${path.basename(root)}/app/` };
+}
+
+/** Opens `url` (on the shared server, or absolute) and returns what the app showed. */
+function result(url, { absolute = false } = {}) {
+  return withPage(async ({ page, goto, consoleMessages }) => {
+    if (absolute) await page.goto(url);
+    else await goto(url);
+    await page.waitForFunction(() => window.result, null, { timeout: 30_000 });
+    return { result: await page.evaluate(() => window.result), errors: consoleMessages.filter((m) => m.type === 'error').map((m) => m.text) };
+  }, { timeout: 30_000 });
+}
+
+const WORKS = { valid: '5', invalid: 'DataError' };
+
+/** Runs `fn(origin)` with Vite serving `dir`: its dev server (`dev`) or `vite preview` of dist/. */
+async function withVite(kind, dir, fn) {
+  const vite = await import(VITE);
+  const where = { port: 0, host: '127.0.0.1' };
+  const server = kind === 'dev'
+    ? await vite.createServer({ root: dir, logLevel: 'silent', server: where })
+    : await vite.preview({ root: dir, logLevel: 'silent', preview: where });
+  if (kind === 'dev') await server.listen();
+  try {
+    return await fn(`http://127.0.0.1:${server.httpServer.address().port}`);
+  } finally {
+    await server.close();
+  }
+}
+
+test('Vite build (no config): both wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
+  const { dir } = app('vite');
+  run(BIN('vite'), ['build', '--logLevel', 'warn'], dir);
+  const assets = fs.readdirSync(path.join(dir, 'dist', 'assets'));
+  assert.ok(assets.some((f) => /^modelcontext_glue_bg-.*\.wasm$/.test(f)), assets.join(' '));
+  assert.ok(assets.some((f) => /^modelcontext_validator-.*\.wasm$/.test(f)), assets.join(' '));
+  // Served by `vite preview`, as the app's users would.
+  const r = await withVite('preview', dir, (origin) => result(`${origin}/`, { absolute: true }));
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
+test('Vite dev server (no config): dependencies pre-bundled into .vite/deps still find both wasm files', async () => {
+  const { dir } = app('vite');
+  const r = await withVite('dev', dir, (origin) => result(`${origin}/`, { absolute: true }));
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
+test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-machine path in the bundle', async () => {
+  const { dir, url } = app('webpack');
+  run(BIN('webpack'), ['--mode', 'production'], dir);
+  const files = fs.readdirSync(path.join(dir, 'dist'));
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 2, files.join(' '));
+  for (const f of files.filter((f) => f.endsWith('.js'))) {
+    assert.doesNotMatch(fs.readFileSync(path.join(dir, 'dist', f), 'utf8'), /file:\/\//, `${f} holds a file:// URL`);
+  }
+  const r = await result(url);
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
+test('Rollup (node-resolve) with the inline entry: works with nothing to copy', async () => {
+  const { dir, url } = app('rollup');
+  run(BIN('rollup'), ['-c', '--silent'], dir);
+  const r = await result(url);
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
+test('esbuild --bundle with the inline entry: works with nothing to copy', async () => {
+  const { dir, url } = app('esbuild');
+  run(BIN('esbuild'), ['src/main.js', '--bundle', '--outdir=dist', '--log-level=error'], dir);
+  const r = await result(url);
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
+test('esbuild --bundle with the main entry: the object exists and the error names the inline entry', async () => {
+  const { dir, url } = app('esbuild', { main: true });
+  run(BIN('esbuild'), ['src/main.js', '--bundle', '--outdir=dist', '--log-level=error'], dir);
+  const r = await result(url);
+  assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module cannot be found: this bundle has no import\.meta\.url.*import 'modelcontext-polyfill\/inline'/);
+  assert.equal(r.errors.filter((e) => e.startsWith('modelcontext-polyfill:')).length, 1, r.errors.join('\n'));
+});
+
+test('React (modelcontext-polyfill/react) in Vite dev under StrictMode: one registration, call state for UI, remount and unmount', async () => {
+  const { dir } = app('react');
+  // React and react-dom come from the repository's node_modules (devDependencies).
+  await withVite('dev', dir, async (origin) => {
+    await withPage(async ({ page, consoleMessages }) => {
+      const failed = [];
+      page.on('response', (r) => r.status() >= 400 && failed.push(new URL(r.url()).pathname));
+      await page.goto(`${origin}/`);
+      const text = () => page.textContent('#root');
+      await page.waitForFunction(() => document.getElementById('counter'));
+      const tools = () => page.evaluate(async () => (await document.modelContext.getTools()).map((t) => t.name));
+      await page.waitForFunction(async () => (await document.modelContext.getTools()).length > 0);
+      assert.deepEqual(await tools(), ['increment'], 'registered once under StrictMode');
+
+      const call = (input) => page.evaluate(async (input) => {
+        const tool = (await document.modelContext.getTools()).find((t) => t.name === 'increment');
+        return document.modelContext.executeTool(tool, input).then((v) => v, (e) => e.name);
+      }, input);
+      assert.equal(await call({ n: 2 }), 'added 2');
+      await page.waitForFunction(() => document.getElementById('counter').textContent.includes('calls=1'));
+      assert.equal(await text(), 'count=2 running=false last=added 2 error= calls=1');
+      assert.equal(await call({ n: 'two' }), 'DataError');
+      assert.equal(await text(), 'count=2 running=false last=added 2 error= calls=1', 'invalid input never reaches execute');
+
+      // A running call shows in the state.
+      const pending = call({ n: 99 });
+      await page.waitForFunction(() => document.getElementById('counter').textContent.includes('running=true'));
+      await page.evaluate(() => window.finish());
+      assert.equal(await pending, 'added 99');
+      await page.waitForFunction(() => document.getElementById('counter').textContent.includes('running=false last=added 99'));
+
+      // Remounting (what hot reload does) several times at once: never "already registered".
+      await page.evaluate(() => { window.remount(); window.remount(); window.remount(); });
+      await page.waitForFunction(() => document.getElementById('counter').textContent.includes('calls=0'));
+      assert.deepEqual(await tools(), ['increment']);
+      assert.equal(await call({ n: 1 }), 'added 1');
+
+      // Unmount: the tool goes away.
+      await page.evaluate(() => window.toggle());
+      await page.waitForFunction(() => document.getElementById('gone'));
+      assert.deepEqual(await tools(), []);
+      // No failed request (none of Vite's .vite/deps/ misses) and no console error.
+      assert.deepEqual(failed, []);
+      assert.deepEqual(consoleMessages.filter((m) => m.type === 'error').map((m) => m.text), []);
+    }, { timeout: 30_000 });
+  });
+});

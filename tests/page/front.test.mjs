@@ -1,0 +1,243 @@
+// The front (polyfill/src/install.js, model_context.js, wasm_fetch.js): the object exists at
+// once in both builds; calls made before the core has loaded wait for it, in order, and then
+// behave as they always do; when the core cannot load (a Content-Security-Policy without
+// 'wasm-unsafe-eval', a 404, an HTML page instead of wasm, no WebAssembly) the object stays and
+// every call fails with one error naming the cause and the fix, shown once on the console.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { withPage, requireDist, inlinePage, getServer, DIST_DIR } from './harness.mjs';
+
+requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext.inline.iife.js');
+
+const CORE_WASM = 'modelcontext_glue_bg.wasm';
+const BUILDS = {
+  classic: '<script src="/dist/modelcontext.iife.js"></script>',
+  ESM: `<script type="module">import '/dist/modelcontext.js';</script>`,
+};
+const TYPED = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+
+// Page code: every kind of call, made at once, recorded in order of settlement.
+const EARLY_CALLS = `
+  window.log = [];
+  const mc = document.modelContext;
+  window.early = { exists: mc instanceof ModelContext, connected: mc.isConnected(), testing: navigator.modelContextTesting.listTools().length };
+  const note = (what) => (v) => log.push([what, v === undefined ? 'undefined' : v]);
+  const fail = (what) => (e) => log.push([what, e.name]);
+  mc.registerTool({ name: 'typed', description: 'T', inputSchema: ${JSON.stringify(TYPED)}, execute: ({ n }) => 'n=' + n }).then(note('registered typed'), fail('registered typed'));
+  const offB = mc.registerTool('b', { description: 'B', handler: () => 'b' });
+  mc.registerTool('c', { description: 'C', handler: () => 'c' });
+  offB();
+  mc.registerTool({ name: 'bad name!', description: 'x', execute() {} }).then(note('bad'), fail('bad'));
+  mc.getTools().then((tools) => {
+    log.push(['tools', tools.map((t) => t.name)]);
+    const typed = tools.find((t) => t.name === 'typed');
+    return Promise.all([
+      mc.executeTool(typed, { n: 1 }).then(note('valid'), fail('valid')),
+      mc.executeTool(typed, { n: 'x' }).then(note('invalid'), fail('invalid')),
+    ]);
+  }).then(() => { window.done = true; });
+`;
+
+for (const [build, tag] of Object.entries(BUILDS)) {
+  test(`${build} build: calls made before the core has loaded wait for it, in order, then behave as always`, () =>
+    withPage(async ({ page, context, goto }) => {
+      let release;
+      const held = new Promise((r) => (release = r));
+      await context.route(`**/${CORE_WASM}`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const app = `${tag}<script type="module">${EARLY_CALLS}</script>`;
+      await goto(await inlinePage(app));
+      await page.waitForFunction(() => window.early);
+      // The core is held back: nothing has settled, the object is there.
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+      assert.deepEqual(await page.evaluate(() => ({ early: window.early, log: window.log })),
+        { early: { exists: true, connected: false, testing: 0 }, log: [] });
+      release();
+      await page.waitForFunction(() => window.done === true);
+      const log = await page.evaluate(() => window.log);
+      assert.deepEqual(Object.fromEntries(log), {
+        'registered typed': 'undefined',
+        bad: 'InvalidStateError',
+        tools: ['c', 'typed'],
+        valid: 'n=1',
+        invalid: 'DataError',
+      });
+      assert.equal(log.length, 5);
+      // Once loaded, calls go straight to the engine again.
+      assert.equal(await page.evaluate(() => document.modelContext.isConnected()), true);
+      assert.equal(await page.evaluate(() => navigator.modelContextTesting.listTools().length), 2);
+    }));
+}
+
+test('a bad session-API definition queued before the core loaded is reported on the console, and the next call is served', () =>
+  withPage(async ({ page, context, goto, consoleMessages }) => {
+    let release;
+    const held = new Promise((r) => (release = r));
+    await context.route(`**/${CORE_WASM}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await goto(await inlinePage(`${BUILDS.classic}<script>
+      document.modelContext.registerTool('bad name!', { description: 'x', handler() {} });
+      document.modelContext.registerTool('good', { description: 'ok', handler: () => 'fine' });
+    </script>`));
+    release();
+    const names = await page.evaluate(async () => (await document.modelContext.getTools()).map((t) => t.name));
+    assert.deepEqual(names, ['good']);
+    const errors = consoleMessages.filter((m) => m.type === 'error').map((m) => m.text);
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0], /registerTool \(called before the core had loaded\) failed: .*bad name!/);
+  }));
+
+/** What page code sees of a polyfill whose core could not load (evaluated in the page). */
+async function observeFailure() {
+  const mc = document.modelContext;
+  const outcome = (p) => p.then(() => 'resolved', (e) => ({ name: e.name, message: e.message }));
+  const thrown = (fn) => { try { fn(); return 'returned'; } catch (e) { return { name: e.name, message: e.message }; } };
+  return {
+    exists: mc instanceof ModelContext && mc === navigator.modelContext,
+    register: await outcome(mc.registerTool({ name: 't', description: 'd', execute() {} })),
+    getTools: await outcome(mc.getTools()),
+    session: thrown(() => mc.registerTool('s', { description: 'd', handler() {} })),
+    ready: await outcome(globalThis[Symbol.for('modelcontext-polyfill')].ready),
+  };
+}
+
+function assertFailure(r, consoleMessages, pattern) {
+  assert.equal(r.exists, true);
+  for (const k of ['register', 'getTools', 'session', 'ready']) {
+    assert.equal(typeof r[k], 'object', `${k}: ${JSON.stringify(r[k])}`);
+    assert.match(r[k].message, pattern, k);
+  }
+  assert.equal(r.register.message, r.getTools.message, 'one error for every call');
+  const ours = consoleMessages.filter((m) => m.type === 'error' && m.text.startsWith('modelcontext-polyfill:'));
+  assert.equal(ours.length, 1, `one console error: ${ours.map((m) => m.text).join('\n')}`);
+  assert.match(ours[0].text, pattern);
+}
+
+for (const [build, tag] of Object.entries(BUILDS)) {
+  test(`${build} build: a core wasm URL answering 404 fails every call with the URL, the status and the config key`, () =>
+    withPage(async ({ page, goto, server, consoleMessages }) => {
+      await goto(await inlinePage(`<script>modelContextPolyfillConfig = { coreUrl: '/no/such/core.wasm' };</script>${tag}`));
+      await page.waitForFunction(() => document.modelContext);
+      const r = await page.evaluate(observeFailure);
+      const url = server.url('/no/such/core.wasm').replace(/[.?]/g, '\\$&');
+      assertFailure(r, consoleMessages, new RegExp(`core module ${url} could not be loaded: HTTP 404.*modelContextPolyfillConfig\\.coreUrl`));
+    }, { allowPageErrors: true }));
+
+  test(`${build} build: HTML served instead of the core wasm says so (content type, URL, config key), not "magic word"`, () =>
+    withPage(async ({ page, goto, context, consoleMessages }) => {
+      await context.route(`**/${CORE_WASM}`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>an app shell</p>' }));
+      await goto(await inlinePage(tag));
+      await page.waitForFunction(() => document.modelContext);
+      const r = await page.evaluate(observeFailure);
+      assertFailure(r, consoleMessages, new RegExp(`${CORE_WASM} could not be loaded: it is not WebAssembly: the server answered HTTP 200 with Content-Type text/html.*coreUrl`));
+      assert.doesNotMatch(r.register.message, /magic/);
+    }));
+
+  test(`${build} build: without WebAssembly the object exists and every call says why`, () =>
+    withPage(async ({ page, goto, context, consoleMessages }) => {
+      await context.addInitScript(() => { delete globalThis.WebAssembly; });
+      await goto(await inlinePage(tag));
+      await page.waitForFunction(() => document.modelContext);
+      const r = await page.evaluate(observeFailure);
+      assertFailure(r, consoleMessages, /this browser has no WebAssembly/);
+    }));
+}
+
+/** A page served with `csp` as its Content-Security-Policy, loading `script` then app.js. */
+async function cspPage(csp, script) {
+  const server = await getServer();
+  const id = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+  server.route(`/__csp/${id}/app.js`, {
+    type: 'text/javascript',
+    body: `window.appSaw = typeof document.modelContext;
+      (async () => {
+        const mc = document.modelContext;
+        const outcome = (p) => p.then((v) => ({ ok: v }), (e) => ({ name: e.name, message: e.message }));
+        await outcome(mc.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, execute: ({ n }) => 'n=' + n }));
+        const tools = await outcome(mc.getTools());
+        const typed = tools.ok && tools.ok[0];
+        window.result = {
+          tools: tools.ok ? tools.ok.map((t) => t.name) : tools,
+          valid: typed ? await outcome(mc.executeTool(typed, { n: 2 })) : null,
+          invalid: typed ? await outcome(mc.executeTool(typed, { n: 'x' })) : null,
+        };
+      })();`,
+  });
+  server.route(`/__csp/${id}/index.html`, {
+    headers: { 'Content-Security-Policy': csp },
+    body: `<!doctype html><meta charset="utf-8">${script}<script src="app.js"></script>`,
+  });
+  return `/__csp/${id}/index.html`;
+}
+
+for (const [build, src] of [['classic', '/dist/modelcontext.iife.js'], ['self-contained classic', '/dist/modelcontext.inline.iife.js']]) {
+  test(`${build} build under script-src 'self': the object exists, every call names 'wasm-unsafe-eval'`, () =>
+    withPage(async ({ page, goto, consoleMessages }) => {
+      await goto(await cspPage("script-src 'self'", `<script src="${src}"></script>`));
+      await page.waitForFunction(() => window.result);
+      const r = await page.evaluate(() => ({ saw: window.appSaw, result: window.result }));
+      assert.equal(r.saw, 'object', 'the page script after the polyfill sees document.modelContext');
+      assert.match(r.result.tools.message, /Content-Security-Policy does not allow WebAssembly\. Add 'wasm-unsafe-eval' to its script-src directive/);
+      const ours = consoleMessages.filter((m) => m.type === 'error' && m.text.startsWith('modelcontext-polyfill:'));
+      assert.equal(ours.length, 1, ours.map((m) => m.text).join('\n'));
+      assert.match(ours[0].text, /'wasm-unsafe-eval'/);
+    }));
+
+  test(`${build} build under script-src 'self' 'wasm-unsafe-eval': everything works`, () =>
+    withPage(async ({ page, goto }) => {
+      await goto(await cspPage("script-src 'self' 'wasm-unsafe-eval'", `<script src="${src}"></script>`));
+      await page.waitForFunction(() => window.result);
+      const r = await page.evaluate(() => window.result);
+      assert.deepEqual(r.tools, ['typed']);
+      assert.deepEqual(r.valid, { ok: 'n=2' });
+      assert.equal(r.invalid.name, 'DataError');
+    }));
+}
+
+test('the self-contained classic build is complete when its script ends (sync API, no request for other files)', () =>
+  withPage(async ({ page, goto }) => {
+    const requested = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    await goto(await inlinePage(`<script src="/dist/modelcontext.inline.iife.js"></script><script>
+      window.sync = { connected: document.modelContext.isConnected() };
+      document.modelContext.registerTool('s', { description: 'd', handler: () => 'x' });
+      window.sync.listed = navigator.modelContextTesting.listTools().map((t) => t.name);
+      try { document.modelContext.registerTool('bad name!', { description: 'd', handler() {} }); } catch (e) { window.sync.thrown = e.name; }
+    </script>`));
+    assert.deepEqual(await page.evaluate(() => window.sync), { connected: true, listed: ['s'], thrown: 'InvalidStateError' });
+    const r = await page.evaluate(async () => {
+      await document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, execute: () => 'ran' });
+      const typed = (await document.modelContext.getTools()).find((t) => t.name === 'typed');
+      return document.modelContext.executeTool(typed, { n: 'x' }).then(() => 'ran', (e) => e.name);
+    });
+    assert.equal(r, 'DataError');
+    assert.deepEqual(requested.filter((p) => p.startsWith('/dist/')), ['/dist/modelcontext.inline.iife.js']);
+  }));
+
+test('importing either ES module entry in Node does nothing and throws nothing', () => {
+  for (const entry of ['modelcontext.js', 'modelcontext.inline.js']) {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+      const before = Object.getOwnPropertyNames(globalThis).length;
+      const m = await import(${JSON.stringify(new URL(`file://${DIST_DIR}/${entry}`).href)});
+      const reason = await m.ready.then(() => 'resolved', (e) => e.message);
+      console.log(JSON.stringify({
+        reason, McpClient: typeof m.McpClient,
+        mark: typeof globalThis[Symbol.for('modelcontext-polyfill')],
+        navigator: typeof globalThis.navigator?.modelContext,
+        globals: Object.getOwnPropertyNames(globalThis).length - before,
+      }));`], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.deepEqual(JSON.parse(r.stdout), {
+      reason: 'modelcontext-polyfill: nothing is installed here (no document and no worker scope)',
+      McpClient: 'undefined', mark: 'undefined', navigator: 'undefined', globals: 0,
+    });
+  }
+});
