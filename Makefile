@@ -6,7 +6,7 @@
 #   make deps        scripts/install-deps.sh (idempotent; ~0.2 s when all is present)
 #   make build       dist/: ESM + classic-script builds (scripts/build.mjs)
 #   make build-dev   same, debug wasm, no wasm-opt, names kept (fast, for debugging)
-#   make size        raw and gzip sizes of everything in dist/
+#   make size        raw, gzip and brotli sizes of dist/, the front (bytes before document.modelContext)
 #   make bench       this polyfill beside @mcp-b/global in headless Chromium (not in make test;
 #                    ROUNDS=N for more rounds; scripts/bench.mjs)
 #   make package     stage the npm package in target/npm/modelcontext-polyfill and `npm pack` it
