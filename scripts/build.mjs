@@ -235,11 +235,16 @@ if (unlisted.length) {
   console.warn(`build: warning: polyfill/src has files not in POLYFILL_SOURCES (not built): ${unlisted.join(', ')}`);
 }
 
-function concatSources(indent, names = POLYFILL_SOURCES) {
+// The front is what a page waits for: a release build drops its comment-only and blank lines
+// (the sources in polyfill/src/ keep them). The syntax checks below run on the result.
+const COMMENT_LINE = /^\s*(\/\/|\/\*|\*)/;
+
+function concatSources(indent, names = POLYFILL_SOURCES, { strip = false } = {}) {
   return sources
     .filter(({ name }) => names.includes(name))
     .map(({ name, text }) => {
-      const body = text.replace(/\s+$/, '').split('\n').map((l) => (l ? indent + l : l)).join('\n');
+      const lines = text.replace(/\s+$/, '').split('\n').filter((l) => !strip || (l.trim() && !COMMENT_LINE.test(l)));
+      const body = lines.map((l) => (l ? indent + l : l)).join('\n');
       return `${indent}// ---- polyfill/src/${name} ----\n${body}\n`;
     })
     .join('\n');
@@ -403,7 +408,7 @@ step('assemble dist/', () => {
 
   // The front, as an ES module: modelcontext.js loads modelcontext_core.js, modelcontext.inline.js
   // the core with the wasm inline.
-  const front = (core) => fill(tpl('entry.esm.js'), { ...common, '@@CORE_JS@@': core, '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES) });
+  const front = (core) => fill(tpl('entry.esm.js'), { ...common, '@@CORE_JS@@': core, '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }) });
   const coreSources = concatSources('', [...CORE_SOURCES, 'wasm_fetch.js']);
   const esm = front(OUT.core);
   const core = fill(tpl('core.esm.js'), { ...common, '/*@@CORE_SOURCES@@*/': coreSources });
@@ -430,7 +435,7 @@ step('assemble dist/', () => {
     '@@VARIANT@@': '',
     '@@SELF@@': OUT.iife,
     '@@CORE_FROM@@': `The core (${OUT.core} beside it, which fetches the core wasm) then loads; calls made meanwhile wait for it, in order.`,
-    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES),
+    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
     '/*@@GLUE_NO_MODULES@@*/': '',
     '/*@@CORE_SOURCES@@*/': '',
     '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.import.iife.js'), { '@@CORE_JS@@': OUT.core }), '  '),
@@ -440,7 +445,7 @@ step('assemble dist/', () => {
     '@@VARIANT@@': ' (self-contained: both wasm modules inline)',
     '@@SELF@@': OUT.inlineIife,
     '@@CORE_FROM@@': 'The core wasm is inside it and compiled at once, so the polyfill is complete when it ends; nothing else is fetched.',
-    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES),
+    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
     '/*@@GLUE_NO_MODULES@@*/': glueNoModules,
     '/*@@CORE_SOURCES@@*/': concatSources('  ', CORE_SOURCES),
     '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.inline.iife.js'), { ...common, ...inline }), '  '),
