@@ -4,8 +4,9 @@
 // invalid one rejects with DataError (which needs both wasm files: the core and the validator).
 //
 // Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/),
-// webpack 5 (no config file), Rollup (node-resolve) and esbuild (--bundle) with the `inline`
-// entry; and esbuild with the main entry, which copies no wasm: a clear error naming the way out.
+// webpack 5 (no config file), Parcel 2 (no config); Rollup (node-resolve) and esbuild (--bundle)
+// with the `inline` entry; and esbuild with the main entry, which copies no wasm: a clear error
+// naming the way out. And React through modelcontext-polyfill/react in Vite's dev server.
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -106,6 +107,15 @@ test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-
     assert.doesNotMatch(fs.readFileSync(path.join(dir, 'dist', f), 'utf8'), /file:\/\//, `${f} holds a file:// URL`);
   }
   const r = await result(url);
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
+test('Parcel 2 (no config): both wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
+  const { dir, url } = app('parcel');
+  run(BIN('parcel'), ['build', 'index.html', '--no-cache', '--dist-dir', 'dist', '--public-url', './', '--log-level', 'warn'], dir);
+  const files = fs.readdirSync(path.join(dir, 'dist'));
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 2, files.join(' '));
+  const r = await result(`${url}dist/`);
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
 
