@@ -295,6 +295,7 @@ fn handler_errors_never_take_the_server_down() {
                 Err::<Value, _>(HandlerError {
                     message: "TypeError: x is undefined".into(),
                     data: Some(json!({"stack": "..."})),
+                    code: None,
                 })
             },
         ))

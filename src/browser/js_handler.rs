@@ -122,6 +122,24 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsVa
         },
     );
     js::define_hidden(&o, "sendRequest", &send_request.into_js_value());
+    // The Tasks extension (SEP-2663): a call that may run as a task can set the task's
+    // status message and read its id once it is one.
+    if ctx.in_task() {
+        let c = ctx.clone();
+        let set_status = Closure::<dyn Fn(JsValue) -> bool>::new(move |message: JsValue| {
+            match message.as_string() {
+                Some(m) => c.set_task_status(&m),
+                None => false,
+            }
+        });
+        js::define_hidden(&o, "setStatus", &set_status.into_js_value());
+        let c = ctx.clone();
+        let task_id = Closure::<dyn Fn() -> JsValue>::new(move || match c.task_id() {
+            Some(id) => JsValue::from_str(&id),
+            None => JsValue::UNDEFINED,
+        });
+        js::define_hidden(&o, "getTaskId", &task_id.into_js_value());
+    }
     o
 }
 
@@ -165,8 +183,25 @@ async fn call_json(
     let options = call_options(&ctx, &controller.signal());
     match invoke(&f, &input, &options).await {
         Ok(v) => result_to_json(&v, &what),
-        Err(e) => Err(HandlerError::new(js::error_message(&e))),
+        Err(e) => Err(thrown(&e)),
     }
+}
+
+/// What a page function threw. An error carrying a negative integer `code` (a JSON-RPC
+/// error code, as the MCP SDKs' `ProtocolError` has; DOMException codes are positive) is a
+/// protocol error: a task then ends `failed` with it (SEP-2663), its `data` included.
+fn thrown(e: &JsValue) -> HandlerError {
+    let mut h = HandlerError::new(js::error_message(e));
+    let code = js::get(e, "code").ok().and_then(|c| c.as_f64());
+    if let Some(c) = code.filter(|c| c.fract() == 0.0 && *c < 0.0 && *c >= -9_007_199_254_740_991.0)
+    {
+        h.code = Some(c as i64);
+        h.data = js::get(e, "data")
+            .ok()
+            .filter(|d| !d.is_undefined())
+            .and_then(|d| js::to_json(&d).ok().flatten());
+    }
+    h
 }
 
 /// A page function as a tool handler.

@@ -32,6 +32,10 @@ impl Runtime for BrowserRuntime {
             let _ = JsFuture::from(promise).await;
         })
     }
+
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
 }
 
 type Task = Box<dyn FnOnce()>;

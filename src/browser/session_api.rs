@@ -17,7 +17,7 @@ use super::engine::{
 use super::js;
 use super::js_handler::{JsCompleter, JsPrompt, JsResource, JsTool};
 use super::webmcp::unregister_if_current;
-use crate::server::{LogLevel, PromptArgument, PromptDef, ResourceDef, ToolDef};
+use crate::server::{LogLevel, PromptArgument, PromptDef, ResourceDef, TaskSupport, ToolDef};
 
 /// What one session (or `modelContext` itself) registered, so `disconnect` can undo it.
 #[derive(Default)]
@@ -202,6 +202,14 @@ pub fn register_tool(
     t.annotations = annotations;
     t.icons = icons(def, &what)?;
     t.meta = opt_json(def, "_meta")?;
+    t.task_support = match opt_string(def, "taskSupport")? {
+        None => TaskSupport::Forbidden,
+        Some(s) => TaskSupport::parse(&s).ok_or_else(|| {
+            js::type_error(&format!(
+                "{what}: taskSupport must be \"forbidden\", \"optional\" or \"required\", got {s:?}"
+            ))
+        })?,
+    };
     t.attachment = Some(Rc::new(JsToolData {
         execute: f,
         input_schema_json: input_schema.map(|s| s.to_string()),

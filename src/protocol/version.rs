@@ -160,6 +160,12 @@ impl ProtocolVersion {
     pub fn has_result_type(self) -> bool {
         self >= ProtocolVersion::V2026_07_28
     }
+
+    /// `capabilities.extensions` (SEP-2133): the Tasks (SEP-2663) and Skills (SEP-2640)
+    /// extensions are negotiated there, per request, from 2026-07-28 on.
+    pub fn has_extensions(self) -> bool {
+        self >= ProtocolVersion::V2026_07_28
+    }
 }
 
 impl fmt::Display for ProtocolVersion {

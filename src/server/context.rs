@@ -10,6 +10,7 @@ use super::input_required::Inputs;
 use super::logging::LogLevel;
 use super::runtime::LocalBoxFuture;
 use super::session::SessionInner;
+use super::tasks::TaskLink;
 use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
 
 /// Sends `notifications/progress` for one request, keeping progress strictly increasing.
@@ -76,6 +77,8 @@ pub struct RequestContext {
     pub(crate) meta: Value,
     /// 2026-07-28: what a retry after an input-required result brought.
     pub(crate) inputs: Inputs,
+    /// A call that may become, or is, a task (SEP-2663): input requests and status go there.
+    pub(crate) task: Option<Rc<TaskLink>>,
 }
 
 impl RequestContext {
@@ -92,6 +95,7 @@ impl RequestContext {
             client_capabilities: Value::Object(Map::new()),
             meta: Value::Null,
             inputs: Inputs::default(),
+            task: None,
         }
     }
 
@@ -106,16 +110,50 @@ impl RequestContext {
     }
 
     /// Sends a progress notification if the client asked for them; see
-    /// [`ProgressReporter::report`].
+    /// [`ProgressReporter::report`]. In a task (which has no progress notifications,
+    /// SEP-2663) it sets the task's `statusMessage` instead: `message`, else
+    /// `"<progress>/<total>"`.
     pub fn report_progress(
         &self,
         progress: f64,
         total: Option<f64>,
         message: Option<&str>,
     ) -> bool {
+        if let Some(link) = &self.task {
+            let text = match (message, total) {
+                (Some(m), _) => m.to_string(),
+                (None, Some(t)) => format!("{progress}/{t}"),
+                (None, None) => format!("{progress}"),
+            };
+            link.status(text);
+            return true;
+        }
         self.progress
             .as_ref()
             .is_some_and(|p| p.report(progress, total, message))
+    }
+
+    /// Whether the call may run as a task (its tool has task support and the client
+    /// accepts tasks): status reports and input requests then go to the task.
+    pub fn in_task(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// The task's id, once the call has become one.
+    pub fn task_id(&self) -> Option<String> {
+        self.task.as_ref().and_then(|l| l.id())
+    }
+
+    /// Sets the task's `statusMessage` (SEP-2663 `Task.statusMessage`); `false` when the
+    /// call is not on the task path.
+    pub fn set_task_status(&self, message: &str) -> bool {
+        match &self.task {
+            Some(link) => {
+                link.status(message.to_string());
+                true
+            }
+            None => false,
+        }
     }
 
     /// Sends `notifications/message` to the client when `level` passes the client's
@@ -163,6 +201,10 @@ impl RequestContext {
         method: &str,
         params: Option<Value>,
     ) -> LocalBoxFuture<'static, Result<Value, ErrorObject>> {
+        // On the task path the request becomes one of the task's inputRequests.
+        if let Some(link) = &self.task {
+            return link.ask(method, params);
+        }
         match self.session.as_ref().and_then(Weak::upgrade) {
             Some(session) => session.request(method, params, self.version),
             None => {

@@ -7,6 +7,7 @@ use std::rc::{Rc, Weak};
 use super::cancel::CancellationToken;
 use super::context::RequestContext;
 use super::futures::{race, Either};
+use super::handler::HandlerResult;
 use super::input_required::{self, StateKey};
 use super::limits::Limits;
 use super::logging::LogLevel;
@@ -16,6 +17,8 @@ use super::registry::{
 use super::results;
 use super::runtime::{LocalBoxFuture, Runtime};
 use super::session::{Session, SessionInner};
+use super::skills::SkillRegistry;
+use super::tasks::{TaskLimits, TaskStore};
 use super::validator::{SchemaCompiler, SchemaViolation};
 use crate::protocol::ProtocolVersion;
 
@@ -83,6 +86,8 @@ pub struct ServerConfig {
     pub ttl_ms: u64,
     /// `cacheScope` on 2026-07-28 list/read/discover results.
     pub cache_scope: &'static str,
+    /// Limits on tasks (the Tasks extension, [`super::tasks`]).
+    pub tasks: TaskLimits,
 }
 
 impl Default for ServerConfig {
@@ -93,6 +98,7 @@ impl Default for ServerConfig {
             tool_timeout_ms: None,
             ttl_ms: 0,
             cache_scope: "private",
+            tasks: TaskLimits::default(),
         }
     }
 }
@@ -161,6 +167,10 @@ pub(crate) struct ServerInner {
     next_id: Cell<u64>,
     /// Signs and verifies the `requestState` of input-required results.
     pub(crate) state_key: StateKey,
+    /// Tasks (SEP-2663), kept per server: stateless clients have no session to hold them.
+    pub(crate) tasks: TaskStore,
+    /// Skills (SEP-2640); their files are resources in `registry`.
+    pub(crate) skills: RefCell<SkillRegistry>,
 }
 
 /// The MCP server engine. Cheap to clone (shared handle).
@@ -196,6 +206,8 @@ impl Server {
             shaped_tools: RefCell::new(Vec::new()),
             next_id: Cell::new(1),
             state_key: StateKey::default(),
+            tasks: TaskStore::default(),
+            skills: RefCell::new(SkillRegistry::default()),
         }))
     }
 
@@ -427,7 +439,7 @@ impl Server {
         self.live_sessions().len()
     }
 
-    fn live_sessions(&self) -> Vec<Rc<SessionInner>> {
+    pub(crate) fn live_sessions(&self) -> Vec<Rc<SessionInner>> {
         let mut list = self.0.sessions.borrow_mut();
         list.retain(|w| w.upgrade().is_some_and(|s| !s.is_closed()));
         list.iter().filter_map(Weak::upgrade).collect()
@@ -522,20 +534,16 @@ impl Server {
                     tool.def.name,
                     timeout.unwrap_or_default()
                 )),
-                Some(Err(e)) => results::tool_error(e.message),
-                // Input-required results go to the caller untouched (tools/call drives them).
-                Some(Ok(Value::Object(o)))
-                    if o.get("resultType").and_then(Value::as_str)
-                        == Some(input_required::INPUT_REQUIRED) =>
-                {
-                    o
-                }
-                Some(Ok(value)) => {
-                    let result = results::call_tool_result(value);
-                    check_output(&tool, result)
-                }
+                Some(r) => tool_outcome(&tool, r),
             }
         })
+    }
+
+    /// A tool handler's outcome as a `CallToolResult` object (before per-version shaping):
+    /// normalized and checked against the output schema; an error becomes an `isError`
+    /// result; an input-required result is passed on untouched.
+    pub(crate) fn tool_outcome(&self, tool: &Tool, r: HandlerResult) -> Map<String, Value> {
+        tool_outcome(tool, r)
     }
 
     /// Validates arguments, then runs the tool, as MCP `tools/call` does but outside any
@@ -548,6 +556,20 @@ impl Server {
     ) -> Result<LocalBoxFuture<'static, Map<String, Value>>, CallError> {
         let tool = self.check_call(name, &args)?;
         Ok(self.run_tool(tool, args, ctx))
+    }
+}
+
+fn tool_outcome(tool: &Tool, r: HandlerResult) -> Map<String, Value> {
+    match r {
+        Err(e) => results::tool_error(e.message),
+        // Input-required results go to the caller untouched (tools/call drives them).
+        Ok(Value::Object(o))
+            if o.get("resultType").and_then(Value::as_str)
+                == Some(input_required::INPUT_REQUIRED) =>
+        {
+            o
+        }
+        Ok(value) => check_output(tool, results::call_tool_result(value)),
     }
 }
 

@@ -37,6 +37,8 @@ pub enum ServerError {
         limit: usize,
         actual: Option<usize>,
     },
+    /// A JSON-RPC error passed on as it is (a handler's protocol error, a client's answer).
+    Rpc(ErrorObject),
 }
 
 impl ServerError {
@@ -112,6 +114,7 @@ impl ServerError {
                 };
                 ErrorObject::new(INVALID_REQUEST, message).with_data(data)
             }
+            ServerError::Rpc(e) => e.clone(),
         }
     }
 }

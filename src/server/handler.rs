@@ -18,6 +18,10 @@ use super::runtime::LocalBoxFuture;
 pub struct HandlerError {
     pub message: String,
     pub data: Option<Value>,
+    /// A JSON-RPC error code: the failure is a protocol error, not a tool execution error.
+    /// A tool running as a task then ends `failed` with this error (SEP-2663) instead of
+    /// `completed` with an `isError` result.
+    pub code: Option<i64>,
 }
 
 impl HandlerError {
@@ -25,6 +29,15 @@ impl HandlerError {
         HandlerError {
             message: message.into(),
             data: None,
+            code: None,
+        }
+    }
+
+    /// A protocol error with a JSON-RPC `code` (see [`HandlerError::code`]).
+    pub fn protocol(code: i64, message: impl Into<String>) -> Self {
+        HandlerError {
+            code: Some(code),
+            ..HandlerError::new(message)
         }
     }
 }

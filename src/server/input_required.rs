@@ -283,6 +283,11 @@ impl StateKey {
         *self.0.borrow_mut() = key.to_vec();
     }
 
+    /// HMAC-SHA-256 of `data` under this key (also what makes task ids unguessable).
+    pub fn mac(&self, data: &[u8]) -> [u8; 32] {
+        hmac_sha256(&self.0.borrow(), data)
+    }
+
     /// `base64url(payload) "." hex(HMAC-SHA-256(key, payload))`.
     pub fn sign(&self, payload: &str) -> String {
         let mac = hmac_sha256(&self.0.borrow(), payload.as_bytes());
@@ -308,13 +313,27 @@ impl StateKey {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Lowercase hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const B64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// The standard Base64 alphabet (RFC 4648 §4).
+pub(crate) const B64_STANDARD: &[u8; 64] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 fn base64url_encode(data: &[u8]) -> String {
+    base64_encode_with(data, B64URL, false)
+}
+
+fn base64url_decode(s: &str) -> Option<Vec<u8>> {
+    base64_decode_with(s, B64URL)
+}
+
+/// Base64 of `data` in `alphabet`, `=`-padded when `pad`.
+pub(crate) fn base64_encode_with(data: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
         let b = [
@@ -323,20 +342,24 @@ fn base64url_encode(data: &[u8]) -> String {
             *chunk.get(2).unwrap_or(&0),
         ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            out.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(alphabet[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else if pad {
+                out.push('=');
+            }
         }
     }
     out
 }
 
-fn base64url_decode(s: &str) -> Option<Vec<u8>> {
+/// Decodes Base64 in `alphabet` (no padding); `None` for anything else.
+pub(crate) fn base64_decode_with(s: &str, alphabet: &[u8; 64]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() * 3 / 4);
     let mut acc = 0u32;
     let mut bits = 0;
     for c in s.bytes() {
-        let v = B64.iter().position(|&x| x == c)? as u32;
+        let v = alphabet.iter().position(|&x| x == c)? as u32;
         acc = (acc << 6) | v;
         bits += 6;
         if bits >= 8 {

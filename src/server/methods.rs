@@ -15,6 +15,8 @@ use super::results;
 use super::runtime::LocalBoxFuture;
 use super::session::{ListenFilter, SessionInner};
 use super::shape;
+use super::skills;
+use super::tasks;
 use crate::protocol::{version, ProtocolVersion, RequestId};
 
 /// One request being served.
@@ -108,6 +110,10 @@ pub(crate) fn dispatch(call: &Call) -> Reply {
         ("prompts/get", _) => prompts_get(call),
         ("logging/setLevel", false) => now(set_level(call)),
         ("completion/complete", _) => complete(call),
+        ("tasks/get" | "tasks/update" | "tasks/cancel", true) => tasks::method(call),
+        ("skills/list" | "skills/get" | "resources/directory/read", _) if v.has_extensions() => {
+            skills::method(call, v)
+        }
         _ => now(Err(ServerError::MethodNotFound(m.to_string()))),
     }
 }
@@ -122,6 +128,12 @@ pub fn capabilities(version: ProtocolVersion) -> Value {
     });
     if version >= ProtocolVersion::V2025_03_26 {
         c["completions"] = json!({});
+    }
+    if version.has_extensions() {
+        c["extensions"] = json!({
+            tasks::TASKS_EXTENSION: {},
+            skills::SKILLS_EXTENSION: skills::capability(),
+        });
     }
     c
 }
@@ -296,6 +308,9 @@ fn tools_call_checked(call: &Call, tool: Rc<Tool>, v: ProtocolVersion) -> Reply 
         Ok(c) => c,
         Err(e) => return now(Err(e)),
     };
+    if let Some(reply) = tasks::tools_call(call, v, &tool, &args, &ctx) {
+        return reply;
+    }
     let key = server.0.state_key.clone();
     let stateless = call.stateless;
     let run = move |ctx: RequestContext| -> LocalBoxFuture<'static, Result<Round<Map<String, Value>>, ServerError>> {
@@ -428,11 +443,16 @@ fn listen(call: &Call) -> Reply {
             ))))
         }
     };
+    let task_ids = match tasks::listen_task_ids(f, &call.params) {
+        Ok(ids) => ids.into_iter().collect(),
+        Err(e) => return now(Err(e)),
+    };
     Reply::Listen(ListenFilter {
         tools: flag("toolsListChanged"),
         resources: flag("resourcesListChanged"),
         prompts: flag("promptsListChanged"),
         resource_uris: uris,
+        task_ids,
     })
 }
 

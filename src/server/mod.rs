@@ -21,6 +21,8 @@ pub mod results;
 pub mod runtime;
 pub mod session;
 pub mod shape;
+pub mod skills;
+pub mod tasks;
 pub mod uri_template;
 pub mod validator;
 
@@ -38,4 +40,6 @@ pub use methods::capabilities;
 pub use registry::{ListKind, PromptArgument, PromptDef, RegistryError, ResourceDef, ToolDef};
 pub use runtime::{LocalBoxFuture, Runtime};
 pub use session::Session;
+pub use skills::{SkillContent, SkillDef, SkillFile, SKILLS_EXTENSION};
+pub use tasks::{TaskLimits, TaskStatus, TaskSupport, TASKS_EXTENSION};
 pub use validator::{CompiledSchema, SchemaCompiler, SchemaViolation};

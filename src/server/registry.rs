@@ -10,6 +10,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use super::handler::{Completer, PromptHandler, ResourceHandler, ToolHandler};
+use super::tasks::TaskSupport;
 use super::uri_template::UriTemplate;
 use super::validator::{CompiledSchema, SchemaCompiler};
 
@@ -121,6 +122,9 @@ pub struct ToolDef {
     pub icons: Vec<Value>,
     pub execution: Option<Value>,
     pub meta: Option<Value>,
+    /// Whether a call may run as a task (the Tasks extension, SEP-2663; see
+    /// [`super::tasks`]). Forbidden unless the registering door says otherwise.
+    pub task_support: TaskSupport,
     pub handler: Rc<dyn ToolHandler>,
     /// Data the registering door keeps with the tool (the browser layer's per-tool state).
     pub attachment: Option<Rc<dyn Any>>,
@@ -142,6 +146,7 @@ impl ToolDef {
             icons: Vec::new(),
             execution: None,
             meta: None,
+            task_support: TaskSupport::Forbidden,
             handler: Rc::new(handler),
             attachment: None,
         }
@@ -164,6 +169,11 @@ impl ToolDef {
 
     pub fn annotation(mut self, key: &str, value: Value) -> Self {
         self.annotations.insert(key.to_string(), value);
+        self
+    }
+
+    pub fn task_support(mut self, support: TaskSupport) -> Self {
+        self.task_support = support;
         self
     }
 }

@@ -20,4 +20,20 @@ pub trait Runtime {
 
     /// A future that completes after `ms` milliseconds.
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()>;
+
+    /// The wall clock, in milliseconds since the Unix epoch (task timestamps and expiry).
+    /// Natively the system clock; a browser host overrides it with `Date.now()`.
+    fn now_ms(&self) -> f64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs_f64() * 1000.0)
+                .unwrap_or(0.0)
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            0.0
+        }
+    }
 }

@@ -37,6 +37,8 @@ pub(crate) struct ListenFilter {
     pub resources: bool,
     pub prompts: bool,
     pub resource_uris: BTreeSet<String>,
+    /// `notifications/tasks` for these tasks (SEP-2663).
+    pub task_ids: BTreeSet<String>,
 }
 
 impl ListenFilter {
@@ -531,6 +533,9 @@ impl SessionInner {
                 | "resources/templates/list"
                 | "prompts/list"
                 | "resources/read"
+                | "skills/list"
+                | "skills/get"
+                | "resources/directory/read"
         );
         // An input-required result (server::input_required) is not an answer to cache.
         let complete = obj.get("resultType").and_then(Value::as_str) == Some("complete");
@@ -587,6 +592,7 @@ impl SessionInner {
             client_capabilities: caps,
             meta,
             inputs: Default::default(),
+            task: None,
         }
     }
 
@@ -669,6 +675,12 @@ impl SessionInner {
                 json!(filter.resource_uris.iter().collect::<Vec<_>>()),
             );
         }
+        if !filter.task_ids.is_empty() {
+            agreed.insert(
+                "taskIds".into(),
+                json!(filter.task_ids.iter().collect::<Vec<_>>()),
+            );
+        }
         self.send_notification(
             "notifications/subscriptions/acknowledged",
             Some(json!({
@@ -700,6 +712,16 @@ impl SessionInner {
     /// each open `subscriptions/listen` stream (stateless era).
     pub(crate) fn broadcast(&self, method: &str, params: Option<Value>) {
         self.fan_out(method, params, |st| st.negotiated.is_some(), |_| true);
+    }
+
+    /// `notifications/tasks` with `detailed` on each stream that asked for task `id`.
+    pub(crate) fn task_status(&self, id: &str, detailed: &Value) {
+        self.fan_out(
+            "notifications/tasks",
+            Some(detailed.clone()),
+            |_| false,
+            |l| l.filter.task_ids.contains(id),
+        );
     }
 
     pub(crate) fn resource_updated(&self, uri: &str) {

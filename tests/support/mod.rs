@@ -35,7 +35,11 @@ impl McpSchemas {
                 let path = schema_dir().join(version).join("schema.json");
                 let text = std::fs::read_to_string(&path)
                     .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-                serde_json::from_str(&text).expect("schema parses")
+                let mut doc: Value = serde_json::from_str(&text).expect("schema parses");
+                if version == STATELESS {
+                    merge_extension_defs(&mut doc);
+                }
+                doc
             })
             .clone()
     }
@@ -84,6 +88,34 @@ impl McpSchemas {
             serde_json::to_string_pretty(instance).unwrap(),
             violations.iter().map(|v| v.describe()).collect::<Vec<_>>()
         );
+    }
+}
+
+/// Adds the extensions' definitions (tests/support/extensions.schema.json: Tasks, SEP-2663;
+/// Skills, SEP-2640) to the 2026-07-28 schema, which does not carry them.
+fn merge_extension_defs(doc: &mut Value) {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/extensions.schema.json");
+    let text = std::fs::read_to_string(&path).expect("extension schema");
+    let ext: Value = serde_json::from_str(&text).expect("extension schema parses");
+    let defs = doc["$defs"].as_object_mut().expect("2026-07-28 uses $defs");
+    for (k, v) in ext["$defs"].as_object().unwrap() {
+        defs.insert(k.clone(), v.clone());
+    }
+}
+
+/// The result definition for a method, given the result (a `tools/call` may answer with a
+/// task, Tasks extension).
+pub fn result_def_of(method: &str, result: &Value) -> &'static str {
+    match method {
+        "tools/call" if result["resultType"] == json!("task") => "CreateTaskResult",
+        "tasks/get" => "GetTaskResult",
+        "tasks/update" | "tasks/cancel" => "TaskAck",
+        "skills/list" => "ListSkillsResult",
+        "skills/get" => "GetSkillResult",
+        "resources/directory/read" => "ReadResourceDirectoryResult",
+        "tools/call" if result["resultType"] == json!("input_required") => "InputRequiredResult",
+        _ => result_def(method),
     }
 }
 
@@ -251,7 +283,7 @@ impl Harness {
             };
             self.schemas.check(&version, envelope, m);
             self.schemas
-                .check(&version, result_def(&method), &m["result"]);
+                .check(&version, result_def_of(&method, &m["result"]), &m["result"]);
         } else if m.get("error").is_some() {
             // Errors for messages whose id could not be read carry no id; only 2025-11-25 and
             // later schemas can express that, so those are checked against 2025-11-25.
@@ -274,6 +306,8 @@ impl Harness {
             if m.get("id").is_some() {
                 self.schemas.check(&version, "JSONRPCRequest", m);
                 self.schemas.check(&version, "ServerRequest", m);
+            } else if m["method"] == json!("notifications/tasks") {
+                self.schemas.check(&version, "TaskStatusNotification", m);
             } else {
                 self.schemas.check(&version, "JSONRPCNotification", m);
                 self.schemas.check(&version, "ServerNotification", m);
