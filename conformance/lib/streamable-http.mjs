@@ -79,17 +79,23 @@ function sendJson(res, status, body, headers = {}) {
   res.end(text);
 }
 
-/** The body value a request's `Mcp-Name` header must repeat (SEP-2243), if the method has one. */
+/**
+ * The body value a request's `Mcp-Name` header must repeat, if the method has one: the name or
+ * URI (SEP-2243), or for tasks/get, tasks/update and tasks/cancel the `taskId` (SEP-2663
+ * "Streamable HTTP: Routing Headers").
+ */
 function nameOf(msg) {
   const p = msg.params;
   if (msg.method === 'tools/call' || msg.method === 'prompts/get') return typeof p?.name === 'string' ? p.name : undefined;
   if (msg.method === 'resources/read') return typeof p?.uri === 'string' ? p.uri : undefined;
+  if (msg.method === 'tasks/get' || msg.method === 'tasks/update' || msg.method === 'tasks/cancel') return typeof p?.taskId === 'string' ? p.taskId : undefined;
   return undefined;
 }
 
 /**
  * 2026-07-28 (SEP-2243): a request carries `Mcp-Method` (its method) and, for tools/call,
- * prompts/get and resources/read, `Mcp-Name` (its name or URI); header names are
+ * prompts/get and resources/read, `Mcp-Name` (its name or URI; for the tasks methods the task
+ * id); header names are
  * case-insensitive, values are compared exactly after trimming surrounding whitespace.
  * Returns what disagrees, or null.
  */
