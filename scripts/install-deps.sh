@@ -110,7 +110,14 @@ npm_packages() {
   fi
   if [ -f package-lock.json ]; then
     say "npm ci"
-    npm ci --no-audit --no-fund
+    # The lock holds only the platform packages the registry serves here (the bundlers'
+    # optional native builds for other systems are absent from it), and npm ci refuses a lock
+    # without them. npm install --no-save then installs the same locked versions and leaves
+    # package-lock.json as it is.
+    if ! npm ci --no-audit --no-fund; then
+      say "npm ci refused the lock; npm install --no-save with the same lock"
+      npm install --no-audit --no-fund --no-save
+    fi
   else
     say "npm install (no package-lock.json yet)"
     npm install --no-audit --no-fund
