@@ -92,7 +92,7 @@ test('Vite build (no config): both wasm files emitted; valid call resolves, inva
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
 
-test('Vite dev server (no config): dependencies pre-bundled into .vite/deps still find both wasm files', async () => {
+test('Vite dev server (no config): a module imported after the polyfill sees document.modelContext; pre-bundled .vite/deps still find both wasm files', async () => {
   const { dir } = app('vite');
   const r = await withVite('dev', dir, (origin) => result(`${origin}/`, { absolute: true }));
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));

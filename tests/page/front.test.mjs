@@ -7,6 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { withPage, requireDist, inlinePage, getServer, DIST_DIR } from './harness.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext.inline.iife.js');
@@ -241,3 +243,30 @@ test('importing either ES module entry in Node does nothing and throws nothing',
     });
   }
 });
+
+test('the classic front copied alone (no modelcontext_core.js beside it): every call names the missing file and the self-contained build', () =>
+  withPage(async ({ page, goto, server, consoleMessages }) => {
+    server.route('/__alone/modelcontext.iife.js', { type: 'text/javascript', body: fs.readFileSync(path.join(DIST_DIR, 'modelcontext.iife.js')) });
+    await goto(await inlinePage('<script src="/__alone/modelcontext.iife.js"></script>'));
+    await page.waitForFunction(() => document.modelContext);
+    const r = await page.evaluate(observeFailure);
+    const url = server.url('/__alone/modelcontext_core.js').replace(/[.?]/g, '\\$&');
+    assertFailure(r, consoleMessages, new RegExp(`the core script ${url} could not be loaded .*modelcontext\\.inline\\.iife\\.js, which needs no other file`));
+  }));
+
+test('a validator URL answered with HTML: the console says so when the first tool with a schema is registered (content type, config key)', () =>
+  withPage(async ({ page, goto, context, consoleMessages }) => {
+    await context.route('**/modelcontext_validator.wasm', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>an app shell</p>' }));
+    await goto(await inlinePage(BUILDS.classic));
+    await page.evaluate(() => document.modelContext.registerTool({
+      name: 'typed', description: 'T', inputSchema: { type: 'object' }, execute: () => 'ran',
+    }));
+    // No call is made: the registration alone starts the load (when the page is idle, within 1 s).
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !consoleMessages.some((m) => /validator module/.test(m.text))) await page.waitForTimeout(100);
+    const warnings = consoleMessages.filter((m) => /validator module .*could not be loaded/.test(m.text)).map((m) => m.text);
+    assert.equal(warnings.length, 1, consoleMessages.map((m) => m.text).join('\n'));
+    assert.match(warnings[0], /it is not WebAssembly: the server answered HTTP 200 with Content-Type text\/html.*modelContextPolyfillConfig\.validatorUrl/);
+    assert.doesNotMatch(warnings[0], /magic/);
+  }));

@@ -1,6 +1,4 @@
 // Rollup copies no files it meets as new URL('./file.wasm', import.meta.url) without a plugin:
 // the `inline` entry carries both wasm modules inside, so nothing needs copying.
 import 'modelcontext-polyfill/inline';
-import { run } from '../../shared/app.js';
-
-run();
+import '../../shared/app.js'; // uses document.modelContext as soon as it runs

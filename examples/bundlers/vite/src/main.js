@@ -1,6 +1,4 @@
 // Vite, no configuration: `npx vite` (dev) or `npx vite build` (dist/). Vite emits both wasm
 // files and rewrites their URLs.
 import 'modelcontext-polyfill';
-import { run } from '../../shared/app.js';
-
-run();
+import '../../shared/app.js'; // uses document.modelContext as soon as it runs
