@@ -5,9 +5,9 @@
 
 use serde_json::{Map, Value};
 use std::any::Any;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use super::handler::{Completer, PromptHandler, ResourceHandler, ToolHandler};
 use super::tasks::TaskSupport;
@@ -316,27 +316,51 @@ pub struct Registry {
     resources: BTreeMap<String, Rc<Resource>>,
     templates: BTreeMap<String, Rc<Resource>>,
     prompts: BTreeMap<String, Rc<PromptDef>>,
+    /// Compiled schemas by their JSON text, while some tool uses them: tools with the same
+    /// schema (an argument-less `{"type":"object"}` is common) share one compilation.
+    compiled: HashMap<String, Weak<dyn CompiledSchema>>,
 }
 
-fn compile(
-    compiler: &dyn SchemaCompiler,
-    which: &'static str,
-    schema: &Option<Value>,
-) -> Result<Option<Rc<dyn CompiledSchema>>, RegistryError> {
-    match schema {
-        None => Ok(None),
-        Some(s) => {
-            if !(s.is_object() || s.is_boolean()) {
-                return Err(RegistryError::InvalidSchema {
-                    which,
-                    message: format!("a schema must be an object or a boolean, got {s}"),
-                });
-            }
-            compiler
-                .compile(s)
-                .map(Some)
-                .map_err(|message| RegistryError::InvalidSchema { which, message })
+impl Registry {
+    /// Compiles `schema` (`which` names it in errors), or reuses the compilation of an
+    /// identical schema still in use. A compiled schema depends on nothing but its text and
+    /// the compiler, which is the registry's for its whole life.
+    fn compile(
+        &mut self,
+        compiler: &dyn SchemaCompiler,
+        which: &'static str,
+        schema: &Option<Value>,
+    ) -> Result<Option<Rc<dyn CompiledSchema>>, RegistryError> {
+        let Some(s) = schema else {
+            return Ok(None);
+        };
+        if !(s.is_object() || s.is_boolean()) {
+            return Err(RegistryError::InvalidSchema {
+                which,
+                message: format!("a schema must be an object or a boolean, got {s}"),
+            });
         }
+        let text = s.to_string();
+        // (A deferred compilation that the validator refused is not reused: compiled now,
+        // the schema is refused at registration.)
+        if let Some(shared) = self
+            .compiled
+            .get(&text)
+            .and_then(Weak::upgrade)
+            .filter(|c| c.deferred_error().is_none())
+        {
+            return Ok(Some(shared));
+        }
+        let compiled = compiler
+            .compile(s)
+            .map_err(|message| RegistryError::InvalidSchema { which, message })?;
+        // Forget the schemas no tool uses any more, now and then, so the map stays in
+        // proportion to what is registered.
+        if self.compiled.len() >= 64 && self.compiled.len().is_power_of_two() {
+            self.compiled.retain(|_, w| w.strong_count() > 0);
+        }
+        self.compiled.insert(text, Rc::downgrade(&compiled));
+        Ok(Some(compiled))
     }
 }
 
@@ -354,7 +378,7 @@ impl Registry {
             });
         }
         check_tool_name(&def.name)?;
-        let input = compile(compiler, "inputSchema", &def.input_schema)?;
+        let input = self.compile(compiler, "inputSchema", &def.input_schema)?;
         // Tool arguments are always objects (WebMCP `inputObject`, MCP `arguments`).
         if let Some(t) = def.input_schema.as_ref().and_then(|s| s.get("type")) {
             if !super::shape::admits_object(t) {
@@ -366,7 +390,7 @@ impl Registry {
                 });
             }
         }
-        let output = compile(compiler, "outputSchema", &def.output_schema)?;
+        let output = self.compile(compiler, "outputSchema", &def.output_schema)?;
         self.tools
             .insert(def.name.clone(), Rc::new(Tool { def, input, output }));
         Ok(())
@@ -515,6 +539,62 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::validator::SchemaViolation;
+    use crate::server::HandlerError;
+    use serde_json::json;
+    use std::cell::Cell;
+
+    /// Accepts any schema; counts compilations.
+    #[derive(Default)]
+    struct Counting(Cell<usize>);
+    struct AnyValue;
+    impl CompiledSchema for AnyValue {
+        fn validate(&self, _instance: &Value) -> Vec<SchemaViolation> {
+            Vec::new()
+        }
+    }
+    impl SchemaCompiler for Counting {
+        fn compile(&self, _schema: &Value) -> Result<Rc<dyn CompiledSchema>, String> {
+            self.0.set(self.0.get() + 1);
+            Ok(Rc::new(AnyValue))
+        }
+    }
+
+    fn tool(name: &str, schema: Value) -> ToolDef {
+        ToolDef::new(name, "d", |_args: Value, _ctx| async {
+            Ok::<_, HandlerError>(Value::Null)
+        })
+        .input_schema(schema)
+    }
+
+    #[test]
+    fn identical_schemas_compile_once_while_in_use() {
+        let compiler = Counting::default();
+        let mut r = Registry::default();
+        let empty = json!({ "type": "object" });
+        for name in ["a", "b", "c"] {
+            r.add_tool(tool(name, empty.clone()), &compiler).unwrap();
+        }
+        assert_eq!(compiler.0.get(), 1);
+        let shared = |r: &Registry, x: &str, y: &str| {
+            Rc::ptr_eq(
+                r.tool(x).unwrap().input.as_ref().unwrap(),
+                r.tool(y).unwrap().input.as_ref().unwrap(),
+            )
+        };
+        assert!(shared(&r, "a", "c"));
+        // A different schema (key order counts: it is compared as JSON text) compiles anew.
+        let other = json!({ "properties": {}, "type": "object" });
+        r.add_tool(tool("d", other), &compiler).unwrap();
+        assert_eq!(compiler.0.get(), 2);
+        assert!(!shared(&r, "a", "d"));
+        // Once no tool uses a compilation, an identical schema compiles again.
+        for name in ["a", "b", "c"] {
+            r.remove_tool(name);
+        }
+        r.add_tool(tool("e", empty), &compiler).unwrap();
+        assert_eq!(compiler.0.get(), 3);
+    }
 
     #[test]
     fn tool_name_rule() {
