@@ -263,7 +263,10 @@ function compressed(bytes) {
 /** What each way of loading costs, from `make size`'s own definition of the loads. */
 function byteFigures() {
   const size = JSON.parse(execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'size.mjs'), '--json'], { encoding: 'utf8' }));
-  const sizes = new Map(size.files.map((f) => [f.file, compressed(fs.readFileSync(path.join(DIST_DIR, f.file)))]));
+  // make size reports brotli itself now and then; compress here only what it does not.
+  const sizes = new Map(
+    size.files.map((f) => [f.file, Number.isFinite(f.brotli) ? f : compressed(fs.readFileSync(path.join(DIST_DIR, f.file)))]),
+  );
   const rows = size.loads.map((l) => {
     const files = l.files ?? [];
     const sum = files.reduce((a, f) => {
