@@ -57,7 +57,8 @@ test('iframeChild: announces mcp-server-ready on start and on every check; mcp-s
       iframe.src = src;
       document.body.append(iframe);
       await new Promise((r) => iframe.addEventListener('load', r));
-      await sleep(100);
+      // The child's server starts once its polyfill's core has loaded, and announces itself.
+      for (let i = 0; i < 200 && !seen.length; i++) await sleep(50);
       const post = (payload) => iframe.contentWindow.postMessage({ channel: 'mcp-iframe', type: 'mcp', direction: 'client-to-server', payload }, childOrigin);
       post('mcp-check-ready');
       post('mcp-check-ready');
