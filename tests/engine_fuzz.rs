@@ -455,6 +455,9 @@ struct Expect {
     ids: HashMap<String, usize>,
     optional: Vec<String>,
     anonymous: usize,
+    /// Refused before parsing (size, syntax, depth): one error, addressed to the request's
+    /// id when the server could read it from the text, else anonymous.
+    unparsed: bool,
 }
 
 fn readable_id(v: &Value) -> Option<Value> {
@@ -510,17 +513,19 @@ fn reply_for(m: &Value) -> Option<Option<Value>> {
 
 fn expect(text: &str, batches_allowed: bool) -> Expect {
     let mut e = Expect::default();
-    if text.len() > MAX_BYTES {
+    let unparsed = |mut e: Expect| {
         e.anonymous = 1;
-        return e;
+        e.unparsed = true;
+        e
+    };
+    if text.len() > MAX_BYTES {
+        return unparsed(e);
     }
     let Ok(value) = serde_json::from_str::<Value>(text) else {
-        e.anonymous = 1;
-        return e;
+        return unparsed(e);
     };
     if depth(&value) > MAX_DEPTH {
-        e.anonymous = 1;
-        return e;
+        return unparsed(e);
     }
     let items = match value {
         Value::Array(items) => {
@@ -555,6 +560,7 @@ fn run_fuzz(state: Option<&str>, seed: u64) {
             max_depth: MAX_DEPTH,
             max_batch_len: MAX_BATCH,
             max_in_flight: 16,
+            max_queued: 64,
         },
         page_size: 2,
         ..ServerConfig::default()
@@ -602,6 +608,20 @@ fn run_fuzz(state: Option<&str>, seed: u64) {
                 text.chars().take(300).collect::<String>()
             )
         };
+        if want.unparsed {
+            // One error; an id it carries must be one the text holds as an `"id"` member.
+            let addressed: Vec<&String> = got.keys().collect();
+            assert_eq!(anonymous + got.values().sum::<usize>(), 1, "{}", ctx());
+            for id in addressed {
+                assert!(
+                    text.contains(&format!("\"id\":{id}")),
+                    "id {id} not in the text: {}",
+                    ctx()
+                );
+            }
+            assert_eq!(h.session.in_flight(), 0, "{}", ctx());
+            continue;
+        }
         for (id, n) in &want.ids {
             let g = got.get(id).copied().unwrap_or(0);
             if want.optional.contains(id) {

@@ -59,7 +59,8 @@ fn oversized_messages_are_refused_before_parsing() {
     let out = h.exchange_text(&over);
     assert_eq!(out.len(), 1);
     assert_eq!(code(&out[0]), -32600);
-    assert!(out[0].get("id").is_none(), "not parsed, so no id");
+    // Not parsed, but the id is read from the text: the client is answered, not left waiting.
+    assert_eq!(out[0]["id"], json!(2));
     assert_eq!(
         out[0]["error"]["data"],
         json!({"limit": 200, "actual": over.len()})
@@ -68,9 +69,37 @@ fn oversized_messages_are_refused_before_parsing() {
         message(&out[0]),
         format!("Message size in bytes is {}; the limit is 200", over.len())
     );
-    // Garbage over the limit is refused for its size, not parsed.
+    // Garbage over the limit is refused for its size, not parsed; no id to read.
     let out = h.exchange_text(&"{".repeat(201));
     assert_eq!(code(&out[0]), -32600);
+    assert!(
+        out[0].get("id").is_none(),
+        "2025-11-25 leaves an unreadable id out"
+    );
+    // The next valid request is answered.
+    assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+}
+
+#[test]
+fn an_unreadable_id_is_left_out_in_every_version() {
+    // Only 2025-11-25 and later can express an error without an id (`id` optional); the
+    // earlier schemas require a string or integer id, and JSON-RPC's `null` is no valid MCP
+    // RequestId either, so the id is left out (the harness checks every reply's schema).
+    for v in ["2024-11-05", "2025-06-18", "2025-11-25"] {
+        let h = Harness::new();
+        h.initialize(v);
+        h.take();
+        for bad in [
+            "{\"jsonrpc\":",
+            "[",
+            "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}",
+        ] {
+            let out = h.exchange_text(bad);
+            assert_eq!(out.len(), 1, "{v} {bad}");
+            assert_eq!(out[0].get("id"), None, "{v} {bad}: {}", out[0]);
+            assert_eq!(h.request("ping", json!({}))["result"], json!({}), "{v}");
+        }
+    }
 }
 
 #[test]
@@ -85,7 +114,11 @@ fn deep_nesting_is_refused_before_parsing() {
     let deep = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"a":{"b":{"c":{"d":[]}}}}}});
     let out = h.exchange(deep);
     assert_eq!(code(&out[0]), -32600);
-    assert!(out[0].get("id").is_none());
+    assert_eq!(
+        out[0]["id"],
+        json!(2),
+        "the id is read without parsing the rest"
+    );
     assert_eq!(
         message(&out[0]),
         "Message nesting depth exceeds the limit of 6"
@@ -100,10 +133,153 @@ fn deep_nesting_is_refused_before_parsing() {
     let out = h.exchange_text(&"[".repeat(1_000_000));
     assert_eq!(code(&out[0]), -32600);
     assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+    // A million levels before the id, and after it: the id is still read.
+    let nest = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    for text in [
+        format!(
+            r#"{{"jsonrpc":"2.0","params":{{"a":{}}},"id":"deep-first","method":"tools/call"}}"#,
+            nest(1_000_000)
+        ),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"deep-last","method":"tools/call","params":{{"a":{}}}}}"#,
+            nest(1_000_000)
+        ),
+    ] {
+        let out = h.exchange_text(&text);
+        assert_eq!(code(&out[0]), -32600);
+        assert!(
+            out[0]["id"].as_str().unwrap().starts_with("deep-"),
+            "{}",
+            out[0]
+        );
+        assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+    }
 }
 
 #[test]
-fn requests_in_flight_are_limited() {
+fn a_lone_surrogate_is_refused_with_the_requests_id_and_the_next_request_is_served() {
+    let h = limited(Limits::default());
+    // JSON.stringify('a\ud800b') in a browser: valid JSON text, not a valid Unicode string.
+    let text = r#"{"jsonrpc":"2.0","id":"lone","method":"tools/call","params":{"name":"echo","arguments":{"s":"a\ud800b"}}}"#;
+    let out = h.exchange_text(text);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["id"], json!("lone"));
+    assert_eq!(code(&out[0]), -32700);
+    assert!(message(&out[0]).starts_with("Parse error"), "{}", out[0]);
+    let ok = h.request(
+        "tools/call",
+        json!({"name":"echo","arguments":{"s":"a\u{fffd}b"}}),
+    );
+    assert_eq!(ok["result"]["structuredContent"]["s"], json!("a\u{fffd}b"));
+}
+
+/// A tool that finishes when the test opens its gate.
+fn gated(name: &str, gate: &Gate) -> ToolDef {
+    let gate = gate.clone();
+    ToolDef::new(name, "Waits for the test", move |a: Value, _c| {
+        let gate = gate.clone();
+        std::future::poll_fn(move |cx| {
+            if gate.0.get() {
+                std::task::Poll::Ready(Ok::<_, HandlerError>(a.clone()))
+            } else {
+                gate.1.borrow_mut().push(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        })
+    })
+}
+
+#[derive(Clone, Default)]
+struct Gate(
+    Rc<std::cell::Cell<bool>>,
+    Rc<RefCell<Vec<std::task::Waker>>>,
+);
+
+impl Gate {
+    fn open(&self) {
+        self.0.set(true);
+        for w in self.1.borrow_mut().drain(..) {
+            w.wake();
+        }
+    }
+}
+
+#[test]
+fn requests_past_the_in_flight_cap_wait_in_a_queue_and_are_all_answered() {
+    let h = limited(Limits {
+        max_in_flight: 2,
+        max_queued: 3,
+        ..Limits::default()
+    });
+    let gate = Gate::default();
+    h.server.register_tool(gated("gated", &gate)).unwrap();
+    let started = Rc::new(std::cell::Cell::new(0));
+    let s = started.clone();
+    h.server
+        .register_tool(ToolDef::new(
+            "count",
+            "Counts starts",
+            move |a: Value, _c| {
+                s.set(s.get() + 1);
+                async move { Ok::<_, HandlerError>(a) }
+            },
+        ))
+        .unwrap();
+    h.take();
+    // Two run; past the cap, three are queued, not refused, and not started.
+    for id in 1..=5 {
+        let tool = if id <= 2 { "gated" } else { "count" };
+        assert!(h
+            .send_request(
+                json!(format!("c{id}")),
+                "tools/call",
+                json!({"name": tool, "arguments": {"n": id}})
+            )
+            .is_empty());
+    }
+    assert_eq!(started.get(), 0);
+    assert_eq!(h.session.queued(), 3);
+    assert_eq!(h.session.in_flight(), 5);
+    // Past the queue too: refused with the request's id, naming both limits.
+    let out = h.send_request(json!("c6"), "tools/call", json!({"name":"count"}));
+    assert_eq!(out[0]["id"], json!("c6"));
+    assert_eq!(code(&out[0]), -32600);
+    assert_eq!(
+        message(&out[0]),
+        "Requests in flight and queued exceeds the limit of 5"
+    );
+    // Requests that run no page code never wait: ping, lists.
+    assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+    assert_eq!(
+        h.request("tools/list", json!({}))["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    // A queued request can be cancelled: it never starts and gets no answer.
+    h.notify("notifications/cancelled", json!({"requestId": "c4"}));
+    assert_eq!(h.take(), Vec::<Value>::new());
+    assert_eq!(h.session.queued(), 2);
+    // Finishing the running ones lets the queue through, in order.
+    gate.open();
+    let out = h.take();
+    let ids: Vec<Value> = out.iter().map(|m| m["id"].clone()).collect();
+    assert_eq!(
+        ids,
+        [json!("c1"), json!("c2"), json!("c3"), json!("c5")],
+        "{out:?}"
+    );
+    assert!(out.iter().all(|m| m.get("result").is_some()));
+    assert_eq!(started.get(), 2);
+    assert_eq!(h.session.in_flight(), 0);
+    assert_eq!(h.session.queued(), 0);
+}
+
+#[test]
+fn hung_handlers_cannot_lock_a_session_out() {
+    // Every slot held by a handler that never settles: ping is answered, calls queue, and
+    // the client's cancellation (or the tool timeout) frees the slots.
     let h = limited(Limits {
         max_in_flight: 2,
         ..Limits::default()
@@ -111,38 +287,58 @@ fn requests_in_flight_are_limited() {
     let fired = Fired::default();
     h.server.register_tool(never("never", &fired)).unwrap();
     h.take();
+    for id in 1..=2 {
+        assert!(h
+            .send_request(
+                json!(format!("c{id}")),
+                "tools/call",
+                json!({"name":"never"})
+            )
+            .is_empty());
+    }
     assert!(h
-        .send_request(json!(1), "tools/call", json!({"name":"never"}))
+        .send_request(
+            json!("c3"),
+            "tools/call",
+            json!({"name":"echo","arguments":{"q":3}})
+        )
         .is_empty());
-    assert!(h
-        .send_request(json!(2), "tools/call", json!({"name":"never"}))
-        .is_empty());
-    let out = h.send_request(json!(3), "tools/call", json!({"name":"never"}));
-    assert_eq!(out.len(), 1);
-    assert_eq!(out[0]["id"], json!(3));
-    assert_eq!(code(&out[0]), -32600);
-    assert_eq!(
-        message(&out[0]),
-        "Requests in flight exceeds the limit of 2"
-    );
-    assert_eq!(out[0]["error"]["data"], json!({"limit": 2}));
-    // At the limit every request is refused, even one answered at once.
-    assert_eq!(code(&h.request("tools/list", json!({}))), -32600);
-    // Notifications still get through: cancelling frees a place at once.
-    h.notify("notifications/cancelled", json!({"requestId": 1}));
-    assert_eq!(h.session.in_flight(), 1);
+    assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+    h.notify("notifications/cancelled", json!({"requestId": "c1"}));
     assert_eq!(*fired.borrow(), ["Cancelled by the client"]);
-    assert_eq!(
-        h.request("tools/list", json!({}))["result"]["tools"]
-            .as_array()
-            .unwrap()
-            .len(),
-        2
-    );
-    assert!(h
-        .send_request(json!(4), "tools/call", json!({"name":"never"}))
+    let out = h.take();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0]["id"], json!("c3"));
+    assert_eq!(out[0]["result"]["structuredContent"], json!({"q":3}));
+
+    let t = Harness::with_config(ServerConfig {
+        tool_timeout_ms: Some(20),
+        limits: Limits {
+            max_in_flight: 1,
+            ..Limits::default()
+        },
+        ..ServerConfig::default()
+    });
+    t.server.register_tool(never("never", &fired)).unwrap();
+    t.server.register_tool(echo()).unwrap();
+    t.initialize("2025-11-25");
+    t.take();
+    assert!(t
+        .send_request(json!("hung"), "tools/call", json!({"name":"never"}))
         .is_empty());
-    assert_eq!(h.session.in_flight(), 2);
+    assert!(t
+        .send_request(
+            json!("next"),
+            "tools/call",
+            json!({"name":"echo","arguments":{}})
+        )
+        .is_empty());
+    t.wait_ms(50);
+    let out = t.take();
+    let ids: Vec<Value> = out.iter().map(|m| m["id"].clone()).collect();
+    assert_eq!(ids, [json!("hung"), json!("next")], "{out:?}");
+    assert_eq!(out[0]["result"]["isError"], json!(true));
+    assert_eq!(out[1]["result"]["structuredContent"], json!({}));
 }
 
 #[test]

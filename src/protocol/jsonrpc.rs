@@ -200,6 +200,103 @@ pub fn classify(value: &Value) -> Result<Message, InvalidMessage> {
     }
 }
 
+/// The `id` of a request read from its JSON text without parsing the rest: the value of the
+/// top-level object's `"id"` member when it is a string or an integer. Used to address the
+/// error answering a message that cannot be parsed in full (too deep, too large, a lone
+/// surrogate in some argument), so the client is not left waiting
+/// (<https://www.jsonrpc.org/specification#response_object>: the id of the request, `null`
+/// only when it cannot be detected). Works on a prefix of the message too (an oversized line
+/// read only in part). Scans iteratively: nesting costs no stack.
+pub fn peek_id(text: &str) -> Option<RequestId> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    loop {
+        i = skip_ws(b, i);
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(b, i)?;
+        let is_id = &b[i..key_end] == b"\"id\"";
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = skip_ws(b, i + 1);
+        let value_end = value_end(b, i)?;
+        if is_id {
+            let v: Value = serde_json::from_str(text.get(i..value_end)?).ok()?;
+            return RequestId::from_value(&v);
+        }
+        i = skip_ws(b, value_end);
+        match b.get(i) {
+            Some(b',') => i += 1,
+            _ => return None,
+        }
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// The index just past the string starting at `b[start] == b'"'`.
+fn string_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The index just past the JSON value starting at `b[start]` (brackets counted, strings
+/// skipped; not validated).
+fn value_end(b: &[u8], start: usize) -> Option<usize> {
+    match b.get(start)? {
+        b'"' => string_end(b, start),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = start;
+            while i < b.len() {
+                match b[i] {
+                    b'"' => {
+                        i = string_end(b, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => {
+            let mut i = start;
+            while i < b.len() && !matches!(b[i], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            {
+                i += 1;
+            }
+            Some(i)
+        }
+    }
+}
+
 /// A short rendering of a value for error messages (at most 60 characters).
 pub fn compact(v: &Value) -> String {
     let s = v.to_string();
@@ -217,7 +314,11 @@ pub fn success(id: &RequestId, result: Value) -> Value {
 }
 
 /// `{"jsonrpc":"2.0","id":…,"error":…}`; the id is left out when it could not be read
-/// (MCP 2025-11-25 and later make it optional for exactly this case).
+/// (MCP 2025-11-25 and later make it optional for exactly this case; the earlier schemas
+/// require a string or integer id and have no form for an unreadable one, and JSON-RPC's
+/// `null` is not a valid MCP `RequestId` in any version, so leaving it out is used for
+/// all). Callers read the id wherever it can be read, also from text that cannot be parsed
+/// ([`peek_id`]).
 pub fn failure(id: Option<&RequestId>, error: ErrorObject) -> Value {
     let mut m = Map::new();
     m.insert("jsonrpc".into(), Value::from("2.0"));
@@ -258,6 +359,43 @@ mod tests {
 
     fn invalid(v: Value) -> InvalidMessage {
         classify(&v).expect_err("should be invalid")
+    }
+
+    #[test]
+    fn peeks_the_id_without_parsing_the_rest() {
+        let n = |v: i64| Some(RequestId::Number(v));
+        assert_eq!(peek_id(r#"{"jsonrpc":"2.0","id":7,"method":"x"}"#), n(7));
+        assert_eq!(
+            peek_id(
+                r#" { "method" : "x", "params": {"id": 1, "a": ["}", "\"", [[{}]]]}, "id" : "k\"1" } "#
+            ),
+            Some(RequestId::String("k\"1".into()))
+        );
+        // Past a deep (unparseable) member, and on a prefix of the text.
+        let deep = format!(
+            r#"{{"params":{}{}, "id": 3}}"#,
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        assert_eq!(peek_id(&deep), n(3));
+        assert_eq!(
+            peek_id(r#"{"jsonrpc":"2.0","id":"cut","params":{"x":"aaaa"#),
+            Some(RequestId::String("cut".into()))
+        );
+        // A lone surrogate elsewhere does not hide the id.
+        assert_eq!(peek_id(r#"{"params":{"t":"a\ud800b"},"id":4}"#), n(4));
+        for none in [
+            r#"{"id":null}"#,
+            r#"{"id":1.5}"#,
+            r#"{"id":{"a":1}}"#,
+            "[1]",
+            "",
+            "{",
+            r#"{"params":"#,
+            "nonsense",
+        ] {
+            assert_eq!(peek_id(none), None, "{none}");
+        }
     }
 
     #[test]

@@ -7,8 +7,12 @@ pub struct Limits {
     pub max_message_bytes: usize,
     /// Deepest nesting of arrays/objects accepted.
     pub max_depth: usize,
-    /// Requests a session may have running at once.
+    /// Handler-running requests (`tools/call`, `resources/read`, `prompts/get`,
+    /// `completion/complete`) a session runs at once; more wait in a queue.
     pub max_in_flight: usize,
+    /// Requests a session keeps waiting past `max_in_flight`; past both, a request is
+    /// refused (-32600). Other requests (`ping`, lists, …) never wait.
+    pub max_queued: usize,
     /// Messages in one batch (2025-03-26 only).
     pub max_batch_len: usize,
 }
@@ -19,6 +23,7 @@ impl Default for Limits {
             max_message_bytes: 4 * 1024 * 1024,
             max_depth: 64,
             max_in_flight: 64,
+            max_queued: 4096,
             max_batch_len: 64,
         }
     }

@@ -85,6 +85,16 @@ fn param_str<'a>(
     }
 }
 
+/// Whether `method` runs page code (a tool, resource or prompt handler, a completion): the
+/// requests `limits.max_in_flight` counts and queues past it. Everything else is answered at
+/// once and never waits behind them, `ping` included.
+pub(crate) fn runs_handler(method: &str) -> bool {
+    matches!(
+        method,
+        "tools/call" | "resources/read" | "prompts/get" | "completion/complete"
+    )
+}
+
 /// Routes a request to its method.
 pub(crate) fn dispatch(call: &Call) -> Reply {
     let m = call.method.as_str();

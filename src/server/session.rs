@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::{Rc, Weak};
@@ -60,6 +60,87 @@ struct Listen {
 
 type Slot = Rc<RefCell<(Option<Result<Value, ErrorObject>>, Option<Waker>)>>;
 
+/// A request admitted, before it runs.
+struct Job {
+    id: RequestId,
+    method: String,
+    params: Map<String, Value>,
+    version: Option<ProtocolVersion>,
+    stateless: bool,
+}
+
+/// What the in-flight cap decided for a request.
+enum Admission {
+    /// Not counted: it runs no page code (`ping`, lists, …).
+    Free,
+    /// A slot was free.
+    Run,
+    /// Queued behind the running ones.
+    Wait(Rc<RefCell<Turn>>),
+}
+
+/// A queued request's place: granted when a slot passes to it.
+#[derive(Default)]
+struct Turn {
+    granted: bool,
+    waker: Option<Waker>,
+}
+
+/// Resolves with the slot once the queued request's turn comes. Dropped before that (the
+/// request was cancelled), it leaves the queue; dropped after, it passes the slot on.
+struct TurnFuture {
+    turn: Rc<RefCell<Turn>>,
+    session: Weak<SessionInner>,
+    taken: bool,
+}
+
+impl Future for TurnFuture {
+    type Output = Permit;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Permit> {
+        let granted = {
+            let mut t = self.turn.borrow_mut();
+            if !t.granted {
+                t.waker = Some(cx.waker().clone());
+            }
+            t.granted
+        };
+        if granted {
+            self.taken = true;
+            Poll::Ready(Permit(self.session.clone()))
+        } else {
+            Poll::Pending
+        }
+    }
+}
+
+impl Drop for TurnFuture {
+    fn drop(&mut self) {
+        if self.taken {
+            return;
+        }
+        let Some(session) = self.session.upgrade() else {
+            return;
+        };
+        if self.turn.borrow().granted {
+            session.release();
+        } else if let Ok(mut st) = session.st.try_borrow_mut() {
+            st.waiting.retain(|t| !Rc::ptr_eq(t, &self.turn));
+        }
+    }
+}
+
+/// One of the `limits.max_in_flight` slots, held while a handler-running request runs;
+/// dropping it passes the slot to the next queued request.
+struct Permit(Weak<SessionInner>);
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        if let Some(s) = self.0.upgrade() {
+            s.release();
+        }
+    }
+}
+
 struct State {
     /// The version negotiated by `initialize`, once answered.
     negotiated: Option<ProtocolVersion>,
@@ -72,7 +153,17 @@ struct State {
     log_level: Option<LogLevel>,
     subscriptions: BTreeSet<String>,
     listens: Vec<Listen>,
+    /// Requests running or queued, by id: cancelling the token ends one (a queued one never
+    /// starts).
     in_flight: HashMap<RequestId, CancellationToken>,
+    /// Handler-running requests started and not finished (at most `limits.max_in_flight`).
+    running: usize,
+    /// Requests waiting for one of them to finish, first come first served (at most
+    /// `limits.max_queued`).
+    waiting: VecDeque<Rc<RefCell<Turn>>>,
+    /// Replaced by another session of the same wire (see [`Session::retire`]): finishes
+    /// what runs, announces nothing, closes when done.
+    retiring: bool,
     outgoing: HashMap<RequestId, Slot>,
     next_out: i64,
     closed: bool,
@@ -120,6 +211,9 @@ impl Session {
                 subscriptions: BTreeSet::new(),
                 listens: Vec::new(),
                 in_flight: HashMap::new(),
+                running: 0,
+                waiting: VecDeque::new(),
+                retiring: false,
                 outgoing: HashMap::new(),
                 next_out: 1,
                 closed: false,
@@ -136,6 +230,15 @@ impl Session {
     /// malformed input is answered with a JSON-RPC error.
     pub fn receive(&self, text: &str) {
         self.0.receive(text)
+    }
+
+    /// Answers a message a transport refused for its size without reading all of it: a
+    /// -32600 error naming `limit` and `len`, addressed to the request's id when `head` (the
+    /// message's first bytes) shows it.
+    pub fn refuse_oversize(&self, head: &str, len: usize, limit: usize) {
+        if !self.0.is_closed() {
+            self.0.refuse_oversize(head, len, limit)
+        }
     }
 
     /// The negotiated protocol version (handshake era), if any.
@@ -156,6 +259,34 @@ impl Session {
     /// Requests currently running.
     pub fn in_flight(&self) -> usize {
         self.0.st.borrow().in_flight.len()
+    }
+
+    /// Requests waiting for a free slot (`limits.max_in_flight` are running).
+    pub fn queued(&self) -> usize {
+        self.0.st.borrow().waiting.len()
+    }
+
+    /// Hands the wire to another session without dropping this one's work: requests already
+    /// running or queued still run and are answered, and so are notifications and responses
+    /// to them (progress, cancellation, answers to its own requests to the client); it sends
+    /// no list-changed or other server-wide notification any more, and closes itself once
+    /// nothing is left (at once if nothing runs). For a wire where a second client's
+    /// `initialize` starts a new session (the tab transport).
+    pub fn retire(&self) {
+        let idle = {
+            let mut st = self.0.st.borrow_mut();
+            st.retiring = true;
+            st.in_flight.is_empty()
+        };
+        if idle {
+            self.0.close();
+        }
+    }
+
+    /// Whether [`Session::retire`] was called (and the session is not closed yet).
+    pub fn is_retiring(&self) -> bool {
+        let st = self.0.st.borrow();
+        st.retiring && !st.closed
     }
 
     /// Sends a notification to the client.
@@ -226,12 +357,7 @@ impl SessionInner {
         }
         let limits = &self.server.config().limits;
         if text.len() > limits.max_message_bytes {
-            let e = ServerError::LimitExceeded {
-                what: "Message size in bytes",
-                limit: limits.max_message_bytes,
-                actual: Some(text.len()),
-            };
-            return self.send(&jsonrpc::failure(None, e.to_error_object(None)));
+            return self.refuse_oversize(text, text.len(), limits.max_message_bytes);
         }
         let depth = nesting_depth(text, limits.max_depth);
         if depth > limits.max_depth {
@@ -240,14 +366,12 @@ impl SessionInner {
                 limit: limits.max_depth,
                 actual: None,
             };
-            return self.send(&jsonrpc::failure(None, e.to_error_object(None)));
+            return self.refuse_unparsed(text, e);
         }
         let value: Value = match serde_json::from_str(text) {
             Ok(v) => v,
-            Err(e) => {
-                let e = ServerError::Parse(e.to_string());
-                return self.send(&jsonrpc::failure(None, e.to_error_object(None)));
-            }
+            // A syntax error, or valid JSON serde cannot hold (a lone surrogate escape).
+            Err(e) => return self.refuse_unparsed(text, ServerError::Parse(e.to_string())),
         };
         match value {
             Value::Array(items) => self.receive_batch(items),
@@ -260,10 +384,29 @@ impl SessionInner {
                         if let Some(v) = f.await {
                             me.send(&v);
                         }
+                        me.close_if_retired();
                     }));
                 }
             },
         }
+    }
+
+    /// Answers a message refused before it was parsed, addressed to the request's id when
+    /// one can be read from `text` (the whole message or, for an oversized one, its start).
+    fn refuse_unparsed(&self, text: &str, e: ServerError) {
+        let id = jsonrpc::peek_id(text);
+        self.send(&jsonrpc::failure(id.as_ref(), e.to_error_object(None)));
+    }
+
+    /// Refuses a message of `len` bytes over `limit`; `head` is the message or as much of
+    /// its start as the transport kept.
+    fn refuse_oversize(&self, head: &str, len: usize, limit: usize) {
+        let e = ServerError::LimitExceeded {
+            what: "Message size in bytes",
+            limit,
+            actual: Some(len),
+        };
+        self.refuse_unparsed(head, e)
     }
 
     fn receive_batch(self: &Rc<Self>, items: Vec<Value>) {
@@ -318,6 +461,7 @@ impl SessionInner {
             if !replies.is_empty() {
                 me.send(&Value::Array(replies));
             }
+            me.close_if_retired();
         }));
     }
 
@@ -427,8 +571,8 @@ impl SessionInner {
             Mode::Handshake(v) => (Some(v), false),
             Mode::Stateless(v) => (Some(v), true),
         };
-        {
-            let st = self.st.borrow();
+        let admission = {
+            let mut st = self.st.borrow_mut();
             if st.in_flight.contains_key(&id) || st.listens.iter().any(|l| l.id == id) {
                 drop(st);
                 return fail_now(
@@ -438,19 +582,87 @@ impl SessionInner {
                     version,
                 );
             }
-            let max = self.server.config().limits.max_in_flight;
-            if st.in_flight.len() >= max {
+            let limits = &self.server.config().limits;
+            if !methods::runs_handler(&method) {
+                Admission::Free
+            } else if st.running < limits.max_in_flight.max(1) {
+                st.running += 1;
+                Admission::Run
+            } else if st.waiting.len() < limits.max_queued {
+                let turn = Rc::new(RefCell::new(Turn::default()));
+                st.waiting.push_back(turn.clone());
+                Admission::Wait(turn)
+            } else {
+                let limit = limits.max_in_flight + limits.max_queued;
                 drop(st);
                 return fail_now(
                     ServerError::LimitExceeded {
-                        what: "Requests in flight",
-                        limit: max,
+                        what: "Requests in flight and queued",
+                        limit,
                         actual: None,
                     },
                     version,
                 );
             }
+        };
+        let job = Job {
+            id,
+            method,
+            params,
+            version,
+            stateless,
+        };
+        match admission {
+            Admission::Free => self.start(job, None, None),
+            Admission::Run => {
+                let permit = Permit(Rc::downgrade(self));
+                self.start(job, Some(permit), None)
+            }
+            // Past the in-flight cap: the request waits its turn (cancellable meanwhile, and
+            // counted in `in_flight` so its id stays taken) instead of being refused.
+            Admission::Wait(turn) => {
+                let abort = CancellationToken::new();
+                self.st
+                    .borrow_mut()
+                    .in_flight
+                    .insert(job.id.clone(), abort.clone());
+                let wait = TurnFuture {
+                    turn,
+                    session: Rc::downgrade(self),
+                    taken: false,
+                };
+                let me = self.clone();
+                Outcome::Later(Box::pin(async move {
+                    let permit = match race(Box::pin(wait), Box::pin(abort.cancelled())).await {
+                        Either::Left(p) if !abort.is_cancelled() => p,
+                        // Cancelled (or the session closed) while queued: no response.
+                        _ => return None,
+                    };
+                    match me.start(job, Some(permit), Some(abort)) {
+                        Outcome::Now(v) => v,
+                        Outcome::Later(f) => f.await,
+                    }
+                }))
+            }
         }
+    }
+
+    /// Runs an admitted request. `permit` (a handler-running request's slot) is held until it
+    /// is answered; `queued` is the token a request that waited in the queue was cancellable
+    /// with, kept as its cancellation.
+    fn start(
+        self: &Rc<Self>,
+        job: Job,
+        permit: Option<Permit>,
+        queued: Option<CancellationToken>,
+    ) -> Outcome {
+        let Job {
+            id,
+            method,
+            params,
+            version,
+            stateless,
+        } = job;
         let ctx = self.context(&id, &params, version, stateless);
         let call = Call {
             session: self.clone(),
@@ -464,6 +676,10 @@ impl SessionInner {
         match methods::dispatch(&call) {
             Reply::Now(r) => {
                 call.ctx.finish();
+                if let Some(t) = &queued {
+                    self.forget(&id, t);
+                }
+                drop(permit);
                 Outcome::Now(Some(self.reply(&id, &method, version, r)))
             }
             Reply::Listen(filter) => {
@@ -474,7 +690,7 @@ impl SessionInner {
                 // `abort` is the client's cancellation (or the session closing): it fires the
                 // handler's signal and suppresses the response. The handler's signal may also
                 // fire on its own (a tool timeout); the result produced then still goes out.
-                let abort = CancellationToken::new();
+                let abort = queued.unwrap_or_default();
                 let ctx = call.ctx.clone();
                 let signal = call.ctx.cancel.clone();
                 abort.on_cancel(move |why| signal.cancel(why));
@@ -486,12 +702,9 @@ impl SessionInner {
                 Outcome::Later(Box::pin(async move {
                     let raced = race(fut, Box::pin(abort.cancelled())).await;
                     ctx.finish();
-                    {
-                        let mut st = me.st.borrow_mut();
-                        if st.in_flight.get(&id).is_some_and(|t| t.same(&abort)) {
-                            st.in_flight.remove(&id);
-                        }
-                    }
+                    me.forget(&id, &abort);
+                    // The slot is free for the next queued request (also when cancelled).
+                    drop(permit);
                     match raced {
                         // A cancelled request gets no response.
                         Either::Right(_) => None,
@@ -500,6 +713,49 @@ impl SessionInner {
                     }
                 }))
             }
+        }
+    }
+
+    /// Removes request `id` from `in_flight` if `token` is still its entry (the client may
+    /// have reused the id after cancelling).
+    fn forget(&self, id: &RequestId, token: &CancellationToken) {
+        let mut st = self.st.borrow_mut();
+        if st.in_flight.get(id).is_some_and(|t| t.same(token)) {
+            st.in_flight.remove(id);
+        }
+    }
+
+    /// Gives a finished request's slot to the first request waiting, or frees it.
+    fn release(&self) {
+        let waker = {
+            let Ok(mut st) = self.st.try_borrow_mut() else {
+                return;
+            };
+            match st.waiting.pop_front() {
+                Some(turn) => {
+                    let mut t = turn.borrow_mut();
+                    t.granted = true;
+                    t.waker.take()
+                }
+                None => {
+                    st.running = st.running.saturating_sub(1);
+                    None
+                }
+            }
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+
+    /// Closes a retired session ([`Session::retire`]) once nothing of it runs.
+    fn close_if_retired(&self) {
+        let done = {
+            let st = self.st.borrow();
+            st.retiring && st.in_flight.is_empty()
+        };
+        if done {
+            self.close();
         }
     }
 
@@ -622,6 +878,7 @@ impl SessionInner {
                 if let Some(t) = token {
                     t.cancel(reason);
                 }
+                self.close_if_retired();
             }
             // Other notifications (progress, roots/list_changed, unknown ones) need no answer.
             _ => {}
@@ -745,6 +1002,9 @@ impl SessionInner {
     ) {
         let (direct, streams) = {
             let st = self.st.borrow();
+            if st.retiring {
+                return;
+            }
             let ids: Vec<RequestId> = st
                 .listens
                 .iter()
