@@ -891,3 +891,155 @@ fn eof_right_away_exits_zero_silently() {
     assert_eq!(status.code(), Some(0));
     assert!(rest.is_empty(), "{rest:?}");
 }
+
+// ---- hostile input: every kind answered with the request's id, then the next request ------
+
+/// The server's peak resident memory so far, in KiB (Linux `VmHWM`).
+fn peak_rss_kib(s: &StdioServer) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", s.child.id())).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+#[test]
+fn oversized_lines_are_refused_while_read_and_answered_with_their_id() {
+    let mut s = StdioServer::start_with(&[("STDIO_SERVER_MAX_LINE_BYTES", "1000")]);
+    s.initialize("2025-11-25");
+    let line = |id: &str, pad: usize| {
+        json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x".repeat(pad)}}}).to_string()
+    };
+    let fits = line("fits", 900);
+    assert!(fits.len() <= 1000);
+    s.send_raw(&fits);
+    assert_eq!(s.recv()["id"], json!("fits"));
+    for pad in [1000, 5 << 20] {
+        let big = line("big", pad);
+        s.send_raw(&big);
+        let e = s.recv();
+        assert_eq!(e["id"], json!("big"), "{e}");
+        assert_eq!(code(&e), -32600);
+        assert_eq!(
+            e["error"]["data"],
+            json!({"limit": 1000, "actual": big.len()})
+        );
+        check_schema("2025-11-25", "JSONRPCErrorResponse", &e);
+        assert_eq!(s.request("ping", json!({}))["result"], json!({}));
+    }
+    // An oversized notification is dropped; the next request is answered.
+    s.send_raw(&json!({"jsonrpc":"2.0","method":"notifications/progress","params":{"pad":"y".repeat(4000)}}).to_string());
+    assert_eq!(only_text(&s.call("echo", json!({"text":"after"}))), "after");
+    let (status, _) = s.finish();
+    assert!(status.success());
+}
+
+#[test]
+fn a_64_mib_line_never_reaches_memory_whole() {
+    // Default limit (4 MiB): the line is read in chunks and dropped past the limit, so the
+    // server's peak memory stays far below the line's size.
+    let mut s = StdioServer::start();
+    s.initialize("2025-11-25");
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{{"name":"echo","arguments":{{"text":"{}"}}}}}}"#,
+        "z".repeat(64 << 20)
+    );
+    s.send_raw(&big);
+    let e = s.recv();
+    assert_eq!(e["id"], json!("huge"));
+    assert_eq!(e["error"]["data"]["actual"], json!(big.len()));
+    drop(big);
+    assert_eq!(s.request("ping", json!({}))["result"], json!({}));
+    if let Some(kib) = peak_rss_kib(&s) {
+        assert!(kib < 32 * 1024, "peak RSS {kib} KiB for a 64 MiB line");
+    }
+    let (status, _) = s.finish();
+    assert!(status.success());
+}
+
+#[test]
+fn deep_nesting_and_lone_surrogates_are_answered_with_their_id() {
+    let mut s = StdioServer::start();
+    s.initialize("2025-06-18");
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{{"name":"echo","arguments":{{"a":{}{}}}}}}}"#,
+        "[".repeat(1_000_000),
+        "]".repeat(1_000_000)
+    );
+    s.send_raw(&deep);
+    let e = s.recv();
+    assert_eq!(e["id"], json!("deep"), "{e}");
+    assert_eq!(code(&e), -32600);
+    check_schema("2025-06-18", "JSONRPCError", &e);
+    assert_eq!(s.request("ping", json!({}))["result"], json!({}));
+    s.send_raw(r#"{"jsonrpc":"2.0","id":"lone","method":"tools/call","params":{"name":"echo","arguments":{"text":"a\ud800b"}}}"#);
+    let e = s.recv();
+    assert_eq!(e["id"], json!("lone"), "{e}");
+    assert_eq!(code(&e), -32700);
+    check_schema("2025-06-18", "JSONRPCError", &e);
+    assert_eq!(only_text(&s.call("echo", json!({"text":"next"}))), "next");
+    let (status, _) = s.finish();
+    assert!(status.success());
+}
+
+#[test]
+fn a_client_writing_faster_than_it_reads_is_slowed_not_buffered() {
+    // 40,000 requests (10 MB) written while nothing reads the replies: the server's output
+    // pipe fills, the engine waits on it, the bounded inbox fills, the reader stops reading,
+    // and the writer blocks (backpressure) instead of the server buffering the backlog.
+    // Once the replies are read, every request is answered.
+    let mut child = Command::new(binary())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .env("STDIO_SERVER_WATCH_MS", "0")
+        .env("STDIO_SERVER_QUEUE_BYTES", "65536")
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    const N: usize = 40_000;
+    let writer = std::thread::spawn(move || {
+        let init = json!({"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}});
+        stdin.write_all(format!("{init}\n").as_bytes()).unwrap();
+        let mut buf = Vec::new();
+        for i in 0..N {
+            let m = json!({"jsonrpc":"2.0","id":format!("p{i}"),"method":"tools/call","params":{"name":"echo","arguments":{"text":"w".repeat(200)}}});
+            buf.extend_from_slice(format!("{m}\n").as_bytes());
+            if buf.len() > 1 << 16 {
+                stdin.write_all(&buf).unwrap();
+                buf.clear();
+            }
+        }
+        stdin.write_all(&buf).unwrap();
+        drop(stdin); // end of input once all is written
+    });
+    let pid = child.id();
+    let status_kib = |key: &str| -> Option<u64> {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()?
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    };
+    std::thread::sleep(Duration::from_millis(1000));
+    assert!(
+        !writer.is_finished(),
+        "nothing reads the replies, so the writer must be held back"
+    );
+    let held = status_kib("VmHWM:");
+    let mut answered = std::collections::HashSet::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let m: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        assert!(m.get("result").is_some(), "{m}");
+        answered.insert(m["id"].as_str().unwrap().to_string());
+    }
+    writer.join().unwrap();
+    assert!(child.wait().unwrap().success());
+    assert_eq!(answered.len(), N + 1, "every request answered");
+    if let Some(kib) = held {
+        assert!(
+            kib < 32 * 1024,
+            "peak RSS {kib} KiB while the backlog waited"
+        );
+    }
+}
