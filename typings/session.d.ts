@@ -213,7 +213,11 @@ type ModelContextOrigins = string | string[];
 
 /** Checks every transport applies to what it receives. */
 interface ModelContextTransportSecurityOptions {
-  /** Token bucket per peer; default 200 messages per 1000 ms. `false` turns it off. */
+  /**
+   * Token bucket per peer; `false` turns it off. Default: none where the peer is the page's own
+   * (tab, event, a Worker or MessagePort, a same-origin frame); 200 messages per 1000 ms where a
+   * peer could do harm (a cross-origin frame or window, a BroadcastChannel, an extension port).
+   */
   rateLimit?: false | { messages?: number; perMs?: number };
   /** Larger messages are refused with a JSON-RPC error. */
   maxMessageBytes?: number;

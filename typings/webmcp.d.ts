@@ -289,11 +289,24 @@ interface ModelContextTesting {
 interface ModelContextPolyfillConfig {
   serverInfo?: ModelContextServerInfo;
   /**
-   * `false`: no default tab server. Default: on, channel `mcp-default`, own origin only, rate
-   * limit 200 messages per 1000 ms, the engine's message size limit; `persist: true` keeps its
-   * session across reloads.
+   * `false`: no default tab server. Default: on, channel `mcp-default`, own origin only, no
+   * rate limit (its clients are the page's own scripts), the engine's message size limit;
+   * `persist: true` keeps its session across reloads.
    */
   tab?: false | Omit<ModelContextTabTransportOptions, 'type'>;
+  /** Limits of every session, on every transport. */
+  limits?: {
+    /** Tool, resource, prompt and completion requests run at once per session (default 64); more wait in a queue. */
+    maxInFlight?: number;
+    /** Requests waiting past `maxInFlight` (default 4096; 0: none wait); past both, a request is refused. */
+    maxQueued?: number;
+    /** Largest message in bytes of JSON text (default 4 MiB). */
+    maxMessageBytes?: number;
+    /** Deepest array/object nesting (default 64). */
+    maxDepth?: number;
+    /** A tool call still running after this long ends with an `isError` result (default: none). */
+    toolTimeoutMs?: number | null;
+  };
   /**
    * Where the core wasm module is fetched from, right after the polyfill installs (relative
    * URLs resolve against the page). Default: `modelcontext_glue_bg.wasm` beside the polyfill's

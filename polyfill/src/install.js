@@ -10,6 +10,7 @@
 // Page configuration (optional, set before the polyfill loads):
 //   globalThis.modelContextPolyfillConfig = { serverInfo: {...}, tab: false | { channelId, allowedOrigins },
 //     coreUrl: 'https://cdn.example/modelcontext_glue_bg.wasm',
+//     limits: { maxInFlight, maxQueued, maxMessageBytes, maxDepth, toolTimeoutMs },
 //     validatorUrl: 'https://cdn.example/modelcontext_validator.wasm' }
 // coreUrl / validatorUrl: where the core module (at once) and the validator module (when a tool
 // with a schema is first registered; polyfill/src/validator.js) are fetched from; default:
@@ -108,6 +109,7 @@ function install(env) {
       ToolCancelEvent,
       serverInfo: config.serverInfo,
       tab: config.tab,
+      limits: config.limits,
       native,
       validator: core.validator,
     });

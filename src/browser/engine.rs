@@ -148,6 +148,46 @@ fn global_origin(global: &JsValue) -> String {
         .unwrap_or_else(|| "null".into())
 }
 
+/// Reads `modelContextPolyfillConfig.limits`: `{ maxInFlight, maxQueued, maxMessageBytes,
+/// maxDepth, toolTimeoutMs }`, each optional (a positive number; `toolTimeoutMs` also `null`
+/// for none). They apply to every session of every transport (`server::Limits`).
+pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
+    const CTX: &str = "modelContextPolyfillConfig.limits";
+    let mut c = ServerConfig::default();
+    if v.is_undefined() || v.is_null() {
+        return Ok(c);
+    }
+    if !v.is_object() {
+        return Err(js::type_error(&format!("{CTX} must be an object")));
+    }
+    let count = |key: &str| -> Result<Option<usize>, JsValue> {
+        let n = js::get(v, key)?;
+        if n.is_undefined() {
+            return Ok(None);
+        }
+        match n.as_f64() {
+            Some(f) if f.is_finite() && f >= 1.0 && f.fract() == 0.0 => Ok(Some(f as usize)),
+            _ => Err(js::type_error(&format!(
+                "{CTX}.{key} must be a positive integer, got {}",
+                js::to_dom_string(&n).unwrap_or_default()
+            ))),
+        }
+    };
+    let l = &mut c.limits;
+    l.max_in_flight = count("maxInFlight")?.unwrap_or(l.max_in_flight);
+    l.max_queued = match js::get(v, "maxQueued")?.as_f64() {
+        // 0: nothing waits; past `maxInFlight` calls are refused.
+        Some(0.0) => 0,
+        _ => count("maxQueued")?.unwrap_or(l.max_queued),
+    };
+    l.max_message_bytes = count("maxMessageBytes")?.unwrap_or(l.max_message_bytes);
+    l.max_depth = count("maxDepth")?.unwrap_or(l.max_depth);
+    if !js::get(v, "toolTimeoutMs")?.is_null() {
+        c.tool_timeout_ms = count("toolTimeoutMs")?.map(|n| n as u64);
+    }
+    Ok(c)
+}
+
 /// Reads `{ name, version, title, description, websiteUrl, instructions }`.
 pub fn server_info_from_js(v: &JsValue, fallback: ServerInfo) -> Result<ServerInfo, JsValue> {
     if v.is_undefined() || v.is_null() {
@@ -186,7 +226,7 @@ pub struct Engine {
 
 #[wasm_bindgen]
 impl Engine {
-    /// `new Engine(modelContext, { ToolActivatedEvent, ToolCancelEvent, serverInfo, tab, native })`
+    /// `new Engine(modelContext, { ToolActivatedEvent, ToolCancelEvent, serverInfo, tab, limits, native })`
     /// where `tab` is `false` (no default tab server) or `{ channelId, allowedOrigins,
     /// rateLimit, maxMessageBytes, persist, … }` (`persist::TabConfig`), and
     /// `native` is the browser's own `document.modelContext`, if any (see `native.rs`).
@@ -206,12 +246,16 @@ impl Engine {
         )?;
         // The validator loads when a tool first needs it (super::validator).
         let (compiler, lazy_validator) = super::validator::engine_compiler(&config)?;
-        let server = Server::new(
-            info,
-            ServerConfig::default(),
-            Rc::new(BrowserRuntime),
-            compiler,
-        );
+        let server_config =
+            server_config_from_js(&js::get(&config, "limits")?).unwrap_or_else(|e| {
+                // Bad limits cost the page its settings, not the polyfill.
+                js::warn(&format!(
+                    "modelcontext-polyfill: {}; using the default limits",
+                    js::error_message(&e)
+                ));
+                ServerConfig::default()
+            });
+        let server = Server::new(info, server_config, Rc::new(BrowserRuntime), compiler);
         if let Some(lazy) = &lazy_validator {
             lazy.report_to_console(&server);
         }

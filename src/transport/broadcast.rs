@@ -47,7 +47,8 @@ impl BroadcastConfig {
             instance_id: opt_string(opts, "instanceId", ctx)?
                 .filter(|s| !s.is_empty())
                 .unwrap_or_else(jsio::random_id),
-            security: Security::from_js(opts, ctx)?,
+            // Any page of the origin, in any tab, may post on the channel: limited by default.
+            security: Security::from_js(opts, ctx)?.limited_by_default(true),
         })
     }
 

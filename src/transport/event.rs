@@ -45,7 +45,8 @@ impl EventConfig {
                 .unwrap_or_else(|| DEFAULT_SEND_EVENT.into()),
             receive_event: opt_string(opts, "receiveEvent", ctx)?
                 .unwrap_or_else(|| DEFAULT_RECEIVE_EVENT.into()),
-            security: Security::from_js(opts, ctx)?,
+            // A client in the same context, on an emitter the page chose: no default limit.
+            security: Security::from_js(opts, ctx)?.limited_by_default(false),
         })
     }
 

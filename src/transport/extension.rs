@@ -84,7 +84,8 @@ impl ExtensionConfig {
             message_type: opt_string(opts, "messageType", ctx)?,
             keep_alive_ms,
             on_disconnect,
-            security: Security::from_js(opts, ctx)?,
+            // An extension is not the page's code: limited by default.
+            security: Security::from_js(opts, ctx)?.limited_by_default(true),
         })
     }
 

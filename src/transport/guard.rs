@@ -2,12 +2,17 @@
 //! (where a Window is a peer), how large a message may be, and how fast a peer may send.
 //!
 //! Options read here (all optional, on any transport's options):
-//! - `rateLimit: { messages, perMs } | false` — a token bucket per peer; default 200 per
-//!   1000 ms. Past it, messages are dropped (requests answered with a JSON-RPC error), with
-//!   one console warning per burst.
+//! - `rateLimit: { messages, perMs } | false` — a token bucket per peer. Past it, messages
+//!   are dropped (requests answered with a JSON-RPC error), with one console warning per
+//!   burst. The default depends on who the peer can be ([`Security::limited_by_default`]):
+//!   none for the page's own window and the peers it created or chose on its own origin
+//!   (the tab and event transports, a Worker or MessagePort, a same-origin frame), where a
+//!   limit would only refuse a legitimate agent; 200 per 1000 ms where a peer could do harm
+//!   (a cross-origin frame or window, other tabs on a BroadcastChannel, an extension port).
 //! - `maxMessageBytes` — the largest message accepted, in bytes of JSON text; default (and
 //!   ceiling) the engine's `limits.max_message_bytes`. Larger messages are answered with an
-//!   error when their id is readable, else dropped.
+//!   error when their id is readable, else dropped; they are measured before being copied
+//!   into wasm memory ([`message_text`]), so a refused message never grows it.
 //! - `onOriginViolation(origin)` — called for each message from the expected peer window
 //!   but a refused origin.
 
@@ -38,21 +43,13 @@ impl RateLimit {
 }
 
 /// The security options every transport shares.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Security {
     pub rate: Option<RateLimit>,
+    /// `rateLimit` was given (a limit or `false`): the transport's default does not apply.
+    pub rate_given: bool,
     pub max_bytes: Option<usize>,
     pub on_violation: Option<Function>,
-}
-
-impl Default for Security {
-    fn default() -> Self {
-        Security {
-            rate: Some(RateLimit::DEFAULT),
-            max_bytes: None,
-            on_violation: None,
-        }
-    }
 }
 
 fn positive(v: &JsValue, what: &str) -> Result<f64, JsValue> {
@@ -71,6 +68,7 @@ impl Security {
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<Security, JsValue> {
         let mut s = Security::default();
         let rate = js::get(opts, "rateLimit")?;
+        s.rate_given = !rate.is_undefined();
         if rate == JsValue::FALSE || rate.is_null() {
             s.rate = None;
         } else if !rate.is_undefined() {
@@ -105,6 +103,16 @@ impl Security {
             })?);
         }
         Ok(s)
+    }
+
+    /// Applies the default rate limit ([`RateLimit::DEFAULT`]) when `rateLimit` was not
+    /// given and the transport's peer could do harm (`risky`: see the module docs); no
+    /// default limit otherwise.
+    pub fn limited_by_default(mut self, risky: bool) -> Security {
+        if !self.rate_given && risky {
+            self.rate = Some(RateLimit::DEFAULT);
+        }
+        self
     }
 
     /// Tells the page a message came from a refused origin.
@@ -160,6 +168,18 @@ pub fn origins_from_js(
         }
     }
     Ok(Some(AllowedOrigins::List(list)))
+}
+
+/// Whether an allow-list admits a peer on an origin other than the page's own (`'*'`
+/// included): such a peer is not one the page itself runs, so limits apply by default.
+pub fn admits_foreign(allowed: &AllowedOrigins) -> bool {
+    match allowed {
+        AllowedOrigins::Any => true,
+        AllowedOrigins::List(l) => {
+            let own = jsio::own_origin();
+            l.iter().any(|o| *o != own)
+        }
+    }
 }
 
 /// The `targetOrigin` to answer a peer whose messages come from `origin`: that origin, or
@@ -239,6 +259,105 @@ pub fn warn_dropping(label: &str, peer: &str, rate: &RateLimit) {
     ));
 }
 
+/// A message's JSON text, or why there is none to hand to the engine.
+pub enum Text {
+    /// Within the limit: the text, now in wasm memory.
+    Fits(String),
+    /// Over the limit; the size in bytes (at least this: a refused message is measured
+    /// without copying it, in UTF-16 code units, each at least one UTF-8 byte).
+    TooBig(usize),
+    /// No JSON representation (`JSON.stringify` gave `undefined`): a function, a symbol…
+    NotJson,
+    /// Serializing threw (a cycle, a BigInt, a throwing `toJSON`, a string past the
+    /// engine's maximum length); the exception.
+    Threw(JsValue),
+}
+
+/// Measures `payload` and, when it fits, returns its JSON text. A message whose first few
+/// values already hold more than `max` characters of strings is refused without serializing
+/// it at all (a huge argument costs no second copy); otherwise it is serialized with
+/// `JSON.stringify` (the text stays in the JS heap) and measured before it is copied into
+/// wasm memory: past `max` bytes it is refused uncopied, so wasm memory (which never
+/// shrinks) stays bounded by the configured limit whatever peers send.
+pub fn message_text(payload: &JsValue, max: usize) -> Text {
+    let mut budget = SIZE_WALK_NODES;
+    let at_least = size_lower_bound(payload, &mut budget, max);
+    if at_least > max {
+        return Text::TooBig(at_least);
+    }
+    let json = match js_sys::JSON::stringify(payload) {
+        Ok(s) => s,
+        Err(e) => return Text::Threw(e),
+    };
+    if !json.is_string() {
+        return Text::NotJson;
+    }
+    let units = json.length() as usize;
+    if units > max {
+        return Text::TooBig(units);
+    }
+    // At most 3 bytes per code unit: the copy is bounded by 3 × max.
+    let Some(text) = json.as_string() else {
+        return Text::NotJson;
+    };
+    if text.len() > max {
+        Text::TooBig(text.len())
+    } else {
+        Text::Fits(text)
+    }
+}
+
+/// How many values [`size_lower_bound`] looks at: enough for a JSON-RPC envelope and its
+/// arguments, too few to cost anything on a normal message.
+const SIZE_WALK_NODES: u32 = 48;
+
+/// A lower bound of the length of `JSON.stringify(v)`, from the lengths of the strings among
+/// the first `budget` values of plain objects and arrays (each character is at least one
+/// byte). Stops early past `stop`. Other values (numbers, class instances, `toJSON`) count
+/// nothing, so the bound never overshoots.
+fn size_lower_bound(v: &JsValue, budget: &mut u32, stop: usize) -> usize {
+    if *budget == 0 {
+        return 0;
+    }
+    *budget -= 1;
+    if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
+        return s.length() as usize + 2;
+    }
+    let Some(obj) = v.dyn_ref::<js_sys::Object>() else {
+        return 0;
+    };
+    let mut n = 2;
+    if js_sys::Array::is_array(v) {
+        let a: &js_sys::Array = v.unchecked_ref();
+        for i in 0..a.length() {
+            if n > stop || *budget == 0 {
+                break;
+            }
+            n += size_lower_bound(&a.get(i), budget, stop);
+        }
+        return n;
+    }
+    // Plain objects only (what structured clone delivers): nothing of the page's runs.
+    let proto = js_sys::Object::get_prototype_of(v);
+    if !(proto.is_null() || proto == js_sys::Object::get_prototype_of(&js_sys::Object::new()))
+        || js::get(v, "toJSON").is_ok_and(|f| f.is_function())
+    {
+        return 0;
+    }
+    for key in js_sys::Object::keys(obj).iter() {
+        if n > stop || *budget == 0 {
+            break;
+        }
+        let value = js_sys::Reflect::get(v, &key).unwrap_or(JsValue::UNDEFINED);
+        let inner = size_lower_bound(&value, budget, stop);
+        if inner > 0 {
+            // "key": value
+            n += key.unchecked_ref::<js_sys::JsString>().length() as usize + 3 + inner;
+        }
+    }
+    n
+}
+
 /// The JSON-RPC error answering request `id` refused for exceeding a limit (-32600).
 pub fn limit_error(
     id: &RequestId,
@@ -311,26 +430,32 @@ impl Gate {
         false
     }
 
-    /// Whether `text` (the message as JSON text) is within `maxMessageBytes`; when not, a
-    /// request was answered through `reply` with a -32600 error naming the limit.
-    pub fn fits(&self, text: &str, payload: &JsValue, reply: impl Fn(&JsValue)) -> bool {
-        if text.len() <= self.max_bytes {
-            return true;
+    /// `payload`'s JSON text when it is within `maxMessageBytes` ([`message_text`]); when
+    /// not, a request was answered through `reply` with a -32600 error naming the limit.
+    pub fn text(&self, payload: &JsValue, reply: impl Fn(&JsValue)) -> Text {
+        let t = message_text(payload, self.max_bytes);
+        if let Text::TooBig(n) = t {
+            refuse_oversize(payload, self.max_bytes, n, reply);
         }
-        if let Some(id) = request_of(payload) {
-            reply(&limit_error(
-                &id,
-                "Message size in bytes",
-                self.max_bytes,
-                Some(text.len()),
-            ));
-        }
-        false
+        t
+    }
+}
+
+/// Answers an oversized request (`payload`: a method and an id) with a -32600 error naming
+/// the limit; an oversized notification or response is dropped.
+pub fn refuse_oversize(payload: &JsValue, max: usize, actual: usize, reply: impl Fn(&JsValue)) {
+    if let Some(id) = request_of(payload) {
+        reply(&limit_error(
+            &id,
+            "Message size in bytes",
+            max,
+            Some(actual),
+        ));
     }
 }
 
 /// The id of `payload` when it is a request (a method and an id; not a batch).
-fn request_of(payload: &JsValue) -> Option<RequestId> {
+pub fn request_of(payload: &JsValue) -> Option<RequestId> {
     if !payload.is_object() || js_sys::Array::is_array(payload) {
         return None;
     }

@@ -6,7 +6,10 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::guard::{limit_error, request_id, warn_dropping, Admit, Bucket, Security};
+use super::guard::{
+    limit_error, message_text, refuse_oversize, request_id, warn_dropping, Admit, Bucket, Security,
+    Text,
+};
 use super::jsio::{self, Claim, Listener};
 use super::Running;
 use crate::browser::js;
@@ -150,24 +153,14 @@ impl Hub {
             return;
         }
 
-        let text = match js::stringify(payload) {
-            Ok(Some(t)) => t,
-            // Cycles, BigInts, a throwing toJSON: not JSON, so not a message.
-            _ => return,
-        };
+        // Measured before it is copied into wasm memory; an oversized request is answered.
         let max = self.max_bytes();
-        if text.len() > max {
-            if let (Some(id), Some(_)) = (&id, &method) {
-                reply(&limit_error(
-                    id,
-                    "Message size in bytes",
-                    max,
-                    Some(text.len()),
-                ));
-            }
-            return;
+        match message_text(payload, max) {
+            Text::Fits(text) => session.receive(&text),
+            Text::TooBig(n) => refuse_oversize(payload, max, n, |m| reply(m)),
+            // Cycles, BigInts, a throwing toJSON: not JSON, so not a message.
+            Text::NotJson | Text::Threw(_) => {}
         }
-        session.receive(&text);
     }
 
     pub fn is_closed(&self) -> bool {

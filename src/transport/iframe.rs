@@ -21,7 +21,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
-use super::guard::{origins_from_js, reply_origin, AllowedOrigins, Security};
+use super::guard::{admits_foreign, origins_from_js, reply_origin, AllowedOrigins, Security};
 use super::hub::{Hub, Reply};
 use super::jsio::{self, Claim, Listener, Served, Timer};
 use super::post_message::origins_to_js;
@@ -162,9 +162,11 @@ impl ChildConfig {
                 ))
             })?;
         Ok(ChildConfig {
-            allowed,
             channel: opt_string(opts, "channelId", ctx)?.unwrap_or_else(|| DEFAULT_CHANNEL.into()),
-            security: Security::from_js(opts, ctx)?,
+            // A frame on another origin may be hostile: limited by default; a same-origin
+            // one is the page's own.
+            security: Security::from_js(opts, ctx)?.limited_by_default(admits_foreign(&allowed)),
+            allowed,
         })
     }
 
@@ -311,13 +313,15 @@ impl ParentConfig {
             }
         };
         let timeout = number("connectionTimeout", DEFAULT_CONNECTION_TIMEOUT_MS)?;
+        // A frame on another origin may be hostile: limited by default.
+        let security = Security::from_js(opts, ctx)?.limited_by_default(admits_foreign(&allowed));
         Ok(ParentConfig {
             iframe,
             allowed,
             channel: opt_string(opts, "channelId", ctx)?.unwrap_or_else(|| DEFAULT_CHANNEL.into()),
             timeout_ms: timeout.is_finite().then_some(timeout),
             retry_ms: number("checkReadyRetryMs", CHECK_READY_RETRY_MS)?.min(60_000.0),
-            security: Security::from_js(opts, ctx)?,
+            security,
         })
     }
 

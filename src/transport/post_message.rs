@@ -11,7 +11,7 @@
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::guard::{origins_from_js, reply_origin, AllowedOrigins, Security};
+use super::guard::{admits_foreign, origins_from_js, reply_origin, AllowedOrigins, Security};
 use super::hub::{Hub, HubServer, Reply};
 use super::jsio::{self, Listener, Served};
 use super::{opt_string, Started};
@@ -40,13 +40,17 @@ impl PostMessageConfig {
             "postMessage",
         )?
         .unwrap_or_else(|| AllowedOrigins::List(vec![jsio::own_origin()]));
+        // A Worker or MessagePort is the page's own capability, and so is a window on its
+        // own origin: no rate limit unless asked for. A window on another origin may be
+        // hostile: limited by default.
+        let risky = is_window && admits_foreign(&allowed);
         Ok(PostMessageConfig {
             target,
             is_window,
             allowed,
             message_type: opt_string(opts, "messageType", ctx)?
                 .unwrap_or_else(|| DEFAULT_MESSAGE_TYPE.into()),
-            security: Security::from_js(opts, ctx)?,
+            security: Security::from_js(opts, ctx)?.limited_by_default(risky),
         })
     }
 

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::guard::{Gate, Security};
+use super::guard::{Gate, Security, Text};
 use crate::browser::js;
 use crate::protocol::error_codes::{INVALID_REQUEST, PARSE_ERROR};
 use crate::protocol::jsonrpc::{self, ErrorObject};
@@ -43,14 +43,16 @@ pub struct TabOptions {
     pub channel: String,
     pub allowed: AllowedOrigins,
     /// `rateLimit`, `maxMessageBytes`, `onOriginViolation` (`guard.rs`). The peer is the
-    /// window itself, so the rate limit applies to the transport as a whole.
+    /// window itself, so a rate limit applies to the transport as a whole; there is none by
+    /// default (the page's own scripts are its clients: a limit would only refuse a
+    /// legitimate agent).
     pub security: Security,
 }
 
 impl TabOptions {
     /// Reads `false` (off) or `{ channelId, allowedOrigins, onOriginViolation, rateLimit,
     /// maxMessageBytes }`; the default is on, channel `mcp-default`, the page's own origin
-    /// only, the default rate limit and the engine's message size limit. `'*'` must be asked
+    /// only, no rate limit and the engine's message size limit. `'*'` must be asked
     /// for and draws a console warning. `ctx` names the options in error messages.
     pub fn from_js(v: &JsValue, own_origin: &str, ctx: &str) -> Result<TabOptions, JsValue> {
         let mut o = TabOptions {
@@ -124,6 +126,11 @@ struct Inner {
     /// The current session, shared so a message is fed to it without holding the cell's
     /// borrow (a handler that synchronously stops the server must not hit a `RefCell` panic).
     session: RefCell<Option<Rc<Session>>>,
+    /// Sessions a later `initialize` replaced while they had requests running or queued
+    /// ([`Session::retire`]): they still answer those, and see the notifications and
+    /// responses that may concern them (`notifications/cancelled`, answers to their own
+    /// requests to the client), then close themselves.
+    retired: RefCell<Vec<Rc<Session>>>,
     listener: RefCell<Option<Listener>>,
 }
 
@@ -159,7 +166,10 @@ impl Inner {
 
     /// The session for the next message: a fresh one for every `initialize` (a client that
     /// connects or reconnects starts over, as with MCP-B's server) and after the current one
-    /// closed; otherwise the current one.
+    /// closed; otherwise the current one. The wire has no client address, so an `initialize`
+    /// may come from a second client in the window rather than the first one starting over:
+    /// the replaced session retires instead of closing, and what it was running is still
+    /// answered.
     fn session_for(self: &Rc<Self>, is_initialize: bool) -> Rc<Session> {
         if !is_initialize {
             if let Some(s) = self.session.borrow().as_ref().filter(|s| !s.is_closed()) {
@@ -169,9 +179,21 @@ impl Inner {
         let fresh = self.new_session();
         let old = self.session.borrow_mut().replace(fresh.clone());
         if let Some(old) = old {
-            old.close();
+            old.retire();
+            if !old.is_closed() {
+                self.retired.borrow_mut().push(old);
+            }
         }
         fresh
+    }
+
+    /// Hands a notification or response to the retired sessions still running something.
+    fn to_retired(&self, text: &str) {
+        self.retired.borrow_mut().retain(|s| !s.is_closed());
+        let retired: Vec<Rc<Session>> = self.retired.borrow().clone();
+        for s in retired {
+            s.receive(text);
+        }
     }
 
     fn on_message(self: &Rc<Self>, ev: web_sys::MessageEvent) {
@@ -220,16 +242,18 @@ impl Inner {
             }
             return;
         }
-        // A payload JSON cannot represent (a BigInt, …) is a parse error.
-        let text = match js::stringify(&payload) {
-            Ok(Some(t)) => t,
-            Ok(None) => {
+        // A payload JSON cannot represent (a BigInt, …) is a parse error; an oversized one
+        // is refused before it is copied into wasm memory.
+        let text = match self.gate.text(&payload, |reply| self.post(reply)) {
+            Text::Fits(t) => t,
+            Text::TooBig(_) => return,
+            Text::NotJson => {
                 return self.post_error(
                     PARSE_ERROR,
                     "Parse error: the payload has no JSON representation",
                 )
             }
-            Err(e) => {
+            Text::Threw(e) => {
                 return self.post_error(
                     PARSE_ERROR,
                     &format!(
@@ -239,15 +263,16 @@ impl Inner {
                 )
             }
         };
-        if !self.gate.fits(&text, &payload, |reply| self.post(reply)) {
-            return;
+        let method = js::get(&payload, "method").ok().and_then(|m| m.as_string());
+        // A notification or a response (not a request, not a batch) may concern a retired
+        // session too.
+        let is_request =
+            method.is_some() && !js::get(&payload, "id").is_ok_and(|id| id.is_undefined());
+        if !is_request && !js_sys::Array::is_array(&payload) {
+            self.to_retired(&text);
         }
-        let is_initialize = js::get(&payload, "method")
-            .ok()
-            .and_then(|m| m.as_string())
-            .as_deref()
-            == Some("initialize");
-        self.session_for(is_initialize).receive(&text);
+        self.session_for(method.as_deref() == Some("initialize"))
+            .receive(&text);
     }
 
     /// Stops listening, posts `mcp-server-stopped`, closes the session, frees the channel.
@@ -262,6 +287,9 @@ impl Inner {
         self.post(&JsValue::from_str(STOPPED));
         let session = self.session.borrow_mut().take();
         if let Some(s) = session {
+            s.close();
+        }
+        for s in std::mem::take(&mut *self.retired.borrow_mut()) {
             s.close();
         }
         served_channels(self.window.as_ref()).delete(&JsValue::from_str(&self.options.channel));
@@ -303,6 +331,7 @@ impl TabServer {
             window: window.clone(),
             channel: channel.clone(),
             session: RefCell::new(None),
+            retired: RefCell::new(Vec::new()),
             listener: RefCell::new(None),
         });
         let weak = Rc::downgrade(&inner);

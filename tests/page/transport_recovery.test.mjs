@@ -1,0 +1,176 @@
+// After every kind of hostile input, on every transport, the next valid request is answered;
+// errors to requests carry the request's id. Then the reliability cases of issue 12: the page's
+// own clients are never rate-limited, calls past the in-flight cap queue instead of failing, a
+// second tab client's initialize keeps the first one's call, and no message size crashes the
+// page or grows wasm memory. Real channels, ports and windows throughout.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withPage, requireDist } from './harness.mjs';
+
+requireDist();
+
+const FIX = '/tests/page/fixtures/transport';
+const SCRIPTS = `<script src="${FIX}/rpc.js"></script>
+<script src="${FIX}/peers.js"></script>`;
+const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script>\n${SCRIPTS}`;
+/** The ESM build, so a test can read the wasm instance's memory through the glue module. */
+const ESM = (config) => `${config ? `<script>window.modelContextPolyfillConfig = ${JSON.stringify(config)};</script>` : ''}
+${SCRIPTS}
+<script type="module">
+  import '/dist/modelcontext.js';
+  const glue = await import('/dist/modelcontext_glue.js');
+  const exports = await glue.default();
+  window.wasmBytes = () => exports.memory.buffer.byteLength;
+  window.loaded = true;
+</script>`;
+
+const MiB = 1024 * 1024;
+
+for (const kind of ['tab', 'port', 'broadcastChannel', 'event', 'extension']) {
+  test(`${kind}: after oversize, malformed JSON, a wrong envelope, deep nesting, a lone surrogate and a flood, the next requests are answered`, () =>
+    withPage(async ({ page, consoleMessages }) => {
+      const r = await page.evaluate(async (k) => runHostile(await openPeer(k)), kind);
+      for (const [bad, out] of Object.entries(r)) {
+        assert.deepEqual(out.ping, {}, `${kind}/${bad}: ping after`);
+        assert.equal(out.call, JSON.stringify({ after: bad }), `${kind}/${bad}: tools/call after`);
+      }
+      assert.deepEqual(r.oversize.drew, [{ id: 'big', code: -32600, result: false }]);
+      assert.deepEqual(r.malformedJson.drew, []);
+      assert.deepEqual(r.wrongEnvelope.drew, [
+        { id: 'w2', code: -32600, result: false },
+        ...(kind === 'extension' ? [] : [{ id: 'w3', code: -32600, result: false }]),
+        { id: 'w4', code: -32600, result: false },
+      ]);
+      assert.deepEqual(r.deepNesting.drew, [{ id: 'deep', code: -32600, result: false }]);
+      assert.deepEqual(r.loneSurrogate.drew, [{ id: 'lone', code: -32700, result: false }]);
+      assert.deepEqual(r.flood.drew, []);
+      assert.deepEqual(consoleMessages.filter((m) => m.type === 'error' && !/Failed to load resource/.test(m.text)), []);
+    }, { html: CLASSIC, timeout: 60_000 }));
+}
+
+test('tab: the page\'s own clients are not rate-limited by default: 1,000 calls during a junk flood all answered, no warning', () =>
+  withPage(async ({ page, consoleMessages }) => {
+    const r = await page.evaluate(async () => {
+      const peer = await openPeer('tab');
+      for (let i = 0; i < 3000; i++) peer.payload({ junk: i });
+      const calls = Array.from({ length: 1000 }, (_, i) => peer.rpc.request('tools/call', { name: 'echo', arguments: { i } }));
+      for (let i = 0; i < 3000; i++) peer.payload({ jsonrpc: '2.0', method: 'notifications/junk', params: { i } });
+      const replies = await Promise.all(calls);
+      return replies.filter((m, i) => m.result?.content?.[0]?.text === JSON.stringify({ i })).length;
+    });
+    assert.equal(r, 1000);
+    assert.deepEqual(consoleMessages.filter((m) => /rateLimit/.test(m.text)), []);
+  }, { html: CLASSIC, timeout: 60_000 }));
+
+test('in-flight cap: 1,000 concurrent slow calls are queued and all answered; hung handlers do not block ping', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      await mc.registerTool({ name: 'slow', description: 'Takes 50 ms', execute: () => new Promise((res) => setTimeout(() => res('done'), 50)) });
+      await mc.registerTool({ name: 'hang', description: 'Never settles', execute: () => new Promise(() => {}) });
+      const peer = await openPeer('tab');
+      const t0 = performance.now();
+      const slow = await Promise.all(Array.from({ length: 1000 }, () => peer.rpc.request('tools/call', { name: 'slow', arguments: {} })));
+      const ms = performance.now() - t0;
+      // 64 hung handlers hold every slot: ping is answered, a call waits in the queue, and the
+      // client's cancellation frees a slot for it.
+      const hung = Array.from({ length: 64 }, (_, i) => `h${i}`);
+      for (const id of hung) peer.payload({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hang', arguments: {} } });
+      const ping = await peer.rpc.request('ping');
+      const queued = peer.rpc.request('tools/call', { name: 'echo', arguments: { queued: true } });
+      const early = await Promise.race([queued.then(() => 'answered'), new Promise((res) => setTimeout(() => res('waiting'), 200))]);
+      peer.rpc.notify('notifications/cancelled', { requestId: 'h0', reason: 'client timeout' });
+      const after = await queued;
+      return {
+        answered: slow.filter((m) => m.result?.content?.[0]?.text === 'done').length,
+        ms,
+        ping: ping.result,
+        early,
+        after: after.result?.content?.[0]?.text,
+      };
+    });
+    assert.equal(r.answered, 1000);
+    assert.deepEqual(r.ping, {});
+    assert.equal(r.early, 'waiting', 'the call waits while 64 handlers hold every slot');
+    assert.equal(r.after, JSON.stringify({ queued: true }));
+  }, { html: CLASSIC, timeout: 60_000 }));
+
+test('modelContextPolyfillConfig.limits: maxInFlight and maxQueued bound a session; toolTimeoutMs ends hung handlers', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      await mc.registerTool({ name: 'hang', description: 'Never settles', execute: () => new Promise(() => {}) });
+      const peer = await openPeer('tab');
+      const calls = Array.from({ length: 6 }, () => peer.rpc.request('tools/call', { name: 'hang', arguments: {} }));
+      const settled = await Promise.all(calls);
+      return settled.map((m) => m.error?.message ?? (m.result?.isError ? m.result.content[0].text : 'ok'));
+    });
+    // 2 run, 3 wait, the 6th is refused at once; the timeout ends the running and then the queued.
+    assert.equal(r.filter((t) => t === 'Requests in flight and queued exceeds the limit of 5').length, 1, JSON.stringify(r));
+    assert.equal(r.filter((t) => /did not finish within 100 ms/.test(t)).length, 5, JSON.stringify(r));
+  }, { html: ESM({ limits: { maxInFlight: 2, maxQueued: 3, toolTimeoutMs: 100 } }), timeout: 30_000 }));
+
+test('tab: a second client\'s initialize does not drop the first client\'s call in flight', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      let release;
+      const gate = new Promise((res) => { release = res; });
+      await navigator.modelContext.registerTool({ name: 'wait', description: 'Waits for the test', execute: () => gate.then(() => 'first client served') });
+      const first = await openPeer('tab');
+      const call = first.rpc.request('tools/call', { name: 'wait', arguments: {} }, 'first-call');
+      await new Promise((res) => setTimeout(res, 50));
+      // Another script in the window connects on the same channel.
+      const second = makeRpc(first.payload, { prefix: 'second-' });
+      addEventListener('message', (e) => e.data?.direction === 'server-to-client' && typeof e.data.payload === 'object' && second.receive(e.data.payload));
+      const init = await second.initialize();
+      const secondCall = await second.request('tools/call', { name: 'echo', arguments: { who: 'second' } });
+      release();
+      const firstReply = await call;
+      return {
+        init: init.result?.serverInfo?.name,
+        second: secondCall.result?.content?.[0]?.text,
+        first: firstReply.result?.content?.[0]?.text,
+      };
+    });
+    assert.ok(r.init);
+    assert.equal(r.second, JSON.stringify({ who: 'second' }));
+    assert.equal(r.first, 'first client served');
+  }, { html: CLASSIC }));
+
+test('MessagePort: a 32 MB call after earlier calls is refused with its id, and ping is answered after it', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const peer = await openPeer('port');
+      await peer.rpc.request('tools/list');
+      await peer.rpc.request('tools/call', { name: 'echo', arguments: { n: 1 } });
+      await peer.rpc.request('tools/call', { name: 'echo', arguments: { n: 2 } });
+      const big = await peer.rpc.request('tools/call', { name: 'echo', arguments: { t: 'x'.repeat(32_000_000) } }, 'big');
+      const ping = await peer.rpc.request('ping');
+      return { big: { id: big.id, code: big.error?.code }, ping: ping.result };
+    });
+    assert.deepEqual(r.big, { id: 'big', code: -32600 });
+    assert.deepEqual(r.ping, {});
+  }, { html: CLASSIC, timeout: 60_000 }));
+
+test('tab: a 256 MiB message neither crashes the page nor grows wasm memory; the next call is answered', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(async (MiB) => {
+      const peer = await openPeer('tab');
+      await peer.rpc.request('tools/call', { name: 'echo', arguments: { warm: true } });
+      const before = wasmBytes();
+      const out = { sizes: [] };
+      for (const mib of [64, 256]) {
+        const reply = await peer.rpc.request('tools/call', { name: 'echo', arguments: { t: 'x'.repeat(mib * MiB) } }, `big-${mib}`);
+        out.sizes.push({ id: reply.id, code: reply.error?.code });
+      }
+      const next = await peer.rpc.request('tools/call', { name: 'echo', arguments: { n: 1 } });
+      out.next = next.result?.content?.[0]?.text;
+      out.grewMiB = (wasmBytes() - before) / MiB;
+      return out;
+    }, MiB);
+    assert.deepEqual(r.sizes, [{ id: 'big-64', code: -32600 }, { id: 'big-256', code: -32600 }]);
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+    assert.ok(r.grewMiB < 1, `wasm memory grew ${r.grewMiB} MiB for refused messages`);
+  }, { html: ESM(), timeout: 120_000 }));
