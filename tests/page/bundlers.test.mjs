@@ -112,7 +112,7 @@ test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-
 
 test('Parcel 2 (no config): both wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
   const { dir, url } = app('parcel');
-  run(BIN('parcel'), ['build', 'index.html', '--no-cache', '--dist-dir', 'dist', '--public-url', './', '--log-level', 'warn'], dir);
+  run(BIN('parcel'), ['build', 'index.html', '--no-cache', '--cache-dir', path.join(dir, '.parcel-cache'), '--dist-dir', 'dist', '--public-url', './', '--log-level', 'warn'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 2, files.join(' '));
   const r = await result(`${url}dist/`);
