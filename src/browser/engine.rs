@@ -233,6 +233,7 @@ impl Engine {
     #[wasm_bindgen(constructor)]
     pub fn new(target: web_sys::EventTarget, config: JsValue) -> Result<Engine, JsValue> {
         let global = js_sys::global().into();
+        js::remember_constructors(&global);
         let origin = global_origin(&global);
         let default_name = js::get(&global, "location")
             .ok()

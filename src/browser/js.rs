@@ -10,8 +10,32 @@ pub fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
 }
 
+thread_local! {
+    /// This realm's `DOMException` constructor, taken while the document was alive: once a
+    /// frame is detached its global no longer resolves interface names, and the errors its
+    /// methods must report (`InvalidStateError`) still need the constructor.
+    static DOM_EXCEPTION: std::cell::OnceCell<Function> = const { std::cell::OnceCell::new() };
+}
+
+/// Keeps this realm's `DOMException` constructor for [`dom_exception`] (called when an
+/// engine is created).
+pub fn remember_constructors(global: &JsValue) {
+    if let Ok(f) = get(global, "DOMException").and_then(|f| f.dyn_into::<Function>()) {
+        DOM_EXCEPTION.with(|c| {
+            let _ = c.set(f);
+        });
+    }
+}
+
 /// A `DOMException` named `name` (e.g. `"InvalidStateError"`).
 pub fn dom_exception(name: &str, message: &str) -> JsValue {
+    let kept = DOM_EXCEPTION.with(|c| c.get().cloned());
+    if let Some(ctor) = kept {
+        let args = js_sys::Array::of2(&JsValue::from_str(message), &JsValue::from_str(name));
+        if let Ok(e) = Reflect::construct(&ctor, &args) {
+            return e;
+        }
+    }
     web_sys::DomException::new_with_message_and_name(message, name)
         .map(JsValue::from)
         .unwrap_or_else(|e| e)

@@ -183,6 +183,36 @@ fn security_error(member: &str, entry: &str) -> JsValue {
     )
 }
 
+/// The checks every method makes of the document it belongs to, before anything else
+/// touches it (WebMCP: "If this's relevant global object's associated Document is not fully
+/// active, reject with InvalidStateError"; and the origin-keyed check Chromium makes):
+/// - a detached frame's, or a navigated-away, document → `InvalidStateError`;
+/// - a document that is not origin-keyed (served with `Origin-Agent-Cluster: ?0`, so it may
+///   set `document.domain` and reach other origins' objects) → `SecurityError`.
+///
+/// Workers have no document; only the agent-cluster check applies to them.
+pub fn check_document(inner: &EngineInner) -> Result<(), JsValue> {
+    if let Ok(doc) = js::get(&inner.global, "document") {
+        let detached = doc.is_object()
+            && js::get(&doc, "defaultView")
+                .map(|w| w.is_null() || w != inner.global)
+                .unwrap_or(true);
+        if detached {
+            return Err(js::dom_exception(
+                "InvalidStateError",
+                "The document is not fully active (its frame was detached or navigated away).",
+            ));
+        }
+    }
+    if js::get(&inner.global, "originAgentCluster").ok() == Some(JsValue::FALSE) {
+        return Err(js::dom_exception(
+            "SecurityError",
+            "WebMCP needs an origin-keyed document; this one was served with Origin-Agent-Cluster: ?0.",
+        ));
+    }
+    Ok(())
+}
+
 /// registerTool steps 2–4: the name is free, name and description are not empty, and the
 /// name follows the rule.
 fn check_name_and_description(inner: &EngineInner, dict: &ToolDict) -> Result<(), JsValue> {
@@ -354,19 +384,8 @@ fn register_tool(
     // WebIDL conversions: the tool dictionary, then the options dictionary.
     let dict = read_tool_dict(tool)?;
     let options = read_register_options(options)?;
-    // Step 1: the document must be fully active.
-    if let Ok(doc) = js::get(&inner.global, "document") {
-        if doc.is_object()
-            && js::get(&doc, "defaultView")
-                .map(|w| w.is_null())
-                .unwrap_or(false)
-        {
-            return Err(js::dom_exception(
-                "InvalidStateError",
-                "The document is not fully active.",
-            ));
-        }
-    }
+    // Step 1: the document must be fully active (and origin-keyed).
+    check_document(inner)?;
     // Steps 2–4: the name and the description.
     check_name_and_description(inner, &dict)?;
     // Step 5: serialize the input schema.
@@ -482,6 +501,7 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
         "Failed to execute 'getTools' on 'ModelContext': parameter 1",
     )?;
     let from = read_strings(&js::get(options, "fromOrigins")?, "fromOrigins")?;
+    check_document(inner)?;
     // Each fromOrigins entry must be a URL with a potentially trustworthy origin (as
     // Chromium checks it); this document's tools are visible when its origin is listed.
     let visible = match from {
@@ -550,6 +570,43 @@ fn read_registered_tool(tool: &JsValue) -> Result<(String, String, JsValue), JsV
     Ok((name, origin, window))
 }
 
+/// The `inputObject` argument as JSON: an object (absent means `{}`), handed over as a JSON
+/// copy. Chromium ≤ 154 took the input as a JSON string (`executeTool(tool, inputJson)`), and
+/// pages written for it still pass one: such a string is parsed (it must hold an object or an
+/// array, as an object input may be), with a one-time deprecation warning.
+fn read_input(input: &JsValue) -> Result<Value, JsValue> {
+    let not_object = || {
+        js::type_error(
+            "Failed to execute 'executeTool' on 'ModelContext': the input is not an object.",
+        )
+    };
+    if input.is_undefined() {
+        return Ok(Value::Object(Map::new()));
+    }
+    if let Some(text) = input.as_string() {
+        js::warn_once(
+            "executeTool-json",
+            "modelcontext-polyfill: executeTool(tool, inputJsonString) is deprecated (Chromium 154 and earlier); \
+             pass the input as an object.",
+        );
+        return match serde_json::from_str::<Value>(&text) {
+            Ok(v @ (Value::Object(_) | Value::Array(_))) => Ok(v),
+            Ok(_) => Err(not_object()),
+            Err(e) => Err(js::type_error(&format!(
+                "Failed to execute 'executeTool' on 'ModelContext': the input string is not JSON ({e})."
+            ))),
+        };
+    }
+    if !input.is_object() {
+        return Err(not_object());
+    }
+    js::to_json(input)?.ok_or_else(|| {
+        js::type_error(
+            "Failed to execute 'executeTool' on 'ModelContext': the input cannot be serialized to JSON.",
+        )
+    })
+}
+
 /// One `executeTool` call in flight.
 struct Execution {
     inner: Rc<EngineInner>,
@@ -594,18 +651,9 @@ fn execute_tool(
         "Failed to execute 'executeTool' on 'ModelContext': parameter 3",
     )?;
     let signal = read_signal(options, "executeTool")?;
-    // The input must be an object (absent means {}); it is handed over as JSON.
-    let args = if input.is_undefined() {
-        Value::Object(Map::new())
-    } else if input.is_object() {
-        js::to_json(input)?.ok_or_else(|| {
-            js::type_error("Failed to execute 'executeTool' on 'ModelContext': the input cannot be serialized to JSON.")
-        })?
-    } else {
-        return Err(js::type_error(
-            "Failed to execute 'executeTool' on 'ModelContext': the input is not an object.",
-        ));
-    };
+    // The document checks come before the input is looked at (as in Chromium).
+    check_document(inner)?;
+    let args = read_input(input)?;
     // An unknown tool, or one of another window or origin → UnknownError.
     let unknown = || {
         js::dom_exception(
@@ -613,7 +661,17 @@ fn execute_tool(
             &format!("No tool named {name:?} is available."),
         )
     };
-    if window != inner.global || origin != inner.origin {
+    if window != inner.global {
+        // The tool's document went away (its frame was detached or navigated away).
+        if js::get(&window, "closed").ok() == Some(JsValue::TRUE) {
+            return Err(js::dom_exception(
+                "InvalidStateError",
+                "The tool's document is not fully active (its frame was detached).",
+            ));
+        }
+        return Err(unknown());
+    }
+    if origin != inner.origin {
         return Err(unknown());
     }
     let Some((registered, data)) = inner.tool_data(&name) else {

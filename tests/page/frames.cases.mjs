@@ -1,0 +1,313 @@
+// WebMCP across documents: the document checks (fully active, origin-keyed), the frame tree
+// (same-origin and cross-origin frames, `exposedTo`, `fromOrigins`, the `tools` permissions
+// policy) and the earlier drafts' JSON-string input. Written once, run against the polyfill and
+// against native Chromium (frames.test.mjs), like webmcp.cases.mjs.
+//
+// Each case is `{ name, run, expect, page?, todo? }`:
+//   run     evaluated in the top page (self-contained: page globals and the `__f` helpers only);
+//           returns a JSON-able record;
+//   page    'oac0': the top page is served with `Origin-Agent-Cluster: ?0` (not origin-keyed);
+//   expect  the record spec/WEBMCP.md and native Chromium agree on (differences are listed in
+//           frames.test.mjs and NATIVE_DIFFERENCES.md).
+//
+// Frames: `await __f.frame({ cross, allow, sandbox })` appends an iframe showing this same page
+// (on the other origin when `cross`), waits until its helpers answer, and returns
+// `{ el, win, origin, run(source) }`; `run` evaluates an async function body in the frame
+// (through postMessage with exact origins, so it works cross-origin) and returns its JSON result.
+
+/** Helpers installed in every page (top and frames) as `window.__f`. */
+export const HELPERS = `
+window.__f = (() => {
+  const err = (e) => (e && typeof e === 'object' ? e.name : String(e));
+  const altOf = (href) => {
+    const u = new URL(href);
+    u.hostname = u.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+    return u;
+  };
+  const AsyncFunction = (async () => {}).constructor;
+  const pending = new Map();
+  let next = 0;
+  addEventListener('message', async (ev) => {
+    const d = ev.data;
+    if (!d || typeof d !== 'object') return;
+    if (d.__fEval !== undefined && ev.source === parent && ev.source !== window) {
+      let reply;
+      try { reply = { ok: true, value: await new AsyncFunction(d.source)() }; }
+      catch (e) { reply = { ok: false, error: String(e && e.stack || e) }; }
+      ev.source.postMessage({ __fReply: d.__fEval, reply }, ev.origin);
+    } else if (d.__fReply !== undefined && pending.has(d.__fReply)) {
+      pending.get(d.__fReply)(d.reply);
+      pending.delete(d.__fReply);
+    }
+  });
+  const api = {
+    err,
+    mc: () => document.modelContext,
+    tick: (ms) => new Promise((r) => setTimeout(r, ms || 0)),
+    async outcome(fn) {
+      try { const v = await fn(); return v === undefined ? 'ok' : v; } catch (e) { return err(e); }
+    },
+    tool(name, extra) {
+      return Object.assign({ name, description: 'A tool named ' + name, execute: () => name + ' ran in ' + (window === top ? 'top' : 'a frame') }, extra || {});
+    },
+    async names(mc, options) { return (await (mc || document.modelContext).getTools(options)).map((t) => t.name); },
+    // An iframe showing this page (same path), same-origin or on the other origin.
+    async frame({ cross = false, allow, sandbox, path } = {}) {
+      const el = document.createElement('iframe');
+      const url = cross ? altOf(location.href) : new URL(location.href);
+      if (path) url.pathname = path;
+      if (allow !== undefined) el.setAttribute('allow', allow);
+      if (sandbox !== undefined) el.setAttribute('sandbox', sandbox);
+      el.src = url.href;
+      const loaded = new Promise((r) => el.addEventListener('load', r, { once: true }));
+      document.body.appendChild(el);
+      await loaded;
+      const h = {
+        el, win: el.contentWindow, origin: url.origin,
+        run(source) {
+          const id = ++next;
+          return new Promise((resolve, reject) => {
+            pending.set(id, (reply) => (reply.ok ? resolve(reply.value) : reject(new Error(reply.error))));
+            h.win.postMessage({ __fEval: id, source }, h.origin);
+          });
+        },
+      };
+      return h;
+    },
+    otherOrigin: () => altOf(location.href).origin,
+  };
+  return api;
+})();
+`;
+
+/** @type {{ name: string, run: () => Promise<object>, expect: object, page?: string, todo?: string }[]} */
+export const CASES = [
+  // ------------------------------------------------------------------------------------------
+  // Document checks
+  {
+    name: 'document: a detached frame\'s modelContext rejects with InvalidStateError',
+    run: async () => {
+      const f = await __f.frame();
+      await f.run(`await document.modelContext.registerTool(__f.tool('inner')); return 'ok';`);
+      const mc = f.win.document.modelContext;
+      const [tool] = await mc.getTools();
+      const ToolCtor = f.win.Object;
+      f.el.remove();
+      const o = (fn) => __f.outcome(fn);
+      return {
+        isObject: typeof mc === 'object' && mc !== null,
+        registerTool: await o(() => mc.registerTool({ name: 'x', description: 'x', execute() {} })),
+        getTools: await o(() => mc.getTools()),
+        executeTool: await o(() => mc.executeTool(tool, {})),
+        fromTop: await o(() => document.modelContext.executeTool(tool, {})),
+        plainObject: typeof ToolCtor,
+      };
+    },
+    expect: {
+      isObject: true,
+      registerTool: 'InvalidStateError',
+      getTools: 'InvalidStateError',
+      executeTool: 'InvalidStateError',
+      fromTop: 'InvalidStateError',
+      plainObject: 'function',
+    },
+  },
+  {
+    name: 'document: a document that is not origin-keyed gets SecurityError',
+    page: 'oac0',
+    run: async () => {
+      const mc = document.modelContext;
+      const o = (fn) => __f.outcome(fn);
+      const fake = { name: 'a', description: 'x', window, origin: location.origin };
+      return {
+        originAgentCluster: window.originAgentCluster,
+        registerTool: await o(() => mc.registerTool(__f.tool('a'))),
+        getTools: await o(() => mc.getTools()),
+        executeTool: await o(() => mc.executeTool(fake, {})),
+        badInputFirst: await o(() => mc.executeTool(fake, 5)),
+      };
+    },
+    expect: {
+      originAgentCluster: false,
+      registerTool: 'SecurityError',
+      getTools: 'SecurityError',
+      executeTool: 'SecurityError',
+      badInputFirst: 'SecurityError',
+    },
+  },
+
+  // ------------------------------------------------------------------------------------------
+  // Earlier drafts: executeTool(tool, inputJsonString)
+  {
+    name: 'executeTool: a JSON string input (Chromium ≤ 154) is parsed',
+    run: async () => {
+      const mc = document.modelContext;
+      const seen = [];
+      await mc.registerTool(__f.tool('a', { execute(input) { seen.push(JSON.stringify(input)); return 'ok'; } }));
+      const [tool] = await mc.getTools();
+      const o = (input) => __f.outcome(() => mc.executeTool(tool, input));
+      return {
+        object: await o('{"q":"x"}'),
+        emptyObject: await o('{}'),
+        array: await o('[1]'),
+        notJson: await o('{q:1}'),
+        number: await o('5'),
+        nullText: await o('null'),
+        seen,
+      };
+    },
+    expect: {
+      object: 'ok',
+      emptyObject: 'ok',
+      array: 'ok',
+      notJson: 'TypeError',
+      number: 'TypeError',
+      nullText: 'TypeError',
+      seen: ['{"q":"x"}', '{}', '[1]'],
+    },
+  },
+
+  // ------------------------------------------------------------------------------------------
+  // Frames
+  {
+    name: 'frames: same-origin frames see and call each other\'s tools',
+    run: async () => {
+      const mc = document.modelContext;
+      const topLog = [];
+      mc.addEventListener('toolchange', () => topLog.push('toolchange'));
+      mc.addEventListener('toolactivated', (e) => topLog.push('toolactivated ' + e.toolName));
+      const f = await __f.frame();
+      await f.run(`
+        window.__log = [];
+        document.modelContext.addEventListener('toolchange', () => __log.push('toolchange'));
+        document.modelContext.addEventListener('toolactivated', (e) => __log.push('toolactivated ' + e.toolName));
+        await document.modelContext.registerTool(__f.tool('child'));
+        return 'ok';`);
+      await __f.tick(20);
+      await mc.registerTool(__f.tool('top'));
+      await __f.tick(20);
+      const tools = await mc.getTools();
+      const child = tools.find((t) => t.name === 'child');
+      const fromChild = await f.run(`
+        const tools = await document.modelContext.getTools();
+        const t = tools.find((x) => x.name === 'top');
+        return { names: tools.map((x) => x.name), topWindow: t ? t.window === parent : null, result: t ? await document.modelContext.executeTool(t, {}) : null };`);
+      const result = child ? await mc.executeTool(child, {}) : null;
+      await __f.tick(20);
+      const childLog = await f.run('return __log;');
+      return {
+        names: tools.map((t) => t.name),
+        childWindow: child ? child.window === f.win : null,
+        childOrigin: child ? child.origin === f.origin : null,
+        result,
+        fromChild,
+        topLog,
+        childLog,
+      };
+    },
+    expect: {
+      names: ['child', 'top'],
+      childWindow: true,
+      childOrigin: true,
+      result: 'child ran in a frame',
+      fromChild: { names: ['child', 'top'], topWindow: true, result: 'top ran in top' },
+      topLog: ['toolchange', 'toolchange', 'toolactivated top'],
+      childLog: ['toolchange', 'toolchange', 'toolactivated child'],
+    },
+    todo: 'frames are not built yet',
+  },
+  {
+    name: 'frames: cross-origin frames, exposedTo and allow="tools"',
+    run: async () => {
+      const mc = document.modelContext;
+      const other = __f.otherOrigin();
+      const out = {};
+      for (const allow of [undefined, 'tools']) {
+        const f = await __f.frame({ cross: true, allow });
+        out[String(allow)] = {
+          policy: await f.run(`return [document.featurePolicy ? document.featurePolicy.allowsFeature('tools') : 'none', typeof document.permissionsPolicy];`),
+          register: await f.run(`
+            const o = (fn) => __f.outcome(fn);
+            return {
+              plain: await o(() => document.modelContext.registerTool(__f.tool('plain'))),
+              exposed: await o(() => document.modelContext.registerTool(__f.tool('exposed'), { exposedTo: [${JSON.stringify(location.origin)}] })),
+              getTools: await o(async () => (await document.modelContext.getTools()).map((t) => t.name)),
+            };`),
+        };
+        await __f.tick(20);
+        out[String(allow)].topDefault = await __f.names(mc);
+        out[String(allow)].topFrom = await __f.outcome(() => __f.names(mc, { fromOrigins: [other] }));
+        const t = (await mc.getTools({ fromOrigins: [other] })).find((x) => x.name === 'exposed');
+        out[String(allow)].call = t ? await __f.outcome(() => mc.executeTool(t, {})) : null;
+        out[String(allow)].windowIsFrame = t ? t.window === f.win : null;
+        f.el.remove();
+        await __f.tick(20);
+        out[String(allow)].afterRemove = await __f.names(mc, { fromOrigins: [other] });
+      }
+      out.insecure = await __f.outcome(() => mc.getTools({ fromOrigins: ['http://example.com'] }));
+      return out;
+    },
+    expect: {
+      undefined: {
+        policy: [false, 'undefined'],
+        register: { plain: 'NotAllowedError', exposed: 'NotAllowedError', getTools: 'NotAllowedError' },
+        topDefault: [], topFrom: [], call: null, windowIsFrame: null, afterRemove: [],
+      },
+      tools: {
+        policy: [true, 'undefined'],
+        register: { plain: 'ok', exposed: 'ok', getTools: ['exposed', 'plain'] },
+        topDefault: [], topFrom: ['exposed'], call: 'exposed ran in a frame', windowIsFrame: true, afterRemove: [],
+      },
+      insecure: 'SecurityError',
+    },
+    todo: 'frames are not built yet',
+  },
+  {
+    name: 'frames: allow="tools \'none\'" on a same-origin frame',
+    run: async () => {
+      const f = await __f.frame({ allow: "tools 'none'" });
+      return await f.run(`
+        const o = (fn) => __f.outcome(fn);
+        const mc = document.modelContext;
+        return {
+          allows: document.featurePolicy ? document.featurePolicy.allowsFeature('tools') : 'none',
+          registerTool: await o(() => mc.registerTool(__f.tool('x'))),
+          getTools: await o(() => mc.getTools()),
+          executeTool: await o(() => mc.executeTool({ name: 'x', description: 'x', window, origin: location.origin }, {})),
+        };`);
+    },
+    expect: {
+      allows: false,
+      registerTool: 'NotAllowedError',
+      getTools: 'NotAllowedError',
+      executeTool: 'NotAllowedError',
+    },
+    todo: 'frames are not built yet',
+  },
+  {
+    name: 'frames: a pending call whose frame detaches rejects; navigation removes tools',
+    run: async () => {
+      const mc = document.modelContext;
+      const f = await __f.frame();
+      await f.run(`await document.modelContext.registerTool(__f.tool('hang', { execute: () => new Promise(() => {}) })); return 'ok';`);
+      const [t] = await mc.getTools();
+      const p = t ? __f.outcome(() => mc.executeTool(t, {})) : Promise.resolve('no tool');
+      await __f.tick(20);
+      let changes = 0;
+      mc.addEventListener('toolchange', () => changes++);
+      f.el.remove();
+      const pending = await Promise.race([p, __f.tick(500).then(() => 'still pending')]);
+      await __f.tick(20);
+      const g = await __f.frame();
+      await g.run(`await document.modelContext.registerTool(__f.tool('nav')); return 'ok';`);
+      const before = await __f.names(mc);
+      const reloaded = new Promise((r) => g.el.addEventListener('load', r, { once: true }));
+      g.win.location.href = 'about:blank';
+      await reloaded;
+      await __f.tick(20);
+      return { pending, changes, before, after: await __f.names(mc) };
+    },
+    expect: { pending: 'UnknownError', changes: 1, before: ['nav'], after: [] },
+    todo: 'frames are not built yet',
+  },
+];
