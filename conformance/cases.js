@@ -563,11 +563,11 @@ export const CASES = [
   {
     id: 'getTools.fromOrigins',
     group: 'webmcp',
-    title: 'fromOrigins filters by origin: own origin lists the tool, another origin does not',
+    title: 'fromOrigins adds the listed origins\' frames to the same-origin tools: this document\'s tool is always listed',
     async run(t) {
       await t.reg(t.tool('a'));
       t.eq((await t.mine({ fromOrigins: [location.origin] })).length, 1, 'fromOrigins: [own origin]');
-      t.eq((await t.mine({ fromOrigins: ['https://example.com'] })).length, 0, 'fromOrigins: [https://example.com]');
+      t.eq((await t.mine({ fromOrigins: ['https://example.com'] })).length, 1, 'fromOrigins: [https://example.com]');
       t.eq((await t.mine({})).length, 1, 'no fromOrigins');
     },
   },

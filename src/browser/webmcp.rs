@@ -503,25 +503,16 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
     let from = read_strings(&js::get(options, "fromOrigins")?, "fromOrigins")?;
     check_document(inner)?;
     // Each fromOrigins entry must be a URL with a potentially trustworthy origin (as
-    // Chromium checks it); this document's tools are visible when its origin is listed.
-    let visible = match from {
-        None => true,
-        Some(list) => {
-            let mut any = false;
-            for entry in &list {
-                let origin = trustworthy_url_origin(entry)
-                    .ok_or_else(|| security_error("fromOrigins", entry))?;
-                any |= origin == inner.origin;
-            }
-            any
-        }
-    };
+    // Chromium checks it). The list adds the tools of other frames of those origins to the
+    // same-origin ones (WEBMCP.md, "Frames, origins and policy"); this document's own tools
+    // are always listed.
+    for entry in from.iter().flatten() {
+        trustworthy_url_origin(entry).ok_or_else(|| security_error("fromOrigins", entry))?;
+    }
     // The tools, sorted by name (the registry's order), as fresh dictionaries.
     let out = Array::new();
-    if visible {
-        for t in inner.server.tools() {
-            out.push(&registered_tool(inner, &t));
-        }
+    for t in inner.server.tools() {
+        out.push(&registered_tool(inner, &t));
     }
     Ok(Promise::resolve(&JsValue::from(out)))
 }

@@ -521,7 +521,7 @@ export const CASES = [
     },
   },
   {
-    name: 'getTools: fromOrigins filters by origin',
+    name: 'getTools: fromOrigins adds other origins to this document\'s tools',
     run: async () => {
       const mc = document.modelContext;
       await mc.registerTool(__t.tool('a'));
@@ -546,9 +546,9 @@ export const CASES = [
     expect: {
       own: ['a'],
       ownWithPath: ['a'],
-      other: [],
+      other: ['a'],
       both: ['a'],
-      emptyList: [],
+      emptyList: ['a'],
       notAUrl: 'SecurityError',
       notTrustworthy: 'SecurityError',
       opaque: 'SecurityError',

@@ -42,11 +42,6 @@ export const NATIVE_DIFFERENCES = {
   'executeTool: abort before execute has been called': {
     log: ['execute', 'toolactivated'],
   },
-  // D5. fromOrigins does not hide the document's own tools in native Chromium.
-  'getTools: fromOrigins filters by origin': {
-    other: ['a'],
-    emptyList: ['a'],
-  },
   // D6 + D7. Result serialization: "" becomes "Operation succeeded"; unserializable → "undefined".
   'executeTool: result serialization': {
     emptyString: { result: 'Operation succeeded' },
