@@ -25,8 +25,9 @@ use super::js;
 use super::webmcp::{register_web_tool, unregister_if_current, ToolDict};
 
 /// The attributes whose changes can change a form tool.
-const WATCHED_ATTRIBUTES: [&str; 17] = [
+const WATCHED_ATTRIBUTES: [&str; 18] = [
     "toolname",
+    "tooltitle",
     "tooldescription",
     "toolautosubmit",
     "toolparamdescription",
@@ -408,13 +409,15 @@ pub struct Forms {
     next_event: Cell<u32>,
 }
 
-/// The tool a form describes now: name, description, autosubmit, schema.
-fn describe(form: &JsValue) -> (String, String, bool, Value) {
+/// The tool a form describes now: name, description, autosubmit, schema, title
+/// (`tooltitle`, reflected in `getTools()` as native Chromium does).
+fn describe(form: &JsValue) -> (String, String, bool, Value, Option<String>) {
     (
         attr(form, "toolname").unwrap_or_default(),
         attr(form, "tooldescription").unwrap_or_default(),
         has_attr(form, "toolautosubmit"),
         synthesize(form),
+        attr(form, "tooltitle"),
     )
 }
 
@@ -516,7 +519,7 @@ impl Forms {
                 })
             });
             let d = describe(&form);
-            let signature = format!("{}\n{}\n{}\n{}", d.0, d.1, d.2, d.3);
+            let signature = format!("{}\n{}\n{}\n{}\n{:?}", d.0, d.1, d.2, d.3, d.4);
             wanted.push((state, d, signature));
         }
         // First unregister what changed (two forms may swap names), then register.
@@ -528,14 +531,14 @@ impl Forms {
                 }
             }
         }
-        for (state, (name, description, _, schema), signature) in &wanted {
+        for (state, (name, description, _, schema, title), signature) in &wanted {
             let registered = state.reg.borrow().is_some();
             if registered {
                 continue;
             }
             let dict = ToolDict {
                 name: name.clone(),
-                title: None,
+                title: title.clone(),
                 description: description.clone(),
                 input_schema: Some(js::from_json(schema)),
                 execute: self.execute_fn(state),

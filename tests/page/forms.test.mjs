@@ -385,3 +385,33 @@ test('MCP tools/call works the same: listed, filled, submitted, answered', () =>
         });
       </script>`),
   }));
+
+// tooltitle, side by side with native Chromium: reflected as the RegisteredTool's title, and its
+// change or removal fires toolchange.
+const TITLED = '<form toolname="titled" tooltitle="Find things" tooldescription="Search"><input name="q"></form>';
+async function titleRecord(p) {
+  return p.evaluate(async () => {
+    const mc = document.modelContext;
+    const title = async () => (await mc.getTools()).find((t) => t.name === 'titled').title;
+    const out = { initial: await title() };
+    let changes = 0;
+    mc.addEventListener('toolchange', () => changes++);
+    const form = document.querySelector('form');
+    form.setAttribute('tooltitle', 'Changed');
+    await __until(() => changes >= 1, 'toolchange after tooltitle changed');
+    out.changed = await title();
+    form.removeAttribute('tooltitle');
+    await __until(() => changes >= 2, 'toolchange after tooltitle removed');
+    await __tick();
+    out.removed = await title();
+    return out;
+  });
+}
+const TITLE_EXPECTED = { initial: 'Find things', changed: 'Changed', removed: '' };
+
+test('tooltitle is the tool title; changing or removing it fires toolchange (polyfill)', () =>
+  withPage(async ({ page: p }) => assert.deepEqual(await titleRecord(p), TITLE_EXPECTED), { html: page(TITLED) }));
+
+test('tooltitle is the tool title; changing or removing it fires toolchange (native Chromium)', () =>
+  withPage(async ({ page: p }) => assert.deepEqual(await titleRecord(p), TITLE_EXPECTED),
+    { html: `<script>${HELPERS}</script>${TITLED}`, nativeWebMCP: true }));
