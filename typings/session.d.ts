@@ -114,6 +114,16 @@ interface ToolDefinitionBase {
   annotations?: McpToolAnnotations;
   icons?: McpIcon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Whether a call may run as a task (the MCP Tasks extension, SEP-2663; protocol 2026-07-28 and
+   * a client whose request names `io.modelcontextprotocol/tasks`). `"optional"`: the call becomes
+   * a task when the handler does not answer at once (it awaits a timer, the network, the user, or
+   * asks the client through `extra.sendRequest`); `"required"`: likewise, and a client that does
+   * not accept tasks gets error -32021. In a task, `extra.reportProgress`/`extra.setStatus` set
+   * its `statusMessage`, `extra.sendRequest` surfaces the request in its `inputRequests`, and
+   * `tasks/cancel` aborts `extra.signal`. Defaults to `"forbidden"`.
+   */
+  taskSupport?: 'forbidden' | 'optional' | 'required';
 }
 
 /** `registerTool(name, definition)`: the handler is `handler` (or `execute`, the same thing). */
@@ -189,6 +199,28 @@ interface PromptDefinitionBase {
   _meta?: Record<string, unknown>;
   /** Completers for arguments, by argument name. */
   complete?: Record<string, CompletionHandler>;
+}
+
+/** A file of a skill: text, or `{ text | blob (standard base64), mimeType? }`. */
+type SkillFileContent = string | { text: string; mimeType?: string } | { blob: string; mimeType?: string };
+
+/**
+ * `registerSkill(name, definition)` (the MCP Skills extension, SEP-2640). The engine writes the
+ * skill's `SKILL.md` (YAML frontmatter — `name`, `description` and `frontmatter` — then
+ * `instructions`) and serves it and every file as `skill://<prefix…>/<name>/<path>` resources,
+ * listed by `skills/list` with their SHA-256 digests and sizes.
+ */
+interface SkillDefinition {
+  /** Required: what the skill does and when to use it. */
+  description: string;
+  /** The body of `SKILL.md`, after its frontmatter (Markdown). */
+  instructions?: string;
+  /** Further frontmatter fields (`license`, `compatibility`, `metadata`, `allowed-tools`, …). */
+  frontmatter?: Record<string, unknown>;
+  /** The skill's other files by path relative to its directory, e.g. `"references/forms.md"`. */
+  files?: Record<string, SkillFileContent>;
+  /** Path segments before the name: `["acme"]` serves `skill://acme/<name>/…`. */
+  prefix?: string[];
 }
 
 /** `registerPrompt(name, definition)`: the renderer is `handler` (or `get`). */
@@ -377,6 +409,8 @@ interface ModelContextSession {
   registerResource(uriOrTemplate: string, definition: ResourceDefinition): () => void;
   /** @returns a function that unregisters the prompt */
   registerPrompt(name: string, definition: PromptDefinition): () => void;
+  /** @returns a function that unregisters the skill and its files */
+  registerSkill(name: string, definition: SkillDefinition): () => void;
   notify(method: ModelContextNotificationMethod, params?: Record<string, unknown>): void;
   isConnected(): boolean;
   /** The transport this session owns; `null` when it rides the default tab server. */

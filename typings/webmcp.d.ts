@@ -87,6 +87,13 @@ interface ModelContextHandlerExtra {
    */
   sendRequest<R = any>(method: string, params?: Record<string, unknown>): Promise<R>;
   /**
+   * Present when the call may run as a task (its tool has `taskSupport` and the client accepts
+   * tasks): sets the task's `statusMessage`. @returns whether it was set
+   */
+  setStatus?(message: string): boolean;
+  /** Present when the call may run as a task: the task's id once the call has become one. */
+  getTaskId?(): string | undefined;
+  /**
    * Earlier drafts' `client.requestUserInteraction(callback)`: runs `callback`, resolves with its result.
    * @deprecated execute now receives `(input, { signal })`; interact with the user directly.
    */
@@ -231,6 +238,8 @@ interface ModelContext extends EventTarget {
   registerResource(uriOrTemplate: string, definition: ResourceDefinition): () => void;
   /** @returns a function that unregisters the prompt */
   registerPrompt(name: string, definition: PromptDefinition): () => void;
+  /** Registers a skill (MCP Skills extension). @returns a function that unregisters it */
+  registerSkill(name: string, definition: SkillDefinition): () => void;
   /** Opens a session: the default tab server (started if stopped) or the given transport. */
   connect(options?: ModelContextConnectOptions): Promise<ModelContextSession>;
   /** Unregisters what the session-API methods on this object registered; stops the default tab server. */

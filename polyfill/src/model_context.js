@@ -9,8 +9,8 @@
 //
 // Before the engine exists (polyfill/src/install.js attaches it when the core has loaded):
 // - promise-returning operations return a promise settled by the engine's, once it runs;
-// - void operations are queued; registerTool(name, def), registerResource, registerPrompt
-//   return an unregister function that takes effect in order (a bad definition, thrown by the
+// - void operations are queued; registerTool(name, def), registerResource, registerPrompt and
+//   registerSkill return an unregister function that takes effect in order (a bad definition, thrown by the
 //   engine when the call runs, goes to the console: there is no caller left to throw to);
 // - isConnected() is false (nothing is served yet).
 // If the core cannot load, every operation rejects (or throws) with the one load error.
@@ -164,6 +164,10 @@ function __mcpDefineModelContext() {
 
     registerPrompt(name, definition) {
       return registering(this, 'registerPrompt', (e) => e.registerPrompt(name, definition));
+    }
+
+    registerSkill(name, definition) {
+      return registering(this, 'registerSkill', (e) => e.registerSkill(name, definition));
     }
 
     connect(options = undefined) {

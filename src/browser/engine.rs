@@ -56,6 +56,8 @@ pub struct EngineInner {
     pub default_scope: Rc<super::session_api::Scope>,
     /// The declarative API, once started (`forms.rs`).
     pub forms: RefCell<Option<Rc<super::forms::Forms>>>,
+    /// Skill URI → the registration that holds it (`skill_api.rs`).
+    pub skills: RefCell<std::collections::HashMap<String, u64>>,
     next_registration: Cell<u64>,
 }
 
@@ -296,6 +298,7 @@ impl Engine {
             tab_options: RefCell::new(tab_options),
             default_scope: Rc::new(Default::default()),
             forms: RefCell::new(None),
+            skills: RefCell::new(Default::default()),
             next_registration: Cell::new(0),
         });
         let weak = Rc::downgrade(&inner);

@@ -6,6 +6,7 @@
 //! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
 //! | `forms.rs` | the declarative API: `<form toolname>` as tools |
 //! | `session_api.rs` | `connect`, `registerTool(name, def)`, `registerResource`, `registerPrompt` |
+//! | `skill_api.rs` | `registerSkill(name, def)`: skills for the MCP Skills extension |
 //! | `legacy.rs` | earlier drafts' methods and `modelContextTesting` |
 //! | `native.rs` | living beside a native `document.modelContext`: tools mirrored both ways |
 //! | `js_handler.rs` | page functions as engine handlers |
@@ -23,6 +24,7 @@ pub mod runtime;
 #[cfg(feature = "validator")]
 pub mod schema_suite;
 pub mod session_api;
+pub mod skill_api;
 pub mod validator;
 pub mod webmcp;
 

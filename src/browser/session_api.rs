@@ -25,6 +25,7 @@ pub struct Scope {
     tools: RefCell<Vec<(String, u64)>>,
     resources: RefCell<Vec<(String, u64)>>,
     prompts: RefCell<Vec<(String, u64)>>,
+    pub(crate) skills: RefCell<Vec<(String, u64)>>,
     closed: Cell<bool>,
 }
 
@@ -103,7 +104,7 @@ fn unregister_fn(f: impl Fn() + 'static) -> Function {
 /// What every `register*` call checks first: the scope is open, the key a string and
 /// the definition an object. Returns the key and `"{method}({key:?})"`, the prefix of
 /// the call's error messages.
-fn begin_registration(
+pub(crate) fn begin_registration(
     scope: &Scope,
     method: &str,
     param: &str,
@@ -139,12 +140,12 @@ fn is_registration(attachment: &Option<Rc<dyn Any>>, registration: u64) -> bool 
 }
 
 /// One of a scope's lists of what it registered.
-type ScopeList = fn(&Scope) -> &RefCell<Vec<(String, u64)>>;
+pub(crate) type ScopeList = fn(&Scope) -> &RefCell<Vec<(String, u64)>>;
 
 /// Records `(key, registration)` in the scope's `list` and returns the unregister
 /// function: it `undo`es the registration while the engine lives, and drops the record
 /// while the scope does.
-fn scoped_unregister(
+pub(crate) fn scoped_unregister(
     inner: &Rc<EngineInner>,
     scope: &Rc<Scope>,
     list: ScopeList,
@@ -369,6 +370,9 @@ pub fn close_scope(inner: &EngineInner, scope: &Scope) {
     for (name, reg) in scope.prompts.take() {
         unregister_prompt_if_current(inner, &name, reg);
     }
+    for (uri, reg) in scope.skills.take() {
+        super::skill_api::unregister_skill_if_current(inner, &uri, reg);
+    }
 }
 
 /// `notify(method, params)`: resource updates go to their subscribers, log messages
@@ -444,6 +448,11 @@ impl ModelContextSession {
         register_prompt(&self.inner, &self.scope, &name, &def)
     }
 
+    #[wasm_bindgen(js_name = registerSkill)]
+    pub fn register_skill(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
+        super::skill_api::register_skill(&self.inner, &self.scope, &name, &def)
+    }
+
     pub fn notify(&self, method: JsValue, params: JsValue) -> Result<(), JsValue> {
         check_open(&self.scope)?;
         notify(&self.inner, &method, &params)
@@ -494,6 +503,11 @@ impl Engine {
     #[wasm_bindgen(js_name = registerPrompt)]
     pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         register_prompt(&self.inner, &self.inner.default_scope, &name, &def)
+    }
+
+    #[wasm_bindgen(js_name = registerSkill)]
+    pub fn register_skill(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
+        super::skill_api::register_skill(&self.inner, &self.inner.default_scope, &name, &def)
     }
 
     pub fn notify(&self, method: JsValue, params: JsValue) -> Result<(), JsValue> {

@@ -199,6 +199,28 @@ export async function sessionApi(): Promise<void> {
     handler: () => ({ content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], isError: false }),
   });
 
+  // A tool that may run as an MCP task, and a skill.
+  mc.registerTool('export', {
+    taskSupport: 'optional',
+    handler: async (args, extra) => {
+      extra.setStatus?.('working');
+      const id: string | undefined = extra.getTaskId?.();
+      return id ?? 'done';
+    },
+  });
+  // @ts-expect-error taskSupport is one of three words
+  mc.registerTool('bad', { taskSupport: 'sometimes', handler: () => '' });
+  const unregisterSkill: () => void = mc.registerSkill('sales-report', {
+    description: 'How to export the report',
+    instructions: '# Export',
+    frontmatter: { license: 'MIT' },
+    files: { 'a.md': '# A', 'b.png': { blob: 'AAAA', mimeType: 'image/png' }, 'c.txt': { text: 'c' } },
+    prefix: ['acme'],
+  });
+  unregisterSkill();
+  // @ts-expect-error a skill needs a description
+  mc.registerSkill('x', { instructions: '' });
+
   // Resources and templates.
   const unregisterResource = mc.registerResource('notes://today', {
     name: 'today',
