@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite in server mode against conformance/fixtures.html
-// through the page bridge, once per requirement set, and checks the outcome against
+// through the page bridge, once per requirement set, then the server scenarios no requirement
+// set names (the Skills extension's, SEP-2640) one by one, and checks the outcome against
 // conformance/expected-failures.txt. Start it with conformance/official.sh, which provides the
 // Node (>= 22) and the suite this needs.
 //
-//   node conformance/official.mjs [--requirements 2025-11-25,2026-07-28] [--keep] [--verbose]
+//   node conformance/official.mjs [--requirements 2025-11-25,2026-07-28,extensions] [--keep] [--verbose]
 //
 // Prints, per requirement set, every scenario that failed (with its failing checks) and the
 // tallies; exits 1 when a scenario fails that expected-failures.txt does not list, or a listed
@@ -20,7 +21,9 @@ import { startBridge } from './bridge.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUITE_CLI = path.join(HERE, '.tools/node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const EXPECTED = path.join(HERE, 'expected-failures.txt');
-export const REQUIREMENTS = ['2025-11-25', '2026-07-28'];
+export const REQUIREMENTS = ['2025-11-25', '2026-07-28', 'extensions'];
+/** Server scenarios of the suite that no requirement set runs (`--scenario` each, at the latest release). */
+export const EXTENSION_SCENARIOS = ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest'];
 
 /** `<requirements> <scenario> # reason` lines → Map("req scenario" → reason). */
 export function readExpected(file = EXPECTED) {
@@ -36,9 +39,10 @@ export function readExpected(file = EXPECTED) {
   return map;
 }
 
-function runSuite(url, requirements, outDir, verbose) {
+function runSuite(url, requirements, outDir, verbose, scenario) {
   return new Promise((resolve, reject) => {
-    const args = [SUITE_CLI, 'server', '--url', url, '--requirements', requirements, '-o', outDir];
+    const select = scenario ? ['--scenario', scenario] : ['--requirements', requirements];
+    const args = [SUITE_CLI, 'server', '--url', url, ...select, '-o', outDir];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => {
@@ -71,16 +75,43 @@ export function parseSummary(out) {
   return rows;
 }
 
-/** The failing checks of `scenario` from the suite's results directory. */
-function failingChecks(outDir, scenario) {
+/** The checks of `scenario` from the suite's results directory (`[]` when there are none). */
+function checksOf(outDir, scenario) {
   const dir = fs.existsSync(outDir) && fs.readdirSync(outDir).find((d) => d.startsWith(`server-${scenario}-`) && /\d{4}-\d\d-\d\dT/.test(d.slice(`server-${scenario}-`.length)));
   if (!dir) return [];
   try {
-    const checks = JSON.parse(fs.readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8'));
-    return checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage ?? ''}`.slice(0, 300));
+    return JSON.parse(fs.readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8'));
   } catch {
     return [];
   }
+}
+
+/** The failing checks of `scenario` from the suite's results directory. */
+function failingChecks(outDir, scenario) {
+  return checksOf(outDir, scenario)
+    .filter((c) => c.status === 'FAILURE')
+    .map((c) => `${c.id}: ${c.errorMessage ?? ''}`.slice(0, 300));
+}
+
+/**
+ * One scenario run with `--scenario` ("Passed: n/m, f failed, w warnings"): a summary row, with
+ * its checks counted by status from checks.json (skipped checks are reported, not hidden).
+ */
+function scenarioRow(out, outDir, scenario) {
+  const checks = checksOf(outDir, scenario);
+  const count = (s) => checks.filter((c) => c.status === s).length;
+  const m = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(out);
+  if (!m && !checks.length) return null;
+  const failed = checks.length ? count('FAILURE') : Number(m[3]);
+  return {
+    scenario,
+    pass: failed === 0,
+    checksPassed: checks.length ? count('SUCCESS') : Number(m[1]),
+    checksFailed: failed,
+    skipped: count('SKIPPED'),
+    warnings: count('WARNING'),
+    scored: false,
+  };
 }
 
 async function main(argv) {
@@ -108,8 +139,24 @@ async function main(argv) {
     for (const req of requirements) {
       const outDir = path.join(outRoot, req);
       const t0 = Date.now();
-      const { code, out } = await runSuite(bridge.url, req, outDir, verbose);
-      const rows = parseSummary(out);
+      let code;
+      let out;
+      let rows;
+      if (req === 'extensions') {
+        rows = [];
+        out = '';
+        for (const scenario of EXTENSION_SCENARIOS) {
+          const r = await runSuite(bridge.url, req, outDir, verbose, scenario);
+          out += r.out;
+          code = r.code;
+          const row = scenarioRow(r.out, outDir, scenario);
+          if (row) rows.push(row);
+          else problems.push(`extensions ${scenario}: the suite printed no result (exit ${r.code})`);
+        }
+      } else {
+        ({ code, out } = await runSuite(bridge.url, req, outDir, verbose));
+        rows = parseSummary(out);
+      }
       if (!rows.length) {
         problems.push(`${req}: the suite printed no summary (exit ${code})`);
         console.log(out.split('\n').slice(-30).join('\n'));
@@ -117,6 +164,9 @@ async function main(argv) {
       }
       const seconds = ((Date.now() - t0) / 1000).toFixed(1);
       console.log(`\n--requirements ${req}  (${rows.length} scenarios, ${seconds} s)`);
+      for (const r of rows.filter((x) => x.skipped || x.warnings)) {
+        console.log(`  ${r.scenario}: ${r.checksPassed} checks passed, ${r.checksFailed} failed, ${r.skipped} skipped, ${r.warnings} warnings`);
+      }
       for (const r of rows) {
         const k = `${req} ${r.scenario}`;
         const listed = expected.has(k);
@@ -156,7 +206,8 @@ async function main(argv) {
     if (keep) console.log(`\nresults kept in ${outRoot}`);
     else fs.rmSync(outRoot, { recursive: true, force: true });
   }
-  console.log(`\nofficial suite: ${tallies.map((t) => `${t.req} ${t.scoredPassed}/${t.scored} required scenarios passed`).join('; ')} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const said = (t) => (t.scored ? `${t.req} ${t.scoredPassed}/${t.scored} required scenarios passed` : `${t.req} ${t.notScoredPassed}/${t.notScored} scenarios passed`);
+  console.log(`\nofficial suite: ${tallies.map(said).join('; ')} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   if (problems.length) {
     console.log(`\n${problems.length} problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}`);
     return 1;

@@ -3,7 +3,9 @@
 # the MCP server inside conformance/fixtures.html, reached through the page bridge.
 #
 #   conformance/official.sh                          both requirement sets (2025-11-25, 2026-07-28)
+#                                                    and the extension scenarios no set names
 #   conformance/official.sh --requirements 2026-07-28
+#   conformance/official.sh --requirements extensions  the Skills extension's scenarios only
 #   conformance/official.sh --keep                   keep the suite's per-scenario results
 #
 # The suite needs Node >= 22 (the machine's may be older): this script installs Node 24
