@@ -9,6 +9,8 @@
 #   make size        raw, gzip and brotli sizes of dist/, the front (bytes before document.modelContext)
 #   make bench       this polyfill beside @mcp-b/global in headless Chromium (not in make test;
 #                    ROUNDS=N for more rounds; scripts/bench.mjs)
+#   make soak        100,000 calls, register/abort cycles, hostile input, slow calls beside
+#                    @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a tenth; scripts/soak.mjs)
 #   make package     stage the npm package in target/npm/modelcontext-polyfill and `npm pack` it
 #   make test-rust   fmt, clippy (native + wasm32), cargo test, wasm32 build
 #   make test-wasm   wasm-bindgen-test in headless Chromium, when the crate has wasm tests
@@ -26,7 +28,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8787
 export PORT
 
-.PHONY: all deps build build-dev size bench package test test-rust test-wasm test-page test-interop demo clean distclean
+.PHONY: all deps build build-dev size bench soak package test test-rust test-wasm test-page test-interop demo clean distclean
 
 all: build
 
@@ -44,6 +46,11 @@ size:
 
 bench: build
 	@$(NODE) scripts/bench.mjs
+
+# Reliability under a long run beside @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a
+# quick look; scripts/soak.mjs).
+soak: build
+	@$(NODE) scripts/soak.mjs
 
 package: build
 	$(NODE) scripts/package.mjs
