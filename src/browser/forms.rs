@@ -287,6 +287,45 @@ pub fn synthesize(form: &JsValue) -> Value {
     json!({ "type": "object", "properties": properties, "required": required })
 }
 
+/// An agent's input for a form tool, coerced as native Chromium fills the controls: a number
+/// or boolean for a text-like (string) control becomes its text (`123` → `"123"`), and a
+/// numeric string for a number control becomes the number (`"456"` → `456`). Anything else
+/// is left for the schema to judge.
+pub fn coerce(schema: &Option<Value>, args: Value) -> Value {
+    let (Some(props), Value::Object(mut map)) = (
+        schema
+            .as_ref()
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object),
+        args.clone(),
+    ) else {
+        return args;
+    };
+    for (key, v) in map.iter_mut() {
+        let ty = props
+            .get(key)
+            .and_then(|p| p.get("type"))
+            .and_then(Value::as_str);
+        let coerced = match (ty, &*v) {
+            (Some("string"), Value::Number(_) | Value::Bool(_)) => {
+                Some(Value::String(value_text(v)))
+            }
+            (Some("number"), Value::String(t)) => t
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number),
+            _ => None,
+        };
+        if let Some(c) = coerced {
+            *v = c;
+        }
+    }
+    Value::Object(map)
+}
+
 /// A JSON value as the text a control takes.
 fn value_text(v: &Value) -> String {
     match v {

@@ -668,6 +668,12 @@ fn execute_tool(
     let Some((registered, data)) = inner.tool_data(&name) else {
         return Err(unknown());
     };
+    // A form's controls take text: input is coerced as native Chromium fills them.
+    let args = if data.door == Door::Form {
+        super::forms::coerce(&registered.def.input_schema, args)
+    } else {
+        args
+    };
     // An already-aborted signal rejects with its reason.
     if let Some(sig) = &signal {
         if sig.aborted() {

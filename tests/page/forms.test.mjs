@@ -415,3 +415,24 @@ test('tooltitle is the tool title; changing or removing it fires toolchange (pol
 test('tooltitle is the tool title; changing or removing it fires toolchange (native Chromium)', () =>
   withPage(async ({ page: p }) => assert.deepEqual(await titleRecord(p), TITLE_EXPECTED),
     { html: `<script>${HELPERS}</script>${TITLED}`, nativeWebMCP: true }));
+
+// Input coerced as native Chromium fills controls: a number into a text control, a numeric string
+// into a number control; the same steps against the polyfill and native Chromium.
+const COERCE = '<form toolname="coerce" tooldescription="Coercion" toolautosubmit><input name="t"><input name="n" type="number"></form>'
+  + '<script>document.querySelector("form").addEventListener("submit", (e) => { e.preventDefault(); const f = e.target; e.respondWith(Promise.resolve(JSON.stringify([f.t.value, f.n.value]))); });</script>';
+async function coerceRecord(p) {
+  return p.evaluate(async () => {
+    const mc = document.modelContext;
+    const t = (await mc.getTools()).find((x) => x.name === 'coerce');
+    const o = async (input) => { try { return await mc.executeTool(t, input); } catch (e) { return e.name; } };
+    return { numberIntoText: await o({ t: 123 }), stringIntoNumber: await o({ n: '456' }) };
+  });
+}
+const COERCE_EXPECTED = { numberIntoText: '["123",""]', stringIntoNumber: '["123","456"]' };
+
+test('input is coerced into text and number controls as native fills them (polyfill)', () =>
+  withPage(async ({ page: p }) => assert.deepEqual(await coerceRecord(p), COERCE_EXPECTED), { html: page(COERCE) }));
+
+test('input is coerced into text and number controls as native fills them (native Chromium)', () =>
+  withPage(async ({ page: p }) => assert.deepEqual(await coerceRecord(p), COERCE_EXPECTED),
+    { html: `<script>${HELPERS}</script>${COERCE}`, nativeWebMCP: true }));
