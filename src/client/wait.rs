@@ -1,68 +1,13 @@
-//! The two small future tools the client needs: a one-shot slot a response is written
-//! into, and a three-way race (response, timeout, cancellation). No async runtime needed.
+//! The small future tools the client needs: a one-shot slot a response is written into (the
+//! engine's, [`crate::server::futures::slot`]), and a three-way race (response, timeout,
+//! cancellation). No async runtime needed.
 
-use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
-use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll};
 
+pub use crate::server::futures::{slot, Filler, Slot};
 use crate::server::LocalBoxFuture;
-
-struct SlotState<T> {
-    value: Option<T>,
-    waker: Option<Waker>,
-    filled: bool,
-}
-
-/// The writing end of a one-shot slot. Only the first [`Filler::fill`] counts.
-pub struct Filler<T>(Rc<RefCell<SlotState<T>>>);
-
-/// The reading end: a future resolving with the value filled in.
-pub struct Slot<T>(Rc<RefCell<SlotState<T>>>);
-
-/// A fresh one-shot slot.
-pub fn slot<T>() -> (Filler<T>, Slot<T>) {
-    let st = Rc::new(RefCell::new(SlotState {
-        value: None,
-        waker: None,
-        filled: false,
-    }));
-    (Filler(st.clone()), Slot(st))
-}
-
-impl<T> Filler<T> {
-    /// Fills the slot; `false` when it was already filled.
-    pub fn fill(&self, value: T) -> bool {
-        let waker = {
-            let mut st = self.0.borrow_mut();
-            if st.filled {
-                return false;
-            }
-            st.filled = true;
-            st.value = Some(value);
-            st.waker.take()
-        };
-        if let Some(w) = waker {
-            w.wake();
-        }
-        true
-    }
-}
-
-impl<T> Future for Slot<T> {
-    type Output = T;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
-        let mut st = self.0.borrow_mut();
-        match st.value.take() {
-            Some(v) => Poll::Ready(v),
-            None => {
-                st.waker = Some(cx.waker().clone());
-                Poll::Pending
-            }
-        }
-    }
-}
 
 /// Which of three raced futures finished first.
 pub enum First<A, B, C> {

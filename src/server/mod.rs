@@ -9,7 +9,7 @@ pub mod cancel;
 pub mod context;
 pub mod engine;
 pub mod error;
-mod futures;
+pub(crate) mod futures;
 pub mod handler;
 pub mod input_required;
 pub mod limits;

@@ -36,13 +36,13 @@ use std::collections::{HashMap, VecDeque};
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::rc::{Rc, Weak};
-use std::task::{Context, Poll, Waker};
+use std::task::Poll;
 
 use super::cancel::CancellationToken;
 use super::context::RequestContext;
 use super::engine::{Server, ServerInner};
 use super::error::ServerError;
-use super::futures::join_all;
+use super::futures::{join_all, slot, Filler, Slot};
 use super::handler::HandlerError;
 use super::input_required::{self, InputRequired, Inputs, INPUT_METHODS, MAX_ROUNDS};
 use super::methods::{Call, Reply};
@@ -159,42 +159,7 @@ pub fn missing_extension() -> ServerError {
     }
 }
 
-// ---- a one-shot answer slot -----------------------------------------------------------------
-
 type Answer = Result<Value, ErrorObject>;
-
-#[derive(Clone, Default)]
-struct Slot(Rc<RefCell<(Option<Answer>, Option<Waker>)>>);
-
-impl Slot {
-    fn fill(&self, a: Answer) {
-        let waker = {
-            let mut s = self.0.borrow_mut();
-            if s.0.is_some() {
-                return;
-            }
-            s.0 = Some(a);
-            s.1.take()
-        };
-        if let Some(w) = waker {
-            w.wake();
-        }
-    }
-}
-
-impl Future for Slot {
-    type Output = Answer;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Answer> {
-        let mut s = self.0.borrow_mut();
-        match s.0.take() {
-            Some(a) => Poll::Ready(a),
-            None => {
-                s.1 = Some(cx.waker().clone());
-                Poll::Pending
-            }
-        }
-    }
-}
 
 // ---- the store ------------------------------------------------------------------------------
 
@@ -210,7 +175,7 @@ struct TaskState {
     /// Outstanding input requests, wire key → `{method, params}`, in the order asked.
     pending: Map<String, Value>,
     /// Where the answer to each outstanding request goes.
-    answers: HashMap<String, Slot>,
+    answers: HashMap<String, Filler<Answer>>,
     /// Every key ever issued (keys are unique over a task's lifetime).
     issued: Vec<String>,
     /// The handler's signal.
@@ -835,8 +800,8 @@ impl Server {
         id: &str,
         key: Option<&str>,
         request: Value,
-    ) -> Result<Slot, ServerError> {
-        let slot = Slot::default();
+    ) -> Result<Slot<Answer>, ServerError> {
+        let (filler, answer) = slot();
         let mut found = false;
         self.update_task(id, |t| {
             if t.status.is_terminal() {
@@ -850,12 +815,12 @@ impl Server {
             };
             t.issued.push(wire.clone());
             t.pending.insert(wire.clone(), request);
-            t.answers.insert(wire, slot.clone());
+            t.answers.insert(wire, filler.clone());
             t.status = TaskStatus::InputRequired;
             true
         });
         if found {
-            Ok(slot)
+            Ok(answer)
         } else {
             Err(ServerError::Internal(format!(
                 "Task {id} can no longer ask for input (it finished or is gone)"
