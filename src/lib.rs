@@ -10,6 +10,7 @@
 //! | [`schema`] | JSON Schema validation on the `jsonschema` crate (feature `validator`) |
 //! | [`executor`] | a single-threaded executor for native hosts (stdio server, tests) |
 //! | `browser` | wasm only: the installer and the JS ⇄ Rust glue |
+//! | `js` | wasm only: the leaf JS helpers and drop-guards `browser`, `transport` and the client share |
 //! | `transport` | wasm only: browser transports |
 //!
 //! Features: `validator` (the `schema` module), `browser` (on wasm32: `browser`, `transport`
@@ -28,5 +29,7 @@ pub mod server;
 
 #[cfg(all(target_arch = "wasm32", feature = "browser"))]
 pub mod browser;
+#[cfg(all(target_arch = "wasm32", feature = "browser"))]
+pub mod js;
 #[cfg(all(target_arch = "wasm32", feature = "browser"))]
 pub mod transport;

@@ -8,8 +8,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::js;
 use super::runtime::{BrowserRuntime, TaskQueue};
+use crate::js;
 use crate::server::{ListKind, RegistryError, Server, ServerConfig, ServerInfo};
 use crate::transport::persist::{self, TabConfig};
 use crate::transport::Running;

@@ -21,8 +21,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::{Door, Engine, EngineInner};
-use super::js;
 use super::webmcp::{register_web_tool, unregister_if_current, ToolDict};
+use crate::js;
 
 /// The attributes whose changes can change a form tool.
 const WATCHED_ATTRIBUTES: [&str; 18] = [

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::js;
+use crate::js;
 use crate::server::{
     Completer, HandlerError, HandlerResult, LocalBoxFuture, LogLevel, PromptHandler,
     RequestContext, ResourceHandler, ToolHandler,

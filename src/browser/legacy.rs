@@ -7,8 +7,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::engine::{Door, Engine, JsToolData};
-use super::js;
 use super::webmcp::{read_tool_dict, register_web_tool, registered_tool, stored_schema};
+use crate::js;
 use crate::server::registry::Tool;
 
 const DEPRECATED: &str = "modelcontext-polyfill:";

@@ -10,13 +10,11 @@
 //! | `legacy.rs` | earlier drafts' methods and `modelContextTesting` |
 //! | `native.rs` | living beside a native `document.modelContext`: tools mirrored both ways |
 //! | `js_handler.rs` | page functions as engine handlers |
-//! | `js.rs` | WebIDL-style conversions |
 //! | `runtime.rs` | the engine's runtime on the browser event loop |
 //! | `validator.rs` | the validator module, loaded when a tool first needs it |
 
 pub mod engine;
 pub mod forms;
-pub mod js;
 pub mod js_handler;
 pub mod legacy;
 pub mod native;

@@ -26,9 +26,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::engine::{Door, EngineInner, JsToolData};
-use super::js;
 use super::js_handler::{call_options, invoke, JsTool};
 use super::webmcp::{register_lenient, stored_schema, unregister_if_current, WEBMCP_HINTS};
+use crate::js;
 use crate::server::registry::Tool;
 use crate::server::{CancellationToken, ListKind, RequestContext, ToolDef};
 

@@ -14,9 +14,9 @@ use wasm_bindgen::JsCast;
 use super::engine::{
     registry_error_to_js, server_info_from_js, Door, Engine, EngineInner, JsToolData,
 };
-use super::js;
 use super::js_handler::{JsCompleter, JsPrompt, JsResource, JsTool};
 use super::webmcp::unregister_if_current;
+use crate::js;
 use crate::server::{LogLevel, PromptArgument, PromptDef, ResourceDef, TaskSupport, ToolDef};
 
 /// What one session (or `modelContext` itself) registered, so `disconnect` can undo it.

@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::{registry_error_to_js, EngineInner};
-use super::js;
 use super::session_api::{begin_registration, scoped_unregister, Scope};
+use crate::js;
 use crate::server::skills::base64_decode;
 use crate::server::{SkillContent, SkillDef, SkillFile};
 

@@ -32,7 +32,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::js;
+use crate::js;
 use crate::server::engine::ServerInner;
 use crate::server::{CompiledSchema, LocalBoxFuture, SchemaCompiler, SchemaViolation, Server};
 

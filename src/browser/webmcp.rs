@@ -10,8 +10,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::{Door, Engine, EngineInner, JsToolData};
-use super::js;
 use super::js_handler::{call_options, invoke, JsTool};
+use crate::js;
 use crate::server::registry::{check_tool_name, RegistryError};
 use crate::server::{CallError, CancellationToken, RequestContext, ToolDef};
 

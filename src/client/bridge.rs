@@ -15,11 +15,10 @@ use super::core::{
 };
 use super::error::ClientError;
 use super::reconnect::{CancelFn, ReconnectScheduler};
-use crate::browser::js;
+use crate::js;
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::ErrorObject;
 use crate::server::LocalBoxFuture;
-use crate::transport::jsio;
 
 // ---- the error classes ------------------------------------------------------------------
 
@@ -163,7 +162,7 @@ impl JsTransport {
     /// Checks the shape (`TypeError` naming what is missing).
     pub fn new(obj: JsValue, ctx: &str) -> Result<JsTransport, JsValue> {
         for m in ["start", "send", "close"] {
-            if !jsio::has_method(&obj, m) {
+            if !js::has_method(&obj, m) {
                 return Err(js::type_error(&format!(
                     "{ctx}: the transport must have start(), send() and close() (no {m}()); \
                      use one of the client transports, e.g. new PostMessageClientTransport({{ target: worker }})"
@@ -250,7 +249,7 @@ impl ClientTransport for JsTransport {
     fn start(&self, sink: TransportSink) -> LocalBoxFuture<'static, Result<(), String>> {
         *self.state.sink.borrow_mut() = Some(sink);
         self.install(true);
-        match jsio::call(&self.obj, "start", &[]) {
+        match js::call(&self.obj, "start", &[]) {
             Ok(v) => thenable(v).unwrap_or_else(|| Box::pin(async { Ok(()) })),
             Err(e) => {
                 let m = js::error_message(&e);
@@ -261,7 +260,7 @@ impl ClientTransport for JsTransport {
 
     fn send(&self, message: &Value) -> Result<(), String> {
         let v = js::from_json(message);
-        let r = jsio::call(&self.obj, "send", &[&v]).map_err(|e| js::error_message(&e))?;
+        let r = js::call(&self.obj, "send", &[&v]).map_err(|e| js::error_message(&e))?;
         // A rejected send is reported; the request itself then times out.
         if let Some(watch) = thenable(r) {
             let state = Rc::downgrade(&self.state);
@@ -281,7 +280,7 @@ impl ClientTransport for JsTransport {
         // Detach first: the transport's own onclose for this close is not a lost connection.
         self.state.sink.borrow_mut().take();
         self.install(false);
-        match jsio::call(&self.obj, "close", &[]) {
+        match js::call(&self.obj, "close", &[]) {
             Ok(v) => {
                 if let Some(watch) = thenable(v) {
                     wasm_bindgen_futures::spawn_local(async move {
@@ -289,7 +288,7 @@ impl ClientTransport for JsTransport {
                     });
                 }
             }
-            Err(e) => jsio::report(&e),
+            Err(e) => js::report(&e),
         }
     }
 }
@@ -328,7 +327,7 @@ impl ReconnectScheduler for JsScheduler {
             Box::new(move || {
                 // A throwing cancel function is reported; closing goes on.
                 if let Err(e) = cancel.call0(&JsValue::UNDEFINED) {
-                    jsio::report(&e);
+                    js::report(&e);
                 }
             })
         }))
@@ -378,7 +377,7 @@ pub fn notification_handler(cb: Function) -> NotificationHandler {
             js::set(&n, "params", &js::from_json(p));
         }
         if let Err(e) = cb.call1(&JsValue::UNDEFINED, &n) {
-            jsio::report(&e);
+            js::report(&e);
         }
     })
 }

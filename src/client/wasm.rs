@@ -24,10 +24,10 @@ use super::core::{Client, ClientOptions, RequestOptions, ServerDetails};
 use super::error::ClientError;
 use super::reconnect::ReconnectOptions;
 use super::transport::base::opt_ms;
-use crate::browser::js;
 use crate::browser::runtime::BrowserRuntime;
+use crate::js;
+use crate::js::Listener;
 use crate::server::CancellationToken;
-use crate::transport::jsio::{self, Listener};
 
 const CTX: &str = "new McpClient(transport, options): options";
 
@@ -43,7 +43,7 @@ fn call_hook(slot: &RefCell<JsValue>, arg: &JsValue) {
     let f = slot.borrow().clone();
     if let Some(f) = f.dyn_ref::<Function>() {
         if let Err(e) = f.call1(&JsValue::UNDEFINED, arg) {
-            jsio::report(&e);
+            js::report(&e);
         }
     }
 }
@@ -225,7 +225,7 @@ fn call_options(v: &JsValue, ctx: &str) -> Result<CallOptions, JsValue> {
             .map_err(|_| js::type_error(&format!("{ctx}.onprogress must be a function")))?;
         core.on_progress = Some(Rc::new(move |p: Value| {
             if let Err(e) = f.call1(&JsValue::UNDEFINED, &js::from_json(&p)) {
-                jsio::report(&e);
+                js::report(&e);
             }
         }));
     }
@@ -234,7 +234,7 @@ fn call_options(v: &JsValue, ctx: &str) -> Result<CallOptions, JsValue> {
     let signal = if signal.is_undefined() || signal.is_null() {
         None
     } else {
-        if !jsio::instance_of(&signal, "AbortSignal") {
+        if !js::instance_of(&signal, "AbortSignal") {
             return Err(js::type_error(&format!(
                 "{ctx}.signal must be an AbortSignal"
             )));

@@ -11,9 +11,10 @@ use wasm_bindgen::prelude::*;
 
 use super::guard::Security;
 use super::hub::{Hub, HubServer, Reply};
-use super::jsio::{self, Listener, Served};
+use super::served::Served;
 use super::{opt_string, Running, Started};
-use crate::browser::js;
+use crate::js;
+use crate::js::Listener;
 use crate::server::Server;
 
 /// How many client instances one channel server keeps sessions for (least recently heard
@@ -37,7 +38,7 @@ impl BroadcastConfig {
                     "{ctx}.channelName is required (a non-empty string)"
                 ))
             })?;
-        if js::get(&jsio::global(), "BroadcastChannel")?.is_undefined() {
+        if js::get(&js::global(), "BroadcastChannel")?.is_undefined() {
             return Err(js::type_error(&format!(
                 "{ctx}: BroadcastChannel is not available in this context"
             )));
@@ -46,7 +47,7 @@ impl BroadcastConfig {
             channel_name,
             instance_id: opt_string(opts, "instanceId", ctx)?
                 .filter(|s| !s.is_empty())
-                .unwrap_or_else(jsio::random_id),
+                .unwrap_or_else(js::random_id),
             // Any page of the origin, in any tab, may post on the channel: limited by default.
             security: Security::from_js(opts, ctx)?.limited_by_default(true),
         })
@@ -67,7 +68,7 @@ struct BroadcastServer {
 impl Running for BroadcastServer {
     fn stop(&self) {
         self.served.stop();
-        let _ = jsio::call(&self.channel, "close", &[]);
+        let _ = js::call(&self.channel, "close", &[]);
     }
     fn is_open(&self) -> bool {
         self.served.is_open()
@@ -79,7 +80,7 @@ pub fn start(server: &Server, c: BroadcastConfig) -> Result<Started, JsValue> {
         &format!("broadcastChannel:{}", c.channel_name),
         &format!("The BroadcastChannel {:?}", c.channel_name),
     )?;
-    let ctor: js_sys::Function = js::get(&jsio::global(), "BroadcastChannel")?.into();
+    let ctor: js_sys::Function = js::get(&js::global(), "BroadcastChannel")?.into();
     let channel = js_sys::Reflect::construct(
         &ctor,
         &js_sys::Array::of1(&JsValue::from_str(&c.channel_name)),
@@ -104,8 +105,8 @@ pub fn start(server: &Server, c: BroadcastConfig) -> Result<Started, JsValue> {
             js::set(&env, "instanceId", &JsValue::from_str(&own_id));
             js::set(&env, "to", &to);
             js::set(&env, "payload", msg);
-            if let Err(e) = jsio::call(&ch, "postMessage", &[&env]) {
-                jsio::report(&e);
+            if let Err(e) = js::call(&ch, "postMessage", &[&env]) {
+                js::report(&e);
             }
         })
     };

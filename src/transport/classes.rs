@@ -19,9 +19,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::jsio;
 use super::Handle;
-use crate::browser::js;
+use crate::js;
 
 macro_rules! transport_class {
     ($name:ident) => {
@@ -118,7 +117,7 @@ impl PostMessageServerTransport {
     /// `new PostMessageServerTransport(target, options?)`
     #[wasm_bindgen(constructor)]
     pub fn new(a: JsValue, b: JsValue) -> Result<PostMessageServerTransport, JsValue> {
-        let is_peer = jsio::has_method(&a, "postMessage");
+        let is_peer = js::has_method(&a, "postMessage");
         let o = positional(&a, &b, "target", is_peer)?;
         Ok(PostMessageServerTransport {
             h: handle("postMessage", "PostMessageServerTransport", &o)?,
@@ -180,7 +179,7 @@ impl EventServerTransport {
     /// `new EventServerTransport(emitter, options?)`
     #[wasm_bindgen(constructor)]
     pub fn new(a: JsValue, b: JsValue) -> Result<EventServerTransport, JsValue> {
-        let is_peer = jsio::has_method(&a, "emit");
+        let is_peer = js::has_method(&a, "emit");
         let o = positional(&a, &b, "emitter", is_peer)?;
         Ok(EventServerTransport {
             h: handle("event", "EventServerTransport", &o)?,
@@ -201,7 +200,7 @@ impl ExtensionServerTransport {
     #[wasm_bindgen(constructor)]
     pub fn new(a: JsValue, b: JsValue) -> Result<ExtensionServerTransport, JsValue> {
         let is_peer =
-            jsio::has_method(&a, "postMessage") && !js::get(&a, "onMessage")?.is_undefined();
+            js::has_method(&a, "postMessage") && !js::get(&a, "onMessage")?.is_undefined();
         let o = positional(&a, &b, "port", is_peer)?;
         Ok(ExtensionServerTransport {
             h: handle("extension", "ExtensionServerTransport", &o)?,

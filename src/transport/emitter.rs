@@ -8,8 +8,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::jsio;
-use crate::browser::js;
+use crate::js;
 
 type Handlers = Rc<RefCell<Vec<(String, Function)>>>;
 
@@ -30,7 +29,7 @@ pub fn create() -> JsValue {
             .map(|(_, f)| f.clone())
             .collect();
         for f in list {
-            jsio::invoke(&f, &data);
+            js::invoke(&f, &data);
         }
     });
     let h = handlers.clone();

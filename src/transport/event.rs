@@ -7,9 +7,10 @@ use wasm_bindgen::prelude::*;
 
 use super::guard::Security;
 use super::hub::{Hub, HubServer, Reply};
-use super::jsio::{self, Listener, Served};
+use super::served::Served;
 use super::{emitter, opt_string, Started};
-use crate::browser::js;
+use crate::js;
+use crate::js::Listener;
 use crate::server::Server;
 
 pub const DEFAULT_SEND_EVENT: &str = "mcp:response";
@@ -31,7 +32,7 @@ impl EventConfig {
             emitter::create()
         } else {
             for m in ["emit", "on", "off"] {
-                if !jsio::has_method(&given, m) {
+                if !js::has_method(&given, m) {
                     return Err(js::type_error(&format!(
                         "{ctx}.emitter must have emit(), on() and off() methods (no {m}())"
                     )));
@@ -67,8 +68,8 @@ pub fn start(server: &Server, c: EventConfig) -> Result<Started, JsValue> {
     let emitter = c.emitter.clone();
     let send_event = JsValue::from_str(&c.send_event);
     let reply: Reply = Rc::new(move |msg: &JsValue| {
-        if let Err(e) = jsio::call(&emitter, "emit", &[&send_event, msg]) {
-            jsio::report(&e);
+        if let Err(e) = js::call(&emitter, "emit", &[&send_event, msg]) {
+            js::report(&e);
         }
     });
     let weak = Rc::downgrade(&hub);

@@ -15,10 +15,11 @@ use wasm_bindgen::JsCast;
 
 use super::guard::Security;
 use super::hub::{Hub, Reply};
-use super::jsio::{self, Claim, Listener, Served, Timer};
 use super::post_message::{envelope, open_envelope};
+use super::served::{Claim, Served};
 use super::{opt_string, Running, Started};
-use crate::browser::js;
+use crate::js;
+use crate::js::{Listener, Timer};
 use crate::server::Server;
 
 pub const KEEP_ALIVE_MS: f64 = 25_000.0;
@@ -35,8 +36,7 @@ pub struct ExtensionConfig {
 
 fn event_api(port: &JsValue, name: &str) -> Option<JsValue> {
     let api = js::get(port, name).ok()?;
-    (jsio::has_method(&api, "addListener") && jsio::has_method(&api, "removeListener"))
-        .then_some(api)
+    (js::has_method(&api, "addListener") && js::has_method(&api, "removeListener")).then_some(api)
 }
 
 impl ExtensionConfig {
@@ -44,7 +44,7 @@ impl ExtensionConfig {
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<ExtensionConfig, JsValue> {
         let port = js::get(opts, "port")?;
         if !port.is_object()
-            || !jsio::has_method(&port, "postMessage")
+            || !js::has_method(&port, "postMessage")
             || event_api(&port, "onMessage").is_none()
             || event_api(&port, "onDisconnect").is_none()
         {
@@ -121,9 +121,9 @@ impl ExtensionServer {
         self.claim.borrow_mut().take();
         self.hub.close();
         if disconnect_port {
-            let _ = jsio::call(&self.config.port, "disconnect", &[]);
+            let _ = js::call(&self.config.port, "disconnect", &[]);
         } else if let Some(cb) = &self.config.on_disconnect {
-            jsio::invoke(cb, &JsValue::UNDEFINED);
+            js::invoke(cb, &JsValue::UNDEFINED);
         }
     }
 
@@ -180,8 +180,8 @@ pub fn start(server: &Server, c: ExtensionConfig) -> Result<Started, JsValue> {
             Some(mt) => envelope(mt, msg),
             None => msg.clone(),
         };
-        if let Err(e) = jsio::call(&p, "postMessage", &[&out]) {
-            jsio::report(&e);
+        if let Err(e) = js::call(&p, "postMessage", &[&out]) {
+            js::report(&e);
         }
     });
     let weak = Rc::downgrade(&me);
@@ -217,7 +217,7 @@ pub fn start(server: &Server, c: ExtensionConfig) -> Result<Started, JsValue> {
             let ping: JsValue = js::object().into();
             js::set(&ping, "type", &JsValue::from_str("keep-alive"));
             js::set(&ping, "timestamp", &JsValue::from_f64(js_sys::Date::now()));
-            if jsio::call(&me.config.port, "postMessage", &[&ping]).is_err() {
+            if js::call(&me.config.port, "postMessage", &[&ping]).is_err() {
                 // The port is gone.
                 me.finish(false);
             }

@@ -21,8 +21,7 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::jsio;
-use crate::browser::js;
+use crate::js;
 use crate::protocol::jsonrpc;
 use crate::protocol::RequestId;
 use crate::server::ServerError;
@@ -118,7 +117,7 @@ impl Security {
     /// Tells the page a message came from a refused origin.
     pub fn violation(&self, origin: &str) {
         if let Some(cb) = &self.on_violation {
-            jsio::invoke(cb, &JsValue::from_str(origin));
+            js::invoke(cb, &JsValue::from_str(origin));
         }
     }
 }
@@ -176,7 +175,7 @@ pub fn admits_foreign(allowed: &AllowedOrigins) -> bool {
     match allowed {
         AllowedOrigins::Any => true,
         AllowedOrigins::List(l) => {
-            let own = jsio::own_origin();
+            let own = js::own_origin();
             l.iter().any(|o| *o != own)
         }
     }
@@ -407,7 +406,7 @@ impl Gate {
         let Some(rate) = self.security.rate else {
             return true;
         };
-        let now = jsio::now_ms();
+        let now = js::now_ms();
         let admit = self
             .bucket
             .borrow_mut()

@@ -10,9 +10,10 @@ use super::guard::{
     limit_error, message_text, refuse_oversize, request_id, warn_dropping, Admit, Bucket, Security,
     Text,
 };
-use super::jsio::{self, Claim, Listener};
+use super::served::Claim;
 use super::Running;
-use crate::browser::js;
+use crate::js;
+use crate::js::Listener;
 use crate::server::{Server, Session};
 
 /// Posts one outgoing JSON-RPC message (a JS object) to a peer.
@@ -85,7 +86,7 @@ impl Hub {
         let is_batch = js_sys::Array::is_array(payload);
         let method = if is_batch { None } else { method_of(payload) };
         let id = if is_batch { None } else { request_id(payload) };
-        let now = jsio::now_ms();
+        let now = js::now_ms();
 
         // Find (or, for a request or notification, open) the peer's session; take a token.
         let (session, admit) = {

@@ -23,10 +23,11 @@ use wasm_bindgen::prelude::*;
 
 use super::guard::{admits_foreign, origins_from_js, reply_origin, AllowedOrigins, Security};
 use super::hub::{Hub, Reply};
-use super::jsio::{self, Claim, Listener, Served, Timer};
 use super::post_message::origins_to_js;
+use super::served::{Claim, Served};
 use super::{opt_string, Running, Started};
-use crate::browser::js;
+use crate::js;
+use crate::js::{Listener, Timer};
 use crate::server::Server;
 
 pub const DEFAULT_CHANNEL: &str = "mcp-iframe";
@@ -42,12 +43,12 @@ fn post(to: &JsValue, channel: &str, payload: &JsValue, target_origin: &str) {
     js::set(&env, "type", &JsValue::from_str("mcp"));
     js::set(&env, "direction", &JsValue::from_str("server-to-client"));
     js::set(&env, "payload", payload);
-    if let Err(e) = jsio::call(
+    if let Err(e) = js::call(
         to,
         "postMessage",
         &[&env, &JsValue::from_str(target_origin)],
     ) {
-        jsio::report(&e);
+        js::report(&e);
     }
 }
 
@@ -96,7 +97,7 @@ fn accept_client_message(
     }
     let data = js::get(ev, "data").unwrap_or(JsValue::UNDEFINED);
     let payload = client_payload(&data, channel)?;
-    let origin = jsio::event_origin(ev);
+    let origin = js::event_origin(ev);
     if !allowed.allows(&origin) {
         hub.security().violation(&origin);
         return None;
@@ -284,7 +285,7 @@ impl ParentConfig {
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<ParentConfig, JsValue> {
         need_window(ctx)?;
         let iframe = js::get(opts, "iframe")?;
-        if !jsio::instance_of(&iframe, "HTMLIFrameElement") {
+        if !js::instance_of(&iframe, "HTMLIFrameElement") {
             return Err(js::type_error(&format!(
                 "{ctx}.iframe is required: the HTMLIFrameElement the client runs in"
             )));

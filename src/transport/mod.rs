@@ -13,8 +13,8 @@
 //!
 //! [`open`] picks a transport from `connect()`'s `transport` option: an options object
 //! `{ type, … }` or a transport object made with one of the classes in `classes.rs`.
-//! `guard.rs` holds the shared security options, `hub.rs` the per-peer sessions, `jsio.rs`
-//! JS plumbing.
+//! `guard.rs` holds the shared security options, `hub.rs` the per-peer sessions, `served.rs`
+//! the realm-wide record of what is served (JS helpers and drop-guards are in `crate::js`).
 
 pub mod broadcast;
 pub mod classes;
@@ -24,9 +24,9 @@ pub mod extension;
 pub mod guard;
 pub mod hub;
 pub mod iframe;
-pub mod jsio;
 pub mod persist;
 pub mod post_message;
+pub mod served;
 pub mod tab;
 
 use js_sys::Promise;
@@ -35,7 +35,7 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::js;
+use crate::js;
 use crate::server::Server;
 
 /// The `type` names `connect()` accepts, in the order error messages list them.

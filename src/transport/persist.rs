@@ -14,10 +14,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::jsio::{self, Listener};
 use super::tab::{TabOptions, TabServer};
 use super::{opt_string, Running, Started};
-use crate::browser::js;
+use crate::js;
+use crate::js::Listener;
 use crate::server::Server;
 
 pub const DEFAULT_STORAGE_PREFIX: &str = "mcp-tab";
@@ -34,7 +34,7 @@ impl TabConfig {
     /// persist? }`; also `false` (off), `true`, `undefined` or `null` (the defaults), as
     /// `modelContextPolyfillConfig.tab` may be.
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<TabConfig, JsValue> {
-        let tab = TabOptions::from_js(opts, &jsio::own_origin(), ctx)?;
+        let tab = TabOptions::from_js(opts, &js::own_origin(), ctx)?;
         let p = if opts.is_object() {
             js::get(opts, "persist")?
         } else {
@@ -158,7 +158,7 @@ pub fn start(server: &Server, c: TabConfig) -> Result<Started, JsValue> {
     });
     if me.key.is_some() {
         me.restore();
-        let window = jsio::global();
+        let window = js::global();
         // Runs after the tab server's own listener (added first): the state a client message
         // changed is saved as soon as it changed.
         let weak = Rc::downgrade(&me);

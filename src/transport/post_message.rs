@@ -13,9 +13,10 @@ use wasm_bindgen::prelude::*;
 
 use super::guard::{admits_foreign, origins_from_js, reply_origin, AllowedOrigins, Security};
 use super::hub::{Hub, HubServer, Reply};
-use super::jsio::{self, Listener, Served};
+use super::served::Served;
 use super::{opt_string, Started};
-use crate::browser::js;
+use crate::js;
+use crate::js::Listener;
 use crate::server::Server;
 
 pub const DEFAULT_MESSAGE_TYPE: &str = "mcp";
@@ -33,13 +34,13 @@ impl PostMessageConfig {
     /// `{ target, origin?, messageType?, … }`.
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<PostMessageConfig, JsValue> {
         let target = js::get(opts, "target")?;
-        let is_window = jsio::post_message_target(&target, ctx, "its messages")?;
+        let is_window = post_message_target(&target, ctx, "its messages")?;
         let allowed = origins_from_js(
             &js::get(opts, "origin")?,
             &format!("{ctx}.origin"),
             "postMessage",
         )?
-        .unwrap_or_else(|| AllowedOrigins::List(vec![jsio::own_origin()]));
+        .unwrap_or_else(|| AllowedOrigins::List(vec![js::own_origin()]));
         // A Worker or MessagePort is the page's own capability, and so is a window on its
         // own origin: no rate limit unless asked for. A window on another origin may be
         // hostile: limited by default.
@@ -102,7 +103,7 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
     let hub = Hub::new(server.clone(), c.security.clone(), "postMessage", 1);
     let weak = Rc::downgrade(&hub);
     let listener = if c.is_window {
-        let own = jsio::global();
+        let own = js::global();
         let target = c.target.clone();
         let allowed = c.allowed.clone();
         let message_type = c.message_type.clone();
@@ -118,7 +119,7 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
             let Some(payload) = open_envelope(&data, &message_type) else {
                 return;
             };
-            let origin = jsio::event_origin(&ev);
+            let origin = js::event_origin(&ev);
             if !allowed.allows(&origin) {
                 hub.security().violation(&origin);
                 return;
@@ -126,8 +127,8 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
             let (t, mt, to) = (target.clone(), message_type.clone(), reply_origin(&origin));
             let reply: Reply = Rc::new(move |msg: &JsValue| {
                 let env = envelope(&mt, msg);
-                if let Err(e) = jsio::call(&t, "postMessage", &[&env, &JsValue::from_str(&to)]) {
-                    jsio::report(&e);
+                if let Err(e) = js::call(&t, "postMessage", &[&env, &JsValue::from_str(&to)]) {
+                    js::report(&e);
                 }
             });
             hub.deliver("window", &payload, reply);
@@ -144,17 +145,41 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
             let (t, mt) = (target.clone(), message_type.clone());
             let reply: Reply = Rc::new(move |msg: &JsValue| {
                 let env = envelope(&mt, msg);
-                if let Err(e) = jsio::call(&t, "postMessage", &[&env]) {
-                    jsio::report(&e);
+                if let Err(e) = js::call(&t, "postMessage", &[&env]) {
+                    js::report(&e);
                 }
             });
             hub.deliver("port", &payload, reply);
         })?;
         // A MessagePort delivers only once started (onmessage would start it implicitly).
-        if jsio::instance_of(&c.target, "MessagePort") {
-            let _ = jsio::call(&c.target, "start", &[]);
+        if js::instance_of(&c.target, "MessagePort") {
+            let _ = js::call(&c.target, "start", &[]);
         }
         l
     };
     Ok(Started::new(HubServer::new(hub, listener, claim)))
+}
+
+/// Checks the `{ctx}.target` of a postMessage transport and says whether it is a Window.
+/// A Window target's messages arrive on this context's own window; `receive` names them
+/// in the error when this context has none.
+pub fn post_message_target(target: &JsValue, ctx: &str, receive: &str) -> Result<bool, JsValue> {
+    if !target.is_object() || !js::has_method(target, "postMessage") {
+        return Err(js::type_error(&format!(
+            "{ctx}.target is required: a Worker, a Window, a MessagePort or a worker's self \
+             (something with postMessage())"
+        )));
+    }
+    let is_window = js::is_window(target);
+    if !is_window && !js::has_method(target, "addEventListener") {
+        return Err(js::type_error(&format!(
+            "{ctx}.target must have addEventListener() (a Worker, a MessagePort or a worker's self)"
+        )));
+    }
+    if is_window && web_sys::window().is_none() {
+        return Err(js::type_error(&format!(
+            "{ctx}.target is a Window, but this context has no window to receive {receive} on"
+        )));
+    }
+    Ok(is_window)
 }

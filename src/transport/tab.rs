@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::guard::{Gate, Security, Text};
-use crate::browser::js;
+use crate::js;
 use crate::protocol::error_codes::{INVALID_REQUEST, PARSE_ERROR};
 use crate::protocol::jsonrpc::{self, ErrorObject};
 use crate::server::{Server, Session};

@@ -9,11 +9,10 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::browser::js;
 use crate::client::bridge::transport_error;
 use crate::client::wait::{never, select3, First};
+use crate::js;
 use crate::server::{CancellationToken, LocalBoxFuture};
-use crate::transport::jsio;
 
 /// Resolves when the peer is ready for messages; `Err` carries a message for the page.
 pub type Ready = LocalBoxFuture<'static, Result<(), String>>;
@@ -93,7 +92,7 @@ fn call_handler(slot: &RefCell<JsValue>, arg: &JsValue) {
     let f = slot.borrow().clone();
     if let Some(f) = f.dyn_ref::<Function>() {
         if let Err(e) = f.call1(&JsValue::UNDEFINED, arg) {
-            jsio::report(&e);
+            js::report(&e);
         }
     }
 }
@@ -380,7 +379,7 @@ pub fn window_message(ev: &JsValue, source: Option<&JsValue>, origin: &str) -> O
     if js::get(ev, "source").ok().as_ref() != Some(source) {
         return None;
     }
-    let from = jsio::event_origin(ev);
+    let from = js::event_origin(ev);
     if origin != "*" && from != origin {
         return None;
     }

@@ -17,8 +17,8 @@ use wasm_bindgen::prelude::*;
 
 use super::base::{client_transport_class, opt_string, options_object, Base, Port, Ready, Wire};
 use super::IdNamespace;
-use crate::browser::js;
-use crate::transport::jsio::{self, Listener};
+use crate::js;
+use crate::js::Listener;
 
 struct BroadcastWire {
     channel_name: String,
@@ -34,7 +34,7 @@ fn field(data: &JsValue, key: &str) -> Option<String> {
 
 impl Wire for BroadcastWire {
     fn open(&self, port: Port) -> Result<Ready, JsValue> {
-        let ctor: js_sys::Function = js::get(&jsio::global(), "BroadcastChannel")?.into();
+        let ctor: js_sys::Function = js::get(&js::global(), "BroadcastChannel")?.into();
         let channel = js_sys::Reflect::construct(
             &ctor,
             &js_sys::Array::of1(&JsValue::from_str(&self.channel_name)),
@@ -95,14 +95,14 @@ impl Wire for BroadcastWire {
             js::to_json(message)?.ok_or_else(|| js::type_error("the message is not JSON"))?;
         self.ids.outgoing(&mut tagged);
         js::set(&env, "payload", &js::from_json(&tagged));
-        jsio::call(&channel, "postMessage", &[&env])?;
+        js::call(&channel, "postMessage", &[&env])?;
         Ok(())
     }
 
     fn shut(&self) {
         self.listener.borrow_mut().take();
         if let Some(c) = self.channel.borrow_mut().take() {
-            let _ = jsio::call(&c, "close", &[]);
+            let _ = js::call(&c, "close", &[]);
         }
     }
 }
@@ -123,14 +123,14 @@ impl BroadcastChannelClientTransport {
                     "{ctx}.channelName is required (a non-empty string)"
                 ))
             })?;
-        if !js::get(&jsio::global(), "BroadcastChannel")?.is_function() {
+        if !js::get(&js::global(), "BroadcastChannel")?.is_function() {
             return Err(js::type_error(&format!(
                 "{ctx}: BroadcastChannel is not available in this context"
             )));
         }
         let instance_id = opt_string(&o, "instanceId", ctx)?
             .filter(|s| !s.is_empty())
-            .unwrap_or_else(jsio::random_id);
+            .unwrap_or_else(js::random_id);
         let wire = BroadcastWire {
             channel_name,
             ids: IdNamespace::new(&instance_id),

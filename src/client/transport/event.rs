@@ -11,8 +11,8 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use super::base::{client_transport_class, opt_string, options_object, Base, Port, Ready, Wire};
-use crate::browser::js;
-use crate::transport::jsio::{self, Listener};
+use crate::js;
+use crate::js::Listener;
 
 pub const DEFAULT_SEND_EVENT: &str = "mcp:request";
 pub const DEFAULT_RECEIVE_EVENT: &str = "mcp:response";
@@ -38,7 +38,7 @@ impl Wire for EventWire {
     }
 
     fn post(&self, message: &JsValue) -> Result<(), JsValue> {
-        jsio::call(
+        js::call(
             &self.emitter,
             "emit",
             &[&JsValue::from_str(&self.send_event), message],
@@ -60,14 +60,14 @@ impl EventClientTransport {
     #[wasm_bindgen(constructor)]
     pub fn new(a: JsValue, b: JsValue) -> Result<EventClientTransport, JsValue> {
         let ctx = "new EventClientTransport(options): options";
-        let (emitter, o) = if jsio::has_method(&a, "emit") {
+        let (emitter, o) = if js::has_method(&a, "emit") {
             (a, options_object(&b, ctx)?)
         } else {
             let o = options_object(&a, ctx)?;
             (js::get(&o, "emitter")?, o)
         };
         for m in ["emit", "on", "off"] {
-            if !jsio::has_method(&emitter, m) {
+            if !js::has_method(&emitter, m) {
                 return Err(js::type_error(&format!(
                     "{ctx}.emitter is required: an object with emit(), on() and off() (no {m}())"
                 )));

@@ -15,8 +15,8 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
 use super::base::{client_transport_class, opt_string, options_object, Base, Port, Ready, Wire};
-use crate::browser::js;
-use crate::transport::jsio::{self, Listener};
+use crate::js;
+use crate::js::Listener;
 
 pub const DEFAULT_PORT_NAME: &str = "mcp";
 
@@ -42,12 +42,10 @@ struct ExtensionWire {
 fn check_port(port: &JsValue, ctx: &str) -> Result<(), JsValue> {
     let has_event = |k: &str| {
         js::get(port, k)
-            .map(|e| jsio::has_method(&e, "addListener") && jsio::has_method(&e, "removeListener"))
+            .map(|e| js::has_method(&e, "addListener") && js::has_method(&e, "removeListener"))
             .unwrap_or(false)
     };
-    if !(jsio::has_method(port, "postMessage")
-        && has_event("onMessage")
-        && has_event("onDisconnect"))
+    if !(js::has_method(port, "postMessage") && has_event("onMessage") && has_event("onDisconnect"))
     {
         return Err(js::type_error(&format!(
             "{ctx} must be a chrome.runtime.Port (postMessage(), onMessage and onDisconnect)"
@@ -74,10 +72,10 @@ impl ExtensionWire {
                 extension_id,
                 port_name,
             } => {
-                let runtime = js::get(&jsio::global(), "chrome")
+                let runtime = js::get(&js::global(), "chrome")
                     .and_then(|c| js::get(&c, "runtime"))
                     .unwrap_or(JsValue::UNDEFINED);
-                if !jsio::has_method(&runtime, "connect") {
+                if !js::has_method(&runtime, "connect") {
                     return Err(js::type_error(
                         "ExtensionClientTransport: chrome.runtime.connect is not available here; pass { port } or { connect }",
                     ));
@@ -85,8 +83,8 @@ impl ExtensionWire {
                 let info: JsValue = js::object().into();
                 js::set(&info, "name", &JsValue::from_str(port_name));
                 match extension_id {
-                    Some(id) => jsio::call(&runtime, "connect", &[&JsValue::from_str(id), &info])?,
-                    None => jsio::call(&runtime, "connect", &[&info])?,
+                    Some(id) => js::call(&runtime, "connect", &[&JsValue::from_str(id), &info])?,
+                    None => js::call(&runtime, "connect", &[&info])?,
                 }
             }
         };
@@ -141,14 +139,14 @@ impl Wire for ExtensionWire {
             .borrow()
             .clone()
             .ok_or_else(|| js::type_error("no port"))?;
-        jsio::call(&port, "postMessage", &[message])?;
+        js::call(&port, "postMessage", &[message])?;
         Ok(())
     }
 
     fn shut(&self) {
         self.listeners.borrow_mut().clear();
         if let Some(p) = self.port.borrow_mut().take() {
-            let _ = jsio::call(&p, "disconnect", &[]);
+            let _ = js::call(&p, "disconnect", &[]);
         }
     }
 }

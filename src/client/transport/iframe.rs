@@ -18,11 +18,11 @@ use super::base::{
     Ready, Wire,
 };
 use super::tab::{on_server_data, post_check, post_to_server};
-use crate::browser::js;
 use crate::browser::runtime::BrowserRuntime;
 use crate::client::{Handshake, HandshakeError};
+use crate::js;
+use crate::js::Listener;
 use crate::server::CancellationToken;
-use crate::transport::jsio::{self, Listener};
 
 pub const DEFAULT_CHANNEL: &str = "mcp-iframe";
 pub const DEFAULT_CHECK_INTERVAL_MS: u64 = 250;
@@ -120,7 +120,7 @@ impl IframeParentClientTransport {
         let ctx = "new IframeParentClientTransport(options): options";
         let o = options_object(&options, ctx)?;
         let iframe = js::get(&o, "iframe")?;
-        let is_iframe = jsio::instance_of(&iframe, "HTMLIFrameElement")
+        let is_iframe = js::instance_of(&iframe, "HTMLIFrameElement")
             || (iframe.is_object()
                 && js_sys::Reflect::has(&iframe, &"contentWindow".into()).unwrap_or(false));
         if !is_iframe {

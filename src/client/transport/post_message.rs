@@ -19,8 +19,8 @@ use super::base::{
     self, client_transport_class, opt_string, options_object, window_message, Base, Port, Ready,
     Wire,
 };
-use crate::browser::js;
-use crate::transport::jsio::{self, Listener};
+use crate::js;
+use crate::js::Listener;
 use crate::transport::post_message::{envelope, open_envelope};
 
 pub const DEFAULT_MESSAGE_TYPE: &str = "mcp";
@@ -57,8 +57,8 @@ impl Wire for PostMessageWire {
                 }
             })?;
             // A MessagePort delivers only once started.
-            if jsio::instance_of(&self.target, "MessagePort") {
-                let _ = jsio::call(&self.target, "start", &[]);
+            if js::instance_of(&self.target, "MessagePort") {
+                let _ = js::call(&self.target, "start", &[]);
             }
             l
         };
@@ -69,13 +69,13 @@ impl Wire for PostMessageWire {
     fn post(&self, message: &JsValue) -> Result<(), JsValue> {
         let env = envelope(&self.message_type, message);
         if self.is_window {
-            jsio::call(
+            js::call(
                 &self.target,
                 "postMessage",
                 &[&env, &JsValue::from_str(&self.origin)],
             )?;
         } else {
-            jsio::call(&self.target, "postMessage", &[&env])?;
+            js::call(&self.target, "postMessage", &[&env])?;
         }
         Ok(())
     }
@@ -95,14 +95,15 @@ impl PostMessageClientTransport {
     pub fn new(a: JsValue, b: JsValue) -> Result<PostMessageClientTransport, JsValue> {
         let ctx = "new PostMessageClientTransport(options): options";
         // The seed's positional form: the target first.
-        let (target, o) = if a.is_object() && jsio::has_method(&a, "postMessage") {
+        let (target, o) = if a.is_object() && js::has_method(&a, "postMessage") {
             (a, options_object(&b, ctx)?)
         } else {
             let o = options_object(&a, ctx)?;
             (js::get(&o, "target")?, o)
         };
-        let is_window = jsio::post_message_target(&target, ctx, "answers")?;
-        let origin = opt_string(&o, "origin", ctx)?.unwrap_or_else(jsio::own_origin);
+        let is_window =
+            crate::transport::post_message::post_message_target(&target, ctx, "answers")?;
+        let origin = opt_string(&o, "origin", ctx)?.unwrap_or_else(js::own_origin);
         if is_window && origin == "*" {
             base::warn_any_origin("PostMessageClientTransport");
         }

@@ -15,11 +15,11 @@ use super::base::{
     client_transport_class, opt_ms, opt_string, options_object, window_message, Base, Port, Ready,
     Wire,
 };
-use crate::browser::js;
 use crate::browser::runtime::BrowserRuntime;
 use crate::client::Handshake;
+use crate::js;
+use crate::js::Listener;
 use crate::server::CancellationToken;
-use crate::transport::jsio::{self, Listener};
 
 pub const DEFAULT_CHANNEL: &str = "mcp-default";
 pub(crate) const CHECK: &str = "mcp-check-ready";
@@ -77,14 +77,14 @@ pub(crate) fn post_to_server(
     target_origin: &str,
 ) -> Result<(), JsValue> {
     let env = envelope(channel, "client-to-server", payload);
-    jsio::call(w, "postMessage", &[&env, &JsValue::from_str(target_origin)])?;
+    js::call(w, "postMessage", &[&env, &JsValue::from_str(target_origin)])?;
     Ok(())
 }
 
 /// Posts `'mcp-check-ready'` to the server's window `w`, reporting a failure.
 pub(crate) fn post_check(w: &JsValue, channel: &str, target_origin: &str) {
     if let Err(e) = post_to_server(w, channel, &JsValue::from_str(CHECK), target_origin) {
-        jsio::report(&e);
+        js::report(&e);
     }
 }
 
@@ -213,7 +213,7 @@ impl TabClientTransport {
             )));
         }
         // No warning for '*' here: only this very window's messages are accepted anyway.
-        let target_origin = opt_string(&o, "targetOrigin", ctx)?.unwrap_or_else(jsio::own_origin);
+        let target_origin = opt_string(&o, "targetOrigin", ctx)?.unwrap_or_else(js::own_origin);
         let wire = TabWire {
             channel,
             target_origin,

@@ -1,9 +1,18 @@
-//! Small, exact conversions between JS values and Rust, the way WebIDL performs them.
+//! The one leaf module of JS helpers that `browser`, `transport` and `client` share: exact
+//! WebIDL-style conversions between JS values and Rust (this file), calling into JS
+//! ([`io`]), and listeners and timers as drop-guards ([`guard`]). It imports nothing else
+//! from the crate.
 
 use js_sys::{Function, Object, Reflect, JSON};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+mod guard;
+mod io;
+
+pub use guard::{Listener, Timer};
+pub use io::*;
 
 /// A `TypeError` with `message`.
 pub fn type_error(message: &str) -> JsValue {

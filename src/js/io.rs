@@ -1,0 +1,99 @@
+//! Calling into JS: methods on duck-typed objects, the global, clocks, ids, and reporting
+//! what a page callback threw.
+
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::{get, type_error};
+
+/// The global object (`window` or a worker's `self`).
+pub fn global() -> JsValue {
+    js_sys::global().into()
+}
+
+/// `obj[name](...args)`.
+pub fn call(obj: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+    let f: Function = get(obj, name)?
+        .dyn_into()
+        .map_err(|_| type_error(&format!("{name} is not a function")))?;
+    let arr = js_sys::Array::new();
+    for a in args {
+        arr.push(a);
+    }
+    f.apply(obj, &arr)
+}
+
+/// Whether `obj[name]` is a function.
+pub fn has_method(obj: &JsValue, name: &str) -> bool {
+    get(obj, name).map(|f| f.is_function()).unwrap_or(false)
+}
+
+/// `obj instanceof globalThis[ctor]` (false when the constructor does not exist here).
+pub fn instance_of(obj: &JsValue, ctor: &str) -> bool {
+    if !obj.is_object() {
+        return false;
+    }
+    get(&global(), ctor)
+        .ok()
+        .filter(JsValue::is_function)
+        .and_then(|c| get(&c, "prototype").ok())
+        .and_then(|p| p.dyn_into::<js_sys::Object>().ok())
+        .is_some_and(|p| p.is_prototype_of(obj))
+}
+
+/// `event.origin` of a `message` event (`""` when it has none).
+pub fn event_origin(ev: &JsValue) -> String {
+    get(ev, "origin")
+        .ok()
+        .and_then(|o| o.as_string())
+        .unwrap_or_default()
+}
+
+/// The page's origin (`self.origin`), or `"null"`.
+pub fn own_origin() -> String {
+    get(&global(), "origin")
+        .ok()
+        .and_then(|o| o.as_string())
+        .unwrap_or_else(|| "null".into())
+}
+
+/// Reports an exception a page callback threw, without stopping the transport.
+pub fn report(e: &JsValue) {
+    if has_method(&global(), "reportError") {
+        let _ = call(&global(), "reportError", &[e]);
+    } else {
+        web_sys::console::error_1(e);
+    }
+}
+
+/// Calls a page callback with one argument; what it throws is reported, never propagated.
+pub fn invoke(cb: &Function, arg: &JsValue) {
+    if let Err(e) = cb.call1(&JsValue::UNDEFINED, arg) {
+        report(&e);
+    }
+}
+
+/// A random id: `crypto.randomUUID()` where available.
+pub fn random_id() -> String {
+    let crypto = get(&global(), "crypto").unwrap_or(JsValue::UNDEFINED);
+    if let Ok(id) = call(&crypto, "randomUUID", &[]) {
+        if let Some(s) = id.as_string() {
+            return s;
+        }
+    }
+    format!(
+        "{:x}-{:x}",
+        (js_sys::Math::random() * 4294967296.0) as u64,
+        js_sys::Date::now() as u64
+    )
+}
+
+/// Milliseconds on a monotonic-enough clock.
+pub fn now_ms() -> f64 {
+    let perf = get(&global(), "performance").unwrap_or(JsValue::UNDEFINED);
+    call(&perf, "now", &[])
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or_else(js_sys::Date::now)
+}
