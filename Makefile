@@ -11,6 +11,7 @@
 #                    ROUNDS=N for more rounds; scripts/bench.mjs)
 #   make soak        100,000 calls, register/abort cycles, hostile input, slow calls beside
 #                    @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a tenth; scripts/soak.mjs)
+#   make imports     the import graph of src/ from the code: folder edges, circles, largest files
 #   make package     stage the npm package in target/npm/modelcontext-polyfill and `npm pack` it
 #   make test-rust   fmt, clippy (native + wasm32), cargo test, wasm32 build
 #   make test-wasm   wasm-bindgen-test in headless Chromium, when the crate has wasm tests
@@ -28,7 +29,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8787
 export PORT
 
-.PHONY: all deps build build-dev size bench soak package test test-rust test-wasm test-page test-interop demo clean distclean
+.PHONY: all deps build build-dev size bench soak imports package test test-rust test-wasm test-page test-interop demo clean distclean
 
 all: build
 
@@ -51,6 +52,9 @@ bench: build
 # quick look; scripts/soak.mjs).
 soak: build
 	@$(NODE) scripts/soak.mjs
+
+imports:
+	@$(NODE) scripts/imports.mjs
 
 package: build
 	$(NODE) scripts/package.mjs
