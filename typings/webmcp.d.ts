@@ -315,6 +315,8 @@ interface ModelContextPolyfillConfig {
     maxDepth?: number;
     /** A tool call still running after this long ends with an `isError` result (default: none). */
     toolTimeoutMs?: number | null;
+    /** Items per page of list results (default: all in one page, since many clients never follow `nextCursor`). */
+    pageSize?: number;
   };
   /**
    * Where the core wasm module is fetched from, right after the polyfill installs (relative

@@ -151,7 +151,7 @@ fn global_origin(global: &JsValue) -> String {
 }
 
 /// Reads `modelContextPolyfillConfig.limits`: `{ maxInFlight, maxQueued, maxMessageBytes,
-/// maxDepth, toolTimeoutMs }`, each optional (a positive number; `toolTimeoutMs` also `null`
+/// maxDepth, toolTimeoutMs, pageSize }`, each optional (a positive number; `toolTimeoutMs` also `null`
 /// for none). They apply to every session of every transport (`server::Limits`).
 pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
     const CTX: &str = "modelContextPolyfillConfig.limits";
@@ -184,6 +184,7 @@ pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
     };
     l.max_message_bytes = count("maxMessageBytes")?.unwrap_or(l.max_message_bytes);
     l.max_depth = count("maxDepth")?.unwrap_or(l.max_depth);
+    c.page_size = count("pageSize")?.unwrap_or(c.page_size);
     if !js::get(v, "toolTimeoutMs")?.is_null() {
         c.tool_timeout_ms = count("toolTimeoutMs")?.map(|n| n as u64);
     }

@@ -77,7 +77,10 @@ impl ServerInfo {
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
     pub limits: Limits,
-    /// Items per page in list results.
+    /// Items per page in list results. Default: all of them in one page. Paging is the
+    /// server's choice (the client follows `nextCursor`), but many clients call
+    /// `tools/list` once and never follow the cursor: a smaller page would hide tools
+    /// from them. Set a size to paginate long lists.
     pub page_size: usize,
     /// A tool call still running after this long ends with an `isError` result and its
     /// handler's signal fires. `None`: no limit (the client may cancel).
@@ -94,7 +97,7 @@ impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             limits: Limits::default(),
-            page_size: 100,
+            page_size: usize::MAX,
             tool_timeout_ms: None,
             ttl_ms: 0,
             cache_scope: "private",

@@ -111,6 +111,39 @@ test('modelContextPolyfillConfig.limits: maxInFlight and maxQueued bound a sessi
     assert.equal(r.filter((t) => /did not finish within 100 ms/.test(t)).length, 5, JSON.stringify(r));
   }, { html: ESM({ limits: { maxInFlight: 2, maxQueued: 3, toolTimeoutMs: 100 } }), timeout: 30_000 }));
 
+const listAll = async () => {
+  const mc = navigator.modelContext;
+  for (let i = 0; i < 250; i++) mc.registerTool({ name: `t${String(i).padStart(3, '0')}`, description: 'x', execute: () => 'ok' });
+  await mc.registerTool({ name: 'last', description: 'x', execute: () => 'ok' });
+  const peer = await openPeer('tab');
+  const pages = [];
+  let cursor;
+  do {
+    const m = await peer.rpc.request('tools/list', cursor ? { cursor } : {});
+    pages.push(m.result.tools.length);
+    cursor = m.result.nextCursor;
+  } while (cursor);
+  return pages;
+};
+
+test('tools/list: every tool in one page by default (clients that never follow nextCursor see them all)', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    // 251 page tools, plus the fixture's own echo tools.
+    const pages = await page.evaluate(`(${listAll})()`);
+    assert.equal(pages.length, 1, JSON.stringify(pages));
+    assert.ok(pages[0] >= 251, JSON.stringify(pages));
+  }, { html: ESM(), timeout: 30_000 }));
+
+test('modelContextPolyfillConfig.limits.pageSize paginates list results; following nextCursor yields every tool once', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const pages = await page.evaluate(`(${listAll})()`);
+    assert.ok(pages.length >= 3, JSON.stringify(pages));
+    assert.ok(pages.slice(0, -1).every((n) => n === 100), JSON.stringify(pages));
+    assert.ok(pages.reduce((a, b) => a + b) >= 251, JSON.stringify(pages));
+  }, { html: ESM({ limits: { pageSize: 100 } }), timeout: 30_000 }));
+
 test('tab: a second client\'s initialize does not drop the first client\'s call in flight', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
