@@ -15,9 +15,8 @@
 // Env: ROUNDS (3), TOOLS (1000 registered tools), SEQ_CALLS (200, timed in five batches),
 // CONCURRENT (500, three bursts), LIST_REPEATS (5). Needs dist/ (make build), node_modules (make deps) and Debian's Chromium.
 //
-// Our tab server is started with `rateLimit: false`: the page's own window is the only peer, and
-// the default rate limit (200 messages/s) would refuse this client (see the README's Limits).
-// MCP-B's tab server has no rate limit.
+// Both run with their defaults: the page's own window is the only peer, which neither
+// rate-limits (see the README's Limits).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,7 +51,6 @@ const IMPLS = [
     label: 'modelcontext-polyfill',
     kind: 'esm',
     src: '/dist/modelcontext.js',
-    config: { tab: { rateLimit: false } },
     mcp: true,
   },
   {
