@@ -75,7 +75,7 @@ test-interop:
 test-rust:
 	cargo fmt --all -- --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --test web -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features browser -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features validator,validator-module --target-dir target/wasm-validator -- -D warnings
 	cargo test

@@ -3,7 +3,7 @@
 
 use js_sys::{Function, Reflect};
 use modelcontext_polyfill::browser::engine::registry_error_to_js;
-use modelcontext_polyfill::browser::js;
+use modelcontext_polyfill::js;
 use modelcontext_polyfill::browser::js_handler::JsTool;
 use modelcontext_polyfill::browser::runtime::{BrowserRuntime, TaskQueue};
 use modelcontext_polyfill::schema::JsonSchemaCompiler;
