@@ -3,9 +3,9 @@
 
 use js_sys::{Function, Reflect};
 use modelcontext_polyfill::browser::engine::registry_error_to_js;
-use modelcontext_polyfill::js;
 use modelcontext_polyfill::browser::js_handler::JsTool;
 use modelcontext_polyfill::browser::runtime::{BrowserRuntime, TaskQueue};
+use modelcontext_polyfill::js;
 use modelcontext_polyfill::schema::JsonSchemaCompiler;
 use modelcontext_polyfill::server::{
     RegistryError, Runtime, Server, ServerConfig, ServerInfo, ToolDef,
