@@ -6,6 +6,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`protocol`] | JSON-RPC 2.0 and MCP message shapes, versions, error codes (pure Rust) |
+//! | [`peer`] | the JSON-RPC peer both the server's sessions and the client are (pure Rust) |
 //! | [`server`] | the engine: lifecycle, dispatch, registry, notifications, cancellation (pure Rust) |
 //! | [`schema`] | JSON Schema validation on the `jsonschema` crate (feature `validator`) |
 //! | [`executor`] | a single-threaded executor for native hosts (stdio server, tests) |
@@ -22,6 +23,7 @@
 #[cfg(any(not(target_arch = "wasm32"), feature = "browser"))]
 pub mod client;
 pub mod executor;
+pub mod peer;
 pub mod protocol;
 #[cfg(feature = "validator")]
 pub mod schema;

@@ -554,6 +554,28 @@ fn accepts_any_supported_version_the_server_answers_and_refuses_others() {
     }
 }
 
+// ---- a dropped request --------------------------------------------------------------------
+
+#[test]
+fn a_request_dropped_unanswered_is_forgotten_and_cancelled_on_the_server_once() {
+    let r = rig(opts(60_000));
+    r.connect();
+    let call = r.client.call_tool("hang", None, RequestOptions::default());
+    r.idle(5);
+    assert_eq!(r.client.pending_requests(), 1);
+    drop(call);
+    assert_eq!(r.client.pending_requests(), 0);
+    let cancels = r.wire.sent_with_method("notifications/cancelled");
+    assert_eq!(cancels.len(), 1);
+    assert_eq!(cancels[0]["params"]["requestId"], json!(2));
+    // The next request is served as usual.
+    let listed = r
+        .run(r.client.list_tools(None, RequestOptions::default()))
+        .unwrap();
+    assert!(listed["tools"].is_array());
+    assert_eq!(r.wire.sent_with_method("notifications/cancelled").len(), 1);
+}
+
 // ---- timeout ----------------------------------------------------------------------------
 
 #[test]

@@ -9,12 +9,14 @@
 
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::rc::{Rc, Weak};
 
 use super::error::ClientError;
 use super::reconnect::{CancelFn, ReconnectOptions, ReconnectScheduler, RuntimeScheduler};
-use super::wait::{never, select3, slot, Filler, First, Slot};
+use super::wait::{never, select3, First};
+use crate::peer::slot::Slot;
+use crate::peer::{self, Abandon, InFlight, Outgoing, Sent};
 use crate::protocol::error_codes::METHOD_NOT_FOUND;
 use crate::protocol::jsonrpc::{self, classify, Message};
 use crate::protocol::{Era, ErrorObject, ProtocolVersion, RequestId};
@@ -195,7 +197,6 @@ type Outcome = Result<Value, ClientError>;
 
 struct Pending {
     method: String,
-    filler: Filler<Outcome>,
     message: Value,
     /// The connection it was sent on; `None` while queued for the next connection.
     sent_on: Option<u64>,
@@ -208,9 +209,8 @@ struct State {
     epoch: u64,
     /// Fires when the current connection is lost or left.
     lost: CancellationToken,
-    next_id: i64,
-    pending: BTreeMap<i64, Pending>,
-    incoming: HashMap<RequestId, CancellationToken>,
+    pending: Outgoing<Pending, Outcome>,
+    incoming: InFlight,
     server: Option<ServerDetails>,
     /// Numbers scheduled reconnections; a `reconnect` call with an old ticket does nothing.
     reconnect_ticket: u64,
@@ -254,9 +254,8 @@ impl Client {
                 phase: Phase::Idle,
                 epoch: 0,
                 lost: CancellationToken::new(),
-                next_id: 1,
-                pending: BTreeMap::new(),
-                incoming: HashMap::new(),
+                pending: Outgoing::default(),
+                incoming: InFlight::default(),
                 server: None,
                 reconnect_ticket: 0,
                 cancel_reconnect: None,
@@ -609,7 +608,8 @@ impl Inner {
             st.phase = Phase::Connected;
             st.server = Some(details.clone());
             st.pending
-                .values_mut()
+                .iter_mut()
+                .map(|(_, p)| p)
                 .filter(|p| p.sent_on.is_none())
                 .map(|p| {
                     p.sent_on = Some(epoch);
@@ -632,7 +632,7 @@ impl Inner {
         options: &RequestOptions,
         internal: bool,
     ) -> Result<(i64, Slot<Outcome>), ClientError> {
-        let (id, message, send) = {
+        let message_and_slot = {
             let mut st = self.st.borrow_mut();
             match st.phase {
                 Phase::Idle => {
@@ -647,40 +647,36 @@ impl Inner {
             if let Some(reason) = options.cancel.as_ref().and_then(|t| t.reason()) {
                 return Err(ClientError::Aborted { reason });
             }
-            let id = st.next_id;
-            st.next_id += 1;
-            let mut params = params;
-            let progress = options.on_progress.clone().map(|cb| {
-                let token = Value::from(id);
-                let p = params.get_or_insert_with(|| json!({}));
-                if let Some(o) = p.as_object_mut() {
-                    let meta = o.entry("_meta").or_insert_with(|| json!({}));
-                    if let Some(m) = meta.as_object_mut() {
-                        m.insert("progressToken".into(), token.clone());
-                    }
-                }
-                (token, cb)
-            });
-            let message = jsonrpc::request(&RequestId::Number(id), method, params);
             let send = internal || st.phase == Phase::Connected;
-            let (filler, slot) = slot();
-            let epoch = st.epoch;
-            st.pending.insert(
-                id,
+            let sent_on = send.then_some(st.epoch);
+            let mut message = Value::Null;
+            let (id, slot) = st.pending.begin_with(|id| {
+                let mut params = params;
+                let progress = options.on_progress.clone().map(|cb| {
+                    let token = Value::from(id);
+                    let p = params.get_or_insert_with(|| json!({}));
+                    if let Some(o) = p.as_object_mut() {
+                        let meta = o.entry("_meta").or_insert_with(|| json!({}));
+                        if let Some(m) = meta.as_object_mut() {
+                            m.insert("progressToken".into(), token.clone());
+                        }
+                    }
+                    (token, cb)
+                });
+                message = jsonrpc::request(&RequestId::Number(id), method, params);
                 Pending {
                     method: method.into(),
-                    filler,
                     message: message.clone(),
-                    sent_on: send.then_some(epoch),
+                    sent_on,
                     progress,
-                },
-            );
-            (id, (message, slot), send)
+                }
+            });
+            (id, slot, message, send)
         };
-        let (message, slot) = message;
+        let (id, slot, message, send) = message_and_slot;
         if send {
             if let Err(e) = self.transport.send(&message) {
-                self.st.borrow_mut().pending.remove(&id);
+                self.st.borrow_mut().pending.forget(id);
                 return Err(ClientError::transport(e));
             }
         }
@@ -696,16 +692,33 @@ impl Inner {
     ) -> LocalBoxFuture<'static, Outcome> {
         let timeout_ms = options.timeout_ms.unwrap_or(me.options.timeout_ms);
         let enqueued = me.enqueue(method, params, &options, internal);
+        // Dropped before it settles (its caller stopped waiting, polled or not), the request
+        // is abandoned like a timed-out one; after a timeout or an abort below it is already
+        // gone and the guard finds nothing.
+        let guard = enqueued.as_ref().ok().map(|&(id, _)| {
+            let weak = Rc::downgrade(me);
+            Abandon::new(move || {
+                if let Some(me) = weak.upgrade() {
+                    me.abandon(id, "The caller no longer waits for the answer");
+                }
+            })
+        });
         let me = me.clone();
         let method = method.to_string();
         Box::pin(async move {
+            let mut guard = guard;
             let (id, slot) = enqueued?;
             let cancelled: LocalBoxFuture<'static, String> = match &options.cancel {
                 Some(t) => Box::pin(t.cancelled()),
                 None => never(),
             };
             match select3(Box::pin(slot), timer(&me.runtime, timeout_ms), cancelled).await {
-                First::A(outcome) => outcome,
+                First::A(outcome) => {
+                    if let Some(g) = guard.as_mut() {
+                        g.disarm();
+                    }
+                    outcome
+                }
                 First::B(()) => {
                     me.abandon(id, &format!("Request timed out after {timeout_ms} ms"));
                     Err(ClientError::RequestTimeout {
@@ -730,14 +743,11 @@ impl Inner {
             let current = st.epoch;
             let live = st.phase != Phase::Closed;
             st.pending
-                .remove(&id)
+                .forget(id)
                 .is_some_and(|p| live && p.sent_on == Some(current) && p.method != "initialize")
         };
         if tell {
-            self.send_now(&jsonrpc::notification(
-                "notifications/cancelled",
-                Some(json!({ "requestId": id, "reason": reason })),
-            ));
+            self.send_now(&peer::cancelled(&RequestId::Number(id), reason));
         }
     }
 
@@ -749,14 +759,11 @@ impl Inner {
             st.pending
                 .iter()
                 .filter(|(_, p)| p.sent_on == Some(st.epoch) && p.method != "initialize")
-                .map(|(id, _)| *id)
+                .map(|(id, _)| id)
                 .collect()
         };
         for id in ids {
-            self.send_now(&jsonrpc::notification(
-                "notifications/cancelled",
-                Some(json!({ "requestId": id, "reason": reason })),
-            ));
+            self.send_now(&peer::cancelled(&RequestId::Number(id), reason));
         }
     }
 
@@ -807,21 +814,14 @@ impl Inner {
     }
 
     fn settle(&self, id: &RequestId, outcome: Outcome) {
-        let pending = match id {
-            RequestId::Number(n) => {
-                let mut st = self.st.borrow_mut();
-                if st.pending.get(n).is_some_and(|p| p.sent_on.is_some()) {
-                    st.pending.remove(n)
-                } else {
-                    None
-                }
-            }
-            RequestId::String(_) => None,
-        };
-        match pending {
-            Some(p) => {
-                p.filler.fill(outcome);
-            }
+        // Only a request already sent can be answered (a queued one has no id out there).
+        let sent = self
+            .st
+            .borrow_mut()
+            .pending
+            .take_answered(id, |p| p.sent_on.is_some());
+        match sent {
+            Some(sent) => sent.answer(outcome),
             None => self.emit_error(&ClientError::protocol(format!(
                 "a response to unknown request id {id}"
             ))),
@@ -831,20 +831,10 @@ impl Inner {
     fn handle_notification(&self, method: &str, params: Option<Value>) {
         match method {
             "notifications/cancelled" => {
-                let id = params
-                    .as_ref()
-                    .and_then(|p| p.get("requestId"))
-                    .and_then(RequestId::from_value);
-                if let Some(id) = id {
-                    let reason = params
-                        .as_ref()
-                        .and_then(|p| p.get("reason"))
-                        .and_then(Value::as_str)
-                        .unwrap_or("Cancelled by the server")
-                        .to_string();
-                    let token = self.st.borrow_mut().incoming.remove(&id);
+                if let Some((id, reason)) = peer::read_cancelled(params.as_ref()) {
+                    let token = self.st.borrow_mut().incoming.cancel(&id);
                     if let Some(t) = token {
-                        t.cancel(reason);
+                        t.cancel(reason.unwrap_or_else(|| "Cancelled by the server".into()));
                     }
                 }
             }
@@ -854,8 +844,8 @@ impl Inner {
                     self.st
                         .borrow()
                         .pending
-                        .values()
-                        .find_map(|p| p.progress.as_ref().filter(|(tok, _)| tok == t))
+                        .iter()
+                        .find_map(|(_, p)| p.progress.as_ref().filter(|(tok, _)| tok == t))
                         .map(|(_, cb)| cb.clone())
                 });
                 if let Some(cb) = cb {
@@ -898,7 +888,7 @@ impl Inner {
         self.st
             .borrow_mut()
             .incoming
-            .insert(id.clone(), token.clone());
+            .start(id.clone(), token.clone());
         let fut = handler(IncomingRequest {
             id: id.clone(),
             method,
@@ -909,14 +899,7 @@ impl Inner {
         self.runtime.spawn(Box::pin(async move {
             let outcome = fut.await;
             let Some(me) = weak.upgrade() else { return };
-            let mine = {
-                let mut st = me.st.borrow_mut();
-                let mine = st.incoming.get(&id).is_some_and(|t| t.same(&token));
-                if mine {
-                    st.incoming.remove(&id);
-                }
-                mine
-            };
+            let mine = me.st.borrow_mut().incoming.finish(&id, &token);
             if !mine || token.is_cancelled() || !me.is_current(epoch) {
                 return;
             }
@@ -931,16 +914,8 @@ impl Inner {
     // ---- losing and closing ---------------------------------------------------------
 
     /// Takes the requests sent on the current connection (queued ones stay).
-    fn take_sent(st: &mut State) -> Vec<Pending> {
-        let ids: Vec<i64> = st
-            .pending
-            .iter()
-            .filter(|(_, p)| p.sent_on.is_some())
-            .map(|(id, _)| *id)
-            .collect();
-        ids.into_iter()
-            .filter_map(|id| st.pending.remove(&id))
-            .collect()
+    fn take_sent(st: &mut State) -> Vec<Sent<Pending, Outcome>> {
+        st.pending.take_where(|p| p.sent_on.is_some())
     }
 
     /// The connection `epoch` ended without `close()`.
@@ -958,8 +933,7 @@ impl Inner {
                     let sent = Inner::take_sent(&mut st);
                     drop(st);
                     for p in sent {
-                        p.filler
-                            .fill(Err(ClientError::transport_closed(reason.clone())));
+                        p.answer(Err(ClientError::transport_closed(reason.clone())));
                     }
                     return;
                 }
@@ -968,19 +942,18 @@ impl Inner {
             Inner::next_epoch(&mut st, &reason);
             (
                 Inner::take_sent(&mut st),
-                std::mem::take(&mut st.incoming),
+                st.incoming.take_all(),
                 st.heartbeat.take(),
             )
         };
         if let Some(h) = heartbeat {
             h.cancel("The connection was lost");
         }
-        for (_, t) in incoming {
+        for t in incoming {
             t.cancel(reason.clone());
         }
         for p in sent {
-            p.filler
-                .fill(Err(ClientError::transport_closed(reason.clone())));
+            p.answer(Err(ClientError::transport_closed(reason.clone())));
         }
         self.transport.close();
         let retries = self
@@ -1013,8 +986,8 @@ impl Inner {
             (
                 st.cancel_reconnect.take(),
                 st.heartbeat.take(),
-                std::mem::take(&mut st.pending),
-                std::mem::take(&mut st.incoming),
+                st.pending.take_where(|_| true),
+                st.incoming.take_all(),
             )
         };
         if let Some(c) = cancel {
@@ -1023,11 +996,10 @@ impl Inner {
         if let Some(h) = heartbeat {
             h.cancel("The client closed");
         }
-        for (_, p) in pending {
-            p.filler
-                .fill(Err(ClientError::transport_closed(why.clone())));
+        for p in pending {
+            p.answer(Err(ClientError::transport_closed(why.clone())));
         }
-        for (_, t) in incoming {
+        for t in incoming {
             t.cancel(why.clone());
         }
         self.transport.close();

@@ -1,12 +1,10 @@
-//! The small future tools the client needs: a one-shot slot a response is written into (the
-//! engine's, [`crate::server::futures::slot`]), and a three-way race (response, timeout,
-//! cancellation). No async runtime needed.
+//! The small future tools the client needs beyond [`crate::peer`]: a three-way race
+//! (response, timeout, cancellation). No async runtime needed.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-pub use crate::server::futures::{slot, Filler, Slot};
 use crate::server::LocalBoxFuture;
 
 /// Which of three raced futures finished first.

@@ -1,11 +1,9 @@
-//! The future tools the engine (and the client) need: racing, joining a batch, and a
-//! one-shot slot an answer is written into, so neither depends on an async runtime.
+//! The future tools the engine (and the client) need: racing and joining a batch, so neither
+//! depends on an async runtime. The one-shot slot lives in [`crate::peer::slot`].
 
-use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
-use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll};
 
 use super::runtime::LocalBoxFuture;
 
@@ -79,61 +77,4 @@ impl<T> Future for JoinAll<T> {
     }
 }
 
-// ---- a one-shot slot ------------------------------------------------------------------------
-
-struct SlotState<T> {
-    value: Option<T>,
-    waker: Option<Waker>,
-    filled: bool,
-}
-
-/// The writing end of a one-shot slot. Only the first [`Filler::fill`] counts; clones write
-/// into the same slot.
-#[derive(Clone)]
-pub struct Filler<T>(Rc<RefCell<SlotState<T>>>);
-
-/// The reading end: a future resolving with the value filled in.
-pub struct Slot<T>(Rc<RefCell<SlotState<T>>>);
-
-/// A fresh one-shot slot.
-pub fn slot<T>() -> (Filler<T>, Slot<T>) {
-    let st = Rc::new(RefCell::new(SlotState {
-        value: None,
-        waker: None,
-        filled: false,
-    }));
-    (Filler(st.clone()), Slot(st))
-}
-
-impl<T> Filler<T> {
-    /// Fills the slot; `false` when it was already filled.
-    pub fn fill(&self, value: T) -> bool {
-        let waker = {
-            let mut st = self.0.borrow_mut();
-            if st.filled {
-                return false;
-            }
-            st.filled = true;
-            st.value = Some(value);
-            st.waker.take()
-        };
-        if let Some(w) = waker {
-            w.wake();
-        }
-        true
-    }
-}
-
-impl<T> Future for Slot<T> {
-    type Output = T;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
-        let mut st = self.0.borrow_mut();
-        match st.value.take() {
-            Some(v) => Poll::Ready(v),
-            None => {
-                st.waker = Some(cx.waker().clone());
-                Poll::Pending
-            }
-        }
-    }
-}
+pub use crate::peer::slot::{slot, Filler, Slot};

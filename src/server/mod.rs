@@ -5,7 +5,6 @@
 //! text to the sink given to [`Server::connect`]. Handlers are trait objects returning
 //! futures; the host runs them through the [`Runtime`] it supplies.
 
-pub mod cancel;
 pub mod context;
 pub mod engine;
 pub mod error;
@@ -26,7 +25,8 @@ pub mod tasks;
 pub mod uri_template;
 pub mod validator;
 
-pub use cancel::CancellationToken;
+pub use crate::peer::cancel;
+pub use crate::peer::CancellationToken;
 pub use context::{ProgressReporter, RequestContext};
 pub use engine::{CallError, Server, ServerConfig, ServerInfo};
 pub use error::ServerError;

@@ -3,13 +3,12 @@
 
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll, Waker};
 
-use super::cancel::CancellationToken;
 use super::context::RequestContext;
 use super::engine::Server;
 use super::error::ServerError;
@@ -19,6 +18,7 @@ use super::logging::LogLevel;
 use super::methods::{self, Call, Reply};
 use super::registry::ListKind;
 use super::runtime::LocalBoxFuture;
+use crate::peer::{self, Answer, CancellationToken, InFlight, Outgoing};
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::jsonrpc::{self, classify, Message};
 use crate::protocol::{Era, ErrorObject, ProtocolVersion, RequestId};
@@ -58,7 +58,8 @@ struct Listen {
     since: u64,
 }
 
-type Slot = Rc<RefCell<(Option<Result<Value, ErrorObject>>, Option<Waker>)>>;
+/// What a request sent to the client waits for.
+type ClientAnswer = Result<Value, ErrorObject>;
 
 /// A request admitted, before it runs.
 struct Job {
@@ -155,7 +156,7 @@ struct State {
     listens: Vec<Listen>,
     /// Requests running or queued, by id: cancelling the token ends one (a queued one never
     /// starts).
-    in_flight: HashMap<RequestId, CancellationToken>,
+    in_flight: InFlight,
     /// Handler-running requests started and not finished (at most `limits.max_in_flight`).
     running: usize,
     /// Requests waiting for one of them to finish, first come first served (at most
@@ -164,8 +165,8 @@ struct State {
     /// Replaced by another session of the same wire (see [`Session::retire`]): finishes
     /// what runs, announces nothing, closes when done.
     retiring: bool,
-    outgoing: HashMap<RequestId, Slot>,
-    next_out: i64,
+    /// Requests sent to the client, by id, with their method.
+    outgoing: Outgoing<String, ClientAnswer>,
     closed: bool,
 }
 
@@ -210,12 +211,11 @@ impl Session {
                 log_level: None,
                 subscriptions: BTreeSet::new(),
                 listens: Vec::new(),
-                in_flight: HashMap::new(),
+                in_flight: InFlight::default(),
                 running: 0,
                 waiting: VecDeque::new(),
                 retiring: false,
-                outgoing: HashMap::new(),
-                next_out: 1,
+                outgoing: Outgoing::default(),
                 closed: false,
             }),
         }))
@@ -325,19 +325,16 @@ impl SessionInner {
             st.closed = true;
             st.listens.clear();
             st.subscriptions.clear();
-            (
-                std::mem::take(&mut st.in_flight),
-                std::mem::take(&mut st.outgoing),
-            )
+            (st.in_flight.take_all(), st.outgoing.take_where(|_| true))
         };
-        for (_, t) in tokens {
+        for t in tokens {
             t.cancel("The session was closed");
         }
-        for (_, slot) in slots {
-            resolve_slot(
-                &slot,
-                Err(ErrorObject::new(INTERNAL_ERROR, "The session was closed")),
-            );
+        for sent in slots {
+            sent.answer(Err(ErrorObject::new(
+                INTERNAL_ERROR,
+                "The session was closed",
+            )));
         }
     }
 
@@ -573,7 +570,7 @@ impl SessionInner {
         };
         let admission = {
             let mut st = self.st.borrow_mut();
-            if st.in_flight.contains_key(&id) || st.listens.iter().any(|l| l.id == id) {
+            if st.in_flight.contains(&id) || st.listens.iter().any(|l| l.id == id) {
                 drop(st);
                 return fail_now(
                     ServerError::InvalidRequest(format!(
@@ -625,7 +622,7 @@ impl SessionInner {
                 self.st
                     .borrow_mut()
                     .in_flight
-                    .insert(job.id.clone(), abort.clone());
+                    .start(job.id.clone(), abort.clone());
                 let wait = TurnFuture {
                     turn,
                     session: Rc::downgrade(self),
@@ -697,7 +694,7 @@ impl SessionInner {
                 self.st
                     .borrow_mut()
                     .in_flight
-                    .insert(id.clone(), abort.clone());
+                    .start(id.clone(), abort.clone());
                 let me = self.clone();
                 Outcome::Later(Box::pin(async move {
                     let raced = race(fut, Box::pin(abort.cancelled())).await;
@@ -719,10 +716,7 @@ impl SessionInner {
     /// Removes request `id` from `in_flight` if `token` is still its entry (the client may
     /// have reused the id after cancelling).
     fn forget(&self, id: &RequestId, token: &CancellationToken) {
-        let mut st = self.st.borrow_mut();
-        if st.in_flight.get(id).is_some_and(|t| t.same(token)) {
-            st.in_flight.remove(id);
-        }
+        self.st.borrow_mut().in_flight.finish(id, token);
     }
 
     /// Gives a finished request's slot to the first request waiting, or frees it.
@@ -861,19 +855,15 @@ impl SessionInner {
                 }
             }
             "notifications/cancelled" => {
-                let Some(id) = params.get("requestId").and_then(RequestId::from_value) else {
+                let Some((id, reason)) = peer::read_cancelled(Some(&params)) else {
                     return;
                 };
-                let reason = params
-                    .get("reason")
-                    .and_then(Value::as_str)
-                    .unwrap_or("Cancelled by the client")
-                    .to_string();
+                let reason = reason.unwrap_or_else(|| "Cancelled by the client".into());
                 // The id is free again at once: the client may reuse it.
                 let token = {
                     let mut st = self.st.borrow_mut();
                     st.listens.retain(|l| l.id != id);
-                    st.in_flight.remove(&id)
+                    st.in_flight.cancel(&id)
                 };
                 if let Some(t) = token {
                     t.cancel(reason);
@@ -1116,8 +1106,7 @@ impl SessionInner {
                 });
             }
         }
-        let slot: Slot = Rc::new(RefCell::new((None, None)));
-        let id = {
+        let (id, waiter) = {
             let mut st = self.st.borrow_mut();
             if st.closed {
                 drop(st);
@@ -1125,91 +1114,35 @@ impl SessionInner {
                     "Cannot send {method}: the session is closed"
                 )));
             }
-            let id = RequestId::Number(st.next_out);
-            st.next_out += 1;
-            st.outgoing.insert(id.clone(), slot.clone());
-            id
+            st.outgoing.begin(method.to_string())
         };
+        let id = RequestId::Number(id);
         self.send(&jsonrpc::request(&id, method, params));
-        Box::pin(SlotFuture {
-            slot,
-            pending: Some((Rc::downgrade(self), id, method.to_string())),
-        })
-    }
-
-    fn settle_outgoing(&self, id: &RequestId, r: Result<Value, ErrorObject>) {
-        let slot = self.st.borrow_mut().outgoing.remove(id);
-        if let Some(slot) = slot {
-            resolve_slot(&slot, r);
-        }
-    }
-}
-
-fn resolve_slot(slot: &Slot, r: Result<Value, ErrorObject>) {
-    let waker = {
-        let mut s = slot.borrow_mut();
-        s.0 = Some(r);
-        s.1.take()
-    };
-    if let Some(w) = waker {
-        w.wake();
-    }
-}
-
-/// The answer to a request sent to the client. Dropped unanswered (the handler that sent
-/// it was cancelled or timed out), it tells the client with `notifications/cancelled`.
-struct SlotFuture {
-    slot: Slot,
-    /// Until answered: the session, the request's id and its method.
-    pending: Option<(Weak<SessionInner>, RequestId, String)>,
-}
-
-impl Future for SlotFuture {
-    type Output = Result<Value, ErrorObject>;
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let taken = {
-            let mut s = self.slot.borrow_mut();
-            match s.0.take() {
-                Some(r) => Some(r),
-                None => {
-                    s.1 = Some(cx.waker().clone());
-                    None
-                }
+        // Dropped unanswered (the handler that sent it was cancelled or timed out): the
+        // client is told the server no longer needs the answer.
+        let session = Rc::downgrade(self);
+        Box::pin(Answer::new(waiter, move || {
+            let Some(session) = session.upgrade() else {
+                return;
+            };
+            let RequestId::Number(n) = id else { return };
+            let method = match session.st.try_borrow_mut() {
+                Ok(mut st) => st.outgoing.forget(n),
+                Err(_) => None,
+            };
+            if let Some(method) = method {
+                session.send(&peer::cancelled(
+                    &id,
+                    &format!("The server no longer needs the answer to {method}"),
+                ));
             }
-        };
-        match taken {
-            Some(r) => {
-                self.pending = None;
-                Poll::Ready(r)
-            }
-            None => Poll::Pending,
-        }
+        }))
     }
-}
 
-impl Drop for SlotFuture {
-    fn drop(&mut self) {
-        let Some((session, id, method)) = self.pending.take() else {
-            return;
-        };
-        let Some(session) = session.upgrade() else {
-            return;
-        };
-        if self.slot.borrow().0.is_some() {
-            return; // answered, just not read
-        }
-        let removed = match session.st.try_borrow_mut() {
-            Ok(mut st) => st.outgoing.remove(&id).is_some(),
-            Err(_) => false,
-        };
-        if removed {
-            session.send_notification(
-                "notifications/cancelled",
-                Some(json!({
-                    "requestId": id.to_value(),
-                    "reason": format!("The server no longer needs the answer to {method}"),
-                })),
-            );
+    fn settle_outgoing(&self, id: &RequestId, r: ClientAnswer) {
+        let sent = self.st.borrow_mut().outgoing.take_answered(id, |_| true);
+        if let Some(sent) = sent {
+            sent.answer(r);
         }
     }
 }
@@ -1228,7 +1161,7 @@ impl Session {
     /// `null`.
     pub fn snapshot(&self) -> Value {
         let st = self.0.st.borrow();
-        let in_flight: Vec<Value> = st.in_flight.keys().map(RequestId::to_value).collect();
+        let in_flight: Vec<Value> = st.in_flight.ids().map(RequestId::to_value).collect();
         json!({
             "format": SNAPSHOT_FORMAT,
             "protocolVersion": st.negotiated.map(|v| v.as_str()),

@@ -1,4 +1,5 @@
-//! Cancellation signals handed to handlers.
+//! Cancellation signals: the one handed to a handler, fired by `notifications/cancelled`,
+//! a timeout or the connection closing.
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -23,6 +24,7 @@ struct State {
 pub struct CancellationToken(Rc<RefCell<State>>);
 
 impl CancellationToken {
+    /// A signal that has not fired.
     pub fn new() -> Self {
         Self::default()
     }
