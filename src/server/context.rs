@@ -9,9 +9,32 @@ use super::cancel::CancellationToken;
 use super::input_required::Inputs;
 use super::logging::LogLevel;
 use super::runtime::LocalBoxFuture;
-use super::session::SessionInner;
 use super::tasks::TaskLink;
 use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
+
+/// What a handler's context needs of the session its request came on: the one way a
+/// context reaches its session (which implements it), held weakly so a handler that outlives
+/// its session finds it gone.
+/// The threshold a log message is held to: `Some(level)` is the request's own, sent in its
+/// `_meta` (stateless era; `None` inside: log nothing); `None` is the session's, set with
+/// `logging/setLevel` (everything before one is set).
+pub(crate) type Threshold = Option<Option<LogLevel>>;
+
+pub(crate) trait SessionLink {
+    /// Sends a notification to the client (nothing once the session is closed).
+    fn notify(&self, method: &str, params: Option<Value>);
+
+    /// Sends `notifications/message` when `level` passes the threshold. Whether it went.
+    fn log(&self, level: LogLevel, logger: Option<&str>, data: Value, t: Threshold) -> bool;
+
+    /// Sends a request to the client and resolves with its answer.
+    fn request(
+        self: Rc<Self>,
+        method: &str,
+        params: Option<Value>,
+        version: Option<ProtocolVersion>,
+    ) -> LocalBoxFuture<'static, Result<Value, ErrorObject>>;
+}
 
 /// Sends `notifications/progress` for one request, keeping progress strictly increasing.
 #[derive(Clone)]
@@ -20,7 +43,7 @@ pub struct ProgressReporter {
     last: Rc<Cell<Option<f64>>>,
     /// Set once the request has been answered or cancelled: progress must stop then.
     finished: Rc<Cell<bool>>,
-    session: Weak<SessionInner>,
+    session: Weak<dyn SessionLink>,
     version: ProtocolVersion,
 }
 
@@ -48,7 +71,7 @@ impl ProgressReporter {
         if let (Some(m), true) = (message, self.version.has_progress_message()) {
             params.insert("message".into(), Value::from(m));
         }
-        session.send_notification("notifications/progress", Some(Value::Object(params)));
+        session.notify("notifications/progress", Some(Value::Object(params)));
         true
     }
 
@@ -68,7 +91,7 @@ pub struct RequestContext {
     /// The JSON-RPC id of the request being served; `None` off MCP.
     pub request_id: Option<RequestId>,
     pub(crate) progress: Option<ProgressReporter>,
-    pub(crate) session: Option<Weak<SessionInner>>,
+    pub(crate) session: Option<Weak<dyn SessionLink>>,
     /// Minimum level for log messages sent while serving this request.
     pub(crate) log_level: Option<LogLevel>,
     /// Served in the stateless era (logging is then opted into per request).
@@ -226,7 +249,7 @@ impl RequestContext {
 
     pub(crate) fn progress_reporter(
         token: Value,
-        session: Weak<SessionInner>,
+        session: Weak<dyn SessionLink>,
         version: ProtocolVersion,
     ) -> ProgressReporter {
         ProgressReporter {

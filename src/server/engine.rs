@@ -5,7 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use super::cancel::CancellationToken;
-use super::context::RequestContext;
+use super::context::{RequestContext, SessionLink};
 use super::futures::{race, Either};
 use super::handler::HandlerResult;
 use super::input_required::{self, StateKey};

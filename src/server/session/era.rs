@@ -1,0 +1,170 @@
+//! What differs by era: which era serves a request (handshake or stateless), the context a
+//! handler sees, and the 2026-07-28 decoration of results.
+
+use serde_json::{json, Map, Value};
+use std::rc::Rc;
+
+use super::SessionInner;
+use crate::peer::CancellationToken;
+use crate::protocol::{Era, ProtocolVersion, RequestId};
+use crate::server::context::RequestContext;
+use crate::server::error::ServerError;
+use crate::server::logging::LogLevel;
+
+/// `_meta` keys of the stateless era.
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// How a request is to be served.
+pub(super) enum Mode {
+    /// Before `initialize` (only `initialize` and `ping` get here).
+    PreInit,
+    Handshake(ProtocolVersion),
+    Stateless(ProtocolVersion),
+}
+
+impl SessionInner {
+    pub(super) fn mode(
+        &self,
+        method: &str,
+        params: &Map<String, Value>,
+    ) -> Result<Mode, ServerError> {
+        let negotiated = self.st.borrow().negotiated;
+        if let Some(v) = negotiated {
+            if method == "initialize" {
+                return Err(ServerError::InvalidRequest(format!(
+                    "Invalid request: the session is already initialized (protocol {v})"
+                )));
+            }
+            return Ok(Mode::Handshake(v));
+        }
+        let meta = params.get("_meta").and_then(Value::as_object);
+        // `initialize` and `ping` are answered before the handshake, but a request naming
+        // its version in `_meta` is a stateless one, and 2026-07-28 has neither method.
+        let names_version = meta.is_some_and(|m| m.contains_key(META_PROTOCOL_VERSION));
+        if (method == "initialize" || method == "ping") && !names_version {
+            return Ok(Mode::PreInit);
+        }
+        match meta.and_then(|m| m.get(META_PROTOCOL_VERSION)) {
+            Some(Value::String(requested)) => match ProtocolVersion::parse(requested) {
+                Some(v) if v.era() == Era::Stateless => {
+                    if !meta.is_some_and(|m| {
+                        m.get(META_CLIENT_CAPABILITIES)
+                            .is_some_and(Value::is_object)
+                    }) {
+                        return Err(ServerError::invalid_params(format!(
+                            "_meta[\"{META_CLIENT_CAPABILITIES}\"] must be an object \
+                             (required in protocol {v})"
+                        )));
+                    }
+                    Ok(Mode::Stateless(v))
+                }
+                _ => Err(ServerError::UnsupportedVersion {
+                    requested: requested.clone(),
+                    supported: ProtocolVersion::ALL
+                        .iter()
+                        .filter(|v| v.era() == Era::Stateless)
+                        .map(|v| v.as_str())
+                        .collect(),
+                }),
+            },
+            Some(other) => Err(ServerError::invalid_params(format!(
+                "_meta[\"{META_PROTOCOL_VERSION}\"] must be a string, got {other}"
+            ))),
+            None if method == "server/discover" => Err(ServerError::invalid_params(format!(
+                "server/discover: _meta[\"{META_PROTOCOL_VERSION}\"] is required"
+            ))),
+            None => Err(ServerError::NotInitialized {
+                method: method.to_string(),
+            }),
+        }
+    }
+
+    pub(super) fn context(
+        self: &Rc<Self>,
+        id: &RequestId,
+        params: &Map<String, Value>,
+        version: Option<ProtocolVersion>,
+        stateless: bool,
+    ) -> RequestContext {
+        let meta = params.get("_meta").cloned().unwrap_or(Value::Null);
+        let progress = match (meta.get("progressToken"), version) {
+            (Some(t @ (Value::String(_) | Value::Number(_))), Some(v)) => {
+                Some(RequestContext::progress_reporter(t.clone(), self.link(), v))
+            }
+            _ => None,
+        };
+        let (log_level, caps) = if stateless {
+            (
+                meta.get(META_LOG_LEVEL)
+                    .and_then(Value::as_str)
+                    .and_then(LogLevel::parse),
+                meta.get(META_CLIENT_CAPABILITIES)
+                    .cloned()
+                    .unwrap_or_else(|| Value::Object(Map::new())),
+            )
+        } else {
+            (None, self.st.borrow().client_capabilities.clone())
+        };
+        RequestContext {
+            cancel: CancellationToken::new(),
+            version,
+            request_id: Some(id.clone()),
+            progress,
+            session: Some(self.link()),
+            log_level,
+            stateless,
+            client_capabilities: caps,
+            meta,
+            inputs: Default::default(),
+            task: None,
+        }
+    }
+
+    /// 2026-07-28: `resultType`, `ttlMs`/`cacheScope` on cacheable results, and the server's
+    /// identity in `_meta`.
+    pub(super) fn decorate(
+        &self,
+        method: &str,
+        mut result: Value,
+        version: Option<ProtocolVersion>,
+    ) -> Value {
+        let stateless = version.is_some_and(|v| v.has_result_type()) || method == "server/discover";
+        let Some(obj) = result.as_object_mut().filter(|_| stateless) else {
+            return result;
+        };
+        let version = version.unwrap_or(ProtocolVersion::V2026_07_28);
+        obj.entry("resultType").or_insert_with(|| json!("complete"));
+        let cacheable = matches!(
+            method,
+            "server/discover"
+                | "tools/list"
+                | "resources/list"
+                | "resources/templates/list"
+                | "prompts/list"
+                | "resources/read"
+                | "skills/list"
+                | "skills/get"
+                | "resources/directory/read"
+        );
+        // An input-required result (server::input_required) is not an answer to cache.
+        let complete = obj.get("resultType").and_then(Value::as_str) == Some("complete");
+        if cacheable && complete {
+            let config = self.server.config();
+            obj.entry("ttlMs").or_insert_with(|| json!(config.ttl_ms));
+            obj.entry("cacheScope")
+                .or_insert_with(|| json!(config.cache_scope));
+        }
+        let meta = obj
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(m) = meta.as_object_mut() {
+            m.entry(META_SERVER_INFO)
+                .or_insert_with(|| self.server.info().implementation(version));
+        }
+        result
+    }
+}

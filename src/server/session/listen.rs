@@ -1,0 +1,164 @@
+//! What the client hears without asking: list changes, resource updates, task status and
+//! log messages, to the session itself or to its `subscriptions/listen` streams.
+
+use serde_json::{json, Map, Value};
+
+use super::{SessionInner, State, META_SUBSCRIPTION_ID};
+use crate::protocol::RequestId;
+use crate::server::logging::LogLevel;
+use crate::server::registry::ListKind;
+use std::collections::BTreeSet;
+
+/// Which notifications a `subscriptions/listen` stream asked for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ListenFilter {
+    pub tools: bool,
+    pub resources: bool,
+    pub prompts: bool,
+    pub resource_uris: BTreeSet<String>,
+    /// `notifications/tasks` for these tasks (SEP-2663).
+    pub task_ids: BTreeSet<String>,
+}
+
+impl ListenFilter {
+    fn wants(&self, kind: ListKind) -> bool {
+        match kind {
+            ListKind::Tools => self.tools,
+            ListKind::Resources => self.resources,
+            ListKind::Prompts => self.prompts,
+        }
+    }
+}
+
+pub(super) struct Listen {
+    pub(super) id: RequestId,
+    pub(super) filter: ListenFilter,
+    /// The server's change generation when the stream opened.
+    pub(super) since: u64,
+}
+
+impl SessionInner {
+    pub(crate) fn set_log_level(&self, level: LogLevel) {
+        self.st.borrow_mut().log_level = Some(level);
+    }
+
+    pub(crate) fn subscribe(&self, uri: &str, on: bool) {
+        let mut st = self.st.borrow_mut();
+        if on {
+            st.subscriptions.insert(uri.to_string());
+        } else {
+            st.subscriptions.remove(uri);
+        }
+    }
+
+    pub(super) fn open_listen(&self, id: RequestId, filter: ListenFilter) {
+        let mut agreed = Map::new();
+        if filter.tools {
+            agreed.insert("toolsListChanged".into(), json!(true));
+        }
+        if filter.resources {
+            agreed.insert("resourcesListChanged".into(), json!(true));
+        }
+        if filter.prompts {
+            agreed.insert("promptsListChanged".into(), json!(true));
+        }
+        if !filter.resource_uris.is_empty() {
+            agreed.insert(
+                "resourceSubscriptions".into(),
+                json!(filter.resource_uris.iter().collect::<Vec<_>>()),
+            );
+        }
+        if !filter.task_ids.is_empty() {
+            agreed.insert(
+                "taskIds".into(),
+                json!(filter.task_ids.iter().collect::<Vec<_>>()),
+            );
+        }
+        self.send_notification(
+            "notifications/subscriptions/acknowledged",
+            Some(json!({
+                "notifications": agreed,
+                "_meta": { META_SUBSCRIPTION_ID: id.to_value() },
+            })),
+        );
+        let since = self.server.generation();
+        self.st
+            .borrow_mut()
+            .listens
+            .push(Listen { id, filter, since });
+    }
+
+    /// Announces a change of `kind` made at `generation`, if this session (or a stream of
+    /// it) started before it.
+    pub(crate) fn list_changed(&self, kind: ListKind, generation: u64) {
+        self.fan_out(
+            kind.list_changed_method(),
+            None,
+            |st| st.negotiated.is_some() && st.since < generation,
+            |l| l.filter.wants(kind) && l.since < generation,
+        );
+    }
+
+    /// A server-wide notification: sent once a version is negotiated (handshake era) or on
+    /// each open `subscriptions/listen` stream (stateless era).
+    pub(crate) fn broadcast(&self, method: &str, params: Option<Value>) {
+        self.fan_out(method, params, |st| st.negotiated.is_some(), |_| true);
+    }
+
+    /// `notifications/tasks` with `detailed` on each stream that asked for task `id`.
+    pub(crate) fn task_status(&self, id: &str, detailed: &Value) {
+        self.fan_out(
+            "notifications/tasks",
+            Some(detailed.clone()),
+            |_| false,
+            |l| l.filter.task_ids.contains(id),
+        );
+    }
+
+    pub(crate) fn resource_updated(&self, uri: &str) {
+        self.fan_out(
+            "notifications/resources/updated",
+            Some(json!({ "uri": uri })),
+            |st| st.subscriptions.contains(uri),
+            |l| l.filter.resource_uris.contains(uri),
+        );
+    }
+
+    /// Sends `method` to the client directly when `direct` says so (the handshake era), and
+    /// on each `subscriptions/listen` stream `stream` picks, its params then carrying the
+    /// stream's subscription id in `_meta`.
+    fn fan_out(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        direct: impl FnOnce(&State) -> bool,
+        stream: impl Fn(&Listen) -> bool,
+    ) {
+        let (direct, streams) = {
+            let st = self.st.borrow();
+            if st.retiring {
+                return;
+            }
+            let ids: Vec<RequestId> = st
+                .listens
+                .iter()
+                .filter(|l| stream(l))
+                .map(|l| l.id.clone())
+                .collect();
+            (direct(&st), ids)
+        };
+        if direct {
+            self.send_notification(method, params.clone());
+        }
+        for id in streams {
+            let mut p = params.clone().unwrap_or_else(|| json!({}));
+            if let Some(o) = p.as_object_mut() {
+                let meta = o.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(m) = meta.as_object_mut() {
+                    m.insert(META_SUBSCRIPTION_ID.into(), id.to_value());
+                }
+            }
+            self.send_notification(method, Some(p));
+        }
+    }
+}

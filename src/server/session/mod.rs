@@ -1,0 +1,453 @@
+//! One connection to one client: its lifecycle, and the plumbing between incoming text and
+//! outgoing text (limits, parsing, batches, notifications from the client). The rest, by
+//! concept:
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `requests.rs` | serving requests: the in-flight cap, its queue, running handlers |
+//! | `era.rs` | handshake or stateless, a handler's context, 2026-07-28 decoration |
+//! | `link.rs` | what a handler's context reaches: notifications, logs, requests to the client |
+//! | `listen.rs` | notifications to the client: list changes, updates, logs, listen streams |
+//! | `to_client.rs` | requests to the client (sampling, roots, elicitation) |
+//! | `snapshot.rs` | a session kept across a page load |
+//!
+//! Request ids, answers and cancellation are the [`crate::peer`] pieces the client uses too.
+
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::{BTreeSet, VecDeque};
+use std::rc::Rc;
+
+use super::engine::Server;
+use super::error::ServerError;
+use super::futures::join_all;
+use super::limits::nesting_depth;
+use super::logging::LogLevel;
+use super::runtime::LocalBoxFuture;
+use crate::peer::{self, InFlight, Outgoing};
+use crate::protocol::error_codes::INTERNAL_ERROR;
+use crate::protocol::jsonrpc::{self, classify, Message};
+use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
+
+mod era;
+mod link;
+mod listen;
+mod requests;
+mod snapshot;
+mod to_client;
+
+use era::Mode;
+pub use era::{
+    META_CLIENT_CAPABILITIES, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO,
+    META_SUBSCRIPTION_ID,
+};
+use listen::Listen;
+pub(crate) use listen::ListenFilter;
+use requests::Turn;
+pub use snapshot::SNAPSHOT_FORMAT;
+use to_client::ClientAnswer;
+
+struct State {
+    /// The version negotiated by `initialize`, once answered.
+    negotiated: Option<ProtocolVersion>,
+    /// `notifications/initialized` received.
+    ready: bool,
+    /// The server's change generation when `initialize` was answered.
+    since: u64,
+    client_info: Option<Value>,
+    client_capabilities: Value,
+    log_level: Option<LogLevel>,
+    subscriptions: BTreeSet<String>,
+    listens: Vec<Listen>,
+    /// Requests running or queued, by id: cancelling the token ends one (a queued one never
+    /// starts).
+    in_flight: InFlight,
+    /// Handler-running requests started and not finished (at most `limits.max_in_flight`).
+    running: usize,
+    /// Requests waiting for one of them to finish, first come first served (at most
+    /// `limits.max_queued`).
+    waiting: VecDeque<Rc<RefCell<Turn>>>,
+    /// Replaced by another session of the same wire (see [`Session::retire`]): finishes
+    /// what runs, announces nothing, closes when done.
+    retiring: bool,
+    /// Requests sent to the client, by id, with their method.
+    outgoing: Outgoing<String, ClientAnswer>,
+    closed: bool,
+}
+
+pub(crate) struct SessionInner {
+    pub(crate) server: Server,
+    id: u64,
+    sink: Box<dyn Fn(String)>,
+    st: RefCell<State>,
+}
+
+/// A client's connection to the [`Server`]. Feed it incoming text with
+/// [`Session::receive`]; it writes outgoing text to the sink given to
+/// [`Server::connect`].
+pub struct Session(pub(crate) Rc<SessionInner>);
+
+enum Outcome {
+    Now(Option<Value>),
+    Later(LocalBoxFuture<'static, Option<Value>>),
+}
+
+impl Session {
+    pub(crate) fn new(server: Server, sink: Box<dyn Fn(String)>) -> Session {
+        let id = server.next_id();
+        Session(Rc::new(SessionInner {
+            server,
+            id,
+            sink,
+            st: RefCell::new(State {
+                negotiated: None,
+                ready: false,
+                since: 0,
+                client_info: None,
+                client_capabilities: Value::Object(Map::new()),
+                log_level: None,
+                subscriptions: BTreeSet::new(),
+                listens: Vec::new(),
+                in_flight: InFlight::default(),
+                running: 0,
+                waiting: VecDeque::new(),
+                retiring: false,
+                outgoing: Outgoing::default(),
+                closed: false,
+            }),
+        }))
+    }
+
+    /// A number unique among this server's sessions.
+    pub fn id(&self) -> u64 {
+        self.0.id
+    }
+
+    /// Handles one incoming message (or batch) of JSON text. Never panics; every
+    /// malformed input is answered with a JSON-RPC error.
+    pub fn receive(&self, text: &str) {
+        self.0.receive(text)
+    }
+
+    /// Answers a message a transport refused for its size without reading all of it: a
+    /// -32600 error naming `limit` and `len`, addressed to the request's id when `head` (the
+    /// message's first bytes) shows it.
+    pub fn refuse_oversize(&self, head: &str, len: usize, limit: usize) {
+        if !self.0.is_closed() {
+            self.0.refuse_oversize(head, len, limit)
+        }
+    }
+
+    /// The negotiated protocol version (handshake era), if any.
+    pub fn protocol_version(&self) -> Option<ProtocolVersion> {
+        self.0.st.borrow().negotiated
+    }
+
+    /// Whether `notifications/initialized` has arrived.
+    pub fn is_ready(&self) -> bool {
+        self.0.st.borrow().ready
+    }
+
+    /// The client's `clientInfo`, once initialized.
+    pub fn client_info(&self) -> Option<Value> {
+        self.0.st.borrow().client_info.clone()
+    }
+
+    /// Requests currently running.
+    pub fn in_flight(&self) -> usize {
+        self.0.st.borrow().in_flight.len()
+    }
+
+    /// Requests waiting for a free slot (`limits.max_in_flight` are running).
+    pub fn queued(&self) -> usize {
+        self.0.st.borrow().waiting.len()
+    }
+
+    /// Hands the wire to another session without dropping this one's work: requests already
+    /// running or queued still run and are answered, and so are notifications and responses
+    /// to them (progress, cancellation, answers to its own requests to the client); it sends
+    /// no list-changed or other server-wide notification any more, and closes itself once
+    /// nothing is left (at once if nothing runs). For a wire where a second client's
+    /// `initialize` starts a new session (the tab transport).
+    pub fn retire(&self) {
+        let idle = {
+            let mut st = self.0.st.borrow_mut();
+            st.retiring = true;
+            st.in_flight.is_empty()
+        };
+        if idle {
+            self.0.close();
+        }
+    }
+
+    /// Whether [`Session::retire`] was called (and the session is not closed yet).
+    pub fn is_retiring(&self) -> bool {
+        let st = self.0.st.borrow();
+        st.retiring && !st.closed
+    }
+
+    /// Sends a notification to the client.
+    pub fn notify(&self, method: &str, params: Option<Value>) {
+        self.0.send_notification(method, params)
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.0.is_closed()
+    }
+
+    /// Closes the session: running handlers are cancelled, requests to the client fail,
+    /// and nothing more is sent.
+    pub fn close(&self) {
+        self.0.close()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+impl SessionInner {
+    pub(crate) fn is_closed(&self) -> bool {
+        self.st.borrow().closed
+    }
+
+    fn close(&self) {
+        let (tokens, slots) = {
+            let mut st = self.st.borrow_mut();
+            if st.closed {
+                return;
+            }
+            st.closed = true;
+            st.listens.clear();
+            st.subscriptions.clear();
+            (st.in_flight.take_all(), st.outgoing.take_where(|_| true))
+        };
+        for t in tokens {
+            t.cancel("The session was closed");
+        }
+        for sent in slots {
+            sent.answer(Err(ErrorObject::new(
+                INTERNAL_ERROR,
+                "The session was closed",
+            )));
+        }
+    }
+
+    fn send(&self, v: &Value) {
+        if !self.is_closed() {
+            (self.sink)(v.to_string());
+        }
+    }
+
+    pub(crate) fn send_notification(&self, method: &str, params: Option<Value>) {
+        self.send(&jsonrpc::notification(method, params));
+    }
+
+    fn receive(self: &Rc<Self>, text: &str) {
+        if self.is_closed() {
+            return;
+        }
+        let limits = &self.server.config().limits;
+        if text.len() > limits.max_message_bytes {
+            return self.refuse_oversize(text, text.len(), limits.max_message_bytes);
+        }
+        let depth = nesting_depth(text, limits.max_depth);
+        if depth > limits.max_depth {
+            let e = ServerError::LimitExceeded {
+                what: "Message nesting depth",
+                limit: limits.max_depth,
+                actual: None,
+            };
+            return self.refuse_unparsed(text, e);
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            // A syntax error, or valid JSON serde cannot hold (a lone surrogate escape).
+            Err(e) => return self.refuse_unparsed(text, ServerError::Parse(e.to_string())),
+        };
+        match value {
+            Value::Array(items) => self.receive_batch(items),
+            single => match self.handle(single) {
+                Outcome::Now(Some(v)) => self.send(&v),
+                Outcome::Now(None) => {}
+                Outcome::Later(f) => {
+                    let me = self.clone();
+                    self.server.0.runtime.spawn(Box::pin(async move {
+                        if let Some(v) = f.await {
+                            me.send(&v);
+                        }
+                        me.close_if_retired();
+                    }));
+                }
+            },
+        }
+    }
+
+    /// Answers a message refused before it was parsed, addressed to the request's id when
+    /// one can be read from `text` (the whole message or, for an oversized one, its start).
+    fn refuse_unparsed(&self, text: &str, e: ServerError) {
+        let id = jsonrpc::peek_id(text);
+        self.send(&jsonrpc::failure(id.as_ref(), e.to_error_object(None)));
+    }
+
+    /// Refuses a message of `len` bytes over `limit`; `head` is the message or as much of
+    /// its start as the transport kept.
+    fn refuse_oversize(&self, head: &str, len: usize, limit: usize) {
+        let e = ServerError::LimitExceeded {
+            what: "Message size in bytes",
+            limit,
+            actual: Some(len),
+        };
+        self.refuse_unparsed(head, e)
+    }
+
+    fn receive_batch(self: &Rc<Self>, items: Vec<Value>) {
+        let negotiated = self.st.borrow().negotiated;
+        let refuse = |msg: String| {
+            self.send(&jsonrpc::failure(
+                None,
+                ServerError::InvalidRequest(msg).to_error_object(negotiated),
+            ))
+        };
+        match negotiated {
+            Some(v) if v.allows_batches() => {}
+            Some(v) => {
+                return refuse(format!(
+                    "Invalid request: JSON-RPC batches are not allowed in protocol {v} \
+                     (only 2025-03-26 has them)"
+                ))
+            }
+            None => {
+                return refuse(
+                    "Invalid request: JSON-RPC batches are allowed only after initialize \
+                     negotiated protocol 2025-03-26"
+                        .into(),
+                )
+            }
+        }
+        if items.is_empty() {
+            return refuse("Invalid request: an empty batch".into());
+        }
+        let max = self.server.config().limits.max_batch_len;
+        if items.len() > max {
+            let e = ServerError::LimitExceeded {
+                what: "Batch length",
+                limit: max,
+                actual: Some(items.len()),
+            };
+            return self.send(&jsonrpc::failure(None, e.to_error_object(negotiated)));
+        }
+        let outcomes: Vec<Outcome> = items.into_iter().map(|m| self.handle(m)).collect();
+        let futs: Vec<LocalBoxFuture<'static, Option<Value>>> = outcomes
+            .into_iter()
+            .map(|o| -> LocalBoxFuture<'static, Option<Value>> {
+                match o {
+                    Outcome::Now(v) => Box::pin(async move { v }),
+                    Outcome::Later(f) => f,
+                }
+            })
+            .collect();
+        let me = self.clone();
+        self.server.0.runtime.spawn(Box::pin(async move {
+            let replies: Vec<Value> = join_all(futs).await.into_iter().flatten().collect();
+            if !replies.is_empty() {
+                me.send(&Value::Array(replies));
+            }
+            me.close_if_retired();
+        }));
+    }
+
+    fn handle(self: &Rc<Self>, message: Value) -> Outcome {
+        match classify(&message) {
+            Err(invalid) => Outcome::Now(Some(jsonrpc::failure(
+                invalid.id.as_ref(),
+                invalid.to_error(),
+            ))),
+            Ok(Message::Request { id, method, params }) => self.handle_request(id, method, params),
+            Ok(Message::Notification { method, params }) => {
+                self.handle_notification(&method, params.unwrap_or(Value::Null));
+                Outcome::Now(None)
+            }
+            Ok(Message::Response { id, result }) => {
+                self.settle_outgoing(&id, Ok(result));
+                Outcome::Now(None)
+            }
+            Ok(Message::ErrorResponse { id, error }) => {
+                if let Some(id) = id {
+                    self.settle_outgoing(&id, Err(error));
+                }
+                Outcome::Now(None)
+            }
+        }
+    }
+
+    /// Closes a retired session ([`Session::retire`]) once nothing of it runs.
+    fn close_if_retired(&self) {
+        let done = {
+            let st = self.st.borrow();
+            st.retiring && st.in_flight.is_empty()
+        };
+        if done {
+            self.close();
+        }
+    }
+
+    fn reply(
+        &self,
+        id: &RequestId,
+        method: &str,
+        version: Option<ProtocolVersion>,
+        r: Result<Value, ServerError>,
+    ) -> Value {
+        match r {
+            Ok(v) => jsonrpc::success(id, self.decorate(method, v, version)),
+            Err(e) => jsonrpc::failure(Some(id), e.to_error_object(version)),
+        }
+    }
+
+    fn handle_notification(&self, method: &str, params: Value) {
+        match method {
+            "notifications/initialized" => {
+                let mut st = self.st.borrow_mut();
+                if st.negotiated.is_some() {
+                    st.ready = true;
+                }
+            }
+            "notifications/cancelled" => {
+                let Some((id, reason)) = peer::read_cancelled(Some(&params)) else {
+                    return;
+                };
+                let reason = reason.unwrap_or_else(|| "Cancelled by the client".into());
+                // The id is free again at once: the client may reuse it.
+                let token = {
+                    let mut st = self.st.borrow_mut();
+                    st.listens.retain(|l| l.id != id);
+                    st.in_flight.cancel(&id)
+                };
+                if let Some(t) = token {
+                    t.cancel(reason);
+                }
+                self.close_if_retired();
+            }
+            // Other notifications (progress, roots/list_changed, unknown ones) need no answer.
+            _ => {}
+        }
+    }
+
+    /// Completes `initialize`: records the client and the negotiated version.
+    pub(crate) fn initialized(
+        &self,
+        version: ProtocolVersion,
+        client_info: Option<Value>,
+        caps: Value,
+    ) {
+        let since = self.server.generation();
+        let mut st = self.st.borrow_mut();
+        st.negotiated = Some(version);
+        st.since = since;
+        st.client_info = client_info;
+        st.client_capabilities = caps;
+    }
+}

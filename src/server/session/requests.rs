@@ -1,0 +1,304 @@
+//! Serving the client's requests: the in-flight cap and the queue behind it, running a
+//! request's handler, and forgetting it when it finishes or is cancelled.
+
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::{Rc, Weak};
+use std::task::{Context, Poll, Waker};
+
+use super::{Mode, Outcome, SessionInner};
+use crate::peer::CancellationToken;
+use crate::protocol::jsonrpc;
+use crate::protocol::{ProtocolVersion, RequestId};
+use crate::server::error::ServerError;
+use crate::server::futures::{race, Either};
+use crate::server::methods::{self, Call, Reply};
+
+/// A request admitted, before it runs.
+struct Job {
+    id: RequestId,
+    method: String,
+    params: Map<String, Value>,
+    version: Option<ProtocolVersion>,
+    stateless: bool,
+}
+
+/// What the in-flight cap decided for a request.
+enum Admission {
+    /// Not counted: it runs no page code (`ping`, lists, …).
+    Free,
+    /// A slot was free.
+    Run,
+    /// Queued behind the running ones.
+    Wait(Rc<RefCell<Turn>>),
+}
+
+/// A queued request's place: granted when a slot passes to it.
+#[derive(Default)]
+pub(super) struct Turn {
+    pub(super) granted: bool,
+    pub(super) waker: Option<Waker>,
+}
+
+/// Resolves with the slot once the queued request's turn comes. Dropped before that (the
+/// request was cancelled), it leaves the queue; dropped after, it passes the slot on.
+struct TurnFuture {
+    turn: Rc<RefCell<Turn>>,
+    session: Weak<SessionInner>,
+    taken: bool,
+}
+
+impl Future for TurnFuture {
+    type Output = Permit;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Permit> {
+        let granted = {
+            let mut t = self.turn.borrow_mut();
+            if !t.granted {
+                t.waker = Some(cx.waker().clone());
+            }
+            t.granted
+        };
+        if granted {
+            self.taken = true;
+            Poll::Ready(Permit(self.session.clone()))
+        } else {
+            Poll::Pending
+        }
+    }
+}
+
+impl Drop for TurnFuture {
+    fn drop(&mut self) {
+        if self.taken {
+            return;
+        }
+        let Some(session) = self.session.upgrade() else {
+            return;
+        };
+        if self.turn.borrow().granted {
+            session.release();
+        } else if let Ok(mut st) = session.st.try_borrow_mut() {
+            st.waiting.retain(|t| !Rc::ptr_eq(t, &self.turn));
+        }
+    }
+}
+
+/// One of the `limits.max_in_flight` slots, held while a handler-running request runs;
+/// dropping it passes the slot to the next queued request.
+struct Permit(Weak<SessionInner>);
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        if let Some(s) = self.0.upgrade() {
+            s.release();
+        }
+    }
+}
+
+impl SessionInner {
+    pub(super) fn handle_request(
+        self: &Rc<Self>,
+        id: RequestId,
+        method: String,
+        params: Option<Value>,
+    ) -> Outcome {
+        let fail_now = |e: ServerError, v: Option<ProtocolVersion>| {
+            Outcome::Now(Some(jsonrpc::failure(Some(&id), e.to_error_object(v))))
+        };
+        let params = match params {
+            None => Map::new(),
+            Some(Value::Object(o)) => o,
+            Some(_) => {
+                return fail_now(
+                    ServerError::invalid_params(format!(
+                        "\"params\" of {method} must be an object (MCP uses named parameters)"
+                    )),
+                    None,
+                )
+            }
+        };
+        let mode = match self.mode(&method, &params) {
+            Ok(m) => m,
+            Err(e) => return fail_now(e, self.st.borrow().negotiated),
+        };
+        let (version, stateless) = match mode {
+            Mode::PreInit => (None, false),
+            Mode::Handshake(v) => (Some(v), false),
+            Mode::Stateless(v) => (Some(v), true),
+        };
+        let admission = {
+            let mut st = self.st.borrow_mut();
+            if st.in_flight.contains(&id) || st.listens.iter().any(|l| l.id == id) {
+                drop(st);
+                return fail_now(
+                    ServerError::InvalidRequest(format!(
+                        "Invalid request: id {id} is already used by a request in flight"
+                    )),
+                    version,
+                );
+            }
+            let limits = &self.server.config().limits;
+            if !methods::runs_handler(&method) {
+                Admission::Free
+            } else if st.running < limits.max_in_flight.max(1) {
+                st.running += 1;
+                Admission::Run
+            } else if st.waiting.len() < limits.max_queued {
+                let turn = Rc::new(RefCell::new(Turn::default()));
+                st.waiting.push_back(turn.clone());
+                Admission::Wait(turn)
+            } else {
+                let limit = limits.max_in_flight + limits.max_queued;
+                drop(st);
+                return fail_now(
+                    ServerError::LimitExceeded {
+                        what: "Requests in flight and queued",
+                        limit,
+                        actual: None,
+                    },
+                    version,
+                );
+            }
+        };
+        let job = Job {
+            id,
+            method,
+            params,
+            version,
+            stateless,
+        };
+        match admission {
+            Admission::Free => self.start(job, None, None),
+            Admission::Run => {
+                let permit = Permit(Rc::downgrade(self));
+                self.start(job, Some(permit), None)
+            }
+            // Past the in-flight cap: the request waits its turn (cancellable meanwhile, and
+            // counted in `in_flight` so its id stays taken) instead of being refused.
+            Admission::Wait(turn) => {
+                let abort = CancellationToken::new();
+                self.st
+                    .borrow_mut()
+                    .in_flight
+                    .start(job.id.clone(), abort.clone());
+                let wait = TurnFuture {
+                    turn,
+                    session: Rc::downgrade(self),
+                    taken: false,
+                };
+                let me = self.clone();
+                Outcome::Later(Box::pin(async move {
+                    let permit = match race(Box::pin(wait), Box::pin(abort.cancelled())).await {
+                        Either::Left(p) if !abort.is_cancelled() => p,
+                        // Cancelled (or the session closed) while queued: no response.
+                        _ => return None,
+                    };
+                    match me.start(job, Some(permit), Some(abort)) {
+                        Outcome::Now(v) => v,
+                        Outcome::Later(f) => f.await,
+                    }
+                }))
+            }
+        }
+    }
+
+    /// Runs an admitted request. `permit` (a handler-running request's slot) is held until it
+    /// is answered; `queued` is the token a request that waited in the queue was cancellable
+    /// with, kept as its cancellation.
+    fn start(
+        self: &Rc<Self>,
+        job: Job,
+        permit: Option<Permit>,
+        queued: Option<CancellationToken>,
+    ) -> Outcome {
+        let Job {
+            id,
+            method,
+            params,
+            version,
+            stateless,
+        } = job;
+        let ctx = self.context(&id, &params, version, stateless);
+        let call = Call {
+            session: self.clone(),
+            id: id.clone(),
+            method: method.clone(),
+            params,
+            version,
+            stateless,
+            ctx,
+        };
+        match methods::dispatch(&call) {
+            Reply::Now(r) => {
+                call.ctx.finish();
+                if let Some(t) = &queued {
+                    self.forget(&id, t);
+                }
+                drop(permit);
+                Outcome::Now(Some(self.reply(&id, &method, version, r)))
+            }
+            Reply::Listen(filter) => {
+                self.open_listen(id, filter);
+                Outcome::Now(None)
+            }
+            Reply::Later(fut) => {
+                // `abort` is the client's cancellation (or the session closing): it fires the
+                // handler's signal and suppresses the response. The handler's signal may also
+                // fire on its own (a tool timeout); the result produced then still goes out.
+                let abort = queued.unwrap_or_default();
+                let ctx = call.ctx.clone();
+                let signal = call.ctx.cancel.clone();
+                abort.on_cancel(move |why| signal.cancel(why));
+                self.st
+                    .borrow_mut()
+                    .in_flight
+                    .start(id.clone(), abort.clone());
+                let me = self.clone();
+                Outcome::Later(Box::pin(async move {
+                    let raced = race(fut, Box::pin(abort.cancelled())).await;
+                    ctx.finish();
+                    me.forget(&id, &abort);
+                    // The slot is free for the next queued request (also when cancelled).
+                    drop(permit);
+                    match raced {
+                        // A cancelled request gets no response.
+                        Either::Right(_) => None,
+                        Either::Left(_) if abort.is_cancelled() => None,
+                        Either::Left(r) => Some(me.reply(&id, &method, version, r)),
+                    }
+                }))
+            }
+        }
+    }
+
+    /// Removes request `id` from `in_flight` if `token` is still its entry (the client may
+    /// have reused the id after cancelling).
+    fn forget(&self, id: &RequestId, token: &CancellationToken) {
+        self.st.borrow_mut().in_flight.finish(id, token);
+    }
+
+    /// Gives a finished request's slot to the first request waiting, or frees it.
+    fn release(&self) {
+        let waker = {
+            let Ok(mut st) = self.st.try_borrow_mut() else {
+                return;
+            };
+            match st.waiting.pop_front() {
+                Some(turn) => {
+                    let mut t = turn.borrow_mut();
+                    t.granted = true;
+                    t.waker.take()
+                }
+                None => {
+                    st.running = st.running.saturating_sub(1);
+                    None
+                }
+            }
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+}
