@@ -67,7 +67,7 @@ impl<T> Future for Slot<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::executor::LocalExecutor;
+    use crate::peer::tests::ready;
 
     #[test]
     fn only_the_first_fill_counts_and_clones_share_the_slot() {
@@ -75,6 +75,6 @@ mod tests {
         let again = filler.clone();
         assert!(filler.fill(1));
         assert!(!again.fill(2), "a second fill is refused");
-        assert_eq!(LocalExecutor::new().block_on(slot), 1);
+        assert_eq!(ready(slot), 1);
     }
 }

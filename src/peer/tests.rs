@@ -4,7 +4,17 @@ use std::rc::Rc;
 use serde_json::json;
 
 use super::*;
-use crate::executor::LocalExecutor;
+
+/// The value of a future that is already resolved (the peer needs no executor).
+pub(super) fn ready<T>(fut: impl Future<Output = T>) -> T {
+    match pin!(fut).poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(v) => v,
+        Poll::Pending => panic!("not resolved"),
+    }
+}
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
 
 #[test]
 fn outgoing_ids_count_up_and_answers_reach_their_waiter() {
@@ -16,7 +26,7 @@ fn outgoing_ids_count_up_and_answers_reach_their_waiter() {
     let sent = out.take_answered(&RequestId::Number(a), |_| true).unwrap();
     assert_eq!(sent.data, "first");
     sent.answer(7);
-    assert_eq!(LocalExecutor::new().block_on(wa), 7);
+    assert_eq!(ready(wa), 7);
     assert!(
         out.take_answered(&RequestId::Number(a), |_| true).is_none(),
         "an id is answered once"
@@ -68,7 +78,7 @@ fn an_answer_dropped_unresolved_abandons_and_a_resolved_one_does_not() {
     out.take_answered(&RequestId::Number(id), |_| true)
         .unwrap()
         .answer(3);
-    assert_eq!(LocalExecutor::new().block_on(answer), 3);
+    assert_eq!(ready(answer), 3);
     assert_eq!(abandoned.get(), 1, "a resolved answer abandons nothing");
 }
 
