@@ -5,6 +5,7 @@ use js_sys::{Function, Reflect};
 use modelcontext_polyfill::browser::engine::registry_error_to_js;
 use modelcontext_polyfill::browser::js_handler::JsTool;
 use modelcontext_polyfill::browser::runtime::{BrowserRuntime, TaskQueue};
+use modelcontext_polyfill::browser::DomError;
 use modelcontext_polyfill::js;
 use modelcontext_polyfill::schema::JsonSchemaCompiler;
 use modelcontext_polyfill::server::{
@@ -58,6 +59,31 @@ fn json_conversion_follows_json_stringify() {
         js::stringify(&back).unwrap().as_deref(),
         Some(r#"{"k":[1,2]}"#)
     );
+}
+
+#[wasm_bindgen_test]
+fn dom_errors_map_to_named_exceptions() {
+    let cases = [
+        (DomError::InvalidState("a".into()), "InvalidStateError"),
+        (DomError::Security("b".into()), "SecurityError"),
+        (DomError::Unknown("c".into()), "UnknownError"),
+        (DomError::Abort("d".into()), "AbortError"),
+        (DomError::Data("e".into()), "DataError"),
+    ];
+    for (e, name) in cases {
+        assert_eq!(e.name(), name);
+        let message = e.message().to_string();
+        let js_err = e.into_js();
+        assert!(js_err.is_instance_of::<web_sys::DomException>(), "{name}");
+        assert_eq!(name_of(&js_err), name);
+        assert_eq!(js::error_message(&js_err), format!("{name}: {message}"));
+    }
+    let t = DomError::Type("bad input".into());
+    assert_eq!(t.name(), "TypeError");
+    let js_err: JsValue = t.into();
+    assert!(js_err.is_instance_of::<js_sys::TypeError>());
+    assert!(!js_err.is_instance_of::<web_sys::DomException>());
+    assert_eq!(js::error_message(&js_err), "TypeError: bad input");
 }
 
 #[wasm_bindgen_test]

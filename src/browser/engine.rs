@@ -8,6 +8,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::error::DomError;
 use super::runtime::{BrowserRuntime, TaskQueue};
 use crate::js;
 use crate::server::{ListKind, RegistryError, Server, ServerConfig, ServerInfo};
@@ -135,12 +136,13 @@ impl EngineInner {
 pub fn registry_error_to_js(e: &RegistryError) -> JsValue {
     match e {
         RegistryError::Duplicate { .. } | RegistryError::InvalidName { .. } => {
-            js::dom_exception("InvalidStateError", &e.to_string())
+            DomError::InvalidState(e.to_string())
         }
         RegistryError::InvalidSchema { .. }
         | RegistryError::InvalidUri { .. }
-        | RegistryError::InvalidField { .. } => js::type_error(&e.to_string()),
+        | RegistryError::InvalidField { .. } => DomError::Type(e.to_string()),
     }
+    .into_js()
 }
 
 fn global_origin(global: &JsValue) -> String {

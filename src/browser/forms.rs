@@ -21,6 +21,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::{Door, Engine, EngineInner};
+use super::error::DomError;
 use super::webmcp::{register_web_tool, unregister_if_current, ToolDict};
 use crate::js;
 
@@ -541,7 +542,7 @@ impl Forms {
             if let Some(inv) = s.pending.take() {
                 inv.settle(
                     false,
-                    &js::dom_exception("AbortError", "The form was removed from the document."),
+                    &DomError::Abort("The form was removed from the document.".into()).into_js(),
                 );
             }
         }
@@ -610,10 +611,10 @@ impl Forms {
             move |input: JsValue, options: JsValue| -> Promise {
                 match (forms.upgrade(), state.upgrade()) {
                     (Some(forms), Some(state)) => forms.execute(&state, &input, &options),
-                    _ => Promise::reject(&js::dom_exception(
-                        "InvalidStateError",
-                        "The form is no longer in the document.",
-                    )),
+                    _ => Promise::reject(
+                        &DomError::InvalidState("The form is no longer in the document.".into())
+                            .into_js(),
+                    ),
                 }
             },
         );
@@ -635,10 +636,7 @@ impl Forms {
         if let Some(old) = state.pending.replace(Some(inv.clone())) {
             old.settle(
                 false,
-                &js::dom_exception(
-                    "AbortError",
-                    "A newer call to this form's tool replaced it.",
-                ),
+                &DomError::Abort("A newer call to this form's tool replaced it.".into()).into_js(),
             );
         }
         // Cancelled: the call fails with the signal's reason.
@@ -692,10 +690,7 @@ impl Forms {
             };
             inv.settle(
                 false,
-                &js::dom_exception(
-                    "InvalidStateError",
-                    &format!("The form was not submitted: {why}"),
-                ),
+                &DomError::InvalidState(format!("The form was not submitted: {why}")).into_js(),
             );
             return;
         }
@@ -749,7 +744,7 @@ impl Forms {
 
     /// `SubmitEvent.prototype.respondWith(promise)`.
     fn respond_with(&self, ev: &JsValue, promise: &JsValue) -> Result<(), JsValue> {
-        let invalid = |m: &str| Err(js::dom_exception("InvalidStateError", m));
+        let invalid = |m: &str| Err(DomError::InvalidState(m.into()).into_js());
         let Some(id) = self.claim_of(ev) else {
             return invalid("respondWith() needs a submit event invoked by an agent.");
         };
@@ -827,10 +822,10 @@ impl Engine {
         let forms = self.inner.forms.borrow().clone();
         match forms {
             Some(f) => f.respond_with(&event, &promise),
-            None => Err(js::dom_exception(
-                "InvalidStateError",
-                "respondWith() needs a submit event invoked by an agent.",
-            )),
+            None => Err(DomError::InvalidState(
+                "respondWith() needs a submit event invoked by an agent.".into(),
+            )
+            .into_js()),
         }
     }
 }

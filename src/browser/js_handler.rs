@@ -13,6 +13,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::error::DomError;
 use crate::js;
 use crate::server::{
     Completer, HandlerError, HandlerResult, LocalBoxFuture, LogLevel, PromptHandler,
@@ -148,7 +149,7 @@ pub fn controller_for(ctx: &RequestContext) -> web_sys::AbortController {
     let controller = web_sys::AbortController::new().expect("AbortController exists");
     let c = controller.clone();
     ctx.cancel.on_cancel(move |reason| {
-        c.abort_with_reason(&js::dom_exception("AbortError", reason));
+        c.abort_with_reason(&DomError::Abort(reason.to_string()).into_js());
     });
     controller
 }

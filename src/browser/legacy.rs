@@ -7,6 +7,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::engine::{Door, Engine, JsToolData};
+use super::error::DomError;
 use super::webmcp::{read_tool_dict, register_web_tool, registered_tool, stored_schema};
 use crate::js;
 use crate::server::registry::Tool;
@@ -37,13 +38,11 @@ impl Engine {
         for t in list.iter() {
             let d = read_tool_dict(&t)?;
             if !names.insert(d.name.clone()) {
-                return Err(js::dom_exception(
-                    "InvalidStateError",
-                    &format!(
-                        "provideContext: the tool name \"{}\" appears twice.",
-                        d.name
-                    ),
-                ));
+                return Err(DomError::InvalidState(format!(
+                    "provideContext: the tool name \"{}\" appears twice.",
+                    d.name
+                ))
+                .into_js());
             }
             dicts.push(d);
         }
@@ -147,10 +146,9 @@ impl Engine {
                 ))
             })?;
             let Some(tool) = self.inner.server.tool(&name) else {
-                return Err(js::dom_exception(
-                    "UnknownError",
-                    &format!("No tool named \"{name}\" is available."),
-                ));
+                return Err(
+                    DomError::Unknown(format!("No tool named \"{name}\" is available.")).into_js(),
+                );
             };
             let dict = registered_tool(&self.inner, &tool);
             Ok(self.execute_tool(dict, input, JsValue::UNDEFINED))

@@ -3,6 +3,7 @@
 //! | file | what it holds |
 //! |---|---|
 //! | `engine.rs` | [`Engine`]: the server, the event target, the task queue, the tab server |
+//! | `error.rs` | [`DomError`]: the exceptions pages see, and their one mapping to JS |
 //! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
 //! | `forms.rs` | the declarative API: `<form toolname>` as tools |
 //! | `session_api.rs` | `connect`, `registerTool(name, def)`, `registerResource`, `registerPrompt` |
@@ -14,6 +15,7 @@
 //! | `validator.rs` | the validator module, loaded when a tool first needs it |
 
 pub mod engine;
+pub mod error;
 pub mod forms;
 pub mod js_handler;
 pub mod legacy;
@@ -27,6 +29,7 @@ pub mod validator;
 pub mod webmcp;
 
 pub use engine::{Engine, McpSession};
+pub use error::DomError;
 
 use wasm_bindgen::prelude::*;
 

@@ -26,6 +26,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::engine::{Door, EngineInner, JsToolData};
+use super::error::DomError;
 use super::js_handler::{call_options, invoke, JsTool};
 use super::webmcp::{register_lenient, stored_schema, unregister_if_current, WEBMCP_HINTS};
 use crate::js;
@@ -222,19 +223,18 @@ impl NativeBridge {
         let f = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(
             move |input: JsValue, options: JsValue| -> Promise {
                 let Some(inner) = inner.upgrade() else {
-                    return Promise::reject(&js::dom_exception(
-                        "UnknownError",
-                        "The page is gone.",
-                    ));
+                    return Promise::reject(
+                        &DomError::Unknown("The page is gone.".into()).into_js(),
+                    );
                 };
                 let Some((tool, data)) = inner
                     .tool_data(&name)
                     .filter(|(_, d)| d.registration == registration)
                 else {
-                    return Promise::reject(&js::dom_exception(
-                        "UnknownError",
-                        &format!("No tool named {name:?} is available."),
-                    ));
+                    return Promise::reject(
+                        &DomError::Unknown(format!("No tool named {name:?} is available."))
+                            .into_js(),
+                    );
                 };
                 // Beyond the spec, as on every path: validate against the input schema.
                 let args = match js::to_json(&input) {
@@ -249,7 +249,7 @@ impl NativeBridge {
                     .and_then(|_| inner.server.validator_ready(&name));
                 if validator.is_none() {
                     if let Err(e) = super::webmcp::check_input(&tool, &name, &args) {
-                        return Promise::reject(&e);
+                        return Promise::reject(&e.into_js());
                     }
                 }
                 let signal = js::get(&options, "signal")
@@ -266,9 +266,7 @@ impl NativeBridge {
                 let name = name.clone();
                 wasm_bindgen_futures::future_to_promise(async move {
                     if let Some(ready) = validator {
-                        ready
-                            .await
-                            .map_err(|e| js::dom_exception("UnknownError", &e.to_string()))?;
+                        ready.await.map_err(|e| DomError::Unknown(e.to_string()))?;
                         super::webmcp::check_input(&tool, &name, &args)?;
                     }
                     let ctx = RequestContext::detached(CancellationToken::new());

@@ -14,6 +14,7 @@ use wasm_bindgen::JsCast;
 use super::engine::{
     registry_error_to_js, server_info_from_js, Door, Engine, EngineInner, JsToolData,
 };
+use super::error::DomError;
 use super::js_handler::{JsCompleter, JsPrompt, JsResource, JsTool};
 use super::webmcp::unregister_if_current;
 use crate::js;
@@ -86,11 +87,10 @@ fn completers(def: &JsValue, what: &str) -> Result<Vec<(String, Rc<Function>)>, 
         .collect()
 }
 
-fn check_open(scope: &Scope) -> Result<(), JsValue> {
+fn check_open(scope: &Scope) -> Result<(), DomError> {
     if scope.closed.get() {
-        Err(js::dom_exception(
-            "InvalidStateError",
-            "This session is disconnected.",
+        Err(DomError::InvalidState(
+            "This session is disconnected.".into(),
         ))
     } else {
         Ok(())

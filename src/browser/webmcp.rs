@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::{Door, Engine, EngineInner, JsToolData};
+use super::error::DomError;
 use super::js_handler::{call_options, invoke, JsTool};
 use crate::js;
 use crate::server::registry::{check_tool_name, RegistryError};
@@ -176,11 +177,10 @@ fn trustworthy_url_origin(entry: &str) -> Option<String> {
     (origin != "null" && trustworthy_origin(&origin)).then_some(origin)
 }
 
-fn security_error(member: &str, entry: &str) -> JsValue {
-    js::dom_exception(
-        "SecurityError",
-        &format!("{member} entry {entry:?} is not a URL with a potentially trustworthy origin."),
-    )
+fn security_error(member: &str, entry: &str) -> DomError {
+    DomError::Security(format!(
+        "{member} entry {entry:?} is not a URL with a potentially trustworthy origin."
+    ))
 }
 
 /// The checks every method makes of the document it belongs to, before anything else
@@ -191,23 +191,23 @@ fn security_error(member: &str, entry: &str) -> JsValue {
 ///   set `document.domain` and reach other origins' objects) → `SecurityError`.
 ///
 /// Workers have no document; only the agent-cluster check applies to them.
-pub fn check_document(inner: &EngineInner) -> Result<(), JsValue> {
+pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
     if let Ok(doc) = js::get(&inner.global, "document") {
         let detached = doc.is_object()
             && js::get(&doc, "defaultView")
                 .map(|w| w.is_null() || w != inner.global)
                 .unwrap_or(true);
         if detached {
-            return Err(js::dom_exception(
-                "InvalidStateError",
-                "The document is not fully active (its frame was detached or navigated away).",
+            return Err(DomError::InvalidState(
+                "The document is not fully active (its frame was detached or navigated away)."
+                    .into(),
             ));
         }
     }
     if js::get(&inner.global, "originAgentCluster").ok() == Some(JsValue::FALSE) {
-        return Err(js::dom_exception(
-            "SecurityError",
-            "WebMCP needs an origin-keyed document; this one was served with Origin-Agent-Cluster: ?0.",
+        return Err(DomError::Security(
+            "WebMCP needs an origin-keyed document; this one was served with Origin-Agent-Cluster: ?0."
+                .into(),
         ));
     }
     Ok(())
@@ -215,23 +215,22 @@ pub fn check_document(inner: &EngineInner) -> Result<(), JsValue> {
 
 /// registerTool steps 2–4: the name is free, name and description are not empty, and the
 /// name follows the rule.
-fn check_name_and_description(inner: &EngineInner, dict: &ToolDict) -> Result<(), JsValue> {
+fn check_name_and_description(inner: &EngineInner, dict: &ToolDict) -> Result<(), DomError> {
     // Step 2: a tool of that name already registered.
     if inner.server.tool(&dict.name).is_some() {
-        return Err(js::dom_exception(
-            "InvalidStateError",
-            &format!("A tool named {:?} is already registered.", dict.name),
-        ));
+        return Err(DomError::InvalidState(format!(
+            "A tool named {:?} is already registered.",
+            dict.name
+        )));
     }
     // Step 3: empty name or description.
     if dict.name.is_empty() || dict.description.is_empty() {
-        return Err(js::dom_exception(
-            "InvalidStateError",
-            "A tool needs a non-empty name and a non-empty description.",
+        return Err(DomError::InvalidState(
+            "A tool needs a non-empty name and a non-empty description.".into(),
         ));
     }
     // Step 4: at most 128 of A-Z a-z 0-9 _ - .
-    check_tool_name(&dict.name).map_err(|e| js::dom_exception("InvalidStateError", &e.to_string()))
+    check_tool_name(&dict.name).map_err(|e| DomError::InvalidState(e.to_string()))
 }
 
 /// registerTool step 5: the input schema serialized as `JSON.stringify` would. `undefined`
@@ -399,7 +398,7 @@ fn register_tool(
     // Step 7: every exposedTo entry must be a URL with a potentially trustworthy origin.
     for entry in options.exposed_to.iter().flatten() {
         if trustworthy_url_origin(entry).is_none() {
-            return Err(security_error("exposedTo", entry));
+            return Err(security_error("exposedTo", entry).into_js());
         }
     }
     // Step 8: store the tool (the registry queues `toolchange`), then resolve in a task
@@ -521,15 +520,14 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
 /// other primitives by string conversion (`undefined` → `"undefined"`, `10n` → `"10"`, as
 /// Chromium does), objects with `JSON.stringify`; what cannot be serialized (a function,
 /// a symbol, a cycle) is an `UnknownError`.
-fn serialize_result(name: &str, v: &JsValue) -> Result<String, JsValue> {
+fn serialize_result(name: &str, v: &JsValue) -> Result<String, DomError> {
     if let Some(s) = v.as_string() {
         return Ok(s);
     }
     let failed = |why: String| {
-        js::dom_exception(
-            "UnknownError",
-            &format!("The result of tool {name:?} cannot be serialized: {why}"),
-        )
+        DomError::Unknown(format!(
+            "The result of tool {name:?} cannot be serialized: {why}"
+        ))
     };
     if !v.is_object() && !v.is_function() {
         return js::to_dom_string(v).map_err(|e| failed(js::error_message(&e)));
@@ -619,10 +617,9 @@ impl Execution {
         if self.started.get() {
             self.inner
                 .fire_tool_event(&self.inner.cancel_event, "toolcancel", &self.name, false);
-            self.controller.abort_with_reason(&js::dom_exception(
-                "AbortError",
-                "The tool call was cancelled.",
-            ));
+            self.controller.abort_with_reason(
+                &DomError::Abort("The tool call was cancelled.".into()).into_js(),
+            );
         }
         self.done.settle(false, reason);
     }
@@ -646,19 +643,14 @@ fn execute_tool(
     check_document(inner)?;
     let args = read_input(input)?;
     // An unknown tool, or one of another window or origin → UnknownError.
-    let unknown = || {
-        js::dom_exception(
-            "UnknownError",
-            &format!("No tool named {name:?} is available."),
-        )
-    };
+    let unknown = || DomError::Unknown(format!("No tool named {name:?} is available.")).into_js();
     if window != inner.global {
         // The tool's document went away (its frame was detached or navigated away).
         if js::get(&window, "closed").ok() == Some(JsValue::TRUE) {
-            return Err(js::dom_exception(
-                "InvalidStateError",
-                "The tool's document is not fully active (its frame was detached).",
-            ));
+            return Err(DomError::InvalidState(
+                "The tool's document is not fully active (its frame was detached).".into(),
+            )
+            .into_js());
         }
         return Err(unknown());
     }
@@ -711,10 +703,10 @@ fn execute_tool(
         if let Some(ready) = validator {
             let checked = match ready.await {
                 Ok(()) => check_input(&registered, &r.name, &args),
-                Err(e) => Err(js::dom_exception("UnknownError", &e.to_string())),
+                Err(e) => Err(DomError::Unknown(e.to_string())),
             };
             if let Err(e) = checked {
-                r.done.settle(false, &e);
+                r.done.settle(false, &e.into_js());
             }
         }
         if r.done.is_settled() {
@@ -731,14 +723,16 @@ fn execute_tool(
         match outcome {
             Ok(v) => match serialize_result(&r.name, &v) {
                 Ok(text) => r.done.settle(true, &JsValue::from_str(&text)),
-                Err(e) => r.done.settle(false, &e),
+                Err(e) => r.done.settle(false, &e.into_js()),
             },
             Err(e) => r.done.settle(
                 false,
-                &js::dom_exception(
-                    "UnknownError",
-                    &format!("Tool {:?} failed: {}", r.name, js::error_message(&e)),
-                ),
+                &DomError::Unknown(format!(
+                    "Tool {:?} failed: {}",
+                    r.name,
+                    js::error_message(&e)
+                ))
+                .into_js(),
             ),
         }
     });
@@ -751,7 +745,7 @@ pub(crate) fn check_input(
     registered: &crate::server::registry::Tool,
     name: &str,
     args: &Value,
-) -> Result<(), JsValue> {
+) -> Result<(), DomError> {
     let Some(schema) = &registered.input else {
         return Ok(());
     };
@@ -763,7 +757,7 @@ pub(crate) fn check_input(
         tool: name.to_string(),
         violations,
     };
-    Err(js::dom_exception("DataError", &e.to_string()))
+    Err(DomError::Data(e.to_string()))
 }
 
 fn reject_on_error(r: Result<Promise, JsValue>) -> Promise {

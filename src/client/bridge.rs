@@ -15,6 +15,7 @@ use super::core::{
 };
 use super::error::ClientError;
 use super::reconnect::{CancelFn, ReconnectScheduler};
+use crate::browser::DomError;
 use crate::js;
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::ErrorObject;
@@ -98,7 +99,7 @@ pub fn to_js_error(e: &ClientError, signal: Option<&JsValue>) -> JsValue {
             let reason = signal
                 .and_then(|s| js::get(s, "reason").ok())
                 .filter(|r| !r.is_undefined());
-            reason.unwrap_or_else(|| js::dom_exception("AbortError", &message))
+            reason.unwrap_or_else(|| DomError::Abort(message).into_js())
         }
         ClientError::Rpc(obj) => construct(
             "McpError",
@@ -113,7 +114,7 @@ pub fn to_js_error(e: &ClientError, signal: Option<&JsValue>) -> JsValue {
             ],
         ),
         ClientError::NotConnected { .. } | ClientError::AlreadyConnected => {
-            js::dom_exception("InvalidStateError", &message)
+            DomError::InvalidState(message).into_js()
         }
         ClientError::UnsupportedVersion { .. }
         | ClientError::Transport { .. }

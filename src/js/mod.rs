@@ -36,7 +36,9 @@ pub fn remember_constructors(global: &JsValue) {
     }
 }
 
-/// A `DOMException` named `name` (e.g. `"InvalidStateError"`).
+/// A `DOMException` named `name` (e.g. `"InvalidStateError"`), made with the kept constructor.
+/// The low-level constructor: `browser::DomError::into_js` is the mapping the API's errors go
+/// through.
 pub fn dom_exception(name: &str, message: &str) -> JsValue {
     let kept = DOM_EXCEPTION.with(|c| c.get().cloned());
     if let Some(ctor) = kept {

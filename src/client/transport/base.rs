@@ -9,6 +9,7 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
+use crate::browser::DomError;
 use crate::client::bridge::transport_error;
 use crate::client::wait::{never, select3, First};
 use crate::js;
@@ -123,10 +124,13 @@ impl Base {
     /// transport (a restart begins a fresh connection).
     pub fn start(self: &Rc<Self>) -> Promise {
         if matches!(self.state.get(), State::Starting | State::Open) {
-            return Promise::reject(&js::dom_exception(
-                "InvalidStateError",
-                &format!("{}.start(): the transport is already started", self.name),
-            ));
+            return Promise::reject(
+                &DomError::InvalidState(format!(
+                    "{}.start(): the transport is already started",
+                    self.name
+                ))
+                .into_js(),
+            );
         }
         let generation = self.generation.get() + 1;
         self.generation.set(generation);
@@ -186,10 +190,9 @@ impl Base {
                 State::Starting => "the transport is still starting (await start())",
                 _ => "the transport is not started (call start())",
             };
-            return Promise::reject(&js::dom_exception(
-                "InvalidStateError",
-                &format!("{}.send(): {why}", self.name),
-            ));
+            return Promise::reject(
+                &DomError::InvalidState(format!("{}.send(): {why}", self.name)).into_js(),
+            );
         }
         if !message.is_object() {
             return Promise::reject(&js::type_error(&format!(

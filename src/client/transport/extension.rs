@@ -15,6 +15,7 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
 use super::base::{client_transport_class, opt_string, options_object, Base, Port, Ready, Wire};
+use crate::browser::DomError;
 use crate::js;
 use crate::js::Listener;
 
@@ -59,11 +60,12 @@ impl ExtensionWire {
         let port = match &self.source {
             Source::Given(p) => {
                 if self.given_used.replace(true) {
-                    return Err(js::dom_exception(
-                        "InvalidStateError",
+                    return Err(DomError::InvalidState(
                         "ExtensionClientTransport: the given port was already used and cannot be \
-                         reconnected; pass connect: () => chrome.runtime.connect(...) instead",
-                    ));
+                         reconnected; pass connect: () => chrome.runtime.connect(...) instead"
+                            .into(),
+                    )
+                    .into_js());
                 }
                 p.clone()
             }
