@@ -124,6 +124,72 @@ async fn queued_tasks_run_in_order_after_microtasks() {
     assert_eq!(*log.borrow(), vec!["sync", "microtask", "task 1", "task 2"]);
 }
 
+#[wasm_bindgen_test]
+fn a_capture_listener_runs_before_the_target_and_is_removed_in_the_capture_phase() {
+    // The parent records how it is asked to remove a listener.
+    let parent = js_sys::eval(
+        "(() => { const p = document.createElement('div'); p.appendChild(document.createElement('span'));
+          p.removed = [];
+          p.removeEventListener = function (t, f, c) {
+            this.removed.push([t, c === true]);
+            return EventTarget.prototype.removeEventListener.call(this, t, f, c);
+          };
+          return p })()",
+    )
+    .unwrap();
+    let child = js::get(&parent, "firstChild").unwrap();
+    let order = Rc::new(RefCell::new(Vec::<&str>::new()));
+    let o = order.clone();
+    let _target =
+        js::Listener::dom(&child, "ping", move |_, _| o.borrow_mut().push("target")).unwrap();
+    let o = order.clone();
+    let capturing =
+        js::Listener::dom_capture(&parent, "ping", move |_, _| o.borrow_mut().push("capture"))
+            .unwrap();
+    let ping = || {
+        let ev: JsValue = web_sys::Event::new("ping").unwrap().into();
+        js::call(&child, "dispatchEvent", &[&ev]).unwrap();
+    };
+    ping();
+    assert_eq!(*order.borrow(), vec!["capture", "target"]);
+    drop(capturing);
+    let removed = js::stringify(&js::get(&parent, "removed").unwrap()).unwrap();
+    assert_eq!(removed.as_deref(), Some(r#"[["ping",true]]"#));
+    ping();
+    assert_eq!(*order.borrow(), vec!["capture", "target", "target"]);
+}
+
+#[wasm_bindgen_test]
+async fn an_observer_calls_back_until_it_is_dropped_then_is_disconnected() {
+    // A MutationObserver that records its disconnection.
+    let class: Function = js_sys::eval(
+        "globalThis.disconnected = 0;
+         (class extends MutationObserver {
+           disconnect() { globalThis.disconnected++; super.disconnect(); }
+         })",
+    )
+    .unwrap()
+    .unchecked_into();
+    let el = js_sys::eval("document.createElement('div')").unwrap();
+    let calls = Rc::new(std::cell::Cell::new(0));
+    let c = calls.clone();
+    let observer = js::Observer::new(&class, move || c.set(c.get() + 1)).unwrap();
+    let init = js_sys::eval("({ attributes: true })").unwrap();
+    observer.observe(&el, &init).unwrap();
+    let touch = |v: &str| {
+        js::call(&el, "setAttribute", &[&"data-x".into(), &v.into()]).unwrap();
+    };
+    touch("1");
+    tick(0).await;
+    assert_eq!(calls.get(), 1);
+    touch("2");
+    drop(observer);
+    tick(0).await;
+    assert_eq!(calls.get(), 1);
+    let disconnected = js::get(&js::global(), "disconnected").unwrap();
+    assert_eq!(disconnected.as_f64(), Some(1.0));
+}
+
 fn capture(
     server: &Server,
 ) -> (

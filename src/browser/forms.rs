@@ -24,6 +24,7 @@ use super::engine::{Door, Engine, EngineInner};
 use super::error::DomError;
 use super::webmcp::{register_web_tool, unregister_if_current, ToolDict};
 use crate::js;
+use crate::js::{Listener, Observer};
 
 /// The attributes whose changes can change a form tool.
 const WATCHED_ATTRIBUTES: [&str; 18] = [
@@ -447,6 +448,10 @@ pub struct Forms {
     events: js_sys::WeakMap,
     claimed: RefCell<BTreeMap<u32, Rc<Invocation>>>,
     next_event: Cell<u32>,
+    /// The capturing `submit` listener at the global and the document's observer: they live
+    /// as long as the declarative API (its engine's), and go with it.
+    on_submit: RefCell<Option<Listener>>,
+    observer: RefCell<Option<Observer>>,
 }
 
 /// The tool a form describes now: name, description, autosubmit, schema, title
@@ -475,34 +480,29 @@ impl Forms {
             events: js_sys::WeakMap::new(),
             claimed: RefCell::new(BTreeMap::new()),
             next_event: Cell::new(0),
+            on_submit: RefCell::new(None),
+            observer: RefCell::new(None),
         });
         // Every submit, before the page's own listeners (capture at the window).
-        let f = Rc::downgrade(&forms);
-        let on_submit = Closure::<dyn Fn(JsValue)>::new(move |ev: JsValue| {
-            if let Some(f) = f.upgrade() {
-                f.on_submit(&ev);
-            }
-        });
-        if let Some(t) = inner.global.dyn_ref::<web_sys::EventTarget>() {
-            t.add_event_listener_with_callback_and_bool(
-                "submit",
-                on_submit.as_ref().unchecked_ref(),
-                true,
-            )?;
+        if inner.global.dyn_ref::<web_sys::EventTarget>().is_some() {
+            let f = Rc::downgrade(&forms);
+            let listener = Listener::dom_capture(&inner.global, "submit", move |ev, _| {
+                if let Some(f) = f.upgrade() {
+                    f.on_submit(&ev);
+                }
+            })?;
+            *forms.on_submit.borrow_mut() = Some(listener);
         }
-        on_submit.forget(); // lives as long as the page
-                            // The document's changes, a batch at a time.
+        // The document's changes, a batch at a time.
         let f = Rc::downgrade(&forms);
-        let on_mutation = Closure::<dyn Fn()>::new(move || {
-            if let Some(f) = f.upgrade() {
-                f.sync();
-            }
-        });
         let observer_class: Function = js::get(&inner.global, "MutationObserver")?
             .dyn_into()
             .map_err(|_| js::type_error("the declarative API needs MutationObserver"))?;
-        let observer = Reflect::construct(&observer_class, &Array::of1(on_mutation.as_ref()))?;
-        on_mutation.forget();
+        let observer = Observer::new(&observer_class, move || {
+            if let Some(f) = f.upgrade() {
+                f.sync();
+            }
+        })?;
         let init: JsValue = js::object().into();
         js::set(&init, "subtree", &JsValue::TRUE);
         js::set(&init, "childList", &JsValue::TRUE);
@@ -512,7 +512,8 @@ impl Forms {
             .map(|a| JsValue::from_str(a))
             .collect();
         js::set(&init, "attributeFilter", &filter);
-        call(&observer, "observe", &[document, init])?;
+        observer.observe(&document, &init)?;
+        *forms.observer.borrow_mut() = Some(observer);
         forms.sync();
         Ok(forms)
     }

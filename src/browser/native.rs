@@ -30,6 +30,7 @@ use super::error::DomError;
 use super::js_handler::{call_options, invoke, JsTool};
 use super::webmcp::{register_lenient, stored_schema, unregister_if_current, WEBMCP_HINTS};
 use crate::js;
+use crate::js::Listener;
 use crate::server::registry::Tool;
 use crate::server::{CancellationToken, ListKind, RequestContext, ToolDef};
 
@@ -48,6 +49,8 @@ pub struct NativeBridge {
     /// A pass over the native tools is running; `again` asks it to run once more.
     reading: Cell<bool>,
     again: Cell<bool>,
+    /// The native object's `toolchange` listener, removed when the bridge goes.
+    on_toolchange: RefCell<Option<Listener>>,
 }
 
 /// Calls `obj[method](...args)`.
@@ -59,7 +62,9 @@ fn call_method(obj: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue,
 }
 
 impl NativeBridge {
-    /// Starts bridging `inner`'s engine with `native`.
+    /// Starts bridging `inner`'s engine with `native`. The engine's server keeps the bridge
+    /// (through the registry observer added here) for the engine's lifetime; the bridge keeps
+    /// its native `toolchange` listener, which holds it only weakly.
     pub fn attach(inner: &Rc<EngineInner>, native: JsValue) -> Rc<NativeBridge> {
         let bridge = Rc::new(NativeBridge {
             inner: Rc::downgrade(inner),
@@ -69,6 +74,7 @@ impl NativeBridge {
             mirror_queued: Cell::new(false),
             reading: Cell::new(false),
             again: Cell::new(false),
+            on_toolchange: RefCell::new(None),
         });
         // Polyfill → native: after every change to the engine's tools.
         let b = bridge.clone();
@@ -78,13 +84,15 @@ impl NativeBridge {
             }
         });
         // Native → polyfill: on every native toolchange, and now.
-        let b = bridge.clone();
-        let listener = Closure::<dyn Fn()>::new(move || b.clone().read_native());
-        if let Some(t) = bridge.native.dyn_ref::<web_sys::EventTarget>() {
-            let _ =
-                t.add_event_listener_with_callback("toolchange", listener.as_ref().unchecked_ref());
+        if bridge.native.dyn_ref::<web_sys::EventTarget>().is_some() {
+            let b = Rc::downgrade(&bridge);
+            let listener = Listener::dom(&bridge.native, "toolchange", move |_, _| {
+                if let Some(b) = b.upgrade() {
+                    b.read_native();
+                }
+            });
+            *bridge.on_toolchange.borrow_mut() = listener.ok();
         }
-        listener.forget(); // lives as long as the native object
         bridge.clone().read_native();
         bridge.queue_mirror();
         bridge

@@ -1,7 +1,7 @@
 //! The one leaf module of JS helpers that `browser`, `transport` and `client` share: exact
 //! WebIDL-style conversions between JS values and Rust (this file), calling into JS
-//! ([`io`]), and listeners and timers as drop-guards ([`guard`]). It imports nothing else
-//! from the crate.
+//! ([`io`]), and listeners, observers and timers as drop-guards ([`guard`]). It imports
+//! nothing else from the crate.
 
 use js_sys::{Function, Object, Reflect, JSON};
 use serde_json::Value;
@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 mod guard;
 mod io;
 
-pub use guard::{Listener, Timer};
+pub use guard::{Listener, Observer, Timer};
 pub use io::*;
 
 /// A `TypeError` with `message`.
