@@ -114,13 +114,10 @@ function install(env) {
       validator: core.validator,
     });
     record.validatorUrl = core.validator.url;
-    // The server transport classes (src/transport/classes.rs), for connect({ transport }).
+    // The server transport classes (src/transport/classes.rs), for connect({ transport }),
+    // named by the core's one table of kinds (src/transport/kinds.rs).
     const transports = {};
-    for (const name of [
-      'TabServerTransport', 'PostMessageServerTransport', 'BroadcastChannelServerTransport',
-      'IframeChildServerTransport', 'IframeParentServerTransport', 'EventServerTransport',
-      'ExtensionServerTransport',
-    ]) {
+    for (const name of wasm.transportClasses()) {
       if (typeof wasm[name] === 'function') transports[name] = wasm[name];
     }
     record.transports = Object.freeze(transports);

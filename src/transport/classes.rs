@@ -95,7 +95,9 @@ fn positional(
     Ok(o)
 }
 
-fn handle(kind: &str, class: &str, opts: &JsValue) -> Result<Rc<Handle>, JsValue> {
+/// A handle of `kind` (a name of [`super::kinds::KINDS`]) for its class's constructor.
+fn handle(kind: &str, opts: &JsValue) -> Result<Rc<Handle>, JsValue> {
+    let class = super::kinds::find(kind).map_or(kind, |k| k.class);
     Handle::new(kind, opts, &format!("new {class}(options): options"))
 }
 
@@ -106,7 +108,7 @@ impl TabServerTransport {
     pub fn new(options: JsValue) -> Result<TabServerTransport, JsValue> {
         let o = positional(&options, &JsValue::UNDEFINED, "", false)?;
         Ok(TabServerTransport {
-            h: handle("tab", "TabServerTransport", &o)?,
+            h: handle("tab", &o)?,
         })
     }
 }
@@ -120,7 +122,7 @@ impl PostMessageServerTransport {
         let is_peer = js::has_method(&a, "postMessage");
         let o = positional(&a, &b, "target", is_peer)?;
         Ok(PostMessageServerTransport {
-            h: handle("postMessage", "PostMessageServerTransport", &o)?,
+            h: handle("postMessage", &o)?,
         })
     }
 }
@@ -132,7 +134,7 @@ impl BroadcastChannelServerTransport {
     pub fn new(options: JsValue) -> Result<BroadcastChannelServerTransport, JsValue> {
         let o = positional(&options, &JsValue::UNDEFINED, "", false)?;
         Ok(BroadcastChannelServerTransport {
-            h: handle("broadcastChannel", "BroadcastChannelServerTransport", &o)?,
+            h: handle("broadcastChannel", &o)?,
         })
     }
 
@@ -155,7 +157,7 @@ impl IframeChildServerTransport {
     pub fn new(options: JsValue) -> Result<IframeChildServerTransport, JsValue> {
         let o = positional(&options, &JsValue::UNDEFINED, "", false)?;
         Ok(IframeChildServerTransport {
-            h: handle("iframeChild", "IframeChildServerTransport", &o)?,
+            h: handle("iframeChild", &o)?,
         })
     }
 }
@@ -168,7 +170,7 @@ impl IframeParentServerTransport {
     pub fn new(options: JsValue) -> Result<IframeParentServerTransport, JsValue> {
         let o = positional(&options, &JsValue::UNDEFINED, "", false)?;
         Ok(IframeParentServerTransport {
-            h: handle("iframeParent", "IframeParentServerTransport", &o)?,
+            h: handle("iframeParent", &o)?,
         })
     }
 }
@@ -182,7 +184,7 @@ impl EventServerTransport {
         let is_peer = js::has_method(&a, "emit");
         let o = positional(&a, &b, "emitter", is_peer)?;
         Ok(EventServerTransport {
-            h: handle("event", "EventServerTransport", &o)?,
+            h: handle("event", &o)?,
         })
     }
 
@@ -203,7 +205,7 @@ impl ExtensionServerTransport {
             js::has_method(&a, "postMessage") && !js::get(&a, "onMessage")?.is_undefined();
         let o = positional(&a, &b, "port", is_peer)?;
         Ok(ExtensionServerTransport {
-            h: handle("extension", "ExtensionServerTransport", &o)?,
+            h: handle("extension", &o)?,
         })
     }
 }

@@ -13,6 +13,8 @@
 //!
 //! [`open`] picks a transport from `connect()`'s `transport` option: an options object
 //! `{ type, … }` or a transport object made with one of the classes in `classes.rs`.
+//! `kinds.rs` is the one table of kinds and the [`kinds::ServerTransport`] trait each
+//! kind's options implement.
 //! `guard.rs` holds the shared security options, `hub.rs` the per-peer sessions, `served.rs`
 //! the realm-wide record of what is served (JS helpers and drop-guards are in `crate::js`).
 
@@ -24,6 +26,7 @@ pub mod extension;
 pub mod guard;
 pub mod hub;
 pub mod iframe;
+pub mod kinds;
 pub mod persist;
 pub mod post_message;
 pub mod served;
@@ -37,25 +40,7 @@ use wasm_bindgen::JsCast;
 
 use crate::js;
 use crate::server::Server;
-
-/// The `type` names `connect()` accepts, in the order error messages list them.
-pub const TYPES: [&str; 7] = [
-    "tab",
-    "postMessage",
-    "broadcastChannel",
-    "iframeChild",
-    "iframeParent",
-    "event",
-    "extension",
-];
-
-fn types_list() -> String {
-    TYPES
-        .iter()
-        .map(|t| format!("'{t}'"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
+use kinds::ServerTransport;
 
 /// A transport while it serves.
 pub trait Running {
@@ -105,84 +90,11 @@ pub(crate) fn opt_string(opts: &JsValue, key: &str, ctx: &str) -> Result<Option<
     js::to_dom_string(&v).map(Some)
 }
 
-/// A transport's parsed options.
-pub enum Config {
-    Tab(persist::TabConfig),
-    PostMessage(post_message::PostMessageConfig),
-    Broadcast(broadcast::BroadcastConfig),
-    IframeChild(iframe::ChildConfig),
-    IframeParent(iframe::ParentConfig),
-    Event(event::EventConfig),
-    Extension(extension::ExtensionConfig),
-}
-
-impl Config {
-    /// Parses `opts` for transport `kind`; `ctx` names the options in error messages.
-    pub fn parse(kind: &str, opts: &JsValue, ctx: &str) -> Result<Config, JsValue> {
-        Ok(match kind {
-            "tab" => Config::Tab(persist::TabConfig::from_js(opts, ctx)?),
-            "postMessage" => {
-                Config::PostMessage(post_message::PostMessageConfig::from_js(opts, ctx)?)
-            }
-            "broadcastChannel" => {
-                Config::Broadcast(broadcast::BroadcastConfig::from_js(opts, ctx)?)
-            }
-            "iframeChild" => Config::IframeChild(iframe::ChildConfig::from_js(opts, ctx)?),
-            "iframeParent" => Config::IframeParent(iframe::ParentConfig::from_js(opts, ctx)?),
-            "event" => Config::Event(event::EventConfig::from_js(opts, ctx)?),
-            "extension" => Config::Extension(extension::ExtensionConfig::from_js(opts, ctx)?),
-            other => {
-                return Err(js::type_error(&format!(
-                    "{ctx}.type: unknown transport type {other:?} (expected one of {})",
-                    types_list()
-                )))
-            }
-        })
-    }
-
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Config::Tab(_) => "tab",
-            Config::PostMessage(_) => "postMessage",
-            Config::Broadcast(_) => "broadcastChannel",
-            Config::IframeChild(_) => "iframeChild",
-            Config::IframeParent(_) => "iframeParent",
-            Config::Event(_) => "event",
-            Config::Extension(_) => "extension",
-        }
-    }
-
-    /// Writes the effective options (defaults filled in) onto `o`.
-    fn normalize(&self, o: &JsValue) {
-        match self {
-            Config::Tab(c) => c.normalize(o),
-            Config::PostMessage(c) => c.normalize(o),
-            Config::Broadcast(c) => c.normalize(o),
-            Config::IframeChild(c) => c.normalize(o),
-            Config::IframeParent(c) => c.normalize(o),
-            Config::Event(c) => c.normalize(o),
-            Config::Extension(c) => c.normalize(o),
-        }
-    }
-
-    fn start(self, server: &Server) -> Result<Started, JsValue> {
-        match self {
-            Config::Tab(c) => persist::start(server, c),
-            Config::PostMessage(c) => post_message::start(server, c),
-            Config::Broadcast(c) => broadcast::start(server, c),
-            Config::IframeChild(c) => iframe::start_child(server, c),
-            Config::IframeParent(c) => iframe::start_parent(server, c),
-            Config::Event(c) => event::start(server, c),
-            Config::Extension(c) => extension::start(server, c),
-        }
-    }
-}
-
 /// One transport: its options until started, then its running state. Shared by the
 /// transport object the page holds and the session that serves on it.
 pub struct Handle {
     kind: &'static str,
-    config: RefCell<Option<Config>>,
+    config: RefCell<Option<Box<dyn ServerTransport>>>,
     /// The effective options, frozen: what `transport.options` returns (and how a transport
     /// object is recognized when handed to `connect()`).
     options: JsValue,
@@ -199,15 +111,21 @@ impl Handle {
         if !opts.is_object() {
             return Err(js::type_error(&format!("{ctx} must be an object")));
         }
-        let config = Config::parse(kind, opts, ctx)?;
+        let Some(kind) = kinds::find(kind) else {
+            return Err(js::type_error(&format!(
+                "{ctx}.type: unknown transport type {kind:?} (expected one of {})",
+                kinds::names_list()
+            )));
+        };
+        let config = (kind.parse)(opts, ctx)?;
         let options: JsValue =
             js_sys::Object::assign(&js::object(), opts.unchecked_ref::<js_sys::Object>()).into();
-        js::set(&options, "type", &JsValue::from_str(config.kind()));
+        js::set(&options, "type", &JsValue::from_str(kind.name));
         config.normalize(&options);
         let options: JsValue =
             js_sys::Object::freeze(options.unchecked_ref::<js_sys::Object>()).into();
         let h = Rc::new(Handle {
-            kind: config.kind(),
+            kind: kind.name,
             config: RefCell::new(Some(config)),
             options,
             running: RefCell::new(None),
@@ -320,7 +238,7 @@ pub fn open(server: &Server, options: &JsValue) -> Result<Connection, JsValue> {
             let Some(kind) = kind.as_string() else {
                 return Err(js::type_error(&format!(
                     "{CTX}.type is required (one of {})",
-                    types_list()
+                    kinds::names_list()
                 )));
             };
             let h = Handle::new(&kind, options, CTX)?;

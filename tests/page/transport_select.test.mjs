@@ -3,18 +3,35 @@
 // and several transports serving one registry at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { withPage, requireDist } from './harness.mjs';
+import { KINDS, CLASSES as KIND_CLASSES } from './lib/kinds.mjs';
 
 requireDist();
 
 const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script>
 <script src="/tests/page/fixtures/transport/rpc.js"></script>`;
 
-const CLASSES = [
-  'TabServerTransport', 'PostMessageServerTransport', 'BroadcastChannelServerTransport',
-  'IframeChildServerTransport', 'IframeParentServerTransport', 'EventServerTransport',
-  'ExtensionServerTransport',
-];
+// The one table of kinds (src/transport/kinds.rs).
+const CLASSES = KIND_CLASSES;
+
+test('every static list of the transport kinds matches the table: ESM named exports, typings', () => {
+  const read = (p) => readFileSync(fileURLToPath(new URL(`../../${p}`, import.meta.url)), 'utf8');
+  assert.equal(KINDS.length, 7);
+  const entry = read('polyfill/build/entry.esm.js');
+  const exported = entry.match(/export let (TabServerTransport[^;]*);/)[1].split(',').map((n) => n.trim());
+  assert.deepEqual(exported, CLASSES, 'entry.esm.js exports the classes in table order');
+  const typings = read('typings/transports.d.ts');
+  const declared = [...typings.matchAll(/export declare class (\w+ServerTransport)\b/g)].map((m) => m[1]);
+  assert.deepEqual(declared, CLASSES, 'typings/transports.d.ts declares each class');
+  for (const k of KINDS) {
+    const block = typings.slice(typings.indexOf(`export declare class ${k.class}`));
+    assert.match(block.slice(0, block.indexOf('\n}')), new RegExp(`readonly type: '${k.name}'`), `${k.class} has type '${k.name}'`);
+  }
+  const session = read('typings/session.d.ts');
+  for (const k of KINDS) assert.match(session, new RegExp(`^  type: '${k.name}';`, 'm'), `session.d.ts has the '${k.name}' options`);
+});
 
 test('an unknown or missing type, or a missing required option, rejects connect() with a TypeError naming it', () =>
   withPage(async ({ page }) => {
@@ -45,6 +62,7 @@ test('an unknown or missing type, or a missing required option, rejects connect(
       return out;
     });
     assert.match(r.unknown, /^TypeError: .*"carrierPigeon".*'tab', 'postMessage', 'broadcastChannel', 'iframeChild', 'iframeParent', 'event', 'extension'/);
+    assert.ok(r.unknown.includes(KINDS.map((k) => `'${k.name}'`).join(', ')), 'the error lists the table');
     assert.match(r.missingType, /^TypeError: .*transport\.type is required/);
     assert.match(r.notObject, /^TypeError: .*transport must be an object/);
     assert.match(r.postMessageNoTarget, /^TypeError: .*transport\.target is required/);
