@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::core::Phase;
+use super::phase::{Phase, HANDSHAKE_VERSIONS};
 use crate::protocol::{ErrorObject, RequestId};
 
 /// Why a request (or the connection) failed. The browser layer maps each variant to one JS
@@ -98,7 +98,7 @@ impl fmt::Display for ClientError {
                 f,
                 "The server chose protocol version {offered:?}, which this client does not \
                  support (it speaks {})",
-                super::core::HANDSHAKE_VERSIONS.join(", ")
+                HANDSHAKE_VERSIONS.join(", ")
             ),
             ClientError::Transport { message } => write!(f, "Transport error: {message}"),
             ClientError::Protocol { message } => write!(f, "Protocol error: {message}"),

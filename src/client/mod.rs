@@ -2,11 +2,12 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | `core.rs` | [`Client`]: requests, timeouts, cancellation, handshake, heartbeat, reconnection (pure Rust) |
+//! | `core/` | [`Client`]: requests, timeouts, cancellation, handshake, heartbeat, reconnection (pure Rust) |
+//! | `phase.rs` | the lifecycle phases and the versions the handshake speaks |
 //! | `error.rs` | [`ClientError`], one variant per way a request can fail |
 //! | `reconnect.rs` | the backoff policy and the pluggable [`ReconnectScheduler`] |
 //! | `handshake.rs` | the MCP-B readiness handshake (check, re-check, time out) |
-//! | `wait.rs` | a one-shot slot and a three-way race |
+//! | `wait.rs` | a three-way race (the one-shot slot is [`crate::peer::slot`]) |
 //! | `transport/` | the [`ClientTransport`] trait, id tagging for shared channels (`ids.rs`); wasm only: `base.rs` and one exported transport per file |
 //! | `bridge.rs` | wasm only: a page's transport object, scheduler and handlers as core types; `ClientError` → JS error classes |
 //! | `wasm.rs` | wasm only: the exported `McpClient` class |
@@ -19,6 +20,7 @@
 pub mod core;
 pub mod error;
 pub mod handshake;
+pub mod phase;
 pub mod reconnect;
 pub mod transport;
 pub(crate) mod wait;
