@@ -17,7 +17,6 @@
 //!   but a refused origin.
 
 use js_sys::Function;
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -25,7 +24,25 @@ use crate::js;
 use crate::protocol::jsonrpc;
 use crate::protocol::RequestId;
 use crate::server::ServerError;
-pub use crate::transport::tab::AllowedOrigins;
+
+/// Which origins may talk to a server.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AllowedOrigins {
+    /// Any origin (`'*'`, asked for explicitly).
+    Any,
+    /// Exactly these origins.
+    List(Vec<String>),
+}
+
+impl AllowedOrigins {
+    /// Whether a message from `origin` is admitted.
+    pub fn allows(&self, origin: &str) -> bool {
+        match self {
+            AllowedOrigins::Any => true,
+            AllowedOrigins::List(l) => l.iter().any(|o| o == origin),
+        }
+    }
+}
 
 /// A token-bucket rate: `messages` per `per_ms` milliseconds (also the burst size).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -237,8 +254,6 @@ impl Bucket {
     }
 }
 
-// ---- the checks as one piece, for a transport with a single peer -------------------------
-
 /// A request id read from a JS message without parsing it further.
 pub fn request_id(payload: &JsValue) -> Option<RequestId> {
     let id = js::get(payload, "id").ok()?;
@@ -370,74 +385,6 @@ pub fn limit_error(
         actual,
     };
     js::from_json(&jsonrpc::failure(Some(id), e.to_error_object(None)))
-}
-
-/// The rate and size checks of a transport whose one peer is fixed (the tab transport: its
-/// client is the window it serves in), so one bucket for the whole transport.
-pub struct Gate {
-    security: Security,
-    bucket: RefCell<Option<Bucket>>,
-    /// The largest message accepted: `maxMessageBytes`, at most the engine's limit.
-    max_bytes: usize,
-    /// Names the transport in warnings (`"tab"`).
-    label: String,
-}
-
-impl Gate {
-    pub fn new(security: Security, engine_max_bytes: usize, label: &str) -> Gate {
-        Gate {
-            max_bytes: security
-                .max_bytes
-                .map_or(engine_max_bytes, |m| m.min(engine_max_bytes)),
-            security,
-            bucket: RefCell::new(None),
-            label: label.to_string(),
-        }
-    }
-
-    pub fn security(&self) -> &Security {
-        &self.security
-    }
-
-    /// Takes a token for one message from `peer` (named in the warning). `false`: drop it;
-    /// a request (`method` and `id`) was answered through `reply` with a -32600 error, and
-    /// the first drop of a burst drew a console warning.
-    pub fn admit(&self, peer: &str, payload: &JsValue, reply: impl Fn(&JsValue)) -> bool {
-        let Some(rate) = self.security.rate else {
-            return true;
-        };
-        let now = js::now_ms();
-        let admit = self
-            .bucket
-            .borrow_mut()
-            .get_or_insert_with(|| Bucket::new(&rate, now))
-            .take(&rate, now);
-        if admit == Admit::Yes {
-            return true;
-        }
-        if admit == Admit::NoWarn {
-            warn_dropping(&self.label, peer, &rate);
-        }
-        if let Some(id) = request_of(payload) {
-            reply(&limit_error(
-                &id,
-                "rate limit: messages per window",
-                rate.messages as usize,
-                None,
-            ));
-        }
-        false
-    }
-
-    /// `payload`'s JSON text when it is within `maxMessageBytes` ([`message_text`]); when
-    /// not, a request was answered through `reply` with a -32600 error naming the limit.
-    pub fn text(&self, payload: &JsValue, reply: impl Fn(&JsValue)) -> Text {
-        let t = message_text(payload, self.max_bytes);
-        if let Text::TooBig(n) = t {
-            refuse_oversize(payload, self.max_bytes, n, reply);
-        }
-        t
-    }
 }
 
 /// Answers an oversized request (`payload`: a method and an id) with a -32600 error naming

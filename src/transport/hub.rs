@@ -14,14 +14,17 @@ use super::served::Claim;
 use super::Running;
 use crate::js;
 use crate::js::Listener;
-use crate::server::{Server, Session};
+use crate::protocol::error_codes::PARSE_ERROR;
+use crate::protocol::jsonrpc::{self, ErrorObject};
+use crate::server::{Incoming, Replaced, Server, SessionChain};
 
 /// Posts one outgoing JSON-RPC message (a JS object) to a peer.
 pub type Reply = Rc<dyn Fn(&JsValue)>;
 
 struct Peer {
     key: String,
-    session: Rc<Session>,
+    /// The peer's sessions: a fresh one for each `initialize` ([`SessionChain`]).
+    chain: Rc<SessionChain>,
     /// Where this peer's session writes; updated with each message (a peer's reply origin
     /// may change when its window navigates).
     reply: Rc<RefCell<Reply>>,
@@ -29,10 +32,32 @@ struct Peer {
     last_seen: f64,
 }
 
+/// How a wire's peers are served beyond the checks every transport makes.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// What becomes of a peer's session a later `initialize` replaced.
+    pub replaced: Replaced,
+    /// A payload that is no JSON-RPC object (a number, a string the wire does not know) goes
+    /// to the session, which answers it with an error, and one JSON cannot represent is
+    /// answered with a parse error; otherwise both are dropped unanswered (the wire's
+    /// envelope, not the message, was someone else's).
+    pub answer_malformed: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            replaced: Replaced::Close,
+            answer_malformed: false,
+        }
+    }
+}
+
 /// The sessions of one transport.
 pub struct Hub {
     server: Server,
     security: Security,
+    rules: Rules,
     /// Names the transport in warnings (`"postMessage"`).
     label: String,
     max_peers: usize,
@@ -46,9 +71,21 @@ fn method_of(payload: &JsValue) -> Option<String> {
 
 impl Hub {
     pub fn new(server: Server, security: Security, label: &str, max_peers: usize) -> Rc<Hub> {
+        Hub::with_rules(server, security, label, max_peers, Rules::default())
+    }
+
+    /// A hub whose peers are served by `rules`.
+    pub fn with_rules(
+        server: Server,
+        security: Security,
+        label: &str,
+        max_peers: usize,
+        rules: Rules,
+    ) -> Rc<Hub> {
         Rc::new(Hub {
             server,
             security,
+            rules,
             label: label.to_string(),
             max_peers: max_peers.max(1),
             peers: RefCell::new(Vec::new()),
@@ -60,14 +97,18 @@ impl Hub {
         &self.security
     }
 
-    fn open_session(&self, reply: &Rc<RefCell<Reply>>) -> Rc<Session> {
+    fn open_chain(&self, reply: &Rc<RefCell<Reply>>) -> Rc<SessionChain> {
         let slot = reply.clone();
-        Rc::new(self.server.connect(move |text| {
-            if let Ok(v) = js::parse(&text) {
-                let r = slot.borrow().clone();
-                r(&v);
-            }
-        }))
+        Rc::new(SessionChain::new(
+            self.server.clone(),
+            self.rules.replaced,
+            move |text| {
+                if let Ok(v) = js::parse(&text) {
+                    let r = slot.borrow().clone();
+                    r(&v);
+                }
+            },
+        ))
     }
 
     /// The largest message accepted, in bytes.
@@ -80,7 +121,7 @@ impl Hub {
     /// session, opening one for a new peer. `payload` must be a JSON-RPC message or batch
     /// (an object or array); anything else is dropped. Answers go to `reply`.
     pub fn deliver(&self, key: &str, payload: &JsValue, reply: Reply) {
-        if self.closed.get() || !payload.is_object() {
+        if self.closed.get() || !(payload.is_object() || self.rules.answer_malformed) {
             return;
         }
         let is_batch = js_sys::Array::is_array(payload);
@@ -88,13 +129,15 @@ impl Hub {
         let id = if is_batch { None } else { request_id(payload) };
         let now = js::now_ms();
 
-        // Find (or, for a request or notification, open) the peer's session; take a token.
-        let (session, admit) = {
+        // Find (or, for a request, a notification or a malformed message the wire answers,
+        // open) the peer's sessions; take a token.
+        let stray = method.is_none() && !is_batch && payload.is_object();
+        let (chain, admit) = {
             let mut peers = self.peers.borrow_mut();
             let index = match peers.iter().position(|p| p.key == key) {
                 Some(i) => i,
                 // A stray response from a peer we never served: nothing to answer.
-                None if method.is_none() && !is_batch => return,
+                None if stray => return,
                 None => {
                     if peers.len() >= self.max_peers {
                         // Forget the peer heard from least recently.
@@ -107,10 +150,10 @@ impl Hub {
                         }
                     }
                     let reply_slot = Rc::new(RefCell::new(reply.clone()));
-                    let session = self.open_session(&reply_slot);
+                    let chain = self.open_chain(&reply_slot);
                     peers.push(Peer {
                         key: key.to_string(),
-                        session,
+                        chain,
                         reply: reply_slot,
                         bucket: self.security.rate.as_ref().map(|r| Bucket::new(r, now)),
                         last_seen: now,
@@ -125,18 +168,7 @@ impl Hub {
                 (Some(b), Some(r)) => b.take(r, now),
                 _ => Admit::Yes,
             };
-            // A client that starts over with `initialize` gets a fresh session (as MCP-B's
-            // servers do): the old one is closed.
-            if admit == Admit::Yes
-                && method.as_deref() == Some("initialize")
-                && id.is_some()
-                && peer.session.protocol_version().is_some()
-            {
-                let fresh = self.open_session(&peer.reply);
-                let old = std::mem::replace(&mut peer.session, fresh);
-                old.close();
-            }
-            (peer.session.clone(), admit)
+            (peer.chain.clone(), admit)
         };
 
         if admit != Admit::Yes {
@@ -156,10 +188,26 @@ impl Hub {
 
         // Measured before it is copied into wasm memory; an oversized request is answered.
         let max = self.max_bytes();
+        // A request is a method with an id of any value (an unreadable id is still a
+        // request's, answered by the session, never by a retired one).
+        let has_id = !is_batch && js::get(payload, "id").is_ok_and(|v| !v.is_undefined());
+        let incoming = match &method {
+            _ if is_batch || !payload.is_object() => Incoming::Batch,
+            Some(m) if has_id && m == "initialize" => Incoming::Initialize,
+            Some(_) if has_id => Incoming::Request,
+            _ => Incoming::Other,
+        };
         match message_text(payload, max) {
-            Text::Fits(text) => session.receive(&text),
+            Text::Fits(text) => chain.receive(&text, incoming),
             Text::TooBig(n) => refuse_oversize(payload, max, n, |m| reply(m)),
             // Cycles, BigInts, a throwing toJSON: not JSON, so not a message.
+            Text::NotJson if self.rules.answer_malformed => reply(&parse_error(
+                "Parse error: the payload has no JSON representation".into(),
+            )),
+            Text::Threw(e) if self.rules.answer_malformed => reply(&parse_error(format!(
+                "Parse error: the payload cannot be serialized as JSON: {}",
+                js::error_message(&e)
+            ))),
             Text::NotJson | Text::Threw(_) => {}
         }
     }
@@ -173,9 +221,48 @@ impl Hub {
         self.closed.set(true);
         let peers = std::mem::take(&mut *self.peers.borrow_mut());
         for p in peers {
-            p.session.close();
+            p.chain.close();
         }
     }
+
+    /// The sessions of peer `key`, if it has been heard from.
+    pub fn chain(&self, key: &str) -> Option<Rc<SessionChain>> {
+        self.peers
+            .borrow()
+            .iter()
+            .find(|p| p.key == key)
+            .map(|p| p.chain.clone())
+    }
+
+    /// The sessions of peer `key`, opened (answering through `reply`) if it has not been
+    /// heard from yet: for a session restored before its peer speaks.
+    pub fn chain_or_open(&self, key: &str, reply: Reply) -> Rc<SessionChain> {
+        if let Some(c) = self.chain(key) {
+            return c;
+        }
+        let reply_slot = Rc::new(RefCell::new(reply));
+        let chain = self.open_chain(&reply_slot);
+        self.peers.borrow_mut().push(Peer {
+            key: key.to_string(),
+            chain: chain.clone(),
+            reply: reply_slot,
+            bucket: self
+                .security
+                .rate
+                .as_ref()
+                .map(|r| Bucket::new(r, js::now_ms())),
+            last_seen: js::now_ms(),
+        });
+        chain
+    }
+}
+
+/// A JSON-RPC parse error (`id` unknown, so absent) as a JS object.
+fn parse_error(message: String) -> JsValue {
+    js::from_json(&jsonrpc::failure(
+        None,
+        ErrorObject::new(PARSE_ERROR, message),
+    ))
 }
 
 /// A transport that serves through one listener and a claim on what it listens on:

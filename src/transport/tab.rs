@@ -2,39 +2,23 @@
 //! client in one window, talking through `window.postMessage` envelopes
 //! `{ channel, type: 'mcp', direction, payload }` (see `shared/spec/WIRE.md`).
 
-use js_sys::{Reflect, Symbol};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-use super::guard::{Gate, Security, Text};
-use crate::js;
-use crate::protocol::error_codes::{INVALID_REQUEST, PARSE_ERROR};
+use super::guard::{origins_from_js, AllowedOrigins, Security};
+use super::hub::{Hub, Reply, Rules};
+use super::served::{Claim, Served};
+use crate::js::{self, Listener};
+use crate::protocol::error_codes::INVALID_REQUEST;
 use crate::protocol::jsonrpc::{self, ErrorObject};
-use crate::server::{Server, Session};
+use crate::server::{Replaced, Server, Session, SessionChain};
 
 /// The default channel.
 pub const DEFAULT_CHANNEL: &str = "mcp-default";
 const READY: &str = "mcp-server-ready";
 const CHECK: &str = "mcp-check-ready";
 const STOPPED: &str = "mcp-server-stopped";
-
-/// Which origins may talk to the server.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AllowedOrigins {
-    Any,
-    List(Vec<String>),
-}
-
-impl AllowedOrigins {
-    pub fn allows(&self, origin: &str) -> bool {
-        match self {
-            AllowedOrigins::Any => true,
-            AllowedOrigins::List(l) => l.iter().any(|o| o == origin),
-        }
-    }
-}
 
 /// Tab transport settings.
 #[derive(Clone, Debug)]
@@ -52,8 +36,10 @@ pub struct TabOptions {
 impl TabOptions {
     /// Reads `false` (off) or `{ channelId, allowedOrigins, onOriginViolation, rateLimit,
     /// maxMessageBytes }`; the default is on, channel `mcp-default`, the page's own origin
-    /// only, no rate limit and the engine's message size limit. `'*'` must be asked
-    /// for and draws a console warning. `ctx` names the options in error messages.
+    /// only, no rate limit and the engine's message size limit. `allowedOrigins` follows the
+    /// rule every transport's origin list does ([`origins_from_js`]): origins, or `'*'`, which
+    /// must be asked for and draws a console warning. `ctx` names the options in error
+    /// messages.
     pub fn from_js(v: &JsValue, own_origin: &str, ctx: &str) -> Result<TabOptions, JsValue> {
         let mut o = TabOptions {
             enabled: true,
@@ -76,66 +62,32 @@ impl TabOptions {
             o.channel = js::to_dom_string(&channel)?;
         }
         let allowed = js::get(v, "allowedOrigins")?;
-        if !allowed.is_undefined() {
-            let list: Vec<String> = js_sys::Array::from(&allowed)
-                .iter()
-                .map(|x| js::to_dom_string(&x))
-                .collect::<Result<_, _>>()?;
-            o.allowed = if list.iter().any(|x| x == "*") {
-                js::warn("modelcontext-polyfill: the tab transport accepts messages from any origin ('*')");
-                AllowedOrigins::Any
-            } else {
-                AllowedOrigins::List(list)
-            };
+        if let Some(a) = origins_from_js(&allowed, &format!("{ctx}.allowedOrigins"), "tab")? {
+            o.allowed = a;
         }
         o.security = Security::from_js(v, ctx)?;
         Ok(o)
     }
 }
 
-fn channels_key() -> Symbol {
-    Symbol::for_("modelcontext-polyfill.tab-channels")
-}
-
-/// The set of channels served in this window, shared by every copy of the polyfill.
-fn served_channels(window: &JsValue) -> js_sys::Set {
-    let key = channels_key();
-    match Reflect::get(window, &key)
-        .ok()
-        .and_then(|s| s.dyn_into::<js_sys::Set>().ok())
-    {
-        Some(s) => s,
-        None => {
-            let s = js_sys::Set::new(&JsValue::UNDEFINED);
-            let _ = Reflect::set(window, &key, &s);
-            s
-        }
-    }
-}
-
-type Listener = Closure<dyn FnMut(web_sys::MessageEvent)>;
+/// A running tab server: one [`Hub`] peer (the window), whose sessions a later `initialize`
+/// retires rather than closes: the wire has no client address, so the `initialize` may come
+/// from a second client in the window, and what the first was running is still answered.
+/// Dropping it stops it (see [`TabServer::stop`]).
+pub struct TabServer(Rc<Inner>);
 
 struct Inner {
-    server: Server,
+    hub: Rc<Hub>,
     options: TabOptions,
-    /// Rate and size checks (one bucket: the window is the only peer).
-    gate: Gate,
     window: web_sys::Window,
     /// `options.channel` as a JS string, made once.
     channel: JsValue,
-    /// The current session, shared so a message is fed to it without holding the cell's
-    /// borrow (a handler that synchronously stops the server must not hit a `RefCell` panic).
-    session: RefCell<Option<Rc<Session>>>,
-    /// Sessions a later `initialize` replaced while they had requests running or queued
-    /// ([`Session::retire`]): they still answer those, and see the notifications and
-    /// responses that may concern them (`notifications/cancelled`, answers to their own
-    /// requests to the client), then close themselves.
-    retired: RefCell<Vec<Rc<Session>>>,
+    /// The hub's name for the one peer, the window (`channel "mcp-default"`), as warnings
+    /// show it.
+    peer: String,
     listener: RefCell<Option<Listener>>,
+    claim: RefCell<Option<Claim>>,
 }
-
-/// A running tab server. Dropping it stops it (see [`TabServer::stop`]).
-pub struct TabServer(Rc<Inner>);
 
 impl Inner {
     fn post(&self, payload: &JsValue) {
@@ -147,63 +99,24 @@ impl Inner {
         let _ = self.window.post_message(&env, "*");
     }
 
-    /// Answers a payload the engine never sees with a JSON-RPC error (`id: null`).
-    fn post_error(&self, code: i64, message: &str) {
-        let reply = jsonrpc::failure(None, ErrorObject::new(code, message));
-        if let Ok(payload) = js::parse(&reply.to_string()) {
-            self.post(&payload);
-        }
-    }
-
-    fn new_session(self: &Rc<Self>) -> Rc<Session> {
+    fn reply(self: &Rc<Self>) -> Reply {
         let weak = Rc::downgrade(self);
-        Rc::new(self.server.connect(move |text| {
-            if let (Some(me), Ok(payload)) = (weak.upgrade(), js::parse(&text)) {
-                me.post(&payload);
+        Rc::new(move |payload: &JsValue| {
+            if let Some(me) = weak.upgrade() {
+                me.post(payload);
             }
-        }))
+        })
     }
 
-    /// The session for the next message: a fresh one for every `initialize` (a client that
-    /// connects or reconnects starts over, as with MCP-B's server) and after the current one
-    /// closed; otherwise the current one. The wire has no client address, so an `initialize`
-    /// may come from a second client in the window rather than the first one starting over:
-    /// the replaced session retires instead of closing, and what it was running is still
-    /// answered.
-    fn session_for(self: &Rc<Self>, is_initialize: bool) -> Rc<Session> {
-        if !is_initialize {
-            if let Some(s) = self.session.borrow().as_ref().filter(|s| !s.is_closed()) {
-                return s.clone();
-            }
-        }
-        let fresh = self.new_session();
-        let old = self.session.borrow_mut().replace(fresh.clone());
-        if let Some(old) = old {
-            old.retire();
-            if !old.is_closed() {
-                self.retired.borrow_mut().push(old);
-            }
-        }
-        fresh
-    }
-
-    /// Hands a notification or response to the retired sessions still running something.
-    fn to_retired(&self, text: &str) {
-        self.retired.borrow_mut().retain(|s| !s.is_closed());
-        let retired: Vec<Rc<Session>> = self.retired.borrow().clone();
-        for s in retired {
-            s.receive(text);
-        }
-    }
-
-    fn on_message(self: &Rc<Self>, ev: web_sys::MessageEvent) {
-        // Shape checks first: our window, our channel, the client's direction, a payload.
-        // Anything else is someone else's traffic and is ignored without a reply.
+    /// The check order: our window as the source, our channel, the client's direction and a
+    /// payload (anything else is someone else's traffic, ignored without a reply); then the
+    /// origin; then the control strings; then the hub (rate, size, the session).
+    fn on_message(self: &Rc<Self>, ev: &JsValue) {
         let own: &JsValue = self.window.as_ref();
-        if ev.source().map(JsValue::from).as_ref() != Some(own) {
+        if js::get(ev, "source").ok().as_ref() != Some(own) {
             return;
         }
-        let data = ev.data();
+        let data = js::get(ev, "data").unwrap_or(JsValue::UNDEFINED);
         let field = |k: &str| js::get(&data, k).unwrap_or(JsValue::UNDEFINED);
         // (Compared as JS strings: nothing is copied into wasm for traffic that is not ours.)
         if field("channel") != self.channel
@@ -216,83 +129,42 @@ impl Inner {
         if payload.is_undefined() || payload.is_null() {
             return;
         }
-        let origin = ev.origin();
+        let origin = js::event_origin(ev);
         if !self.options.allowed.allows(&origin) {
-            self.gate.security().violation(&origin);
+            self.hub.security().violation(&origin);
             return;
         }
-        let peer = format!("channel {:?}", self.options.channel);
-        if !self.gate.admit(&peer, &payload, |reply| self.post(reply)) {
-            return;
-        }
-        // Control strings. A string that is none of them is a malformed message: MCP-B
-        // payloads are JSON-RPC objects, never JSON text.
+        // Control strings (answered with a constant, without a session). A string that is
+        // none of them is a malformed message: MCP-B payloads are JSON-RPC objects, never
+        // JSON text.
         if let Some(s) = payload.as_string() {
             if s == CHECK {
                 self.post(&JsValue::from_str(READY));
             } else {
-                self.post_error(
+                let e = ErrorObject::new(
                     INVALID_REQUEST,
-                    &format!(
+                    format!(
                         "Invalid request: the payload is the string {:?}, which is neither a \
                          JSON-RPC message nor the control string {CHECK:?}",
                         truncate(&s, 64)
                     ),
                 );
+                self.post(&js::from_json(&jsonrpc::failure(None, e)));
             }
             return;
         }
-        // A payload JSON cannot represent (a BigInt, …) is a parse error; an oversized one
-        // is refused before it is copied into wasm memory.
-        let text = match self.gate.text(&payload, |reply| self.post(reply)) {
-            Text::Fits(t) => t,
-            Text::TooBig(_) => return,
-            Text::NotJson => {
-                return self.post_error(
-                    PARSE_ERROR,
-                    "Parse error: the payload has no JSON representation",
-                )
-            }
-            Text::Threw(e) => {
-                return self.post_error(
-                    PARSE_ERROR,
-                    &format!(
-                        "Parse error: the payload cannot be serialized as JSON: {}",
-                        js::error_message(&e)
-                    ),
-                )
-            }
-        };
-        let method = js::get(&payload, "method").ok().and_then(|m| m.as_string());
-        // A notification or a response (not a request, not a batch) may concern a retired
-        // session too.
-        let is_request =
-            method.is_some() && !js::get(&payload, "id").is_ok_and(|id| id.is_undefined());
-        if !is_request && !js_sys::Array::is_array(&payload) {
-            self.to_retired(&text);
-        }
-        self.session_for(method.as_deref() == Some("initialize"))
-            .receive(&text);
+        self.hub.deliver(&self.peer, &payload, self.reply());
     }
 
-    /// Stops listening, posts `mcp-server-stopped`, closes the session, frees the channel.
+    /// Stops listening, posts `mcp-server-stopped`, closes the sessions, frees the channel.
     /// Idempotent: only the call that removes the listener does anything.
     fn stop(&self) {
-        let Some(l) = self.listener.borrow_mut().take() else {
+        if self.listener.borrow_mut().take().is_none() {
             return;
-        };
-        let _ = self
-            .window
-            .remove_event_listener_with_callback("message", l.as_ref().unchecked_ref());
+        }
         self.post(&JsValue::from_str(STOPPED));
-        let session = self.session.borrow_mut().take();
-        if let Some(s) = session {
-            s.close();
-        }
-        for s in std::mem::take(&mut *self.retired.borrow_mut()) {
-            s.close();
-        }
-        served_channels(self.window.as_ref()).delete(&JsValue::from_str(&self.options.channel));
+        self.hub.close();
+        self.claim.borrow_mut().take();
     }
 }
 
@@ -308,55 +180,46 @@ impl TabServer {
     pub fn start(server: Server, options: TabOptions) -> Result<TabServer, JsValue> {
         let window =
             web_sys::window().ok_or_else(|| js::type_error("The tab transport needs a window"))?;
-        let served = served_channels(window.as_ref());
+        let claim = Served::claim_name(
+            &format!("tab:{}", options.channel),
+            &format!("The tab channel \"{}\"", options.channel),
+        )?;
+        let rules = Rules {
+            replaced: Replaced::Retire,
+            answer_malformed: true,
+        };
+        let hub = Hub::with_rules(server, options.security.clone(), "tab", 1, rules);
         let channel = JsValue::from_str(&options.channel);
-        if served.has(&channel) {
-            return Err(js::dom_exception(
-                "InvalidStateError",
-                &format!(
-                    "A tab server already serves channel \"{}\" in this window; two would both answer every call.",
-                    options.channel
-                ),
-            ));
-        }
-        let gate = Gate::new(
-            options.security.clone(),
-            server.config().limits.max_message_bytes,
-            "tab",
-        );
+        let peer = format!("channel {:?}", options.channel);
         let inner = Rc::new(Inner {
-            server,
+            hub,
             options,
-            gate,
             window: window.clone(),
-            channel: channel.clone(),
-            session: RefCell::new(None),
-            retired: RefCell::new(Vec::new()),
+            channel,
+            peer,
             listener: RefCell::new(None),
+            claim: RefCell::new(Some(claim)),
         });
         let weak = Rc::downgrade(&inner);
-        let listener =
-            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-                if let Some(me) = weak.upgrade() {
-                    me.on_message(ev);
-                }
-            });
-        window.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref())?;
+        let listener = Listener::dom(window.as_ref(), "message", move |ev: JsValue, _| {
+            if let Some(me) = weak.upgrade() {
+                me.on_message(&ev);
+            }
+        })?;
         *inner.listener.borrow_mut() = Some(listener);
-        served.add(&channel);
         inner.post(&JsValue::from_str(READY));
         Ok(TabServer(inner))
     }
 
-    /// Stops serving: posts `mcp-server-stopped`, closes the session, frees the channel.
+    /// Stops serving: posts `mcp-server-stopped`, closes the sessions, frees the channel.
     pub fn stop(self) {
         self.0.stop();
     }
 }
 
 impl Drop for TabServer {
-    /// A server dropped without `stop()` must not leave its listener behind: the closure
-    /// is freed with it, and a freed closure still registered would throw on every message.
+    /// A server dropped without `stop()` stops too: its listener and its claim on the
+    /// channel go with it.
     fn drop(&mut self) {
         self.0.stop();
     }
@@ -370,28 +233,18 @@ impl TabServer {
         &self.0.options.channel
     }
 
+    fn chain(&self) -> Rc<SessionChain> {
+        self.0.hub.chain_or_open(&self.0.peer, self.0.reply())
+    }
+
     /// A snapshot of the current session (`Session::snapshot`), if one is open.
     pub fn session_snapshot(&self) -> Option<serde_json::Value> {
-        self.0
-            .session
-            .borrow()
-            .as_ref()
-            .filter(|s| !s.is_closed())
-            .map(|s| s.snapshot())
+        let chain = self.0.hub.chain(&self.0.peer)?;
+        chain.current().map(|s: Rc<Session>| s.snapshot())
     }
 
     /// Makes a session restored from `snapshot` (`Server::connect_restored`) the current one.
     pub fn restore_session(&self, snapshot: &serde_json::Value) -> Result<(), String> {
-        let weak = Rc::downgrade(&self.0);
-        let session = self.0.server.connect_restored(snapshot, move |text| {
-            if let (Some(me), Ok(payload)) = (weak.upgrade(), js::parse(&text)) {
-                me.post(&payload);
-            }
-        })?;
-        let old = self.0.session.borrow_mut().replace(Rc::new(session));
-        if let Some(old) = old {
-            old.close();
-        }
-        Ok(())
+        self.chain().restore(snapshot)
     }
 }

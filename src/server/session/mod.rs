@@ -9,6 +9,7 @@
 //! | `link.rs` | what a handler's context reaches: notifications, logs, requests to the client |
 //! | `listen.rs` | notifications to the client: list changes, updates, logs, listen streams |
 //! | `to_client.rs` | requests to the client (sampling, roots, elicitation) |
+//! | `chain.rs` | a peer's sessions on a wire without client addresses: fresh on `initialize` |
 //! | `snapshot.rs` | a session kept across a page load |
 //!
 //! Request ids, answers and cancellation are the [`crate::peer`] pieces the client uses too.
@@ -29,6 +30,7 @@ use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::jsonrpc::{self, classify, Message};
 use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
 
+mod chain;
 mod era;
 mod link;
 mod listen;
@@ -36,6 +38,7 @@ mod requests;
 mod snapshot;
 mod to_client;
 
+pub use chain::{Incoming, Replaced, SessionChain};
 use era::Mode;
 pub use era::{
     META_CLIENT_CAPABILITIES, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO,
