@@ -13,6 +13,7 @@
 //! | `browser` | wasm only: the installer and the JS ⇄ Rust glue |
 //! | `js` | wasm only: the leaf JS helpers and drop-guards `browser`, `transport` and the client share |
 //! | `transport` | wasm only: browser transports |
+//! | `wire` | wasm only: each wire's envelope and defaults, shared by server and client transports |
 //!
 //! Features: `validator` (the `schema` module), `browser` (on wasm32: `browser`, `transport`
 //! and the wasm client; without it a wasm32 build holds no wasm-bindgen code),
@@ -35,3 +36,5 @@ pub mod browser;
 pub mod js;
 #[cfg(all(target_arch = "wasm32", feature = "browser"))]
 pub mod transport;
+#[cfg(all(target_arch = "wasm32", feature = "browser"))]
+pub mod wire;

@@ -16,6 +16,7 @@ use super::{opt_string, Running, Started};
 use crate::js;
 use crate::js::Listener;
 use crate::server::Server;
+use crate::wire;
 
 /// How many client instances one channel server keeps sessions for (least recently heard
 /// from is forgotten first).
@@ -100,11 +101,7 @@ pub fn start(server: &Server, c: BroadcastConfig) -> Result<Started, JsValue> {
     let reply_to = move |to: &str| -> Reply {
         let (own_id, ch, to) = (own_id.clone(), ch.clone(), JsValue::from_str(to));
         Rc::new(move |msg: &JsValue| {
-            let env: JsValue = js::object().into();
-            js::set(&env, "type", &JsValue::from_str("mcp"));
-            js::set(&env, "instanceId", &JsValue::from_str(&own_id));
-            js::set(&env, "to", &to);
-            js::set(&env, "payload", msg);
+            let env = wire::broadcast::envelope(&own_id, Some(&to), msg);
             if let Err(e) = js::call(&ch, "postMessage", &[&env]) {
                 js::report(&e);
             }
@@ -114,30 +111,13 @@ pub fn start(server: &Server, c: BroadcastConfig) -> Result<Started, JsValue> {
     let listener = Listener::dom(&channel, "message", move |ev: JsValue, _| {
         let Some(hub) = weak.upgrade() else { return };
         let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
-        if !data.is_object()
-            || js::get(&data, "type")
-                .ok()
-                .and_then(|t| t.as_string())
-                .as_deref()
-                != Some("mcp")
-        {
-            return;
-        }
-        let Some(sender) = js::get(&data, "instanceId")
-            .ok()
-            .and_then(|i| i.as_string())
-            .filter(|s| !s.is_empty())
-        else {
+        let Some(env) = wire::broadcast::open_envelope(&data) else {
             return;
         };
-        if sender == own_id {
+        if env.from == own_id || env.payload.is_undefined() || env.payload.is_null() {
             return;
         }
-        let payload = js::get(&data, "payload").unwrap_or(JsValue::UNDEFINED);
-        if payload.is_undefined() || payload.is_null() {
-            return;
-        }
-        hub.deliver(&sender, &payload, reply_to(&sender));
+        hub.deliver(&env.from, &env.payload, reply_to(&env.from));
     })?;
     Ok(Started::new(BroadcastServer {
         served: HubServer::new(hub, listener, claim),

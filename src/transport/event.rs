@@ -12,9 +12,12 @@ use super::{emitter, opt_string, Started};
 use crate::js;
 use crate::js::Listener;
 use crate::server::Server;
+use crate::wire;
 
-pub const DEFAULT_SEND_EVENT: &str = "mcp:response";
-pub const DEFAULT_RECEIVE_EVENT: &str = "mcp:request";
+/// The server's `sendEvent` when none is given.
+pub const DEFAULT_SEND_EVENT: &str = wire::event::TO_CLIENT_EVENT;
+/// The server's `receiveEvent` when none is given.
+pub const DEFAULT_RECEIVE_EVENT: &str = wire::event::TO_SERVER_EVENT;
 
 #[derive(Clone)]
 pub struct EventConfig {

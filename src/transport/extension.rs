@@ -15,14 +15,15 @@ use wasm_bindgen::JsCast;
 
 use super::guard::Security;
 use super::hub::{Hub, Reply};
-use super::post_message::{envelope, open_envelope};
 use super::served::{Claim, Served};
 use super::{opt_string, Running, Started};
 use crate::js;
 use crate::js::{Listener, Timer};
 use crate::server::Server;
+use crate::wire::extension::keep_alive;
+use crate::wire::post_message::{envelope, open_envelope};
 
-pub const KEEP_ALIVE_MS: f64 = 25_000.0;
+pub use crate::wire::extension::KEEP_ALIVE_MS;
 
 #[derive(Clone)]
 pub struct ExtensionConfig {
@@ -214,9 +215,7 @@ pub fn start(server: &Server, c: ExtensionConfig) -> Result<Started, JsValue> {
         let weak = Rc::downgrade(&me);
         *me.keep_alive.borrow_mut() = Some(Timer::interval(ms, move || {
             let Some(me) = weak.upgrade() else { return };
-            let ping: JsValue = js::object().into();
-            js::set(&ping, "type", &JsValue::from_str("keep-alive"));
-            js::set(&ping, "timestamp", &JsValue::from_f64(js_sys::Date::now()));
+            let ping = keep_alive(js_sys::Date::now());
             if js::call(&me.config.port, "postMessage", &[&ping]).is_err() {
                 // The port is gone.
                 me.finish(false);

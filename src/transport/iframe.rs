@@ -29,20 +29,19 @@ use super::{opt_string, Running, Started};
 use crate::js;
 use crate::js::{Listener, Timer};
 use crate::server::Server;
+use crate::wire::{
+    self,
+    mcpb::{envelope, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER},
+};
 
-pub const DEFAULT_CHANNEL: &str = "mcp-iframe";
-pub const READY: &str = "mcp-server-ready";
-pub const CHECK: &str = "mcp-check-ready";
-pub const STOPPED: &str = "mcp-server-stopped";
-pub const DEFAULT_CONNECTION_TIMEOUT_MS: f64 = 10_000.0;
-pub const CHECK_READY_RETRY_MS: f64 = 250.0;
+pub use crate::wire::iframe::DEFAULT_CHANNEL;
+/// `connectionTimeout` when none is given.
+pub const DEFAULT_CONNECTION_TIMEOUT_MS: f64 = wire::iframe::CONNECTION_TIMEOUT_MS as f64;
+/// `checkReadyRetryMs` when none is given.
+pub const CHECK_READY_RETRY_MS: f64 = wire::iframe::CHECK_INTERVAL_MS as f64;
 
 fn post(to: &JsValue, channel: &str, payload: &JsValue, target_origin: &str) {
-    let env: JsValue = js::object().into();
-    js::set(&env, "channel", &JsValue::from_str(channel));
-    js::set(&env, "type", &JsValue::from_str("mcp"));
-    js::set(&env, "direction", &JsValue::from_str("server-to-client"));
-    js::set(&env, "payload", payload);
+    let env = envelope(&JsValue::from_str(channel), TO_CLIENT, payload);
     if let Err(e) = js::call(
         to,
         "postMessage",
@@ -68,18 +67,7 @@ fn post_to_allowed(to: &JsValue, channel: &str, payload: &JsValue, allowed: &All
 /// The payload of a client-to-server envelope on `channel`, checked before anything else is
 /// read from it.
 fn client_payload(data: &JsValue, channel: &str) -> Option<JsValue> {
-    if !data.is_object() {
-        return None;
-    }
-    let field = |k: &str| js::get(data, k).ok().and_then(|v| v.as_string());
-    if field("channel").as_deref() != Some(channel)
-        || field("type").as_deref() != Some("mcp")
-        || field("direction").as_deref() != Some("client-to-server")
-    {
-        return None;
-    }
-    let payload = js::get(data, "payload").ok()?;
-    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
+    open_envelope(data, &JsValue::from_str(channel), TO_SERVER)
 }
 
 /// A client message on `channel` from the peer window `peer`: its payload and the origin

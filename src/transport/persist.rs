@@ -19,6 +19,7 @@ use super::{opt_string, Running, Started};
 use crate::js;
 use crate::js::Listener;
 use crate::server::Server;
+use crate::wire::mcpb;
 
 pub const DEFAULT_STORAGE_PREFIX: &str = "mcp-tab";
 
@@ -162,20 +163,10 @@ pub fn start(server: &Server, c: TabConfig) -> Result<Started, JsValue> {
         // Runs after the tab server's own listener (added first): the state a client message
         // changed is saved as soon as it changed.
         let weak = Rc::downgrade(&me);
-        let channel = c.tab.channel.clone();
+        let channel = JsValue::from_str(&c.tab.channel);
         let on_message = Listener::dom(&window, "message", move |ev: JsValue, _| {
             let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
-            let ours = data.is_object()
-                && js::get(&data, "channel")
-                    .ok()
-                    .and_then(|c| c.as_string())
-                    .as_deref()
-                    == Some(channel.as_str())
-                && js::get(&data, "direction")
-                    .ok()
-                    .and_then(|d| d.as_string())
-                    .as_deref()
-                    == Some("client-to-server");
+            let ours = mcpb::is_to_server(&data, &channel);
             if let (true, Some(me)) = (ours, weak.upgrade()) {
                 me.save();
             }

@@ -18,8 +18,9 @@ use super::{opt_string, Started};
 use crate::js;
 use crate::js::Listener;
 use crate::server::Server;
+use crate::wire::post_message::{envelope, open_envelope};
 
-pub const DEFAULT_MESSAGE_TYPE: &str = "mcp";
+pub use crate::wire::post_message::DEFAULT_MESSAGE_TYPE;
 
 #[derive(Clone)]
 pub struct PostMessageConfig {
@@ -73,25 +74,6 @@ pub fn origins_to_js(a: &AllowedOrigins) -> JsValue {
             .collect::<js_sys::Array>()
             .into(),
     }
-}
-
-/// `{ type, payload }` when `data` is such an envelope of `message_type`.
-pub fn open_envelope(data: &JsValue, message_type: &str) -> Option<JsValue> {
-    if !data.is_object() {
-        return None;
-    }
-    if js::get(data, "type").ok()?.as_string().as_deref() != Some(message_type) {
-        return None;
-    }
-    let payload = js::get(data, "payload").ok()?;
-    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
-}
-
-pub fn envelope(message_type: &str, payload: &JsValue) -> JsValue {
-    let env: JsValue = js::object().into();
-    js::set(&env, "type", &JsValue::from_str(message_type));
-    js::set(&env, "payload", payload);
-    env
 }
 
 pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> {

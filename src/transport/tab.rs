@@ -13,12 +13,9 @@ use crate::js::{self, Listener};
 use crate::protocol::error_codes::INVALID_REQUEST;
 use crate::protocol::jsonrpc::{self, ErrorObject};
 use crate::server::{Replaced, Server, Session, SessionChain};
+use crate::wire::mcpb::{envelope, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER};
 
-/// The default channel.
-pub const DEFAULT_CHANNEL: &str = "mcp-default";
-const READY: &str = "mcp-server-ready";
-const CHECK: &str = "mcp-check-ready";
-const STOPPED: &str = "mcp-server-stopped";
+pub use crate::wire::tab::DEFAULT_CHANNEL;
 
 /// Tab transport settings.
 #[derive(Clone, Debug)]
@@ -91,11 +88,7 @@ struct Inner {
 
 impl Inner {
     fn post(&self, payload: &JsValue) {
-        let env: JsValue = js::object().into();
-        js::set(&env, "channel", &self.channel);
-        js::set(&env, "type", &js::name("mcp"));
-        js::set(&env, "direction", &js::name("server-to-client"));
-        js::set(&env, "payload", payload);
+        let env = envelope(&self.channel, TO_CLIENT, payload);
         let _ = self.window.post_message(&env, "*");
     }
 
@@ -117,18 +110,9 @@ impl Inner {
             return;
         }
         let data = js::get(ev, "data").unwrap_or(JsValue::UNDEFINED);
-        let field = |k: &str| js::get(&data, k).unwrap_or(JsValue::UNDEFINED);
-        // (Compared as JS strings: nothing is copied into wasm for traffic that is not ours.)
-        if field("channel") != self.channel
-            || field("type") != js::name("mcp")
-            || field("direction") != js::name("client-to-server")
-        {
+        let Some(payload) = open_envelope(&data, &self.channel, TO_SERVER) else {
             return;
-        }
-        let payload = field("payload");
-        if payload.is_undefined() || payload.is_null() {
-            return;
-        }
+        };
         let origin = js::event_origin(ev);
         if !self.options.allowed.allows(&origin) {
             self.hub.security().violation(&origin);

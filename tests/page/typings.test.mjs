@@ -256,8 +256,8 @@ test("McpClient accepts the MCP SDK's Transport and MCP-B's client transports (t
 });
 
 // Unions the declarations spell out that only the Rust source lists.
-test('McpProtocolVersion and McpClientState list what src/client/core.rs does', () => {
-  const core = fs.readFileSync(path.join(REPO_ROOT, 'src', 'client', 'core.rs'), 'utf8');
+test('McpProtocolVersion and McpClientState list what src/client/phase.rs does', () => {
+  const core = fs.readFileSync(path.join(REPO_ROOT, 'src', 'client', 'phase.rs'), 'utf8');
   const client = stripComments(fs.readFileSync(path.join(TYPINGS, 'client.d.ts'), 'utf8'));
   const union = (name) => {
     const m = client.match(new RegExp(`type ${name} =([^;]*);`));
@@ -265,10 +265,10 @@ test('McpProtocolVersion and McpClientState list what src/client/core.rs does', 
     return [...m[1].matchAll(/'([^']*)'/g)].map((x) => x[1]);
   };
   const versions = core.match(/HANDSHAKE_VERSIONS: \[&str; \d+\] = \[([^\]]*)\]/);
-  assert.ok(versions, 'HANDSHAKE_VERSIONS in src/client/core.rs');
+  assert.ok(versions, 'HANDSHAKE_VERSIONS in src/client/phase.rs');
   assert.deepEqual(union('McpProtocolVersion'), [...versions[1].matchAll(/"([^"]*)"/g)].map((x) => x[1]));
   const phases = core.match(/fn as_str\(self\) -> &'static str \{([\s\S]*?)\n {4}\}/);
-  assert.ok(phases, 'Phase::as_str in src/client/core.rs');
+  assert.ok(phases, 'Phase::as_str in src/client/phase.rs');
   assert.deepEqual(union('McpClientState').sort(), [...phases[1].matchAll(/=> "([^"]*)"/g)].map((x) => x[1]).sort());
 });
 

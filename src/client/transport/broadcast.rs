@@ -19,6 +19,7 @@ use super::base::{client_transport_class, opt_string, options_object, Base, Port
 use super::IdNamespace;
 use crate::js;
 use crate::js::Listener;
+use crate::wire::broadcast;
 
 struct BroadcastWire {
     channel_name: String,
@@ -26,10 +27,6 @@ struct BroadcastWire {
     ids: IdNamespace,
     channel: RefCell<Option<JsValue>>,
     listener: RefCell<Option<Listener>>,
-}
-
-fn field(data: &JsValue, key: &str) -> Option<String> {
-    js::get(data, key).ok().and_then(|v| v.as_string())
 }
 
 impl Wire for BroadcastWire {
@@ -45,16 +42,13 @@ impl Wire for BroadcastWire {
         let server: Rc<RefCell<Option<String>>> = Rc::new(RefCell::new(None));
         let listener = Listener::dom(&channel, "message", move |ev: JsValue, _| {
             let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
-            if !data.is_object() || field(&data, "type").as_deref() != Some("mcp") {
-                return;
-            }
-            let Some(sender) = field(&data, "instanceId").filter(|s| !s.is_empty()) else {
+            let Some(env) = broadcast::open_envelope(&data) else {
                 return;
             };
-            if sender == own || field(&data, "to").is_some_and(|to| to != own) {
+            let (sender, payload) = (env.from, env.payload);
+            if sender == own || env.to.is_some_and(|to| to != own) {
                 return;
             }
-            let payload = js::get(&data, "payload").unwrap_or(JsValue::UNDEFINED);
             if payload.is_undefined() || payload.is_null() {
                 return;
             }
@@ -88,13 +82,10 @@ impl Wire for BroadcastWire {
             .borrow()
             .clone()
             .ok_or_else(|| js::type_error("the channel is closed"))?;
-        let env: JsValue = js::object().into();
-        js::set(&env, "type", &JsValue::from_str("mcp"));
-        js::set(&env, "instanceId", &JsValue::from_str(&self.instance_id));
         let mut tagged =
             js::to_json(message)?.ok_or_else(|| js::type_error("the message is not JSON"))?;
         self.ids.outgoing(&mut tagged);
-        js::set(&env, "payload", &js::from_json(&tagged));
+        let env = broadcast::envelope(&self.instance_id, None, &js::from_json(&tagged));
         js::call(&channel, "postMessage", &[&env])?;
         Ok(())
     }

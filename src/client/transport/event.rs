@@ -14,8 +14,10 @@ use super::base::{client_transport_class, opt_string, options_object, Base, Port
 use crate::js;
 use crate::js::Listener;
 
-pub const DEFAULT_SEND_EVENT: &str = "mcp:request";
-pub const DEFAULT_RECEIVE_EVENT: &str = "mcp:response";
+/// The client's `sendEvent` when none is given.
+pub const DEFAULT_SEND_EVENT: &str = crate::wire::event::TO_SERVER_EVENT;
+/// The client's `receiveEvent` when none is given.
+pub const DEFAULT_RECEIVE_EVENT: &str = crate::wire::event::TO_CLIENT_EVENT;
 
 struct EventWire {
     emitter: JsValue,

@@ -18,8 +18,9 @@ use super::base::{client_transport_class, opt_string, options_object, Base, Port
 use crate::browser::DomError;
 use crate::js;
 use crate::js::Listener;
+use crate::wire::extension::is_keep_alive;
 
-pub const DEFAULT_PORT_NAME: &str = "mcp";
+pub use crate::wire::extension::DEFAULT_PORT_NAME;
 
 enum Source {
     /// A port given once.
@@ -93,15 +94,6 @@ impl ExtensionWire {
         check_port(&port, "ExtensionClientTransport: the port")?;
         Ok(port)
     }
-}
-
-fn is_keep_alive(msg: &JsValue) -> bool {
-    msg.is_object()
-        && js::get(msg, "type")
-            .ok()
-            .and_then(|t| t.as_string())
-            .as_deref()
-            == Some("keep-alive")
 }
 
 impl Wire for ExtensionWire {

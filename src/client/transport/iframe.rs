@@ -24,9 +24,10 @@ use crate::js;
 use crate::js::Listener;
 use crate::server::CancellationToken;
 
-pub const DEFAULT_CHANNEL: &str = "mcp-iframe";
-pub const DEFAULT_CHECK_INTERVAL_MS: u64 = 250;
-pub const DEFAULT_CONNECTION_TIMEOUT_MS: u64 = 10_000;
+pub use crate::wire::iframe::{
+    CHECK_INTERVAL_MS as DEFAULT_CHECK_INTERVAL_MS,
+    CONNECTION_TIMEOUT_MS as DEFAULT_CONNECTION_TIMEOUT_MS, DEFAULT_CHANNEL,
+};
 
 struct IframeWire {
     iframe: JsValue,

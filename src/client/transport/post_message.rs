@@ -21,9 +21,9 @@ use super::base::{
 };
 use crate::js;
 use crate::js::Listener;
-use crate::transport::post_message::{envelope, open_envelope};
+use crate::wire::post_message::{envelope, open_envelope};
 
-pub const DEFAULT_MESSAGE_TYPE: &str = "mcp";
+pub use crate::wire::post_message::DEFAULT_MESSAGE_TYPE;
 
 struct PostMessageWire {
     target: JsValue,

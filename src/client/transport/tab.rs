@@ -20,37 +20,9 @@ use crate::client::Handshake;
 use crate::js;
 use crate::js::Listener;
 use crate::server::CancellationToken;
+use crate::wire::mcpb::{envelope, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER};
 
-pub const DEFAULT_CHANNEL: &str = "mcp-default";
-pub(crate) const CHECK: &str = "mcp-check-ready";
-pub(crate) const READY: &str = "mcp-server-ready";
-pub(crate) const STOPPED: &str = "mcp-server-stopped";
-
-/// The MCP-B envelope `{ channel, type: 'mcp', direction, payload }`.
-pub(crate) fn envelope(channel: &str, direction: &str, payload: &JsValue) -> JsValue {
-    let env: JsValue = js::object().into();
-    js::set(&env, "channel", &JsValue::from_str(channel));
-    js::set(&env, "type", &JsValue::from_str("mcp"));
-    js::set(&env, "direction", &JsValue::from_str(direction));
-    js::set(&env, "payload", payload);
-    env
-}
-
-/// The payload of `data` when it is an envelope on `channel` going `direction`.
-pub(crate) fn open_envelope(data: &JsValue, channel: &str, direction: &str) -> Option<JsValue> {
-    if !data.is_object() {
-        return None;
-    }
-    let field = |k: &str| js::get(data, k).ok().and_then(|v| v.as_string());
-    if field("channel").as_deref() != Some(channel)
-        || field("type").as_deref() != Some("mcp")
-        || field("direction").as_deref() != Some(direction)
-    {
-        return None;
-    }
-    let payload = js::get(data, "payload").ok()?;
-    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
-}
+pub use crate::wire::tab::DEFAULT_CHANNEL;
 
 /// What an incoming server payload means for the connection.
 pub(crate) enum Incoming {
@@ -76,7 +48,7 @@ pub(crate) fn post_to_server(
     payload: &JsValue,
     target_origin: &str,
 ) -> Result<(), JsValue> {
-    let env = envelope(channel, "client-to-server", payload);
+    let env = envelope(&JsValue::from_str(channel), TO_SERVER, payload);
     js::call(w, "postMessage", &[&env, &JsValue::from_str(target_origin)])?;
     Ok(())
 }
@@ -98,7 +70,7 @@ pub(crate) fn on_server_data(
     ready: &CancellationToken,
     port: &Port,
 ) {
-    let Some(payload) = open_envelope(data, channel, "server-to-client") else {
+    let Some(payload) = open_envelope(data, &JsValue::from_str(channel), TO_CLIENT) else {
         return;
     };
     match classify(payload) {

@@ -1,0 +1,55 @@
+//! MCP-B's window envelope, shared by the tab and iframe wires:
+//! `{ channel, type: 'mcp', direction, payload }`, where the payload is a JSON-RPC message
+//! (an object) or one of the control strings of the readiness handshake.
+
+use wasm_bindgen::prelude::*;
+
+use crate::js;
+
+/// The envelope's `type`.
+pub const TYPE: &str = "mcp";
+/// The `direction` of a client's message.
+pub const TO_SERVER: &str = "client-to-server";
+/// The `direction` of a server's message.
+pub const TO_CLIENT: &str = "server-to-client";
+/// A client asking whether a server is there.
+pub const CHECK: &str = "mcp-check-ready";
+/// A server announcing itself (on start, and in answer to [`CHECK`]).
+pub const READY: &str = "mcp-server-ready";
+/// A server saying it stopped.
+pub const STOPPED: &str = "mcp-server-stopped";
+
+/// `payload` in an envelope on `channel` going `direction`.
+pub fn envelope(channel: &JsValue, direction: &str, payload: &JsValue) -> JsValue {
+    let env: JsValue = js::object().into();
+    js::set(&env, "channel", channel);
+    js::set(&env, "type", &js::name(TYPE));
+    js::set(&env, "direction", &js::name(direction));
+    js::set(&env, "payload", payload);
+    env
+}
+
+/// The payload of `data` when it is an envelope on `channel` going `direction` with a
+/// payload. The fields are compared as JS strings: nothing of traffic that is not ours is
+/// copied into wasm.
+pub fn open_envelope(data: &JsValue, channel: &JsValue, direction: &str) -> Option<JsValue> {
+    if !data.is_object() {
+        return None;
+    }
+    let field = |k: &str| js::get(data, k).unwrap_or(JsValue::UNDEFINED);
+    if field("channel") != *channel
+        || field("type") != js::name(TYPE)
+        || field("direction") != js::name(direction)
+    {
+        return None;
+    }
+    let payload = field("payload");
+    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
+}
+
+/// Whether `data` is a client's envelope on `channel` (payload or not).
+pub fn is_to_server(data: &JsValue, channel: &JsValue) -> bool {
+    data.is_object()
+        && js::get(data, "channel").ok().as_ref() == Some(channel)
+        && js::get(data, "direction").ok() == Some(js::name(TO_SERVER))
+}

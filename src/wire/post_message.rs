@@ -1,0 +1,29 @@
+//! The postMessage wire: `{ type, payload }` on a Worker, a worker's `self`, a MessagePort
+//! or a Window; `type` tells MCP traffic from the page's other messages.
+
+use wasm_bindgen::prelude::*;
+
+use crate::js;
+
+/// The `type` when none is given.
+pub const DEFAULT_MESSAGE_TYPE: &str = "mcp";
+
+/// `payload` in an envelope of `message_type`.
+pub fn envelope(message_type: &str, payload: &JsValue) -> JsValue {
+    let env: JsValue = js::object().into();
+    js::set(&env, "type", &JsValue::from_str(message_type));
+    js::set(&env, "payload", payload);
+    env
+}
+
+/// The payload of `data` when it is an envelope of `message_type` with a payload.
+pub fn open_envelope(data: &JsValue, message_type: &str) -> Option<JsValue> {
+    if !data.is_object() {
+        return None;
+    }
+    if js::get(data, "type").ok()?.as_string().as_deref() != Some(message_type) {
+        return None;
+    }
+    let payload = js::get(data, "payload").ok()?;
+    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
+}
