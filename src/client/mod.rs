@@ -10,7 +10,7 @@
 //! | `wait.rs` | a three-way race (the one-shot slot is [`crate::peer::slot`]) |
 //! | `transport/` | the [`ClientTransport`] trait, id tagging for shared channels (`ids.rs`); wasm only: `base.rs` and one exported transport per file |
 //! | `bridge.rs` | wasm only: a page's transport object, scheduler and handlers as core types; `ClientError` → JS error classes |
-//! | `wasm.rs` | wasm only: the exported `McpClient` class |
+//! | `wasm/` | wasm only: the exported `McpClient` class (`options.rs`: its JS options) |
 //!
 //! JS exposure: `globalThis[Symbol.for('modelcontext-polyfill')].client` and the ES module's
 //! named exports (`McpClient`, the `*ClientTransport` classes, `TransportError`,
