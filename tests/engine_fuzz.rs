@@ -561,6 +561,7 @@ fn run_fuzz(state: Option<&str>, seed: u64) {
             max_batch_len: MAX_BATCH,
             max_in_flight: 16,
             max_queued: 64,
+            ..Limits::default()
         },
         page_size: 2,
         ..ServerConfig::default()

@@ -277,6 +277,96 @@ fn requests_past_the_in_flight_cap_wait_in_a_queue_and_are_all_answered() {
 }
 
 #[test]
+fn the_queue_is_bounded_by_bytes_too_and_frees_them_as_requests_leave_it() {
+    let h = limited(Limits {
+        max_in_flight: 1,
+        max_queued: 100,
+        max_queued_bytes: 400,
+        ..Limits::default()
+    });
+    let gate = Gate::default();
+    h.server.register_tool(gated("gated", &gate)).unwrap();
+    h.take();
+    let call = |id: &str, pad: usize| {
+        h.send_request(
+            json!(id),
+            "tools/call",
+            json!({"name": "gated", "arguments": {"pad": "x".repeat(pad)}}),
+        )
+    };
+    assert!(call("run", 10).is_empty(), "the one slot");
+    assert!(call("q1", 150).is_empty(), "about 230 bytes wait");
+    // About 230 more would pass 400 bytes: refused with its id, naming the byte limit.
+    let out = call("q2", 150);
+    assert_eq!(out[0]["id"], json!("q2"));
+    assert_eq!(code(&out[0]), -32600);
+    assert!(
+        message(&out[0]).starts_with("Bytes of queued requests"),
+        "{}",
+        message(&out[0])
+    );
+    // A small one still fits; count-wise the queue had room all along.
+    assert!(call("q3", 10).is_empty());
+    assert_eq!(h.session.queued(), 2);
+    // Cancelling a waiting request gives its bytes back: the large one now fits.
+    h.notify("notifications/cancelled", json!({"requestId": "q1"}));
+    h.run();
+    assert!(call("q4", 150).is_empty());
+    gate.open();
+    let ids: Vec<Value> = h.take().iter().map(|m| m["id"].clone()).collect();
+    assert_eq!(ids, [json!("run"), json!("q3"), json!("q4")]);
+    // Everything left the queue: its full size is free again.
+    gate.0.set(false);
+    assert!(call("run2", 10).is_empty());
+    assert!(call("q5", 300).is_empty());
+    assert_eq!(h.session.queued(), 1);
+}
+
+#[test]
+fn a_session_keeps_the_limits_it_was_opened_with() {
+    let h = limited(Limits::default());
+    let gate = Gate::default();
+    h.server.register_tool(gated("gated", &gate)).unwrap();
+    h.take();
+    let out = Rc::new(RefCell::new(Vec::<Value>::new()));
+    let o = out.clone();
+    let own = h.server.connect_with(
+        Limits {
+            max_in_flight: 1,
+            max_queued: 0,
+            ..Limits::default()
+        },
+        move |t| o.borrow_mut().push(serde_json::from_str(&t).unwrap()),
+    );
+    let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}});
+    own.receive(&init.to_string());
+    let call = |id: i64| {
+        json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"gated","arguments":{}}})
+            .to_string()
+    };
+    own.receive(&call(1));
+    own.receive(&call(2));
+    h.run();
+    let refused = out.borrow().iter().find(|m| m["id"] == 2).cloned().unwrap();
+    assert_eq!(code(&refused), -32600, "its own cap of one, no queue");
+    // The server's other sessions keep the server's limits.
+    assert!(h
+        .send_request(json!("a"), "tools/call", json!({"name":"gated"}))
+        .is_empty());
+    assert!(h
+        .send_request(json!("b"), "tools/call", json!({"name":"gated"}))
+        .is_empty());
+    gate.open();
+    h.run();
+    assert!(out
+        .borrow()
+        .iter()
+        .any(|m| m["id"] == 1 && m.get("result").is_some()));
+    assert_eq!(h.take().len(), 2);
+}
+
+#[test]
 fn hung_handlers_cannot_lock_a_session_out() {
     // Every slot held by a handler that never settles: ping is answered, calls queue, and
     // the client's cancellation (or the tool timeout) frees the slots.

@@ -255,6 +255,12 @@ interface ModelContextTransportSecurityOptions {
   maxMessageBytes?: number;
   /** Called with the origin of each refused message. */
   onOriginViolation?: (origin: string) => void;
+  /** Tool, resource, prompt and completion requests a session of this transport runs at once (default: `limits.maxInFlight`). */
+  maxInFlight?: number;
+  /** Requests a session of this transport keeps waiting past `maxInFlight` (default: `limits.maxQueued`; 0: none wait). */
+  maxQueued?: number;
+  /** Bytes of JSON text those waiting requests may hold together (default: `limits.maxQueuedBytes`). */
+  maxQueuedBytes?: number;
 }
 
 /**

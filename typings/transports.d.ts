@@ -38,6 +38,9 @@ interface EffectiveSecurityOptions extends EffectiveOptionsBase {
   readonly rateLimit?: ModelContextTransportSecurityOptions['rateLimit'];
   readonly maxMessageBytes?: number;
   readonly onOriginViolation?: (origin: string) => void;
+  readonly maxInFlight?: number;
+  readonly maxQueued?: number;
+  readonly maxQueuedBytes?: number;
 }
 
 export interface TabServerTransportEffectiveOptions extends EffectiveSecurityOptions {

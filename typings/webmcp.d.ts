@@ -309,6 +309,8 @@ interface ModelContextPolyfillConfig {
     maxInFlight?: number;
     /** Requests waiting past `maxInFlight` (default 4096; 0: none wait); past both, a request is refused. */
     maxQueued?: number;
+    /** Bytes of JSON text the waiting requests of a session may hold together (default 64 MiB); past it, a request is refused. */
+    maxQueuedBytes?: number;
     /** Largest message in bytes of JSON text (default 4 MiB). */
     maxMessageBytes?: number;
     /** Deepest array/object nesting (default 64). */

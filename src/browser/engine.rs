@@ -152,8 +152,8 @@ fn global_origin(global: &JsValue) -> String {
         .unwrap_or_else(|| "null".into())
 }
 
-/// Reads `modelContextPolyfillConfig.limits`: `{ maxInFlight, maxQueued, maxMessageBytes,
-/// maxDepth, toolTimeoutMs, pageSize }`, each optional (a positive number; `toolTimeoutMs` also `null`
+/// Reads `modelContextPolyfillConfig.limits`: `{ maxInFlight, maxQueued, maxQueuedBytes,
+/// maxMessageBytes, maxDepth, toolTimeoutMs, pageSize }`, each optional (a positive number; `toolTimeoutMs` also `null`
 /// for none). They apply to every session of every transport (`server::Limits`).
 pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
     const CTX: &str = "modelContextPolyfillConfig.limits";
@@ -184,6 +184,7 @@ pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
         Some(0.0) => 0,
         _ => count("maxQueued")?.unwrap_or(l.max_queued),
     };
+    l.max_queued_bytes = count("maxQueuedBytes")?.unwrap_or(l.max_queued_bytes);
     l.max_message_bytes = count("maxMessageBytes")?.unwrap_or(l.max_message_bytes);
     l.max_depth = count("maxDepth")?.unwrap_or(l.max_depth);
     c.page_size = count("pageSize")?.unwrap_or(c.page_size);

@@ -430,11 +430,21 @@ impl Server {
 
     /// Opens a session whose outgoing messages (JSON text) go to `sink`.
     pub fn connect(&self, sink: impl Fn(String) + 'static) -> Session {
-        let session = Session::new(self.clone(), Box::new(sink));
+        self.connect_with(self.0.config.limits.clone(), sink)
+    }
+
+    /// [`Server::connect`] with the session's own `limits` (a transport's, in place of the
+    /// server's).
+    pub fn connect_with(&self, limits: Limits, sink: impl Fn(String) + 'static) -> Session {
+        let session = Session::new(self.clone(), limits, Box::new(sink));
+        self.track(&session);
+        session
+    }
+
+    fn track(&self, session: &Session) {
         let mut list = self.0.sessions.borrow_mut();
         list.retain(|w| w.strong_count() > 0);
         list.push(Rc::downgrade(&session.0));
-        session
     }
 
     /// Sessions still open.
@@ -615,13 +625,19 @@ impl Server {
         snapshot: &Value,
         sink: impl Fn(String) + 'static,
     ) -> Result<Session, String> {
-        let session = Session::new(self.clone(), Box::new(sink));
+        self.connect_restored_with(snapshot, self.0.config.limits.clone(), sink)
+    }
+
+    /// [`Server::connect_restored`] with the session's own `limits`.
+    pub fn connect_restored_with(
+        &self,
+        snapshot: &Value,
+        limits: Limits,
+        sink: impl Fn(String) + 'static,
+    ) -> Result<Session, String> {
+        let session = Session::new(self.clone(), limits, Box::new(sink));
         let interrupted = session.0.restore(snapshot)?;
-        {
-            let mut list = self.0.sessions.borrow_mut();
-            list.retain(|w| w.strong_count() > 0);
-            list.push(Rc::downgrade(&session.0));
-        }
+        self.track(&session);
         session.0.fail_interrupted(&interrupted);
         Ok(session)
     }

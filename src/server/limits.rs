@@ -13,6 +13,10 @@ pub struct Limits {
     /// Requests a session keeps waiting past `max_in_flight`; past both, a request is
     /// refused (-32600). Other requests (`ping`, lists, …) never wait.
     pub max_queued: usize,
+    /// Bytes of JSON text the waiting requests of a session may hold together; a request
+    /// that would go past it is refused (-32600) like one past `max_queued`. A batch's
+    /// requests count its text shared evenly.
+    pub max_queued_bytes: usize,
     /// Messages in one batch (2025-03-26 only).
     pub max_batch_len: usize,
 }
@@ -24,6 +28,7 @@ impl Default for Limits {
             max_depth: 64,
             max_in_flight: 64,
             max_queued: 4096,
+            max_queued_bytes: 64 * 1024 * 1024,
             max_batch_len: 64,
         }
     }

@@ -15,6 +15,9 @@
 //!   into wasm memory ([`message_text`]), so a refused message never grows it.
 //! - `onOriginViolation(origin)` — called for each message from the expected peer window
 //!   but a refused origin.
+//! - `maxInFlight`, `maxQueued`, `maxQueuedBytes` — the in-flight cap and the queue behind
+//!   it for this transport's sessions; default the engine's (`modelContextPolyfillConfig.limits`).
+//!   A transport whose peers could do harm can be given less than the page's own clients.
 
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
@@ -23,7 +26,7 @@ use wasm_bindgen::JsCast;
 use crate::js;
 use crate::protocol::jsonrpc;
 use crate::protocol::RequestId;
-use crate::server::ServerError;
+use crate::server::{Limits, ServerError};
 
 /// Which origins may talk to a server.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +69,12 @@ pub struct Security {
     pub rate_given: bool,
     pub max_bytes: Option<usize>,
     pub on_violation: Option<Function>,
+    /// `maxInFlight`: handler-running requests a session runs at once.
+    pub max_in_flight: Option<usize>,
+    /// `maxQueued`: requests a session keeps waiting past them (0: none).
+    pub max_queued: Option<usize>,
+    /// `maxQueuedBytes`: the bytes of JSON text the waiting requests may hold.
+    pub max_queued_bytes: Option<usize>,
 }
 
 fn positive(v: &JsValue, what: &str) -> Result<f64, JsValue> {
@@ -78,7 +87,36 @@ fn positive(v: &JsValue, what: &str) -> Result<f64, JsValue> {
     }
 }
 
+/// An optional whole-number option: positive, or also 0 when `zero` is allowed.
+fn count(opts: &JsValue, key: &str, ctx: &str, zero: bool) -> Result<Option<usize>, JsValue> {
+    let v = js::get(opts, key)?;
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n.fract() == 0.0 && (n >= 1.0 || (zero && n == 0.0)) => {
+            Ok(Some(n as usize))
+        }
+        _ => Err(js::type_error(&format!(
+            "{ctx}.{key} must be a {} integer, got {}",
+            if zero { "non-negative" } else { "positive" },
+            js::to_dom_string(&v).unwrap_or_default()
+        ))),
+    }
+}
+
 impl Security {
+    /// `engine`'s limits with this transport's `maxInFlight`, `maxQueued` and
+    /// `maxQueuedBytes` in place of the engine's.
+    pub fn session_limits(&self, engine: &Limits) -> Limits {
+        Limits {
+            max_in_flight: self.max_in_flight.unwrap_or(engine.max_in_flight),
+            max_queued: self.max_queued.unwrap_or(engine.max_queued),
+            max_queued_bytes: self.max_queued_bytes.unwrap_or(engine.max_queued_bytes),
+            ..engine.clone()
+        }
+    }
+
     /// Reads `rateLimit`, `maxMessageBytes` and `onOriginViolation` from `opts`; `ctx`
     /// names the options object in error messages (e.g. `connect(options): options.transport`).
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<Security, JsValue> {
@@ -112,6 +150,9 @@ impl Security {
         if !max.is_undefined() {
             s.max_bytes = Some(positive(&max, &format!("{ctx}.maxMessageBytes"))? as usize);
         }
+        s.max_in_flight = count(opts, "maxInFlight", ctx, false)?;
+        s.max_queued = count(opts, "maxQueued", ctx, true)?;
+        s.max_queued_bytes = count(opts, "maxQueuedBytes", ctx, false)?;
         let cb = js::get(opts, "onOriginViolation")?;
         if !cb.is_undefined() && !cb.is_null() {
             s.on_violation = Some(cb.dyn_into().map_err(|_| {

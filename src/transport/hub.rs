@@ -99,8 +99,10 @@ impl Hub {
 
     fn open_chain(&self, reply: &Rc<RefCell<Reply>>) -> Rc<SessionChain> {
         let slot = reply.clone();
-        Rc::new(SessionChain::new(
+        let limits = self.security.session_limits(&self.server.config().limits);
+        Rc::new(SessionChain::with_limits(
             self.server.clone(),
+            limits,
             self.rules.replaced,
             move |text| {
                 if let Ok(v) = js::parse(&text) {

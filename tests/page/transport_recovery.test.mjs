@@ -111,6 +111,70 @@ test('modelContextPolyfillConfig.limits: maxInFlight and maxQueued bound a sessi
     assert.equal(r.filter((t) => /did not finish within 100 ms/.test(t)).length, 5, JSON.stringify(r));
   }, { html: ESM({ limits: { maxInFlight: 2, maxQueued: 3, toolTimeoutMs: 100 } }), timeout: 30_000 }));
 
+test('a transport keeps its own maxInFlight, maxQueued and maxQueuedBytes; the default tab server keeps the engine\'s', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      let release;
+      const gate = new Promise((r) => (release = r));
+      await mc.registerTool({ name: 'wait', description: 'Waits for the test', execute: async (a) => (await gate, JSON.stringify(a)) });
+      const tab = await openPeer('tab');
+      // An event transport for a peer the page trusts less: one call at a time, one waiting, small.
+      const { session, rpc } = await connectEvent({ maxInFlight: 1, maxQueued: 1, maxQueuedBytes: 300 }, 'lim-');
+      const call = (peer, args) => peer.rpc ? peer.rpc.request('tools/call', { name: 'wait', arguments: args }) : peer.request('tools/call', { name: 'wait', arguments: args });
+      const limited = [call(rpc, { n: 1 }), call(rpc, { n: 2 }), call(rpc, { n: 3 })];
+      const big = call(rpc, { pad: 'x'.repeat(400) });
+      const own = Array.from({ length: 5 }, (_, i) => call(tab, { own: i }));
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      const text = (m) => m.error?.message ?? m.result?.content?.[0]?.text;
+      const out = { limited: (await Promise.all(limited)).map(text), big: text(await big), own: (await Promise.all(own)).map(text) };
+      out.after = text(await call(rpc, { n: 4 }));
+      out.options = { ...session.transport.options, emitter: undefined };
+      const bad = async (t) => {
+        try {
+          await mc.connect({ transport: { type: 'event', ...t } });
+          return 'connected';
+        } catch (e) {
+          return `${e.name}: ${e.message}`;
+        }
+      };
+      out.bad = [await bad({ maxInFlight: 0 }), await bad({ maxQueued: -1 }), await bad({ maxQueuedBytes: 1.5 })];
+      return out;
+    });
+    assert.deepEqual(r.limited, ['{"n":1}', '{"n":2}', 'Requests in flight and queued exceeds the limit of 2']);
+    assert.match(r.big, /^Requests in flight and queued exceeds the limit of 2|^Bytes of queued requests/);
+    assert.deepEqual(r.own, [0, 1, 2, 3, 4].map((i) => JSON.stringify({ own: i })), 'the tab server keeps the engine limits');
+    assert.equal(r.after, '{"n":4}', 'the limited transport serves the next call');
+    assert.equal(r.options.maxInFlight, 1);
+    assert.match(r.bad[0], /^TypeError: .*maxInFlight must be a positive integer/);
+    assert.match(r.bad[1], /^TypeError: .*maxQueued must be a non-negative integer/);
+    assert.match(r.bad[2], /^TypeError: .*maxQueuedBytes must be a positive integer/);
+  }, { html: CLASSIC, timeout: 30_000 }));
+
+test('a queue bounded by bytes: a large queued call past maxQueuedBytes is refused with its id, a small one waits', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      let release;
+      const gate = new Promise((r) => (release = r));
+      await mc.registerTool({ name: 'wait', description: 'Waits for the test', execute: async (a) => (await gate, JSON.stringify(a).length) });
+      const { rpc } = await connectEvent({ maxInFlight: 1, maxQueuedBytes: 1000 }, 'qb-');
+      const call = (args) => rpc.request('tools/call', { name: 'wait', arguments: args });
+      const first = call({ n: 1 });
+      const small = call({ pad: 'x'.repeat(100) });
+      const large = call({ pad: 'x'.repeat(2000) });
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      const text = (m) => m.error?.message ?? m.result?.content?.[0]?.text;
+      return { first: text(await first), small: text(await small), large: await large };
+    });
+    assert.equal(r.first, '7');
+    assert.equal(r.small, String(JSON.stringify({ pad: 'x'.repeat(100) }).length));
+    assert.equal(r.large.error.code, -32600);
+    assert.match(r.large.error.message, /^Bytes of queued requests is \d+; the limit is 1000$/);
+  }, { html: CLASSIC, timeout: 30_000 }));
+
 const listAll = async () => {
   const mc = navigator.modelContext;
   for (let i = 0; i < 250; i++) mc.registerTool({ name: `t${String(i).padStart(3, '0')}`, description: 'x', execute: () => 'ok' });

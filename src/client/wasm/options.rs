@@ -41,9 +41,7 @@ fn json_object(o: &JsValue, key: &str, ctx: &str) -> Result<Option<Value>, JsVal
 
 /// Reads `reconnect`: `undefined`/`false` (off), `true` (defaults) or
 /// `{ initialDelayMs, maxDelayMs, factor, maxRetries, jitter, scheduler }`.
-fn reconnect_options(
-    v: &JsValue,
-) -> Result<(Option<ReconnectOptions>, Option<Function>), JsValue> {
+fn reconnect_options(v: &JsValue) -> Result<(Option<ReconnectOptions>, Option<Function>), JsValue> {
     let ctx = &format!("{CTX}.reconnect");
     if v.is_undefined() || v.is_null() || *v == JsValue::FALSE {
         return Ok((None, None));

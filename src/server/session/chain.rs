@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::Session;
-use crate::server::Server;
+use crate::server::{Limits, Server};
 
 /// What becomes of a session a later `initialize` replaced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +36,8 @@ pub enum Incoming {
 /// The current session of one peer, and the retired ones still finishing their work.
 pub struct SessionChain {
     server: Server,
+    /// The limits each session keeps (the transport's, or the server's).
+    limits: Limits,
     sink: Rc<dyn Fn(String)>,
     replaced: Replaced,
     current: RefCell<Option<Rc<Session>>>,
@@ -45,8 +47,20 @@ pub struct SessionChain {
 impl SessionChain {
     /// A chain with no session yet; every session's output goes to `sink`.
     pub fn new(server: Server, replaced: Replaced, sink: impl Fn(String) + 'static) -> Self {
+        let limits = server.config().limits.clone();
+        SessionChain::with_limits(server, limits, replaced, sink)
+    }
+
+    /// [`SessionChain::new`] whose sessions keep `limits` (a transport's own).
+    pub fn with_limits(
+        server: Server,
+        limits: Limits,
+        replaced: Replaced,
+        sink: impl Fn(String) + 'static,
+    ) -> Self {
         SessionChain {
             server,
+            limits,
             sink: Rc::new(sink),
             replaced,
             current: RefCell::new(None),
@@ -56,7 +70,10 @@ impl SessionChain {
 
     fn open(&self) -> Rc<Session> {
         let sink = self.sink.clone();
-        Rc::new(self.server.connect(move |text| sink(text)))
+        Rc::new(
+            self.server
+                .connect_with(self.limits.clone(), move |text| sink(text)),
+        )
     }
 
     /// The session the next message goes to: a fresh one when there is none, when the
@@ -124,9 +141,9 @@ impl SessionChain {
     /// one; the one it replaces is closed.
     pub fn restore(&self, snapshot: &serde_json::Value) -> Result<(), String> {
         let sink = self.sink.clone();
-        let restored = self
-            .server
-            .connect_restored(snapshot, move |text| sink(text))?;
+        let restored =
+            self.server
+                .connect_restored_with(snapshot, self.limits.clone(), move |text| sink(text))?;
         let old = self.current.borrow_mut().replace(Rc::new(restored));
         if let Some(old) = old {
             old.close();

@@ -22,7 +22,7 @@ use std::rc::Rc;
 use super::engine::Server;
 use super::error::ServerError;
 use super::futures::join_all;
-use super::limits::nesting_depth;
+use super::limits::{nesting_depth, Limits};
 use super::logging::LogLevel;
 use super::runtime::LocalBoxFuture;
 use crate::peer::{self, InFlight, Outgoing};
@@ -70,6 +70,8 @@ struct State {
     /// Requests waiting for one of them to finish, first come first served (at most
     /// `limits.max_queued`).
     waiting: VecDeque<Rc<RefCell<Turn>>>,
+    /// The bytes of JSON text the waiting requests hold (at most `limits.max_queued_bytes`).
+    waiting_bytes: usize,
     /// Replaced by another session of the same wire (see [`Session::retire`]): finishes
     /// what runs, announces nothing, closes when done.
     retiring: bool,
@@ -82,6 +84,8 @@ pub(crate) struct SessionInner {
     pub(crate) server: Server,
     id: u64,
     sink: Box<dyn Fn(String)>,
+    /// The limits this session keeps: its transport's, or the server's.
+    limits: Limits,
     st: RefCell<State>,
 }
 
@@ -96,12 +100,13 @@ enum Outcome {
 }
 
 impl Session {
-    pub(crate) fn new(server: Server, sink: Box<dyn Fn(String)>) -> Session {
+    pub(crate) fn new(server: Server, limits: Limits, sink: Box<dyn Fn(String)>) -> Session {
         let id = server.next_id();
         Session(Rc::new(SessionInner {
             server,
             id,
             sink,
+            limits,
             st: RefCell::new(State {
                 negotiated: None,
                 ready: false,
@@ -114,6 +119,7 @@ impl Session {
                 in_flight: InFlight::default(),
                 running: 0,
                 waiting: VecDeque::new(),
+                waiting_bytes: 0,
                 retiring: false,
                 outgoing: Outgoing::default(),
                 closed: false,
@@ -252,7 +258,7 @@ impl SessionInner {
         if self.is_closed() {
             return;
         }
-        let limits = &self.server.config().limits;
+        let limits = &self.limits;
         if text.len() > limits.max_message_bytes {
             return self.refuse_oversize(text, text.len(), limits.max_message_bytes);
         }
@@ -271,8 +277,8 @@ impl SessionInner {
             Err(e) => return self.refuse_unparsed(text, ServerError::Parse(e.to_string())),
         };
         match value {
-            Value::Array(items) => self.receive_batch(items),
-            single => match self.handle(single) {
+            Value::Array(items) => self.receive_batch(items, text.len()),
+            single => match self.handle(single, text.len()) {
                 Outcome::Now(Some(v)) => self.send(&v),
                 Outcome::Now(None) => {}
                 Outcome::Later(f) => {
@@ -306,7 +312,7 @@ impl SessionInner {
         self.refuse_unparsed(head, e)
     }
 
-    fn receive_batch(self: &Rc<Self>, items: Vec<Value>) {
+    fn receive_batch(self: &Rc<Self>, items: Vec<Value>, size: usize) {
         let negotiated = self.st.borrow().negotiated;
         let refuse = |msg: String| {
             self.send(&jsonrpc::failure(
@@ -333,7 +339,7 @@ impl SessionInner {
         if items.is_empty() {
             return refuse("Invalid request: an empty batch".into());
         }
-        let max = self.server.config().limits.max_batch_len;
+        let max = self.limits.max_batch_len;
         if items.len() > max {
             let e = ServerError::LimitExceeded {
                 what: "Batch length",
@@ -342,7 +348,8 @@ impl SessionInner {
             };
             return self.send(&jsonrpc::failure(None, e.to_error_object(negotiated)));
         }
-        let outcomes: Vec<Outcome> = items.into_iter().map(|m| self.handle(m)).collect();
+        let share = size / items.len();
+        let outcomes: Vec<Outcome> = items.into_iter().map(|m| self.handle(m, share)).collect();
         let futs: Vec<LocalBoxFuture<'static, Option<Value>>> = outcomes
             .into_iter()
             .map(|o| -> LocalBoxFuture<'static, Option<Value>> {
@@ -362,13 +369,16 @@ impl SessionInner {
         }));
     }
 
-    fn handle(self: &Rc<Self>, message: Value) -> Outcome {
+    /// Handles one message of `size` bytes of JSON text.
+    fn handle(self: &Rc<Self>, message: Value, size: usize) -> Outcome {
         match classify(&message) {
             Err(invalid) => Outcome::Now(Some(jsonrpc::failure(
                 invalid.id.as_ref(),
                 invalid.to_error(),
             ))),
-            Ok(Message::Request { id, method, params }) => self.handle_request(id, method, params),
+            Ok(Message::Request { id, method, params }) => {
+                self.handle_request(id, method, params, size)
+            }
             Ok(Message::Notification { method, params }) => {
                 self.handle_notification(&method, params.unwrap_or(Value::Null));
                 Outcome::Now(None)

@@ -40,6 +40,8 @@ enum Admission {
 pub(super) struct Turn {
     pub(super) granted: bool,
     pub(super) waker: Option<Waker>,
+    /// The request's size, counted in the session's `waiting_bytes` while it waits.
+    pub(super) bytes: usize,
 }
 
 /// Resolves with the slot once the queued request's turn comes. Dropped before that (the
@@ -80,7 +82,11 @@ impl Drop for TurnFuture {
         if self.turn.borrow().granted {
             session.release();
         } else if let Ok(mut st) = session.st.try_borrow_mut() {
+            let before = st.waiting.len();
             st.waiting.retain(|t| !Rc::ptr_eq(t, &self.turn));
+            if st.waiting.len() < before {
+                st.waiting_bytes = st.waiting_bytes.saturating_sub(self.turn.borrow().bytes);
+            }
         }
     }
 }
@@ -98,11 +104,13 @@ impl Drop for Permit {
 }
 
 impl SessionInner {
+    /// Serves request `id` (`size`: its bytes of JSON text, counted while it waits).
     pub(super) fn handle_request(
         self: &Rc<Self>,
         id: RequestId,
         method: String,
         params: Option<Value>,
+        size: usize,
     ) -> Outcome {
         let fail_now = |e: ServerError, v: Option<ProtocolVersion>| {
             Outcome::Now(Some(jsonrpc::failure(Some(&id), e.to_error_object(v))))
@@ -139,17 +147,13 @@ impl SessionInner {
                     version,
                 );
             }
-            let limits = &self.server.config().limits;
+            let limits = &self.limits;
             if !methods::runs_handler(&method) {
                 Admission::Free
             } else if st.running < limits.max_in_flight.max(1) {
                 st.running += 1;
                 Admission::Run
-            } else if st.waiting.len() < limits.max_queued {
-                let turn = Rc::new(RefCell::new(Turn::default()));
-                st.waiting.push_back(turn.clone());
-                Admission::Wait(turn)
-            } else {
+            } else if st.waiting.len() >= limits.max_queued {
                 let limit = limits.max_in_flight + limits.max_queued;
                 drop(st);
                 return fail_now(
@@ -160,6 +164,25 @@ impl SessionInner {
                     },
                     version,
                 );
+            } else if st.waiting_bytes + size > limits.max_queued_bytes {
+                let (limit, actual) = (limits.max_queued_bytes, st.waiting_bytes + size);
+                drop(st);
+                return fail_now(
+                    ServerError::LimitExceeded {
+                        what: "Bytes of queued requests",
+                        limit,
+                        actual: Some(actual),
+                    },
+                    version,
+                );
+            } else {
+                let turn = Rc::new(RefCell::new(Turn {
+                    bytes: size,
+                    ..Turn::default()
+                }));
+                st.waiting.push_back(turn.clone());
+                st.waiting_bytes += size;
+                Admission::Wait(turn)
             }
         };
         let job = Job {
@@ -288,6 +311,7 @@ impl SessionInner {
             match st.waiting.pop_front() {
                 Some(turn) => {
                     let mut t = turn.borrow_mut();
+                    st.waiting_bytes = st.waiting_bytes.saturating_sub(t.bytes);
                     t.granted = true;
                     t.waker.take()
                 }
