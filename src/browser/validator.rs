@@ -27,13 +27,12 @@
 use js_sys::Promise;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::js;
-use crate::server::engine::ServerInner;
 use crate::server::{CompiledSchema, LocalBoxFuture, SchemaCompiler, SchemaViolation, Server};
 
 /// The keyword of the violation a deferred schema reports when validation is attempted
@@ -212,9 +211,9 @@ impl LazyValidator {
     /// tools: a failed load, or schemas registered before the load that the validator
     /// refuses (named by tool, as a schema refused at registration would be).
     pub fn report_to_console(&self, server: &Server) {
-        let server: Weak<ServerInner> = Rc::downgrade(&server.0);
+        let server = server.downgrade();
         self.on_settled(move |outcome| {
-            let Some(server) = server.upgrade().map(Server) else {
+            let Some(server) = server.upgrade() else {
                 return;
             };
             match outcome {

@@ -50,7 +50,7 @@ fn now(r: R) -> Reply {
 fn with_inputs(call: &Call) -> Result<RequestContext, ServerError> {
     let mut ctx = call.ctx.clone();
     if call.stateless {
-        ctx.inputs = input_required::read_inputs(&call.params, &call.session.server.0.state_key)?;
+        ctx.inputs = input_required::read_inputs(&call.params, call.session.server.state_key())?;
     }
     Ok(ctx)
 }
@@ -321,7 +321,7 @@ fn tools_call_checked(call: &Call, tool: Rc<Tool>, v: ProtocolVersion) -> Reply 
     if let Some(reply) = tasks::tools_call(call, v, &tool, &args, &ctx) {
         return reply;
     }
-    let key = server.0.state_key.clone();
+    let key = server.state_key().clone();
     let stateless = call.stateless;
     let run = move |ctx: RequestContext| -> LocalBoxFuture<'static, Result<Round<Map<String, Value>>, ServerError>> {
         let fut = server.run_tool(tool.clone(), args.clone(), ctx);
@@ -379,7 +379,7 @@ fn resources_read(call: &Call) -> Reply {
         Ok(u) => u.to_string(),
         Err(e) => return now(Err(e)),
     };
-    let found = call.session.server.0.registry.borrow().resolve(&uri);
+    let found = call.session.server.registry().resolve(&uri);
     let Some((resource, vars)) = found else {
         return now(Err(ServerError::ResourceNotFound { uri }));
     };
@@ -387,7 +387,7 @@ fn resources_read(call: &Call) -> Reply {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
     };
-    let key = call.session.server.0.state_key.clone();
+    let key = call.session.server.state_key().clone();
     let stateless = call.stateless;
     let mime = resource.def.mime_type.clone();
     let u = uri.clone();
@@ -501,17 +501,12 @@ fn string_map(v: Option<&Value>, what: &str) -> Result<BTreeMap<String, String>,
 fn prompts_get(call: &Call) -> Reply {
     let r = (|| {
         let name = param_str(&call.params, "name", "prompts/get")?;
-        let prompt = call
-            .session
-            .server
-            .0
-            .registry
-            .borrow()
-            .prompt(name)
-            .ok_or_else(|| ServerError::InvalidParams {
+        let prompt = call.session.server.registry().prompt(name).ok_or_else(|| {
+            ServerError::InvalidParams {
                 message: format!("Unknown prompt: {name}"),
                 data: Some(json!({ "name": name })),
-            })?;
+            }
+        })?;
         let args = string_map(call.params.get("arguments"), "prompts/get")?;
         let unknown: Vec<&str> = args
             .keys()
@@ -546,7 +541,7 @@ fn prompts_get(call: &Call) -> Reply {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
     };
-    let key = call.session.server.0.state_key.clone();
+    let key = call.session.server.state_key().clone();
     let stateless = call.stateless;
     let version = call.version;
     let p = prompt.clone();
@@ -614,7 +609,7 @@ fn complete(call: &Call) -> Reply {
             p.get("context").and_then(|c| c.get("arguments")),
             "completion/complete context",
         )?;
-        let registry = call.session.server.0.registry.borrow();
+        let registry = call.session.server.registry();
         let completer = match reference.get("type").and_then(Value::as_str) {
             Some("ref/prompt") => {
                 let name = param_str(reference, "name", "completion/complete ref")?;

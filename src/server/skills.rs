@@ -394,7 +394,7 @@ impl Server {
     pub fn register_skill(&self, def: SkillDef) -> Result<String, RegistryError> {
         let (skill, resources) = build(def)?;
         let uri = skill.uri();
-        if self.0.skills.borrow().skills.contains_key(&uri) {
+        if self.skill_registry().borrow().skills.contains_key(&uri) {
             return Err(RegistryError::Duplicate {
                 kind: "skill",
                 key: uri,
@@ -411,8 +411,7 @@ impl Server {
             }
             added.push(u);
         }
-        self.0
-            .skills
+        self.skill_registry()
             .borrow_mut()
             .skills
             .insert(uri.clone(), Rc::new(skill));
@@ -421,7 +420,7 @@ impl Server {
 
     /// Removes the skill whose `SKILL.md` is at `uri`, and its resources; `false` when none.
     pub fn unregister_skill(&self, uri: &str) -> bool {
-        let removed = self.0.skills.borrow_mut().skills.remove(uri);
+        let removed = self.skill_registry().borrow_mut().skills.remove(uri);
         match removed {
             Some(skill) => {
                 for u in &skill.uris {
@@ -435,7 +434,7 @@ impl Server {
 
     /// The skill entries, by URI.
     pub fn skills(&self) -> Vec<Value> {
-        let reg = self.0.skills.borrow();
+        let reg = self.skill_registry().borrow();
         reg.skills.values().map(|s| s.entry.clone()).collect()
     }
 }
@@ -471,7 +470,7 @@ fn uri_param(call: &Call) -> Result<&str, ServerError> {
 fn list(call: &Call) -> Result<Value, ServerError> {
     let server = &call.session.server;
     let after = pagination::read_cursor(&call.params)?;
-    let reg = server.0.skills.borrow();
+    let reg = server.skill_registry().borrow();
     let (page, next) = pagination::page(
         reg.skills.iter().map(|(k, s)| (k.clone(), s.entry.clone())),
         after.as_deref(),
@@ -487,7 +486,7 @@ fn list(call: &Call) -> Result<Value, ServerError> {
 
 fn get(call: &Call) -> Result<Value, ServerError> {
     let uri = uri_param(call)?;
-    let reg = call.session.server.0.skills.borrow();
+    let reg = call.session.server.skill_registry().borrow();
     match reg.skills.get(uri) {
         Some(s) => Ok(json!({ "skill": s.entry })),
         None => Err(ServerError::InvalidParams {
@@ -505,7 +504,7 @@ fn directory_read(call: &Call, v: ProtocolVersion) -> Result<Value, ServerError>
     let server = &call.session.server;
     let after = pagination::read_cursor(&call.params)?;
     let files: Vec<String> = {
-        let reg = server.0.skills.borrow();
+        let reg = server.skill_registry().borrow();
         reg.skills
             .values()
             .flat_map(|s| s.uris.iter().cloned())

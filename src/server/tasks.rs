@@ -35,12 +35,12 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, VecDeque};
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 use std::task::Poll;
 
 use super::cancel::CancellationToken;
 use super::context::RequestContext;
-use super::engine::{Server, ServerInner};
+use super::engine::{Server, WeakServer};
 use super::error::ServerError;
 use super::futures::{join_all, slot, Filler, Slot};
 use super::handler::HandlerError;
@@ -315,7 +315,7 @@ fn task_value(id: &str, t: &TaskState, detailed: bool) -> Map<String, Value> {
 
 /// What a handler's context carries while its call may become, or is, a task.
 pub(crate) struct TaskLink {
-    server: Weak<ServerInner>,
+    server: WeakServer,
     id: RefCell<Option<String>>,
     /// Fires when the task has been created.
     created: CancellationToken,
@@ -333,7 +333,7 @@ impl TaskLink {
     }
 
     fn server(&self) -> Option<Server> {
-        self.server.upgrade().map(Server)
+        self.server.upgrade()
     }
 
     /// Creates the task now if it does not exist yet; its id.
@@ -438,7 +438,7 @@ pub(crate) fn tools_call(
     }
     let server = call.session.server.clone();
     let limits = server.config().tasks.clone();
-    let working = server.0.tasks.working();
+    let working = server.task_store().working();
     if working >= limits.max_working {
         return Some(Reply::Now(Err(ServerError::LimitExceeded {
             what: "Tasks working at once",
@@ -447,7 +447,7 @@ pub(crate) fn tools_call(
         })));
     }
     let link = Rc::new(TaskLink {
-        server: Rc::downgrade(&server.0),
+        server: server.downgrade(),
         id: RefCell::new(None),
         created: CancellationToken::new(),
         cancel: CancellationToken::new(),
@@ -474,11 +474,11 @@ pub(crate) fn tools_call(
         task_ctx,
         link.clone(),
     );
-    let key = server.0.state_key.clone();
+    let key = server.state_key().clone();
     let caps = ctx.client_capabilities().clone();
     Some(Reply::Later(Box::pin(async move {
         let mut job = Some(job);
-        let mut turn = server.0.runtime.sleep(0);
+        let mut turn = server.runtime().sleep(0);
         let mut created = link.created.cancelled();
         // The handler answers at once, or the call becomes a task (SEP-2663 "Task Creation").
         let first = poll_fn(|cx| {
@@ -505,12 +505,12 @@ pub(crate) fn tools_call(
             // No room for a task after all: the request waits for the handler instead.
             Err(_) => return answer_now(job.as_mut().await, v, &caps, &key),
         };
-        let weak = Rc::downgrade(&server.0);
+        let weak = server.downgrade();
         let finish_id = id.clone();
-        server.0.runtime.spawn(Box::pin(async move {
+        server.runtime().spawn(Box::pin(async move {
             let end = job.await;
-            if let Some(inner) = weak.upgrade() {
-                Server(inner).finish_task(&finish_id, end, v);
+            if let Some(server) = weak.upgrade() {
+                server.finish_task(&finish_id, end, v);
             }
         }));
         server.create_result(&id)
@@ -616,11 +616,11 @@ fn run_job(
 
 impl Server {
     fn task_id(&self) -> String {
-        let n = self.0.tasks.counter.get() + 1;
-        self.0.tasks.counter.set(n);
+        let n = self.task_store().counter.get() + 1;
+        self.task_store().counter.set(n);
         let mut seed = n.to_le_bytes().to_vec();
-        seed.extend_from_slice(&self.0.runtime.now_ms().to_le_bytes());
-        let mac = self.0.state_key.mac(&seed);
+        seed.extend_from_slice(&self.runtime().now_ms().to_le_bytes());
+        let mac = self.state_key().mac(&seed);
         input_required::hex(&mac[..16])
     }
 
@@ -633,7 +633,7 @@ impl Server {
     ) -> Result<String, ServerError> {
         self.expire_due();
         let limits = self.config().tasks.clone();
-        if self.0.tasks.working() >= limits.max_working {
+        if self.task_store().working() >= limits.max_working {
             return Err(ServerError::LimitExceeded {
                 what: "Tasks working at once",
                 limit: limits.max_working,
@@ -641,8 +641,8 @@ impl Server {
             });
         }
         let id = self.task_id();
-        let now = self.0.runtime.now_ms();
-        self.0.tasks.tasks.borrow_mut().insert(
+        let now = self.runtime().now_ms();
+        self.task_store().tasks.borrow_mut().insert(
             id.clone(),
             TaskState {
                 status: TaskStatus::Working,
@@ -660,13 +660,13 @@ impl Server {
             },
         );
         if let Some(ttl) = limits.ttl_ms {
-            let weak = Rc::downgrade(&self.0);
-            let sleep = self.0.runtime.sleep(ttl);
+            let weak = self.downgrade();
+            let sleep = self.runtime().sleep(ttl);
             let expiring = id.clone();
-            self.0.runtime.spawn(Box::pin(async move {
+            self.runtime().spawn(Box::pin(async move {
                 sleep.await;
-                if let Some(inner) = weak.upgrade() {
-                    Server(inner).expire(&expiring);
+                if let Some(server) = weak.upgrade() {
+                    server.expire(&expiring);
                 }
             }));
         }
@@ -675,7 +675,7 @@ impl Server {
 
     /// Discards a task whose time to live elapsed, cancelling it first if it still runs.
     fn expire(&self, id: &str) {
-        if let Some(mut t) = self.0.tasks.forget(id, Gone::Expired) {
+        if let Some(mut t) = self.task_store().forget(id, Gone::Expired) {
             drop_inputs(&mut t, "The task expired");
             t.cancel.cancel("The task expired (its ttlMs elapsed)");
         }
@@ -683,10 +683,9 @@ impl Server {
 
     /// Expires every task past its time to live (timers may fire late).
     fn expire_due(&self) {
-        let now = self.0.runtime.now_ms();
+        let now = self.runtime().now_ms();
         let due: Vec<String> = self
-            .0
-            .tasks
+            .task_store()
             .tasks
             .borrow()
             .iter()
@@ -702,11 +701,11 @@ impl Server {
     /// tells listening streams.
     fn update_task(&self, id: &str, change: impl FnOnce(&mut TaskState) -> bool) {
         let changed = {
-            let mut tasks = self.0.tasks.tasks.borrow_mut();
+            let mut tasks = self.task_store().tasks.borrow_mut();
             match tasks.get_mut(id) {
                 Some(t) => {
                     if change(t) {
-                        t.updated_ms = self.0.runtime.now_ms().max(t.updated_ms);
+                        t.updated_ms = self.runtime().now_ms().max(t.updated_ms);
                         Some((t.status.is_terminal(), task_value(id, t, true)))
                     } else {
                         None
@@ -728,7 +727,7 @@ impl Server {
     fn retire(&self, id: &str) {
         let max = self.config().tasks.max_retained;
         let excess: Vec<String> = {
-            let mut finished = self.0.tasks.finished.borrow_mut();
+            let mut finished = self.task_store().finished.borrow_mut();
             if !finished.iter().any(|f| f == id) {
                 finished.push_back(id.to_string());
             }
@@ -736,7 +735,7 @@ impl Server {
             finished.drain(..n).collect()
         };
         for old in excess {
-            self.0.tasks.forget(&old, Gone::Discarded(max));
+            self.task_store().forget(&old, Gone::Discarded(max));
         }
     }
 
@@ -751,8 +750,10 @@ impl Server {
 
     /// The `CreateTaskResult` for a task just created.
     fn create_result(&self, id: &str) -> Result<Value, ServerError> {
-        let tasks = self.0.tasks.tasks.borrow();
-        let t = tasks.get(id).ok_or_else(|| self.0.tasks.not_found(id))?;
+        let tasks = self.task_store().tasks.borrow();
+        let t = tasks
+            .get(id)
+            .ok_or_else(|| self.task_store().not_found(id))?;
         let mut m = task_value(id, t, false);
         m.insert("resultType".into(), json!(RESULT_TYPE_TASK));
         Ok(Value::Object(m))
@@ -831,13 +832,13 @@ impl Server {
     /// The tasks currently held (finished ones included), for hosts and tests.
     pub fn task_count(&self) -> usize {
         self.expire_due();
-        self.0.tasks.tasks.borrow().len()
+        self.task_store().tasks.borrow().len()
     }
 
     /// The `DetailedTask` of `id` as `tasks/get` would answer it, if the task exists.
     pub fn task(&self, id: &str) -> Option<Value> {
         self.expire_due();
-        let tasks = self.0.tasks.tasks.borrow();
+        let tasks = self.task_store().tasks.borrow();
         tasks
             .get(id)
             .map(|t| Value::Object(task_value(id, t, true)))
@@ -881,8 +882,8 @@ fn answer(call: &Call) -> Result<Value, ServerError> {
     };
     let server = &call.session.server;
     server.expire_due();
-    if !server.0.tasks.tasks.borrow().contains_key(&id) {
-        return Err(server.0.tasks.not_found(&id));
+    if !server.task_store().tasks.borrow().contains_key(&id) {
+        return Err(server.task_store().not_found(&id));
     }
     match m {
         "tasks/get" => Ok(server.task(&id).unwrap_or_else(|| json!({}))),

@@ -283,7 +283,7 @@ impl SessionInner {
                 Outcome::Now(None) => {}
                 Outcome::Later(f) => {
                     let me = self.clone();
-                    self.server.0.runtime.spawn(Box::pin(async move {
+                    self.server.runtime().spawn(Box::pin(async move {
                         if let Some(v) = f.await {
                             me.send(&v);
                         }
@@ -360,7 +360,7 @@ impl SessionInner {
             })
             .collect();
         let me = self.clone();
-        self.server.0.runtime.spawn(Box::pin(async move {
+        self.server.runtime().spawn(Box::pin(async move {
             let replies: Vec<Value> = join_all(futs).await.into_iter().flatten().collect();
             if !replies.is_empty() {
                 me.send(&Value::Array(replies));

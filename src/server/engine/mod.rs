@@ -1,161 +1,43 @@
 //! [`Server`]: the registry, the sessions connected to it, and change notifications.
+//!
+//! The server's state is private to this module: the rest of the engine asks a [`Server`]
+//! through its methods (the registry's tools, the runtime, the tasks and skills it keeps).
 
-use serde_json::{Map, Value};
-use std::cell::{Cell, RefCell};
+use serde_json::Value;
+use std::cell::{Cell, Ref, RefCell};
 use std::rc::{Rc, Weak};
 
-use super::cancel::CancellationToken;
-use super::context::{RequestContext, SessionLink};
-use super::futures::{race, Either};
-use super::handler::HandlerResult;
-use super::input_required::{self, StateKey};
+use super::context::SessionLink;
+use super::input_required::StateKey;
 use super::limits::Limits;
 use super::logging::LogLevel;
 use super::registry::{
     ListKind, PromptDef, Registry, RegistryError, Resource, ResourceDef, Tool, ToolDef,
 };
-use super::results;
-use super::runtime::{LocalBoxFuture, Runtime};
+use super::runtime::Runtime;
 use super::session::{Session, SessionInner};
 use super::skills::SkillRegistry;
-use super::tasks::{TaskLimits, TaskStore};
-use super::validator::{SchemaCompiler, SchemaViolation};
+use super::tasks::TaskStore;
+use super::validator::SchemaCompiler;
 use crate::protocol::ProtocolVersion;
 
-/// Who the server says it is.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerInfo {
-    pub name: String,
-    pub version: String,
-    pub title: Option<String>,
-    pub description: Option<String>,
-    pub website_url: Option<String>,
-    pub icons: Vec<Value>,
-    /// Sent as `instructions` in the `initialize` / `server/discover` result.
-    pub instructions: Option<String>,
-}
+mod calls;
+mod config;
 
-impl ServerInfo {
-    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        ServerInfo {
-            name: name.into(),
-            version: version.into(),
-            title: None,
-            description: None,
-            website_url: None,
-            icons: Vec::new(),
-            instructions: None,
-        }
-    }
-
-    /// The `Implementation` object for `version`.
-    pub fn implementation(&self, version: ProtocolVersion) -> Value {
-        let mut m = Map::new();
-        m.insert("name".into(), Value::from(self.name.clone()));
-        m.insert("version".into(), Value::from(self.version.clone()));
-        if version.has_titles() {
-            if let Some(t) = &self.title {
-                m.insert("title".into(), Value::from(t.clone()));
-            }
-        }
-        if version.has_icons() {
-            if let Some(d) = &self.description {
-                m.insert("description".into(), Value::from(d.clone()));
-            }
-            if let Some(u) = &self.website_url {
-                m.insert("websiteUrl".into(), Value::from(u.clone()));
-            }
-            if !self.icons.is_empty() {
-                m.insert("icons".into(), Value::Array(self.icons.clone()));
-            }
-        }
-        Value::Object(m)
-    }
-}
-
-/// Server settings.
-#[derive(Clone, Debug)]
-pub struct ServerConfig {
-    pub limits: Limits,
-    /// Items per page in list results. Default: all of them in one page. Paging is the
-    /// server's choice (the client follows `nextCursor`), but many clients call
-    /// `tools/list` once and never follow the cursor: a smaller page would hide tools
-    /// from them. Set a size to paginate long lists.
-    pub page_size: usize,
-    /// A tool call still running after this long ends with an `isError` result and its
-    /// handler's signal fires. `None`: no limit (the client may cancel).
-    pub tool_timeout_ms: Option<u64>,
-    /// `ttlMs` on 2026-07-28 list/read/discover results.
-    pub ttl_ms: u64,
-    /// `cacheScope` on 2026-07-28 list/read/discover results.
-    pub cache_scope: &'static str,
-    /// Limits on tasks (the Tasks extension, [`super::tasks`]).
-    pub tasks: TaskLimits,
-}
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        ServerConfig {
-            limits: Limits::default(),
-            page_size: usize::MAX,
-            tool_timeout_ms: None,
-            ttl_ms: 0,
-            cache_scope: "private",
-            tasks: TaskLimits::default(),
-        }
-    }
-}
-
-/// Why a direct tool call could not run.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CallError {
-    UnknownTool(String),
-    /// Arguments that are not an object.
-    NotAnObject(String),
-    /// Arguments violating the input schema.
-    InvalidArguments {
-        tool: String,
-        violations: Vec<SchemaViolation>,
-    },
-    /// The tool has a schema but the validator will never be ready (see
-    /// [`Server::validator_ready`]): the call is refused rather than run unchecked.
-    ValidatorUnavailable {
-        tool: String,
-        reason: String,
-    },
-}
-
-impl std::fmt::Display for CallError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CallError::UnknownTool(n) => write!(f, "Unknown tool: {n}"),
-            CallError::NotAnObject(got) => {
-                write!(f, "Tool arguments must be an object, got {got}")
-            }
-            CallError::InvalidArguments { tool, violations } => {
-                write!(f, "Invalid arguments for tool {tool}: ")?;
-                let parts: Vec<String> = violations.iter().map(|v| v.describe()).collect();
-                f.write_str(&parts.join("; "))
-            }
-            CallError::ValidatorUnavailable { tool, reason } => write!(
-                f,
-                "Tool {tool} was not called: its schema cannot be checked ({reason})"
-            ),
-        }
-    }
-}
+pub use calls::CallError;
+pub use config::{ServerConfig, ServerInfo};
 
 type Observer = Rc<dyn Fn(ListKind)>;
 
 /// A list's items as a version shapes them, keyed and sorted by their unique key.
 pub(crate) type ShapedList = Rc<[(String, Value)]>;
 
-pub(crate) struct ServerInner {
+struct ServerInner {
     info: RefCell<ServerInfo>,
-    pub(crate) config: ServerConfig,
-    pub(crate) runtime: Rc<dyn Runtime>,
+    config: ServerConfig,
+    runtime: Rc<dyn Runtime>,
     compiler: Rc<dyn SchemaCompiler>,
-    pub(crate) registry: RefCell<Registry>,
+    registry: RefCell<Registry>,
     sessions: RefCell<Vec<Weak<SessionInner>>>,
     /// Counts registry changes; sessions and listen streams remember where they started,
     /// so they never hear of changes made before (those are in what they list).
@@ -169,16 +51,27 @@ pub(crate) struct ServerInner {
     shaped_tools: RefCell<Vec<(ProtocolVersion, ShapedList)>>,
     next_id: Cell<u64>,
     /// Signs and verifies the `requestState` of input-required results.
-    pub(crate) state_key: StateKey,
+    state_key: StateKey,
     /// Tasks (SEP-2663), kept per server: stateless clients have no session to hold them.
-    pub(crate) tasks: TaskStore,
+    tasks: TaskStore,
     /// Skills (SEP-2640); their files are resources in `registry`.
-    pub(crate) skills: RefCell<SkillRegistry>,
+    skills: RefCell<SkillRegistry>,
 }
 
 /// The MCP server engine. Cheap to clone (shared handle).
 #[derive(Clone)]
-pub struct Server(pub(crate) Rc<ServerInner>);
+pub struct Server(Rc<ServerInner>);
+
+/// A [`Server`] held without keeping it alive (a task's link to it, a hook run later).
+#[derive(Clone)]
+pub struct WeakServer(Weak<ServerInner>);
+
+impl WeakServer {
+    /// The server, while something else still holds it.
+    pub fn upgrade(&self) -> Option<Server> {
+        self.0.upgrade().map(Server)
+    }
+}
 
 fn kind_index(k: ListKind) -> usize {
     match k {
@@ -224,8 +117,40 @@ impl Server {
         *self.0.info.borrow_mut() = info;
     }
 
+    /// The settings the server was made with.
     pub fn config(&self) -> &ServerConfig {
         &self.0.config
+    }
+
+    /// A handle that does not keep the server alive.
+    pub fn downgrade(&self) -> WeakServer {
+        WeakServer(Rc::downgrade(&self.0))
+    }
+
+    /// The host's event loop, timers and clock.
+    pub(crate) fn runtime(&self) -> &Rc<dyn Runtime> {
+        &self.0.runtime
+    }
+
+    /// The registry, to read (a tool, a resource by URI, a prompt's completers). Changes go
+    /// through the `register_*` / `unregister_*` methods, which announce them.
+    pub(crate) fn registry(&self) -> Ref<'_, Registry> {
+        self.0.registry.borrow()
+    }
+
+    /// The key `requestState` and task ids are signed with.
+    pub(crate) fn state_key(&self) -> &StateKey {
+        &self.0.state_key
+    }
+
+    /// The tasks this server holds (SEP-2663).
+    pub(crate) fn task_store(&self) -> &TaskStore {
+        &self.0.tasks
+    }
+
+    /// The skills this server serves (SEP-2640).
+    pub(crate) fn skill_registry(&self) -> &RefCell<SkillRegistry> {
+        &self.0.skills
     }
 
     /// Sets the key the `requestState` of input-required results is signed with (see
@@ -456,162 +381,6 @@ impl Server {
         let mut list = self.0.sessions.borrow_mut();
         list.retain(|w| w.upgrade().is_some_and(|s| !s.is_closed()));
         list.iter().filter_map(Weak::upgrade).collect()
-    }
-
-    // ---- calling tools --------------------------------------------------------------
-
-    /// What a call of tool `name` must wait for before [`Server::check_call`] can check it:
-    /// `None` when nothing (no such tool, a tool without schemas, or a validator that is
-    /// ready — always so natively). Otherwise the future resolves once the validator is
-    /// ready, or to [`CallError::ValidatorUnavailable`] when it never will be (the browser's
-    /// validator module could not be loaded).
-    pub fn validator_ready(
-        &self,
-        name: &str,
-    ) -> Option<LocalBoxFuture<'static, Result<(), CallError>>> {
-        let tool = self.tool(name)?;
-        self.validator_ready_for(&tool)
-    }
-
-    /// [`Server::validator_ready`] for a tool already looked up.
-    pub fn validator_ready_for(
-        &self,
-        tool: &Tool,
-    ) -> Option<LocalBoxFuture<'static, Result<(), CallError>>> {
-        if tool.input.is_none() && tool.output.is_none() {
-            return None;
-        }
-        let ready = self.0.compiler.ready()?;
-        let tool = tool.def.name.clone();
-        Some(Box::pin(async move {
-            ready
-                .await
-                .map_err(|reason| CallError::ValidatorUnavailable { tool, reason })
-        }))
-    }
-
-    /// Looks a tool up and validates `args` against its input schema.
-    pub fn check_call(&self, name: &str, args: &Value) -> Result<Rc<Tool>, CallError> {
-        let tool = self
-            .tool(name)
-            .ok_or_else(|| CallError::UnknownTool(name.to_string()))?;
-        self.check_args(&tool, args)?;
-        Ok(tool)
-    }
-
-    /// Validates `args` against the input schema of a tool already looked up.
-    pub fn check_args(&self, tool: &Tool, args: &Value) -> Result<(), CallError> {
-        if !args.is_object() {
-            return Err(CallError::NotAnObject(crate::protocol::jsonrpc::compact(
-                args,
-            )));
-        }
-        if let Some(schema) = &tool.input {
-            let violations = schema.validate(args);
-            if !violations.is_empty() {
-                return Err(CallError::InvalidArguments {
-                    tool: tool.def.name.clone(),
-                    violations,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Runs a validated tool: handler, timeout, normalization, output-schema check.
-    /// Resolves to a `CallToolResult` object (before per-version shaping).
-    pub(crate) fn run_tool(
-        &self,
-        tool: Rc<Tool>,
-        args: Value,
-        ctx: RequestContext,
-    ) -> LocalBoxFuture<'static, Map<String, Value>> {
-        let timeout = self.0.config.tool_timeout_ms;
-        let runtime = self.0.runtime.clone();
-        Box::pin(async move {
-            let cancel: CancellationToken = ctx.cancel.clone();
-            let call = tool.def.handler.call(args, ctx);
-            let outcome = match timeout {
-                None => Some(call.await),
-                Some(ms) => match race(call, runtime.sleep(ms)).await {
-                    Either::Left(r) => Some(r),
-                    Either::Right(()) => {
-                        cancel.cancel(format!("Tool {} timed out after {ms} ms", tool.def.name));
-                        None
-                    }
-                },
-            };
-            match outcome {
-                None => results::tool_error(format!(
-                    "Tool {} did not finish within {} ms",
-                    tool.def.name,
-                    timeout.unwrap_or_default()
-                )),
-                Some(r) => tool_outcome(&tool, r),
-            }
-        })
-    }
-
-    /// A tool handler's outcome as a `CallToolResult` object (before per-version shaping):
-    /// normalized and checked against the output schema; an error becomes an `isError`
-    /// result; an input-required result is passed on untouched.
-    pub(crate) fn tool_outcome(&self, tool: &Tool, r: HandlerResult) -> Map<String, Value> {
-        tool_outcome(tool, r)
-    }
-
-    /// Validates arguments, then runs the tool, as MCP `tools/call` does but outside any
-    /// session.
-    pub fn call_tool(
-        &self,
-        name: &str,
-        args: Value,
-        ctx: RequestContext,
-    ) -> Result<LocalBoxFuture<'static, Map<String, Value>>, CallError> {
-        let tool = self.check_call(name, &args)?;
-        Ok(self.run_tool(tool, args, ctx))
-    }
-}
-
-fn tool_outcome(tool: &Tool, r: HandlerResult) -> Map<String, Value> {
-    match r {
-        Err(e) => results::tool_error(e.message),
-        // Input-required results go to the caller untouched (tools/call drives them).
-        Ok(Value::Object(o))
-            if o.get("resultType").and_then(Value::as_str)
-                == Some(input_required::INPUT_REQUIRED) =>
-        {
-            o
-        }
-        Ok(value) => check_output(tool, results::call_tool_result(value)),
-    }
-}
-
-/// Checks `structuredContent` against the tool's output schema (successful results only).
-fn check_output(tool: &Tool, result: Map<String, Value>) -> Map<String, Value> {
-    let Some(schema) = &tool.output else {
-        return result;
-    };
-    if result.get("isError") == Some(&Value::Bool(true)) {
-        return result;
-    }
-    match result.get("structuredContent") {
-        None => results::tool_error(format!(
-            "Tool {} declares an outputSchema but returned no structuredContent",
-            tool.def.name
-        )),
-        Some(sc) => {
-            let violations = schema.validate(sc);
-            if violations.is_empty() {
-                result
-            } else {
-                let parts: Vec<String> = violations.iter().map(|v| v.describe()).collect();
-                results::tool_error(format!(
-                    "Tool {} returned structuredContent that does not match its outputSchema: {}",
-                    tool.def.name,
-                    parts.join("; ")
-                ))
-            }
-        }
     }
 }
 
