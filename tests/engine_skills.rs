@@ -4,7 +4,6 @@
 //! SEP forbids is refused at registration. Every message is schema-checked.
 mod support;
 
-use modelcontext_polyfill::server::input_required::sha256;
 use modelcontext_polyfill::server::{
     RegistryError, ServerConfig, SkillContent, SkillDef, SkillFile,
 };
@@ -53,7 +52,11 @@ fn pdf_skill() -> SkillDef {
 }
 
 fn digest(bytes: &[u8]) -> String {
-    let h: String = sha256(bytes).iter().map(|b| format!("{b:02x}")).collect();
+    use sha2::Digest;
+    let h: String = sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     format!("sha256:{h}")
 }
 

@@ -6,6 +6,7 @@
 //! futures; the host runs them through the [`Runtime`] it supplies.
 
 pub mod context;
+mod crypto;
 pub mod engine;
 pub mod error;
 pub(crate) mod futures;

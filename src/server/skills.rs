@@ -23,10 +23,10 @@ use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+use super::crypto::{base64_decode_with, base64_encode_with, hex, sha256, B64_STANDARD};
 use super::engine::Server;
 use super::error::ServerError;
 use super::handler::HandlerError;
-use super::input_required::{base64_decode_with, base64_encode_with, hex, sha256, B64_STANDARD};
 use super::methods::{Call, Reply};
 use super::pagination;
 use super::registry::{RegistryError, ResourceDef};

@@ -621,7 +621,7 @@ impl Server {
         let mut seed = n.to_le_bytes().to_vec();
         seed.extend_from_slice(&self.runtime().now_ms().to_le_bytes());
         let mac = self.state_key().mac(&seed);
-        input_required::hex(&mac[..16])
+        super::crypto::hex(&mac[..16])
     }
 
     /// Creates a task in `working` status (SEP-2663 "Task Creation"), refusing when
