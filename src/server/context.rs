@@ -6,11 +6,20 @@ use std::cell::Cell;
 use std::rc::{Rc, Weak};
 
 use super::cancel::CancellationToken;
-use super::input_required::Inputs;
 use super::logging::LogLevel;
 use super::runtime::LocalBoxFuture;
 use super::tasks::TaskLink;
 use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
+
+/// What a retry brought (a 2026-07-28 request repeated with `inputResponses` and a
+/// verified `requestState`; see [`super::input_required`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inputs {
+    /// The client's answers, keyed as the input requests were.
+    pub responses: Option<Map<String, Value>>,
+    /// The state the handler wrote in its previous round, verified.
+    pub request_state: Option<String>,
+}
 
 /// What a handler's context needs of the session its request came on: the one way a
 /// context reaches its session (which implements it), held weakly so a handler that outlives

@@ -48,12 +48,7 @@ pub const INPUT_METHODS: [(&str, &str); 3] = [
     ("roots/list", "roots"),
 ];
 
-/// What a retry brought: the client's answers and the (verified) state.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Inputs {
-    pub responses: Option<Map<String, Value>>,
-    pub request_state: Option<String>,
-}
+pub use super::context::Inputs;
 
 /// A handler's input-required result, checked.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,7 +6,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::registry::{PromptDef, Resource, Tool};
+use super::registry::{admits_object, PromptDef, Resource, Tool};
 use crate::protocol::ProtocolVersion;
 
 fn put(m: &mut Map<String, Value>, key: &str, v: Option<Value>) {
@@ -17,15 +17,6 @@ fn put(m: &mut Map<String, Value>, key: &str, v: Option<Value>) {
 
 fn icons(list: &[Value], version: ProtocolVersion) -> Option<Value> {
     (version.has_icons() && !list.is_empty()).then(|| Value::Array(list.to_vec()))
-}
-
-/// Whether a schema's `type` admits objects.
-pub(crate) fn admits_object(t: &Value) -> bool {
-    match t {
-        Value::String(s) => s == "object",
-        Value::Array(a) => a.iter().any(|x| x == "object"),
-        _ => false,
-    }
 }
 
 /// A schema object with `"type": "object"` (first when it had no type; in place of a type

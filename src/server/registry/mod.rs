@@ -381,7 +381,7 @@ impl Registry {
         let input = self.compile(compiler, "inputSchema", &def.input_schema)?;
         // Tool arguments are always objects (WebMCP `inputObject`, MCP `arguments`).
         if let Some(t) = def.input_schema.as_ref().and_then(|s| s.get("type")) {
-            if !super::shape::admits_object(t) {
+            if !admits_object(t) {
                 return Err(RegistryError::InvalidSchema {
                     which: "inputSchema",
                     message: format!(
@@ -536,74 +536,14 @@ impl Registry {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::server::validator::SchemaViolation;
-    use crate::server::HandlerError;
-    use serde_json::json;
-    use std::cell::Cell;
-
-    /// Accepts any schema; counts compilations.
-    #[derive(Default)]
-    struct Counting(Cell<usize>);
-    struct AnyValue;
-    impl CompiledSchema for AnyValue {
-        fn validate(&self, _instance: &Value) -> Vec<SchemaViolation> {
-            Vec::new()
-        }
-    }
-    impl SchemaCompiler for Counting {
-        fn compile(&self, _schema: &Value) -> Result<Rc<dyn CompiledSchema>, String> {
-            self.0.set(self.0.get() + 1);
-            Ok(Rc::new(AnyValue))
-        }
-    }
-
-    fn tool(name: &str, schema: Value) -> ToolDef {
-        ToolDef::new(name, "d", |_args: Value, _ctx| async {
-            Ok::<_, HandlerError>(Value::Null)
-        })
-        .input_schema(schema)
-    }
-
-    #[test]
-    fn identical_schemas_compile_once_while_in_use() {
-        let compiler = Counting::default();
-        let mut r = Registry::default();
-        let empty = json!({ "type": "object" });
-        for name in ["a", "b", "c"] {
-            r.add_tool(tool(name, empty.clone()), &compiler).unwrap();
-        }
-        assert_eq!(compiler.0.get(), 1);
-        let shared = |r: &Registry, x: &str, y: &str| {
-            Rc::ptr_eq(
-                r.tool(x).unwrap().input.as_ref().unwrap(),
-                r.tool(y).unwrap().input.as_ref().unwrap(),
-            )
-        };
-        assert!(shared(&r, "a", "c"));
-        // A different schema (key order counts: it is compared as JSON text) compiles anew.
-        let other = json!({ "properties": {}, "type": "object" });
-        r.add_tool(tool("d", other), &compiler).unwrap();
-        assert_eq!(compiler.0.get(), 2);
-        assert!(!shared(&r, "a", "d"));
-        // Once no tool uses a compilation, an identical schema compiles again.
-        for name in ["a", "b", "c"] {
-            r.remove_tool(name);
-        }
-        r.add_tool(tool("e", empty), &compiler).unwrap();
-        assert_eq!(compiler.0.get(), 3);
-    }
-
-    #[test]
-    fn tool_name_rule() {
-        assert!(check_tool_name("a.b-c_9").is_ok());
-        assert!(check_tool_name(&"x".repeat(128)).is_ok());
-        assert!(check_tool_name(&"x".repeat(129)).is_err());
-        assert!(check_tool_name("").is_err());
-        let err = check_tool_name("has space").unwrap_err().to_string();
-        assert!(err.contains("' '"), "{err}");
-        assert!(check_tool_name("é").is_err());
+/// Whether a schema's `type` admits objects.
+pub(crate) fn admits_object(t: &Value) -> bool {
+    match t {
+        Value::String(s) => s == "object",
+        Value::Array(a) => a.iter().any(|x| x == "object"),
+        _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests;
