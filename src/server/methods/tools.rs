@@ -1,0 +1,160 @@
+//! `tools/list` and `tools/call`: the list as each version shapes it, and a call validated,
+//! run (directly, through input-required rounds, or as a task) and shaped.
+
+use serde_json::{json, Map, Value};
+use std::rc::Rc;
+
+use crate::protocol::ProtocolVersion;
+use crate::server::context::RequestContext;
+use crate::server::engine::CallError;
+use crate::server::error::ServerError;
+use crate::server::input_required::{self, Outcome, Round};
+use crate::server::pagination;
+use crate::server::registry::Tool;
+use crate::server::results;
+use crate::server::runtime::LocalBoxFuture;
+use crate::server::shape;
+use crate::server::tasks;
+
+use super::{list_result, now, param_str, with_inputs, Call, Reply, R};
+
+/// `tools/list`: a page of the tools as shaped for `v`, served from the server's cache of
+/// shaped tools (built once per version, dropped when the tools change).
+pub(super) fn tools_list(call: &Call, v: ProtocolVersion) -> R {
+    let server = &call.session.server;
+    let after = pagination::read_cursor(&call.params)?;
+    let tools = server.shaped_tools(v);
+    let (page, next) = pagination::page_sorted(&tools, after.as_deref(), server.config().page_size);
+    Ok(list_result("tools", page, next))
+}
+
+pub(super) fn invalid_arguments_text(
+    tool: &str,
+    violations: &[crate::server::validator::SchemaViolation],
+) -> String {
+    let parts: Vec<String> = violations.iter().map(|v| v.describe()).collect();
+    format!("Invalid arguments for tool {tool}: {}", parts.join("; "))
+}
+
+pub(super) fn unknown_tool(name: &str) -> ServerError {
+    ServerError::InvalidParams {
+        message: format!("Unknown tool: {name}"),
+        data: Some(json!({ "name": name })),
+    }
+}
+
+/// `tools/call`. The tool is looked up once, here. A tool with a schema whose validator is
+/// not ready yet (the browser loads it on first need) is checked once it is; if it never will
+/// be, the call is an `isError` result naming why, and the tool does not run.
+pub(super) fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
+    let name = match param_str(&call.params, "name", "tools/call") {
+        Ok(name) => name,
+        Err(e) => return now(Err(e)),
+    };
+    let server = &call.session.server;
+    let Some(tool) = server.tool(name) else {
+        return now(Err(unknown_tool(name)));
+    };
+    let Some(wait) = server.validator_ready_for(&tool) else {
+        return tools_call_checked(call, tool, v);
+    };
+    let call = Call {
+        session: call.session.clone(),
+        id: call.id.clone(),
+        method: call.method.clone(),
+        params: call.params.clone(),
+        version: call.version,
+        stateless: call.stateless,
+        ctx: call.ctx.clone(),
+    };
+    Reply::Later(Box::pin(async move {
+        if let Err(e) = wait.await {
+            return Ok(shape::call_tool_result(
+                results::tool_error(e.to_string()),
+                v,
+            ));
+        }
+        // Cancelled while waiting: the tool does not start (no response goes out).
+        if let Some(why) = call.ctx.cancel.reason() {
+            return Err(ServerError::Internal(why));
+        }
+        // The tool may have been removed or replaced while the validator loaded.
+        let Some(tool) = call.session.server.tool(&tool.def.name) else {
+            return Err(unknown_tool(&tool.def.name));
+        };
+        match tools_call_checked(&call, tool, v) {
+            Reply::Now(r) => r,
+            Reply::Later(f) => f.await,
+            Reply::Listen(_) => Err(ServerError::Internal("tools/call opened a stream".into())),
+        }
+    }))
+}
+
+pub(super) fn tools_call_checked(call: &Call, tool: Rc<Tool>, v: ProtocolVersion) -> Reply {
+    let args = match call.params.get("arguments") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(a) => a.clone(),
+    };
+    let server = call.session.server.clone();
+    if let Err(e) = server.check_args(&tool, &args) {
+        return match e {
+            CallError::UnknownTool(n) => now(Err(unknown_tool(&n))),
+            e @ CallError::NotAnObject(_) => {
+                now(Err(ServerError::invalid_params(format!("tools/call: {e}"))))
+            }
+            e @ CallError::ValidatorUnavailable { .. } => now(Ok(shape::call_tool_result(
+                results::tool_error(e.to_string()),
+                v,
+            ))),
+            CallError::InvalidArguments { tool, violations } => {
+                let text = invalid_arguments_text(&tool, &violations);
+                // 2025-11-25 and later: a tool result the model can read and correct.
+                // Earlier versions: the JSON-RPC -32602 their specs call for.
+                now(if v.tool_input_errors_are_results() {
+                    Ok(shape::call_tool_result(results::tool_error(text), v))
+                } else {
+                    let list: Vec<Value> = violations
+                        .iter()
+                        .map(|x| json!({ "instancePath": x.instance_path, "keyword": x.keyword, "message": x.message }))
+                        .collect();
+                    Err(ServerError::InvalidParams {
+                        message: text,
+                        data: Some(json!({ "violations": list })),
+                    })
+                })
+            }
+        };
+    }
+    let ctx = match with_inputs(call) {
+        Ok(c) => c,
+        Err(e) => return now(Err(e)),
+    };
+    if let Some(reply) = tasks::tools_call(call, v, &tool, &args, &ctx) {
+        return reply;
+    }
+    let key = server.state_key().clone();
+    let stateless = call.stateless;
+    let run = move |ctx: RequestContext| -> LocalBoxFuture<'static, Result<Round<Map<String, Value>>, ServerError>> {
+        let fut = server.run_tool(tool.clone(), args.clone(), ctx);
+        let name = tool.def.name.clone();
+        Box::pin(async move {
+            let m = fut.await;
+            if m.get("resultType").and_then(Value::as_str) != Some(input_required::INPUT_REQUIRED) {
+                return Ok(Round::Done(m));
+            }
+            Ok(match input_required::parse_result(&Value::Object(m)) {
+                Ok(ir) => Round::Input(ir),
+                Err(e) => Round::Done(results::tool_error(format!(
+                    "Tool {name} returned a malformed input_required result: {e}"
+                ))),
+            })
+        })
+    };
+    Reply::Later(Box::pin(async move {
+        let failed = |message: String| Ok(results::tool_error(message));
+        match input_required::drive(ctx, stateless, key, run, failed).await? {
+            Outcome::Done(m) => Ok(shape::call_tool_result(m, v)),
+            Outcome::Input(r) => Ok(r),
+        }
+    }))
+}
