@@ -98,6 +98,27 @@ const files = walk(src).sort();
 const modules = new Map(files.map((f) => [moduleOf(f), f]));
 const isFolder = (m) => files.some((f) => moduleOf(f).startsWith(m + '::'));
 
+// Re-exports: module -> (name -> the module that defines it), from `pub use child::…` and
+// `pub(crate) use child::…` lines naming a child module, so a path through a re-export resolves
+// to the file that defines the item (a folder re-exporting its files is not a dependency on the
+// folder's mod.rs, and the dependency on the file is not hidden).
+const reexports = new Map();
+for (const f of files) {
+  const from = moduleOf(f);
+  const code = stripped(readFileSync(f, 'utf8'));
+  for (const m of code.matchAll(/\bpub(?:\([\w:]+\))?\s+use\s+([A-Za-z_]\w*(?:::[^;]+)?);/g)) {
+    if (/^(crate|super|self|std|core|alloc)\b/.test(m[1])) continue;
+    for (const p of expandUse(m[1])) {
+      const segs = p.split('::');
+      const name = segs[segs.length - 1].replace(/^.*\bas/, '');
+      const child = from === 'crate' ? segs[0] : `${from}::${segs[0]}`;
+      if (!modules.has(child) || segs.length < 2) continue;
+      if (!reexports.has(from)) reexports.set(from, new Map());
+      reexports.get(from).set(name, { module: child, rest: segs.slice(1) });
+    }
+  }
+}
+
 function resolve(from, path) {
   const segs = path.split('::').filter(Boolean);
   let base;
@@ -112,10 +133,17 @@ function resolve(from, path) {
       segs.shift();
     }
   } else return null;
-  const full = [...base, ...segs];
+  return longest([...base, ...segs]);
+}
+
+// The longest module `full` names, following re-exports of the item it names next.
+function longest(full, seen = 0) {
   for (let n = full.length; n > 0; n--) {
     const m = full.slice(0, n).join('::');
-    if (modules.has(m)) return m;
+    if (!modules.has(m)) continue;
+    const via = n < full.length && reexports.get(m)?.get(full[n]);
+    if (via && seen < 8) return longest([...via.module.split('::'), ...via.rest, ...full.slice(n + 1)], seen + 1);
+    return m;
   }
   return null;
 }

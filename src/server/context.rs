@@ -8,8 +8,23 @@ use std::rc::{Rc, Weak};
 use super::cancel::CancellationToken;
 use super::logging::LogLevel;
 use super::runtime::LocalBoxFuture;
-use super::tasks::TaskLink;
 use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
+
+/// Where a call on the task path (SEP-2663) sends what its handler reports and asks
+/// (implemented by the Tasks extension, [`super::tasks`]).
+pub(crate) trait TaskHook {
+    /// The task's id, once the call has become one.
+    fn id(&self) -> Option<String>;
+    /// The task's `statusMessage`.
+    fn status(&self, message: String);
+    /// An input request, surfaced as one of the task's `inputRequests`; resolves with the
+    /// client's answer.
+    fn ask(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> LocalBoxFuture<'static, Result<Value, ErrorObject>>;
+}
 
 /// What a retry brought (a 2026-07-28 request repeated with `inputResponses` and a
 /// verified `requestState`; see [`super::input_required`]).
@@ -110,7 +125,7 @@ pub struct RequestContext {
     /// 2026-07-28: what a retry after an input-required result brought.
     pub(crate) inputs: Inputs,
     /// A call that may become, or is, a task (SEP-2663): input requests and status go there.
-    pub(crate) task: Option<Rc<TaskLink>>,
+    pub(crate) task: Option<Rc<dyn TaskHook>>,
 }
 
 impl RequestContext {

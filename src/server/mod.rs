@@ -5,6 +5,7 @@
 //! text to the sink given to [`Server::connect`]. Handlers are trait objects returning
 //! futures; the host runs them through the [`Runtime`] it supplies.
 
+mod call;
 pub mod context;
 mod crypto;
 pub mod engine;

@@ -7,15 +7,12 @@ use serde_json::Value;
 use std::cell::{Cell, Ref, RefCell};
 use std::rc::{Rc, Weak};
 
-use super::context::SessionLink;
 use super::input_required::StateKey;
-use super::limits::Limits;
 use super::logging::LogLevel;
 use super::registry::{
     ListKind, PromptDef, Registry, RegistryError, Resource, ResourceDef, Tool, ToolDef,
 };
 use super::runtime::Runtime;
-use super::session::{Session, SessionInner};
 use super::skills::SkillRegistry;
 use super::tasks::TaskStore;
 use super::validator::SchemaCompiler;
@@ -29,6 +26,23 @@ pub use config::{ServerConfig, ServerInfo};
 
 type Observer = Rc<dyn Fn(ListKind)>;
 
+/// An open session as the server reaches it: what the server tells every session
+/// ([`super::session`] implements it; [`Server::track`] adds one).
+pub(crate) trait Audience {
+    /// Closed sessions are dropped from the server's list.
+    fn is_closed(&self) -> bool;
+    /// A change of `kind` made at registry `generation` (`notifications/…/list_changed`).
+    fn list_changed(&self, kind: ListKind, generation: u64);
+    /// `notifications/resources/updated` for subscribers of `uri`.
+    fn resource_updated(&self, uri: &str);
+    /// A server-wide notification.
+    fn broadcast(&self, method: &str, params: Option<Value>);
+    /// A log message, if the session's level admits it.
+    fn log(&self, level: LogLevel, logger: Option<&str>, data: Value);
+    /// `notifications/tasks` for streams that asked for task `id`.
+    fn task_status(&self, id: &str, detailed: &Value);
+}
+
 /// A list's items as a version shapes them, keyed and sorted by their unique key.
 pub(crate) type ShapedList = Rc<[(String, Value)]>;
 
@@ -38,7 +52,7 @@ struct ServerInner {
     runtime: Rc<dyn Runtime>,
     compiler: Rc<dyn SchemaCompiler>,
     registry: RefCell<Registry>,
-    sessions: RefCell<Vec<Weak<SessionInner>>>,
+    sessions: RefCell<Vec<Weak<dyn Audience>>>,
     /// Counts registry changes; sessions and listen streams remember where they started,
     /// so they never hear of changes made before (those are in what they list).
     generation: Cell<u64>,
@@ -347,29 +361,18 @@ impl Server {
     /// Sends a log message to every session whose level admits it.
     pub fn log(&self, level: LogLevel, logger: Option<&str>, data: Value) {
         for s in self.live_sessions() {
-            s.log(level, logger, data.clone(), None);
+            s.log(level, logger, data.clone());
         }
     }
 
     // ---- sessions -------------------------------------------------------------------
 
-    /// Opens a session whose outgoing messages (JSON text) go to `sink`.
-    pub fn connect(&self, sink: impl Fn(String) + 'static) -> Session {
-        self.connect_with(self.0.config.limits.clone(), sink)
-    }
-
-    /// [`Server::connect`] with the session's own `limits` (a transport's, in place of the
-    /// server's).
-    pub fn connect_with(&self, limits: Limits, sink: impl Fn(String) + 'static) -> Session {
-        let session = Session::new(self.clone(), limits, Box::new(sink));
-        self.track(&session);
-        session
-    }
-
-    fn track(&self, session: &Session) {
+    /// Adds an open session to those the server notifies (sessions are opened by
+    /// [`Server::connect`], in [`super::session`]).
+    pub(crate) fn track(&self, session: Weak<dyn Audience>) {
         let mut list = self.0.sessions.borrow_mut();
         list.retain(|w| w.strong_count() > 0);
-        list.push(Rc::downgrade(&session.0));
+        list.push(session);
     }
 
     /// Sessions still open.
@@ -377,37 +380,9 @@ impl Server {
         self.live_sessions().len()
     }
 
-    pub(crate) fn live_sessions(&self) -> Vec<Rc<SessionInner>> {
+    pub(crate) fn live_sessions(&self) -> Vec<Rc<dyn Audience>> {
         let mut list = self.0.sessions.borrow_mut();
         list.retain(|w| w.upgrade().is_some_and(|s| !s.is_closed()));
         list.iter().filter_map(Weak::upgrade).collect()
-    }
-}
-
-impl Server {
-    /// Opens a session in the state a [`Session::snapshot`] recorded (the tab transport's
-    /// `persist` option: an agent's session outlives a same-tab reload). Requests the snapshot
-    /// lists as running are answered at once with an internal error (their page is gone).
-    /// A snapshot this server cannot load is an `Err` naming the problem; no session is opened.
-    pub fn connect_restored(
-        &self,
-        snapshot: &Value,
-        sink: impl Fn(String) + 'static,
-    ) -> Result<Session, String> {
-        self.connect_restored_with(snapshot, self.0.config.limits.clone(), sink)
-    }
-
-    /// [`Server::connect_restored`] with the session's own `limits`.
-    pub fn connect_restored_with(
-        &self,
-        snapshot: &Value,
-        limits: Limits,
-        sink: impl Fn(String) + 'static,
-    ) -> Result<Session, String> {
-        let session = Session::new(self.clone(), limits, Box::new(sink));
-        let interrupted = session.0.restore(snapshot)?;
-        self.track(&session);
-        session.0.fail_interrupted(&interrupted);
-        Ok(session)
     }
 }

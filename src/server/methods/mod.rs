@@ -1,17 +1,15 @@
 //! The MCP methods: one function each, reading their params strictly.
 
 use serde_json::{json, Map, Value};
-use std::rc::Rc;
 
+use super::call::{Call, Reply};
 use super::context::RequestContext;
 use super::error::ServerError;
 use super::input_required::{self, Round};
 use super::logging::LogLevel;
-use super::runtime::LocalBoxFuture;
-use super::session::{ListenFilter, SessionInner};
 use super::skills;
 use super::tasks;
-use crate::protocol::{version, ProtocolVersion, RequestId};
+use crate::protocol::{version, ProtocolVersion};
 
 mod prompts;
 mod resources;
@@ -20,26 +18,6 @@ mod tools;
 use prompts::{complete, prompts_get, prompts_list};
 use resources::{listen, resources_list, resources_read, subscribe};
 use tools::{tools_call, tools_list};
-
-/// One request being served.
-pub(crate) struct Call {
-    pub session: Rc<SessionInner>,
-    pub id: RequestId,
-    pub method: String,
-    pub params: Map<String, Value>,
-    /// `None` only before `initialize`.
-    pub version: Option<ProtocolVersion>,
-    pub stateless: bool,
-    pub ctx: RequestContext,
-}
-
-/// How a method answers.
-pub(crate) enum Reply {
-    Now(Result<Value, ServerError>),
-    Later(LocalBoxFuture<'static, Result<Value, ServerError>>),
-    /// A `subscriptions/listen` stream was opened; it is answered only when torn down.
-    Listen(ListenFilter),
-}
 
 type R = Result<Value, ServerError>;
 
@@ -52,7 +30,7 @@ fn now(r: R) -> Reply {
 fn with_inputs(call: &Call) -> Result<RequestContext, ServerError> {
     let mut ctx = call.ctx.clone();
     if call.stateless {
-        ctx.inputs = input_required::read_inputs(&call.params, call.session.server.state_key())?;
+        ctx.inputs = input_required::read_inputs(&call.params, call.session.server().state_key())?;
     }
     Ok(ctx)
 }
@@ -184,7 +162,7 @@ fn initialize(call: &Call) -> R {
     };
     let version = version::negotiate(requested);
     call.session.initialized(version, client_info, caps);
-    let info = call.session.server.info();
+    let info = call.session.server().info();
     let mut r = Map::new();
     r.insert("protocolVersion".into(), json!(version.as_str()));
     r.insert("capabilities".into(), capabilities(version));
@@ -196,7 +174,7 @@ fn initialize(call: &Call) -> R {
 }
 
 fn discover(call: &Call) -> Value {
-    let info = call.session.server.info();
+    let info = call.session.server().info();
     let mut r = Map::new();
     r.insert(
         "supportedVersions".into(),

@@ -15,7 +15,7 @@ use crate::server::shape;
 use super::{list_result, now, param_str, round, with_inputs, Call, Reply, R};
 
 pub(super) fn prompts_list(call: &Call, v: ProtocolVersion) -> R {
-    let server = &call.session.server;
+    let server = &call.session.server();
     let after = pagination::read_cursor(&call.params)?;
     let prompts = server.prompts();
     let (page, next) = pagination::page(
@@ -52,12 +52,15 @@ pub(super) fn string_map(
 pub(super) fn prompts_get(call: &Call) -> Reply {
     let r = (|| {
         let name = param_str(&call.params, "name", "prompts/get")?;
-        let prompt = call.session.server.registry().prompt(name).ok_or_else(|| {
-            ServerError::InvalidParams {
+        let prompt = call
+            .session
+            .server()
+            .registry()
+            .prompt(name)
+            .ok_or_else(|| ServerError::InvalidParams {
                 message: format!("Unknown prompt: {name}"),
                 data: Some(json!({ "name": name })),
-            }
-        })?;
+            })?;
         let args = string_map(call.params.get("arguments"), "prompts/get")?;
         let unknown: Vec<&str> = args
             .keys()
@@ -92,7 +95,7 @@ pub(super) fn prompts_get(call: &Call) -> Reply {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
     };
-    let key = call.session.server.state_key().clone();
+    let key = call.session.server().state_key().clone();
     let stateless = call.stateless;
     let version = call.version;
     let p = prompt.clone();
@@ -147,7 +150,7 @@ pub(super) fn complete(call: &Call) -> Reply {
             p.get("context").and_then(|c| c.get("arguments")),
             "completion/complete context",
         )?;
-        let registry = call.session.server.registry();
+        let registry = call.session.server().registry();
         let completer = match reference.get("type").and_then(Value::as_str) {
             Some("ref/prompt") => {
                 let name = param_str(reference, "name", "completion/complete ref")?;

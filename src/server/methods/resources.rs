@@ -4,20 +4,20 @@
 use serde_json::{json, Value};
 
 use crate::protocol::ProtocolVersion;
+use crate::server::call::ListenFilter;
 use crate::server::context::RequestContext;
 use crate::server::error::ServerError;
 use crate::server::input_required::{self, Outcome, Round};
 use crate::server::pagination;
 use crate::server::results;
 use crate::server::runtime::LocalBoxFuture;
-use crate::server::session::ListenFilter;
 use crate::server::shape;
 use crate::server::tasks;
 
 use super::{list_result, now, param_str, round, with_inputs, Call, Reply, R};
 
 pub(super) fn resources_list(call: &Call, v: ProtocolVersion, templates: bool) -> R {
-    let server = &call.session.server;
+    let server = &call.session.server();
     let after = pagination::read_cursor(&call.params)?;
     let all = server.resources();
     let size = server.config().page_size;
@@ -47,7 +47,7 @@ pub(super) fn resources_read(call: &Call) -> Reply {
         Ok(u) => u.to_string(),
         Err(e) => return now(Err(e)),
     };
-    let found = call.session.server.registry().resolve(&uri);
+    let found = call.session.server().registry().resolve(&uri);
     let Some((resource, vars)) = found else {
         return now(Err(ServerError::ResourceNotFound { uri }));
     };
@@ -55,7 +55,7 @@ pub(super) fn resources_read(call: &Call) -> Reply {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
     };
-    let key = call.session.server.state_key().clone();
+    let key = call.session.server().state_key().clone();
     let stateless = call.stateless;
     let mime = resource.def.mime_type.clone();
     let u = uri.clone();

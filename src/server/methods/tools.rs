@@ -21,7 +21,7 @@ use super::{list_result, now, param_str, with_inputs, Call, Reply, R};
 /// `tools/list`: a page of the tools as shaped for `v`, served from the server's cache of
 /// shaped tools (built once per version, dropped when the tools change).
 pub(super) fn tools_list(call: &Call, v: ProtocolVersion) -> R {
-    let server = &call.session.server;
+    let server = &call.session.server();
     let after = pagination::read_cursor(&call.params)?;
     let tools = server.shaped_tools(v);
     let (page, next) = pagination::page_sorted(&tools, after.as_deref(), server.config().page_size);
@@ -51,7 +51,7 @@ pub(super) fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
         Ok(name) => name,
         Err(e) => return now(Err(e)),
     };
-    let server = &call.session.server;
+    let server = &call.session.server();
     let Some(tool) = server.tool(name) else {
         return now(Err(unknown_tool(name)));
     };
@@ -79,7 +79,7 @@ pub(super) fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
             return Err(ServerError::Internal(why));
         }
         // The tool may have been removed or replaced while the validator loaded.
-        let Some(tool) = call.session.server.tool(&tool.def.name) else {
+        let Some(tool) = call.session.server().tool(&tool.def.name) else {
             return Err(unknown_tool(&tool.def.name));
         };
         match tools_call_checked(&call, tool, v) {
@@ -95,7 +95,7 @@ pub(super) fn tools_call_checked(call: &Call, tool: Rc<Tool>, v: ProtocolVersion
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(a) => a.clone(),
     };
-    let server = call.session.server.clone();
+    let server = call.session.server().clone();
     if let Err(e) = server.check_args(&tool, &args) {
         return match e {
             CallError::UnknownTool(n) => now(Err(unknown_tool(&n))),

@@ -5,30 +5,9 @@ use serde_json::{json, Map, Value};
 
 use super::{SessionInner, State, META_SUBSCRIPTION_ID};
 use crate::protocol::RequestId;
+use crate::server::call::ListenFilter;
 use crate::server::logging::LogLevel;
 use crate::server::registry::ListKind;
-use std::collections::BTreeSet;
-
-/// Which notifications a `subscriptions/listen` stream asked for.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct ListenFilter {
-    pub tools: bool,
-    pub resources: bool,
-    pub prompts: bool,
-    pub resource_uris: BTreeSet<String>,
-    /// `notifications/tasks` for these tasks (SEP-2663).
-    pub task_ids: BTreeSet<String>,
-}
-
-impl ListenFilter {
-    fn wants(&self, kind: ListKind) -> bool {
-        match kind {
-            ListKind::Tools => self.tools,
-            ListKind::Resources => self.resources,
-            ListKind::Prompts => self.prompts,
-        }
-    }
-}
 
 pub(super) struct Listen {
     pub(super) id: RequestId,

@@ -17,13 +17,15 @@
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, VecDeque};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
-use super::engine::Server;
+use super::call::CallSession;
+use super::engine::{Audience, Server};
 use super::error::ServerError;
 use super::futures::join_all;
 use super::limits::{nesting_depth, Limits};
 use super::logging::LogLevel;
+use super::registry::ListKind;
 use super::runtime::LocalBoxFuture;
 use crate::peer::{self, InFlight, Outgoing};
 use crate::protocol::error_codes::INTERNAL_ERROR;
@@ -45,7 +47,6 @@ pub use era::{
     META_SUBSCRIPTION_ID,
 };
 use listen::Listen;
-pub(crate) use listen::ListenFilter;
 use requests::Turn;
 pub use snapshot::SNAPSHOT_FORMAT;
 use to_client::ClientAnswer;
@@ -214,6 +215,101 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.0.close();
+    }
+}
+
+// ---- opening sessions ----------------------------------------------------------------------
+
+impl Server {
+    /// Opens a session whose outgoing messages (JSON text) go to `sink`.
+    pub fn connect(&self, sink: impl Fn(String) + 'static) -> Session {
+        self.connect_with(self.config().limits.clone(), sink)
+    }
+
+    /// [`Server::connect`] with the session's own `limits` (a transport's, in place of the
+    /// server's).
+    pub fn connect_with(&self, limits: Limits, sink: impl Fn(String) + 'static) -> Session {
+        let session = Session::new(self.clone(), limits, Box::new(sink));
+        self.track(session.audience());
+        session
+    }
+
+    /// Opens a session in the state a [`Session::snapshot`] recorded (the tab transport's
+    /// `persist` option: an agent's session outlives a same-tab reload). Requests the snapshot
+    /// lists as running are answered at once with an internal error (their page is gone).
+    /// A snapshot this server cannot load is an `Err` naming the problem; no session is opened.
+    pub fn connect_restored(
+        &self,
+        snapshot: &Value,
+        sink: impl Fn(String) + 'static,
+    ) -> Result<Session, String> {
+        self.connect_restored_with(snapshot, self.config().limits.clone(), sink)
+    }
+
+    /// [`Server::connect_restored`] with the session's own `limits`.
+    pub fn connect_restored_with(
+        &self,
+        snapshot: &Value,
+        limits: Limits,
+        sink: impl Fn(String) + 'static,
+    ) -> Result<Session, String> {
+        let session = Session::new(self.clone(), limits, Box::new(sink));
+        let interrupted = session.0.restore(snapshot)?;
+        self.track(session.audience());
+        session.0.fail_interrupted(&interrupted);
+        Ok(session)
+    }
+}
+
+impl Session {
+    /// The session as the server notifies it.
+    fn audience(&self) -> Weak<dyn Audience> {
+        let weak: Weak<dyn Audience> = Rc::downgrade(&self.0) as Weak<SessionInner>;
+        weak
+    }
+}
+
+impl Audience for SessionInner {
+    fn is_closed(&self) -> bool {
+        SessionInner::is_closed(self)
+    }
+
+    fn list_changed(&self, kind: ListKind, generation: u64) {
+        SessionInner::list_changed(self, kind, generation)
+    }
+
+    fn resource_updated(&self, uri: &str) {
+        SessionInner::resource_updated(self, uri)
+    }
+
+    fn broadcast(&self, method: &str, params: Option<Value>) {
+        SessionInner::broadcast(self, method, params)
+    }
+
+    fn log(&self, level: LogLevel, logger: Option<&str>, data: Value) {
+        super::context::SessionLink::log(self, level, logger, data, None);
+    }
+
+    fn task_status(&self, id: &str, detailed: &Value) {
+        SessionInner::task_status(self, id, detailed)
+    }
+}
+
+impl CallSession for SessionInner {
+    fn server(&self) -> &Server {
+        &self.server
+    }
+
+    fn initialized(&self, version: ProtocolVersion, client_info: Option<Value>, caps: Value) {
+        SessionInner::initialized(self, version, client_info, caps)
+    }
+
+    fn set_log_level(&self, level: LogLevel) {
+        SessionInner::set_log_level(self, level)
+    }
+
+    fn subscribe(&self, uri: &str, on: bool) {
+        SessionInner::subscribe(self, uri, on)
     }
 }
 

@@ -12,9 +12,10 @@ use super::{Mode, Outcome, SessionInner};
 use crate::peer::CancellationToken;
 use crate::protocol::jsonrpc;
 use crate::protocol::{ProtocolVersion, RequestId};
+use crate::server::call::{Call, Reply};
 use crate::server::error::ServerError;
 use crate::server::futures::{race, Either};
-use crate::server::methods::{self, Call, Reply};
+use crate::server::methods;
 
 /// A request admitted, before it runs.
 struct Job {

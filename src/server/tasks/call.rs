@@ -9,14 +9,14 @@ use std::rc::Rc;
 use std::task::Poll;
 
 use crate::protocol::{ErrorObject, ProtocolVersion};
+use crate::server::call::{Call, Reply};
 use crate::server::cancel::CancellationToken;
-use crate::server::context::RequestContext;
+use crate::server::context::{RequestContext, TaskHook};
 use crate::server::engine::Server;
 use crate::server::error::ServerError;
 use crate::server::futures::join_all;
 use crate::server::handler::HandlerError;
 use crate::server::input_required::{self, Inputs, MAX_ROUNDS};
-use crate::server::methods::{Call, Reply};
 use crate::server::registry::Tool;
 use crate::server::runtime::LocalBoxFuture;
 use crate::server::shape;
@@ -47,7 +47,7 @@ pub(crate) fn tools_call(
             _ => None,
         };
     }
-    let server = call.session.server.clone();
+    let server = call.session.server().clone();
     let limits = server.config().tasks.clone();
     let working = server.task_store().working();
     if working >= limits.max_working {

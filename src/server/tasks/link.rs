@@ -6,6 +6,7 @@ use std::cell::RefCell;
 
 use crate::protocol::{ErrorObject, ProtocolVersion};
 use crate::server::cancel::CancellationToken;
+use crate::server::context::TaskHook;
 use crate::server::engine::{Server, WeakServer};
 use crate::server::error::ServerError;
 use crate::server::input_required::INPUT_METHODS;
@@ -27,11 +28,6 @@ pub(crate) struct TaskLink {
 }
 
 impl TaskLink {
-    /// The task's id, once created.
-    pub(crate) fn id(&self) -> Option<String> {
-        self.id.borrow().clone()
-    }
-
     pub(super) fn server(&self) -> Option<Server> {
         self.server.upgrade()
     }
@@ -49,9 +45,16 @@ impl TaskLink {
         self.created.cancel("created");
         Ok(id)
     }
+}
+
+impl TaskHook for TaskLink {
+    /// The task's id, once created.
+    fn id(&self) -> Option<String> {
+        self.id.borrow().clone()
+    }
 
     /// Sets the task's `statusMessage` (kept for creation when the task does not exist yet).
-    pub(crate) fn status(&self, message: String) {
+    fn status(&self, message: String) {
         match (self.id(), self.server()) {
             (Some(id), Some(server)) => server.update_task(&id, |t| {
                 if t.status.is_terminal() {
@@ -67,7 +70,7 @@ impl TaskLink {
     /// Asks the client for input through the task: the call becomes a task (if it is not one
     /// yet), the request is surfaced in `inputRequests` under a fresh key, and the future
     /// resolves with the client's `tasks/update` answer.
-    pub(crate) fn ask(
+    fn ask(
         &self,
         method: &str,
         params: Option<Value>,

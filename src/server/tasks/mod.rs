@@ -38,12 +38,12 @@ use crate::protocol::ErrorObject;
 mod call;
 mod link;
 mod requests;
+mod server;
 mod store;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use call::tools_call;
-pub(crate) use link::TaskLink;
 pub(crate) use requests::{listen_task_ids, method};
 pub use store::iso8601;
 pub(crate) use store::TaskStore;

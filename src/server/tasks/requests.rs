@@ -3,9 +3,9 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::server::call::{Call, Reply};
 use crate::server::engine::Server;
 use crate::server::error::ServerError;
-use crate::server::methods::{Call, Reply};
 use crate::server::session::META_CLIENT_CAPABILITIES;
 
 use super::store::drop_inputs;
@@ -38,7 +38,7 @@ pub(super) fn answer(call: &Call) -> Result<Value, ServerError> {
             )))
         }
     };
-    let server = &call.session.server;
+    let server = &call.session.server();
     server.expire_due();
     if !server.task_store().tasks.borrow().contains_key(&id) {
         return Err(server.task_store().not_found(&id));

@@ -24,14 +24,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use super::crypto::{base64_decode_with, base64_encode_with, hex, sha256, B64_STANDARD};
-use super::engine::Server;
-use super::error::ServerError;
 use super::handler::HandlerError;
-use super::methods::{Call, Reply};
-use super::pagination;
 use super::registry::{RegistryError, ResourceDef};
-use super::shape;
-use crate::protocol::ProtocolVersion;
+
+mod serve;
+
+pub(crate) use serve::method;
 
 /// The extension's identifier.
 pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
@@ -387,212 +385,10 @@ fn file_resource(
     r
 }
 
-impl Server {
-    /// Registers a skill (SEP-2640): its files become resources; `skills/list` lists it.
-    /// Returns the URI of its `SKILL.md`. Refused, with nothing registered, when a check
-    /// fails or a file's URI is taken.
-    pub fn register_skill(&self, def: SkillDef) -> Result<String, RegistryError> {
-        let (skill, resources) = build(def)?;
-        let uri = skill.uri();
-        if self.skill_registry().borrow().skills.contains_key(&uri) {
-            return Err(RegistryError::Duplicate {
-                kind: "skill",
-                key: uri,
-            });
-        }
-        let mut added: Vec<String> = Vec::new();
-        for r in resources {
-            let u = r.uri.clone();
-            if let Err(e) = self.register_resource(r) {
-                for a in &added {
-                    self.unregister_resource(a);
-                }
-                return Err(e);
-            }
-            added.push(u);
-        }
-        self.skill_registry()
-            .borrow_mut()
-            .skills
-            .insert(uri.clone(), Rc::new(skill));
-        Ok(uri)
-    }
-
-    /// Removes the skill whose `SKILL.md` is at `uri`, and its resources; `false` when none.
-    pub fn unregister_skill(&self, uri: &str) -> bool {
-        let removed = self.skill_registry().borrow_mut().skills.remove(uri);
-        match removed {
-            Some(skill) => {
-                for u in &skill.uris {
-                    self.unregister_resource(u);
-                }
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// The skill entries, by URI.
-    pub fn skills(&self) -> Vec<Value> {
-        let reg = self.skill_registry().borrow();
-        reg.skills.values().map(|s| s.entry.clone()).collect()
-    }
-}
-
 /// The capability settings: `directoryRead` (the one optional feature) is supported.
 pub fn capability() -> Value {
     json!({ "directoryRead": true })
 }
 
-/// `skills/list`, `skills/get`, `resources/directory/read`.
-pub(crate) fn method(call: &Call, v: ProtocolVersion) -> Reply {
-    Reply::Now(match call.method.as_str() {
-        "skills/list" => list(call),
-        "skills/get" => get(call),
-        _ => directory_read(call, v),
-    })
-}
-
-fn uri_param(call: &Call) -> Result<&str, ServerError> {
-    match call.params.get("uri") {
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(ServerError::invalid_params(format!(
-            "{}: \"uri\" must be a string, got {other}",
-            call.method
-        ))),
-        None => Err(ServerError::invalid_params(format!(
-            "{}: missing required parameter \"uri\"",
-            call.method
-        ))),
-    }
-}
-
-fn list(call: &Call) -> Result<Value, ServerError> {
-    let server = &call.session.server;
-    let after = pagination::read_cursor(&call.params)?;
-    let reg = server.skill_registry().borrow();
-    let (page, next) = pagination::page(
-        reg.skills.iter().map(|(k, s)| (k.clone(), s.entry.clone())),
-        after.as_deref(),
-        server.config().page_size,
-    );
-    let mut r = Map::new();
-    r.insert("skills".into(), Value::Array(page));
-    if let Some(n) = next {
-        r.insert("nextCursor".into(), json!(n));
-    }
-    Ok(Value::Object(r))
-}
-
-fn get(call: &Call) -> Result<Value, ServerError> {
-    let uri = uri_param(call)?;
-    let reg = call.session.server.skill_registry().borrow();
-    match reg.skills.get(uri) {
-        Some(s) => Ok(json!({ "skill": s.entry })),
-        None => Err(ServerError::InvalidParams {
-            message: format!("Unknown skill: {uri} (skills/list names the skills served)"),
-            data: Some(json!({ "uri": uri })),
-        }),
-    }
-}
-
-/// `resources/directory/read`: the direct children of a directory within the skill
-/// namespace (a skill directory, one of its subdirectories, or a prefix directory above
-/// skills), files with their resource metadata and subdirectories as `inode/directory`.
-fn directory_read(call: &Call, v: ProtocolVersion) -> Result<Value, ServerError> {
-    let uri = uri_param(call)?.trim_end_matches('/').to_string();
-    let server = &call.session.server;
-    let after = pagination::read_cursor(&call.params)?;
-    let files: Vec<String> = {
-        let reg = server.skill_registry().borrow();
-        reg.skills
-            .values()
-            .flat_map(|s| s.uris.iter().cloned())
-            .collect()
-    };
-    let prefix = format!("{uri}/");
-    let mut children: BTreeMap<String, Value> = BTreeMap::new();
-    let resources = server.resources();
-    for f in files.iter().filter(|f| f.starts_with(&prefix)) {
-        let rest = &f[prefix.len()..];
-        match rest.split_once('/') {
-            None => {
-                if let Some(r) = resources.iter().find(|r| &r.def.uri == f) {
-                    children.insert(f.clone(), shape::resource(r, v));
-                }
-            }
-            Some((dir, _)) => {
-                let d = format!("{prefix}{dir}");
-                children.entry(d.clone()).or_insert_with(
-                    || json!({ "uri": d, "name": dir, "mimeType": DIRECTORY_MIME_TYPE }),
-                );
-            }
-        }
-    }
-    if children.is_empty() || !uri.starts_with("skill://") {
-        let what = if files.contains(&uri) {
-            "is a file, not a directory"
-        } else {
-            "is not a directory this server serves"
-        };
-        return Err(ServerError::InvalidParams {
-            message: format!("resources/directory/read: {uri} {what}"),
-            data: Some(json!({ "uri": uri })),
-        });
-    }
-    let (page, next) = pagination::page(
-        children.into_iter(),
-        after.as_deref(),
-        server.config().page_size,
-    );
-    let mut r = Map::new();
-    r.insert("resources".into(), Value::Array(page));
-    if let Some(n) = next {
-        r.insert("nextCursor".into(), json!(n));
-    }
-    Ok(Value::Object(r))
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base64_round_trips_and_matches_the_standard() {
-        assert_eq!(base64_encode(b"Man"), "TWFu");
-        assert_eq!(base64_encode(b"Ma"), "TWE=");
-        assert_eq!(base64_encode(b"M"), "TQ==");
-        assert_eq!(base64_encode(&[0xfb, 0xff]), "+/8=");
-        for s in [&b""[..], b"a", b"ab", b"abc", b"\x00\xff\x10"] {
-            assert_eq!(base64_decode(&base64_encode(s)).unwrap(), s);
-        }
-        assert!(base64_decode("a*b").is_none());
-    }
-
-    #[test]
-    fn frontmatter_is_yaml_whose_values_read_back_as_written() {
-        let mut fm = Map::new();
-        fm.insert("name".into(), json!("pdf"));
-        fm.insert("description".into(), json!("Fill: \"forms\"\nand more"));
-        fm.insert("allowed-tools".into(), json!(["Read", "Bash(python:*)"]));
-        fm.insert("metadata".into(), json!({"version": "1.0"}));
-        fm.insert("x y".into(), json!(true));
-        let md = skill_md(&fm, "# PDF\nSteps.");
-        assert_eq!(
-            md,
-            "---\nname: \"pdf\"\ndescription: \"Fill: \\\"forms\\\"\\nand more\"\n\
-             allowed-tools: [\"Read\",\"Bash(python:*)\"]\nmetadata: {\"version\":\"1.0\"}\n\
-             \"x y\": true\n---\n# PDF\nSteps.\n"
-        );
-    }
-
-    #[test]
-    fn names_follow_the_agent_skills_rules() {
-        for ok in ["a", "pdf-processing", "x1", &"a".repeat(64)] {
-            assert!(check_name(ok).is_ok(), "{ok}");
-        }
-        for bad in ["", "-a", "a-", "a--b", "A", "a_b", &"a".repeat(65)] {
-            assert!(check_name(bad).is_err(), "{bad}");
-        }
-    }
-}
+mod tests;
