@@ -2,9 +2,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Function, Reflect};
-use modelcontext_polyfill::browser::engine::registry_error_to_js;
 use modelcontext_polyfill::browser::js_handler::JsTool;
 use modelcontext_polyfill::browser::runtime::{BrowserRuntime, TaskQueue};
+use modelcontext_polyfill::browser::store::registry_error_to_js;
 use modelcontext_polyfill::browser::DomError;
 use modelcontext_polyfill::js;
 use modelcontext_polyfill::schema::JsonSchemaCompiler;

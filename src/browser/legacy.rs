@@ -6,9 +6,11 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-use super::engine::{Door, Engine, JsToolData};
+use super::engine::Engine;
 use super::error::DomError;
-use super::webmcp::{read_tool_dict, register_web_tool, registered_tool, stored_schema};
+use super::store::{
+    read_tool_dict, register_web_tool, registered_tool, stored_schema, Door, JsToolData,
+};
 use crate::js;
 use crate::server::registry::Tool;
 
@@ -21,7 +23,7 @@ impl Engine {
     /// leaves the registry as it was.
     #[wasm_bindgen(js_name = provideContext)]
     pub fn provide_context(&self, context: JsValue) -> Result<(), JsValue> {
-        self.inner.warn_once(
+        js::warn_once(
             "provideContext",
             &format!("{DEPRECATED} provideContext() is deprecated; use registerTool() with an AbortSignal."),
         );
@@ -52,7 +54,7 @@ impl Engine {
                 // Put the old set back: the call fails as a whole.
                 self.clear_own_tools();
                 for t in &previous {
-                    let _ = self.inner.server.register_tool(t.def.clone());
+                    let _ = self.inner.server().register_tool(t.def.clone());
                 }
                 return Err(e);
             }
@@ -65,7 +67,7 @@ impl Engine {
     /// the session API belong to their session (its `disconnect` removes them), and proxies
     /// of a native `document.modelContext`'s tools are the browser's: both stay.
     fn clear_own_tools(&self) -> Vec<Rc<Tool>> {
-        let all = self.inner.server.tools();
+        let all = self.inner.server().tools();
         let web = |t: &Tool| {
             t.def
                 .attachment
@@ -75,10 +77,10 @@ impl Engine {
         };
         let (own, other): (Vec<_>, Vec<_>) = all.into_iter().partition(|t| web(t));
         if other.is_empty() {
-            self.inner.server.clear_tools();
+            self.inner.server().clear_tools();
         } else {
             for t in &own {
-                self.inner.server.unregister_tool(&t.def.name);
+                self.inner.server().unregister_tool(&t.def.name);
             }
         }
         own
@@ -87,7 +89,7 @@ impl Engine {
     /// `clearContext()`: removes the WebMCP API's tools (see `clear_own_tools`).
     #[wasm_bindgen(js_name = clearContext)]
     pub fn clear_context(&self) {
-        self.inner.warn_once(
+        js::warn_once(
             "clearContext",
             &format!(
                 "{DEPRECATED} clearContext() is deprecated; abort each tool's AbortSignal instead."
@@ -99,17 +101,17 @@ impl Engine {
     /// `unregisterTool(name)`: removes one tool; unknown names are ignored.
     #[wasm_bindgen(js_name = unregisterTool)]
     pub fn unregister_tool(&self, name: JsValue) -> Result<(), JsValue> {
-        self.inner.warn_once(
+        js::warn_once(
             "unregisterTool",
             &format!("{DEPRECATED} unregisterTool() is deprecated; abort the tool's AbortSignal instead."),
         );
         let name = js::to_dom_string(&name)?;
-        self.inner.server.unregister_tool(&name);
+        self.inner.server().unregister_tool(&name);
         Ok(())
     }
 
     fn warn_testing(&self) {
-        self.inner.warn_once(
+        js::warn_once(
             "modelContextTesting",
             &format!("{DEPRECATED} navigator.modelContextTesting is deprecated; use document.modelContext.getTools()/executeTool()."),
         );
@@ -121,7 +123,7 @@ impl Engine {
     pub fn testing_list_tools(&self) -> Array {
         self.warn_testing();
         let out = Array::new();
-        for t in self.inner.server.tools() {
+        for t in self.inner.server().tools() {
             let o: JsValue = js::object().into();
             js::set(&o, "name", &JsValue::from_str(&t.def.name));
             js::set(&o, "description", &JsValue::from_str(&t.def.description));
@@ -145,7 +147,7 @@ impl Engine {
                     "modelContextTesting.executeTool: input is not valid JSON: {text}"
                 ))
             })?;
-            let Some(tool) = self.inner.server.tool(&name) else {
+            let Some(tool) = self.inner.server().tool(&name) else {
                 return Err(
                     DomError::Unknown(format!("No tool named \"{name}\" is available.")).into_js(),
                 );
@@ -163,7 +165,7 @@ impl Engine {
         let f: Function = cb
             .dyn_into_function()
             .ok_or_else(|| js::type_error("registerToolsChangedCallback needs a function"))?;
-        self.inner.tool_change_callbacks.borrow_mut().push(f);
+        self.inner.on_tools_changed(f);
         Ok(())
     }
 }

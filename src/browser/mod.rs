@@ -2,10 +2,13 @@
 //!
 //! | file | what it holds |
 //! |---|---|
-//! | `engine.rs` | [`Engine`]: the server, the event target, the task queue, the tab server |
+//! | `engine.rs` | [`Engine`]: the server, the event target, the task queue, the tab server, each feature's state |
+//! | `setup.rs` | making an engine from the installer's config; raw MCP sessions for JS transports |
 //! | `error.rs` | [`DomError`]: the exceptions pages see, and their one mapping to JS |
+//! | `store.rs` | the tool store every door shares: tool data, the tool dictionary, registering and removing |
 //! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
 //! | `forms.rs` | the declarative API: `<form toolname>` as tools |
+//! | `scope.rs` | what a session registered, and the steps every `register*` of it shares |
 //! | `session_api.rs` | `connect`, `registerTool(name, def)`, `registerResource`, `registerPrompt` |
 //! | `skill_api.rs` | `registerSkill(name, def)`: skills for the MCP Skills extension |
 //! | `legacy.rs` | earlier drafts' methods and `modelContextTesting` |
@@ -23,13 +26,17 @@ pub mod native;
 pub mod runtime;
 #[cfg(feature = "validator")]
 pub mod schema_suite;
+pub mod scope;
 pub mod session_api;
+pub mod setup;
 pub mod skill_api;
+pub mod store;
 pub mod validator;
 pub mod webmcp;
 
-pub use engine::{Engine, McpSession};
+pub use engine::Engine;
 pub use error::DomError;
+pub use setup::McpSession;
 
 use wasm_bindgen::prelude::*;
 

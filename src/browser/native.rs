@@ -25,10 +25,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::engine::{Door, EngineInner, JsToolData};
+use super::engine::EngineInner;
 use super::error::DomError;
 use super::js_handler::{call_options, invoke, JsTool};
-use super::webmcp::{register_lenient, stored_schema, unregister_if_current, WEBMCP_HINTS};
+use super::store::{
+    register_lenient, stored_schema, unregister_if_current, Door, JsToolData, WEBMCP_HINTS,
+};
 use crate::js;
 use crate::js::Listener;
 use crate::server::registry::Tool;
@@ -78,7 +80,7 @@ impl NativeBridge {
         });
         // Polyfill → native: after every change to the engine's tools.
         let b = bridge.clone();
-        inner.server.observe(move |kind| {
+        inner.server().observe(move |kind| {
             if kind == ListKind::Tools {
                 b.queue_mirror();
             }
@@ -134,7 +136,7 @@ impl NativeBridge {
         }
         // Register copies of the engine's tools that are not yet mirrored (proxies of
         // native tools excepted: they are native already).
-        for tool in inner.server.tools() {
+        for tool in inner.server().tools() {
             let Some((_, data)) = inner.tool_data(&tool.def.name) else {
                 continue;
             };
@@ -254,9 +256,9 @@ impl NativeBridge {
                 let validator = tool
                     .input
                     .as_ref()
-                    .and_then(|_| inner.server.validator_ready(&name));
+                    .and_then(|_| inner.server().validator_ready(&name));
                 if validator.is_none() {
-                    if let Err(e) = super::webmcp::check_input(&tool, &name, &args) {
+                    if let Err(e) = super::store::check_input(&tool, &name, &args) {
                         return Promise::reject(&e.into_js());
                     }
                 }
@@ -275,7 +277,7 @@ impl NativeBridge {
                 wasm_bindgen_futures::future_to_promise(async move {
                     if let Some(ready) = validator {
                         ready.await.map_err(|e| DomError::Unknown(e.to_string()))?;
-                        super::webmcp::check_input(&tool, &name, &args)?;
+                        super::store::check_input(&tool, &name, &args)?;
                     }
                     let ctx = RequestContext::detached(CancellationToken::new());
                     let opts = call_options(&ctx, &signal);
@@ -333,7 +335,7 @@ impl NativeBridge {
                     continue;
                 }
             }
-            if inner.server.tool(&name).is_some() {
+            if inner.server().tool(&name).is_some() {
                 continue; // the name is the polyfill's
             }
             match self.register_proxy(&inner, &name, &t) {

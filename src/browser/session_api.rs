@@ -6,37 +6,21 @@
 use js_sys::{Array, Function, Promise};
 use serde_json::{Map, Value};
 use std::any::Any;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::engine::{
-    registry_error_to_js, server_info_from_js, Door, Engine, EngineInner, JsToolData,
-};
-use super::error::DomError;
+use super::engine::{Engine, EngineInner};
 use super::js_handler::{JsCompleter, JsPrompt, JsResource, JsTool};
-use super::webmcp::unregister_if_current;
+use super::scope::{begin_registration, check_open, scoped_unregister, Scope};
+use super::setup::server_info_from_js;
+use super::store::{registry_error_to_js, unregister_if_current, Door, JsToolData};
 use crate::js;
 use crate::server::{LogLevel, PromptArgument, PromptDef, ResourceDef, TaskSupport, ToolDef};
 
-/// What one session (or `modelContext` itself) registered, so `disconnect` can undo it.
-#[derive(Default)]
-pub struct Scope {
-    tools: RefCell<Vec<(String, u64)>>,
-    resources: RefCell<Vec<(String, u64)>>,
-    prompts: RefCell<Vec<(String, u64)>>,
-    pub(crate) skills: RefCell<Vec<(String, u64)>>,
-    closed: Cell<bool>,
-}
-
 fn opt_string(def: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
-    let v = js::get(def, key)?;
-    if v.is_undefined() || v.is_null() {
-        Ok(None)
-    } else {
-        js::to_dom_string(&v).map(Some)
-    }
+    js::opt_string(def, key, "", js::StringRule::DomString)
 }
 
 fn opt_json(def: &JsValue, key: &str) -> Result<Option<Value>, JsValue> {
@@ -87,41 +71,6 @@ fn completers(def: &JsValue, what: &str) -> Result<Vec<(String, Rc<Function>)>, 
         .collect()
 }
 
-fn check_open(scope: &Scope) -> Result<(), DomError> {
-    if scope.closed.get() {
-        Err(DomError::InvalidState(
-            "This session is disconnected.".into(),
-        ))
-    } else {
-        Ok(())
-    }
-}
-
-fn unregister_fn(f: impl Fn() + 'static) -> Function {
-    Closure::<dyn Fn()>::new(f).into_js_value().unchecked_into()
-}
-
-/// What every `register*` call checks first: the scope is open, the key a string and
-/// the definition an object. Returns the key and `"{method}({key:?})"`, the prefix of
-/// the call's error messages.
-pub(crate) fn begin_registration(
-    scope: &Scope,
-    method: &str,
-    param: &str,
-    key: &JsValue,
-    def: &JsValue,
-) -> Result<(String, String), JsValue> {
-    check_open(scope)?;
-    let key = js::to_dom_string(key)?;
-    if !def.is_object() {
-        return Err(js::type_error(&format!(
-            "{method}({param}, definition): the definition must be an object"
-        )));
-    }
-    let what = format!("{method}({key:?})");
-    Ok((key, what))
-}
-
 /// `def.icons`: absent is none, anything but an array a `TypeError`.
 fn icons(def: &JsValue, what: &str) -> Result<Vec<Value>, JsValue> {
     match opt_json(def, "icons")? {
@@ -137,33 +86,6 @@ fn is_registration(attachment: &Option<Rc<dyn Any>>, registration: u64) -> bool 
         .clone()
         .and_then(|a| a.downcast::<u64>().ok())
         .is_some_and(|id| *id == registration)
-}
-
-/// One of a scope's lists of what it registered.
-pub(crate) type ScopeList = fn(&Scope) -> &RefCell<Vec<(String, u64)>>;
-
-/// Records `(key, registration)` in the scope's `list` and returns the unregister
-/// function: it `undo`es the registration while the engine lives, and drops the record
-/// while the scope does.
-pub(crate) fn scoped_unregister(
-    inner: &Rc<EngineInner>,
-    scope: &Rc<Scope>,
-    list: ScopeList,
-    key: String,
-    registration: u64,
-    undo: fn(&EngineInner, &str, u64),
-) -> Function {
-    list(scope).borrow_mut().push((key.clone(), registration));
-    let me = Rc::downgrade(inner);
-    let sc = Rc::downgrade(scope);
-    unregister_fn(move || {
-        if let Some(me) = me.upgrade() {
-            undo(&me, &key, registration);
-        }
-        if let Some(sc) = sc.upgrade() {
-            list(&sc).borrow_mut().retain(|(_, r)| *r != registration);
-        }
-    })
 }
 
 /// `registerTool(name, { title, description, inputSchema, outputSchema, annotations, icons,
@@ -218,7 +140,7 @@ pub fn register_tool(
         registration,
     }));
     inner
-        .server
+        .server()
         .register_tool(t)
         .map_err(|e| registry_error_to_js(&e))?;
     Ok(scoped_unregister(
@@ -236,24 +158,24 @@ pub fn register_tool(
 /// Unregisters the resource at `uri` if it is still registration `registration`.
 fn unregister_resource_if_current(inner: &EngineInner, uri: &str, registration: u64) {
     let current = inner
-        .server
+        .server()
         .resources()
         .iter()
         .any(|r| r.def.uri == uri && is_registration(&r.def.attachment, registration));
     if current {
-        inner.server.unregister_resource(uri);
+        inner.server().unregister_resource(uri);
     }
 }
 
 /// Unregisters the prompt `name` if it is still registration `registration`.
 fn unregister_prompt_if_current(inner: &EngineInner, name: &str, registration: u64) {
     let current = inner
-        .server
+        .server()
         .prompts()
         .iter()
         .any(|p| p.name == name && is_registration(&p.attachment, registration));
     if current {
-        inner.server.unregister_prompt(name);
+        inner.server().unregister_prompt(name);
     }
 }
 
@@ -288,7 +210,7 @@ pub fn register_resource(
     }
     r.attachment = Some(Rc::new(registration));
     inner
-        .server
+        .server()
         .register_resource(r)
         .map_err(|e| registry_error_to_js(&e))?;
     Ok(scoped_unregister(
@@ -346,7 +268,7 @@ pub fn register_prompt(
     }
     p.attachment = Some(Rc::new(registration));
     inner
-        .server
+        .server()
         .register_prompt(p)
         .map_err(|e| registry_error_to_js(&e))?;
     Ok(scoped_unregister(
@@ -399,7 +321,7 @@ pub fn notify(inner: &EngineInner, method: &JsValue, params: &JsValue) -> Result
                 .and_then(|p| p.get("uri"))
                 .and_then(Value::as_str)
                 .ok_or_else(|| js::type_error("notify: resources/updated needs params.uri"))?;
-            inner.server.resource_updated(uri);
+            inner.server().resource_updated(uri);
         }
         "notifications/message" => {
             let p = params.unwrap_or_default();
@@ -410,13 +332,13 @@ pub fn notify(inner: &EngineInner, method: &JsValue, params: &JsValue) -> Result
                 .ok_or_else(|| {
                     js::type_error("notify: notifications/message needs a valid params.level")
                 })?;
-            inner.server.log(
+            inner.server().log(
                 level,
                 p.get("logger").and_then(Value::as_str),
                 p.get("data").cloned().unwrap_or(Value::Null),
             );
         }
-        _ => inner.server.broadcast(&method, params),
+        _ => inner.server().broadcast(&method, params),
     }
     Ok(())
 }
@@ -492,22 +414,22 @@ impl Engine {
     /// `modelContext.registerTool(name, def)` (session-API form).
     #[wasm_bindgen(js_name = registerToolDef)]
     pub fn register_tool_def(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        register_tool(&self.inner, &self.inner.default_scope, &name, &def)
+        register_tool(&self.inner, &self.inner.state::<Scope>(), &name, &def)
     }
 
     #[wasm_bindgen(js_name = registerResource)]
     pub fn register_resource(&self, uri: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        register_resource(&self.inner, &self.inner.default_scope, &uri, &def)
+        register_resource(&self.inner, &self.inner.state::<Scope>(), &uri, &def)
     }
 
     #[wasm_bindgen(js_name = registerPrompt)]
     pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        register_prompt(&self.inner, &self.inner.default_scope, &name, &def)
+        register_prompt(&self.inner, &self.inner.state::<Scope>(), &name, &def)
     }
 
     #[wasm_bindgen(js_name = registerSkill)]
     pub fn register_skill(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        super::skill_api::register_skill(&self.inner, &self.inner.default_scope, &name, &def)
+        super::skill_api::register_skill(&self.inner, &self.inner.state::<Scope>(), &name, &def)
     }
 
     pub fn notify(&self, method: JsValue, params: JsValue) -> Result<(), JsValue> {
@@ -522,8 +444,10 @@ impl Engine {
                     "connect(options): options must be an object",
                 ));
             }
-            let info =
-                server_info_from_js(&js::get(&options, "serverInfo")?, self.inner.server.info())?;
+            let info = server_info_from_js(
+                &js::get(&options, "serverInfo")?,
+                self.inner.server().info(),
+            )?;
             let transport = js::get(&options, "transport")?;
             // Without a transport the session rides the default tab server; with one, the
             // session owns that transport and closes it on disconnect.
@@ -531,10 +455,10 @@ impl Engine {
                 self.start_tab()?;
                 None
             } else {
-                Some(crate::transport::open(&self.inner.server, &transport)?)
+                Some(crate::transport::open(self.inner.server(), &transport)?)
             };
-            self.inner.server.set_info(info);
-            self.inner.default_scope.closed.set(false);
+            self.inner.server().set_info(info);
+            self.inner.state::<Scope>().closed.set(false);
             let transport = connection.as_ref().map_or(JsValue::NULL, |c| c.transport());
             // Some transports are ready only after a handshake (iframeParent).
             let ready = connection.as_ref().and_then(|c| c.ready());
@@ -561,13 +485,13 @@ impl Engine {
     /// `modelContext.disconnect()`: unregisters what was registered through the
     /// session-API methods on `modelContext` and stops the default tab server.
     pub fn disconnect(&self) {
-        close_scope(&self.inner, &self.inner.default_scope);
+        close_scope(&self.inner, &self.inner.state::<Scope>());
         self.stop_tab();
     }
 
     /// Whether the default tab server is running.
     #[wasm_bindgen(js_name = isConnected)]
     pub fn is_connected(&self) -> bool {
-        self.inner.tab.borrow().is_some()
+        self.inner.tab_running()
     }
 }

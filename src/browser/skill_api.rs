@@ -4,15 +4,22 @@
 
 use js_sys::{Array, Function, Object};
 use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::engine::{registry_error_to_js, EngineInner};
-use super::session_api::{begin_registration, scoped_unregister, Scope};
+use super::engine::EngineInner;
+use super::scope::{begin_registration, scoped_unregister, Scope};
+use super::store::registry_error_to_js;
 use crate::js;
 use crate::server::skills::base64_decode;
 use crate::server::{SkillContent, SkillDef, SkillFile};
+
+/// Skill URI → the registration that holds it (this feature's state in the engine).
+#[derive(Default)]
+struct Registrations(RefCell<HashMap<String, u64>>);
 
 fn string_member(def: &JsValue, key: &str, what: &str) -> Result<Option<String>, JsValue> {
     let v = js::get(def, key)?;
@@ -112,7 +119,7 @@ pub fn register_skill(
         }
     }
     let uri = inner
-        .server
+        .server()
         .register_skill(SkillDef {
             name,
             description,
@@ -123,7 +130,11 @@ pub fn register_skill(
         })
         .map_err(|e| registry_error_to_js(&e))?;
     let registration = inner.next_registration();
-    inner.skills.borrow_mut().insert(uri.clone(), registration);
+    inner
+        .state::<Registrations>()
+        .0
+        .borrow_mut()
+        .insert(uri.clone(), registration);
     Ok(scoped_unregister(
         inner,
         scope,
@@ -136,9 +147,10 @@ pub fn register_skill(
 
 /// Unregisters the skill at `uri` if it is still registration `registration`.
 pub fn unregister_skill_if_current(inner: &EngineInner, uri: &str, registration: u64) {
-    let current = inner.skills.borrow().get(uri) == Some(&registration);
+    let registrations = inner.state::<Registrations>();
+    let current = registrations.0.borrow().get(uri) == Some(&registration);
     if current {
-        inner.skills.borrow_mut().remove(uri);
-        inner.server.unregister_skill(uri);
+        registrations.0.borrow_mut().remove(uri);
+        inner.server().unregister_skill(uri);
     }
 }

@@ -1,16 +1,18 @@
 //! The one leaf module of JS helpers that `browser`, `transport` and `client` share: exact
 //! WebIDL-style conversions between JS values and Rust (this file), calling into JS
-//! ([`io`]), and listeners, observers and timers as drop-guards ([`guard`]). It imports
-//! nothing else from the crate.
+//! ([`io`]), listeners, observers and timers as drop-guards ([`guard`]), and promises settled
+//! from Rust ([`deferred`]). It imports nothing else from the crate.
 
 use js_sys::{Function, Object, Reflect, JSON};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+mod deferred;
 mod guard;
 mod io;
 
+pub use deferred::{on_abort, Deferred};
 pub use guard::{Listener, Observer, Timer};
 pub use io::*;
 
@@ -89,6 +91,44 @@ pub fn to_dom_string(v: &JsValue) -> Result<String, JsValue> {
     let string_fn: Function = Reflect::get(&js_sys::global(), &"String".into())?.unchecked_into();
     let s = string_fn.call1(&JsValue::UNDEFINED, v)?;
     Ok(s.as_string().unwrap_or_default())
+}
+
+/// How [`opt_string`] takes a member that is present (not `undefined` or `null`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StringRule {
+    /// Any value, converted as WebIDL `DOMString` does (objects through `toString`).
+    DomString,
+    /// A primitive, converted as `DOMString`; an object or a symbol is a `TypeError`.
+    Primitive,
+    /// A string exactly; anything else is a `TypeError` showing the value.
+    Exact,
+}
+
+/// An optional string member `key` of `obj` (`undefined` and `null` are `None`), read by
+/// `rule`; errors name it as `{ctx}.{key}`.
+pub fn opt_string(
+    obj: &JsValue,
+    key: &str,
+    ctx: &str,
+    rule: StringRule,
+) -> Result<Option<String>, JsValue> {
+    let v = get(obj, key)?;
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match rule {
+        StringRule::DomString => to_dom_string(&v).map(Some),
+        StringRule::Primitive if v.is_object() || v.is_symbol() => {
+            Err(type_error(&format!("{ctx}.{key} must be a string")))
+        }
+        StringRule::Primitive => to_dom_string(&v).map(Some),
+        StringRule::Exact => v.as_string().map(Some).ok_or_else(|| {
+            type_error(&format!(
+                "{ctx}.{key} must be a string, got {}",
+                to_dom_string(&v).unwrap_or_default()
+            ))
+        }),
+    }
 }
 
 /// WebIDL `boolean` conversion (ToBoolean).

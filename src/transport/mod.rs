@@ -80,14 +80,7 @@ impl Started {
 
 /// An optional string option, converted as WebIDL `DOMString` would.
 pub(crate) fn opt_string(opts: &JsValue, key: &str, ctx: &str) -> Result<Option<String>, JsValue> {
-    let v = js::get(opts, key)?;
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
-    }
-    if v.is_object() || v.is_symbol() {
-        return Err(js::type_error(&format!("{ctx}.{key} must be a string")));
-    }
-    js::to_dom_string(&v).map(Some)
+    js::opt_string(opts, key, ctx, js::StringRule::Primitive)
 }
 
 /// One transport: its options until started, then its running state. Shared by the

@@ -334,16 +334,7 @@ pub(crate) use client_transport_class;
 
 /// An optional string option; `TypeError` naming it when it is not a string.
 pub fn opt_string(opts: &JsValue, key: &str, ctx: &str) -> Result<Option<String>, JsValue> {
-    let v = js::get(opts, key)?;
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
-    }
-    v.as_string().map(Some).ok_or_else(|| {
-        js::type_error(&format!(
-            "{ctx}.{key} must be a string, got {}",
-            js::to_dom_string(&v).unwrap_or_default()
-        ))
-    })
+    js::opt_string(opts, key, ctx, js::StringRule::Exact)
 }
 
 /// An optional non-negative number of milliseconds.

@@ -1,0 +1,398 @@
+//! A form's controls: reading them (kinds, names, constraints), the input schema they
+//! synthesize, coercing an agent's input to what controls take, filling them, and what makes
+//! a submission invalid.
+
+use crate::js;
+use js_sys::Reflect;
+use serde_json::{json, Map, Value};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The attributes whose changes can change a form tool.
+pub(super) const WATCHED_ATTRIBUTES: [&str; 18] = [
+    "toolname",
+    "tooltitle",
+    "tooldescription",
+    "toolautosubmit",
+    "toolparamdescription",
+    "name",
+    "type",
+    "required",
+    "min",
+    "max",
+    "step",
+    "minlength",
+    "maxlength",
+    "pattern",
+    "multiple",
+    "value",
+    "form",
+    "id",
+];
+
+/// What a call results in when the page gave no `respondWith`.
+pub(super) const SUBMITTED: &str = "The form was submitted.";
+
+pub(super) fn attr(el: &JsValue, name: &str) -> Option<String> {
+    js::call(el, "getAttribute", &[&JsValue::from_str(name)])
+        .ok()
+        .and_then(|v| v.as_string())
+}
+
+pub(super) fn has_attr(el: &JsValue, name: &str) -> bool {
+    js::call(el, "hasAttribute", &[&JsValue::from_str(name)])
+        .map(|v| v.is_truthy())
+        .unwrap_or(false)
+}
+
+pub(super) fn prop_string(el: &JsValue, name: &str) -> String {
+    js::get(el, name)
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
+
+/// `collection[0..length]`.
+pub(super) fn items(collection: &JsValue) -> Vec<JsValue> {
+    let n = js::get(collection, "length")
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0) as u32;
+    (0..n)
+        .filter_map(|i| Reflect::get_u32(collection, i).ok())
+        .collect()
+}
+
+/// A number attribute as a JSON number (integers without a fraction).
+pub(super) fn number_attr(el: &JsValue, name: &str) -> Option<Value> {
+    let x: f64 = attr(el, name)?.trim().parse().ok()?;
+    if !x.is_finite() {
+        return None;
+    }
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        Some(Value::from(x as i64))
+    } else {
+        serde_json::Number::from_f64(x).map(Value::Number)
+    }
+}
+
+/// A control's kind, for the schema and for filling it in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Not a control an agent fills (buttons, files, hidden inputs, fieldsets…).
+    Skip,
+    Text,
+    Number,
+    Checkbox,
+    Radio,
+    Select,
+    SelectMultiple,
+}
+
+/// The control's kind and its `type`.
+pub(super) fn kind_of(el: &JsValue) -> (Kind, String) {
+    let tag = prop_string(el, "tagName").to_ascii_lowercase();
+    let ty = prop_string(el, "type").to_ascii_lowercase();
+    let kind = match tag.as_str() {
+        "textarea" => Kind::Text,
+        "select" if ty == "select-multiple" => Kind::SelectMultiple,
+        "select" => Kind::Select,
+        "input" => match ty.as_str() {
+            "submit" | "button" | "reset" | "image" | "file" | "hidden" => Kind::Skip,
+            "number" | "range" => Kind::Number,
+            "checkbox" => Kind::Checkbox,
+            "radio" => Kind::Radio,
+            _ => Kind::Text,
+        },
+        _ => Kind::Skip,
+    };
+    (kind, ty)
+}
+
+/// The named, fillable controls of `form`, in tree order.
+pub(super) fn controls(form: &JsValue) -> Vec<(String, Kind, String, JsValue)> {
+    let elements = js::get(form, "elements").unwrap_or(JsValue::UNDEFINED);
+    items(&elements)
+        .into_iter()
+        .filter_map(|el| {
+            let name = prop_string(&el, "name");
+            let (kind, ty) = kind_of(&el);
+            (!name.is_empty() && kind != Kind::Skip).then_some((name, kind, ty, el))
+        })
+        .collect()
+}
+
+/// One property of the synthesized schema, gathered over the controls of that name.
+pub(super) struct Field {
+    name: String,
+    kind: Kind,
+    schema: Map<String, Value>,
+    /// Radio and checkbox values.
+    values: Vec<String>,
+    required: bool,
+    description: Option<String>,
+}
+
+pub(super) fn option_values(select: &JsValue) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    for o in items(&js::get(select, "options").unwrap_or(JsValue::UNDEFINED)) {
+        let v = Value::String(prop_string(&o, "value"));
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The JSON Schema of one control (radios and checkboxes are finished in [`synthesize`]).
+pub(super) fn control_schema(kind: Kind, ty: &str, el: &JsValue) -> Map<String, Value> {
+    let mut s = Map::new();
+    match kind {
+        Kind::Text => {
+            s.insert("type".into(), json!("string"));
+            match ty {
+                "email" => {
+                    s.insert("format".into(), json!("email"));
+                }
+                "url" => {
+                    s.insert("format".into(), json!("uri"));
+                }
+                "date" => {
+                    s.insert("format".into(), json!("date"));
+                }
+                "color" => {
+                    s.insert("pattern".into(), json!("^#[0-9a-fA-F]{6}$"));
+                }
+                _ => {}
+            }
+            if let Some(n) = number_attr(el, "minlength").filter(|n| n.as_i64() >= Some(0)) {
+                s.insert("minLength".into(), n);
+            }
+            if let Some(n) = number_attr(el, "maxlength").filter(|n| n.as_i64() >= Some(0)) {
+                s.insert("maxLength".into(), n);
+            }
+            if let Some(p) = attr(el, "pattern").filter(|p| !p.is_empty()) {
+                s.insert("pattern".into(), json!(format!("^(?:{p})$")));
+            }
+        }
+        Kind::Number => {
+            s.insert("type".into(), json!("number"));
+            if let Some(n) = number_attr(el, "min") {
+                s.insert("minimum".into(), n);
+            }
+            if let Some(n) = number_attr(el, "max") {
+                s.insert("maximum".into(), n);
+            }
+            if let Some(n) = number_attr(el, "step").filter(|n| n.as_f64() > Some(0.0)) {
+                s.insert("multipleOf".into(), n);
+            }
+        }
+        Kind::Select => {
+            s.insert("type".into(), json!("string"));
+            s.insert("enum".into(), Value::Array(option_values(el)));
+        }
+        Kind::SelectMultiple => {
+            s.insert("type".into(), json!("array"));
+            s.insert(
+                "items".into(),
+                json!({ "type": "string", "enum": option_values(el) }),
+            );
+        }
+        Kind::Checkbox | Kind::Radio | Kind::Skip => {}
+    }
+    s
+}
+
+/// The input schema of `form`: `{ type: 'object', properties, required }`.
+pub fn synthesize(form: &JsValue) -> Value {
+    let mut fields: Vec<Field> = Vec::new();
+    for (name, kind, ty, el) in controls(form) {
+        let description = attr(&el, "toolparamdescription").filter(|d| !d.is_empty());
+        let required = has_attr(&el, "required");
+        let value = prop_string(&el, "value");
+        if let Some(f) = fields.iter_mut().find(|f| f.name == name) {
+            if f.kind == kind && matches!(kind, Kind::Radio | Kind::Checkbox) {
+                if !f.values.contains(&value) {
+                    f.values.push(value);
+                }
+                f.required |= required;
+                if f.description.is_none() {
+                    f.description = description;
+                }
+            }
+            continue; // other controls of a taken name are not described
+        }
+        fields.push(Field {
+            schema: control_schema(kind, &ty, &el),
+            name,
+            kind,
+            values: vec![value],
+            required,
+            description,
+        });
+    }
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for f in fields {
+        let mut s = f.schema;
+        match f.kind {
+            Kind::Radio => {
+                s.insert("type".into(), json!("string"));
+                s.insert("enum".into(), json!(f.values));
+            }
+            Kind::Checkbox if f.values.len() > 1 => {
+                s.insert("type".into(), json!("array"));
+                s.insert(
+                    "items".into(),
+                    json!({ "type": "string", "enum": f.values }),
+                );
+            }
+            Kind::Checkbox => {
+                s.insert("type".into(), json!("boolean"));
+            }
+            _ => {}
+        }
+        if let Some(d) = f.description {
+            s.insert("description".into(), Value::String(d));
+        }
+        if f.required {
+            required.push(Value::String(f.name.clone()));
+        }
+        properties.insert(f.name, Value::Object(s));
+    }
+    json!({ "type": "object", "properties": properties, "required": required })
+}
+
+/// An agent's input for a form tool, coerced as native Chromium fills the controls: a number
+/// or boolean for a text-like (string) control becomes its text (`123` → `"123"`), and a
+/// numeric string for a number control becomes the number (`"456"` → `456`). Anything else
+/// is left for the schema to judge.
+pub fn coerce(schema: &Option<Value>, args: Value) -> Value {
+    let (Some(props), Value::Object(mut map)) = (
+        schema
+            .as_ref()
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object),
+        args.clone(),
+    ) else {
+        return args;
+    };
+    for (key, v) in map.iter_mut() {
+        let ty = props
+            .get(key)
+            .and_then(|p| p.get("type"))
+            .and_then(Value::as_str);
+        let coerced = match (ty, &*v) {
+            (Some("string"), Value::Number(_) | Value::Bool(_)) => {
+                Some(Value::String(value_text(v)))
+            }
+            (Some("number"), Value::String(t)) => t
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number),
+            _ => None,
+        };
+        if let Some(c) = coerced {
+            *v = c;
+        }
+    }
+    Value::Object(map)
+}
+
+/// A JSON value as the text a control takes.
+pub(super) fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+pub(super) fn fire(el: &JsValue, kind: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    if let (Ok(ev), Some(t)) = (
+        web_sys::Event::new_with_event_init_dict(kind, &init),
+        el.dyn_ref::<web_sys::EventTarget>(),
+    ) {
+        let _ = t.dispatch_event(&ev);
+    }
+}
+
+/// Fills `form`'s controls with `args` (members it does not name are left as they are),
+/// firing `input` and `change` at each control filled.
+pub(super) fn fill(form: &JsValue, args: &Map<String, Value>) {
+    let all = controls(form);
+    for (name, kind, _, el) in &all {
+        let Some(v) = args.get(name) else { continue };
+        let contains = |x: &str| match v {
+            Value::Array(a) => a.iter().any(|i| value_text(i) == x),
+            other => value_text(other) == x,
+        };
+        match kind {
+            Kind::Checkbox => {
+                let group = all
+                    .iter()
+                    .filter(|(n, k, _, _)| n == name && *k == Kind::Checkbox)
+                    .count();
+                let checked = if group > 1 || v.is_array() {
+                    contains(&prop_string(el, "value"))
+                } else {
+                    match v {
+                        Value::Bool(b) => *b,
+                        Value::String(s) => !s.is_empty() && s != "false",
+                        Value::Number(n) => n.as_f64() != Some(0.0),
+                        Value::Null => false,
+                        _ => true,
+                    }
+                };
+                js::set(el, "checked", &JsValue::from_bool(checked));
+            }
+            Kind::Radio => {
+                let checked = value_text(v) == prop_string(el, "value");
+                js::set(el, "checked", &JsValue::from_bool(checked));
+            }
+            Kind::SelectMultiple => {
+                for o in items(&js::get(el, "options").unwrap_or(JsValue::UNDEFINED)) {
+                    let on = contains(&prop_string(&o, "value"));
+                    js::set(&o, "selected", &JsValue::from_bool(on));
+                }
+            }
+            Kind::Text | Kind::Number | Kind::Select => {
+                js::set(el, "value", &JsValue::from_str(&value_text(v)));
+            }
+            Kind::Skip => continue,
+        }
+        fire(el, "input");
+        fire(el, "change");
+    }
+}
+
+/// `name: validationMessage` of each invalid control.
+pub(super) fn invalid_controls(form: &JsValue) -> String {
+    let elements = js::get(form, "elements").unwrap_or(JsValue::UNDEFINED);
+    let msgs: Vec<String> = items(&elements)
+        .into_iter()
+        .filter(|el| {
+            js::get(el, "validity")
+                .and_then(|v| js::get(&v, "valid"))
+                .map(|v| v.is_falsy())
+                .unwrap_or(false)
+        })
+        .map(|el| {
+            format!(
+                "{}: {}",
+                prop_string(&el, "name"),
+                prop_string(&el, "validationMessage")
+            )
+        })
+        .collect();
+    if msgs.is_empty() {
+        "the submission did not happen".into()
+    } else {
+        format!("invalid input ({})", msgs.join("; "))
+    }
+}

@@ -1,0 +1,377 @@
+//! The tool store of the browser layer: what it keeps with each tool ([`JsToolData`], which
+//! door the tool came through), the `ModelContextTool` dictionary read as WebIDL does, and the
+//! registration steps every door shares (the W3C API in `webmcp.rs`, the earlier drafts in
+//! `legacy.rs`, forms, the native bridge, the session API): checks, storing a tool,
+//! removing it only if it is still the same registration, and the `RegisteredTool` a page
+//! sees. It imports none of those features.
+//!
+//! Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-registertool>
+//! (digest: `shared/spec/WEBMCP.md`).
+
+use js_sys::Function;
+use serde_json::{Map, Value};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::engine::EngineInner;
+use super::error::DomError;
+use super::js_handler::JsTool;
+use crate::js;
+use crate::server::registry::{check_tool_name, RegistryError, Tool};
+use crate::server::{CallError, ToolDef};
+
+/// Which door a tool came through.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Door {
+    /// `registerTool(tool, options)` (W3C).
+    WebMcp,
+    /// `registerTool(name, def)` (session API), on `modelContext` or on a session.
+    Session,
+    /// `provideContext({ tools })` (early drafts).
+    Provided,
+    /// A proxy for a tool registered on the browser's native `document.modelContext`.
+    Native,
+    /// A `<form toolname>` (the declarative API, `forms.rs`).
+    Form,
+}
+
+/// What the browser layer keeps with each tool (the registry's attachment).
+pub struct JsToolData {
+    /// The page function to run.
+    pub execute: Function,
+    /// The input schema as `JSON.stringify` produced it (W3C step 5).
+    pub input_schema_json: Option<String>,
+    pub door: Door,
+    /// Unique per registration, so a stale `AbortSignal` cannot remove a newer tool.
+    pub registration: u64,
+}
+
+/// The four WebMCP annotations (`ToolAnnotations` members), in lexicographic order: the
+/// order WebIDL reads them from a page's object and writes them into `RegisteredTool`.
+pub const WEBMCP_HINTS: [&str; 4] = [
+    "consequentialHint",
+    "debugging",
+    "readOnlyHint",
+    "untrustedContentHint",
+];
+
+/// A `ModelContextTool` dictionary after WebIDL conversion.
+pub struct ToolDict {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub input_schema: Option<JsValue>,
+    pub execute: Function,
+    /// `None` when the page gave no `annotations` member.
+    pub annotations: Option<Map<String, Value>>,
+}
+
+pub fn required(dict: &JsValue, key: &str, dict_name: &str) -> Result<JsValue, JsValue> {
+    let v = js::get(dict, key)?;
+    if v.is_undefined() {
+        return Err(js::type_error(&format!(
+            "Failed to read the '{key}' property from '{dict_name}': Required member is undefined."
+        )));
+    }
+    Ok(v)
+}
+
+/// WebIDL: a dictionary argument must be `undefined`, `null` or an object.
+pub fn check_dictionary(v: &JsValue, what: &str) -> Result<(), JsValue> {
+    if v.is_undefined() || v.is_null() || v.is_object() || v.is_function() {
+        Ok(())
+    } else {
+        Err(js::type_error(&format!("{what} is not an object.")))
+    }
+}
+
+/// Reads `ToolAnnotations`: the four hints, each defaulting to false.
+pub fn read_annotations(v: &JsValue) -> Result<Map<String, Value>, JsValue> {
+    check_dictionary(v, "The 'annotations' member")?;
+    let mut out = Map::new();
+    for k in WEBMCP_HINTS {
+        out.insert(k.to_string(), Value::Bool(js::to_bool(&js::get(v, k)?)));
+    }
+    Ok(out)
+}
+
+/// WebIDL conversion of `ModelContextTool` (members in lexicographic order).
+pub fn read_tool_dict(tool: &JsValue) -> Result<ToolDict, JsValue> {
+    check_dictionary(
+        tool,
+        "Failed to execute 'registerTool' on 'ModelContext': parameter 1",
+    )?;
+    let d = "ModelContextTool";
+    let annotations = match js::get(tool, "annotations")? {
+        v if v.is_undefined() => None,
+        v => Some(read_annotations(&v)?),
+    };
+    let description = js::to_dom_string(&required(tool, "description", d)?)?;
+    let execute = required(tool, "execute", d)?;
+    let execute: Function = execute.dyn_into().map_err(|_| {
+        js::type_error("Failed to read the 'execute' property from 'ModelContextTool': The provided value is not a function.")
+    })?;
+    let input_schema = match js::get(tool, "inputSchema")? {
+        v if v.is_undefined() => None,
+        v if v.is_object() || v.is_function() => Some(v),
+        _ => {
+            return Err(js::type_error(
+                "Failed to read the 'inputSchema' property from 'ModelContextTool': The provided value is not of type 'object'.",
+            ))
+        }
+    };
+    let name = js::to_dom_string(&required(tool, "name", d)?)?;
+    let title = match js::get(tool, "title")? {
+        v if v.is_undefined() => None,
+        v => Some(js::to_dom_string(&v)?),
+    };
+    Ok(ToolDict {
+        name,
+        title,
+        description,
+        input_schema,
+        execute,
+        annotations,
+    })
+}
+
+/// Maps registry errors to the exceptions pages see: the WebMCP name and duplicate checks
+/// are `InvalidStateError` DOMExceptions; malformed definitions are `TypeError`s.
+pub fn registry_error_to_js(e: &RegistryError) -> JsValue {
+    match e {
+        RegistryError::Duplicate { .. } | RegistryError::InvalidName { .. } => {
+            DomError::InvalidState(e.to_string())
+        }
+        RegistryError::InvalidSchema { .. }
+        | RegistryError::InvalidUri { .. }
+        | RegistryError::InvalidField { .. } => DomError::Type(e.to_string()),
+    }
+    .into_js()
+}
+
+impl EngineInner {
+    /// The data the browser layer attached to tool `name`.
+    pub fn tool_data(&self, name: &str) -> Option<(Rc<Tool>, Rc<JsToolData>)> {
+        let tool = self.server().tool(name)?;
+        let data = tool
+            .def
+            .attachment
+            .clone()
+            .and_then(|a| a.downcast::<JsToolData>().ok())?;
+        Some((tool, data))
+    }
+}
+
+/// The checks every method makes of the document it belongs to, before anything else
+/// touches it (WebMCP: "If this's relevant global object's associated Document is not fully
+/// active, reject with InvalidStateError"; and the origin-keyed check Chromium makes):
+/// - a detached frame's, or a navigated-away, document → `InvalidStateError`;
+/// - a document that is not origin-keyed (served with `Origin-Agent-Cluster: ?0`, so it may
+///   set `document.domain` and reach other origins' objects) → `SecurityError`.
+///
+/// Workers have no document; only the agent-cluster check applies to them.
+pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
+    if let Ok(doc) = js::get(inner.global(), "document") {
+        let detached = doc.is_object()
+            && js::get(&doc, "defaultView")
+                .map(|w| w.is_null() || w != *inner.global())
+                .unwrap_or(true);
+        if detached {
+            return Err(DomError::InvalidState(
+                "The document is not fully active (its frame was detached or navigated away)."
+                    .into(),
+            ));
+        }
+    }
+    if js::get(inner.global(), "originAgentCluster").ok() == Some(JsValue::FALSE) {
+        return Err(DomError::Security(
+            "WebMCP needs an origin-keyed document; this one was served with Origin-Agent-Cluster: ?0."
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// registerTool steps 2–4: the name is free, name and description are not empty, and the
+/// name follows the rule.
+pub fn check_name_and_description(inner: &EngineInner, dict: &ToolDict) -> Result<(), DomError> {
+    // Step 2: a tool of that name already registered.
+    if inner.server().tool(&dict.name).is_some() {
+        return Err(DomError::InvalidState(format!(
+            "A tool named {:?} is already registered.",
+            dict.name
+        )));
+    }
+    // Step 3: empty name or description.
+    if dict.name.is_empty() || dict.description.is_empty() {
+        return Err(DomError::InvalidState(
+            "A tool needs a non-empty name and a non-empty description.".into(),
+        ));
+    }
+    // Step 4: at most 128 of A-Z a-z 0-9 _ - .
+    check_tool_name(&dict.name).map_err(|e| DomError::InvalidState(e.to_string()))
+}
+
+/// registerTool step 5: the input schema serialized as `JSON.stringify` would. `undefined`
+/// → `TypeError`; a throw (cycle, BigInt, throwing `toJSON`) → that very exception.
+pub fn serialize_input_schema(schema: &Option<JsValue>) -> Result<Option<String>, JsValue> {
+    match schema {
+        None => Ok(None),
+        Some(s) => match js::stringify(s)? {
+            Some(text) => Ok(Some(text)),
+            None => Err(js::type_error(
+                "The inputSchema cannot be serialized to JSON (JSON.stringify gives undefined).",
+            )),
+        },
+    }
+}
+
+/// registerTool step 8's "store the tool" (the registry then queues `toolchange`).
+/// Returns the registration id.
+///
+/// The spec stores any serializable schema; the engine compiles schemas to validate
+/// arguments and refuses ones it cannot use (`[1, 2]`, `{ "type": "string" }`). Such a
+/// tool is still registered, as the spec asks, with its schema kept for `getTools()` but
+/// not used for validation (a console warning says so).
+pub fn store_tool(
+    inner: &Rc<EngineInner>,
+    dict: ToolDict,
+    schema_json: Option<String>,
+    door: Door,
+) -> Result<u64, JsValue> {
+    let registration = inner.next_registration();
+    let mut def = ToolDef::new(
+        dict.name.clone(),
+        dict.description,
+        JsTool {
+            name: dict.name.clone(),
+            f: dict.execute.clone(),
+        },
+    );
+    def.title = dict.title;
+    def.input_schema = match &schema_json {
+        Some(text) => Some(
+            serde_json::from_str(text)
+                .map_err(|e| js::type_error(&format!("The inputSchema is not valid JSON: {e}")))?,
+        ),
+        None => None,
+    };
+    def.annotations = dict.annotations.unwrap_or_default();
+    def.attachment = Some(Rc::new(JsToolData {
+        execute: dict.execute,
+        input_schema_json: schema_json,
+        door,
+        registration,
+    }));
+    register_lenient(inner, def).map(|()| registration)
+}
+
+/// Registers `def`; if the engine refuses its input schema (it validates arguments with
+/// it), registers it without one and warns: the W3C API stores any serializable schema,
+/// and the tool's stored JSON text still reports it through `getTools()`.
+pub fn register_lenient(inner: &EngineInner, mut def: ToolDef) -> Result<(), JsValue> {
+    match inner.server().register_tool(def.clone()) {
+        Ok(()) => Ok(()),
+        Err(RegistryError::InvalidSchema {
+            which: "inputSchema",
+            message,
+        }) if def.input_schema.is_some() => {
+            js::warn(&format!(
+                "modelcontext-polyfill: the inputSchema of tool {:?} cannot validate arguments ({message}); \
+                 the tool is registered and its input is not validated.",
+                def.name
+            ));
+            def.input_schema = None;
+            inner
+                .server()
+                .register_tool(def)
+                .map_err(|e| registry_error_to_js(&e))
+        }
+        Err(e) => Err(registry_error_to_js(&e)),
+    }
+}
+
+/// registerTool steps 2–5 and the store of step 8, for the doors without a signal or
+/// `exposedTo` (`provideContext`). Returns the registration id.
+pub fn register_web_tool(
+    inner: &Rc<EngineInner>,
+    dict: ToolDict,
+    door: Door,
+) -> Result<u64, JsValue> {
+    check_name_and_description(inner, &dict)?;
+    let schema_json = serialize_input_schema(&dict.input_schema)?;
+    store_tool(inner, dict, schema_json, door)
+}
+
+/// Removes tool `name` if it is still registration `registration`.
+pub fn unregister_if_current(inner: &EngineInner, name: &str, registration: u64) -> bool {
+    match inner.tool_data(name) {
+        Some((_, data)) if data.registration == registration => {
+            inner.server().unregister_tool(name)
+        }
+        _ => false,
+    }
+}
+
+/// The `RegisteredTool` dictionary for `tool` (members in lexicographic order). Tools
+/// registered without annotations have no `annotations` member; otherwise all four hints.
+pub fn registered_tool(inner: &EngineInner, tool: &Tool) -> JsValue {
+    let o: JsValue = js::object().into();
+    if !tool.def.annotations.is_empty() {
+        let ann: JsValue = js::object().into();
+        for k in WEBMCP_HINTS {
+            let b = tool
+                .def
+                .annotations
+                .get(k)
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            js::set(&ann, k, &JsValue::from_bool(b));
+        }
+        js::set(&o, "annotations", &ann);
+    }
+    js::set(&o, "description", &JsValue::from_str(&tool.def.description));
+    if let Some(text) = stored_schema(tool) {
+        if let Ok(v) = js::parse(&text) {
+            js::set(&o, "inputSchema", &v);
+        }
+    }
+    js::set(&o, "name", &JsValue::from_str(&tool.def.name));
+    js::set(&o, "origin", &JsValue::from_str(inner.origin()));
+    js::set(
+        &o,
+        "title",
+        &JsValue::from_str(tool.def.title.as_deref().unwrap_or("")),
+    );
+    js::set(&o, "window", inner.global());
+    o
+}
+
+/// The tool's input schema as stored: the JSON text taken at registration (W3C step 5),
+/// else the engine's schema.
+pub fn stored_schema(tool: &Tool) -> Option<String> {
+    tool.def
+        .attachment
+        .clone()
+        .and_then(|a| a.downcast::<JsToolData>().ok())
+        .and_then(|d| d.input_schema_json.clone())
+        .or_else(|| tool.def.input_schema.as_ref().map(|s| s.to_string()))
+}
+
+/// `args` against the tool's input schema: a `DataError` naming each violation's path and
+/// keyword.
+pub(crate) fn check_input(registered: &Tool, name: &str, args: &Value) -> Result<(), DomError> {
+    let Some(schema) = &registered.input else {
+        return Ok(());
+    };
+    let violations = schema.validate(args);
+    if violations.is_empty() {
+        return Ok(());
+    }
+    let e = CallError::InvalidArguments {
+        tool: name.to_string(),
+        violations,
+    };
+    Err(DomError::Data(e.to_string()))
+}
