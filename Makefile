@@ -13,7 +13,7 @@
 #                    @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a tenth; scripts/soak.mjs)
 #   make imports     the import graph of src/ from the code: folder edges, circles, largest files
 #   make package     stage the npm package in target/npm/modelcontext-polyfill and `npm pack` it
-#   make test-rust   fmt, clippy (native + wasm32), cargo test, wasm32 build
+#   make test-rust   fmt, no import circle (scripts/imports.mjs), clippy (native + wasm32), cargo test, wasm32 build
 #   make test-wasm   wasm-bindgen-test in headless Chromium, when the crate has wasm tests
 #   make test-page   the page tests (node --test tests/page/*.test.mjs)
 #   make test-interop  the official TypeScript client and the inspector CLI against the stdio example
@@ -74,6 +74,7 @@ test-interop:
 
 test-rust:
 	cargo fmt --all -- --check
+	$(NODE) scripts/imports.mjs
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --test web -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features browser -- -D warnings
