@@ -69,6 +69,7 @@ fn dom_errors_map_to_named_exceptions() {
         (DomError::Unknown("c".into()), "UnknownError"),
         (DomError::Abort("d".into()), "AbortError"),
         (DomError::Data("e".into()), "DataError"),
+        (DomError::Timeout("f".into()), "TimeoutError"),
     ];
     for (e, name) in cases {
         assert_eq!(e.name(), name);
@@ -88,7 +89,7 @@ fn dom_errors_map_to_named_exceptions() {
 
 #[wasm_bindgen_test]
 fn exceptions_have_the_right_names_and_messages() {
-    let e = js::dom_exception("InvalidStateError", "nope");
+    let e = DomError::InvalidState("nope".into()).into_js();
     assert_eq!(name_of(&e), "InvalidStateError");
     assert!(e.is_instance_of::<web_sys::DomException>());
     assert_eq!(js::error_message(&js::type_error("bad")), "TypeError: bad");

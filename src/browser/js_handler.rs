@@ -13,8 +13,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::error::DomError;
 use crate::js;
+use crate::js::DomError;
 use crate::server::{
     Completer, HandlerError, HandlerResult, LocalBoxFuture, LogLevel, PromptHandler,
     RequestContext, ResourceHandler, ToolHandler,

@@ -7,11 +7,11 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::engine::Engine;
-use super::error::DomError;
 use super::store::{
     read_tool_dict, register_web_tool, registered_tool, stored_schema, Door, JsToolData,
 };
 use crate::js;
+use crate::js::DomError;
 use crate::server::registry::Tool;
 
 const DEPRECATED: &str = "modelcontext-polyfill:";

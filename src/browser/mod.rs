@@ -4,7 +4,6 @@
 //! |---|---|
 //! | `engine.rs` | [`Engine`]: the server, the event target, the task queue, the tab server, each feature's state |
 //! | `setup.rs` | making an engine from the installer's config; raw MCP sessions for JS transports |
-//! | `error.rs` | [`DomError`]: the exceptions pages see, and their one mapping to JS |
 //! | `store.rs` | the tool store every door shares: tool data, the tool dictionary, registering and removing |
 //! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
 //! | `forms.rs` | the declarative API: `<form toolname>` as tools |
@@ -18,7 +17,6 @@
 //! | `validator.rs` | the validator module, loaded when a tool first needs it |
 
 pub mod engine;
-pub mod error;
 pub mod forms;
 pub mod js_handler;
 pub mod legacy;
@@ -34,8 +32,8 @@ pub mod store;
 pub mod validator;
 pub mod webmcp;
 
+pub use crate::js::DomError;
 pub use engine::Engine;
-pub use error::DomError;
 pub use setup::McpSession;
 
 use wasm_bindgen::prelude::*;

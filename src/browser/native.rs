@@ -26,12 +26,12 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::engine::EngineInner;
-use super::error::DomError;
 use super::js_handler::{call_options, invoke, JsTool};
 use super::store::{
     register_lenient, stored_schema, unregister_if_current, Door, JsToolData, WEBMCP_HINTS,
 };
 use crate::js;
+use crate::js::DomError;
 use crate::js::Listener;
 use crate::server::registry::Tool;
 use crate::server::{CancellationToken, ListKind, RequestContext, ToolDef};

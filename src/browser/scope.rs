@@ -10,8 +10,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::EngineInner;
-use super::error::DomError;
 use crate::js;
+use crate::js::DomError;
 
 /// What one session (or `modelContext` itself, whose scope is the engine's `Scope` state)
 /// registered, so `disconnect` can undo it.

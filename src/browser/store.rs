@@ -15,9 +15,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::EngineInner;
-use super::error::DomError;
 use super::js_handler::JsTool;
 use crate::js;
+use crate::js::DomError;
 use crate::server::registry::{check_tool_name, RegistryError, Tool};
 use crate::server::{CallError, ToolDef};
 

@@ -10,13 +10,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::{Engine, EngineInner};
-use super::error::DomError;
 use super::js_handler::{call_options, invoke};
 use super::store::{
     check_dictionary, check_document, check_input, check_name_and_description, read_tool_dict,
     registered_tool, required, serialize_input_schema, store_tool, unregister_if_current, Door,
 };
 use crate::js;
+use crate::js::DomError;
 use crate::server::{CancellationToken, RequestContext};
 
 /// `ModelContextRegisterToolOptions` after WebIDL conversion.

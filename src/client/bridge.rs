@@ -15,8 +15,8 @@ use super::core::{
 };
 use super::error::ClientError;
 use super::reconnect::{CancelFn, ReconnectScheduler};
-use crate::browser::DomError;
 use crate::js;
+use crate::js::DomError;
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::ErrorObject;
 use crate::server::LocalBoxFuture;

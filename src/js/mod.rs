@@ -1,7 +1,7 @@
 //! The one leaf module of JS helpers that `browser`, `transport` and `client` share: exact
 //! WebIDL-style conversions between JS values and Rust (this file), calling into JS
 //! ([`io`]), listeners, observers and timers as drop-guards ([`guard`]), and promises settled
-//! from Rust ([`deferred`]). It imports nothing else from the crate.
+//! from Rust ([`deferred`]), and the one error type mapped to DOMExceptions ([`DomError`]). It imports nothing else from the crate.
 
 use js_sys::{Function, Object, Reflect, JSON};
 use serde_json::Value;
@@ -9,10 +9,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 mod deferred;
+mod error;
 mod guard;
 mod io;
 
 pub use deferred::{on_abort, Deferred};
+pub use error::DomError;
 pub use guard::{Listener, Observer, Timer};
 pub use io::*;
 
@@ -39,9 +41,8 @@ pub fn remember_constructors(global: &JsValue) {
 }
 
 /// A `DOMException` named `name` (e.g. `"InvalidStateError"`), made with the kept constructor.
-/// The low-level constructor: `browser::DomError::into_js` is the mapping the API's errors go
-/// through.
-pub fn dom_exception(name: &str, message: &str) -> JsValue {
+/// Private: [`DomError::into_js`] is the one way an error becomes a `DOMException`.
+fn dom_exception(name: &str, message: &str) -> JsValue {
     let kept = DOM_EXCEPTION.with(|c| c.get().cloned());
     if let Some(ctor) = kept {
         let args = js_sys::Array::of2(&JsValue::from_str(message), &JsValue::from_str(name));

@@ -27,7 +27,7 @@ use super::post_message::origins_to_js;
 use super::served::{Claim, Served};
 use super::{opt_string, Running, Started};
 use crate::js;
-use crate::js::{Listener, Timer};
+use crate::js::{DomError, Listener, Timer};
 use crate::server::Server;
 use crate::wire::{
     self,
@@ -222,10 +222,11 @@ pub fn start_child(server: &Server, c: ChildConfig) -> Result<Started, JsValue> 
     let parent: JsValue = window.parent()?.map(JsValue::from).unwrap_or(JsValue::NULL);
     let own: &JsValue = window.as_ref();
     if parent.is_null() || parent == *own {
-        return Err(js::dom_exception(
-            "InvalidStateError",
-            "The iframeChild transport needs a parent window, but this page is not in a frame",
-        ));
+        return Err(DomError::InvalidState(
+            "The iframeChild transport needs a parent window, but this page is not in a frame"
+                .into(),
+        )
+        .into_js());
     }
     let claim = Served::claim_name(
         &format!("iframeChild:{}", c.channel),
@@ -388,14 +389,12 @@ impl ParentServer {
             AllowedOrigins::Any => "any origin".to_string(),
             AllowedOrigins::List(l) => l.join(", "),
         };
-        let err = js::dom_exception(
-            "TimeoutError",
-            &format!(
-                "iframeParent transport: no MCP client in the iframe ({src}) answered within {ms} ms \
-                 (expected 'mcp-check-ready' or a JSON-RPC message on channel {:?} from {origins})",
-                self.config.channel
-            ),
-        );
+        let err = DomError::Timeout(format!(
+            "iframeParent transport: no MCP client in the iframe ({src}) answered within {ms} ms \
+             (expected 'mcp-check-ready' or a JSON-RPC message on channel {:?} from {origins})",
+            self.config.channel
+        ))
+        .into_js();
         let settle = self.settle.borrow_mut().take();
         self.shutdown(false);
         if let Some((_, reject)) = settle {
@@ -429,10 +428,10 @@ impl ParentServer {
         if let Some((_, reject)) = self.settle.borrow_mut().take() {
             let _ = reject.call1(
                 &JsValue::UNDEFINED,
-                &js::dom_exception(
-                    "AbortError",
-                    "The iframeParent transport was closed before the iframe connected",
-                ),
+                &DomError::Abort(
+                    "The iframeParent transport was closed before the iframe connected".into(),
+                )
+                .into_js(),
             );
         }
     }

@@ -39,6 +39,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::js;
+use crate::js::DomError;
 use crate::server::Server;
 use kinds::ServerTransport;
 
@@ -158,13 +159,11 @@ impl Handle {
     /// `InvalidStateError`.
     pub fn start(&self, server: &Server) -> Result<Option<Promise>, JsValue> {
         let config = self.config.borrow_mut().take().ok_or_else(|| {
-            js::dom_exception(
-                "InvalidStateError",
-                &format!(
-                    "This {} transport has already been connected; create a new one",
-                    self.kind
-                ),
-            )
+            DomError::InvalidState(format!(
+                "This {} transport has already been connected; create a new one",
+                self.kind
+            ))
+            .into_js()
         })?;
         let started = config.start(server)?;
         *self.running.borrow_mut() = Some(started.running);

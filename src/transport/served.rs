@@ -5,7 +5,7 @@ use js_sys::{Reflect, Symbol};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::js::{self, global};
+use crate::js::{global, DomError};
 
 /// What this realm serves, shared by every copy of the polyfill: channel names (a `Set`
 /// of strings) and, per peer object (an emitter, a port, a worker), the keys served on it.
@@ -49,10 +49,10 @@ impl Served {
         let names = Served::names();
         let v = JsValue::from_str(name);
         if names.has(&v) {
-            return Err(js::dom_exception(
-                "InvalidStateError",
-                &format!("{what} is already served in this window; two servers would both answer every call."),
-            ));
+            return Err(DomError::InvalidState(format!(
+                "{what} is already served in this window; two servers would both answer every call."
+            ))
+            .into_js());
         }
         names.add(&v);
         Ok(Claim::Name(name.to_string()))
@@ -74,10 +74,10 @@ impl Served {
         };
         let v = JsValue::from_str(key);
         if set.has(&v) {
-            return Err(js::dom_exception(
-                "InvalidStateError",
-                &format!("{what} is already served; two servers would both answer every call."),
-            ));
+            return Err(DomError::InvalidState(format!(
+                "{what} is already served; two servers would both answer every call."
+            ))
+            .into_js());
         }
         set.add(&v);
         Ok(Claim::On(o, key.to_string()))

@@ -21,9 +21,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::{Engine, EngineInner};
-use super::error::DomError;
 use super::store::{register_web_tool, unregister_if_current, Door, ToolDict};
 use crate::js;
+use crate::js::DomError;
 use crate::js::{Listener, Observer};
 
 mod controls;

@@ -9,10 +9,10 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
-use crate::browser::DomError;
 use crate::client::bridge::transport_error;
 use crate::client::wait::{never, select3, First};
 use crate::js;
+use crate::js::DomError;
 use crate::server::{CancellationToken, LocalBoxFuture};
 
 /// Resolves when the peer is ready for messages; `Err` carries a message for the page.

@@ -15,8 +15,8 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
 use super::base::{client_transport_class, opt_string, options_object, Base, Port, Ready, Wire};
-use crate::browser::DomError;
 use crate::js;
+use crate::js::DomError;
 use crate::js::Listener;
 use crate::wire::extension::is_keep_alive;
 

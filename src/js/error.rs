@@ -1,12 +1,12 @@
-//! The errors the browser-facing API reports to pages, and their one mapping to JS
-//! exceptions: a `DOMException` of the WebIDL name each variant stands for, or a `TypeError`.
+//! The errors the wasm layers (the browser API, transports, the client) report to pages, and
+//! their one mapping to JS exceptions: a `DOMException` of the WebIDL name each variant stands for, or a `TypeError`.
 //!
 //! Code that fails towards a page builds a [`DomError`] with its message and converts it
 //! with [`DomError::into_js`]; no other code names a `DOMException`.
 
 use wasm_bindgen::JsValue;
 
-use crate::js;
+use super as js;
 
 /// An exception a page sees, with its message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +22,8 @@ pub enum DomError {
     Abort(String),
     /// `DataError`: a tool's input does not satisfy its input schema.
     Data(String),
+    /// `TimeoutError`: a peer did not answer in time.
+    Timeout(String),
     /// A JS `TypeError` (not a `DOMException`): a malformed definition or argument.
     Type(String),
 }
@@ -35,6 +37,7 @@ impl DomError {
             DomError::Unknown(_) => "UnknownError",
             DomError::Abort(_) => "AbortError",
             DomError::Data(_) => "DataError",
+            DomError::Timeout(_) => "TimeoutError",
             DomError::Type(_) => "TypeError",
         }
     }
@@ -47,6 +50,7 @@ impl DomError {
             | DomError::Unknown(m)
             | DomError::Abort(m)
             | DomError::Data(m)
+            | DomError::Timeout(m)
             | DomError::Type(m) => m,
         }
     }
