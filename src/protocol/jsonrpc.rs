@@ -11,7 +11,9 @@ use super::error_codes::INVALID_REQUEST;
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RequestId {
+    /// An integer id.
     Number(i64),
+    /// A string id.
     String(String),
 }
 
@@ -25,6 +27,7 @@ impl RequestId {
         }
     }
 
+    /// The id as a JSON value.
     pub fn to_value(&self) -> Value {
         match self {
             RequestId::Number(n) => Value::from(*n),
@@ -45,13 +48,17 @@ impl fmt::Display for RequestId {
 /// The error member of a JSON-RPC error response.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorObject {
+    /// The error code (`protocol::error_codes`).
     pub code: i64,
+    /// A short description.
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Anything more (`data`), omitted when `None`.
     pub data: Option<Value>,
 }
 
 impl ErrorObject {
+    /// An error without `data`.
     pub fn new(code: i64, message: impl Into<String>) -> Self {
         ErrorObject {
             code,
@@ -60,6 +67,7 @@ impl ErrorObject {
         }
     }
 
+    /// The same error with `data`.
     pub fn with_data(mut self, data: Value) -> Self {
         self.data = Some(data);
         self
@@ -69,20 +77,34 @@ impl ErrorObject {
 /// A classified incoming message.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Message {
+    /// A request: it wants an answer.
     Request {
+        /// Its id, which the answer carries.
         id: RequestId,
+        /// The method.
         method: String,
+        /// Its `params`, when present.
         params: Option<Value>,
     },
+    /// A notification: no answer.
     Notification {
+        /// The method.
         method: String,
+        /// Its `params`, when present.
         params: Option<Value>,
     },
     /// A response to a request this side sent.
-    Response { id: RequestId, result: Value },
+    Response {
+        /// The id of the request it answers.
+        id: RequestId,
+        /// Its `result`.
+        result: Value,
+    },
     /// An error response to a request this side sent (`id` absent when the peer could not read it).
     ErrorResponse {
+        /// Its id, when the peer could read one.
         id: Option<RequestId>,
+        /// The error.
         error: ErrorObject,
     },
 }
@@ -92,10 +114,12 @@ pub enum Message {
 pub struct InvalidMessage {
     /// The id, when one could be read, so the error response can carry it.
     pub id: Option<RequestId>,
+    /// What is wrong, for the error message.
     pub reason: String,
 }
 
 impl InvalidMessage {
+    /// The `-32600` error object to answer with.
     pub fn to_error(&self) -> ErrorObject {
         ErrorObject::new(INVALID_REQUEST, format!("Invalid request: {}", self.reason))
     }

@@ -1,4 +1,5 @@
 //! JSON-RPC 2.0 and MCP: message shapes, versions, error codes. Pure Rust.
+#![deny(missing_docs)]
 
 pub mod error_codes;
 pub mod jsonrpc;

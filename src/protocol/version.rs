@@ -9,10 +9,15 @@ use std::fmt;
 /// A protocol revision this server speaks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ProtocolVersion {
+    /// 2024-11-05: the first published revision.
     V2024_11_05,
+    /// 2025-03-26: tool annotations, audio content, JSON-RPC batches, `completions`.
     V2025_03_26,
+    /// 2025-06-18: titles, structured tool output, elicitation, resource links; no batches.
     V2025_06_18,
+    /// 2025-11-25: icons, tool `execution`, sampling with tools, URL elicitation.
     V2025_11_25,
+    /// 2026-07-28: stateless (no handshake; `server/discover`), extensions, input-required results.
     V2026_07_28,
 }
 

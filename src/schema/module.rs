@@ -43,6 +43,7 @@ fn error(message: impl Into<String>) -> String {
 }
 
 impl ValidatorModule {
+    /// An empty module: nothing compiled yet.
     pub fn new() -> Self {
         Self::default()
     }
@@ -94,6 +95,7 @@ impl ValidatorModule {
         self.schemas.len()
     }
 
+    /// Whether no schema is compiled.
     pub fn is_empty(&self) -> bool {
         self.schemas.is_empty()
     }

@@ -9,32 +9,50 @@ use crate::protocol::{ErrorObject, ProtocolVersion};
 /// Everything a request can fail with at the protocol level.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ServerError {
+    /// `-32700`: the text is not JSON.
     Parse(String),
+    /// `-32600`: not a valid request.
     InvalidRequest(String),
+    /// `-32601`: no such method (in this version or era).
     MethodNotFound(String),
+    /// `-32602`: the params are wrong.
     InvalidParams {
+        /// What is wrong with them.
         message: String,
+        /// Details (`data`), e.g. the key that is missing.
         data: Option<Value>,
     },
+    /// `-32603`: the server failed.
     Internal(String),
     /// A request other than `initialize`/`ping` before the handshake.
     NotInitialized {
+        /// The method that came too early.
         method: String,
     },
+    /// No resource at that URI: `-32002`, or `-32602` in versions with result types.
     ResourceNotFound {
+        /// The URI asked for.
         uri: String,
     },
+    /// `-32022`: a protocol version this server does not speak (the error names those it does).
     UnsupportedVersion {
+        /// The version the client asked for.
         requested: String,
+        /// The versions this server speaks.
         supported: Vec<&'static str>,
     },
+    /// `-32021`: an input request needs a client capability the client did not declare.
     MissingClientCapability {
+        /// The missing capabilities, as a `ClientCapabilities` object.
         required: Value,
     },
     /// A limit from [`super::limits::Limits`] was exceeded.
     LimitExceeded {
+        /// What exceeded it (e.g. "Message size").
         what: &'static str,
+        /// The limit.
         limit: usize,
+        /// The actual amount, when known.
         actual: Option<usize>,
     },
     /// A JSON-RPC error passed on as it is (a handler's protocol error, a client's answer).
@@ -42,6 +60,7 @@ pub enum ServerError {
 }
 
 impl ServerError {
+    /// An `InvalidParams` without `data`.
     pub fn invalid_params(message: impl Into<String>) -> Self {
         ServerError::InvalidParams {
             message: message.into(),

@@ -16,7 +16,9 @@ use super::runtime::LocalBoxFuture;
 /// resources and prompts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HandlerError {
+    /// What went wrong (the `isError` text, or the JSON-RPC error's message).
     pub message: String,
+    /// Anything more (the JSON-RPC error's `data`).
     pub data: Option<Value>,
     /// A JSON-RPC error code: the failure is a protocol error, not a tool execution error.
     /// A tool running as a task then ends `failed` with this error (SEP-2663) instead of
@@ -25,6 +27,7 @@ pub struct HandlerError {
 }
 
 impl HandlerError {
+    /// A tool execution error with `message`.
     pub fn new(message: impl Into<String>) -> Self {
         HandlerError {
             message: message.into(),
@@ -69,6 +72,7 @@ pub type HandlerResult = Result<Value, HandlerError>;
 /// object is used as is, a string becomes text content, anything else is JSON text plus
 /// `structuredContent`.
 pub trait ToolHandler {
+    /// Runs the tool with `args`; `ctx` carries the request's cancellation, progress, logging and requests to the client.
     fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult>;
 }
 
@@ -87,6 +91,7 @@ where
 /// The value may be a `ReadResourceResult` (`{contents: [...]}`), an array of resource
 /// contents, or a string (text contents with the resource's MIME type).
 pub trait ResourceHandler {
+    /// Reads the resource at `uri`; `vars` are the template's variables.
     fn read(
         &self,
         uri: String,
@@ -115,6 +120,7 @@ where
 /// The value may be a `GetPromptResult` (`{messages: [...]}`), an array of messages, or a
 /// string (one user text message).
 pub trait PromptHandler {
+    /// Renders the prompt with `args`.
     fn get(
         &self,
         args: BTreeMap<String, String>,
@@ -141,6 +147,7 @@ where
 /// Gets the argument name, the partial value and the already-resolved arguments; resolves
 /// to an array of strings or a `{values, total?, hasMore?}` object.
 pub trait Completer {
+    /// The suggestions for `argument`'s partial `value`, given the arguments already resolved.
     fn complete(
         &self,
         argument: String,

@@ -275,6 +275,7 @@ impl Default for StateKey {
 }
 
 impl StateKey {
+    /// Replaces the key (the browser layer sets 32 random bytes).
     pub fn set(&self, key: &[u8]) {
         *self.0.borrow_mut() = key.to_vec();
     }

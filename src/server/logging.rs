@@ -5,17 +5,26 @@ use std::fmt;
 /// A log severity, least severe first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LogLevel {
+    /// Debug messages.
     Debug,
+    /// Informational messages.
     Info,
+    /// Normal but significant events.
     Notice,
+    /// Warnings.
     Warning,
+    /// Errors.
     Error,
+    /// Critical conditions.
     Critical,
+    /// Action must be taken immediately.
     Alert,
+    /// The system is unusable.
     Emergency,
 }
 
 impl LogLevel {
+    /// Every level, from the least to the most severe.
     pub const ALL: [LogLevel; 8] = [
         LogLevel::Debug,
         LogLevel::Info,
@@ -27,6 +36,7 @@ impl LogLevel {
         LogLevel::Emergency,
     ];
 
+    /// The word the wire uses (`debug` … `emergency`).
     pub fn as_str(self) -> &'static str {
         match self {
             LogLevel::Debug => "debug",
@@ -40,6 +50,7 @@ impl LogLevel {
         }
     }
 
+    /// The level a word names; `None` for any other word.
     pub fn parse(s: &str) -> Option<LogLevel> {
         LogLevel::ALL.into_iter().find(|l| l.as_str() == s)
     }

@@ -18,18 +18,23 @@ use crate::server::validator::SchemaViolation;
 /// Why a direct tool call could not run.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallError {
+    /// No tool of that name.
     UnknownTool(String),
     /// Arguments that are not an object.
     NotAnObject(String),
     /// Arguments violating the input schema.
     InvalidArguments {
+        /// The tool.
         tool: String,
+        /// Each violation, with its path and keyword.
         violations: Vec<SchemaViolation>,
     },
     /// The tool has a schema but the validator will never be ready (see
     /// [`Server::validator_ready`]): the call is refused rather than run unchecked.
     ValidatorUnavailable {
+        /// The tool.
         tool: String,
+        /// Why the validator cannot be loaded.
         reason: String,
     },
 }

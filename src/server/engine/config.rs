@@ -9,17 +9,24 @@ use crate::server::tasks::TaskLimits;
 /// Who the server says it is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerInfo {
+    /// The `name` clients see.
     pub name: String,
+    /// The `version`.
     pub version: String,
+    /// A human-readable `title` (2025-06-18 on).
     pub title: Option<String>,
+    /// A `description` (2025-11-25 on).
     pub description: Option<String>,
+    /// `websiteUrl` (2025-11-25 on).
     pub website_url: Option<String>,
+    /// `icons` (2025-11-25 on).
     pub icons: Vec<Value>,
     /// Sent as `instructions` in the `initialize` / `server/discover` result.
     pub instructions: Option<String>,
 }
 
 impl ServerInfo {
+    /// A server called `name` at `version`, nothing else said.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         ServerInfo {
             name: name.into(),
@@ -60,6 +67,7 @@ impl ServerInfo {
 /// Server settings.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
+    /// What every session may send and hold (each transport may set its own).
     pub limits: Limits,
     /// Items per page in list results. Default: all of them in one page. Paging is the
     /// server's choice (the client follows `nextCursor`), but many clients call

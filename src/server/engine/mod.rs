@@ -96,6 +96,7 @@ fn kind_index(k: ListKind) -> usize {
 }
 
 impl Server {
+    /// A server with an empty registry, running its tasks on `runtime` and compiling schemas with `compiler`.
     pub fn new(
         info: ServerInfo,
         config: ServerConfig,
@@ -215,6 +216,7 @@ impl Server {
         n
     }
 
+    /// Tool `name`.
     pub fn tool(&self, name: &str) -> Option<Rc<Tool>> {
         self.0.registry.borrow().tool(name)
     }
@@ -251,12 +253,14 @@ impl Server {
         list
     }
 
+    /// Registers a resource or template (a duplicate URI, a malformed template refused); announces the change.
     pub fn register_resource(&self, def: ResourceDef) -> Result<(), RegistryError> {
         self.0.registry.borrow_mut().add_resource(def)?;
         self.changed(ListKind::Resources);
         Ok(())
     }
 
+    /// Removes the resource or template `uri`; `false` (and no notification) when there was none.
     pub fn unregister_resource(&self, uri: &str) -> bool {
         let removed = self.0.registry.borrow_mut().remove_resource(uri).is_some();
         if removed {
@@ -271,12 +275,14 @@ impl Server {
         reg.resources().chain(reg.templates()).cloned().collect()
     }
 
+    /// Registers a prompt (a duplicate name refused); announces the change.
     pub fn register_prompt(&self, def: PromptDef) -> Result<(), RegistryError> {
         self.0.registry.borrow_mut().add_prompt(def)?;
         self.changed(ListKind::Prompts);
         Ok(())
     }
 
+    /// Removes prompt `name`; `false` (and no notification) when there was none.
     pub fn unregister_prompt(&self, name: &str) -> bool {
         let removed = self.0.registry.borrow_mut().remove_prompt(name).is_some();
         if removed {
@@ -285,6 +291,7 @@ impl Server {
         removed
     }
 
+    /// Every prompt, sorted by name.
     pub fn prompts(&self) -> Vec<Rc<PromptDef>> {
         self.0.registry.borrow().prompts().cloned().collect()
     }
@@ -297,6 +304,7 @@ impl Server {
         id
     }
 
+    /// Stops calling the observer `id` ([`Server::observe`]).
     pub fn remove_observer(&self, id: u64) {
         self.0.observers.borrow_mut().retain(|(i, _)| *i != id);
     }

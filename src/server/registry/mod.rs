@@ -20,12 +20,16 @@ pub const MAX_TOOL_NAME_LEN: usize = 128;
 /// Which list a change touched.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ListKind {
+    /// `tools/list`.
     Tools,
+    /// `resources/list` and `resources/templates/list`.
     Resources,
+    /// `prompts/list`.
     Prompts,
 }
 
 impl ListKind {
+    /// Every kind, in the order notifications for them go out.
     pub const ALL: [ListKind; 3] = [ListKind::Tools, ListKind::Resources, ListKind::Prompts];
 
     /// The `notifications/<kind>/list_changed` method.
@@ -42,18 +46,40 @@ impl ListKind {
 #[derive(Clone, Debug, PartialEq)]
 pub enum RegistryError {
     /// A tool/prompt name or resource URI/template already registered.
-    Duplicate { kind: &'static str, key: String },
+    Duplicate {
+        /// `"tool"`, `"resource"`, `"prompt"` or `"skill"`.
+        kind: &'static str,
+        /// The name or URI taken.
+        key: String,
+    },
     /// A tool name breaking the WebMCP rule (1–128 of `A-Z a-z 0-9 _ - .`).
-    InvalidName { name: String, reason: String },
+    InvalidName {
+        /// The name refused.
+        name: String,
+        /// Which part of the rule it breaks.
+        reason: String,
+    },
     /// A schema the validator refused.
     InvalidSchema {
+        /// `"inputSchema"` or `"outputSchema"`.
         which: &'static str,
+        /// The validator's reason.
         message: String,
     },
     /// A malformed resource URI or URI template.
-    InvalidUri { uri: String, reason: String },
+    InvalidUri {
+        /// The URI or template refused.
+        uri: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// Any other malformed field.
-    InvalidField { field: &'static str, reason: String },
+    InvalidField {
+        /// The field's name, as the definition spells it.
+        field: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl fmt::Display for RegistryError {
@@ -109,28 +135,37 @@ pub fn check_tool_name(name: &str) -> Result<(), RegistryError> {
 /// A tool as registered.
 #[derive(Clone)]
 pub struct ToolDef {
+    /// The unique name clients call the tool by.
     pub name: String,
+    /// A human-readable title (2025-06-18 on).
     pub title: Option<String>,
+    /// What the tool does, for the model.
     pub description: String,
     /// The input JSON Schema (`None`: any object).
     pub input_schema: Option<Value>,
+    /// The output JSON Schema: `structuredContent` must satisfy it (`None`: no structured output).
     pub output_schema: Option<Value>,
     /// Every annotation given: WebMCP's `readOnlyHint`, `untrustedContentHint`,
     /// `consequentialHint`, `debugging`; MCP's `destructiveHint`, `idempotentHint`,
     /// `openWorldHint`, `title`; and any other.
     pub annotations: Map<String, Value>,
+    /// `icons` (2025-11-25 on).
     pub icons: Vec<Value>,
+    /// `execution` (2025-11-25 on; e.g. `taskSupport` as earlier versions spelled it).
     pub execution: Option<Value>,
+    /// `_meta`, passed through as given.
     pub meta: Option<Value>,
     /// Whether a call may run as a task (the Tasks extension, SEP-2663; see
     /// [`super::tasks`]). Forbidden unless the registering door says otherwise.
     pub task_support: TaskSupport,
+    /// Runs a call.
     pub handler: Rc<dyn ToolHandler>,
     /// Data the registering door keeps with the tool (the browser layer's per-tool state).
     pub attachment: Option<Rc<dyn Any>>,
 }
 
 impl ToolDef {
+    /// A tool with no schema, annotations or icons; the builder methods add them.
     pub fn new(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -152,26 +187,31 @@ impl ToolDef {
         }
     }
 
+    /// Sets the input JSON Schema.
     pub fn input_schema(mut self, schema: Value) -> Self {
         self.input_schema = Some(schema);
         self
     }
 
+    /// Sets the output JSON Schema.
     pub fn output_schema(mut self, schema: Value) -> Self {
         self.output_schema = Some(schema);
         self
     }
 
+    /// Sets the title.
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
     }
 
+    /// Adds one annotation.
     pub fn annotation(mut self, key: &str, value: Value) -> Self {
         self.annotations.insert(key.to_string(), value);
         self
     }
 
+    /// Sets whether a call may run as a task.
     pub fn task_support(mut self, support: TaskSupport) -> Self {
         self.task_support = support;
         self
@@ -180,8 +220,11 @@ impl ToolDef {
 
 /// A registered tool with its compiled schemas.
 pub struct Tool {
+    /// The definition as registered.
     pub def: ToolDef,
+    /// The input schema, compiled (`None`: any object).
     pub input: Option<Rc<dyn CompiledSchema>>,
+    /// The output schema, compiled.
     pub output: Option<Rc<dyn CompiledSchema>>,
 }
 
@@ -190,21 +233,32 @@ pub struct Tool {
 pub struct ResourceDef {
     /// A URI, or an RFC 6570 template when it has expressions.
     pub uri: String,
+    /// A short name (`Resource.name`).
     pub name: String,
+    /// A human-readable title.
     pub title: Option<String>,
+    /// What the resource holds.
     pub description: Option<String>,
+    /// Its MIME type.
     pub mime_type: Option<String>,
+    /// Its size in bytes, when known.
     pub size: Option<u64>,
+    /// `annotations` (`audience`, `priority`, `lastModified`).
     pub annotations: Option<Value>,
+    /// `icons` (2025-11-25 on).
     pub icons: Vec<Value>,
+    /// `_meta`, passed through as given.
     pub meta: Option<Value>,
+    /// Reads the resource (for a template, with its variables).
     pub handler: Rc<dyn ResourceHandler>,
     /// Completion per template variable.
     pub completers: BTreeMap<String, Rc<dyn Completer>>,
+    /// Data the registering door keeps with the resource.
     pub attachment: Option<Rc<dyn Any>>,
 }
 
 impl ResourceDef {
+    /// A resource (or template) with only its URI, name and handler; the builder methods add the rest.
     pub fn new(
         uri: impl Into<String>,
         name: impl Into<String>,
@@ -226,16 +280,19 @@ impl ResourceDef {
         }
     }
 
+    /// Sets the MIME type.
     pub fn mime_type(mut self, m: impl Into<String>) -> Self {
         self.mime_type = Some(m.into());
         self
     }
 
+    /// Sets the description.
     pub fn description(mut self, d: impl Into<String>) -> Self {
         self.description = Some(d.into());
         self
     }
 
+    /// Completes template variable `variable` (`completion/complete`).
     pub fn completer(mut self, variable: &str, c: impl Completer + 'static) -> Self {
         self.completers.insert(variable.to_string(), Rc::new(c));
         self
@@ -244,6 +301,7 @@ impl ResourceDef {
 
 /// A registered resource.
 pub struct Resource {
+    /// The definition as registered.
     pub def: ResourceDef,
     /// `Some` for templates.
     pub template: Option<UriTemplate>,
@@ -252,27 +310,41 @@ pub struct Resource {
 /// One argument of a prompt.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PromptArgument {
+    /// Its name, the key of `prompts/get`'s `arguments`.
     pub name: String,
+    /// A human-readable title.
     pub title: Option<String>,
+    /// What it is for.
     pub description: Option<String>,
+    /// Whether `prompts/get` needs it.
     pub required: bool,
 }
 
 /// A prompt.
 #[derive(Clone)]
 pub struct PromptDef {
+    /// The unique name clients get the prompt by.
     pub name: String,
+    /// A human-readable title.
     pub title: Option<String>,
+    /// What the prompt is for.
     pub description: Option<String>,
+    /// Its arguments, in order.
     pub arguments: Vec<PromptArgument>,
+    /// `icons` (2025-11-25 on).
     pub icons: Vec<Value>,
+    /// `_meta`, passed through as given.
     pub meta: Option<Value>,
+    /// Renders the prompt's messages from its arguments.
     pub handler: Rc<dyn PromptHandler>,
+    /// Completion per argument (`completion/complete`).
     pub completers: BTreeMap<String, Rc<dyn Completer>>,
+    /// Data the registering door keeps with the prompt.
     pub attachment: Option<Rc<dyn Any>>,
 }
 
 impl PromptDef {
+    /// A prompt with no arguments; the builder methods add them.
     pub fn new(name: impl Into<String>, handler: impl PromptHandler + 'static) -> Self {
         PromptDef {
             name: name.into(),
@@ -287,11 +359,13 @@ impl PromptDef {
         }
     }
 
+    /// Sets the description.
     pub fn description(mut self, d: impl Into<String>) -> Self {
         self.description = Some(d.into());
         self
     }
 
+    /// Adds an argument.
     pub fn argument(mut self, name: &str, description: &str, required: bool) -> Self {
         self.arguments.push(PromptArgument {
             name: name.into(),
@@ -302,6 +376,7 @@ impl PromptDef {
         self
     }
 
+    /// Completes argument `argument` (`completion/complete`).
     pub fn completer(mut self, argument: &str, c: impl Completer + 'static) -> Self {
         self.completers.insert(argument.to_string(), Rc::new(c));
         self
@@ -396,10 +471,12 @@ impl Registry {
         Ok(())
     }
 
+    /// Removes tool `name`; what it was.
     pub fn remove_tool(&mut self, name: &str) -> Option<Rc<Tool>> {
         self.tools.remove(name)
     }
 
+    /// Tool `name`.
     pub fn tool(&self, name: &str) -> Option<Rc<Tool>> {
         self.tools.get(name).cloned()
     }
@@ -409,6 +486,7 @@ impl Registry {
         self.tools.values()
     }
 
+    /// Removes every tool; how many there were.
     pub fn clear_tools(&mut self) -> usize {
         let n = self.tools.len();
         self.tools.clear();
@@ -460,6 +538,7 @@ impl Registry {
         Ok(())
     }
 
+    /// Removes the resource or template `uri`; what it was.
     pub fn remove_resource(&mut self, uri: &str) -> Option<Rc<Resource>> {
         self.resources
             .remove(uri)
@@ -476,6 +555,7 @@ impl Registry {
         self.templates.values()
     }
 
+    /// The template registered as `uri_template`.
     pub fn template(&self, uri_template: &str) -> Option<Rc<Resource>> {
         self.templates.get(uri_template).cloned()
     }
@@ -493,6 +573,7 @@ impl Registry {
         })
     }
 
+    /// Adds a prompt (a duplicate name is refused).
     pub fn add_prompt(&mut self, def: PromptDef) -> Result<(), RegistryError> {
         if self.prompts.contains_key(&def.name) {
             return Err(RegistryError::Duplicate {
@@ -522,10 +603,12 @@ impl Registry {
         Ok(())
     }
 
+    /// Removes prompt `name`; what it was.
     pub fn remove_prompt(&mut self, name: &str) -> Option<Rc<PromptDef>> {
         self.prompts.remove(name)
     }
 
+    /// Prompt `name`.
     pub fn prompt(&self, name: &str) -> Option<Rc<PromptDef>> {
         self.prompts.get(name).cloned()
     }

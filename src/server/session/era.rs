@@ -11,11 +11,15 @@ use crate::server::context::RequestContext;
 use crate::server::error::ServerError;
 use crate::server::logging::LogLevel;
 
-/// `_meta` keys of the stateless era.
+/// `_meta` key of the stateless era: the protocol version a request speaks.
 pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key: the client's capabilities, sent with each request.
 pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key: the log level a request's notifications use.
 pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// `_meta` key: the server's `Implementation`, on results.
 pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+/// `_meta` key: the `subscriptions/listen` stream a notification belongs to.
 pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// How a request is to be served.

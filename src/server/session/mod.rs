@@ -201,6 +201,7 @@ impl Session {
         self.0.send_notification(method, params)
     }
 
+    /// Whether the session is closed (by [`Session::close`], the transport, or a later `initialize` that replaced it).
     pub fn is_closed(&self) -> bool {
         self.0.is_closed()
     }

@@ -46,7 +46,9 @@ pub const MAX_TOTAL_BYTES: usize = 16 * 1024 * 1024;
 /// A file's bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SkillContent {
+    /// Text (UTF-8).
     Text(String),
+    /// Bytes, served Base64-encoded as a blob.
     Binary(Vec<u8>),
 }
 
@@ -62,8 +64,11 @@ impl SkillContent {
 /// A file of a skill, at `path` relative to the skill directory (`references/guide.md`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SkillFile {
+    /// The path inside the skill directory (`references/forms.md`).
     pub path: String,
+    /// Its MIME type; guessed from the extension when `None`.
     pub mime_type: Option<String>,
+    /// Its bytes.
     pub content: SkillContent,
 }
 
@@ -72,6 +77,7 @@ pub struct SkillFile {
 pub struct SkillDef {
     /// The skill's name: 1–64 of `a-z 0-9 -`, no leading, trailing or doubled hyphen.
     pub name: String,
+    /// What the skill does and when to use it (the frontmatter's `description`).
     pub description: String,
     /// Segments before the name in the skill path (`skill://<prefix…>/<name>/`); often none.
     pub prefix: Vec<String>,
@@ -79,6 +85,7 @@ pub struct SkillDef {
     pub frontmatter: Map<String, Value>,
     /// The instructions: `SKILL.md` after its frontmatter.
     pub instructions: String,
+    /// The skill's other files.
     pub files: Vec<SkillFile>,
 }
 

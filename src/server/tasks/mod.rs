@@ -78,6 +78,7 @@ impl TaskSupport {
         }
     }
 
+    /// The word the wire uses (`forbidden`, `optional`, `required`).
     pub fn as_str(self) -> &'static str {
         match self {
             TaskSupport::Forbidden => "forbidden",
@@ -114,14 +115,20 @@ impl Default for TaskLimits {
 /// A task's status.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TaskStatus {
+    /// Running.
     Working,
+    /// Waiting for the client's answers to its `inputRequests`.
     InputRequired,
+    /// Finished with a `CallToolResult` (an `isError` one too).
     Completed,
+    /// Ended with a protocol error.
     Failed,
+    /// Cancelled by `tasks/cancel`.
     Cancelled,
 }
 
 impl TaskStatus {
+    /// The word the wire uses.
     pub fn as_str(self) -> &'static str {
         match self {
             TaskStatus::Working => "working",
@@ -132,6 +139,7 @@ impl TaskStatus {
         }
     }
 
+    /// Whether the task has ended (completed, failed or cancelled).
     pub fn is_terminal(self) -> bool {
         matches!(
             self,
