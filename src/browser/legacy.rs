@@ -1,5 +1,6 @@
 //! Earlier drafts' methods, deprecated but kept working: `provideContext`,
-//! `clearContext`, `unregisterTool`, and Chromium's `navigator.modelContextTesting`.
+//! `clearContext`, `unregisterTool`, and Chromium's `navigator.modelContextTesting` (digest:
+//! `shared/spec/WEBMCP.md`, "Earlier drafts still used in the wild").
 
 use js_sys::{Array, Function, Promise};
 use std::collections::BTreeSet;

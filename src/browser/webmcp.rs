@@ -98,6 +98,9 @@ fn security_error(member: &str, entry: &str) -> DomError {
 }
 
 /// `registerTool(tool, options)`; also returns the tool's name and registration id.
+///
+/// Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-registertool> (digest: `shared/spec/WEBMCP.md`,
+/// "registerTool"); the numbered steps below are the spec's.
 fn register_tool(
     inner: &Rc<EngineInner>,
     tool: &JsValue,
@@ -169,6 +172,8 @@ fn with_draft_unregister(
 }
 
 /// `getTools(options)`.
+///
+/// Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-gettools> (digest: "getTools", "Frames, origins and policy").
 fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsValue> {
     // WebIDL conversion of ModelContextGetToolOptions.
     check_dictionary(
@@ -301,6 +306,9 @@ impl Execution {
 }
 
 /// `executeTool(tool, inputObject, options)`.
+///
+/// Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-executetool> (digest: "executeTool"); the input check
+/// against the schema is beyond the spec (digest: "Input validation").
 fn execute_tool(
     inner: &Rc<EngineInner>,
     tool: &JsValue,

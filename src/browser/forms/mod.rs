@@ -1,5 +1,6 @@
 //! The declarative API: `<form toolname="…" tooldescription="…" [toolautosubmit]>` as tools
-//! (`shared/spec/WEBMCP.md`, "Declarative API (forms)").
+//! (<https://webmachinelearning.github.io/webmcp/>, its declarative API; digest:
+//! `shared/spec/WEBMCP.md`, "Declarative API (forms)").
 //!
 //! Each such form in the document is a tool in the engine's one registry ([`Door::Form`]),
 //! its input schema synthesized from the form's named controls. A `MutationObserver` keeps

@@ -81,7 +81,7 @@ pub struct ServerConfig {
     pub ttl_ms: u64,
     /// `cacheScope` on 2026-07-28 list/read/discover results.
     pub cache_scope: &'static str,
-    /// Limits on tasks (the Tasks extension, [`super::tasks`]).
+    /// Limits on tasks (the Tasks extension, [`crate::server::tasks`]).
     pub tasks: TaskLimits,
 }
 

@@ -169,7 +169,7 @@ impl Server {
     }
 
     /// Sets the key the `requestState` of input-required results is signed with (see
-    /// [`input_required`]). Hosts with a good random source should set a random key of 32
+    /// [`crate::server::input_required`]). Hosts with a good random source should set a random key of 32
     /// bytes; the default comes from the standard library's random hasher keys.
     pub fn set_state_key(&self, key: &[u8]) {
         self.0.state_key.set(key);

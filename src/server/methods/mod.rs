@@ -137,6 +137,9 @@ pub fn capabilities(version: ProtocolVersion) -> Value {
     c
 }
 
+/// `initialize`: negotiates the version, records the client's capabilities and info, and answers with the server's.
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization>.
 fn initialize(call: &Call) -> R {
     let p = &call.params;
     let requested = param_str(p, "protocolVersion", "initialize")?;
@@ -173,6 +176,9 @@ fn initialize(call: &Call) -> R {
     Ok(Value::Object(r))
 }
 
+/// `server/discover` (2026-07-28): the versions, capabilities, info and instructions a stateless client needs.
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2026-07-28> (`server/discover`).
 fn discover(call: &Call) -> Value {
     let info = call.session.server().info();
     let mut r = Map::new();
@@ -190,6 +196,9 @@ fn discover(call: &Call) -> Value {
     Value::Object(r)
 }
 
+/// `logging/setLevel`: the least severe level the session's log notifications carry.
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/logging>.
 fn set_level(call: &Call) -> R {
     let level = param_str(&call.params, "level", "logging/setLevel")?;
     let parsed = LogLevel::parse(level).ok_or_else(|| {

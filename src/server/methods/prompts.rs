@@ -14,6 +14,9 @@ use crate::server::shape;
 
 use super::{list_result, now, param_str, round, with_inputs, Call, Reply, R};
 
+/// `prompts/list`: a page of the prompts as shaped for `v`.
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#listing-prompts>.
 pub(super) fn prompts_list(call: &Call, v: ProtocolVersion) -> R {
     let server = &call.session.server();
     let after = pagination::read_cursor(&call.params)?;
@@ -49,6 +52,9 @@ pub(super) fn string_map(
     }
 }
 
+/// `prompts/get`: the prompt rendered from its (string) arguments, required ones checked.
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#getting-a-prompt>; input-required rounds SEP-2322.
 pub(super) fn prompts_get(call: &Call) -> Reply {
     let r = (|| {
         let name = param_str(&call.params, "name", "prompts/get")?;
@@ -132,6 +138,9 @@ pub(super) fn prompts_get(call: &Call) -> Reply {
 /// The most values a completion result may carry.
 const MAX_COMPLETIONS: usize = 100;
 
+/// `completion/complete`: suggestions for a prompt argument or a template variable, at most [`MAX_COMPLETIONS`].
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/completion>.
 pub(super) fn complete(call: &Call) -> Reply {
     let r = (|| {
         let p = &call.params;

@@ -16,6 +16,9 @@ use crate::server::tasks;
 
 use super::{list_result, now, param_str, round, with_inputs, Call, Reply, R};
 
+/// `resources/list` (or, with `templates`, `resources/templates/list`): a page as shaped for `v`.
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/resources#listing-resources>.
 pub(super) fn resources_list(call: &Call, v: ProtocolVersion, templates: bool) -> R {
     let server = &call.session.server();
     let after = pagination::read_cursor(&call.params)?;
@@ -42,6 +45,9 @@ pub(super) fn resources_list(call: &Call, v: ProtocolVersion, templates: bool) -
     }
 }
 
+/// `resources/read`: the static resource or the first matching template, read by its handler.
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources>; input-required rounds SEP-2322.
 pub(super) fn resources_read(call: &Call) -> Reply {
     let uri = match param_str(&call.params, "uri", "resources/read") {
         Ok(u) => u.to_string(),
@@ -83,6 +89,9 @@ pub(super) fn resources_read(call: &Call) -> Reply {
     }))
 }
 
+/// `resources/subscribe` (`on`) and `resources/unsubscribe` (handshake era).
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/resources#subscriptions>.
 pub(super) fn subscribe(call: &Call, on: bool) -> R {
     let method = if on {
         "resources/subscribe"
@@ -94,6 +103,9 @@ pub(super) fn subscribe(call: &Call, on: bool) -> R {
     Ok(json!({}))
 }
 
+/// `subscriptions/listen` (2026-07-28): opens a stream of the notifications the filter asks for; answered when torn down.
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2026-07-28> (`subscriptions/listen`); task ids SEP-2663.
 pub(super) fn listen(call: &Call) -> Reply {
     let f = match call.params.get("notifications") {
         Some(Value::Object(f)) => f,

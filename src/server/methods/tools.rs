@@ -20,6 +20,8 @@ use super::{list_result, now, param_str, with_inputs, Call, Reply, R};
 
 /// `tools/list`: a page of the tools as shaped for `v`, served from the server's cache of
 /// shaped tools (built once per version, dropped when the tools change).
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools>.
 pub(super) fn tools_list(call: &Call, v: ProtocolVersion) -> R {
     let server = &call.session.server();
     let after = pagination::read_cursor(&call.params)?;
@@ -46,6 +48,8 @@ pub(super) fn unknown_tool(name: &str) -> ServerError {
 /// `tools/call`. The tool is looked up once, here. A tool with a schema whose validator is
 /// not ready yet (the browser loads it on first need) is checked once it is; if it never will
 /// be, the call is an `isError` result naming why, and the tool does not run.
+///
+/// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools>; the task path SEP-2663; input-required rounds SEP-2322.
 pub(super) fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
     let name = match param_str(&call.params, "name", "tools/call") {
         Ok(name) => name,

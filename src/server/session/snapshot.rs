@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 // ---- snapshot and restore (a transport keeping a session across a page load) ---------------
 
-/// The format of [`Session::snapshot`]; [`Server::connect_restored`] refuses other formats.
+/// The format of [`Session::snapshot`]; [`crate::server::Server::connect_restored`] refuses other formats.
 pub const SNAPSHOT_FORMAT: u64 = 1;
 
 impl Session {

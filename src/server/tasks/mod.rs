@@ -5,7 +5,7 @@
 //!
 //! What the engine does:
 //!
-//! - **Negotiation.** The extension exists from 2026-07-28 on ([`ProtocolVersion::has_extensions`]).
+//! - **Negotiation.** The extension exists from 2026-07-28 on ([`crate::protocol::ProtocolVersion::has_extensions`]).
 //!   A request opts in by naming it in its client capabilities
 //!   (`_meta["io.modelcontextprotocol/clientCapabilities"].extensions`); nothing else does.
 //!   `tasks/*` from a client that did not is `-32021` naming the extension; so is a call of a
