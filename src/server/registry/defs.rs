@@ -1,0 +1,264 @@
+//! What a registration gives: the definitions of tools, resources (and templates) and
+//! prompts with their builders, and the registered forms the registry keeps ([`Tool`] with
+//! its compiled schemas, [`Resource`] with its parsed template).
+
+use serde_json::{Map, Value};
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::server::handler::{Completer, PromptHandler, ResourceHandler, ToolHandler};
+use crate::server::tasks::TaskSupport;
+use crate::server::uri_template::UriTemplate;
+use crate::server::validator::CompiledSchema;
+
+/// A tool as registered.
+#[derive(Clone)]
+pub struct ToolDef {
+    /// The unique name clients call the tool by.
+    pub name: String,
+    /// A human-readable title (2025-06-18 on).
+    pub title: Option<String>,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// The input JSON Schema (`None`: any object).
+    pub input_schema: Option<Value>,
+    /// The output JSON Schema: `structuredContent` must satisfy it (`None`: no structured output).
+    pub output_schema: Option<Value>,
+    /// Every annotation given: WebMCP's `readOnlyHint`, `untrustedContentHint`,
+    /// `consequentialHint`, `debugging`; MCP's `destructiveHint`, `idempotentHint`,
+    /// `openWorldHint`, `title`; and any other.
+    pub annotations: Map<String, Value>,
+    /// `icons` (2025-11-25 on).
+    pub icons: Vec<Value>,
+    /// `execution` (2025-11-25 on; e.g. `taskSupport` as earlier versions spelled it).
+    pub execution: Option<Value>,
+    /// `_meta`, passed through as given.
+    pub meta: Option<Value>,
+    /// Whether a call may run as a task (the Tasks extension, SEP-2663; see
+    /// [`crate::server::tasks`]). Forbidden unless the registering door says otherwise.
+    pub task_support: TaskSupport,
+    /// Runs a call.
+    pub handler: Rc<dyn ToolHandler>,
+    /// Data the registering door keeps with the tool (the browser layer's per-tool state).
+    pub attachment: Option<Rc<dyn Any>>,
+}
+
+impl ToolDef {
+    /// A tool with no schema, annotations or icons; the builder methods add them.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        handler: impl ToolHandler + 'static,
+    ) -> Self {
+        ToolDef {
+            name: name.into(),
+            title: None,
+            description: description.into(),
+            input_schema: None,
+            output_schema: None,
+            annotations: Map::new(),
+            icons: Vec::new(),
+            execution: None,
+            meta: None,
+            task_support: TaskSupport::Forbidden,
+            handler: Rc::new(handler),
+            attachment: None,
+        }
+    }
+
+    /// Sets the input JSON Schema.
+    pub fn input_schema(mut self, schema: Value) -> Self {
+        self.input_schema = Some(schema);
+        self
+    }
+
+    /// Sets the output JSON Schema.
+    pub fn output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
+        self
+    }
+
+    /// Sets the title.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Adds one annotation.
+    pub fn annotation(mut self, key: &str, value: Value) -> Self {
+        self.annotations.insert(key.to_string(), value);
+        self
+    }
+
+    /// Sets whether a call may run as a task.
+    pub fn task_support(mut self, support: TaskSupport) -> Self {
+        self.task_support = support;
+        self
+    }
+}
+
+/// A registered tool with its compiled schemas.
+pub struct Tool {
+    /// The definition as registered.
+    pub def: ToolDef,
+    /// The input schema, compiled (`None`: any object).
+    pub input: Option<Rc<dyn CompiledSchema>>,
+    /// The output schema, compiled.
+    pub output: Option<Rc<dyn CompiledSchema>>,
+}
+
+/// A resource with a fixed URI, or a family of resources under a URI template.
+#[derive(Clone)]
+pub struct ResourceDef {
+    /// A URI, or an RFC 6570 template when it has expressions.
+    pub uri: String,
+    /// A short name (`Resource.name`).
+    pub name: String,
+    /// A human-readable title.
+    pub title: Option<String>,
+    /// What the resource holds.
+    pub description: Option<String>,
+    /// Its MIME type.
+    pub mime_type: Option<String>,
+    /// Its size in bytes, when known.
+    pub size: Option<u64>,
+    /// `annotations` (`audience`, `priority`, `lastModified`).
+    pub annotations: Option<Value>,
+    /// `icons` (2025-11-25 on).
+    pub icons: Vec<Value>,
+    /// `_meta`, passed through as given.
+    pub meta: Option<Value>,
+    /// Reads the resource (for a template, with its variables).
+    pub handler: Rc<dyn ResourceHandler>,
+    /// Completion per template variable.
+    pub completers: BTreeMap<String, Rc<dyn Completer>>,
+    /// Data the registering door keeps with the resource.
+    pub attachment: Option<Rc<dyn Any>>,
+}
+
+impl ResourceDef {
+    /// A resource (or template) with only its URI, name and handler; the builder methods add the rest.
+    pub fn new(
+        uri: impl Into<String>,
+        name: impl Into<String>,
+        handler: impl ResourceHandler + 'static,
+    ) -> Self {
+        ResourceDef {
+            uri: uri.into(),
+            name: name.into(),
+            title: None,
+            description: None,
+            mime_type: None,
+            size: None,
+            annotations: None,
+            icons: Vec::new(),
+            meta: None,
+            handler: Rc::new(handler),
+            completers: BTreeMap::new(),
+            attachment: None,
+        }
+    }
+
+    /// Sets the MIME type.
+    pub fn mime_type(mut self, m: impl Into<String>) -> Self {
+        self.mime_type = Some(m.into());
+        self
+    }
+
+    /// Sets the description.
+    pub fn description(mut self, d: impl Into<String>) -> Self {
+        self.description = Some(d.into());
+        self
+    }
+
+    /// Completes template variable `variable` (`completion/complete`).
+    pub fn completer(mut self, variable: &str, c: impl Completer + 'static) -> Self {
+        self.completers.insert(variable.to_string(), Rc::new(c));
+        self
+    }
+}
+
+/// A registered resource.
+pub struct Resource {
+    /// The definition as registered.
+    pub def: ResourceDef,
+    /// `Some` for templates.
+    pub template: Option<UriTemplate>,
+}
+
+/// One argument of a prompt.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PromptArgument {
+    /// Its name, the key of `prompts/get`'s `arguments`.
+    pub name: String,
+    /// A human-readable title.
+    pub title: Option<String>,
+    /// What it is for.
+    pub description: Option<String>,
+    /// Whether `prompts/get` needs it.
+    pub required: bool,
+}
+
+/// A prompt.
+#[derive(Clone)]
+pub struct PromptDef {
+    /// The unique name clients get the prompt by.
+    pub name: String,
+    /// A human-readable title.
+    pub title: Option<String>,
+    /// What the prompt is for.
+    pub description: Option<String>,
+    /// Its arguments, in order.
+    pub arguments: Vec<PromptArgument>,
+    /// `icons` (2025-11-25 on).
+    pub icons: Vec<Value>,
+    /// `_meta`, passed through as given.
+    pub meta: Option<Value>,
+    /// Renders the prompt's messages from its arguments.
+    pub handler: Rc<dyn PromptHandler>,
+    /// Completion per argument (`completion/complete`).
+    pub completers: BTreeMap<String, Rc<dyn Completer>>,
+    /// Data the registering door keeps with the prompt.
+    pub attachment: Option<Rc<dyn Any>>,
+}
+
+impl PromptDef {
+    /// A prompt with no arguments; the builder methods add them.
+    pub fn new(name: impl Into<String>, handler: impl PromptHandler + 'static) -> Self {
+        PromptDef {
+            name: name.into(),
+            title: None,
+            description: None,
+            arguments: Vec::new(),
+            icons: Vec::new(),
+            meta: None,
+            handler: Rc::new(handler),
+            completers: BTreeMap::new(),
+            attachment: None,
+        }
+    }
+
+    /// Sets the description.
+    pub fn description(mut self, d: impl Into<String>) -> Self {
+        self.description = Some(d.into());
+        self
+    }
+
+    /// Adds an argument.
+    pub fn argument(mut self, name: &str, description: &str, required: bool) -> Self {
+        self.arguments.push(PromptArgument {
+            name: name.into(),
+            title: None,
+            description: Some(description.into()).filter(|d: &String| !d.is_empty()),
+            required,
+        });
+        self
+    }
+
+    /// Completes argument `argument` (`completion/complete`).
+    pub fn completer(mut self, argument: &str, c: impl Completer + 'static) -> Self {
+        self.completers.insert(argument.to_string(), Rc::new(c));
+        self
+    }
+}
