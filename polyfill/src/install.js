@@ -123,7 +123,7 @@ function install(env) {
     record.transports = Object.freeze(transports);
     // The client side (polyfill/src/client.js): McpClient, the client transports, their errors.
     record.client = core.client;
-    // The declarative API (src/browser/forms.rs): <form toolname> as tools, unless the
+    // The declarative API (src/browser/forms/): <form toolname> as tools, unless the
     // browser's own WebMCP handles forms.
     if (hasDocument && !native) __mcpInstallForms(g, engine);
     attach(mc, engine);

@@ -6,7 +6,7 @@
 //! | `setup.rs` | making an engine from the installer's config; raw MCP sessions for JS transports |
 //! | `store.rs` | the tool store every door shares: tool data, the tool dictionary, registering and removing |
 //! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
-//! | `forms.rs` | the declarative API: `<form toolname>` as tools |
+//! | `forms/` | the declarative API: `<form toolname>` as tools (`controls.rs`: the schema from a form's controls) |
 //! | `scope.rs` | what a session registered, and the steps every `register*` of it shares |
 //! | `session_api.rs` | `connect`, `registerTool(name, def)`, `registerResource`, `registerPrompt` |
 //! | `skill_api.rs` | `registerSkill(name, def)`: skills for the MCP Skills extension |

@@ -32,7 +32,7 @@ pub enum Door {
     Provided,
     /// A proxy for a tool registered on the browser's native `document.modelContext`.
     Native,
-    /// A `<form toolname>` (the declarative API, `forms.rs`).
+    /// A `<form toolname>` (the declarative API, `forms/`).
     Form,
 }
 

@@ -8,7 +8,9 @@ pub struct Limits {
     /// Deepest nesting of arrays/objects accepted.
     pub max_depth: usize,
     /// Handler-running requests (`tools/call`, `resources/read`, `prompts/get`,
-    /// `completion/complete`) a session runs at once; more wait in a queue.
+    /// `completion/complete`) a session runs at once; more wait in a queue. The default
+    /// (1,024) lets an agent's burst of concurrent calls run at once, as they would against
+    /// the page's functions directly; a transport for a less trusted peer can set less.
     pub max_in_flight: usize,
     /// Requests a session keeps waiting past `max_in_flight`; past both, a request is
     /// refused (-32600). Other requests (`ping`, lists, …) never wait.
@@ -26,7 +28,7 @@ impl Default for Limits {
         Limits {
             max_message_bytes: 4 * 1024 * 1024,
             max_depth: 64,
-            max_in_flight: 64,
+            max_in_flight: 1024,
             max_queued: 4096,
             max_queued_bytes: 64 * 1024 * 1024,
             max_batch_len: 64,

@@ -1,4 +1,4 @@
-// The declarative API (src/browser/forms.rs): `<form toolname tooldescription [toolautosubmit]>`
+// The declarative API (src/browser/forms/): `<form toolname tooldescription [toolautosubmit]>`
 // registers a tool whose input schema comes from the form's controls; an agent's call fills the
 // form and waits for its submission, whose SubmitEvent has agentInvoked and respondWith.
 

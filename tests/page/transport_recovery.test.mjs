@@ -62,7 +62,7 @@ test('tab: the page\'s own clients are not rate-limited by default: 1,000 calls 
     assert.deepEqual(consoleMessages.filter((m) => /rateLimit/.test(m.text)), []);
   }, { html: CLASSIC, timeout: 60_000 }));
 
-test('in-flight cap: 1,000 concurrent slow calls are queued and all answered; hung handlers do not block ping', () =>
+test('in-flight cap: 1,000 concurrent slow calls all run and are answered; hung handlers holding every slot do not block ping', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
       const mc = navigator.modelContext;
@@ -72,9 +72,9 @@ test('in-flight cap: 1,000 concurrent slow calls are queued and all answered; hu
       const t0 = performance.now();
       const slow = await Promise.all(Array.from({ length: 1000 }, () => peer.rpc.request('tools/call', { name: 'slow', arguments: {} })));
       const ms = performance.now() - t0;
-      // 64 hung handlers hold every slot: ping is answered, a call waits in the queue, and the
-      // client's cancellation frees a slot for it.
-      const hung = Array.from({ length: 64 }, (_, i) => `h${i}`);
+      // Hung handlers hold every slot (1,024 by default): ping is answered, a call waits in
+      // the queue, and the client's cancellation frees a slot for it.
+      const hung = Array.from({ length: 1024 }, (_, i) => `h${i}`);
       for (const id of hung) peer.payload({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hang', arguments: {} } });
       const ping = await peer.rpc.request('ping');
       const queued = peer.rpc.request('tools/call', { name: 'echo', arguments: { queued: true } });
@@ -91,7 +91,7 @@ test('in-flight cap: 1,000 concurrent slow calls are queued and all answered; hu
     });
     assert.equal(r.answered, 1000);
     assert.deepEqual(r.ping, {});
-    assert.equal(r.early, 'waiting', 'the call waits while 64 handlers hold every slot');
+    assert.equal(r.early, 'waiting', 'the call waits while 1,024 hung handlers hold every slot');
     assert.equal(r.after, JSON.stringify({ queued: true }));
   }, { html: CLASSIC, timeout: 60_000 }));
 
