@@ -8,6 +8,7 @@
 //
 //   node scripts/soak.mjs                 the issue's figures (a few minutes on 2 cores)
 //   SOAK_SCALE=0.1 node scripts/soak.mjs  a tenth of every count (a quick look)
+//   SOAK_SCALE=0.01 SOAK_SLOW=1000 node scripts/soak.mjs   one count in full (SOAK_CALLS, …)
 //   node scripts/soak.mjs --json          machine-readable results on stdout
 //
 // Phases (counts × SOAK_SCALE): 100,000 tool calls (20 in flight, five checkpoints); 20,000
@@ -29,12 +30,20 @@ import { launchChromium } from '../tests/page/lib/chromium.mjs';
 const SCALE = Number(process.env.SOAK_SCALE ?? 1);
 if (!(SCALE > 0)) throw new Error('SOAK_SCALE must be a positive number');
 const n = (x) => Math.max(1, Math.round(x * SCALE));
+// SOAK_CALLS, SOAK_CYCLES, SOAK_HOSTILE, SOAK_VALID, SOAK_SLOW set one count outright (e.g. the
+// full 1,000 concurrent slow calls in a quick run at a small scale).
+const count = (name, full) => {
+  const v = process.env[`SOAK_${name.toUpperCase()}`];
+  if (v === undefined) return n(full);
+  if (!(Number(v) >= 1)) throw new Error(`SOAK_${name.toUpperCase()} must be a positive number`);
+  return Math.round(Number(v));
+};
 const COUNTS = {
-  calls: n(100_000),
-  cycles: n(20_000),
-  hostile: n(10_000),
-  valid: n(1_000),
-  slow: n(1_000),
+  calls: count('calls', 100_000),
+  cycles: count('cycles', 20_000),
+  hostile: count('hostile', 10_000),
+  valid: count('valid', 1_000),
+  slow: count('slow', 1_000),
 };
 const JSON_OUT = process.argv.includes('--json');
 
