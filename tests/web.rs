@@ -70,6 +70,7 @@ fn dom_errors_map_to_named_exceptions() {
         (DomError::Abort("d".into()), "AbortError"),
         (DomError::Data("e".into()), "DataError"),
         (DomError::Timeout("f".into()), "TimeoutError"),
+        (DomError::NotAllowed("g".into()), "NotAllowedError"),
     ];
     for (e, name) in cases {
         assert_eq!(e.name(), name);

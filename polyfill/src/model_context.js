@@ -202,6 +202,29 @@ function __mcpDefineModelContext() {
 
   const settled = (p) => (p instanceof Promise ? p : p.outer);
 
+  // For the other same-origin documents of the frame tree (src/browser/frames.rs): this
+  // document's own tools, and "another document's tools changed". Symbol.for keys are shared
+  // by every realm of the agent; the methods are not enumerable.
+  const engineOf = (obj) => {
+    try {
+      return direct(slotOf(obj));
+    } catch {
+      return null;
+    }
+  };
+  for (const [key, fn] of [
+    ['modelcontext-polyfill.localTools', (e) => (e ? e.localTools() : [])],
+    ['modelcontext-polyfill.peerToolsChanged', (e) => (e ? e.peerToolsChanged() : undefined)],
+  ]) {
+    Object.defineProperty(ModelContext.prototype, Symbol.for(key), {
+      value() {
+        return fn(engineOf(this));
+      },
+      configurable: true,
+      writable: true,
+    });
+  }
+
   for (const name of ['ontoolchange', 'ontoolactivated', 'ontoolcancel']) {
     const type = name.slice(2);
     const records = new WeakMap();

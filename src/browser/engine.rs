@@ -165,7 +165,9 @@ impl EngineInner {
         }
     }
 
-    fn tools_changed(self: &Rc<Self>) {
+    /// Queues `toolchange` (and the earlier drafts' callbacks): this document's view of the
+    /// tools changed (its own registry, or another document's of the frame tree).
+    pub fn tools_changed(self: &Rc<Self>) {
         let me = self.clone();
         self.tasks.queue(move || {
             if let Ok(ev) = web_sys::Event::new("toolchange") {

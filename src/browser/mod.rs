@@ -7,6 +7,7 @@
 //! | `store.rs` | the tool store every door shares: tool data, the tool dictionary, registering and removing |
 //! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
 //! | `forms/` | the declarative API: `<form toolname>` as tools (`controls.rs`: the schema from a form's controls) |
+//! | `frames.rs` | the frame tree: same-origin documents' tools listed, called and announced across documents |
 //! | `scope.rs` | what a session registered, and the steps every `register*` of it shares |
 //! | `session_api.rs` | `connect`, `registerTool(name, def)`, `registerResource`, `registerPrompt` |
 //! | `skill_api.rs` | `registerSkill(name, def)`: skills for the MCP Skills extension |
@@ -18,6 +19,7 @@
 
 pub mod engine;
 pub mod forms;
+pub mod frames;
 pub mod js_handler;
 pub mod legacy;
 pub mod native;

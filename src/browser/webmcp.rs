@@ -111,6 +111,7 @@ fn register_tool(
     let options = read_register_options(options)?;
     // Step 1: the document must be fully active (and origin-keyed).
     check_document(inner)?;
+    super::frames::check_policy(inner)?;
     // Steps 2–4: the name and the description.
     check_name_and_description(inner, &dict)?;
     // Step 5: serialize the input schema.
@@ -182,6 +183,7 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
     )?;
     let from = read_strings(&js::get(options, "fromOrigins")?, "fromOrigins")?;
     check_document(inner)?;
+    super::frames::check_policy(inner)?;
     // Each fromOrigins entry must be a URL with a potentially trustworthy origin (as
     // Chromium checks it). The list adds the tools of other frames of those origins to the
     // same-origin ones (WEBMCP.md, "Frames, origins and policy"); this document's own tools
@@ -189,11 +191,23 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
     for entry in from.iter().flatten() {
         trustworthy_url_origin(entry).ok_or_else(|| security_error("fromOrigins", entry))?;
     }
-    // The tools, sorted by name (the registry's order), as fresh dictionaries.
-    let out = Array::new();
-    for t in inner.server().tools() {
-        out.push(&registered_tool(inner, &t));
+    // The tools of this document and of the other same-origin documents of the frame tree
+    // (super::frames), as fresh dictionaries, sorted by name.
+    let mut tools: Vec<(String, JsValue)> = inner
+        .server()
+        .tools()
+        .iter()
+        .map(|t| (t.def.name.clone(), registered_tool(inner, t)))
+        .collect();
+    for t in super::frames::peer_tools(inner) {
+        let name = js::get(&t, "name")
+            .ok()
+            .and_then(|n| n.as_string())
+            .unwrap_or_default();
+        tools.push((name, t));
     }
+    tools.sort_by(|a, b| a.0.cmp(&b.0));
+    let out: Array = tools.into_iter().map(|(_, t)| t).collect();
     Ok(Promise::resolve(&JsValue::from(out)))
 }
 
@@ -324,6 +338,7 @@ fn execute_tool(
     let signal = read_signal(options, "executeTool")?;
     // The document checks come before the input is looked at (as in Chromium).
     check_document(inner)?;
+    super::frames::check_policy(inner)?;
     let args = read_input(input)?;
     // An unknown tool, or one of another window or origin → UnknownError.
     let unknown = || DomError::Unknown(format!("No tool named {name:?} is available.")).into_js();
@@ -334,6 +349,12 @@ fn execute_tool(
                 "The tool's document is not fully active (its frame was detached).".into(),
             )
             .into_js());
+        }
+        // A tool of another same-origin document of the frame tree runs there, through that
+        // document's own executeTool (its checks, its toolactivated).
+        if let Some(peer) = super::frames::peer_for(inner, &window) {
+            let outcome = js::call(&peer, "executeTool", &[tool, input, options])?;
+            return Ok(settle_unless_gone(&window, outcome)?.promise().clone());
         }
         return Err(unknown());
     }
@@ -420,6 +441,27 @@ fn execute_tool(
         }
     });
     Ok(promise)
+}
+
+/// A promise settled as `outcome` (another document's promise: adopted, not cast), or
+/// rejected with `UnknownError` if that document (`window`'s) goes away first.
+fn settle_unless_gone(window: &JsValue, outcome: JsValue) -> Result<js::Deferred, JsValue> {
+    let done = js::Deferred::new();
+    let d = done.clone();
+    let gone = js::Listener::dom(window, "pagehide", move |_, _| {
+        let e = DomError::Unknown("The tool's document went away before it answered.".into());
+        d.settle(false, &e.into_js());
+    })?;
+    let d = done.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let r = wasm_bindgen_futures::JsFuture::from(Promise::resolve(&outcome)).await;
+        drop(gone);
+        match r {
+            Ok(v) => d.settle(true, &v),
+            Err(e) => d.settle(false, &e),
+        }
+    });
+    Ok(done)
 }
 
 fn reject_on_error(r: Result<Promise, JsValue>) -> Promise {

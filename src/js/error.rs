@@ -24,6 +24,8 @@ pub enum DomError {
     Data(String),
     /// `TimeoutError`: a peer did not answer in time.
     Timeout(String),
+    /// `NotAllowedError`: the document is not allowed the feature (permissions policy).
+    NotAllowed(String),
     /// A JS `TypeError` (not a `DOMException`): a malformed definition or argument.
     Type(String),
 }
@@ -38,6 +40,7 @@ impl DomError {
             DomError::Abort(_) => "AbortError",
             DomError::Data(_) => "DataError",
             DomError::Timeout(_) => "TimeoutError",
+            DomError::NotAllowed(_) => "NotAllowedError",
             DomError::Type(_) => "TypeError",
         }
     }
@@ -51,6 +54,7 @@ impl DomError {
             | DomError::Abort(m)
             | DomError::Data(m)
             | DomError::Timeout(m)
+            | DomError::NotAllowed(m)
             | DomError::Type(m) => m,
         }
     }
