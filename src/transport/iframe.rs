@@ -16,7 +16,6 @@
 //! `connectionTimeout` ms (default 10 000). Only `event.source === iframe.contentWindow` from
 //! an origin in `targetOrigin` is accepted.
 
-use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
@@ -330,7 +329,8 @@ struct ParentServer {
     hub: Rc<Hub>,
     config: ParentConfig,
     connected: Cell<bool>,
-    settle: RefCell<Option<(Function, Function)>>,
+    /// Settles `ready`: fulfilled when the iframe's client connects, rejected on timeout or close.
+    ready: js::Deferred,
     probe: RefCell<Option<Timer>>,
     deadline: RefCell<Option<Timer>>,
     listener: RefCell<Option<Listener>>,
@@ -369,9 +369,7 @@ impl ParentServer {
         if !self.connected.replace(true) {
             self.probe.borrow_mut().take();
             self.deadline.borrow_mut().take();
-            if let Some((resolve, _)) = self.settle.borrow_mut().take() {
-                let _ = resolve.call0(&JsValue::UNDEFINED);
-            }
+            self.ready.settle(true, &JsValue::UNDEFINED);
         }
         answer_client(&self.hub, "iframe", child, channel, &payload, to);
     }
@@ -395,11 +393,9 @@ impl ParentServer {
             self.config.channel
         ))
         .into_js();
-        let settle = self.settle.borrow_mut().take();
+        // Rejected with the timeout first, so shutdown's AbortError does not apply.
+        self.ready.settle(false, &err);
         self.shutdown(false);
-        if let Some((_, reject)) = settle {
-            let _ = reject.call1(&JsValue::UNDEFINED, &err);
-        }
     }
 
     fn shutdown(&self, announce: bool) {
@@ -425,14 +421,11 @@ impl ParentServer {
                 }
             }
         }
-        if let Some((_, reject)) = self.settle.borrow_mut().take() {
-            let _ = reject.call1(
-                &JsValue::UNDEFINED,
-                &DomError::Abort(
-                    "The iframeParent transport was closed before the iframe connected".into(),
-                )
-                .into_js(),
+        if !self.ready.is_settled() {
+            let e = DomError::Abort(
+                "The iframeParent transport was closed before the iframe connected".into(),
             );
+            self.ready.settle(false, &e.into_js());
         }
     }
 }
@@ -457,16 +450,14 @@ pub fn start_parent(server: &Server, c: ParentConfig) -> Result<Started, JsValue
         hub: Hub::new(server.clone(), c.security.clone(), "iframeParent", 1),
         config: c,
         connected: Cell::new(false),
-        settle: RefCell::new(None),
+        ready: js::Deferred::new(),
         probe: RefCell::new(None),
         deadline: RefCell::new(None),
         listener: RefCell::new(None),
         client_origin: RefCell::new(None),
         claim: RefCell::new(Some(claim)),
     });
-    let ready = Promise::new(&mut |resolve, reject| {
-        *me.settle.borrow_mut() = Some((resolve, reject));
-    });
+    let ready = me.ready.promise().clone();
     let weak: Weak<ParentServer> = Rc::downgrade(&me);
     let w = weak.clone();
     let listener = Listener::dom(window.as_ref(), "message", move |ev: JsValue, _| {
