@@ -76,6 +76,27 @@ export class Checker {
     this.cleanups.push(fn);
   }
 
+  /**
+   * A same-origin iframe showing this page in frame mode (the same implementation loaded, no
+   * cases run), removed when the case ends; `allow` is its `allow` attribute. Resolves to its
+   * window once its `document.modelContext` exists.
+   */
+  async frame({ allow } = {}) {
+    const el = document.createElement('iframe');
+    const url = new URL(location.href);
+    url.searchParams.set('frame', '1');
+    if (allow !== undefined) el.setAttribute('allow', allow);
+    el.src = url.href;
+    const loaded = new Promise((r) => el.addEventListener('load', r, { once: true }));
+    document.body.append(el);
+    this.cleanup(() => el.remove());
+    await loaded;
+    const win = el.contentWindow;
+    for (let i = 0; i < 250 && !win.__conformanceFrameReady; i++) await tick(20);
+    if (!win.__conformanceFrameReady) this.fail('the frame did not load the implementation');
+    return win;
+  }
+
   fail(message) {
     throw new CheckFailed(message);
   }
@@ -569,6 +590,46 @@ export const CASES = [
       t.eq((await t.mine({ fromOrigins: [location.origin] })).length, 1, 'fromOrigins: [own origin]');
       t.eq((await t.mine({ fromOrigins: ['https://example.com'] })).length, 1, 'fromOrigins: [https://example.com]');
       t.eq((await t.mine({})).length, 1, 'no fromOrigins');
+    },
+  },
+
+  {
+    id: 'frames.same-origin',
+    group: 'webmcp',
+    title: 'A same-origin frame\'s tool is listed (with the frame\'s window and origin), runs in the frame, and its registration fires toolchange here',
+    async run(t) {
+      let changes = 0;
+      const onChange = () => changes++;
+      t.mc.addEventListener('toolchange', onChange);
+      t.cleanup(() => t.mc.removeEventListener('toolchange', onChange));
+      const win = await t.frame();
+      const activated = [];
+      win.document.modelContext.addEventListener('toolactivated', (e) => activated.push(e.toolName));
+      const name = t.n('framed');
+      // execute is a function of the frame's realm: `window` in it is the frame's.
+      const execute = new win.Function("return window === top ? 'ran in top' : 'ran in the frame'");
+      await win.document.modelContext.registerTool({ name, description: 'A tool of the frame', execute });
+      await tick(20);
+      t.ok(changes >= 1, 'toolchange fired in this document when the frame registered');
+      const [tool] = await t.mine();
+      t.ok(tool !== undefined, 'the frame\'s tool is listed here');
+      t.ok(tool.window === win, 'its window is the frame\'s');
+      t.eq(tool.origin, location.origin, 'its origin');
+      t.eq(await t.mc.executeTool(tool, {}), 'ran in the frame', 'executeTool ran it in the frame');
+      t.eq(activated, [name], 'toolactivated fired in the frame\'s document');
+    },
+  },
+  {
+    id: 'frames.policy-none',
+    group: 'webmcp',
+    title: 'In a frame whose allow attribute denies "tools", registerTool, getTools and executeTool reject with NotAllowedError',
+    async run(t) {
+      const win = await t.frame({ allow: "tools 'none'" });
+      const mc = win.document.modelContext;
+      const own = { name: t.n('x'), description: 'x', window: win, origin: location.origin };
+      await t.rejects(() => mc.registerTool({ name: t.n('x'), description: 'x', execute: () => 'ok' }), 'NotAllowedError', 'registerTool');
+      await t.rejects(() => mc.getTools(), 'NotAllowedError', 'getTools');
+      await t.rejects(() => mc.executeTool(own, {}), 'NotAllowedError', 'executeTool');
     },
   },
 
