@@ -97,6 +97,39 @@ export class Checker {
     return win;
   }
 
+  /**
+   * An iframe showing this page in frame mode on the other loopback origin (127.0.0.1 ⇄
+   * localhost, same port), removed when the case ends; `allow` is its `allow` attribute. The
+   * frame registers tool `expose` with `exposedTo: [this origin]`. Resolves to `{ win, origin,
+   * registered }`, `registered` being `'ok'` or the name of the frame's registration error.
+   */
+  async crossFrame({ allow, expose }) {
+    const url = new URL(location.href);
+    if (url.hostname === '127.0.0.1') url.hostname = 'localhost';
+    else if (url.hostname === 'localhost') url.hostname = '127.0.0.1';
+    else this.fail('a cross-origin frame needs this page on 127.0.0.1 or localhost');
+    url.searchParams.set('frame', '1');
+    url.searchParams.set('expose', expose);
+    url.searchParams.set('to', location.origin);
+    const el = document.createElement('iframe');
+    if (allow !== undefined) el.setAttribute('allow', allow);
+    el.src = url.href;
+    const said = new Promise((resolve) => {
+      const onMessage = (e) => {
+        if (e.source !== el.contentWindow || e.origin !== url.origin) return;
+        if (!e.data || e.data.conformanceFrame !== expose) return;
+        removeEventListener('message', onMessage);
+        resolve(e.data.registered);
+      };
+      addEventListener('message', onMessage);
+      this.cleanup(() => removeEventListener('message', onMessage));
+    });
+    document.body.append(el);
+    this.cleanup(() => el.remove());
+    const registered = await Promise.race([said, tick(4000).then(() => 'no answer from the frame')]);
+    return { win: el.contentWindow, origin: url.origin, registered };
+  }
+
   fail(message) {
     throw new CheckFailed(message);
   }
@@ -630,6 +663,25 @@ export const CASES = [
       await t.rejects(() => mc.registerTool({ name: t.n('x'), description: 'x', execute: () => 'ok' }), 'NotAllowedError', 'registerTool');
       await t.rejects(() => mc.getTools(), 'NotAllowedError', 'getTools');
       await t.rejects(() => mc.executeTool(own, {}), 'NotAllowedError', 'executeTool');
+    },
+  },
+
+  {
+    id: 'frames.cross-origin',
+    group: 'webmcp',
+    title: 'A cross-origin frame needs allow="tools"; its tool exposed to this origin is listed only with fromOrigins (with its window and origin) and runs in the frame',
+    async run(t) {
+      const denied = await t.crossFrame({ expose: t.n('denied') });
+      t.eq(denied.registered, 'NotAllowedError', 'registerTool in a cross-origin frame without allow="tools"');
+      const name = t.n('exposed');
+      const f = await t.crossFrame({ allow: 'tools', expose: name });
+      t.eq(f.registered, 'ok', 'registerTool in a cross-origin frame with allow="tools"');
+      t.eq((await t.mine()).length, 0, 'not listed without fromOrigins');
+      const [tool] = await t.mine({ fromOrigins: [f.origin] });
+      t.ok(tool !== undefined, 'listed with fromOrigins: [the frame\'s origin]');
+      t.ok(tool.window === f.win, 'its window is the frame\'s');
+      t.eq(tool.origin, f.origin, 'its origin is the frame\'s');
+      t.eq(await t.mc.executeTool(tool, {}), 'ran in the cross-origin frame', 'executeTool ran it in the frame');
     },
   },
 

@@ -202,8 +202,9 @@ function __mcpDefineModelContext() {
 
   const settled = (p) => (p instanceof Promise ? p : p.outer);
 
-  // For the other same-origin documents of the frame tree (src/browser/frames.rs): this
-  // document's own tools, and "another document's tools changed". Symbol.for keys are shared
+  // For the other same-origin documents of the frame tree (src/browser/frames/): this
+  // document's own tools, "another document's tools changed", and this document's tools
+  // policy (true, false or a promise of one). Symbol.for keys are shared
   // by every realm of the agent; the methods are not enumerable.
   const engineOf = (obj) => {
     try {
@@ -215,6 +216,7 @@ function __mcpDefineModelContext() {
   for (const [key, fn] of [
     ['modelcontext-polyfill.localTools', (e) => (e ? e.localTools() : [])],
     ['modelcontext-polyfill.peerToolsChanged', (e) => (e ? e.peerToolsChanged() : undefined)],
+    ['modelcontext-polyfill.policy', (e) => (e ? e.policyValue() : true)],
   ]) {
     Object.defineProperty(ModelContext.prototype, Symbol.for(key), {
       value() {

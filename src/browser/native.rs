@@ -411,6 +411,7 @@ impl NativeBridge {
             execute,
             input_schema_json: schema_json,
             door: Door::Native,
+            exposed_to: Vec::new(),
             registration,
         }));
         register_lenient(inner, def)?;

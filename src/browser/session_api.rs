@@ -137,6 +137,7 @@ pub fn register_tool(
         execute: f,
         input_schema_json: input_schema.map(|s| s.to_string()),
         door: Door::Session,
+        exposed_to: Vec::new(),
         registration,
     }));
     inner

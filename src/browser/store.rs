@@ -43,6 +43,9 @@ pub struct JsToolData {
     /// The input schema as `JSON.stringify` produced it (W3C step 5).
     pub input_schema_json: Option<String>,
     pub door: Door,
+    /// The origins of other documents of the frame tree the tool is exposed to
+    /// (`registerTool`'s `exposedTo`, serialized origins).
+    pub exposed_to: Vec<String>,
     /// Unique per registration, so a stale `AbortSignal` cannot remove a newer tool.
     pub registration: u64,
 }
@@ -239,6 +242,7 @@ pub fn store_tool(
     dict: ToolDict,
     schema_json: Option<String>,
     door: Door,
+    exposed_to: Vec<String>,
 ) -> Result<u64, JsValue> {
     let registration = inner.next_registration();
     let mut def = ToolDef::new(
@@ -262,6 +266,7 @@ pub fn store_tool(
         execute: dict.execute,
         input_schema_json: schema_json,
         door,
+        exposed_to,
         registration,
     }));
     register_lenient(inner, def).map(|()| registration)
@@ -301,7 +306,7 @@ pub fn register_web_tool(
 ) -> Result<u64, JsValue> {
     check_name_and_description(inner, &dict)?;
     let schema_json = serialize_input_schema(&dict.input_schema)?;
-    store_tool(inner, dict, schema_json, door)
+    store_tool(inner, dict, schema_json, door, Vec::new())
 }
 
 /// Removes tool `name` if it is still registration `registration`.

@@ -122,16 +122,19 @@ fn register_tool(
             return Err(sig.reason());
         }
     }
-    // Step 7: every exposedTo entry must be a URL with a potentially trustworthy origin.
+    // Step 7: every exposedTo entry must be a URL with a potentially trustworthy origin;
+    // the tool keeps their origins (frames/wire.rs lists and runs it for them).
+    let mut exposed_to = Vec::new();
     for entry in options.exposed_to.iter().flatten() {
-        if trustworthy_url_origin(entry).is_none() {
-            return Err(security_error("exposedTo", entry).into_js());
+        match trustworthy_url_origin(entry) {
+            Some(origin) => exposed_to.push(origin),
+            None => return Err(security_error("exposedTo", entry).into_js()),
         }
     }
     // Step 8: store the tool (the registry queues `toolchange`), then resolve in a task
     // queued after it.
     let name = dict.name.clone();
-    let registration = store_tool(inner, dict, schema_json, Door::WebMcp)?;
+    let registration = store_tool(inner, dict, schema_json, Door::WebMcp, exposed_to)?;
     let done = js::Deferred::new();
     // Step 6, later: an abort unregisters the tool and rejects a still-pending promise.
     if let Some(sig) = options.signal {
@@ -155,7 +158,7 @@ fn register_tool(
 fn with_draft_unregister(
     inner: &Rc<EngineInner>,
     promise: Promise,
-    registered: Option<(String, u64)>,
+    registered: Rc<std::cell::RefCell<Option<(String, u64)>>>,
 ) -> Promise {
     let me = Rc::downgrade(inner);
     let unregister = Closure::<dyn Fn()>::new(move || {
@@ -164,8 +167,9 @@ fn with_draft_unregister(
             "modelcontext-polyfill: registerTool(tool).unregister() is deprecated (earlier WebMCP drafts); \
              pass an AbortSignal to registerTool() and abort it instead.",
         );
-        if let (Some(me), Some((name, registration))) = (me.upgrade(), registered.as_ref()) {
-            unregister_if_current(&me, name, *registration);
+        let registered = registered.borrow().clone();
+        if let (Some(me), Some((name, registration))) = (me.upgrade(), registered) {
+            unregister_if_current(&me, &name, registration);
         }
     });
     js::define_hidden(&promise, "unregister", &unregister.into_js_value());
@@ -185,21 +189,45 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
     check_document(inner)?;
     super::frames::check_policy(inner)?;
     // Each fromOrigins entry must be a URL with a potentially trustworthy origin (as
-    // Chromium checks it). The list adds the tools of other frames of those origins to the
-    // same-origin ones (WEBMCP.md, "Frames, origins and policy"); this document's own tools
-    // are always listed.
+    // Chromium checks it). The list adds the tools of other frames of those origins (those
+    // exposed to this document's origin) to the same-origin ones (WEBMCP.md, "Frames,
+    // origins and policy"); this document's own tools are always listed.
+    let mut origins = Vec::new();
     for entry in from.iter().flatten() {
-        trustworthy_url_origin(entry).ok_or_else(|| security_error("fromOrigins", entry))?;
+        origins.push(
+            trustworthy_url_origin(entry).ok_or_else(|| security_error("fromOrigins", entry))?,
+        );
     }
-    // The tools of this document and of the other same-origin documents of the frame tree
-    // (super::frames), as fresh dictionaries, sorted by name.
+    // Tools of frames of other origins that exposed them to this one (frames/wire.rs):
+    // asked first, listed with the rest once they answered.
+    match super::frames::wire::list(inner, &origins) {
+        None => Ok(Promise::resolve(&local_and_peer_tools(inner, Vec::new()))),
+        Some(remote) => {
+            let me = inner.clone();
+            let done = js::Deferred::new();
+            let d = done.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let remote = wasm_bindgen_futures::JsFuture::from(remote)
+                    .await
+                    .map(|r| Array::from(&r).to_vec())
+                    .unwrap_or_default();
+                d.settle(true, &local_and_peer_tools(&me, remote));
+            });
+            Ok(done.promise().clone())
+        }
+    }
+}
+
+/// The tools of this document and of the other same-origin documents of the frame tree
+/// (super::frames), as fresh dictionaries, with `more` (other origins' tools), sorted by name.
+fn local_and_peer_tools(inner: &EngineInner, more: Vec<JsValue>) -> JsValue {
     let mut tools: Vec<(String, JsValue)> = inner
         .server()
         .tools()
         .iter()
         .map(|t| (t.def.name.clone(), registered_tool(inner, t)))
         .collect();
-    for t in super::frames::peer_tools(inner) {
+    for t in super::frames::peer_tools(inner).into_iter().chain(more) {
         let name = js::get(&t, "name")
             .ok()
             .and_then(|n| n.as_string())
@@ -208,7 +236,7 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
     }
     tools.sort_by(|a, b| a.0.cmp(&b.0));
     let out: Array = tools.into_iter().map(|(_, t)| t).collect();
-    Ok(Promise::resolve(&JsValue::from(out)))
+    out.into()
 }
 
 /// Serializes an `execute` result the way `executeTool` reports it: strings as they are,
@@ -356,7 +384,15 @@ fn execute_tool(
             let outcome = js::call(&peer, "executeTool", &[tool, input, options])?;
             return Ok(settle_unless_gone(&window, outcome)?.promise().clone());
         }
-        return Err(unknown());
+        // A tool of another origin's document runs there, over the frame wire, if that
+        // document listed it for this one.
+        if let Some(sig) = &signal {
+            if sig.aborted() {
+                return Err(sig.reason());
+            }
+        }
+        return super::frames::wire::call(inner, &window, &origin, &name, &args, signal)
+            .map_err(DomError::into_js);
     }
     if origin != inner.origin() {
         return Err(unknown());
@@ -468,28 +504,70 @@ fn reject_on_error(r: Result<Promise, JsValue>) -> Promise {
     r.unwrap_or_else(|e| Promise::reject(&e))
 }
 
+/// `executeTool` as this document runs it for another origin's document (frames/wire.rs).
+pub(crate) fn execute(
+    inner: &Rc<EngineInner>,
+    tool: &JsValue,
+    input: &JsValue,
+    options: &JsValue,
+) -> Promise {
+    reject_on_error(execute_tool(inner, tool, input, options))
+}
+
+/// Runs `f` now, or, while this document waits for its cross-origin embedder's answer on
+/// the `tools` policy (super::frames::policy), once it came: the methods then take their
+/// steps in the order they were called, with the policy known.
+fn after_policy(inner: &Rc<EngineInner>, f: impl FnOnce() -> Promise + 'static) -> Promise {
+    let super::frames::Policy::Wait(answer) = super::frames::policy(inner) else {
+        return f();
+    };
+    let done = js::Deferred::new();
+    let d = done.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(answer).await;
+        match wasm_bindgen_futures::JsFuture::from(f()).await {
+            Ok(v) => d.settle(true, &v),
+            Err(e) => d.settle(false, &e),
+        }
+    });
+    done.promise().clone()
+}
+
 #[wasm_bindgen]
 impl Engine {
     /// W3C `registerTool(tool, options)`.
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(&self, tool: JsValue, options: JsValue) -> Promise {
-        match register_tool(&self.inner, &tool, &options) {
-            Ok((promise, name, registration)) => {
-                with_draft_unregister(&self.inner, promise, Some((name, registration)))
+        let me = self.inner.clone();
+        let registered: Rc<std::cell::RefCell<Option<(String, u64)>>> = Rc::default();
+        let r = registered.clone();
+        let promise = after_policy(&self.inner, move || {
+            match register_tool(&me, &tool, &options) {
+                Ok((promise, name, registration)) => {
+                    *r.borrow_mut() = Some((name, registration));
+                    promise
+                }
+                Err(e) => Promise::reject(&e),
             }
-            Err(e) => with_draft_unregister(&self.inner, Promise::reject(&e), None),
-        }
+        });
+        with_draft_unregister(&self.inner, promise, registered)
     }
 
     /// W3C `getTools(options)`.
     #[wasm_bindgen(js_name = getTools)]
     pub fn get_tools(&self, options: JsValue) -> Promise {
-        reject_on_error(get_tools(&self.inner, &options))
+        let me = self.inner.clone();
+        after_policy(&self.inner, move || {
+            reject_on_error(get_tools(&me, &options))
+        })
     }
 
     /// W3C `executeTool(tool, inputObject, options)`.
     #[wasm_bindgen(js_name = executeTool)]
     pub fn execute_tool(&self, tool: JsValue, input: JsValue, options: JsValue) -> Promise {
-        reject_on_error(execute_tool(&self.inner, &tool, &input, &options))
+        let me = self.inner.clone();
+        after_policy(&self.inner, move || {
+            reject_on_error(execute_tool(&me, &tool, &input, &options))
+        })
     }
 }

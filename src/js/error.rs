@@ -45,6 +45,22 @@ impl DomError {
         }
     }
 
+    /// The error an exception named `name` stands for (the inverse of [`DomError::name`]),
+    /// for exceptions that crossed a wire as a name and a message; a name this mapping
+    /// does not know becomes `UnknownError`.
+    pub fn from_name(name: &str, message: String) -> DomError {
+        match name {
+            "InvalidStateError" => DomError::InvalidState(message),
+            "SecurityError" => DomError::Security(message),
+            "AbortError" => DomError::Abort(message),
+            "DataError" => DomError::Data(message),
+            "TimeoutError" => DomError::Timeout(message),
+            "NotAllowedError" => DomError::NotAllowed(message),
+            "TypeError" => DomError::Type(message),
+            _ => DomError::Unknown(message),
+        }
+    }
+
     /// The exception's `message`.
     pub fn message(&self) -> &str {
         match self {

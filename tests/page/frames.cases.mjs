@@ -224,7 +224,6 @@ export const CASES = [
       for (const allow of [undefined, 'tools']) {
         const f = await __f.frame({ cross: true, allow });
         out[String(allow)] = {
-          policy: await f.run(`return [document.featurePolicy ? document.featurePolicy.allowsFeature('tools') : 'none', typeof document.permissionsPolicy];`),
           register: await f.run(`
             const o = (fn) => __f.outcome(fn);
             return {
@@ -248,18 +247,15 @@ export const CASES = [
     },
     expect: {
       undefined: {
-        policy: [false, 'undefined'],
         register: { plain: 'NotAllowedError', exposed: 'NotAllowedError', getTools: 'NotAllowedError' },
         topDefault: [], topFrom: [], call: null, windowIsFrame: null, afterRemove: [],
       },
       tools: {
-        policy: [true, 'undefined'],
         register: { plain: 'ok', exposed: 'ok', getTools: ['exposed', 'plain'] },
         topDefault: [], topFrom: ['exposed'], call: 'exposed ran in a frame', windowIsFrame: true, afterRemove: [],
       },
       insecure: 'SecurityError',
     },
-    todo: 'cross-origin frames are not built yet: exposedTo, fromOrigins and the tools policy of a cross-origin frame',
   },
   {
     name: 'frames: allow="tools \'none\'" on a same-origin frame',
@@ -328,5 +324,141 @@ export const CASES = [
       return { pending, changes, before, after: await __f.names(mc) };
     },
     expect: { pending: 'UnknownError', changes: 1, before: ['nav'], after: [] },
+  },
+  {
+    name: 'frames: across origins, exposed tools are checked, cancelled, revoked and go with their frame',
+    run: async () => {
+      const mc = document.modelContext;
+      const other = __f.otherOrigin();
+      const log = [];
+      mc.addEventListener('toolchange', () => log.push('toolchange'));
+      const f = await __f.frame({ cross: true, allow: 'tools' });
+      await f.run(`
+        window.__log = [];
+        const mc = document.modelContext;
+        mc.addEventListener('toolactivated', (e) => __log.push('toolactivated ' + e.toolName));
+        mc.addEventListener('toolcancel', (e) => __log.push('toolcancel ' + e.toolName));
+        window.__ac = new AbortController();
+        const to = { exposedTo: [${JSON.stringify(location.origin)}] };
+        const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+        await mc.registerTool(__f.tool('typed', { inputSchema: schema, execute: (i) => 'n=' + i.n }), to);
+        await mc.registerTool(__f.tool('hang', { execute: () => new Promise(() => {}) }), to);
+        await mc.registerTool(__f.tool('revoked'), { ...to, signal: __ac.signal });
+        return 'ok';`);
+      await __f.tick(50);
+      const registered = log.length;
+      const list = await mc.getTools({ fromOrigins: [other] });
+      const by = Object.fromEntries(list.map((t) => [t.name, t]));
+      const o = (fn) => __f.outcome(fn);
+      const out = {
+        names: list.map((t) => t.name),
+        schema: by.typed ? by.typed.inputSchema : null,
+        typedOk: await o(() => mc.executeTool(by.typed, { n: 2 })),
+        typedBad: await o(() => mc.executeTool(by.typed, { n: 'two' })),
+      };
+      const ac = new AbortController();
+      const p = o(() => mc.executeTool(by.hang, {}, { signal: ac.signal }));
+      await __f.tick(50);
+      ac.abort();
+      out.cancelled = await p;
+      await f.run(`__ac.abort(); await document.modelContext.registerTool(__f.tool('revoked')); return 'ok';`);
+      await __f.tick(50);
+      out.revoked = await o(() => mc.executeTool(by.revoked, {}));
+      const pending = o(() => mc.executeTool(by.hang, {}));
+      await __f.tick(50);
+      out.frameLog = await f.run('return __log;');
+      const before = log.length;
+      f.el.remove();
+      out.pending = await Promise.race([pending, __f.tick(2000).then(() => 'still pending')]);
+      await __f.tick(50);
+      out.toolchange = { registered, beforeRemove: before, afterRemove: log.length };
+      out.afterRemove = await __f.names(mc, { fromOrigins: [other] });
+      return out;
+    },
+    expect: {
+      names: ['hang', 'revoked', 'typed'],
+      schema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      typedOk: 'n=2',
+      typedBad: 'DataError',
+      cancelled: 'AbortError',
+      // Registered again without exposedTo: unknown to this origin.
+      revoked: 'UnknownError',
+      frameLog: ['toolactivated typed', 'toolactivated hang', 'toolcancel hang', 'toolactivated hang'],
+      pending: 'UnknownError',
+      // One toolchange per exposed registration and one for the revocation; none when the
+      // frame is removed (as for same-origin frames).
+      toolchange: { registered: 3, beforeRemove: 4, afterRemove: 4 },
+      afterRemove: [],
+    },
+  },
+  {
+    name: 'frames: a cross-origin frame lists and runs the top document\'s exposed tools',
+    run: async () => {
+      const mc = document.modelContext;
+      const topLog = [];
+      mc.addEventListener('toolactivated', (e) => topLog.push('toolactivated ' + e.toolName));
+      await mc.registerTool(__f.tool('shared'), { exposedTo: [__f.otherOrigin()] });
+      await mc.registerTool(__f.tool('private'));
+      const f = await __f.frame({ cross: true, allow: 'tools' });
+      const fromFrame = await f.run(`
+        const mc = document.modelContext;
+        const plain = (await mc.getTools()).map((t) => t.name);
+        const tools = await mc.getTools({ fromOrigins: [${JSON.stringify(location.origin)}] });
+        const t = tools.find((x) => x.name === 'shared');
+        return {
+          plain,
+          names: tools.map((x) => x.name),
+          topWindow: t ? t.window === parent : null,
+          topOrigin: t ? t.origin === ${JSON.stringify(location.origin)} : null,
+          result: t ? await mc.executeTool(t, {}) : null,
+        };`);
+      return { fromFrame, topLog };
+    },
+    expect: {
+      fromFrame: { plain: [], names: ['shared'], topWindow: true, topOrigin: true, result: 'shared ran in top' },
+      topLog: ['toolactivated shared'],
+    },
+  },
+  {
+    name: 'frames: a frame navigated to an origin its allow attribute does not name loses the feature',
+    run: async () => {
+      const f = await __f.frame({ cross: true, allow: 'tools ' + __f.otherOrigin() });
+      const before = await f.run(`return await __f.outcome(() => document.modelContext.registerTool(__f.tool('x')));`);
+      const loaded = new Promise((r) => f.el.addEventListener('load', r, { once: true }));
+      f.el.contentWindow.location.href = location.href;
+      await loaded;
+      const mc = f.el.contentWindow.document.modelContext;
+      const o = (fn) => __f.outcome(fn);
+      return {
+        before,
+        sameOriginNow: f.el.contentWindow.origin === location.origin,
+        registerTool: await o(() => mc.registerTool(__f.tool('y'))),
+        getTools: await o(() => mc.getTools()),
+      };
+    },
+    expect: { before: 'ok', sameOriginNow: true, registerTool: 'NotAllowedError', getTools: 'NotAllowedError' },
+  },
+  {
+    name: 'frames: a same-origin frame inside a cross-origin frame inherits its policy',
+    run: async () => {
+      const out = {};
+      for (const allow of [undefined, 'tools']) {
+        const f = await __f.frame({ cross: true, allow });
+        out[String(allow)] = await f.run(`
+          const g = await __f.frame();
+          return await g.run(\`
+            const o = (fn) => __f.outcome(fn);
+            return {
+              registerTool: await o(() => document.modelContext.registerTool(__f.tool('inner'))),
+              getTools: await o(async () => (await document.modelContext.getTools()).map((t) => t.name)),
+            };\`);`);
+        f.el.remove();
+      }
+      return out;
+    },
+    expect: {
+      undefined: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' },
+      tools: { registerTool: 'ok', getTools: ['inner'] },
+    },
   },
 ];

@@ -24,6 +24,12 @@ export const FRAME_NATIVE_DIFFERENCES = {
     array: 'TypeError',
     seen: [],
   },
+  // D9. Native Chromium runs a tool with any input; the polyfill checks it against the
+  // tool's inputSchema (DataError), also when the tool is another origin's.
+  'frames: across origins, exposed tools are checked, cancelled, revoked and go with their frame': {
+    typedBad: 'n=two',
+    frameLog: ['toolactivated typed', 'toolactivated typed', 'toolactivated hang', 'toolcancel hang', 'toolactivated hang'],
+  },
 };
 
 const PAGES = {
@@ -93,4 +99,99 @@ test('FRAME_NATIVE_DIFFERENCES lists only real differences of existing cases', (
       assert.notDeepEqual(v, c.expect[k], `${name}: ${k} is listed but equals the spec's value`);
     }
   }
+});
+
+// The frame wire (src/browser/frames/wire.rs) is this polyfill's own protocol, so this runs
+// against the polyfill only: a cross-origin frame that may use the feature posts what an honest
+// polyfill never would, and the top document must refuse each without side effects and go on
+// answering. Replies are read in the frame; the top's own API is checked afterwards.
+test('the frame wire refuses what its rules do not admit and keeps answering', async () => {
+  requireDist('modelcontext.iife.js');
+  const paths = await routes('polyfill');
+  const out = await withPage(async ({ page, goto, pageErrors }) => {
+    await goto(paths.plain);
+    const record = await page.evaluate(async () => {
+      const mc = document.modelContext;
+      const ran = [];
+      await mc.registerTool(__f.tool('shared', { execute: (i) => { ran.push(JSON.stringify(i)); return 'shared ran'; } }), { exposedTo: [__f.otherOrigin()] });
+      await mc.registerTool(__f.tool('private', { execute: () => { ran.push('private'); return 'private ran'; } }));
+      const f = await __f.frame({ cross: true, allow: 'tools' });
+      const inFrame = await f.run(`
+        const K = 'modelcontextPolyfillFrames';
+        const top = ${JSON.stringify(location.origin)};
+        // Once this frame's polyfill has its policy from the top document.
+        await document.modelContext.getTools();
+        const replies = [];
+        addEventListener('message', (e) => { if (e.data && typeof e.data === 'object' && K in e.data) replies.push(e.data); });
+        const ask = async (msg) => {
+          const n = replies.length;
+          parent.postMessage(msg, top);
+          await __f.tick(100);
+          return replies.slice(n).map((m) => m[K] + (m.error ? ' ' + m.error.name : '') + (m.value !== undefined ? ' ' + m.value : '') + (m.tools ? ' ' + m.tools.map((t) => t.name).join(',') : ''));
+        };
+        let deep = {};
+        for (let i = 0; i < 1000; i++) deep = { a: deep };
+        return {
+          junk: [
+            await ask(null),
+            await ask('text'),
+            await ask({ [K]: 5, id: 1 }),
+            await ask({ [K]: 'call' }),
+            await ask({ [K]: 'nonsense', id: 2 }),
+            await ask({ [K]: 'list-reply', id: 1, tools: [{ name: 'forged', description: 'x' }] }),
+            await ask({ [K]: 'call-reply', id: 1, ok: true, value: 'forged' }),
+            await ask({ [K]: 'policy-reply', id: 1, allowed: false }),
+          ],
+          nameNotString: await ask({ [K]: 'call', id: 3, name: 7, input: {} }),
+          privateTool: await ask({ [K]: 'call', id: 4, name: 'private', input: {} }),
+          missing: await ask({ [K]: 'call', id: 5, name: 'nope', input: {} }),
+          inputNotObject: await ask({ [K]: 'call', id: 6, name: 'shared', input: 5 }),
+          deepInput: await ask({ [K]: 'call', id: 7, name: 'shared', input: deep }),
+          shared: await ask({ [K]: 'call', id: 8, name: 'shared', input: { q: 1 } }),
+          list: await ask({ [K]: 'list', id: 9 }),
+        };`);
+      const own = (await mc.getTools()).map((t) => t.name);
+      const again = await mc.executeTool((await mc.getTools()).find((t) => t.name === 'private'), {});
+      return { inFrame, ran, own, again };
+    });
+    return { record, pageErrors: pageErrors.map((e) => e.message) };
+  }, { timeout: 20_000, allowPageErrors: true });
+  assert.deepEqual(out.pageErrors, []);
+  const r = out.record;
+  assert.deepEqual(r.inFrame.junk, [[], [], [], [], [], [], [], []], 'malformed or unsolicited messages get no answer');
+  assert.deepEqual(r.inFrame.nameNotString, ['call-reply UnknownError']);
+  assert.deepEqual(r.inFrame.privateTool, ['call-reply UnknownError'], 'a tool not exposed to the origin is unknown to it');
+  assert.deepEqual(r.inFrame.missing, ['call-reply UnknownError']);
+  assert.deepEqual(r.inFrame.inputNotObject, ['call-reply TypeError']);
+  assert.equal(r.inFrame.deepInput.length, 1);
+  assert.match(r.inFrame.deepInput[0], /^call-reply (TypeError|DataError)$/, 'a deeply nested input is refused');
+  assert.deepEqual(r.inFrame.shared, ['call-reply shared ran']);
+  assert.deepEqual(r.inFrame.list, ['list-reply shared'], 'only the exposed tool is listed');
+  assert.deepEqual(r.ran, ['{"q":1}', 'private'], 'only the good call ran (and then the top document\'s own call)');
+  assert.deepEqual(r.own, ['private', 'shared']);
+  assert.equal(r.again, 'private ran');
+});
+
+// An embedder without this polyfill cannot answer a cross-origin frame's policy question; the
+// frame waits for the answer a bounded time and then takes the feature as allowed (the README,
+// "Frames"): nothing in such a tree could enforce it, and refusing would break the frame's own
+// agents (its transports).
+test('a cross-origin frame under an embedder without the polyfill can still register tools', async () => {
+  requireDist('modelcontext.iife.js');
+  const polyfill = (await routes('polyfill')).plain;
+  const bare = (await routes('native')).plain;
+  const out = await withPage(async ({ page, goto }) => {
+    await goto(bare);
+    return page.evaluate(async (path) => {
+      const f = await __f.frame({ cross: true, path });
+      return f.run(`
+        const mc = document.modelContext;
+        const t0 = performance.now();
+        const registered = await __f.outcome(() => mc.registerTool(__f.tool('x')));
+        return { registered, waitedMs: performance.now() - t0, names: (await mc.getTools()).map((t) => t.name) };`);
+    }, polyfill);
+  });
+  assert.equal(out.registered, 'ok');
+  assert.deepEqual(out.names, ['x']);
+  assert.ok(out.waitedMs < 5000, `the wait is bounded (${out.waitedMs} ms)`);
 });

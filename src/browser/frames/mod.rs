@@ -7,13 +7,21 @@
 //! frame tree (`top`, `frames`) and talk through two methods the front puts on
 //! `ModelContext.prototype` under `Symbol.for` keys, which every realm of the agent shares.
 //!
-//! The `tools` permissions policy is read where a document can read it: the `allow`
-//! attributes of the same-origin frame elements above it ([`check_policy`]).
+//! Documents of other origins run their own polyfill too: they reach each other over the
+//! frame wire ([`wire`]), `postMessage` with exact origins, for what crosses origins — a tool
+//! registered with `exposedTo` is listed by `getTools({ fromOrigins })` in documents of those
+//! origins and runs in its own document when they call it; a frame's `tools` permissions
+//! policy ([`policy`]) comes from the `allow` attributes above it, read directly where the
+//! embedder is same-origin and answered over the wire by a cross-origin embedder.
 //!
-//! Not built yet (the cross-origin half): `exposedTo`, `getTools({ fromOrigins })` listing
-//! cross-origin frames' tools, and the policy of a cross-origin frame (its embedder's `allow`
-//! cannot be read from inside it, and a browser without WebMCP does not know the feature); a
-//! detached frame's tools leave the others' lists, but without a `toolchange`.
+//! | file | what it holds |
+//! |---|---|
+//! | `mod.rs` | the frame tree; same-origin documents' tools listed, called and announced |
+//! | `policy.rs` | the `tools` permissions policy of a document |
+//! | `wire.rs` | the frame wire between documents of different origins |
+//!
+//! Not built: a frame detached or navigated away takes its tools out of the others' lists,
+//! but same-origin documents hear no `toolchange` for it (native Chromium neither).
 //!
 //! Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-gettools>.
 
@@ -25,8 +33,12 @@ use wasm_bindgen::JsCast;
 use super::engine::{Engine, EngineInner};
 use super::store::registered_tool;
 use crate::js;
-use crate::js::DomError;
 use crate::server::ListKind;
+
+pub mod policy;
+pub mod wire;
+
+pub use policy::{check_policy, policy, Policy};
 
 /// The front's method listing a document's own tools (`RegisteredTool` dictionaries).
 const LOCAL_TOOLS: &str = "modelcontext-polyfill.localTools";
@@ -34,7 +46,7 @@ const LOCAL_TOOLS: &str = "modelcontext-polyfill.localTools";
 const PEER_CHANGED: &str = "modelcontext-polyfill.peerToolsChanged";
 
 /// The method `key` of `obj`, if it is a function.
-fn method(obj: &JsValue, key: &str) -> Option<Function> {
+pub(super) fn method(obj: &JsValue, key: &str) -> Option<Function> {
     Reflect::get(obj, &js_sys::Symbol::for_(key).into())
         .ok()?
         .dyn_into()
@@ -43,7 +55,7 @@ fn method(obj: &JsValue, key: &str) -> Option<Function> {
 
 /// Every window of the frame tree `global` belongs to, `top` first, depth-first (reading
 /// `top`, `frames` and `length` is allowed across origins).
-fn frame_tree(global: &JsValue) -> Vec<JsValue> {
+pub(super) fn frame_tree(global: &JsValue) -> Vec<JsValue> {
     let Ok(top) = js::get(global, "top") else {
         return Vec::new();
     };
@@ -114,12 +126,14 @@ pub fn peer_for(inner: &EngineInner, window: &JsValue) -> Option<JsValue> {
 /// From now on, a change to this document's tools fires `toolchange` in the other same-origin
 /// documents of the tree too (their view of the tools changed).
 pub fn attach(inner: &Rc<EngineInner>) {
+    wire::attach(inner);
     let weak = Rc::downgrade(inner);
     inner.server().observe(move |kind| {
         let Some(me) = weak.upgrade() else {
             return;
         };
         if kind == ListKind::Tools {
+            wire::tools_changed(&me);
             for mc in peers(&me) {
                 if let Some(f) = method(&mc, PEER_CHANGED) {
                     let _ = f.call0(&mc);
@@ -127,79 +141,6 @@ pub fn attach(inner: &Rc<EngineInner>) {
             }
         }
     });
-}
-
-/// Whether the allowlist of a `tools` directive in an `allow` attribute (`allow="tools"`,
-/// `allow="tools 'none'"`, `allow="tools 'self' https://a.example"` …) admits a document of
-/// `origin` in the frame, whose element's `src` has origin `src` and whose embedder has origin
-/// `embedder` (Permissions Policy, "allow attribute": no allowlist means `'src'`).
-fn allowlist_admits(list: &str, origin: &str, src: &str, embedder: &str) -> bool {
-    let mut items = list.split_ascii_whitespace().peekable();
-    if items.peek().is_none() {
-        return origin == src;
-    }
-    items.any(|item| match item {
-        "*" => true,
-        "'none'" => false,
-        "'self'" => origin == embedder,
-        "'src'" => origin == src,
-        o => o.trim_end_matches('/') == origin,
-    })
-}
-
-/// The `tools` directive of an `allow` attribute (`"camera; tools 'none'"` → `Some("'none'")`).
-fn tools_directive(allow: &str) -> Option<&str> {
-    allow.split(';').map(str::trim).find_map(|d| {
-        let rest = d.strip_prefix("tools")?;
-        (rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_whitespace())).then_some(rest)
-    })
-}
-
-/// The `tools` permissions policy, as far as this document can read it: each same-origin
-/// frame element above it whose `allow` has a `tools` directive must admit its document
-/// (`NotAllowedError` otherwise). Frames without a directive inherit (the feature's default
-/// allowlist is `'self'`: same-origin frames are allowed).
-///
-/// Spec: digest `shared/spec/WEBMCP.md`, "Permissions policy `tools`".
-pub fn check_policy(inner: &EngineInner) -> Result<(), DomError> {
-    let mut window = inner.global().clone();
-    loop {
-        // `frameElement` is null at the top and when the embedder is cross-origin.
-        let Some(el) = js::get(&window, "frameElement")
-            .ok()
-            .filter(|e| e.is_object())
-        else {
-            return Ok(());
-        };
-        let origin = js::get(&window, "origin")
-            .ok()
-            .and_then(|o| o.as_string())
-            .unwrap_or_default();
-        let embedder_window = js::get(&window, "parent").unwrap_or(JsValue::NULL);
-        let embedder = js::get(&embedder_window, "origin")
-            .ok()
-            .and_then(|o| o.as_string())
-            .unwrap_or_default();
-        let allow = js::call(&el, "getAttribute", &[&JsValue::from_str("allow")])
-            .ok()
-            .and_then(|a| a.as_string())
-            .unwrap_or_default();
-        if let Some(list) = tools_directive(&allow) {
-            let src = js::get(&el, "src")
-                .ok()
-                .and_then(|s| s.as_string())
-                .and_then(|s| web_sys::Url::new(&s).ok())
-                .map(|u| u.origin())
-                .unwrap_or_default();
-            if !allowlist_admits(list, &origin, &src, &embedder) {
-                return Err(DomError::NotAllowed(
-                    "This document is not allowed the 'tools' feature (the frame's allow attribute)."
-                        .into(),
-                ));
-            }
-        }
-        window = embedder_window;
-    }
 }
 
 #[wasm_bindgen]
@@ -214,6 +155,14 @@ impl Engine {
             .iter()
             .map(|t| registered_tool(&self.inner, t))
             .collect()
+    }
+
+    /// This document's `tools` policy for a same-origin document below it: `true`, `false`,
+    /// or a promise of one (the front exposes it under
+    /// `Symbol.for("modelcontext-polyfill.policy")`).
+    #[wasm_bindgen(js_name = policyValue)]
+    pub fn policy_value(&self) -> JsValue {
+        policy::policy_value(&self.inner)
     }
 
     /// Another document's tools changed: fires `toolchange` here.

@@ -1,0 +1,172 @@
+//! The `tools` permissions policy of a document, as far as the polyfill can know it.
+//!
+//! Permissions Policy gives the `tools` feature the default allowlist `'self'`: the top-level
+//! document has it; a frame has it when its embedder has it and either the frame is
+//! same-origin with the embedder (and the frame element's `allow` does not take it away) or
+//! the element's `allow` attribute grants it to the frame's origin (`allow="tools"`,
+//! `allow="tools https://a.example"`).
+//!
+//! A document reads the `allow` attributes of the same-origin frame elements above it
+//! directly. Where an embedder is cross-origin, its `allow` attribute cannot be read from
+//! inside the frame (and a browser without WebMCP does not know the feature, so
+//! `document.featurePolicy` cannot say): the frame asks its embedder's polyfill over the
+//! frame wire ([`super::wire`]), which reads the attribute and answers. Until that answer
+//! comes, the methods that need the policy wait; if no answer comes (the embedder does not
+//! run this polyfill), the feature is taken as allowed, as no document of the tree could
+//! then enforce it (`tests/page/NATIVE_DIFFERENCES.md`).
+//!
+//! Spec: <https://w3c.github.io/webappsec-permissions-policy/#algo-define-inherited-policy-in-container>
+//! (digest: `shared/spec/WEBMCP.md`, "Permissions policy `tools`").
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+use super::super::engine::EngineInner;
+use super::method;
+use crate::js;
+use crate::js::DomError;
+
+/// The front's method giving a document's policy to a same-origin document below it:
+/// `true`, `false`, or a promise of one while the document waits for its embedder.
+pub(super) const POLICY: &str = "modelcontext-polyfill.policy";
+
+/// What a document knows of its `tools` policy.
+pub enum Policy {
+    /// The document has the feature.
+    Allowed,
+    /// The document does not have the feature (`NotAllowedError`).
+    Denied(DomError),
+    /// The answer depends on a cross-origin embedder that has not answered yet: a promise
+    /// of a boolean.
+    Wait(Promise),
+}
+
+fn denied() -> DomError {
+    DomError::NotAllowed(
+        "This document is not allowed the 'tools' feature (the allow attribute of its frame)."
+            .into(),
+    )
+}
+
+/// Whether the allowlist of a `tools` directive in an `allow` attribute (`allow="tools"`,
+/// `allow="tools 'none'"`, `allow="tools 'self' https://a.example"` …) admits a document of
+/// `origin` in the frame, whose element's `src` has origin `src` and whose embedder has origin
+/// `embedder` (Permissions Policy, "allow attribute": no allowlist means `'src'`).
+fn allowlist_admits(list: &str, origin: &str, src: &str, embedder: &str) -> bool {
+    let mut items = list.split_ascii_whitespace().peekable();
+    if items.peek().is_none() {
+        return origin == src;
+    }
+    items.any(|item| match item {
+        "*" => true,
+        "'none'" => false,
+        "'self'" => origin == embedder,
+        "'src'" => origin == src,
+        o => o.trim_end_matches('/') == origin,
+    })
+}
+
+/// The `tools` directive of an `allow` attribute (`"camera; tools 'none'"` → `Some("'none'")`).
+fn tools_directive(allow: &str) -> Option<&str> {
+    allow.split(';').map(str::trim).find_map(|d| {
+        let rest = d.strip_prefix("tools")?;
+        (rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_whitespace())).then_some(rest)
+    })
+}
+
+fn string_of(obj: &JsValue, key: &str) -> String {
+    js::get(obj, key)
+        .ok()
+        .and_then(|o| o.as_string())
+        .unwrap_or_default()
+}
+
+/// What the frame element `el` (in a document of origin `embedder`) grants a document of
+/// `origin` in it, when the embedder has the feature: the `tools` directive of its `allow`
+/// attribute, or without one the default allowlist `'self'` (same-origin only).
+pub(super) fn element_admits(el: &JsValue, origin: &str, embedder: &str) -> bool {
+    let allow = js::call(el, "getAttribute", &[&JsValue::from_str("allow")])
+        .ok()
+        .and_then(|a| a.as_string())
+        .unwrap_or_default();
+    match tools_directive(&allow) {
+        Some(list) => {
+            let src = js::get(el, "src")
+                .ok()
+                .and_then(|s| s.as_string())
+                .and_then(|s| web_sys::Url::new(&s).ok())
+                .map(|u| u.origin())
+                .unwrap_or_default();
+            allowlist_admits(list, origin, &src, embedder)
+        }
+        None => origin == embedder,
+    }
+}
+
+/// The policy of this document: the `allow` attributes of the same-origin frame elements
+/// above it, then, at a cross-origin embedder, what that embedder answered (this document's
+/// own question, [`super::wire`]) or what the topmost same-origin ancestor knows (asked
+/// through its front).
+pub fn policy(inner: &EngineInner) -> Policy {
+    let mut window = inner.global().clone();
+    loop {
+        // `frameElement` is null at the top and when the embedder is cross-origin.
+        let Some(el) = js::get(&window, "frameElement")
+            .ok()
+            .filter(|e| e.is_object())
+        else {
+            break;
+        };
+        let embedder_window = js::get(&window, "parent").unwrap_or(JsValue::NULL);
+        if !element_admits(
+            &el,
+            &string_of(&window, "origin"),
+            &string_of(&embedder_window, "origin"),
+        ) {
+            return Policy::Denied(denied());
+        }
+        window = embedder_window;
+    }
+    let parent = js::get(&window, "parent").unwrap_or(JsValue::NULL);
+    if parent.is_null() || parent.is_undefined() || parent == window {
+        return Policy::Allowed; // the top-level document
+    }
+    // A cross-origin embedder above `window`.
+    if window == *inner.global() {
+        return super::wire::own_policy(inner);
+    }
+    let answer = js::get(&window, "navigator")
+        .and_then(|n| js::get(&n, "modelContext"))
+        .ok()
+        .filter(|m| m.is_object())
+        .and_then(|mc| method(&mc, POLICY).and_then(|f| f.call0(&mc).ok()));
+    match answer {
+        Some(v) if v.is_instance_of::<Promise>() => Policy::Wait(v.into()),
+        Some(v) if v == JsValue::FALSE => Policy::Denied(denied()),
+        // That document does not run the polyfill, or has the feature.
+        _ => Policy::Allowed,
+    }
+}
+
+/// [`policy`] without waiting: `Err` only when the feature is known to be denied.
+pub fn check_policy(inner: &EngineInner) -> Result<(), DomError> {
+    match policy(inner) {
+        Policy::Denied(e) => Err(e),
+        Policy::Allowed | Policy::Wait(_) => Ok(()),
+    }
+}
+
+/// The `NotAllowedError` of a denied policy.
+pub fn not_allowed() -> DomError {
+    denied()
+}
+
+/// The policy as the front hands it to same-origin documents below: `true`, `false`, or a
+/// promise of one.
+pub fn policy_value(inner: &EngineInner) -> JsValue {
+    match policy(inner) {
+        Policy::Allowed => JsValue::TRUE,
+        Policy::Denied(_) => JsValue::FALSE,
+        Policy::Wait(p) => p.into(),
+    }
+}
