@@ -461,10 +461,19 @@ fn execute_tool(
         // Result: a string as is, anything else serialized; a throw or rejection →
         // UnknownError keeping the message.
         match outcome {
+            // A form whose submission went ahead (it navigates): null, as in Chromium.
+            Ok(v) if data.door == Door::Form && super::forms::is_navigated(&v) => {
+                r.done.settle(true, &JsValue::NULL)
+            }
             Ok(v) => match serialize_result(&r.name, &v) {
                 Ok(text) => r.done.settle(true, &JsValue::from_str(&text)),
                 Err(e) => r.done.settle(false, &e.into_js()),
             },
+            // A form's own failure (reset, preventDefault without respondWith, an invalid
+            // form, a newer call) is already the exception to report.
+            Err(e) if data.door == Door::Form && super::forms::is_own_failure(&e) => {
+                r.done.settle(false, &e)
+            }
             Err(e) => r.done.settle(
                 false,
                 &DomError::Unknown(format!(

@@ -53,52 +53,76 @@ test('native Chromium (no polyfill): the same schema for the same form', () =>
     });
   }, { html: `<script>${HELPERS}</script>${SEARCH}`, nativeWebMCP: true }));
 
-test('schema synthesis for each kind of control', () =>
-  withPage(async ({ page: p }) => {
-    const t = await p.evaluate(() => window.__tool('book'));
-    assert.deepEqual(t.inputSchema, {
-      type: 'object',
-      properties: {
-        name: { type: 'string', description: 'Your name', minLength: 2, maxLength: 40 },
-        email: { type: 'string', format: 'email' },
-        site: { type: 'string', format: 'uri' },
-        phone: { type: 'string' },
-        day: { type: 'string', format: 'date' },
-        guests: { type: 'number', minimum: 1, maximum: 8, multipleOf: 1 },
-        budget: { type: 'number', minimum: 0, maximum: 100 },
-        vip: { type: 'boolean' },
-        extras: { type: 'array', items: { type: 'string', enum: ['wifi', 'parking'] } },
-        room: { type: 'string', enum: ['single', 'double', 'suite'], description: 'Room kind' },
-        meals: { type: 'array', items: { type: 'string', enum: ['breakfast', 'dinner'] } },
-        seat: { type: 'string', enum: ['window', 'aisle'] },
-        notes: { type: 'string', description: 'Anything else' },
-      },
-      required: ['name', 'email', 'room', 'seat'],
-    });
-  }, {
-    html: page(`
-      <form toolname="book" tooldescription="Book a room">
-        <input name="name" required minlength="2" maxlength="40" toolparamdescription="Your name">
-        <input name="email" type="email" required>
-        <input name="site" type="url">
-        <input name="phone" type="tel">
-        <input name="day" type="date">
-        <input name="guests" type="number" min="1" max="8" step="1">
-        <input name="budget" type="range" min="0" max="100">
-        <input name="vip" type="checkbox">
-        <input name="extras" type="checkbox" value="wifi"><input name="extras" type="checkbox" value="parking">
-        <select name="room" required toolparamdescription="Room kind">
-          <option value="single">1</option><option value="double">2</option><option>suite</option>
-        </select>
-        <select name="meals" multiple><option>breakfast</option><option>dinner</option></select>
-        <input type="radio" name="seat" value="window" required><input type="radio" name="seat" value="aisle">
-        <textarea name="notes" toolparamdescription="Anything else"></textarea>
-        <input type="hidden" name="token" value="x">
-        <input type="file" name="upload">
-        <input placeholder="no name">
-        <button name="go">Go</button>
-      </form>`),
-  }));
+const BOOK = `
+  <form toolname="book" tooldescription="Book a room">
+    <input name="name" required minlength="2" maxlength="40" toolparamdescription="Your name">
+    <input name="email" type="email" required>
+    <input name="site" type="url">
+    <input name="phone" type="tel">
+    <input name="day" type="date">
+    <input name="guests" type="number" min="1" max="8" step="1">
+    <input name="budget" type="range" min="0" max="100">
+    <input name="ratio" type="number" step="any">
+    <input name="vip" type="checkbox">
+    <input name="extras" type="checkbox" value="wifi"><input name="extras" type="checkbox" value="parking">
+    <select name="room" required toolparamdescription="Room kind">
+      <option value="single">1</option><option value="double">2</option><option>suite</option>
+    </select>
+    <select name="meals" multiple><option>breakfast</option><option>dinner</option></select>
+    <input type="radio" name="seat" value="window" required><input type="radio" name="seat" value="aisle">
+    <textarea name="notes" toolparamdescription="Anything else"></textarea>
+    <label>Your  city <input name="city"></label>
+    <label><input type="radio" name="size" value="s"> Small</label><label for="m">Medium</label><input id="m" type="radio" name="size" value="m">
+    <label>Newsletter <input type="checkbox" name="news"></label>
+    <label>Floor <select name="floor"><option value="1">First</option><option value="2" label="Lab">Second</option></select></label>
+    <input type="hidden" name="token" value="x">
+    <input type="file" name="upload">
+    <input placeholder="no name">
+    <button name="go">Go</button>
+  </form>`;
+const choices = (list) => ({
+  anyOf: list.map(([v, title]) => (title === undefined ? { type: 'string', const: v } : { type: 'string', const: v, title })),
+  enum: list.map(([v]) => v),
+});
+const BOOK_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'Your name', minLength: 2, maxLength: 40 },
+    email: { type: 'string', format: 'email' },
+    site: { type: 'string', format: 'uri' },
+    phone: { type: 'string' },
+    day: { type: 'string', format: 'date', description: "Dates MUST be provided in 'YYYY-MM-DD' format." },
+    guests: { type: 'number', minimum: 1, maximum: 8, multipleOf: 1 },
+    budget: { type: 'number', minimum: 0, maximum: 100, multipleOf: 1 },
+    ratio: { type: 'number' },
+    vip: { type: 'boolean' },
+    extras: { type: 'array', items: { type: 'string', ...choices([['wifi'], ['parking']]) }, uniqueItems: true },
+    room: { type: 'string', ...choices([['single', '1'], ['double', '2'], ['suite', 'suite']]), description: 'Room kind' },
+    meals: { type: 'array', items: { type: 'string', ...choices([['breakfast', 'breakfast'], ['dinner', 'dinner']]) }, uniqueItems: true },
+    seat: { type: 'string', ...choices([['window'], ['aisle']]) },
+    notes: { type: 'string', description: 'Anything else' },
+    city: { type: 'string', description: 'Your  city' },
+    size: { type: 'string', ...choices([['s', 'Small'], ['m', 'Medium']]) },
+    news: { type: 'boolean', description: 'Newsletter' },
+    floor: { type: 'string', ...choices([['1', 'First'], ['2', 'Second']]), description: 'Floor' },
+  },
+  required: ['name', 'email', 'room', 'seat'],
+};
+// D11 (NATIVE_DIFFERENCES.md): the polyfill keeps minlength/maxlength and the email and url
+// formats as schema constraints (it validates input with them); native Chromium drops them, and
+// lists a control without a name under the property "".
+const BOOK_NATIVE = structuredClone(BOOK_SCHEMA);
+delete BOOK_NATIVE.properties.name.minLength;
+delete BOOK_NATIVE.properties.name.maxLength;
+delete BOOK_NATIVE.properties.email.format;
+delete BOOK_NATIVE.properties.site.format;
+BOOK_NATIVE.properties[''] = { type: 'string' };
+
+sideBySide('schema synthesis for each kind of control: choices with titles, labels as descriptions, steps',
+  BOOK,
+  async () => (await __tool('book')).inputSchema,
+  BOOK_SCHEMA,
+  BOOK_NATIVE);
 
 test('forms added, changed and removed later update the tools and fire toolchange', () =>
   withPage(async ({ page: p }) => {
@@ -166,7 +190,7 @@ test('forms added, changed and removed later update the tools and fire toolchang
       added: ['later', 'search'],
       description: 'Changed',
       renamed: ['renamed', 'search'],
-      withB: { a: { type: 'string' }, b: { type: 'number' } },
+      withB: { a: { type: 'string' }, b: { type: 'number', multipleOf: 1 } },
       renamedControl: ['c', 'b'],
       withoutB: ['c'],
       removed: ['search'],
@@ -243,43 +267,90 @@ test('toolautosubmit: executeTool fills and submits; the handler sees agentInvok
     });
   }, { html: page(AUTO) }));
 
-test('respondWith without preventDefault throws InvalidStateError; the result says the form was submitted', () =>
-  withPage(async ({ page: p }) => {
-    const r = await p.evaluate(async () => {
-      const form = document.querySelector('form');
-      let thrown;
-      form.addEventListener('submit', (e) => {
-        try {
-          e.respondWith(Promise.resolve('nope'));
-        } catch (err) {
-          thrown = [err.name, err instanceof DOMException];
-        }
-        e.preventDefault(); // stay on the page
-      });
-      const result = await document.modelContext.executeTool(await __tool('plain'), { q: 'x' });
-      return { thrown, result };
-    });
-    assert.deepEqual(r, { thrown: ['InvalidStateError', true], result: 'The form was submitted.' });
-  }, { html: page('<form toolname="plain" tooldescription="Plain" toolautosubmit><input name="q"></form>') }));
+// The same steps against the polyfill and against native Chromium (no polyfill): the record
+// must be `expected`, on native `nativeExpected` where it differs (the differences
+// tests/page/NATIVE_DIFFERENCES.md explains).
+function sideBySide(name, html, run, expected, nativeExpected = expected, { nativePageErrors = false } = {}) {
+  test(`${name} (polyfill)`, () =>
+    withPage(async ({ page: p }) => assert.deepEqual(await p.evaluate(run), expected), { html: page(html) }));
+  test(`${name} (native Chromium)`, () =>
+    withPage(async ({ page: p }) => assert.deepEqual(await p.evaluate(run), nativeExpected),
+      { html: `<script>${HELPERS}</script>${html}`, nativeWebMCP: true, allowPageErrors: nativePageErrors }));
+}
 
-test('a form that navigates (into an iframe) without respondWith: a short text result', () =>
-  withPage(async ({ page: p }) => {
-    const r = await p.evaluate(async () => {
-      const result = await document.modelContext.executeTool(await __tool('nav'), { q: 'hello' });
-      await __until(() => {
-        try {
-          return frames.sink.location.search;
-        } catch {
-          return '';
-        }
-      }, 'the iframe navigation');
-      return { result, search: frames.sink.location.search };
-    });
-    assert.deepEqual(r, { result: 'The form was submitted.', search: '?q=hello' });
-  }, {
-    html: page(`<iframe name="sink"></iframe>
-      <form toolname="nav" tooldescription="Navigates" toolautosubmit action="/__nowhere" target="sink"><input name="q"></form>`),
-  }));
+sideBySide('respondWith without preventDefault throws InvalidStateError; preventDefault without respondWith fails the call',
+  `<form toolname="plain" tooldescription="Plain" toolautosubmit><input name="q"></form>
+   <script>
+     window.__thrown = [];
+     document.querySelector('form').addEventListener('submit', (e) => {
+       try {
+         e.respondWith(Promise.resolve('nope'));
+       } catch (err) {
+         __thrown.push([err.name, err instanceof DOMException]);
+       }
+       e.preventDefault(); // stay on the page, and give no result
+       setTimeout(() => { try { e.respondWith(Promise.resolve('late')); } catch (err) { __thrown.push(['late', err.name]); } });
+     });
+   </script>`,
+  async () => {
+    let result;
+    try {
+      result = await document.modelContext.executeTool(await __tool('plain'), { q: 'x' });
+    } catch (e) {
+      result = e.name;
+    }
+    await __tick();
+    return { thrown: __thrown, result };
+  },
+  { thrown: [['InvalidStateError', true], ['late', 'InvalidStateError']], result: 'UnknownError' });
+
+sideBySide('a submission that goes ahead (it navigates, here into an iframe) without respondWith resolves with null',
+  `<iframe name="sink"></iframe>
+   <form toolname="nav" tooldescription="Navigates" toolautosubmit action="/__nowhere" target="sink"><input name="q"></form>`,
+  async () => {
+    const result = await document.modelContext.executeTool(await __tool('nav'), { q: 'hello' });
+    await __until(() => {
+      try {
+        return frames.sink.location.search;
+      } catch {
+        return '';
+      }
+    }, 'the iframe navigation');
+    return { result, search: frames.sink.location.search };
+  },
+  { result: null, search: '?q=hello' });
+
+sideBySide('respondWith: the last call answers; a rejected promise fails the call',
+  `<form id="a" toolname="twice" tooldescription="Twice" toolautosubmit><input name="q"></form>
+   <form id="b" toolname="rejects" tooldescription="Rejects" toolautosubmit><input name="q"></form>
+   <script>
+     window.__thrown = [];
+     document.querySelector('#a').addEventListener('submit', (e) => {
+       e.preventDefault();
+       e.respondWith(Promise.resolve('one'));
+       try { e.respondWith(Promise.resolve('two')); } catch (err) { __thrown.push(err.name); }
+     });
+     document.querySelector('#b').addEventListener('submit', (e) => {
+       e.preventDefault();
+       const rejected = Promise.reject(new Error('nope'));
+       rejected.catch(() => {}); // handled here: only the call should fail
+       e.respondWith(rejected);
+     });
+   </script>`,
+  async () => {
+    const mc = document.modelContext;
+    const o = async (p) => { try { return await p; } catch (e) { return e.name; } };
+    return {
+      twice: await o(mc.executeTool(await __tool('twice'), { q: 'x' })),
+      thrown: __thrown,
+      rejects: await o(mc.executeTool(await __tool('rejects'), { q: 'x' })),
+    };
+  },
+  { twice: 'two', thrown: [], rejects: 'UnknownError' },
+  undefined,
+  // Native Chromium also reports the rejection's reason as an uncaught error in the page,
+  // although the page handled the promise.
+  { nativePageErrors: true });
 
 test('toolautosubmit on an invalid form: the call fails, naming the control', () =>
   withPage(async ({ page: p }) => {
@@ -361,7 +432,11 @@ test('MCP tools/call works the same: listed, filled, submitted, answered', () =>
     assert.deepEqual(r.list, [
       ['greet', {
         type: 'object',
-        properties: { who: { type: 'string' }, loud: { type: 'boolean' }, lang: { type: 'string', enum: ['en', 'fr'] } },
+        properties: {
+          who: { type: 'string' },
+          loud: { type: 'boolean' },
+          lang: { type: 'string', anyOf: [{ type: 'string', const: 'en', title: 'en' }, { type: 'string', const: 'fr', title: 'fr' }], enum: ['en', 'fr'] },
+        },
         required: ['who'],
       }],
       ['order', { type: 'object', properties: { size: { type: 'string' } }, required: [] }],
@@ -436,3 +511,66 @@ test('input is coerced into text and number controls as native fills them (polyf
 test('input is coerced into text and number controls as native fills them (native Chromium)', () =>
   withPage(async ({ page: p }) => assert.deepEqual(await coerceRecord(p), COERCE_EXPECTED),
     { html: `<script>${HELPERS}</script>${COERCE}`, nativeWebMCP: true }));
+
+// A call waiting for the user (no toolautosubmit): the form and its submit button are marked
+// active (native: the :tool-form-active and :tool-submit-active pseudo-classes, which a script
+// cannot add to CSS; the polyfill: the data-tool-form-active and data-tool-submit-active
+// attributes), the button has the focus; form.reset() fails the call and clears the marks.
+const ACTIVE = `
+  <form toolname="order" tooldescription="Orders"><input name="size"><input type="submit" id="go"></form>
+  <script>
+    window.__active = (el, kind) => {
+      try { return el.matches(':tool-' + kind + '-active'); } catch { return el.hasAttribute('data-tool-' + kind + '-active'); }
+    };
+  </script>`;
+sideBySide('a waiting call marks the form active, focuses its submit button; reset cancels it',
+  ACTIVE,
+  async () => {
+    const form = document.querySelector('form');
+    const go = document.querySelector('#go');
+    const marks = () => [__active(form, 'form'), __active(go, 'submit')];
+    const before = marks();
+    const call = document.modelContext.executeTool(await __tool('order'), { size: 'large' });
+    await __until(() => form.size.value === 'large', 'the form filled');
+    await __tick();
+    const during = { marks: marks(), focused: document.activeElement === go };
+    form.reset();
+    let outcome;
+    try {
+      outcome = await call;
+    } catch (e) {
+      outcome = e.name;
+    }
+    return { before, during, outcome, after: marks() };
+  },
+  { before: [false, false], during: { marks: [true, true], focused: true }, outcome: 'UnknownError', after: [false, false] });
+
+// Filling a control with what it already holds fires no input or change event.
+sideBySide('a second call with the same input fires no input or change events (select multiple, select, text)',
+  `<form toolname="pick" tooldescription="Pick" toolautosubmit>
+     <select name="many" multiple><option>a</option><option>b</option><option>c</option></select>
+     <select name="one"><option>x</option><option>y</option></select>
+     <input name="t">
+   </form>
+   <script>
+     window.__ev = [];
+     for (const el of document.forms[0].elements) for (const type of ['input', 'change']) el.addEventListener(type, () => __ev.push(type + ' ' + el.name));
+     document.forms[0].addEventListener('submit', (e) => {
+       e.preventDefault();
+       e.respondWith(Promise.resolve([...e.target.many.selectedOptions].map((o) => o.value).join() + '|' + e.target.one.value + '|' + e.target.t.value));
+     });
+   </script>`,
+  async () => {
+    const t = await __tool('pick');
+    const input = { many: ['a', 'c'], one: 'y', t: 'hi' };
+    const first = await document.modelContext.executeTool(t, input);
+    const e1 = __ev.splice(0);
+    const second = await document.modelContext.executeTool(t, input);
+    return { first, e1, second, e2: __ev.splice(0) };
+  },
+  {
+    first: 'a,c|y|hi',
+    e1: ['input many', 'change many', 'input one', 'change one', 'input t', 'change t'],
+    second: 'a,c|y|hi',
+    e2: [],
+  });

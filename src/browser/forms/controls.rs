@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The attributes whose changes can change a form tool.
-pub(super) const WATCHED_ATTRIBUTES: [&str; 18] = [
+pub(super) const WATCHED_ATTRIBUTES: [&str; 19] = [
     "toolname",
     "tooltitle",
     "tooldescription",
@@ -28,9 +28,11 @@ pub(super) const WATCHED_ATTRIBUTES: [&str; 18] = [
     "value",
     "form",
     "id",
+    "for",
 ];
 
-/// What a call results in when the page gave no `respondWith`.
+/// What an MCP client's call results in when the submission went ahead (the page navigates)
+/// without `respondWith`; `executeTool` resolves with `null` then, as in Chromium.
 pub(super) const SUBMITTED: &str = "The form was submitted.";
 
 pub(super) fn attr(el: &JsValue, name: &str) -> Option<String> {
@@ -127,21 +129,88 @@ pub(super) struct Field {
     name: String,
     kind: Kind,
     schema: Map<String, Value>,
-    /// Radio and checkbox values.
-    values: Vec<String>,
+    /// Radio and checkbox values, with their labels.
+    values: Vec<(String, Option<String>)>,
+    /// How many controls make the field.
+    controls: usize,
     required: bool,
     description: Option<String>,
+    /// The label of its first control.
+    label: Option<String>,
 }
 
-pub(super) fn option_values(select: &JsValue) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::new();
+/// The options of a `<select>`: each distinct value with the option's text as its title.
+pub(super) fn option_choices(select: &JsValue) -> Vec<(String, Option<String>)> {
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
     for o in items(&js::get(select, "options").unwrap_or(JsValue::UNDEFINED)) {
-        let v = Value::String(prop_string(&o, "value"));
-        if !out.contains(&v) {
-            out.push(v);
+        let v = prop_string(&o, "value");
+        if !out.iter().any(|(x, _)| *x == v) {
+            out.push((v, Some(prop_string(&o, "text"))));
         }
     }
     out
+}
+
+/// The text of the first `<label>` of control `el`, without the text of the controls inside
+/// it (a label wrapping a `<select>` does not include its options), trimmed; `None` when it
+/// has no label or the text is empty.
+pub(super) fn label_text(el: &JsValue) -> Option<String> {
+    let label = Reflect::get_u32(&js::get(el, "labels").ok()?, 0).ok()?;
+    if !label.is_object() {
+        return None;
+    }
+    let copy = js::call(&label, "cloneNode", &[&JsValue::TRUE]).ok()?;
+    let inner = js::call(
+        &copy,
+        "querySelectorAll",
+        &[&JsValue::from_str("input, select, textarea, button")],
+    )
+    .ok()?;
+    for c in items(&inner) {
+        let _ = js::call(&c, "remove", &[]);
+    }
+    let text = prop_string(&copy, "textContent").trim().to_string();
+    (!text.is_empty()).then_some(text)
+}
+
+/// `{ type: 'string', anyOf: [{ type, const, title? }…], enum }`: the choices of a select or
+/// a radio or checkbox group, as native Chromium describes them (titles from the options'
+/// text or the controls' labels).
+fn choice_schema(choices: &[(String, Option<String>)]) -> Value {
+    let any_of: Vec<Value> = choices
+        .iter()
+        .map(|(v, title)| {
+            let mut c = json!({ "type": "string", "const": v });
+            if let Some(t) = title {
+                c["title"] = json!(t);
+            }
+            c
+        })
+        .collect();
+    let values: Vec<&String> = choices.iter().map(|(v, _)| v).collect();
+    json!({ "type": "string", "anyOf": any_of, "enum": values })
+}
+
+/// An array of distinct choices.
+fn choices_array(choices: &[(String, Option<String>)]) -> Map<String, Value> {
+    let mut s = Map::new();
+    s.insert("type".into(), json!("array"));
+    s.insert("items".into(), choice_schema(choices));
+    s.insert("uniqueItems".into(), json!(true));
+    s
+}
+
+/// A control's `step` as `multipleOf`: the number, 1 when absent or not a positive number
+/// (the default step of number and range inputs), none for `step="any"`.
+fn step_of(el: &JsValue) -> Option<Value> {
+    if attr(el, "step").is_some_and(|s| s.trim().eq_ignore_ascii_case("any")) {
+        return None;
+    }
+    Some(
+        number_attr(el, "step")
+            .filter(|n| n.as_f64() > Some(0.0))
+            .unwrap_or_else(|| json!(1)),
+    )
 }
 
 /// The JSON Schema of one control (radios and checkboxes are finished in [`synthesize`]).
@@ -159,6 +228,11 @@ pub(super) fn control_schema(kind: Kind, ty: &str, el: &JsValue) -> Map<String, 
                 }
                 "date" => {
                     s.insert("format".into(), json!("date"));
+                    // Chromium's words, replaced by the control's own description if any.
+                    s.insert(
+                        "description".into(),
+                        json!("Dates MUST be provided in 'YYYY-MM-DD' format."),
+                    );
                 }
                 "color" => {
                     s.insert("pattern".into(), json!("^#[0-9a-fA-F]{6}$"));
@@ -183,21 +257,16 @@ pub(super) fn control_schema(kind: Kind, ty: &str, el: &JsValue) -> Map<String, 
             if let Some(n) = number_attr(el, "max") {
                 s.insert("maximum".into(), n);
             }
-            if let Some(n) = number_attr(el, "step").filter(|n| n.as_f64() > Some(0.0)) {
+            if let Some(n) = step_of(el) {
                 s.insert("multipleOf".into(), n);
             }
         }
         Kind::Select => {
-            s.insert("type".into(), json!("string"));
-            s.insert("enum".into(), Value::Array(option_values(el)));
+            if let Value::Object(m) = choice_schema(&option_choices(el)) {
+                s = m;
+            }
         }
-        Kind::SelectMultiple => {
-            s.insert("type".into(), json!("array"));
-            s.insert(
-                "items".into(),
-                json!({ "type": "string", "enum": option_values(el) }),
-            );
-        }
+        Kind::SelectMultiple => s = choices_array(&option_choices(el)),
         Kind::Checkbox | Kind::Radio | Kind::Skip => {}
     }
     s
@@ -209,12 +278,14 @@ pub fn synthesize(form: &JsValue) -> Value {
     for (name, kind, ty, el) in controls(form) {
         let description = attr(&el, "toolparamdescription").filter(|d| !d.is_empty());
         let required = has_attr(&el, "required");
-        let value = prop_string(&el, "value");
+        let label = label_text(&el);
+        let value = (prop_string(&el, "value"), label.clone());
         if let Some(f) = fields.iter_mut().find(|f| f.name == name) {
             if f.kind == kind && matches!(kind, Kind::Radio | Kind::Checkbox) {
-                if !f.values.contains(&value) {
+                if !f.values.iter().any(|(v, _)| *v == value.0) {
                     f.values.push(value);
                 }
+                f.controls += 1;
                 f.required |= required;
                 if f.description.is_none() {
                     f.description = description;
@@ -222,13 +293,16 @@ pub fn synthesize(form: &JsValue) -> Value {
             }
             continue; // other controls of a taken name are not described
         }
+        // A field of one control is described by toolparamdescription, else by its label.
         fields.push(Field {
             schema: control_schema(kind, &ty, &el),
             name,
             kind,
             values: vec![value],
+            controls: 1,
             required,
             description,
+            label,
         });
     }
     let mut properties = Map::new();
@@ -237,22 +311,20 @@ pub fn synthesize(form: &JsValue) -> Value {
         let mut s = f.schema;
         match f.kind {
             Kind::Radio => {
-                s.insert("type".into(), json!("string"));
-                s.insert("enum".into(), json!(f.values));
+                if let Value::Object(m) = choice_schema(&f.values) {
+                    s.extend(m);
+                }
             }
-            Kind::Checkbox if f.values.len() > 1 => {
-                s.insert("type".into(), json!("array"));
-                s.insert(
-                    "items".into(),
-                    json!({ "type": "string", "enum": f.values }),
-                );
-            }
+            Kind::Checkbox if f.values.len() > 1 => s.extend(choices_array(&f.values)),
             Kind::Checkbox => {
                 s.insert("type".into(), json!("boolean"));
             }
             _ => {}
         }
-        if let Some(d) = f.description {
+        let description = f
+            .description
+            .or_else(|| f.label.filter(|_| f.controls == 1));
+        if let Some(d) = description {
             s.insert("description".into(), Value::String(d));
         }
         if f.required {
@@ -323,11 +395,12 @@ pub(super) fn fire(el: &JsValue, kind: &str) {
 }
 
 /// Fills `form`'s controls with `args` (members it does not name are left as they are),
-/// firing `input` and `change` at each control filled.
+/// firing `input` and `change` at each control whose state changed.
 pub(super) fn fill(form: &JsValue, args: &Map<String, Value>) {
     let all = controls(form);
     for (name, kind, _, el) in &all {
         let Some(v) = args.get(name) else { continue };
+        let before = state_of(*kind, el);
         let contains = |x: &str| match v {
             Value::Array(a) => a.iter().any(|i| value_text(i) == x),
             other => value_text(other) == x,
@@ -366,8 +439,33 @@ pub(super) fn fill(form: &JsValue, args: &Map<String, Value>) {
             }
             Kind::Skip => continue,
         }
-        fire(el, "input");
-        fire(el, "change");
+        // Only a control whose state changed hears `input` and `change` (filling a control
+        // with what it holds fires nothing, as in Chromium).
+        if state_of(*kind, el) != before {
+            fire(el, "input");
+            fire(el, "change");
+        }
+    }
+}
+
+/// What filling can change in a control: its value, whether it is checked, or which of its
+/// options are selected.
+fn state_of(kind: Kind, el: &JsValue) -> String {
+    match kind {
+        Kind::Checkbox | Kind::Radio => js::get(el, "checked")
+            .map(|c| c.is_truthy().to_string())
+            .unwrap_or_default(),
+        Kind::SelectMultiple => items(&js::get(el, "options").unwrap_or(JsValue::UNDEFINED))
+            .iter()
+            .map(|o| {
+                if js::to_bool(&js::get(o, "selected").unwrap_or(JsValue::FALSE)) {
+                    '1'
+                } else {
+                    '0'
+                }
+            })
+            .collect(),
+        _ => prop_string(el, "value"),
     }
 }
 

@@ -35,11 +35,22 @@ pub use controls::{coerce, synthesize};
 /// One agent call waiting for its form's submission, then for the page's response.
 struct Invocation {
     done: js::Deferred,
-    /// `respondWith` was called.
-    responded: Cell<bool>,
-    /// The id of the submit event that claimed it.
+    /// How many times `respondWith` was called (the last call's promise answers).
+    responses: Cell<u32>,
+    /// The id of the submit event that claimed it, and the event.
     event: Cell<Option<u32>>,
+    submit_event: RefCell<JsValue>,
+    /// The elements marked active while the call is under way ([`ACTIVE_FORM`],
+    /// [`ACTIVE_SUBMIT`]).
+    marked: RefCell<Vec<(JsValue, &'static str)>>,
 }
+
+/// The attribute a form has while an agent's call of its tool is under way: the page's way to
+/// style it, as native Chromium's `:tool-form-active` pseudo-class (which a script cannot add
+/// to CSS) does.
+pub const ACTIVE_FORM: &str = "data-tool-form-active";
+/// The attribute the form's default submit button has meanwhile (`:tool-submit-active`).
+pub const ACTIVE_SUBMIT: &str = "data-tool-submit-active";
 
 impl Invocation {
     fn new() -> (Rc<Invocation>, Promise) {
@@ -47,15 +58,91 @@ impl Invocation {
         let promise = done.promise().clone();
         let inv = Rc::new(Invocation {
             done,
-            responded: Cell::new(false),
+            responses: Cell::new(0),
             event: Cell::new(None),
+            submit_event: RefCell::new(JsValue::UNDEFINED),
+            marked: RefCell::new(Vec::new()),
         });
         (inv, promise)
     }
 
+    /// Marks `form` and its default submit button active; without `toolautosubmit` (the
+    /// user is to submit) the button gets the focus, as in Chromium.
+    fn mark(&self, form: &JsValue, focus: bool) {
+        let mut marked = vec![(form.clone(), ACTIVE_FORM)];
+        if let Some(button) = default_button(form) {
+            if focus {
+                let _ = js::call(&button, "focus", &[]);
+            }
+            marked.push((button, ACTIVE_SUBMIT));
+        }
+        for (el, name) in &marked {
+            let _ = js::call(
+                el,
+                "setAttribute",
+                &[&JsValue::from_str(name), &JsValue::from_str("")],
+            );
+        }
+        *self.marked.borrow_mut() = marked;
+    }
+
+    /// Fails the call with the form's own exception, which `executeTool` reports as it is
+    /// ([`is_own_failure`]).
+    fn fail(&self, e: DomError) {
+        let v = e.into_js();
+        OWN_FAILURES.with(|w| w.add(v.unchecked_ref()));
+        self.settle(false, &v);
+    }
+
     fn settle(&self, ok: bool, v: &JsValue) {
+        for (el, name) in self.marked.take() {
+            let _ = js::call(&el, "removeAttribute", &[&JsValue::from_str(name)]);
+        }
         self.done.settle(ok, v);
     }
+}
+
+/// The form's default button: its first submit button (`<button>` of type submit, or
+/// `<input type=submit|image>`) in tree order.
+fn default_button(form: &JsValue) -> Option<JsValue> {
+    controls::items(&js::get(form, "elements").ok()?)
+        .into_iter()
+        .find(|el| {
+            let tag = controls::prop_string(el, "tagName").to_ascii_lowercase();
+            let ty = controls::prop_string(el, "type").to_ascii_lowercase();
+            (tag == "button" && ty == "submit")
+                || (tag == "input" && (ty == "submit" || ty == "image"))
+        })
+}
+
+thread_local! {
+    /// What a form tool's `execute` resolves with when the submission went ahead without
+    /// `respondWith` (the page navigates): `executeTool` gives `null` for it, as Chromium
+    /// does; an MCP client, for which the object is serialized (`toJSON`), gets [`SUBMITTED`].
+    static NAVIGATED: JsValue = {
+        let o: JsValue = js::object().into();
+        // A Rust closure, not `new Function` (pages with a strict CSP forbid eval); the
+        // JS engine owns it from here, with the object.
+        let f = Closure::<dyn Fn() -> JsValue>::new(|| JsValue::from_str(SUBMITTED));
+        js::set(&o, "toJSON", &f.into_js_value());
+        o
+    };
+}
+
+thread_local! {
+    /// The exceptions the declarative API failed calls with (not the page's).
+    static OWN_FAILURES: js_sys::WeakSet = js_sys::WeakSet::new();
+}
+
+/// Whether `e` is an exception the declarative API failed a call with (a reset, a cancelled
+/// submission, an invalid form), rather than one the page's `respondWith` promise gave.
+pub fn is_own_failure(e: &JsValue) -> bool {
+    e.is_object() && OWN_FAILURES.with(|w| w.has(e.unchecked_ref()))
+}
+
+/// Whether `v` is a form tool's "the submission went ahead" result.
+pub fn is_navigated(v: &JsValue) -> bool {
+    NAVIGATED.with(|n| n == v)
 }
 
 /// One `<form toolname>` the engine knows.
@@ -81,6 +168,7 @@ pub struct Forms {
     /// The capturing `submit` listener at the global and the document's observer: they live
     /// as long as the declarative API (its engine's), and go with it.
     on_submit: RefCell<Option<Listener>>,
+    on_reset: RefCell<Option<Listener>>,
     observer: RefCell<Option<Observer>>,
 }
 
@@ -111,6 +199,7 @@ impl Forms {
             claimed: RefCell::new(BTreeMap::new()),
             next_event: Cell::new(0),
             on_submit: RefCell::new(None),
+            on_reset: RefCell::new(None),
             observer: RefCell::new(None),
         });
         // Every submit, before the page's own listeners (capture at the window).
@@ -122,6 +211,13 @@ impl Forms {
                 }
             })?;
             *forms.on_submit.borrow_mut() = Some(listener);
+            let f = Rc::downgrade(&forms);
+            let listener = Listener::dom_capture(inner.global(), "reset", move |ev, _| {
+                if let Some(f) = f.upgrade() {
+                    f.on_reset(&ev);
+                }
+            })?;
+            *forms.on_reset.borrow_mut() = Some(listener);
         }
         // The document's changes, a batch at a time.
         let f = Rc::downgrade(&forms);
@@ -171,10 +267,9 @@ impl Forms {
                 unregister_if_current(&inner, &name, registration);
             }
             if let Some(inv) = s.pending.take() {
-                inv.settle(
-                    false,
-                    &DomError::Abort("The form was removed from the document.".into()).into_js(),
-                );
+                inv.fail(DomError::Abort(
+                    "The form was removed from the document.".into(),
+                ));
             }
         }
         // Each form in tree order, with what it describes now.
@@ -265,11 +360,12 @@ impl Forms {
         fill(&state.form, &args);
         let (inv, promise) = Invocation::new();
         if let Some(old) = state.pending.replace(Some(inv.clone())) {
-            old.settle(
-                false,
-                &DomError::Abort("A newer call to this form's tool replaced it.".into()).into_js(),
-            );
+            old.fail(DomError::Abort(
+                "A newer call to this form's tool replaced it.".into(),
+            ));
         }
+        let auto = has_attr(&state.form, "toolautosubmit");
+        inv.mark(&state.form, !auto);
         // Cancelled: the call fails with the signal's reason.
         if let Ok(signal) =
             js::get(options, "signal").and_then(|s| s.dyn_into::<web_sys::AbortSignal>())
@@ -288,7 +384,7 @@ impl Forms {
             });
         }
         // toolautosubmit: submit it now (after this call returns); else the user will.
-        if has_attr(&state.form, "toolautosubmit") {
+        if auto {
             let me = self.clone();
             let st = state.clone();
             let i = inv.clone();
@@ -312,10 +408,9 @@ impl Forms {
                 Err(e) => js::error_message(&e),
                 Ok(_) => invalid_controls(&state.form),
             };
-            inv.settle(
-                false,
-                &DomError::InvalidState(format!("The form was not submitted: {why}")).into_js(),
-            );
+            inv.fail(DomError::Unknown(format!(
+                "The form was not submitted: {why}"
+            )));
             return;
         }
         if let Some(id) = inv.event.get() {
@@ -323,9 +418,8 @@ impl Forms {
         }
     }
 
-    /// A submit event (capture, at the window): if its form has a call waiting, the event
-    /// is that call's (`agentInvoked`).
-    fn on_submit(self: &Rc<Self>, ev: &JsValue) {
+    /// The call waiting for the form `ev` is aimed at, taken from it.
+    fn take_pending(&self, ev: &JsValue) -> Option<Rc<Invocation>> {
         let target = js::get(ev, "target").unwrap_or(JsValue::UNDEFINED);
         let state = self
             .states
@@ -333,7 +427,13 @@ impl Forms {
             .iter()
             .find(|s| s.form == target)
             .cloned();
-        let Some(inv) = state.and_then(|s| s.pending.take()) else {
+        state.and_then(|s| s.pending.take())
+    }
+
+    /// A submit event (capture, at the window): if its form has a call waiting, the event
+    /// is that call's (`agentInvoked`).
+    fn on_submit(self: &Rc<Self>, ev: &JsValue) {
+        let Some(inv) = self.take_pending(ev) else {
             return;
         };
         let id = self.next_event.get() + 1;
@@ -342,6 +442,7 @@ impl Forms {
             self.events.set(obj, &JsValue::from(id));
         }
         inv.event.set(Some(id));
+        *inv.submit_event.borrow_mut() = ev.clone();
         self.claimed.borrow_mut().insert(id, inv);
         // After the dispatch: a user's submit is finished in a task.
         if let Some(inner) = self.inner.upgrade() {
@@ -350,14 +451,34 @@ impl Forms {
         }
     }
 
-    /// The submit event's dispatch is over: without `respondWith`, the call's result is
-    /// that the form was submitted.
+    /// The submit event's dispatch is over. Without `respondWith`: if the page cancelled the
+    /// submission (`preventDefault()`), nothing will answer the call (UnknownError, as in
+    /// Chromium); else the submission goes ahead and navigates ([`NAVIGATED`]).
     fn finish(&self, id: u32) {
         let inv = self.claimed.borrow_mut().remove(&id);
-        if let Some(inv) = inv {
-            if !inv.responded.get() {
-                inv.settle(true, &JsValue::from_str(SUBMITTED));
-            }
+        let Some(inv) = inv else { return };
+        if inv.responses.get() > 0 {
+            return;
+        }
+        let ev = inv.submit_event.replace(JsValue::UNDEFINED);
+        if js::get(&ev, "defaultPrevented").is_ok_and(|p| p.is_truthy()) {
+            let e = DomError::Unknown(
+                "The page called preventDefault() on the agent's submit event without calling \
+                 respondWith() with the tool's result."
+                    .into(),
+            );
+            inv.fail(e);
+        } else {
+            NAVIGATED.with(|n| inv.settle(true, n));
+        }
+    }
+
+    /// A `reset` event (capture, at the window): a call waiting for that form fails.
+    fn on_reset(&self, ev: &JsValue) {
+        if let Some(inv) = self.take_pending(ev) {
+            inv.fail(DomError::Unknown(
+                "The tool call was cancelled by a form reset.".into(),
+            ));
         }
     }
 
@@ -380,12 +501,16 @@ impl Forms {
         if !js::get(ev, "defaultPrevented")?.is_truthy() {
             return invalid("respondWith() needs preventDefault() to have been called first.");
         }
-        if inv.responded.replace(true) {
-            return invalid("respondWith() was already called.");
-        }
+        // Called again during the dispatch, the last promise answers (as in Chromium).
+        let nth = inv.responses.get() + 1;
+        inv.responses.set(nth);
         let settled = wasm_bindgen_futures::JsFuture::from(Promise::resolve(promise));
         wasm_bindgen_futures::spawn_local(async move {
-            match settled.await {
+            let outcome = settled.await;
+            if inv.responses.get() != nth {
+                return;
+            }
+            match outcome {
                 Ok(v) => inv.settle(true, &v),
                 Err(e) => inv.settle(false, &e),
             }

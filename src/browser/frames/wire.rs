@@ -629,8 +629,10 @@ fn take_call_reply(wire: &Wire, source: &JsValue, origin: &str, id: u64, data: &
         return;
     }
     let outcome = if js::get(data, "ok").ok() == Some(JsValue::TRUE) {
+        // A string, or null (a form whose submission navigated).
         let v = js::get(data, "value").unwrap_or(JsValue::UNDEFINED);
-        Ok(JsValue::from_str(&v.as_string().unwrap_or_default()))
+        Ok(v.as_string()
+            .map_or(JsValue::NULL, |t| JsValue::from_str(&t)))
     } else {
         let e = js::get(data, "error").unwrap_or(JsValue::UNDEFINED);
         let text = |k| {
