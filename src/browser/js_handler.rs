@@ -23,7 +23,12 @@ use crate::server::{
 /// Calls `f(input, options)` and awaits its result (thenables included). `Err` carries
 /// the thrown or rejected value.
 pub async fn invoke(f: &Function, input: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
-    let r = f.call2(&JsValue::UNDEFINED, input, options)?;
+    settled(f.call2(&JsValue::UNDEFINED, input, options)).await
+}
+
+/// What `f(…)` returned (or threw), awaited when it is a thenable.
+pub async fn settled(called: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
+    let r = called?;
     let thenable = r.is_object()
         && js::get(&r, "then")
             .map(|t| t.is_function())

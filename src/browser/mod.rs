@@ -7,7 +7,7 @@
 //! | `store.rs` | the tool store every door shares: tool data, the tool dictionary, registering and removing |
 //! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
 //! | `forms/` | the declarative API: `<form toolname>` as tools (`controls.rs`: the schema from a form's controls) |
-//! | `frames/` | the frame tree: tools listed, called and announced across documents (`wire.rs`: across origins; `policy.rs`: the `tools` permissions policy) |
+//! | `frames/` | the frame tree: tools listed, called and announced across documents (`wire.rs`, `listing.rs`, `calls.rs`: across origins; `policy.rs`: the `tools` permissions policy) |
 //! | `scope.rs` | what a session registered, and the steps every `register*` of it shares |
 //! | `session_api.rs` | `connect`, `registerTool(name, def)`, `registerResource`, `registerPrompt` |
 //! | `skill_api.rs` | `registerSkill(name, def)`: skills for the MCP Skills extension |

@@ -150,7 +150,7 @@ impl Engine {
             cancel: class("ToolCancelEvent")?,
         };
         let inner = EngineInner::new(server, target, events, global, tab_options)?;
-        super::frames::attach(&inner);
+        super::frames::attach(&inner, super::webmcp::execute);
         if let Some(native) = super::native::native_from_config(&config) {
             super::native::NativeBridge::attach(&inner, native);
         }

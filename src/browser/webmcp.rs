@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::engine::{Engine, EngineInner};
-use super::js_handler::{call_options, invoke};
+use super::js_handler::{call_options, settled};
 use super::store::{
     check_dictionary, check_document, check_input, check_name_and_description, read_tool_dict,
     registered_tool, required, serialize_input_schema, store_tool, unregister_if_current, Door,
@@ -123,7 +123,7 @@ fn register_tool(
         }
     }
     // Step 7: every exposedTo entry must be a URL with a potentially trustworthy origin;
-    // the tool keeps their origins (frames/wire.rs lists and runs it for them).
+    // the tool keeps their origins (the frame wire, frames/listing.rs and frames/calls.rs, lists and runs it for them).
     let mut exposed_to = Vec::new();
     for entry in options.exposed_to.iter().flatten() {
         match trustworthy_url_origin(entry) {
@@ -198,9 +198,9 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
             trustworthy_url_origin(entry).ok_or_else(|| security_error("fromOrigins", entry))?,
         );
     }
-    // Tools of frames of other origins that exposed them to this one (frames/wire.rs):
+    // Tools of frames of other origins that exposed them to this one (frames/listing.rs):
     // asked first, listed with the rest once they answered.
-    match super::frames::wire::list(inner, &origins) {
+    match super::frames::listing::list(inner, &origins) {
         None => Ok(Promise::resolve(&local_and_peer_tools(inner, Vec::new()))),
         Some(remote) => {
             let me = inner.clone();
@@ -391,7 +391,7 @@ fn execute_tool(
                 return Err(sig.reason());
             }
         }
-        return super::frames::wire::call(inner, &window, &origin, &name, &args, signal)
+        return super::frames::calls::call(inner, &window, &origin, &name, &args, signal)
             .map_err(DomError::into_js);
     }
     if origin != inner.origin() {
@@ -454,10 +454,21 @@ fn execute_tool(
         }
         r.started.set(true);
         let me = &r.inner;
-        me.fire_activated(&r.name);
+        // A form is filled by its `execute`: there `toolactivated` fires once the controls
+        // hold the input (as in Chromium); any other tool hears it before it runs.
+        let form = data.door == Door::Form;
+        if !form {
+            me.fire_activated(&r.name);
+        }
         let ctx = RequestContext::detached(CancellationToken::new());
         let call_opts = call_options(&ctx, &r.controller.signal());
-        let outcome = invoke(&data.execute, &js::from_json(&args), &call_opts).await;
+        let called = data
+            .execute
+            .call2(&JsValue::UNDEFINED, &js::from_json(&args), &call_opts);
+        if form {
+            me.fire_activated(&r.name);
+        }
+        let outcome = settled(called).await;
         // Result: a string as is, anything else serialized; a throw or rejection →
         // UnknownError keeping the message.
         match outcome {
@@ -513,7 +524,8 @@ fn reject_on_error(r: Result<Promise, JsValue>) -> Promise {
     r.unwrap_or_else(|e| Promise::reject(&e))
 }
 
-/// `executeTool` as this document runs it for another origin's document (frames/wire.rs).
+/// `executeTool` as this document runs it for another origin's document (the frame wire's
+/// executor, `frames::calls`).
 pub(crate) fn execute(
     inner: &Rc<EngineInner>,
     tool: &JsValue,

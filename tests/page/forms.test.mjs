@@ -574,3 +574,21 @@ sideBySide('a second call with the same input fires no input or change events (s
     second: 'a,c|y|hi',
     e2: [],
   });
+
+// toolactivated fires (at the ModelContext and at the window) once the form holds the input.
+sideBySide('toolactivated fires with the form already filled',
+  `<form toolname="fill" tooldescription="Fill" toolautosubmit><input name="q" value="initial"></form>
+   <script>
+     window.__seen = [];
+     const q = document.querySelector('input');
+     document.modelContext.addEventListener('toolactivated', (e) => __seen.push(['modelContext', e.toolName, q.value]));
+     window.addEventListener('toolactivated', (e) => __seen.push(['window', e.toolName, q.value]));
+     document.forms[0].addEventListener('submit', (e) => { e.preventDefault(); e.respondWith(Promise.resolve('done')); });
+   </script>`,
+  async () => {
+    const result = await document.modelContext.executeTool(await __tool('fill'), { q: 'testing' });
+    return { result, seen: __seen };
+  },
+  { result: 'done', seen: [['modelContext', 'fill', 'testing'], ['window', 'fill', 'testing']] },
+  // D2: native Chromium fires toolactivated only at the ModelContext.
+  { result: 'done', seen: [['modelContext', 'fill', 'testing']] });

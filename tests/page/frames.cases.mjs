@@ -75,6 +75,13 @@ window.__f = (() => {
       return h;
     },
     otherOrigin: () => altOf(location.href).origin,
+    // fn(frame, allow) for a cross-origin frame without an allow attribute, then one with
+    // allow="tools": { undefined: result, tools: result }.
+    async acrossAllow(fn) {
+      const out = {};
+      for (const allow of [undefined, 'tools']) out[String(allow)] = await fn(await api.frame({ cross: true, allow }), allow);
+      return out;
+    },
   };
   return api;
 })();
@@ -220,10 +227,8 @@ export const CASES = [
     run: async () => {
       const mc = document.modelContext;
       const other = __f.otherOrigin();
-      const out = {};
-      for (const allow of [undefined, 'tools']) {
-        const f = await __f.frame({ cross: true, allow });
-        out[String(allow)] = {
+      const out = await __f.acrossAllow(async (f, allow) => {
+        const rec = {
           register: await f.run(`
             const o = (fn) => __f.outcome(fn);
             return {
@@ -233,15 +238,16 @@ export const CASES = [
             };`),
         };
         await __f.tick(20);
-        out[String(allow)].topDefault = await __f.names(mc);
-        out[String(allow)].topFrom = await __f.outcome(() => __f.names(mc, { fromOrigins: [other] }));
+        rec.topDefault = await __f.names(mc);
+        rec.topFrom = await __f.outcome(() => __f.names(mc, { fromOrigins: [other] }));
         const t = (await mc.getTools({ fromOrigins: [other] })).find((x) => x.name === 'exposed');
-        out[String(allow)].call = t ? await __f.outcome(() => mc.executeTool(t, {})) : null;
-        out[String(allow)].windowIsFrame = t ? t.window === f.win : null;
+        rec.call = t ? await __f.outcome(() => mc.executeTool(t, {})) : null;
+        rec.windowIsFrame = t ? t.window === f.win : null;
         f.el.remove();
         await __f.tick(20);
-        out[String(allow)].afterRemove = await __f.names(mc, { fromOrigins: [other] });
-      }
+        rec.afterRemove = await __f.names(mc, { fromOrigins: [other] });
+        return rec;
+      });
       out.insecure = await __f.outcome(() => mc.getTools({ fromOrigins: ['http://example.com'] }));
       return out;
     },
@@ -440,11 +446,9 @@ export const CASES = [
   },
   {
     name: 'frames: a same-origin frame inside a cross-origin frame inherits its policy',
-    run: async () => {
-      const out = {};
-      for (const allow of [undefined, 'tools']) {
-        const f = await __f.frame({ cross: true, allow });
-        out[String(allow)] = await f.run(`
+    run: async () =>
+      __f.acrossAllow(async (f) => {
+        const rec = await f.run(`
           const g = await __f.frame();
           return await g.run(\`
             const o = (fn) => __f.outcome(fn);
@@ -453,12 +457,39 @@ export const CASES = [
               getTools: await o(async () => (await document.modelContext.getTools()).map((t) => t.name)),
             };\`);`);
         f.el.remove();
-      }
-      return out;
-    },
+        return rec;
+      }),
     expect: {
       undefined: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' },
       tools: { registerTool: 'ok', getTools: ['inner'] },
+    },
+  },
+  {
+    name: 'frames: toolchange reaches a cross-origin frame for the tools exposed to it, and only with allow="tools"',
+    run: async () => {
+      const mc = document.modelContext;
+      const other = __f.otherOrigin();
+      return __f.acrossAllow(async (f, allow) => {
+        await f.run(`window.__changes = 0; document.modelContext.addEventListener('toolchange', () => __changes++); return 'ok';`);
+        const ac = new AbortController();
+        await mc.registerTool(__f.tool('mine' + String(allow)), { signal: ac.signal });
+        await __f.tick(100);
+        const privateOnly = await f.run('return __changes;');
+        const ac2 = new AbortController();
+        await mc.registerTool(__f.tool('shared' + String(allow)), { exposedTo: [other], signal: ac2.signal });
+        await __f.tick(100);
+        const exposed = await f.run('return __changes;');
+        ac2.abort();
+        await __f.tick(100);
+        const unregistered = await f.run('return __changes;');
+        ac.abort();
+        f.el.remove();
+        return { privateOnly, exposed, unregistered };
+      });
+    },
+    expect: {
+      undefined: { privateOnly: 0, exposed: 0, unregistered: 0 },
+      tools: { privateOnly: 0, exposed: 1, unregistered: 2 },
     },
   },
 ];

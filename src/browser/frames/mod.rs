@@ -18,7 +18,10 @@
 //! |---|---|
 //! | `mod.rs` | the frame tree; same-origin documents' tools listed, called and announced |
 //! | `policy.rs` | the `tools` permissions policy of a document |
-//! | `wire.rs` | the frame wire between documents of different origins |
+//! | `wire.rs` | the frame wire between documents of different origins: its messages, rules and checks |
+//! | `listing.rs` | the wire's listings: other origins' exposed tools, and their changes |
+//! | `calls.rs` | the wire's calls of other origins' tools |
+//! | `link.rs` | what the wire's parts share: the message format, the known windows |
 //!
 //! Not built: a frame detached or navigated away takes its tools out of the others' lists,
 //! but same-origin documents hear no `toolchange` for it (native Chromium neither).
@@ -35,8 +38,11 @@ use super::store::registered_tool;
 use crate::js;
 use crate::server::ListKind;
 
+pub mod calls;
+mod link;
+pub mod listing;
 pub mod policy;
-pub mod wire;
+mod wire;
 
 pub use policy::{check_policy, policy, Policy};
 
@@ -125,7 +131,10 @@ pub fn peer_for(inner: &EngineInner, window: &JsValue) -> Option<JsValue> {
 
 /// From now on, a change to this document's tools fires `toolchange` in the other same-origin
 /// documents of the tree too (their view of the tools changed).
-pub fn attach(inner: &Rc<EngineInner>) {
+///
+/// `execute` runs this document's tools for documents of other origins (its `executeTool`).
+pub fn attach(inner: &Rc<EngineInner>, execute: calls::Executor) {
+    calls::set_executor(inner, execute);
     wire::attach(inner);
     let weak = Rc::downgrade(inner);
     inner.server().observe(move |kind| {
@@ -133,7 +142,7 @@ pub fn attach(inner: &Rc<EngineInner>) {
             return;
         };
         if kind == ListKind::Tools {
-            wire::tools_changed(&me);
+            listing::tools_changed(&me);
             for mc in peers(&me) {
                 if let Some(f) = method(&mc, PEER_CHANGED) {
                     let _ = f.call0(&mc);

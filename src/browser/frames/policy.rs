@@ -19,6 +19,7 @@
 //! (digest: `shared/spec/WEBMCP.md`, "Permissions policy `tools`").
 
 use js_sys::Promise;
+use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
 use super::super::engine::EngineInner;
@@ -133,7 +134,7 @@ pub fn policy(inner: &EngineInner) -> Policy {
     }
     // A cross-origin embedder above `window`.
     if window == *inner.global() {
-        return super::wire::own_policy(inner);
+        return inner.state::<EmbedderAnswer>().policy();
     }
     let answer = js::get(&window, "navigator")
         .and_then(|n| js::get(&n, "modelContext"))
@@ -145,6 +146,44 @@ pub fn policy(inner: &EngineInner) -> Policy {
         Some(v) if v == JsValue::FALSE => Policy::Denied(denied()),
         // That document does not run the polyfill, or has the feature.
         _ => Policy::Allowed,
+    }
+}
+
+/// This document's policy as its cross-origin embedder answered it (kept with the engine;
+/// the frame wire asks the question and gives the answer).
+#[derive(Default)]
+pub struct EmbedderAnswer {
+    allowed: Cell<Option<bool>>,
+    /// While the question is open: the promise of the answer.
+    waiting: RefCell<Option<js::Deferred>>,
+}
+
+impl EmbedderAnswer {
+    /// The question was asked: until [`EmbedderAnswer::settle`], the policy is a promise.
+    pub fn expect(&self) {
+        if self.allowed.get().is_none() {
+            *self.waiting.borrow_mut() = Some(js::Deferred::new());
+        }
+    }
+
+    /// The answer (a late one replaces the one taken when the wait ended).
+    pub fn settle(&self, allowed: bool) {
+        self.allowed.set(Some(allowed));
+        if let Some(d) = self.waiting.take() {
+            d.settle(true, &JsValue::from_bool(allowed));
+        }
+    }
+
+    fn policy(&self) -> Policy {
+        match self.allowed.get() {
+            Some(true) => Policy::Allowed,
+            Some(false) => Policy::Denied(denied()),
+            None => match self.waiting.borrow().as_ref() {
+                Some(d) => Policy::Wait(d.promise().clone()),
+                // Not asked: no embedder that could answer.
+                None => Policy::Allowed,
+            },
+        }
     }
 }
 
