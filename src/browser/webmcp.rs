@@ -328,6 +328,8 @@ struct Execution {
     controller: web_sys::AbortController,
     /// Whether `execute` has been called.
     started: Cell<bool>,
+    /// A form's tool: its `execute` is the declarative API's own.
+    form: bool,
 }
 
 impl Execution {
@@ -338,10 +340,21 @@ impl Execution {
             return;
         }
         if self.started.get() {
-            self.inner.fire_cancel(&self.name);
-            self.controller.abort_with_reason(
-                &DomError::Abort("The tool call was cancelled.".into()).into_js(),
-            );
+            let abort = || {
+                self.controller.abort_with_reason(
+                    &DomError::Abort("The tool call was cancelled.".into()).into_js(),
+                )
+            };
+            // A form's call ends (its active marks cleared) before `toolcancel`, as in
+            // Chromium; the page never sees that `execute`'s signal, so the digest's order
+            // (D3) holds for every signal a page can see.
+            if self.form {
+                abort();
+                self.inner.fire_cancel(&self.name);
+            } else {
+                self.inner.fire_cancel(&self.name);
+                abort();
+            }
         }
         self.done.settle(false, reason);
     }
@@ -428,6 +441,7 @@ fn execute_tool(
         done: js::Deferred::new(),
         controller: web_sys::AbortController::new()?,
         started: Cell::new(false),
+        form: data.door == Door::Form,
     });
     // options.signal aborted later → toolcancel, the execute signal aborts, reject.
     if let Some(sig) = signal {

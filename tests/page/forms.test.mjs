@@ -19,6 +19,15 @@ window.__until = async (f, what = 'condition') => {
 window.__tool = async (name) => (await document.modelContext.getTools()).find((t) => t.name === name);
 window.__names = async () => (await document.modelContext.getTools()).map((t) => t.name);
 window.__tick = () => new Promise((r) => setTimeout(r, 50));
+// A promise's value, or the name of its rejection.
+window.__outcome = async (p) => {
+  try { return await p; } catch (e) { return e.name; }
+};
+// Whether el matches :tool-<kind>-active (native Chromium) or has the polyfill's stand-in
+// attribute data-tool-<kind>-active (a script cannot add the pseudo-class to CSS).
+window.__active = (el, kind) => {
+  try { return el.matches(':tool-' + kind + '-active'); } catch { return el.hasAttribute('data-tool-' + kind + '-active'); }
+};
 `;
 const POLYFILL = '<script src="/dist/modelcontext.iife.js"></script>';
 const page = (body = '') => `<script>${HELPERS}</script><script>${MCP_CLIENT}</script>${POLYFILL}\n${body}`;
@@ -293,12 +302,7 @@ sideBySide('respondWith without preventDefault throws InvalidStateError; prevent
      });
    </script>`,
   async () => {
-    let result;
-    try {
-      result = await document.modelContext.executeTool(await __tool('plain'), { q: 'x' });
-    } catch (e) {
-      result = e.name;
-    }
+    const result = await __outcome(document.modelContext.executeTool(await __tool('plain'), { q: 'x' }));
     await __tick();
     return { thrown: __thrown, result };
   },
@@ -516,13 +520,7 @@ test('input is coerced into text and number controls as native fills them (nativ
 // active (native: the :tool-form-active and :tool-submit-active pseudo-classes, which a script
 // cannot add to CSS; the polyfill: the data-tool-form-active and data-tool-submit-active
 // attributes), the button has the focus; form.reset() fails the call and clears the marks.
-const ACTIVE = `
-  <form toolname="order" tooldescription="Orders"><input name="size"><input type="submit" id="go"></form>
-  <script>
-    window.__active = (el, kind) => {
-      try { return el.matches(':tool-' + kind + '-active'); } catch { return el.hasAttribute('data-tool-' + kind + '-active'); }
-    };
-  </script>`;
+const ACTIVE = '<form toolname="order" tooldescription="Orders"><input name="size"><input type="submit" id="go"></form>';
 sideBySide('a waiting call marks the form active, focuses its submit button; reset cancels it',
   ACTIVE,
   async () => {
@@ -535,12 +533,7 @@ sideBySide('a waiting call marks the form active, focuses its submit button; res
     await __tick();
     const during = { marks: marks(), focused: document.activeElement === go };
     form.reset();
-    let outcome;
-    try {
-      outcome = await call;
-    } catch (e) {
-      outcome = e.name;
-    }
+    const outcome = await __outcome(call);
     return { before, during, outcome, after: marks() };
   },
   { before: [false, false], during: { marks: [true, true], focused: true }, outcome: 'UnknownError', after: [false, false] });
@@ -592,3 +585,44 @@ sideBySide('toolactivated fires with the form already filled',
   { result: 'done', seen: [['modelContext', 'fill', 'testing'], ['window', 'fill', 'testing']] },
   // D2: native Chromium fires toolactivated only at the ModelContext.
   { result: 'done', seen: [['modelContext', 'fill', 'testing']] });
+
+// Cancelling a call waiting for the user: the marks are on while toolactivated fires, off by
+// the time toolcancel fires, and the call rejects with AbortError (the other form untouched).
+sideBySide('cancelling a waiting form call clears its marks before toolcancel; AbortError',
+  `<form id="f1" toolname="one" tooldescription="One"><button id="b1" type="submit">Go</button></form>
+   <form id="f2" toolname="two" tooldescription="Two"><button id="b2" type="submit">Go</button></form>`,
+  async () => {
+    const [f1, f2, b1, b2] = ['f1', 'f2', 'b1', 'b2'].map((id) => document.getElementById(id));
+    const marks = () => [__active(f1, 'form'), __active(b1, 'submit'), __active(f2, 'form'), __active(b2, 'submit')];
+    const seen = { cancels: 0 };
+    document.modelContext.addEventListener('toolactivated', () => (seen.activated = marks()));
+    document.modelContext.addEventListener('toolcancel', () => { seen.cancel = marks(); seen.cancels++; });
+    const ac = new AbortController();
+    const call = document.modelContext.executeTool(await __tool('one'), {}, { signal: ac.signal });
+    await __tick();
+    ac.abort();
+    const outcome = await __outcome(call);
+    await __tick();
+    return { ...seen, outcome, after: marks() };
+  },
+  {
+    cancels: 1,
+    activated: [true, true, false, false],
+    cancel: [false, false, false, false],
+    outcome: 'AbortError',
+    after: [false, false, false, false],
+  });
+
+// A submit handler that cancels the agent's submission and submits the form itself: that
+// submission answers the call (it navigates: null).
+sideBySide('preventDefault() then form.submit() in the submit handler: the call resolves',
+  `<iframe name="sink"></iframe>
+   <form toolname="self" tooldescription="Submits itself" toolautosubmit action="/__nowhere" target="sink"><input name="q"></form>
+   <script>
+     document.forms[0].addEventListener('submit', (e) => { e.preventDefault(); e.target.submit(); });
+   </script>`,
+  async () => {
+    const result = await __outcome(document.modelContext.executeTool(await __tool('self'), { q: 'x' }));
+    return { result, ownSubmit: Object.prototype.hasOwnProperty.call(document.forms[0], 'submit') };
+  },
+  { result: null, ownSubmit: false });

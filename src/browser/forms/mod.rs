@@ -43,6 +43,56 @@ struct Invocation {
     /// The elements marked active while the call is under way ([`ACTIVE_FORM`],
     /// [`ACTIVE_SUBMIT`]).
     marked: RefCell<Vec<(JsValue, &'static str)>>,
+    /// Watches `form.submit()` during the submit event's dispatch.
+    watch: RefCell<Option<SubmitWatch>>,
+}
+
+/// While an agent's submit event is dispatched, the form's `submit()` is wrapped (an own
+/// property shadowing `HTMLFormElement.prototype.submit`) to see whether the page submits
+/// the form itself after `preventDefault()` — that submission answers the call as any
+/// submission that goes ahead does. Dropped, the wrapper is removed.
+struct SubmitWatch {
+    form: JsValue,
+    called: Rc<Cell<bool>>,
+    _wrapper: Closure<dyn Fn() -> Result<JsValue, JsValue>>,
+}
+
+impl SubmitWatch {
+    /// Wraps `form.submit` (not when a control named `submit` shadows it).
+    fn start(form: &JsValue) -> Option<SubmitWatch> {
+        let original: Function = js::get(form, "submit").ok()?.dyn_into().ok()?;
+        let called = Rc::new(Cell::new(false));
+        let c = called.clone();
+        let f = form.clone();
+        let wrapper = Closure::<dyn Fn() -> Result<JsValue, JsValue>>::new(move || {
+            c.set(true);
+            original.call0(&f)
+        });
+        let desc: JsValue = js::object().into();
+        js::set(&desc, "value", wrapper.as_ref());
+        js::set(&desc, "configurable", &JsValue::TRUE);
+        js::set(&desc, "writable", &JsValue::TRUE);
+        js_sys::Reflect::define_property(
+            form.unchecked_ref::<js_sys::Object>(),
+            &"submit".into(),
+            desc.unchecked_ref(),
+        )
+        .ok()?;
+        Some(SubmitWatch {
+            form: form.clone(),
+            called,
+            _wrapper: wrapper,
+        })
+    }
+}
+
+impl Drop for SubmitWatch {
+    fn drop(&mut self) {
+        let _ = js_sys::Reflect::delete_property(
+            self.form.unchecked_ref::<js_sys::Object>(),
+            &"submit".into(),
+        );
+    }
 }
 
 /// The attribute a form has while an agent's call of its tool is under way: the page's way to
@@ -62,6 +112,7 @@ impl Invocation {
             event: Cell::new(None),
             submit_event: RefCell::new(JsValue::UNDEFINED),
             marked: RefCell::new(Vec::new()),
+            watch: RefCell::new(None),
         });
         (inv, promise)
     }
@@ -443,6 +494,8 @@ impl Forms {
         }
         inv.event.set(Some(id));
         *inv.submit_event.borrow_mut() = ev.clone();
+        let form = js::get(ev, "target").unwrap_or(JsValue::UNDEFINED);
+        *inv.watch.borrow_mut() = SubmitWatch::start(&form);
         self.claimed.borrow_mut().insert(id, inv);
         // After the dispatch: a user's submit is finished in a task.
         if let Some(inner) = self.inner.upgrade() {
@@ -452,16 +505,19 @@ impl Forms {
     }
 
     /// The submit event's dispatch is over. Without `respondWith`: if the page cancelled the
-    /// submission (`preventDefault()`), nothing will answer the call (UnknownError, as in
-    /// Chromium); else the submission goes ahead and navigates ([`NAVIGATED`]).
+    /// submission (`preventDefault()`) and did not submit the form itself (`form.submit()`),
+    /// nothing will answer the call (UnknownError, as in Chromium); else the submission goes
+    /// ahead and navigates ([`NAVIGATED`]).
     fn finish(&self, id: u32) {
         let inv = self.claimed.borrow_mut().remove(&id);
         let Some(inv) = inv else { return };
+        let submitted = inv.watch.take().is_some_and(|w| w.called.get());
         if inv.responses.get() > 0 {
             return;
         }
         let ev = inv.submit_event.replace(JsValue::UNDEFINED);
-        if js::get(&ev, "defaultPrevented").is_ok_and(|p| p.is_truthy()) {
+        let prevented = js::get(&ev, "defaultPrevented").is_ok_and(|p| p.is_truthy());
+        if prevented && !submitted {
             let e = DomError::Unknown(
                 "The page called preventDefault() on the agent's submit event without calling \
                  respondWith() with the tool's result."
