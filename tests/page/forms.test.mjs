@@ -599,7 +599,7 @@ sideBySide('cancelling a waiting form call clears its marks before toolcancel; A
     document.modelContext.addEventListener('toolcancel', () => { seen.cancel = marks(); seen.cancels++; });
     const ac = new AbortController();
     const call = document.modelContext.executeTool(await __tool('one'), {}, { signal: ac.signal });
-    await __tick();
+    await __until(() => seen.activated, 'toolactivated');
     ac.abort();
     const outcome = await __outcome(call);
     await __tick();
