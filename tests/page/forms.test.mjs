@@ -370,7 +370,7 @@ test('toolautosubmit on an invalid form: the call fails, naming the control', ()
   }, { html: page(AUTO) }));
 
 const MANUAL = `
-  <form toolname="order" tooldescription="Orders a pizza"><input name="size"></form>
+  <form toolname="order" tooldescription="Orders a pizza"><input name="size"><button>Order</button></form>
   <script>
     window.__seen = [];
     document.querySelector('form').addEventListener('submit', (e) => {
@@ -455,7 +455,7 @@ test('MCP tools/call works the same: listed, filled, submitted, answered', () =>
     ]);
   }, {
     html: page(`${AUTO}
-      <form id="order" toolname="order" tooldescription="Orders a pizza"><input name="size"></form>
+      <form id="order" toolname="order" tooldescription="Orders a pizza"><input name="size"><button>Order</button></form>
       <script>
         document.querySelector('#order').addEventListener('submit', (e) => {
           __seen.push(['order', e.agentInvoked, e.target.size.value]);
@@ -626,3 +626,38 @@ sideBySide('preventDefault() then form.submit() in the submit handler: the call 
     return { result, ownSubmit: Object.prototype.hasOwnProperty.call(document.forms[0], 'submit') };
   },
   { result: null, ownSubmit: false });
+
+// A form removed during its submit event, after respondWith: the page's answer still counts.
+sideBySide('a form removed during its submit event after respondWith still answers',
+  `<iframe name="sink"></iframe>
+   <form toolname="gone" tooldescription="Goes away" toolautosubmit target="sink" action="about:blank"><input name="q"></form>
+   <script>
+     document.forms[0].addEventListener('submit', (e) => {
+       e.preventDefault();
+       e.respondWith(Promise.resolve('answered'));
+       e.target.remove();
+     });
+   </script>`,
+  async () => {
+    const answered = await __outcome(document.modelContext.executeTool(await __tool('gone'), { q: 'x' }));
+    await __tick();
+    return { answered, listed: (await document.modelContext.getTools()).map((t) => t.name) };
+  },
+  { answered: 'answered', listed: [] });
+
+// A form removed while its call waits for the user: the call fails. A form the user could not
+// submit (no toolautosubmit, no submit button) fails the call at once, unfilled.
+sideBySide('a form removed while its call waits for the user fails the call; one without a submit button fails at once',
+  `<form id="waits" toolname="waits" tooldescription="Waits for the user"><input name="q"><button>Go</button></form>
+   <form id="stuck" toolname="stuck" tooldescription="No way to submit"><input name="q"></form>`,
+  async () => {
+    const stuck = await __outcome(document.modelContext.executeTool(await __tool('stuck'), { q: 'z' }));
+    const stuckValue = document.getElementById('stuck').q.value;
+    const form = document.getElementById('waits');
+    const call = __outcome(document.modelContext.executeTool(await __tool('waits'), { q: 'y' }));
+    await __until(() => form.q.value === 'y', 'the form filled');
+    form.remove();
+    const waiting = await Promise.race([call, new Promise((r) => setTimeout(() => r('still pending'), 2000))]);
+    return { stuck, stuckValue, waiting, listed: (await document.modelContext.getTools()).map((t) => t.name) };
+  },
+  { stuck: 'UnknownError', stuckValue: '', waiting: 'UnknownError', listed: ['stuck'] });

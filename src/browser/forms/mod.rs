@@ -317,8 +317,9 @@ impl Forms {
             if let Some((name, registration, _)) = s.reg.take() {
                 unregister_if_current(&inner, &name, registration);
             }
+            // UnknownError, as in Chromium.
             if let Some(inv) = s.pending.take() {
-                inv.fail(DomError::Abort(
+                inv.fail(DomError::Unknown(
                     "The form was removed from the document.".into(),
                 ));
             }
@@ -404,6 +405,16 @@ impl Forms {
         input: &JsValue,
         options: &JsValue,
     ) -> Promise {
+        let auto = has_attr(&state.form, "toolautosubmit");
+        // Without toolautosubmit the user is to submit the form: with no submit button to
+        // do it with, the call fails at once, the form untouched (as in Chromium).
+        if !auto && default_button(&state.form).is_none() {
+            let (inv, promise) = Invocation::new();
+            inv.fail(DomError::Unknown(
+                "The form has neither toolautosubmit nor a submit button for the user.".into(),
+            ));
+            return promise;
+        }
         let args = match js::to_json(input) {
             Ok(Some(Value::Object(m))) => m,
             _ => Map::new(),
@@ -415,7 +426,6 @@ impl Forms {
                 "A newer call to this form's tool replaced it.".into(),
             ));
         }
-        let auto = has_attr(&state.form, "toolautosubmit");
         inv.mark(&state.form, !auto);
         // Cancelled: the call fails with the signal's reason.
         if let Ok(signal) =
