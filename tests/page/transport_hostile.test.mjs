@@ -47,6 +47,7 @@ test('wrong origin: the peer window navigates to an origin not allowed; refused 
         (function wait() { reports.length > n ? res(reports[n]) : setTimeout(wait, 20); })();
       });
       const iframe = document.createElement('iframe');
+      iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       iframe.src = 'about:blank';
       document.body.append(iframe);
       const violations = [];

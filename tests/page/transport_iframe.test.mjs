@@ -50,9 +50,12 @@ test('iframeChild: announces mcp-server-ready on start and on every check; mcp-s
     const src = server.url(`${FIX}/iframe-app.html?parent=${encodeURIComponent(server.origin)}`, { alt: true });
     const r = await page.evaluate(async ({ src, childOrigin }) => {
       const iframe = document.createElement('iframe');
+      iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       const seen = [];
       addEventListener('message', (e) => {
-        if (e.source === iframe.contentWindow && e.origin === childOrigin) seen.push(e.data.payload);
+        // The iframe transport's envelopes (the polyfill's frame wire also asks this page for
+        // the frame's tools policy, in a message of its own).
+        if (e.source === iframe.contentWindow && e.origin === childOrigin && e.data?.channel === 'mcp-iframe') seen.push(e.data.payload);
       });
       iframe.src = src;
       document.body.append(iframe);
@@ -97,6 +100,7 @@ test('iframeParent: our host page serves a client in a cross-origin iframe; conn
       const mc = navigator.modelContext;
       await mc.registerTool({ name: 'host-tool', description: 'In the host', execute: async () => 'hello from the host' });
       const iframe = document.createElement('iframe');
+      iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       iframe.src = src;
       document.body.append(iframe);
       const t0 = performance.now();
@@ -125,6 +129,7 @@ test('iframeParent: a child that loads late still connects (the parent re-announ
     });
     const r = await page.evaluate(async ({ src, childOrigin }) => {
       const iframe = document.createElement('iframe');
+      iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       iframe.src = src;
       document.body.append(iframe);
       const connecting = navigator.modelContext.connect({ transport: { type: 'iframeParent', iframe, targetOrigin: childOrigin } });
@@ -149,6 +154,7 @@ test('iframeParent: no client in the iframe → connect() rejects with a Timeout
     const empty = await inlinePage('<p>no MCP here</p>');
     const r = await page.evaluate(async ({ src, childOrigin }) => {
       const iframe = document.createElement('iframe');
+      iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       iframe.src = src;
       document.body.append(iframe);
       const t0 = performance.now();

@@ -35,6 +35,7 @@ test('MCP-B IframeParentTransport + the official Client drive our app in a cross
     const src = server.url(`${FIX}/iframe-app.html?parent=${encodeURIComponent(server.origin)}`, { alt: true });
     const r = await page.evaluate(async ({ src, childOrigin }) => {
       const iframe = document.createElement('iframe');
+      iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       iframe.src = src;
       document.body.append(iframe);
       const transport = new IframeParentTransport({ iframe, targetOrigin: childOrigin });

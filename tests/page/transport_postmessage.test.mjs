@@ -125,6 +125,7 @@ test('a Window peer: the server answers its iframe only, from allowed origins, a
       const mc = navigator.modelContext;
       await mc.registerTool({ name: 'hello', description: 'Hi', execute: async () => 'hello, frame' });
       const iframe = document.createElement('iframe');
+      iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       const loaded = new Promise((res) => addEventListener('message', (e) => e.data === 'child-loaded' && res()));
       iframe.src = src;
       document.body.append(iframe);
@@ -151,6 +152,7 @@ test('a Window peer from an origin not allowed (the default: the page\'s own) is
 </script>`);
     const r = await page.evaluate(async (src) => {
       const iframe = document.createElement('iframe');
+      iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       const loaded = new Promise((res) => addEventListener('message', (e) => e.data === 'child-loaded' && res()));
       iframe.src = src;
       document.body.append(iframe);
@@ -178,6 +180,7 @@ test("origin '*' must be asked for, and draws a console warning; the positional 
     const r = await page.evaluate(async () => {
       const { PostMessageServerTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).transports;
       const iframe = document.createElement('iframe');
+      iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       document.body.append(iframe);
       const t = new PostMessageServerTransport(iframe.contentWindow, { origin: '*', messageType: 'x' });
       const ch = new MessageChannel();
