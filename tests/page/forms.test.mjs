@@ -253,6 +253,7 @@ test('toolautosubmit: executeTool fills and submits; the handler sees agentInvok
         } catch (err) {
           userSubmit = err.name;
         }
+        e.preventDefault(); // the page stays (a navigation would race the evaluate's answer)
       }, { once: true });
       form.who.value = 'Bob';
       form.requestSubmit();

@@ -114,7 +114,19 @@ export async function withPage(fn, options = {}) {
   try {
     if (options.html !== undefined) await goto(await inlinePage(options.html));
     else if (options.path !== undefined) await goto(options.path);
-    const result = await fn({ page, context, browser, server, goto, pageErrors, consoleMessages });
+    // A test that never finishes (a page.evaluate whose promise never settles is not bound
+    // by the page's default timeout) fails instead of hanging the run.
+    const limit = Math.max(120_000, 4 * timeout);
+    let timer;
+    const overdue = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`withPage: the test did not finish in ${limit / 1000} s`)), limit);
+    });
+    let result;
+    try {
+      result = await Promise.race([fn({ page, context, browser, server, goto, pageErrors, consoleMessages }), overdue]);
+    } finally {
+      clearTimeout(timer);
+    }
     if (!allowPageErrors && pageErrors.length) {
       assert.fail(`uncaught error(s) in the page:\n${pageErrors.map((e) => e.stack || e.message).join('\n')}`);
     }
