@@ -157,13 +157,17 @@ impl EngineInner {
     /// The data the browser layer attached to tool `name`.
     pub fn tool_data(&self, name: &str) -> Option<(Rc<Tool>, Rc<JsToolData>)> {
         let tool = self.server().tool(name)?;
-        let data = tool
-            .def
-            .attachment
-            .clone()
-            .and_then(|a| a.downcast::<JsToolData>().ok())?;
+        let data = attached(&tool)?;
         Some((tool, data))
     }
+}
+
+/// The data the browser layer attached to `tool` (none for tools registered without it).
+pub fn attached(tool: &Tool) -> Option<Rc<JsToolData>> {
+    tool.def
+        .attachment
+        .clone()
+        .and_then(|a| a.downcast::<JsToolData>().ok())
 }
 
 /// The checks every method makes of the document it belongs to, before anything else
@@ -319,22 +323,22 @@ pub fn unregister_if_current(inner: &EngineInner, name: &str, registration: u64)
     }
 }
 
+/// A `ToolAnnotations` dictionary with all four hints, each `hint(name)`.
+pub fn hints(hint: impl Fn(&str) -> bool) -> JsValue {
+    let ann: JsValue = js::object().into();
+    for k in WEBMCP_HINTS {
+        js::set(&ann, k, &JsValue::from_bool(hint(k)));
+    }
+    ann
+}
+
 /// The `RegisteredTool` dictionary for `tool` (members in lexicographic order). Tools
 /// registered without annotations have no `annotations` member; otherwise all four hints.
 pub fn registered_tool(inner: &EngineInner, tool: &Tool) -> JsValue {
     let o: JsValue = js::object().into();
     if !tool.def.annotations.is_empty() {
-        let ann: JsValue = js::object().into();
-        for k in WEBMCP_HINTS {
-            let b = tool
-                .def
-                .annotations
-                .get(k)
-                .and_then(Value::as_bool)
-                .unwrap_or(false);
-            js::set(&ann, k, &JsValue::from_bool(b));
-        }
-        js::set(&o, "annotations", &ann);
+        let hint = |k: &str| tool.def.annotations.get(k).and_then(Value::as_bool);
+        js::set(&o, "annotations", &hints(|k| hint(k).unwrap_or(false)));
     }
     js::set(&o, "description", &JsValue::from_str(&tool.def.description));
     if let Some(text) = stored_schema(tool) {
@@ -356,10 +360,7 @@ pub fn registered_tool(inner: &EngineInner, tool: &Tool) -> JsValue {
 /// The tool's input schema as stored: the JSON text taken at registration (W3C step 5),
 /// else the engine's schema.
 pub fn stored_schema(tool: &Tool) -> Option<String> {
-    tool.def
-        .attachment
-        .clone()
-        .and_then(|a| a.downcast::<JsToolData>().ok())
+    attached(tool)
         .and_then(|d| d.input_schema_json.clone())
         .or_else(|| tool.def.input_schema.as_ref().map(|s| s.to_string()))
 }

@@ -228,10 +228,7 @@ fn local_and_peer_tools(inner: &EngineInner, more: Vec<JsValue>) -> JsValue {
         .map(|t| (t.def.name.clone(), registered_tool(inner, t)))
         .collect();
     for t in super::frames::peer_tools(inner).into_iter().chain(more) {
-        let name = js::get(&t, "name")
-            .ok()
-            .and_then(|n| n.as_string())
-            .unwrap_or_default();
+        let name = js::get_string(&t, "name").unwrap_or_default();
         tools.push((name, t));
     }
     tools.sort_by(|a, b| a.0.cmp(&b.0));

@@ -81,6 +81,23 @@ pub fn get_any(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     Reflect::get(obj, &JsValue::from_str(key))
 }
 
+/// `obj[key]` when it is a string (`None` for anything else, or when the getter throws).
+pub fn get_string(obj: &JsValue, key: &str) -> Option<String> {
+    get(obj, key).ok()?.as_string()
+}
+
+/// The items of an array-like `collection` (`collection[0..length]`): a `NodeList`, an
+/// `HTMLCollection`, a window's frames.
+pub fn items(collection: &JsValue) -> Vec<JsValue> {
+    let n = get(collection, "length")
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0) as u32;
+    (0..n)
+        .filter_map(|i| Reflect::get_u32(collection, i).ok())
+        .collect()
+}
+
 /// WebIDL `DOMString` conversion (ToString; symbols throw a TypeError).
 pub fn to_dom_string(v: &JsValue) -> Result<String, JsValue> {
     if let Some(s) = v.as_string() {

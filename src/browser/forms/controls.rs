@@ -48,21 +48,7 @@ pub(super) fn has_attr(el: &JsValue, name: &str) -> bool {
 }
 
 pub(super) fn prop_string(el: &JsValue, name: &str) -> String {
-    js::get(el, name)
-        .ok()
-        .and_then(|v| v.as_string())
-        .unwrap_or_default()
-}
-
-/// `collection[0..length]`.
-pub(super) fn items(collection: &JsValue) -> Vec<JsValue> {
-    let n = js::get(collection, "length")
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(0.0) as u32;
-    (0..n)
-        .filter_map(|i| Reflect::get_u32(collection, i).ok())
-        .collect()
+    js::get_string(el, name).unwrap_or_default()
 }
 
 /// A number attribute as a JSON number (integers without a fraction).
@@ -114,7 +100,7 @@ pub(super) fn kind_of(el: &JsValue) -> (Kind, String) {
 /// The named, fillable controls of `form`, in tree order.
 pub(super) fn controls(form: &JsValue) -> Vec<(String, Kind, String, JsValue)> {
     let elements = js::get(form, "elements").unwrap_or(JsValue::UNDEFINED);
-    items(&elements)
+    js::items(&elements)
         .into_iter()
         .filter_map(|el| {
             let name = prop_string(&el, "name");
@@ -142,7 +128,7 @@ pub(super) struct Field {
 /// The options of a `<select>`: each distinct value with the option's text as its title.
 pub(super) fn option_choices(select: &JsValue) -> Vec<(String, Option<String>)> {
     let mut out: Vec<(String, Option<String>)> = Vec::new();
-    for o in items(&js::get(select, "options").unwrap_or(JsValue::UNDEFINED)) {
+    for o in js::items(&js::get(select, "options").unwrap_or(JsValue::UNDEFINED)) {
         let v = prop_string(&o, "value");
         if !out.iter().any(|(x, _)| *x == v) {
             out.push((v, Some(prop_string(&o, "text"))));
@@ -166,7 +152,7 @@ pub(super) fn label_text(el: &JsValue) -> Option<String> {
         &[&JsValue::from_str("input, select, textarea, button")],
     )
     .ok()?;
-    for c in items(&inner) {
+    for c in js::items(&inner) {
         let _ = js::call(&c, "remove", &[]);
     }
     let text = prop_string(&copy, "textContent").trim().to_string();
@@ -278,7 +264,11 @@ pub fn synthesize(form: &JsValue) -> Value {
     for (name, kind, ty, el) in controls(form) {
         let description = attr(&el, "toolparamdescription").filter(|d| !d.is_empty());
         let required = has_attr(&el, "required");
-        let label = label_text(&el);
+        // The label is needed for a radio's or checkbox's title, or as the description of a
+        // control without toolparamdescription.
+        let label = (matches!(kind, Kind::Radio | Kind::Checkbox) || description.is_none())
+            .then(|| label_text(&el))
+            .flatten();
         let value = (prop_string(&el, "value"), label.clone());
         if let Some(f) = fields.iter_mut().find(|f| f.name == name) {
             if f.kind == kind && matches!(kind, Kind::Radio | Kind::Checkbox) {
@@ -429,7 +419,7 @@ pub(super) fn fill(form: &JsValue, args: &Map<String, Value>) {
                 js::set(el, "checked", &JsValue::from_bool(checked));
             }
             Kind::SelectMultiple => {
-                for o in items(&js::get(el, "options").unwrap_or(JsValue::UNDEFINED)) {
+                for o in js::items(&js::get(el, "options").unwrap_or(JsValue::UNDEFINED)) {
                     let on = contains(&prop_string(&o, "value"));
                     js::set(&o, "selected", &JsValue::from_bool(on));
                 }
@@ -455,7 +445,7 @@ fn state_of(kind: Kind, el: &JsValue) -> String {
         Kind::Checkbox | Kind::Radio => js::get(el, "checked")
             .map(|c| c.is_truthy().to_string())
             .unwrap_or_default(),
-        Kind::SelectMultiple => items(&js::get(el, "options").unwrap_or(JsValue::UNDEFINED))
+        Kind::SelectMultiple => js::items(&js::get(el, "options").unwrap_or(JsValue::UNDEFINED))
             .iter()
             .map(|o| {
                 if js::to_bool(&js::get(o, "selected").unwrap_or(JsValue::FALSE)) {
@@ -472,7 +462,7 @@ fn state_of(kind: Kind, el: &JsValue) -> String {
 /// `name: validationMessage` of each invalid control.
 pub(super) fn invalid_controls(form: &JsValue) -> String {
     let elements = js::get(form, "elements").unwrap_or(JsValue::UNDEFINED);
-    let msgs: Vec<String> = items(&elements)
+    let msgs: Vec<String> = js::items(&elements)
         .into_iter()
         .filter(|el| {
             js::get(el, "validity")

@@ -29,7 +29,7 @@ use crate::js::{Listener, Observer};
 
 mod controls;
 
-use controls::{attr, fill, has_attr, invalid_controls, items, SUBMITTED, WATCHED_ATTRIBUTES};
+use controls::{attr, fill, has_attr, invalid_controls, SUBMITTED, WATCHED_ATTRIBUTES};
 pub use controls::{coerce, synthesize};
 
 /// One agent call waiting for its form's submission, then for the page's response.
@@ -156,7 +156,7 @@ impl Invocation {
 /// The form's default button: its first submit button (`<button>` of type submit, or
 /// `<input type=submit|image>`) in tree order.
 fn default_button(form: &JsValue) -> Option<JsValue> {
-    controls::items(&js::get(form, "elements").ok()?)
+    js::items(&js::get(form, "elements").ok()?)
         .into_iter()
         .find(|el| {
             let tag = controls::prop_string(el, "tagName").to_ascii_lowercase();
@@ -305,7 +305,7 @@ impl Forms {
             "querySelectorAll",
             &[&JsValue::from_str("form[toolname]")],
         )
-        .map(|l| items(&l))
+        .map(|l| js::items(&l))
         .unwrap_or_default();
         // Forms that left the document: their tools go, their calls fail.
         let (kept, gone): (Vec<_>, Vec<_>) = self

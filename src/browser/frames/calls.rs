@@ -133,17 +133,10 @@ pub fn take_reply(inner: &EngineInner, source: &JsValue, origin: &str, id: u64, 
     }
     let outcome = if js::get(data, "ok").ok() == Some(JsValue::TRUE) {
         // A string, or null (a form whose submission navigated).
-        let v = js::get(data, "value").unwrap_or(JsValue::UNDEFINED);
-        Ok(v.as_string()
-            .map_or(JsValue::NULL, |t| JsValue::from_str(&t)))
+        Ok(js::get_string(data, "value").map_or(JsValue::NULL, |t| JsValue::from_str(&t)))
     } else {
         let e = js::get(data, "error").unwrap_or(JsValue::UNDEFINED);
-        let text = |k| {
-            js::get(&e, k)
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default()
-        };
+        let text = |k| js::get_string(&e, k).unwrap_or_default();
         Err(DomError::from_name(&text("name"), text("message")).into_js())
     };
     end(inner, id, outcome);
@@ -197,15 +190,9 @@ fn reply_message(id: f64, outcome: Result<JsValue, JsValue>) -> JsValue {
         }
         Err(e) => {
             let err: JsValue = js::object().into();
-            let name = js::get(&e, "name")
-                .ok()
-                .and_then(|n| n.as_string())
-                .unwrap_or_else(|| "UnknownError".into());
+            let name = js::get_string(&e, "name").unwrap_or_else(|| "UnknownError".into());
             js::set(&err, "name", &JsValue::from_str(&name));
-            let text = js::get(&e, "message")
-                .ok()
-                .and_then(|m| m.as_string())
-                .unwrap_or_else(|| js::error_message(&e));
+            let text = js::get_string(&e, "message").unwrap_or_else(|| js::error_message(&e));
             js::set(&err, "message", &JsValue::from_str(&text));
             js::set(&m, "ok", &JsValue::FALSE);
             js::set(&m, "error", &err);
@@ -220,10 +207,7 @@ fn reply_message(id: f64, outcome: Result<JsValue, JsValue>) -> JsValue {
 /// `executeTool` would (its checks, its `toolactivated`).
 pub fn answer(inner: &Rc<EngineInner>, source: &JsValue, origin: &str, id: f64, data: &JsValue) {
     inner.state::<Known>().remember(source, origin, None);
-    let name = js::get(data, "name")
-        .ok()
-        .and_then(|n| n.as_string())
-        .unwrap_or_default();
+    let name = js::get_string(data, "name").unwrap_or_default();
     let input = js::get(data, "input").unwrap_or(JsValue::UNDEFINED);
     let (source, origin) = (source.clone(), origin.to_string());
     link::with_policy(inner, move |me, allowed| {

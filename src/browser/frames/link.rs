@@ -62,6 +62,11 @@ impl Known {
         }
     }
 
+    /// Whether no window is known.
+    pub fn is_empty(&self) -> bool {
+        self.windows.borrow().is_empty()
+    }
+
     /// `window` went away.
     pub fn forget(&self, window: &JsValue) {
         self.windows.borrow_mut().retain(|(w, ..)| w != window);
@@ -93,8 +98,7 @@ impl Known {
 
 /// A message of `kind` with `id`.
 pub fn message(kind: &str, id: f64) -> JsValue {
-    let m: JsValue = js::object().into();
-    js::set(&m, KEY, &JsValue::from_str(kind));
+    let m = notice(kind);
     js::set(&m, "id", &JsValue::from_f64(id));
     m
 }

@@ -10,10 +10,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::super::engine::EngineInner;
-use super::super::store::{registered_tool, Door, WEBMCP_HINTS};
+use super::super::store::{attached, hints, registered_tool, Door};
 use super::link::{self, cross_origin, message, notice, post, take, Known};
 use super::policy::{self, Policy};
 use crate::js;
+use crate::server::registry::Tool;
 
 /// How long `getTools({ fromOrigins })` waits for windows not known to run this polyfill
 /// (a window of another origin, or without the polyfill, never answers).
@@ -40,33 +41,29 @@ pub struct Listing {
     timer: RefCell<Option<js::Timer>>,
 }
 
-/// This document's tools exposed to `origin`: `RegisteredTool` dictionaries without
-/// `window` (a window cannot cross) and `origin` (the receiver knows it), sorted by name.
-fn exposed_tools(inner: &EngineInner, origin: &str) -> Vec<(String, JsValue)> {
-    let mut out: Vec<(String, JsValue)> = inner
-        .server()
-        .tools()
-        .iter()
-        .filter(|t| {
-            inner.tool_data(&t.def.name).is_some_and(|(_, d)| {
-                d.door == Door::WebMcp && d.exposed_to.iter().any(|o| o == origin)
-            })
-        })
-        .map(|t| {
-            let d = registered_tool(inner, t);
-            let _ = Reflect::delete_property(
-                d.unchecked_ref::<js_sys::Object>(),
-                &JsValue::from_str("window"),
-            );
-            let _ = Reflect::delete_property(
-                d.unchecked_ref::<js_sys::Object>(),
-                &JsValue::from_str("origin"),
-            );
-            (t.def.name.clone(), d)
-        })
-        .collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out
+/// This document's tools exposed to `origin` (`registerTool`'s `exposedTo`), sorted by name.
+fn exposed(inner: &EngineInner, origin: &str) -> Vec<Rc<Tool>> {
+    let mut tools = inner.server().tools();
+    tools.retain(|t| {
+        attached(t)
+            .is_some_and(|d| d.door == Door::WebMcp && d.exposed_to.iter().any(|o| o == origin))
+    });
+    tools
+}
+
+/// `tool` as a `RegisteredTool` dictionary without `window` (a window cannot cross) and
+/// `origin` (the receiver knows it).
+fn crossing(inner: &EngineInner, tool: &Tool) -> JsValue {
+    let d = registered_tool(inner, tool);
+    for key in ["window", "origin"] {
+        let _ =
+            Reflect::delete_property(d.unchecked_ref::<js_sys::Object>(), &JsValue::from_str(key));
+    }
+    d
+}
+
+fn names(tools: &[Rc<Tool>]) -> Vec<String> {
+    tools.iter().map(|t| t.def.name.clone()).collect()
 }
 
 /// `list`: another origin's document asks for the tools exposed to it. It is answered
@@ -77,14 +74,14 @@ pub fn answer(inner: &Rc<EngineInner>, source: &JsValue, origin: &str, id: f64) 
     let (source, origin) = (source.clone(), origin.to_string());
     link::with_policy(inner, move |me, allowed| {
         let tools = if allowed {
-            exposed_tools(me, &origin)
+            exposed(me, &origin)
         } else {
             Vec::new()
         };
-        let names: Vec<String> = tools.iter().map(|(n, _)| n.clone()).collect();
-        me.state::<Known>().remember(&source, &origin, Some(names));
+        me.state::<Known>()
+            .remember(&source, &origin, Some(names(&tools)));
         let m = message("list-reply", id);
-        let list: Array = tools.into_iter().map(|(_, d)| d).collect();
+        let list: Array = tools.iter().map(|t| crossing(me, t)).collect();
         js::set(&m, "tools", &list);
         let _ = post(&source, &origin, &m);
     });
@@ -93,16 +90,12 @@ pub fn answer(inner: &Rc<EngineInner>, source: &JsValue, origin: &str, id: f64) 
 /// A tool dictionary from another origin's `list-reply`, as a `RegisteredTool` of `window`
 /// and `origin` (members in lexicographic order); `None` when it is malformed.
 fn remote_tool(d: &JsValue, window: &JsValue, origin: &str) -> Option<JsValue> {
-    let name = js::get(d, "name").ok()?.as_string()?;
-    let description = js::get(d, "description").ok()?.as_string()?;
+    let name = js::get_string(d, "name")?;
+    let description = js::get_string(d, "description")?;
     let o: JsValue = js::object().into();
     let annotations = js::get(d, "annotations").unwrap_or(JsValue::UNDEFINED);
     if annotations.is_object() {
-        let ann: JsValue = js::object().into();
-        for k in WEBMCP_HINTS {
-            let b = js::get(&annotations, k).ok() == Some(JsValue::TRUE);
-            js::set(&ann, k, &JsValue::from_bool(b));
-        }
+        let ann = hints(|k| js::get(&annotations, k).ok() == Some(JsValue::TRUE));
         js::set(&o, "annotations", &ann);
     }
     js::set(&o, "description", &JsValue::from_str(&description));
@@ -113,10 +106,7 @@ fn remote_tool(d: &JsValue, window: &JsValue, origin: &str) -> Option<JsValue> {
     }
     js::set(&o, "name", &JsValue::from_str(&name));
     js::set(&o, "origin", &JsValue::from_str(origin));
-    let title = js::get(d, "title")
-        .ok()
-        .and_then(|t| t.as_string())
-        .unwrap_or_default();
+    let title = js::get_string(d, "title").unwrap_or_default();
     js::set(&o, "title", &JsValue::from_str(&title));
     js::set(&o, "window", window);
     Some(o)
@@ -131,6 +121,7 @@ pub fn list(inner: &Rc<EngineInner>, from: &[String]) -> Option<Promise> {
         .filter(|o| *o != inner.origin())
         .cloned()
         .collect();
+    from.sort();
     from.dedup();
     if from.is_empty() {
         return None;
@@ -237,13 +228,14 @@ pub fn take_reply(inner: &EngineInner, source: &JsValue, origin: &str, id: u64, 
 /// This document's tools changed: each known window of the tree hears `changed` if the
 /// tools exposed to its origin changed.
 pub fn tools_changed(inner: &EngineInner) {
+    let known = inner.state::<Known>();
+    if known.is_empty() {
+        return;
+    }
     let allowed = matches!(policy::policy(inner), Policy::Allowed);
-    let changed = inner.state::<Known>().update(|origin| {
+    let changed = known.update(|origin| {
         if allowed {
-            exposed_tools(inner, origin)
-                .into_iter()
-                .map(|(n, _)| n)
-                .collect()
+            names(&exposed(inner, origin))
         } else {
             Vec::new()
         }

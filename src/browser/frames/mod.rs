@@ -71,17 +71,7 @@ pub(super) fn frame_tree(global: &JsValue) -> Vec<JsValue> {
     let mut out = Vec::new();
     let mut stack = vec![top];
     while let Some(w) = stack.pop() {
-        let n = js::get(&w, "length")
-            .ok()
-            .and_then(|l| l.as_f64())
-            .unwrap_or(0.0) as u32;
-        for i in (0..n).rev() {
-            if let Ok(child) = Reflect::get_u32(&w, i) {
-                if child.is_object() {
-                    stack.push(child);
-                }
-            }
-        }
+        stack.extend(js::items(&w).into_iter().rev().filter(|c| c.is_object()));
         out.push(w);
     }
     out

@@ -42,7 +42,8 @@ pub enum Policy {
     Wait(Promise),
 }
 
-fn denied() -> DomError {
+/// The `NotAllowedError` of a denied policy.
+pub fn not_allowed() -> DomError {
     DomError::NotAllowed(
         "This document is not allowed the 'tools' feature (the allow attribute of its frame)."
             .into(),
@@ -75,13 +76,6 @@ fn tools_directive(allow: &str) -> Option<&str> {
     })
 }
 
-fn string_of(obj: &JsValue, key: &str) -> String {
-    js::get(obj, key)
-        .ok()
-        .and_then(|o| o.as_string())
-        .unwrap_or_default()
-}
-
 /// What the frame element `el` (in a document of origin `embedder`) grants a document of
 /// `origin` in it, when the embedder has the feature: the `tools` directive of its `allow`
 /// attribute, or without one the default allowlist `'self'` (same-origin only).
@@ -92,9 +86,7 @@ pub(super) fn element_admits(el: &JsValue, origin: &str, embedder: &str) -> bool
         .unwrap_or_default();
     match tools_directive(&allow) {
         Some(list) => {
-            let src = js::get(el, "src")
-                .ok()
-                .and_then(|s| s.as_string())
+            let src = js::get_string(el, "src")
                 .and_then(|s| web_sys::Url::new(&s).ok())
                 .map(|u| u.origin())
                 .unwrap_or_default();
@@ -121,10 +113,10 @@ pub fn policy(inner: &EngineInner) -> Policy {
         let embedder_window = js::get(&window, "parent").unwrap_or(JsValue::NULL);
         if !element_admits(
             &el,
-            &string_of(&window, "origin"),
-            &string_of(&embedder_window, "origin"),
+            &js::get_string(&window, "origin").unwrap_or_default(),
+            &js::get_string(&embedder_window, "origin").unwrap_or_default(),
         ) {
-            return Policy::Denied(denied());
+            return Policy::Denied(not_allowed());
         }
         window = embedder_window;
     }
@@ -143,7 +135,7 @@ pub fn policy(inner: &EngineInner) -> Policy {
         .and_then(|mc| method(&mc, POLICY).and_then(|f| f.call0(&mc).ok()));
     match answer {
         Some(v) if v.is_instance_of::<Promise>() => Policy::Wait(v.into()),
-        Some(v) if v == JsValue::FALSE => Policy::Denied(denied()),
+        Some(v) if v == JsValue::FALSE => Policy::Denied(not_allowed()),
         // That document does not run the polyfill, or has the feature.
         _ => Policy::Allowed,
     }
@@ -177,7 +169,7 @@ impl EmbedderAnswer {
     fn policy(&self) -> Policy {
         match self.allowed.get() {
             Some(true) => Policy::Allowed,
-            Some(false) => Policy::Denied(denied()),
+            Some(false) => Policy::Denied(not_allowed()),
             None => match self.waiting.borrow().as_ref() {
                 Some(d) => Policy::Wait(d.promise().clone()),
                 // Not asked: no embedder that could answer.
@@ -193,11 +185,6 @@ pub fn check_policy(inner: &EngineInner) -> Result<(), DomError> {
         Policy::Denied(e) => Err(e),
         Policy::Allowed | Policy::Wait(_) => Ok(()),
     }
-}
-
-/// The `NotAllowedError` of a denied policy.
-pub fn not_allowed() -> DomError {
-    denied()
 }
 
 /// The policy as the front hands it to same-origin documents below: `true`, `false`, or a

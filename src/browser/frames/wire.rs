@@ -133,7 +133,7 @@ fn on_message(inner: &Rc<EngineInner>, ev: &JsValue) {
     if !data.is_object() {
         return;
     }
-    let Some(kind) = js::get(&data, KEY).ok().and_then(|k| k.as_string()) else {
+    let Some(kind) = js::get_string(&data, KEY) else {
         return;
     };
     // (2) From another window of this frame tree; (3) of an origin that is not opaque.
@@ -204,9 +204,8 @@ fn frame_element_of(inner: &EngineInner, window: &JsValue) -> Option<JsValue> {
         &[&JsValue::from_str("iframe, frame, object")],
     )
     .ok()?;
-    let n = js::get(&all, "length").ok()?.as_f64()? as u32;
-    (0..n)
-        .filter_map(|i| Reflect::get_u32(&all, i).ok())
+    js::items(&all)
+        .into_iter()
         .find(|el| js::get(el, "contentWindow").ok().as_ref() == Some(window))
 }
 
