@@ -111,6 +111,48 @@ async fn tick(ms: u64) {
     BrowserRuntime.sleep(ms).await;
 }
 
+/// Sleeps share one timer (src/browser/runtime.rs): each wakes at its own deadline, in
+/// deadline order whatever the order they were made in; a shorter sleep made after a longer
+/// one is not held back by it; a dropped sleep wakes nothing and leaves the others on time.
+#[wasm_bindgen_test]
+async fn sleeps_wake_in_deadline_order_and_dropped_ones_never() {
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+    let log = Rc::new(RefCell::new(Vec::<(u64, f64)>::new()));
+    let start = js_sys::Date::now();
+    let after = |ms: u64| {
+        let l = log.clone();
+        async move {
+            BrowserRuntime.sleep(ms).await;
+            l.borrow_mut().push((ms, js_sys::Date::now() - start));
+        }
+    };
+    for ms in [120, 30, 60] {
+        wasm_bindgen_futures::spawn_local(after(ms));
+    }
+    // Polled once (so it holds a waker), then dropped before its deadline.
+    let mut dropped = BrowserRuntime.sleep(10);
+    let mut cx = Context::from_waker(std::task::Waker::noop());
+    assert!(matches!(
+        Pin::new(&mut dropped).poll(&mut cx),
+        Poll::Pending
+    ));
+    drop(dropped);
+    tick(200).await;
+    let log = log.borrow();
+    assert_eq!(
+        log.iter().map(|(ms, _)| *ms).collect::<Vec<_>>(),
+        vec![30, 60, 120]
+    );
+    for (ms, at) in log.iter() {
+        // Not before its deadline (Date.now() has millisecond steps), and not held to a
+        // later sleep's.
+        assert!(*at >= *ms as f64 - 1.0, "{ms} ms sleep woke after {at} ms");
+        assert!(*at < *ms as f64 + 60.0, "{ms} ms sleep woke after {at} ms");
+    }
+}
+
 #[wasm_bindgen_test]
 async fn queued_tasks_run_in_order_after_microtasks() {
     let log = Rc::new(RefCell::new(Vec::<&str>::new()));
@@ -192,6 +234,18 @@ async fn an_observer_calls_back_until_it_is_dropped_then_is_disconnected() {
     assert_eq!(disconnected.as_f64(), Some(1.0));
 }
 
+/// Page functions' options as the engine makes them: polyfill/src/call_options.js.
+fn use_page_call_options() {
+    let source = include_str!("../polyfill/src/call_options.js");
+    let factory = js_sys::eval(&format!(
+        "(() => {{ {source}\n return __mcpCallOptions; }})()"
+    ))
+    .unwrap();
+    let config = js_sys::Object::new();
+    Reflect::set(&config, &"callOptions".into(), &factory).unwrap();
+    modelcontext_polyfill::browser::js_handler::use_call_options(&config).unwrap();
+}
+
 fn capture(
     server: &Server,
 ) -> (
@@ -206,6 +260,7 @@ fn capture(
 
 #[wasm_bindgen_test]
 async fn a_page_function_serves_tools_call_with_validated_arguments() {
+    use_page_call_options();
     let server = Server::new(
         ServerInfo::new("web-test", "0"),
         ServerConfig::default(),
@@ -214,7 +269,7 @@ async fn a_page_function_serves_tools_call_with_validated_arguments() {
     );
     // An async page function that reads its input and the options object it is given.
     let f: Function = js_sys::eval(
-        "(async (input, options) => ({ greeting: 'hi ' + input.name, aborted: options.signal.aborted }))",
+        "(async (input, options) => { const { reportProgress, log } = options; return { greeting: 'hi ' + input.name, aborted: options.signal.aborted, keys: Object.keys(options), requestId: options.requestId, fns: [typeof reportProgress, typeof log, typeof options.sendRequest, typeof options.setStatus], progress: reportProgress(1, 2) } })",
     )
     .unwrap()
     .unchecked_into();
@@ -234,7 +289,16 @@ async fn a_page_function_serves_tools_call_with_validated_arguments() {
     assert_eq!(by_id(1)["result"]["protocolVersion"], json!("2025-11-25"));
     assert_eq!(
         by_id(2)["result"]["structuredContent"],
-        json!({"greeting": "hi Ada", "aborted": false})
+        json!({
+            "greeting": "hi Ada",
+            "aborted": false,
+            // `signal` is the one enumerable member; the extras are reachable by name and
+            // work destructured (no progress token was sent: nothing reported).
+            "keys": ["signal"],
+            "requestId": 2,
+            "fns": ["function", "function", "function", "undefined"],
+            "progress": false
+        })
     );
     assert_eq!(by_id(3)["result"]["isError"], json!(true));
     let text = by_id(3)["result"]["content"][0]["text"]
@@ -246,6 +310,7 @@ async fn a_page_function_serves_tools_call_with_validated_arguments() {
 
 #[wasm_bindgen_test]
 async fn a_throwing_page_function_becomes_an_error_result_and_cancel_aborts_its_signal() {
+    use_page_call_options();
     let server = Server::new(
         ServerInfo::new("web-test", "0"),
         ServerConfig::default(),

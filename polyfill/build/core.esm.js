@@ -30,6 +30,7 @@ export async function start({ config }) {
   return {
     wasm: __wbg_exports,
     client: __mcpDefineClient(__wbg_exports),
+    callOptions: __mcpCallOptions,
     validator: __mcpValidatorLoader(validatorUrl || '(unknown URL)', compile),
   };
 }

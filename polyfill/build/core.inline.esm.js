@@ -17,6 +17,7 @@ export async function start() {
   return {
     wasm: __wbg_exports,
     client: __mcpDefineClient(__wbg_exports),
+    callOptions: __mcpCallOptions,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
   };
 }

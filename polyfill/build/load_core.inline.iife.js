@@ -11,6 +11,7 @@ function loadCore() {
   return {
     wasm: wasm_bindgen,
     client: __mcpDefineClient(wasm_bindgen),
+    callOptions: __mcpCallOptions,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
   };
 }

@@ -112,6 +112,7 @@ function install(env) {
       limits: config.limits,
       native,
       validator: core.validator,
+      callOptions: core.callOptions,
     });
     record.validatorUrl = core.validator.url;
     // The server transport classes (src/transport/classes.rs), for connect({ transport }),

@@ -8,6 +8,7 @@
 
 use js_sys::{Function, Promise};
 use serde_json::Value;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -40,80 +41,116 @@ pub async fn settled(called: Result<JsValue, JsValue>) -> Result<JsValue, JsValu
     }
 }
 
+thread_local! {
+    /// `polyfill/src/call_options.js`'s maker, set by [`use_call_options`].
+    static MAKE_OPTIONS: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+/// Takes the options maker from the engine's `config.callOptions` (the core's
+/// `__mcpCallOptions`), giving it the one `requestUserInteraction` every call shares.
+pub fn use_call_options(config: &JsValue) -> Result<(), JsValue> {
+    let factory = js::get(config, "callOptions")?
+        .dyn_into::<Function>()
+        .map_err(|_| js::type_error("Engine needs the callOptions function"))?;
+    let request_user_interaction =
+        Closure::<dyn Fn(JsValue) -> JsValue>::new(|cb: JsValue| -> JsValue {
+            js::warn_once(
+                "requestUserInteraction",
+                "modelcontext-polyfill: execute(input, client) and client.requestUserInteraction() \
+                 are deprecated (earlier WebMCP drafts); execute now receives (input, { signal }).",
+            );
+            match cb.dyn_ref::<Function>() {
+                Some(f) => match f.call0(&JsValue::UNDEFINED) {
+                    Ok(v) => Promise::resolve(&v).into(),
+                    Err(e) => Promise::reject(&e).into(),
+                },
+                None => Promise::reject(&js::type_error("requestUserInteraction needs a callback"))
+                    .into(),
+            }
+        })
+        .into_js_value();
+    let make = factory
+        .call1(&JsValue::UNDEFINED, &request_user_interaction)?
+        .dyn_into::<Function>()
+        .map_err(|_| js::type_error("callOptions did not return a function"))?;
+    MAKE_OPTIONS.with(|m| *m.borrow_mut() = Some(make));
+    Ok(())
+}
+
+/// What a call's dispatcher is asked for (`polyfill/src/call_options.js`).
+const PROGRESS: u32 = 0;
+const LOG: u32 = 1;
+const REQUEST: u32 = 2;
+const STATUS: u32 = 3;
+const TASK_ID: u32 = 4;
+
 /// The `options` object handed to a page callback, wired to `ctx`: `signal` is its one
 /// enumerable member (the IDL's `ToolExecuteCallbackOptions`); the extras — MCP's
 /// `requestId`, `_meta`, `reportProgress`, `log`, `sendRequest`, and early drafts'
-/// `requestUserInteraction` — are non-enumerable properties, reachable by name.
+/// `requestUserInteraction` — are non-enumerable properties, reachable by name. The
+/// functions are made in JS when first read, all calling one dispatcher closure over `ctx`.
 pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsValue {
-    let o: JsValue = js::object().into();
-    js::set(&o, "signal", signal);
-    thread_local! {
-        // It captures nothing, so every call shares one.
-        static REQUEST_USER_INTERACTION: JsValue =
-            Closure::<dyn Fn(JsValue) -> JsValue>::new(|cb: JsValue| -> JsValue {
-                js::warn_once(
-                    "requestUserInteraction",
-                    "modelcontext-polyfill: execute(input, client) and client.requestUserInteraction() \
-                     are deprecated (earlier WebMCP drafts); execute now receives (input, { signal }).",
-                );
-                match cb.dyn_ref::<Function>() {
-                    Some(f) => match f.call0(&JsValue::UNDEFINED) {
-                        Ok(v) => Promise::resolve(&v).into(),
-                        Err(e) => Promise::reject(&e).into(),
-                    },
-                    None => {
-                        Promise::reject(&js::type_error("requestUserInteraction needs a callback"))
-                            .into()
-                    }
-                }
-            })
-            .into_js_value();
-    }
-    REQUEST_USER_INTERACTION.with(|f| js::define_hidden(&o, "requestUserInteraction", f));
-    if let Some(id) = &ctx.request_id {
-        js::define_hidden(&o, "requestId", &js::from_json(&id.to_value()));
-    }
-    if !ctx.meta().is_null() {
-        js::define_hidden(&o, "_meta", &js::from_json(ctx.meta()));
-    }
-    // 2026-07-28 retries after an input-required result (server::input_required).
-    if let Some(r) = ctx.input_responses() {
-        js::define_hidden(
-            &o,
-            "inputResponses",
-            &js::from_json(&Value::Object(r.clone())),
-        );
-    }
-    if let Some(s) = ctx.request_state() {
-        js::define_hidden(&o, "requestState", &JsValue::from_str(s));
-    }
     let c = ctx.clone();
-    let report = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> bool>::new(
-        move |progress: JsValue, total: JsValue, message: JsValue| {
-            let Some(p) = progress.as_f64() else {
-                return false;
-            };
-            c.report_progress(p, total.as_f64(), message.as_string().as_deref())
+    let dispatch = Closure::<dyn Fn(u32, JsValue, JsValue, JsValue) -> JsValue>::new(
+        move |kind: u32, a: JsValue, b: JsValue, d: JsValue| -> JsValue {
+            dispatch(&c, kind, a, b, d)
         },
+    )
+    .into_js_value();
+    let undefined_or = |v: Option<JsValue>| v.unwrap_or(JsValue::UNDEFINED);
+    let args = js_sys::Array::of4(
+        signal,
+        &dispatch,
+        &JsValue::from_bool(ctx.in_task()),
+        &undefined_or(
+            ctx.request_id
+                .as_ref()
+                .map(|id| js::from_json(&id.to_value())),
+        ),
     );
-    js::define_hidden(&o, "reportProgress", &report.into_js_value());
-    let c = ctx.clone();
-    let log = Closure::<dyn Fn(JsValue, JsValue, JsValue) -> bool>::new(
-        move |level: JsValue, data: JsValue, logger: JsValue| {
-            let level = level
+    args.push(&undefined_or(
+        (!ctx.meta().is_null()).then(|| js::from_json(ctx.meta())),
+    ));
+    // 2026-07-28 retries after an input-required result (server::input_required).
+    args.push(&undefined_or(
+        ctx.input_responses()
+            .map(|r| js::from_json(&Value::Object(r.clone()))),
+    ));
+    args.push(&undefined_or(ctx.request_state().map(JsValue::from_str)));
+    let made = MAKE_OPTIONS.with(|m| {
+        m.borrow()
+            .as_ref()
+            .and_then(|make| make.apply(&JsValue::UNDEFINED, &args).ok())
+    });
+    made.unwrap_or_else(|| {
+        // No maker (handlers used without an engine): the IDL's dictionary alone.
+        let o: JsValue = js::object().into();
+        js::set(&o, "signal", signal);
+        o
+    })
+}
+
+/// One of a call's option functions, called by the page.
+fn dispatch(c: &RequestContext, kind: u32, a: JsValue, b: JsValue, d: JsValue) -> JsValue {
+    match kind {
+        PROGRESS => {
+            let Some(p) = a.as_f64() else {
+                return JsValue::FALSE;
+            };
+            c.report_progress(p, b.as_f64(), d.as_string().as_deref())
+                .into()
+        }
+        LOG => {
+            let level = a
                 .as_string()
                 .and_then(|l| LogLevel::parse(&l))
                 .unwrap_or(LogLevel::Info);
-            let data = js::to_json(&data).ok().flatten().unwrap_or(Value::Null);
-            c.log(level, logger.as_string().as_deref(), data)
-        },
-    );
-    js::define_hidden(&o, "log", &log.into_js_value());
-    let c = ctx.clone();
-    let send_request = Closure::<dyn Fn(JsValue, JsValue) -> Promise>::new(
-        move |method: JsValue, params: JsValue| -> Promise {
-            let method = method.as_string().unwrap_or_default();
-            let params = js::to_json(&params).ok().flatten();
+            let data = js::to_json(&b).ok().flatten().unwrap_or(Value::Null);
+            c.log(level, d.as_string().as_deref(), data).into()
+        }
+        REQUEST => {
+            let method = a.as_string().unwrap_or_default();
+            let params = js::to_json(&b).ok().flatten();
             let fut = c.request(&method, params);
             wasm_bindgen_futures::future_to_promise(async move {
                 match fut.await {
@@ -125,28 +162,20 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsVa
                     }
                 }
             })
+            .into()
+        }
+        // The Tasks extension (SEP-2663): a call that may run as a task can set the task's
+        // status message and read its id once it is one.
+        STATUS => match a.as_string() {
+            Some(m) => c.set_task_status(&m).into(),
+            None => JsValue::FALSE,
         },
-    );
-    js::define_hidden(&o, "sendRequest", &send_request.into_js_value());
-    // The Tasks extension (SEP-2663): a call that may run as a task can set the task's
-    // status message and read its id once it is one.
-    if ctx.in_task() {
-        let c = ctx.clone();
-        let set_status = Closure::<dyn Fn(JsValue) -> bool>::new(move |message: JsValue| {
-            match message.as_string() {
-                Some(m) => c.set_task_status(&m),
-                None => false,
-            }
-        });
-        js::define_hidden(&o, "setStatus", &set_status.into_js_value());
-        let c = ctx.clone();
-        let task_id = Closure::<dyn Fn() -> JsValue>::new(move || match c.task_id() {
+        TASK_ID => match c.task_id() {
             Some(id) => JsValue::from_str(&id),
             None => JsValue::UNDEFINED,
-        });
-        js::define_hidden(&o, "getTaskId", &task_id.into_js_value());
+        },
+        _ => JsValue::UNDEFINED,
     }
-    o
 }
 
 /// An `AbortController` that aborts when `ctx.cancel` fires.

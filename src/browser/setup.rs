@@ -149,6 +149,7 @@ impl Engine {
             activated: class("ToolActivatedEvent")?,
             cancel: class("ToolCancelEvent")?,
         };
+        super::js_handler::use_call_options(&config)?;
         let inner = EngineInner::new(server, target, events, global, tab_options)?;
         super::frames::attach(&inner, super::webmcp::execute);
         if let Some(native) = super::native::native_from_config(&config) {

@@ -393,8 +393,11 @@ fn size_lower_bound(v: &JsValue, budget: &mut u32, stop: usize) -> usize {
         return n;
     }
     // Plain objects only (what structured clone delivers): nothing of the page's runs.
-    let proto = js_sys::Object::get_prototype_of(v);
-    if !(proto.is_null() || proto == js_sys::Object::get_prototype_of(&js_sys::Object::new()))
+    thread_local! {
+        static OBJECT_PROTOTYPE: JsValue = js_sys::Object::get_prototype_of(&js_sys::Object::new()).into();
+    }
+    let proto: JsValue = js_sys::Object::get_prototype_of(v).into();
+    if !(proto.is_null() || OBJECT_PROTOTYPE.with(|p| proto == *p))
         || js::get(v, "toJSON").is_ok_and(|f| f.is_function())
     {
         return 0;

@@ -360,7 +360,7 @@ test('the declared ModelContext, ModelContextSession, transport and handler-opti
         const mc = document.modelContext;
         const session = await mc.connect();
         let extra;
-        await mc.registerTool({ name: 'probe', description: 'p', execute: (_, o) => { extra = Object.getOwnPropertyNames(o); return ''; } });
+        await mc.registerTool({ name: 'probe', description: 'p', execute: (_, o) => { extra = names(o); return ''; } });
         await mc.executeTool((await mc.getTools())[0], {});
         const inherited = Object.getOwnPropertyNames(EventTarget.prototype);
         const format = globalThis[Symbol.for('modelcontext-polyfill')].format;
