@@ -66,8 +66,8 @@ const bundles = [
   { file: 'self-contained classic (modelcontext.inline.iife.js, both wasm inside)', ...sum(SELF_CONTAINED) },
   ...(hasValidator
     ? [
-        { file: 'ESM + validator (first tool with a schema)', ...sum([...ESM, ...VALIDATOR]) },
-        { file: 'classic + validator (first tool with a schema)', ...sum([...CLASSIC, ...VALIDATOR]) },
+        { file: 'ESM + validator (first schema the core cannot check)', ...sum([...ESM, ...VALIDATOR]) },
+        { file: 'classic + validator (first schema the core cannot check)', ...sum([...CLASSIC, ...VALIDATOR]) },
       ]
     : []),
 ];

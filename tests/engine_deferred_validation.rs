@@ -113,6 +113,10 @@ impl CompiledSchema for Deferred {
     fn deferred_error(&self) -> Option<String> {
         self.resolve()?.err()
     }
+
+    fn is_deferred(&self) -> bool {
+        true
+    }
 }
 
 impl SchemaCompiler for LazyCompiler {

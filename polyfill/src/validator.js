@@ -6,7 +6,7 @@
 //   const validator = await __mcpValidatorLoader(url, compile).load(true);
 //   (compile(url) → Promise<WebAssembly.Module>; default: fetch and compile, polyfill/src/wasm_fetch.js)
 //   validator.compile('{"type":"object"}')   → '{"handle":1}' | '{"error":"…"}'
-//   validator.validate(1, '{"a":1}')         → '{"violations":[…]}' | '{"error":"…"}'
+//   validator.validate(1, '{"a":1}')         → '{"violations":[…]}' | '{"error":"…"}' (text or its UTF-8 bytes)
 //   validator.free(1)
 //   validator.runSchemaSuite(dialect, filesJson, remotesJson) → JSON text
 
@@ -58,8 +58,9 @@ function __mcpInstantiateValidator(module) {
   fresh();
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
+  // `text`: JSON text, or its UTF-8 bytes (what the core hands over: a view of its memory).
   const call = (fn, text, ...first) => {
-    const bytes = encoder.encode(text);
+    const bytes = typeof text === 'string' ? encoder.encode(text) : text;
     const ptr = x.alloc(bytes.length);
     new Uint8Array(x.memory.buffer, ptr, bytes.length).set(bytes);
     let out;

@@ -33,6 +33,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::js;
+use crate::server::plain_schema::PlainSchema;
 use crate::server::{CompiledSchema, LocalBoxFuture, SchemaCompiler, SchemaViolation, Server};
 
 /// The keyword of the violation a deferred schema reports when validation is attempted
@@ -58,13 +59,17 @@ extern "C" {
     #[wasm_bindgen(method, catch)]
     fn compile(this: &ValidatorInstance, schema: &str) -> Result<String, JsValue>;
 
-    /// `{"violations":[…]}` or `{"error":"…"}`.
+    /// `{"violations":[…]}` or `{"error":"…"}`. The instance is its JSON text's UTF-8 bytes,
+    /// handed over as a view of this module's memory (copied once, into the validator's).
     #[wasm_bindgen(method, catch)]
-    fn validate(this: &ValidatorInstance, handle: u32, instance: &str) -> Result<String, JsValue>;
+    fn validate(this: &ValidatorInstance, handle: u32, instance: &[u8]) -> Result<String, JsValue>;
 
     #[wasm_bindgen(method, catch)]
     fn free(this: &ValidatorInstance, handle: u32) -> Result<(), JsValue>;
 }
+
+/// The module's answer for a valid instance (`src/schema/module.rs`).
+const VALID: &str = r#"{"violations":[]}"#;
 
 enum State {
     /// Nothing asked for the module yet.
@@ -249,6 +254,11 @@ fn warn_deferred_errors(server: &Server) {
 
 impl SchemaCompiler for LazyValidator {
     fn compile(&self, schema: &Value) -> Result<Rc<dyn CompiledSchema>, String> {
+        // A plain schema is checked here, with the module's answers; the module is neither
+        // needed nor loaded for it (server::plain_schema).
+        if let Some(plain) = PlainSchema::compile(schema) {
+            return Ok(Rc::new(plain));
+        }
         if let Some(instance) = self.0.instance() {
             return RemoteSchema::compile(&instance, schema).map(|s| s as Rc<dyn CompiledSchema>);
         }
@@ -325,7 +335,12 @@ impl RemoteSchema {
 
 impl CompiledSchema for RemoteSchema {
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
-        let answer = match self.instance.validate(self.handle, &instance.to_string()) {
+        let answer = match self
+            .instance
+            .validate(self.handle, instance.to_string().as_bytes())
+        {
+            // The answer for a valid instance, the common case, needs no parsing.
+            Ok(text) if text == VALID => return Vec::new(),
             Ok(text) => text,
             Err(e) => {
                 return vec![internal(format!(
@@ -412,6 +427,10 @@ impl CompiledSchema for DeferredSchema {
 
     fn deferred_error(&self) -> Option<String> {
         self.resolve()?.err()
+    }
+
+    fn is_deferred(&self) -> bool {
+        true
     }
 }
 

@@ -1,14 +1,14 @@
 //! A compiled schema: the handle [`super::JsonSchemaCompiler`] returns.
 
-use super::depth;
+use crate::server::depth;
+use crate::server::validator::depth_violation;
 use crate::server::{CompiledSchema, SchemaViolation};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// The keyword reported when an instance nests deeper than the compiler's depth limit.
-pub const DEPTH_KEYWORD: &str = "$depth";
+pub use crate::server::validator::DEPTH_KEYWORD;
 
 /// The keyword reported if the validator itself fails on an instance.
 pub const INTERNAL_KEYWORD: &str = "$internal";
@@ -43,16 +43,7 @@ impl CompiledSchema for JsonSchema {
     /// answer is one violation with keyword [`DEPTH_KEYWORD`] at the root.
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
         if depth::exceeds(instance, self.max_depth) {
-            return vec![SchemaViolation {
-                instance_path: String::new(),
-                keyword: DEPTH_KEYWORD.to_owned(),
-                schema_path: String::new(),
-                message: format!(
-                    "the instance nests arrays and objects more than {} levels deep, \
-                     deeper than the validator accepts",
-                    self.max_depth
-                ),
-            }];
+            return vec![depth_violation(self.max_depth)];
         }
         let collected = catch_unwind(AssertUnwindSafe(|| {
             self.validator

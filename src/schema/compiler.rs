@@ -1,9 +1,9 @@
 //! [`JsonSchemaCompiler`]: the engine's [`SchemaCompiler`] on the `jsonschema` crate.
 
 use super::compiled::JsonSchema;
-use super::depth;
 use super::dialect::Dialect;
 use super::offline::Offline;
+use crate::server::depth;
 use crate::server::{CompiledSchema, SchemaCompiler};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Registry, ValidationError, ValidationOptions};
@@ -11,15 +11,7 @@ use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
-/// How deeply schemas and instances may nest arrays and objects by default.
-///
-/// The `jsonschema` crate compiles and validates by recursion, one or more stack frames per
-/// level. Measured natively on a 1 MiB stack, a schema nested 600 JSON levels compiles and
-/// validates and one nested 1000 levels overflows; an instance 1000 levels deep validates
-/// against a recursive schema. 128 levels is far beyond any tool schema, matches
-/// `serde_json`'s own parsing limit, and leaves a wide margin on a 1 MiB stack (the default
-/// for wasm32-unknown-unknown) for the caller's own frames.
-pub const DEFAULT_MAX_DEPTH: usize = 128;
+pub use crate::server::validator::DEFAULT_MAX_DEPTH;
 
 /// A document that `$ref` (or `$schema`) may name, registered with
 /// [`JsonSchemaCompiler::with_documents`].

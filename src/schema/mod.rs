@@ -19,15 +19,13 @@
 //! | `compiler.rs` | [`JsonSchemaCompiler`]: dialects, registered documents, options |
 //! | `compiled.rs` | [`JsonSchema`]: the handle; crate errors as [`crate::server::SchemaViolation`]s |
 //! | `dialect.rs` | [`Dialect`]: the drafts and their `$schema` URIs |
-//! | `depth.rs` | the nesting-depth guard that keeps the recursive validator off deep values |
-//! | `offline.rs` | the retriever that fetches nothing |
+//! //! | `offline.rs` | the retriever that fetches nothing |
 //! | [`suite`] | runs the official JSON-Schema-Test-Suite on parsed files (no I/O) |
 //! | [`module`] | the validator as its own wasm module: a C ABI over JSON text (feature `validator-module` exports it) |
 #![deny(missing_docs)]
 
 mod compiled;
 mod compiler;
-mod depth;
 mod dialect;
 pub mod module;
 mod offline;

@@ -9,6 +9,7 @@
 mod call;
 pub mod context;
 mod crypto;
+pub(crate) mod depth;
 pub mod engine;
 pub mod error;
 pub(crate) mod futures;
@@ -18,6 +19,7 @@ pub mod limits;
 pub mod logging;
 mod methods;
 pub mod pagination;
+pub mod plain_schema;
 pub mod registry;
 pub mod results;
 pub mod runtime;

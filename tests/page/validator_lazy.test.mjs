@@ -1,7 +1,9 @@
 // The validator module (dist/modelcontext_validator.wasm) is loaded when first needed
 // (src/browser/validator.rs, polyfill/src/validator.js):
-// - installing the polyfill does not fetch it, nor does a tool without a schema;
-// - the first tool registered with a schema starts the fetch, off the critical path;
+// - installing the polyfill does not fetch it, nor does a tool without a schema, nor one whose
+//   schema is plain (src/server/plain_schema.rs: the core checks it, with the module's answers);
+// - the first tool registered with a schema the core cannot check (here: `pattern`) starts the
+//   fetch, off the critical path;
 // - calls made before it has loaded wait for it, then are validated (executeTool: DataError
 //   naming path and keyword; MCP tools/call: an isError result);
 // - a schema the validator refuses once loaded: console warning, tool registered unvalidated;
@@ -20,7 +22,9 @@ requireDist('modelcontext.iife.js', 'modelcontext.js', 'modelcontext_validator.w
 const VALIDATOR = 'modelcontext_validator.wasm';
 const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script><script>${MCP_CLIENT}</script>`;
 const ESM = `<script type="module">import '/dist/modelcontext.js'; window.installed = true;</script>`;
-const TYPED = { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
+// `pattern` makes it a schema only the validator module checks.
+const TYPED = { type: 'object', properties: { text: { type: 'string', pattern: '^[a-z]+$' }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
+const PLAIN = { type: 'object', properties: { text: { type: 'string', minLength: 1 }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
 
 /** Records every request the page makes for the validator module. */
 function watchValidator(page) {
@@ -38,7 +42,7 @@ for (const [build, html, ready] of [
   ['classic', CLASSIC, null],
   ['ESM', ESM, () => window.installed === true],
 ]) {
-  test(`${build} build: installing does not fetch the validator; the first tool with a schema does`, () =>
+  test(`${build} build: installing does not fetch the validator, nor a plain schema (checked by the core); the first schema with a pattern does`, () =>
     withPage(async ({ page, goto }) => {
       const seen = watchValidator(page);
       await goto(await inlinePage(html));
@@ -51,6 +55,21 @@ for (const [build, html, ready] of [
       await page.evaluate(() => document.modelContext.registerTool({ name: 'plain', description: 'P', execute: () => 'p' }));
       await settle(page);
       assert.deepEqual(seen, [], 'a tool without a schema fetched the validator');
+
+      // A plain schema: checked by the core, valid calls run, invalid ones are refused with the
+      // module's message; nothing is fetched.
+      const plain = await page.evaluate(async (schema) => {
+        const mc = document.modelContext;
+        await mc.registerTool({ name: 'checked', description: 'C', inputSchema: schema, execute: ({ n }) => `n=${n}` });
+        const tool = (await mc.getTools()).find((t) => t.name === 'checked');
+        const outcome = (p) => p.then((v) => ({ ok: v }), (e) => ({ name: e.name, message: e.message }));
+        return [await outcome(mc.executeTool(tool, { text: 'a', n: 2 })), await outcome(mc.executeTool(tool, { text: 'a', n: 0 }))];
+      }, PLAIN);
+      assert.deepEqual(plain[0], { ok: 'n=2' });
+      assert.equal(plain[1].name, 'DataError');
+      assert.match(plain[1].message, /\/n: 0 is less than the minimum of 1 \[keyword: minimum\]/);
+      await settle(page);
+      assert.deepEqual(seen, [], 'a plain schema fetched the validator');
 
       // The first tool with a schema: registration returns at once, the fetch follows.
       const fetched = page.waitForRequest((r) => r.url().includes(VALIDATOR));

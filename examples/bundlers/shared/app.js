@@ -1,7 +1,8 @@
-// The app every example bundles, imported after the polyfill: one tool with an input schema,
-// called once with valid input and once with invalid input. It runs when it is imported:
-// document.modelContext already exists then (the polyfill installs synchronously) and the calls
-// wait for the core wasm.
+// The app every example bundles, imported after the polyfill: two tools with input schemas, each
+// called once with valid input and once with invalid input. `add`'s schema is plain (the core
+// checks it); `greet`'s uses `pattern`, which loads the validator module (the second wasm file,
+// fetched where the bundler put it). It runs when it is imported: document.modelContext already
+// exists then (the polyfill installs synchronously) and the calls wait for the core wasm.
 const mc = document.modelContext;
 const show = (result) => {
   window.result = result;
@@ -17,14 +18,26 @@ mc.registerTool({
   },
   execute: ({ a, b }) => String(a + b),
 })
+  .then(() =>
+    mc.registerTool({
+      name: 'greet',
+      description: 'Greets a lowercase name',
+      inputSchema: {
+        type: 'object',
+        properties: { name: { type: 'string', pattern: '^[a-z]+$' } },
+        required: ['name'],
+      },
+      execute: ({ name }) => `hi ${name}`,
+    }),
+  )
   .then(() => mc.getTools())
   .then(async (tools) => {
-    const add = tools.find((t) => t.name === 'add');
-    const valid = await mc.executeTool(add, { a: 2, b: 3 });
-    const invalid = await mc.executeTool(add, { a: 'two', b: 3 }).then(
-      () => 'resolved',
-      (e) => e.name,
-    );
-    show({ valid, invalid });
+    const tool = (name) => tools.find((t) => t.name === name);
+    const settled = (p) => p.then(() => 'resolved', (e) => e.name);
+    const valid = await mc.executeTool(tool('add'), { a: 2, b: 3 });
+    const invalid = await settled(mc.executeTool(tool('add'), { a: 'two', b: 3 }));
+    const patternValid = await mc.executeTool(tool('greet'), { name: 'ada' });
+    const patternInvalid = await settled(mc.executeTool(tool('greet'), { name: 'Ada!' }));
+    show({ valid, invalid, patternValid, patternInvalid });
   })
   .catch((e) => show({ error: `${e.name}: ${e.message}` }));

@@ -13,7 +13,7 @@ use crate::server::input_required;
 use crate::server::registry::Tool;
 use crate::server::results;
 use crate::server::runtime::LocalBoxFuture;
-use crate::server::validator::SchemaViolation;
+use crate::server::validator::{CompiledSchema, SchemaViolation};
 
 /// Why a direct tool call could not run.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,7 +80,9 @@ impl Server {
         &self,
         tool: &Tool,
     ) -> Option<LocalBoxFuture<'static, Result<(), CallError>>> {
-        if tool.input.is_none() && tool.output.is_none() {
+        let deferred =
+            |s: &Option<Rc<dyn CompiledSchema>>| s.as_ref().is_some_and(|s| s.is_deferred());
+        if !deferred(&tool.input) && !deferred(&tool.output) {
             return None;
         }
         let ready = self.0.compiler.ready()?;

@@ -2,8 +2,9 @@
 //!
 //! The `jsonschema` crate compiles and validates recursively, so a value nested deeply
 //! enough would exhaust the stack — an abort, not a recoverable panic, and in wasm a trap
-//! that takes the whole module down. The compiler measures depth first and refuses values
-//! deeper than its limit.
+//! that takes the whole module down. The compiler (`crate::schema`) measures depth first and
+//! refuses values deeper than its limit; plain schemas (`super::plain_schema`) give the same
+//! answer.
 
 use serde_json::Value;
 

@@ -1,0 +1,267 @@
+//! Plain JSON Schemas, checked by the engine itself.
+//!
+//! Most tool schemas are made of a handful of keywords: an object with typed `properties`,
+//! `required` names, an `enum` or two, bounds. [`PlainSchema::compile`] accepts a JSON Schema
+//! 2020-12 document made only of those and checks instances against it here, giving the same
+//! violations as the `jsonschema`-based validator (`crate::schema`): the same instance path,
+//! keyword, schema path and message for each (when there are several, in this module's order:
+//! by keyword as the crate prioritises them, properties in instance order).
+//! `tests/plain_schema.rs` holds the two side by side over the JSON-Schema-Test-Suite and a
+//! corpus of tool schemas and instances.
+//!
+//! Anything else — `$ref`, `pattern`, `oneOf`, `allOf`, `not`, conditionals, a float
+//! `multipleOf`, a `$schema` other than 2020-12, a keyword this module does not know, a value
+//! of the wrong type — gives `None`, and the caller uses the full validator. In a browser this
+//! keeps the validator module (`crate::browser::validator`) from loading at all for pages
+//! whose tools only use plain schemas.
+//!
+//! ```
+//! use modelcontext_polyfill::server::plain_schema::PlainSchema;
+//! use modelcontext_polyfill::server::CompiledSchema;
+//! use serde_json::json;
+//!
+//! let schema = PlainSchema::compile(&json!({
+//!     "type": "object",
+//!     "properties": { "q": { "type": "string", "minLength": 1 } },
+//!     "required": ["q"]
+//! }))
+//! .unwrap();
+//! assert!(schema.validate(&json!({ "q": "rust" })).is_empty());
+//! let v = schema.validate(&json!({ "q": 7 }));
+//! assert_eq!((v[0].instance_path.as_str(), v[0].keyword.as_str()), ("/q", "type"));
+//! assert_eq!(v[0].message, r#"7 is not of type "string""#);
+//! // A keyword outside the plain set: the full validator's job.
+//! assert!(PlainSchema::compile(&json!({ "type": "string", "pattern": "^a" })).is_none());
+//! ```
+
+mod check;
+mod numbers;
+mod report;
+
+use super::validator::{depth_violation, CompiledSchema, SchemaViolation, DEFAULT_MAX_DEPTH};
+use crate::server::depth;
+use check::valid;
+use numbers::MAX_SAFE;
+use report::errors;
+use serde_json::{Number, Value};
+
+/// How deeply a plain schema may nest subschemas; deeper ones go to the full validator.
+const MAX_SCHEMA_DEPTH: usize = 32;
+
+/// The one `$schema` a plain schema may name (the default dialect when it names none).
+const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// A schema made only of the plain keywords, compiled.
+pub struct PlainSchema {
+    root: Node,
+}
+
+enum Node {
+    /// `true`, or an object schema with nothing to check.
+    True,
+    /// `false`, at its location.
+    False(String),
+    Checks(Box<Checks>),
+}
+
+/// The JSON types, as bits in the order the `jsonschema` crate lists them in messages.
+const NULL: u8 = 1;
+const BOOLEAN: u8 = 1 << 1;
+const INTEGER: u8 = 1 << 2;
+const NUMBER: u8 = 1 << 3;
+const STRING: u8 = 1 << 4;
+const ARRAY: u8 = 1 << 5;
+const OBJECT: u8 = 1 << 6;
+const TYPE_NAMES: [(&str, u8); 7] = [
+    ("null", NULL),
+    ("boolean", BOOLEAN),
+    ("integer", INTEGER),
+    ("number", NUMBER),
+    ("string", STRING),
+    ("array", ARRAY),
+    ("object", OBJECT),
+];
+
+#[derive(Default)]
+struct Checks {
+    /// The schema's location (a JSON Pointer), the prefix of every violation's schema path.
+    at: String,
+    /// Allowed types, and whether `type` was one name (the message differs).
+    types: Option<(u8, bool)>,
+    constant: Option<Value>,
+    options: Option<Value>,
+    minimum: Option<Number>,
+    maximum: Option<Number>,
+    exclusive_minimum: Option<Number>,
+    exclusive_maximum: Option<Number>,
+    multiple_of: Option<u64>,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    min_properties: Option<u64>,
+    max_properties: Option<u64>,
+    required: Vec<String>,
+    unique_items: bool,
+    properties: Vec<(String, Node)>,
+    /// `additionalProperties`, unless absent or `true`.
+    additional: Option<Node>,
+    items: Option<Node>,
+    any_of: Vec<Node>,
+}
+
+impl PlainSchema {
+    /// The schema compiled, if it is plain (see the module's documentation); else `None`.
+    pub fn compile(schema: &Value) -> Option<PlainSchema> {
+        if let Some(dialect) = schema.get("$schema") {
+            let uri = dialect.as_str()?;
+            if uri.strip_suffix('#').unwrap_or(uri) != DRAFT_2020_12 {
+                return None;
+            }
+        }
+        Some(PlainSchema {
+            root: node(schema, String::new(), 0, true)?,
+        })
+    }
+}
+
+fn node(schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
+    if depth > MAX_SCHEMA_DEPTH {
+        return None;
+    }
+    let map = match schema {
+        Value::Bool(true) => return Some(Node::True),
+        Value::Bool(false) => return Some(Node::False(at)),
+        Value::Object(map) => map,
+        _ => return None,
+    };
+    let mut c = Checks::default();
+    let sub = |key: &str| format!("{at}/{}", escape(key));
+    for (key, value) in map {
+        match key.as_str() {
+            "type" => c.types = Some(types(value)?),
+            "const" => c.constant = Some(value.clone()),
+            "enum" => c.options = Some(value.as_array().map(|_| value.clone())?),
+            "minimum" => c.minimum = Some(number(value)?),
+            "maximum" => c.maximum = Some(number(value)?),
+            "exclusiveMinimum" => c.exclusive_minimum = Some(number(value)?),
+            "exclusiveMaximum" => c.exclusive_maximum = Some(number(value)?),
+            // Whole divisors only: the crate checks fractional ones with exact fractions.
+            "multipleOf" => {
+                c.multiple_of = Some(value.as_u64().filter(|m| (1..=MAX_SAFE).contains(m))?)
+            }
+            "minLength" => c.min_length = Some(value.as_u64()?),
+            "maxLength" => c.max_length = Some(value.as_u64()?),
+            "minItems" => c.min_items = Some(value.as_u64()?),
+            "maxItems" => c.max_items = Some(value.as_u64()?),
+            "minProperties" => c.min_properties = Some(value.as_u64()?),
+            "maxProperties" => c.max_properties = Some(value.as_u64()?),
+            "required" => c.required = names(value)?,
+            "uniqueItems" => c.unique_items = value.as_bool()?,
+            "properties" => {
+                let at = sub("properties");
+                for (name, s) in value.as_object()? {
+                    let n = node(s, format!("{at}/{}", escape(name)), depth + 1, false)?;
+                    c.properties.push((name.clone(), n));
+                }
+            }
+            "additionalProperties" => {
+                c.additional = match node(value, sub(key), depth + 1, false)? {
+                    Node::True => None,
+                    n => Some(n),
+                }
+            }
+            "items" => c.items = Some(node(value, sub(key), depth + 1, false)?),
+            "anyOf" => {
+                let branches = value.as_array().filter(|b| !b.is_empty())?;
+                let at = sub(key);
+                for (i, s) in branches.iter().enumerate() {
+                    c.any_of
+                        .push(node(s, format!("{at}/{i}"), depth + 1, false)?);
+                }
+            }
+            // Annotations (`format` is one by default in 2020-12, as the full validator
+            // treats it unless told otherwise).
+            "title" | "description" | "$comment" | "format" => {
+                value.as_str()?;
+            }
+            "deprecated" | "readOnly" | "writeOnly" => {
+                value.as_bool()?;
+            }
+            "examples" => {
+                value.as_array()?;
+            }
+            "default" => {}
+            "$schema" if root => {}
+            _ => return None,
+        }
+    }
+    c.at = at;
+    Some(Node::Checks(Box::new(c)))
+}
+
+/// `type`: one name, or a non-empty list of distinct names.
+fn types(value: &Value) -> Option<(u8, bool)> {
+    let bit = |v: &Value| {
+        let name = v.as_str()?;
+        TYPE_NAMES.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+    };
+    match value {
+        Value::String(_) => Some((bit(value)?, true)),
+        Value::Array(list) if !list.is_empty() => {
+            let mut bits = 0;
+            for v in list {
+                let b = bit(v)?;
+                if bits & b != 0 {
+                    return None;
+                }
+                bits |= b;
+            }
+            Some((bits, list.len() == 1))
+        }
+        _ => None,
+    }
+}
+
+/// `required`: distinct strings.
+fn names(value: &Value) -> Option<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for v in value.as_array()? {
+        let s = v.as_str()?;
+        if out.iter().any(|o| o == s) {
+            return None;
+        }
+        out.push(s.to_owned());
+    }
+    Some(out)
+}
+
+fn number(value: &Value) -> Option<Number> {
+    match value {
+        Value::Number(n) => Some(n.clone()),
+        _ => None,
+    }
+}
+
+/// A property name as a JSON Pointer segment.
+fn escape(name: &str) -> String {
+    if name.contains(['~', '/']) {
+        name.replace('~', "~0").replace('/', "~1")
+    } else {
+        name.to_owned()
+    }
+}
+
+impl CompiledSchema for PlainSchema {
+    fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
+        // As the full validator: an instance nested too deeply is not walked.
+        if depth::exceeds(instance, DEFAULT_MAX_DEPTH) {
+            return vec![depth_violation(DEFAULT_MAX_DEPTH)];
+        }
+        let mut out = Vec::new();
+        if !valid(&self.root, instance) {
+            errors(&self.root, instance, "", "false", &mut out);
+        }
+        out
+    }
+}

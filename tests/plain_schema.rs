@@ -1,0 +1,301 @@
+//! Plain schemas (`server::plain_schema`) beside the full validator (`schema`, on the
+//! `jsonschema` crate): for every schema the plain compiler accepts, both must report the same
+//! violations — instance path, keyword, schema path, message — for every instance.
+//!
+//! Two sources: the JSON-Schema-Test-Suite's draft 2020-12 files (every group whose schema is
+//! plain; the suite's own answer must hold too), and a corpus of tool-shaped schemas checked
+//! against generated instances.
+
+use modelcontext_polyfill::schema::suite;
+use modelcontext_polyfill::schema::JsonSchemaCompiler;
+use modelcontext_polyfill::server::plain_schema::PlainSchema;
+use modelcontext_polyfill::server::{CompiledSchema, SchemaCompiler, SchemaViolation};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+fn suite_dir() -> PathBuf {
+    match std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/json-schema-test-suite"),
+    }
+}
+
+/// Violations as comparable tuples, sorted (the order of several may differ).
+fn key(v: &[SchemaViolation]) -> Vec<(String, String, String, String)> {
+    let mut k: Vec<_> = v
+        .iter()
+        .map(|v| {
+            (
+                v.instance_path.clone(),
+                v.keyword.clone(),
+                v.schema_path.clone(),
+                v.message.clone(),
+            )
+        })
+        .collect();
+    k.sort();
+    k
+}
+
+/// Compares the two on `instance`; a difference is described in `problems`.
+fn compare(
+    schema: &Value,
+    plain: &PlainSchema,
+    full: &dyn CompiledSchema,
+    instance: &Value,
+    problems: &mut Vec<String>,
+) -> bool {
+    let (p, f) = (plain.validate(instance), full.validate(instance));
+    if key(&p) != key(&f) {
+        problems.push(format!(
+            "schema {schema}\n  instance {instance}\n  plain {:?}\n  full  {:?}",
+            key(&p),
+            key(&f)
+        ));
+    }
+    p.is_empty()
+}
+
+#[test]
+fn plain_schemas_answer_the_suite_as_the_full_validator_does() {
+    let dir = suite_dir().join("tests").join("draft2020-12");
+    assert!(
+        dir.is_dir(),
+        "the JSON-Schema-Test-Suite is not at {}",
+        dir.display()
+    );
+    let compiler = JsonSchemaCompiler::new();
+    let (mut groups, mut plain_groups, mut tests) = (0, 0, 0);
+    let mut problems = Vec::new();
+    for (file, contents) in suite::read_tree(&dir).unwrap() {
+        if file.starts_with("optional") {
+            continue;
+        }
+        for group in contents.as_array().unwrap() {
+            groups += 1;
+            let schema = &group["schema"];
+            let Some(plain) = PlainSchema::compile(schema) else {
+                continue;
+            };
+            let full = compiler
+                .compile(schema)
+                .unwrap_or_else(|e| panic!("{file}: plain but refused by the full validator: {e}"));
+            plain_groups += 1;
+            for test in group["tests"].as_array().unwrap() {
+                tests += 1;
+                let valid = compare(schema, &plain, full.as_ref(), &test["data"], &mut problems);
+                if valid != test["valid"].as_bool().unwrap() {
+                    problems.push(format!(
+                        "{file}: {} / {}: plain says valid={valid}",
+                        group["description"], test["description"]
+                    ));
+                }
+            }
+        }
+    }
+    println!("plain: {plain_groups} of {groups} groups, {tests} tests");
+    assert!(
+        problems.is_empty(),
+        "{} differences:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    // The plain set covers a fair part of the suite (this fails if it shrinks by accident).
+    assert!(
+        plain_groups >= 100 && tests >= 400,
+        "{plain_groups} groups, {tests} tests"
+    );
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+        &xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+/// A value of any type, small, with the edge cases the checks care about.
+fn any(rng: &mut Rng, depth: u32) -> Value {
+    let scalars = [
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(1),
+        json!(-1),
+        json!(1.0),
+        json!(2.5),
+        json!(-0.5),
+        json!(3),
+        json!(100),
+        json!(1e300),
+        json!(9007199254740993u64),
+        json!(18446744073709551615u64),
+        json!(-9223372036854775808i64),
+        json!(""),
+        json!("a"),
+        json!("ab"),
+        json!("héllo"),
+        json!("😀😀"),
+        json!("red"),
+        json!("x/y~z"),
+    ];
+    match rng.below(if depth > 2 { 1 } else { 4 }) {
+        0 => rng.pick(&scalars).clone(),
+        1 => Value::Array((0..rng.below(4)).map(|_| any(rng, depth + 1)).collect()),
+        _ => {
+            let keys = ["a", "b", "q", "n", "tags", "when", "x/y", "size", "extra"];
+            let mut m = serde_json::Map::new();
+            for _ in 0..rng.below(5) {
+                m.insert((*rng.pick(&keys)).to_owned(), any(rng, depth + 1));
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+/// An instance shaped like `schema`, with a mutation now and then.
+fn shaped(rng: &mut Rng, schema: &Value, depth: u32) -> Value {
+    if rng.below(6) == 0 || depth > 6 {
+        return any(rng, depth);
+    }
+    if let Some(options) = schema.get("enum").and_then(Value::as_array) {
+        return rng.pick(options).clone();
+    }
+    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+        let branch = rng.pick(branches).clone();
+        return shaped(rng, &branch, depth + 1);
+    }
+    if let Some(c) = schema.get("const") {
+        return c.clone();
+    }
+    let ty = match schema.get("type") {
+        Some(Value::String(t)) => t.as_str(),
+        Some(Value::Array(ts)) => rng.pick(ts).as_str().unwrap_or("null"),
+        _ => "any",
+    };
+    match ty {
+        "object" => {
+            let mut m = serde_json::Map::new();
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                for (k, s) in props {
+                    if rng.below(4) != 0 {
+                        m.insert(k.clone(), shaped(rng, s, depth + 1));
+                    }
+                }
+            }
+            if rng.below(4) == 0 {
+                m.insert("extra".into(), any(rng, depth + 1));
+            }
+            Value::Object(m)
+        }
+        "array" => {
+            let item = schema.get("items").cloned().unwrap_or(json!({}));
+            Value::Array(
+                (0..rng.below(5))
+                    .map(|_| shaped(rng, &item, depth + 1))
+                    .collect(),
+            )
+        }
+        "string" => json!(rng.pick(&["", "a", "abc", "héllo wörld", "2026-11-26", "red", "blue"])),
+        "integer" => json!(*rng.pick(&[-5i64, 0, 1, 2, 3, 7, 10, 12, 99, 100, 101])),
+        "number" => rng
+            .pick(&[
+                json!(0.5),
+                json!(1),
+                json!(2.0),
+                json!(-3.25),
+                json!(10),
+                json!(100.5),
+            ])
+            .clone(),
+        "boolean" => json!(rng.below(2) == 0),
+        "null" => Value::Null,
+        _ => any(rng, depth),
+    }
+}
+
+#[test]
+fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
+    let corpus = [
+        json!({"type": "object", "properties": {"q": {"type": "string", "description": "query"}}, "required": ["q"]}),
+        json!({"type": "object", "properties": {"a": {"type": "number"}}}),
+        json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 100, "multipleOf": 3}}, "required": ["n"], "additionalProperties": false}),
+        json!({"type": "object", "properties": {"size": {"type": "string", "enum": ["s", "m", "l", "xl", "xxl"]}, "color": {"enum": ["red", "blue", 3, null]}}, "additionalProperties": {"type": "string"}}),
+        json!({"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 2}, "minItems": 1, "maxItems": 3, "uniqueItems": true}}}),
+        json!({"type": "object", "properties": {"when": {"type": "string", "format": "date", "title": "When"}, "x/y": {"type": ["string", "null"]}}, "required": ["when", "x/y"]}),
+        json!({"type": "object", "properties": {"choice": {"anyOf": [{"const": "a", "title": "A"}, {"const": "b", "title": "B"}]}}, "required": ["choice"]}),
+        json!({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10}}, "required": ["n"]}}}}}}),
+        json!({"type": "object", "minProperties": 1, "maxProperties": 2, "properties": {"a": false, "b": true}}),
+        json!({"type": ["integer", "string"], "minimum": 2.5, "maxLength": 1}),
+        json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"a": {"const": {"k": [1, 2.0]}}}, "default": {}, "examples": [{}]}),
+        json!({"type": "array", "items": false}),
+        json!({"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "string", "minLength": 2}]}, "maxItems": 2}),
+        json!({"type": "object", "additionalProperties": false}),
+        json!({"type": "object", "properties": {"n": {"type": "number", "multipleOf": 2}}}),
+        json!({"additionalProperties": false, "anyOf": [{"type": "string"}, {"maxProperties": 0}]}),
+        json!({"type": "array", "items": {"type": "integer", "maximum": 10}, "minItems": 2, "maxItems": 3}),
+        json!({"type": "object", "properties": {"q": {"type": "string"}}, "additionalProperties": false, "required": ["q", "n"], "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}),
+        json!(false),
+        json!(true),
+        json!({}),
+    ];
+    let compiler = JsonSchemaCompiler::new();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut problems = Vec::new();
+    let (mut valid, mut invalid) = (0, 0);
+    for schema in &corpus {
+        let plain = PlainSchema::compile(schema).unwrap_or_else(|| panic!("not plain: {schema}"));
+        let full = compiler.compile(schema).unwrap();
+        for _ in 0..400 {
+            let instance = shaped(&mut rng, schema, 0);
+            if compare(schema, &plain, full.as_ref(), &instance, &mut problems) {
+                valid += 1;
+            } else {
+                invalid += 1;
+            }
+        }
+    }
+    problems.truncate(20);
+    assert!(problems.is_empty(), "differences:\n{}", problems.join("\n"));
+    // Both outcomes are exercised.
+    assert!(
+        valid > 1000 && invalid > 1000,
+        "{valid} valid, {invalid} invalid"
+    );
+}
+
+#[test]
+fn what_is_not_plain_is_left_to_the_full_validator() {
+    for schema in [
+        json!({"type": "string", "pattern": "^a"}),
+        json!({"$ref": "#/$defs/a", "$defs": {"a": {}}}),
+        json!({"oneOf": [{}, {}]}),
+        json!({"type": "number", "multipleOf": 0.1}),
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}),
+        json!({"type": "object", "x-custom": 1}),
+        json!({"type": "strin"}),
+        json!({"type": ["string", "string"]}),
+        json!({"required": ["a", "a"]}),
+        json!({"minLength": -1}),
+        json!({"anyOf": []}),
+        json!({"title": 5}),
+        json!({"properties": {"a": {"properties": {"b": {"not": {}}}}}}),
+        json!(3),
+    ] {
+        assert!(
+            PlainSchema::compile(&schema).is_none(),
+            "{schema} was taken as plain"
+        );
+    }
+}
