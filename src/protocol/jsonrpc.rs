@@ -2,7 +2,7 @@
 //! builders for outgoing ones.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::fmt;
 
 use super::error_codes::INVALID_REQUEST;
@@ -334,7 +334,12 @@ pub fn compact(v: &Value) -> String {
 
 /// `{"jsonrpc":"2.0","id":…,"result":…}`
 pub fn success(id: &RequestId, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id.to_value(), "result": result })
+    // Built by hand: `json!` would copy `result` through its serializer.
+    let mut m = Map::with_capacity(3);
+    m.insert("jsonrpc".into(), Value::from("2.0"));
+    m.insert("id".into(), id.to_value());
+    m.insert("result".into(), result);
+    Value::Object(m)
 }
 
 /// `{"jsonrpc":"2.0","id":…,"error":…}`; the id is left out when it could not be read
@@ -380,6 +385,7 @@ pub fn request(id: &RequestId, method: &str, params: Option<Value>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn invalid(v: Value) -> InvalidMessage {
         classify(&v).expect_err("should be invalid")

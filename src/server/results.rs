@@ -3,11 +3,15 @@
 //! Handlers are lenient in what they return (a page's function may return a string, an
 //! object, or a full MCP result); these functions are strict in what they produce.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Text content: `{"type":"text","text":…}`.
 pub fn text_block(text: impl Into<String>) -> Value {
-    json!({ "type": "text", "text": text.into() })
+    // By hand: `json!` would copy the text through its serializer.
+    let mut m = Map::with_capacity(2);
+    m.insert("type".into(), Value::from("text"));
+    m.insert("text".into(), Value::String(text.into()));
+    Value::Object(m)
 }
 
 fn is_str(b: &Map<String, Value>, key: &str) -> bool {
@@ -72,22 +76,31 @@ pub fn call_tool_result(value: Value) -> Map<String, Value> {
         }
         Value::Object(o) if o.contains_key("structuredContent") && o.len() == 1 => {
             let sc = o.get("structuredContent").cloned().unwrap_or(Value::Null);
-            out.insert("content".into(), json!([text_block(sc.to_string())]));
+            out.insert(
+                "content".into(),
+                Value::Array(vec![text_block(sc.to_string())]),
+            );
             out.insert("structuredContent".into(), sc);
         }
         Value::String(s) => {
-            out.insert("content".into(), json!([text_block(s)]));
+            out.insert("content".into(), Value::Array(vec![text_block(s)]));
         }
         Value::Null => {
-            out.insert("content".into(), json!([]));
+            out.insert("content".into(), Value::Array(Vec::new()));
         }
         Value::Object(o) => {
             let v = Value::Object(o);
-            out.insert("content".into(), json!([text_block(v.to_string())]));
+            out.insert(
+                "content".into(),
+                Value::Array(vec![text_block(v.to_string())]),
+            );
             out.insert("structuredContent".into(), v);
         }
         other => {
-            out.insert("content".into(), json!([text_block(other.to_string())]));
+            out.insert(
+                "content".into(),
+                Value::Array(vec![text_block(other.to_string())]),
+            );
         }
     }
     out
@@ -96,7 +109,7 @@ pub fn call_tool_result(value: Value) -> Map<String, Value> {
 /// An `isError` tool result carrying `message`.
 pub fn tool_error(message: impl Into<String>) -> Map<String, Value> {
     let mut out = Map::new();
-    out.insert("content".into(), json!([text_block(message)]));
+    out.insert("content".into(), Value::Array(vec![text_block(message)]));
     out.insert("isError".into(), Value::Bool(true));
     out
 }
@@ -180,7 +193,12 @@ pub fn prompt_result(
         }
         Value::Array(a) => (a, None),
         Value::String(s) => (
-            vec![json!({ "role": "user", "content": text_block(s) })],
+            vec![{
+                let mut m = Map::with_capacity(2);
+                m.insert("role".into(), Value::from("user"));
+                m.insert("content".into(), text_block(s));
+                Value::Object(m)
+            }],
             None,
         ),
         other => {
@@ -222,6 +240,7 @@ pub fn prompt_result(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn tool_values_normalize() {

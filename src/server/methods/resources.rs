@@ -1,7 +1,7 @@
 //! `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe`
 //! and `subscriptions/listen`.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::protocol::ProtocolVersion;
 use crate::server::call::ListenFilter;
@@ -85,7 +85,10 @@ pub(super) fn resources_read(call: &Call) -> Reply {
         let contents = results::resource_contents(value, &uri, mime.as_deref()).map_err(|e| {
             ServerError::Internal(format!("Resource {uri} returned malformed contents: {e}"))
         })?;
-        Ok(json!({ "contents": contents }))
+        // By hand: `json!` would copy the contents through its serializer.
+        let mut r = Map::new();
+        r.insert("contents".into(), Value::Array(contents));
+        Ok(Value::Object(r))
     }))
 }
 
