@@ -5,7 +5,9 @@
 // several alternating rounds. Prints every figure for each implementation (median and range over
 // the rounds) with the median of the per-round ratios (ours / peer), then the byte figures (gzip
 // and brotli), and warns when one of our figures is worse than the README's performance table by
-// more than this run's own spread.
+// more than this run's own spread. A third MCP column, the client floor, is a bare page script
+// answering the same wire with canned replies: what the client itself costs, so the best ratio
+// any server could reach against @mcp-b/global with this client.
 //
 //   node scripts/bench.mjs              ROUNDS=3 by default (a few minutes on 2 cores)
 //   ROUNDS=7 node scripts/bench.mjs     more rounds, tighter medians
@@ -61,6 +63,15 @@ const IMPLS = [
     mcp: true,
   },
   {
+    // What the client itself costs: a page script answering the tab wire with canned JSON-RPC
+    // (no checks, no validation). No server can go below it with this client; its ratio to
+    // @mcp-b/global is the best any ratio of ours can be.
+    id: 'floor',
+    label: 'client floor (bare JS server)',
+    kind: 'floor',
+    mcp: true,
+  },
+  {
     id: 'w3c',
     label: `@mcp-b/webmcp-polyfill ${pkgVersion('@mcp-b/webmcp-polyfill')}`,
     kind: 'classic',
@@ -111,7 +122,28 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
 
   // Script start → document.modelContext → a tool listable by a connected agent.
   const t0 = now();
-  if (kind === 'esm') {
+  if (kind === 'floor') {
+    // The bare server: tools in a Map, the MCP-B tab wire, canned replies.
+    const tools = new Map();
+    document.modelContext = { registerTool: async (t) => void tools.set(t.name, t) };
+    window.addEventListener('message', async (ev) => {
+      const d = ev.data;
+      if (ev.source !== window || !d || d.type !== 'mcp' || d.direction !== 'client-to-server') return;
+      const post = (payload) => window.postMessage({ channel: d.channel, type: 'mcp', direction: 'server-to-client', payload }, location.origin);
+      const p = d.payload;
+      if (p === 'mcp-check-ready') return post('mcp-server-ready');
+      if (!p || p.id === undefined) return;
+      const reply = (result) => post({ jsonrpc: '2.0', id: p.id, result });
+      if (p.method === 'initialize') {
+        reply({ protocolVersion: p.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '0' } });
+      } else if (p.method === 'tools/list') {
+        reply({ tools: [...tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) });
+      } else if (p.method === 'tools/call') {
+        const text = String(await tools.get(p.params.name).execute(p.params.arguments ?? {}));
+        reply({ content: [{ type: 'text', text }] });
+      } else reply({});
+    });
+  } else if (kind === 'esm') {
     await import(src);
   } else {
     await new Promise((resolve, reject) => {
@@ -326,7 +358,7 @@ async function main() {
   try {
     for (let round = 0; round < ROUNDS; round++) {
       // Alternate which MCP server goes first; the W3C-only peer runs last.
-      const order = round % 2 ? ['mcpb', 'ours', 'w3c'] : ['ours', 'mcpb', 'w3c'];
+      const order = round % 2 ? ['mcpb', 'ours', 'floor', 'w3c'] : ['ours', 'mcpb', 'floor', 'w3c'];
       for (const id of order) {
         const impl = IMPLS.find((i) => i.id === id);
         const context = await browser.newContext();
@@ -372,24 +404,29 @@ async function main() {
   const values = (id, key) => results[id].map((r) => r[key]);
   const figureRows = FIGURES.map((f) => {
     const ratios = results.ours.map((r, i) => r[f.key] / results.mcpb[i]?.[f.key]);
+    const floorRatios = results.floor.map((r, i) => r[f.key] / results.mcpb[i]?.[f.key]);
     const w3c = f.mcp ? [] : values('w3c', f.key);
     return {
       ...f,
       ours: values('ours', f.key),
       mcpb: values('mcpb', f.key),
       w3c,
+      floor: values('floor', f.key),
       ratio: median(ratios),
+      floorRatio: f.mcp ? median(floorRatios) : NaN,
     };
   });
   const bytes = byteFigures();
   const date = new Date().toISOString().slice(0, 10);
-  const headers = ['figure', IMPLS[0].label, IMPLS[1].label, 'ours / MCP-B', 'goal', IMPLS[2].label];
+  const headers = ['figure', IMPLS[0].label, IMPLS[1].label, 'ours / MCP-B', 'goal', IMPLS[2].label, 'floor / MCP-B', IMPLS[3].label];
   const rows = figureRows.map((f) => [
     f.name,
     cell(f.ours, f.unit),
     cell(f.mcpb, f.unit),
     ratioText(f.ratio),
     f.goal ?? '',
+    f.mcp ? cell(f.floor, f.unit) : 'n/a',
+    f.mcp ? ratioText(f.floorRatio) : '',
     f.mcp ? 'n/a (no MCP server)' : cell(f.w3c, f.unit),
   ]);
   const byteHeaders = ['bytes', 'raw', 'gzip -9', 'brotli -11'];
