@@ -34,16 +34,14 @@
 //! assert!(PlainSchema::compile(&json!({ "type": "string", "pattern": "^a" })).is_none());
 //! ```
 
-mod check;
 mod numbers;
-mod report;
+mod walk;
 
 use super::validator::{depth_violation, CompiledSchema, SchemaViolation, DEFAULT_MAX_DEPTH};
 use crate::server::depth;
-use check::valid;
 use numbers::MAX_SAFE;
-use report::errors;
 use serde_json::{Number, Value};
+use walk::{walk, Path, Walk};
 
 /// How deeply a plain schema may nest subschemas; deeper ones go to the full validator.
 const MAX_SCHEMA_DEPTH: usize = 32;
@@ -57,7 +55,7 @@ pub struct PlainSchema {
 }
 
 enum Node {
-    /// `true`, or an object schema with nothing to check.
+    /// `true`.
     True,
     /// `false`, at its location.
     False(String),
@@ -89,7 +87,8 @@ struct Checks {
     /// Allowed types, and whether `type` was one name (the message differs).
     types: Option<(u8, bool)>,
     constant: Option<Value>,
-    options: Option<Value>,
+    /// `enum`'s values.
+    options: Option<Vec<Value>>,
     minimum: Option<Number>,
     maximum: Option<Number>,
     exclusive_minimum: Option<Number>,
@@ -141,7 +140,7 @@ fn node(schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
         match key.as_str() {
             "type" => c.types = Some(types(value)?),
             "const" => c.constant = Some(value.clone()),
-            "enum" => c.options = Some(value.as_array().map(|_| value.clone())?),
+            "enum" => c.options = Some(value.as_array()?.clone()),
             "minimum" => c.minimum = Some(number(value)?),
             "maximum" => c.maximum = Some(number(value)?),
             "exclusiveMinimum" => c.exclusive_minimum = Some(number(value)?),
@@ -258,10 +257,18 @@ impl CompiledSchema for PlainSchema {
         if depth::exceeds(instance, DEFAULT_MAX_DEPTH) {
             return vec![depth_violation(DEFAULT_MAX_DEPTH)];
         }
-        let mut out = Vec::new();
-        if !valid(&self.root, instance) {
-            errors(&self.root, instance, "", "false", &mut out);
+        // Deciding first: a valid instance, the common case, costs no violation built.
+        if walk(&self.root, instance, &Path::Root, "false", &mut Walk(None)) {
+            return Vec::new();
         }
+        let mut out = Vec::new();
+        walk(
+            &self.root,
+            instance,
+            &Path::Root,
+            "false",
+            &mut Walk(Some(&mut out)),
+        );
         out
     }
 }

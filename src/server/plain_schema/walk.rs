@@ -1,0 +1,304 @@
+//! One walk of an instance against a plain schema, in two modes: deciding (the first violation
+//! ends it and nothing is built — the common, valid case) and reporting (every violation,
+//! worded as the `jsonschema` crate words them). Each keyword is checked in one place, so the
+//! two modes cannot disagree.
+
+use super::numbers::{compare, equal, is_integer, is_multiple, unique};
+use super::{escape, Checks, Node, TYPE_NAMES};
+use super::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+use crate::server::SchemaViolation;
+use serde_json::{Number, Value};
+use std::cmp::Ordering;
+
+/// Where the walk is in the instance; written out as a JSON Pointer only for a violation.
+#[derive(Clone, Copy)]
+pub(super) enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn pointer(&self) -> String {
+        match self {
+            Path::Root => String::new(),
+            Path::Key(parent, key) => format!("{}/{}", parent.pointer(), escape(key)),
+            Path::Index(parent, i) => format!("{}/{i}", parent.pointer()),
+        }
+    }
+}
+
+/// The walk's mode: without a list it decides, with one it reports into it.
+pub(super) struct Walk<'o>(pub(super) Option<&'o mut Vec<SchemaViolation>>);
+
+impl Walk<'_> {
+    fn deciding(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// Records the violation `v` makes when reporting; `false` when deciding (stop there).
+    fn fail(&mut self, v: impl FnOnce() -> SchemaViolation) -> bool {
+        match &mut self.0 {
+            Some(out) => {
+                out.push(v());
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Whether `instance` (at `path`) is valid against `node`; when reporting, every violation is
+/// recorded. `holder` is the keyword that holds `node` (what a `false` schema is reported as).
+pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: &mut Walk) -> bool {
+    let c = match node {
+        Node::True => return true,
+        Node::False(at) => {
+            w.fail(|| SchemaViolation {
+                instance_path: path.pointer(),
+                keyword: holder.to_owned(),
+                schema_path: at.clone(),
+                message: format!("False schema does not allow {instance}"),
+            });
+            return false;
+        }
+        Node::Checks(c) => c,
+    };
+    let mut valid = true;
+    // A violation of this schema's `$keyword`, worded `$message` (built only when reporting);
+    // when deciding, the walk ends here.
+    macro_rules! fail {
+        ($keyword:expr, $message:expr) => {{
+            valid = false;
+            if !w.fail(|| violation(path, c, $keyword, $message)) {
+                return false;
+            }
+        }};
+    }
+    // A subschema's verdict: when deciding, an invalid one ends the walk.
+    macro_rules! descend {
+        ($ok:expr) => {{
+            if !$ok {
+                valid = false;
+                if w.deciding() {
+                    return false;
+                }
+            }
+        }};
+    }
+    if let Some((bits, single)) = c.types {
+        if !type_matches(bits, instance) {
+            fail!("type", type_message(instance, bits, single));
+        }
+    }
+    if let Some(k) = c.constant.as_ref().filter(|k| !equal(k, instance)) {
+        fail!("const", format!("{k} was expected"));
+    }
+    if let Some(options) = &c.options {
+        if !options.iter().any(|o| equal(o, instance)) {
+            fail!("enum", enum_message(instance, options));
+        }
+    }
+    if let Value::Number(n) = instance {
+        if let Some(l) = past(n, &c.minimum, &[Ordering::Less]) {
+            fail!(
+                "minimum",
+                format!("{instance} is less than the minimum of {l}")
+            );
+        }
+        if let Some(l) = past(n, &c.maximum, &[Ordering::Greater]) {
+            fail!(
+                "maximum",
+                format!("{instance} is greater than the maximum of {l}")
+            );
+        }
+        if let Some(l) = past(n, &c.exclusive_minimum, &[Ordering::Less, Ordering::Equal]) {
+            fail!(
+                "exclusiveMinimum",
+                format!("{instance} is less than or equal to the minimum of {l}")
+            );
+        }
+        if let Some(l) = past(
+            n,
+            &c.exclusive_maximum,
+            &[Ordering::Greater, Ordering::Equal],
+        ) {
+            fail!(
+                "exclusiveMaximum",
+                format!("{instance} is greater than or equal to the maximum of {l}")
+            );
+        }
+        if let Some(m) = c.multiple_of.filter(|m| !is_multiple(n, *m)) {
+            fail!(
+                "multipleOf",
+                format!("{instance} is not a multiple of {}", m as f64)
+            );
+        }
+    }
+    // The counts: a string's characters, an array's items, an object's properties.
+    let counted = match instance {
+        Value::String(s) => Some((s.chars().count(), 0, [c.min_length, c.max_length])),
+        Value::Array(items) => Some((items.len(), 1, [c.min_items, c.max_items])),
+        Value::Object(map) => Some((map.len(), 2, [c.min_properties, c.max_properties])),
+        _ => None,
+    };
+    if let Some((len, kind, limits)) = counted {
+        for (bound, limit) in limits.into_iter().enumerate() {
+            let (keyword, phrase, one, many) = COUNTS[kind][bound];
+            let beyond = |m: &u64| {
+                if bound == 0 {
+                    (len as u64) < *m
+                } else {
+                    len as u64 > *m
+                }
+            };
+            if let Some(m) = limit.filter(beyond) {
+                fail!(
+                    keyword,
+                    format!(
+                        "{instance} {phrase} {m} {}",
+                        if m == 1 { one } else { many }
+                    )
+                );
+            }
+        }
+    }
+    if let Value::Object(map) = instance {
+        for r in c.required.iter().filter(|r| !map.contains_key(*r)) {
+            fail!(
+                "required",
+                format!("{} is a required property", Value::String(r.clone()))
+            );
+        }
+    }
+    if let Value::Array(items) = instance {
+        if c.unique_items && !unique(items) {
+            fail!("uniqueItems", format!("{instance} has non-unique elements"));
+        }
+    }
+    if let Value::Object(map) = instance {
+        let mut unexpected = Vec::new();
+        for (k, v) in map {
+            let child = Path::Key(path, k);
+            let held = c.properties.iter().find(|(name, _)| name == k);
+            descend!(match (held, &c.additional) {
+                (Some((_, n)), _) => walk(n, v, &child, "properties", w),
+                (None, Some(Node::False(_))) => {
+                    unexpected.push(k.as_str());
+                    true
+                }
+                (None, Some(n)) => walk(n, v, &child, "additionalProperties", w),
+                (None, None) => true,
+            });
+        }
+        if !unexpected.is_empty() {
+            fail!("additionalProperties", {
+                // Without `properties` every member is unexpected, and the crate reports the
+                // first one's value as refused by the `false` schema, at the object.
+                match map.values().next().filter(|_| c.properties.is_empty()) {
+                    Some(first) => format!("False schema does not allow {first}"),
+                    None => format!(
+                        "Additional properties are not allowed ({} {} unexpected)",
+                        unexpected
+                            .iter()
+                            .map(|k| format!("'{k}'"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        if unexpected.len() == 1 { "was" } else { "were" }
+                    ),
+                }
+            });
+        }
+    }
+    if let (Value::Array(items), Some(n)) = (instance, &c.items) {
+        for (i, item) in items.iter().enumerate() {
+            descend!(walk(n, item, &Path::Index(path, i), "items", w));
+        }
+    }
+    let branch = |b: &Node| walk(b, instance, path, "anyOf", &mut Walk(None));
+    if !c.any_of.is_empty() && !c.any_of.iter().any(branch) {
+        fail!(
+            "anyOf",
+            format!(
+                "{instance} is not valid under any of the schemas listed in the 'anyOf' keyword"
+            )
+        );
+    }
+    valid
+}
+
+/// A violation of keyword `keyword` of `c`, for the instance at `path`.
+fn violation(path: &Path, c: &Checks, keyword: &str, message: String) -> SchemaViolation {
+    SchemaViolation {
+        instance_path: path.pointer(),
+        keyword: keyword.to_owned(),
+        schema_path: format!("{}/{keyword}", c.at),
+        message,
+    }
+}
+
+fn type_matches(bits: u8, instance: &Value) -> bool {
+    let of = match instance {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
+        Value::Number(n) if is_integer(n) => INTEGER | NUMBER,
+        Value::Number(_) => NUMBER,
+    };
+    bits & of != 0
+}
+
+/// `x is not of type "t"`, or `x is not of types "a", "b"` (in the crate's order of types).
+fn type_message(instance: &Value, bits: u8, single: bool) -> String {
+    let listed: Vec<String> = TYPE_NAMES
+        .iter()
+        .filter(|(_, b)| bits & b != 0)
+        .map(|(n, _)| format!("\"{n}\""))
+        .collect();
+    if single {
+        format!("{instance} is not of type {}", listed[0])
+    } else {
+        format!("{instance} is not of types {}", listed.join(", "))
+    }
+}
+
+/// The count keywords, minimum then maximum, of strings, arrays and objects: the keyword, the
+/// message's phrase, the unit in the singular and the plural.
+#[rustfmt::skip]
+const COUNTS: [[(&str, &str, &str, &str); 2]; 3] = [
+    [("minLength", "is shorter than", "character", "characters"), ("maxLength", "is longer than", "character", "characters")],
+    [("minItems", "has less than", "item", "items"), ("maxItems", "has more than", "item", "items")],
+    [("minProperties", "has less than", "property", "properties"), ("maxProperties", "has more than", "property", "properties")],
+];
+
+/// `limit`, when `n` compares to it as one of `bad`.
+fn past<'a>(n: &Number, limit: &'a Option<Number>, bad: &[Ordering]) -> Option<&'a Number> {
+    limit.as_ref().filter(|l| bad.contains(&compare(n, l)))
+}
+
+/// `x is not one of a, b or c` (at most three listed; then "or N other candidates").
+fn enum_message(instance: &Value, options: &[Value]) -> String {
+    let mut m = format!("{instance} is not one of ");
+    if options.len() <= 3 {
+        for (i, o) in options.iter().enumerate() {
+            if i == 0 {
+                m.push_str(&o.to_string());
+            } else if i == options.len() - 1 {
+                m.push_str(&format!(" or {o}"));
+            } else {
+                m.push_str(&format!(", {o}"));
+            }
+        }
+    } else {
+        for (i, o) in options.iter().take(2).enumerate() {
+            if i > 0 {
+                m.push_str(", ");
+            }
+            m.push_str(&o.to_string());
+        }
+        m.push_str(&format!(" or {} other candidates", options.len() - 2));
+    }
+    m
+}
