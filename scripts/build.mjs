@@ -24,12 +24,14 @@
 //     wasm-metadce (keep only the module's own exports) → wasm-opt -Oz; no wasm-bindgen
 //   polyfill/src/*.js, in POLYFILL_SOURCES order, wrapped by polyfill/build/entry.*.js
 //
-// dist/
-//   modelcontext.js           ES module entry: imports the glue, awaits the wasm, installs
+// dist/ (the README's "dist/ files" table says what each is)
+//   modelcontext.js           ES module front: starts the core script, the glue and the core wasm
+//                             at once (load_core.import.esm.js), then installs synchronously
+//   modelcontext_core.js      the core script: instantiates the glue with the compiled wasm
 //   modelcontext_glue.js      wasm-bindgen `--target web` glue (imported by modelcontext.js)
 //   modelcontext_glue_bg.wasm the optimized core wasm (fetched via new URL(..., import.meta.url))
-//   modelcontext.iife.js      classic script, self-contained: no-modules glue + core wasm as
-//                             base64, instantiated synchronously
+//   modelcontext.iife.js      classic-script front, loading the same three (load_core.import.iife.js)
+//   *.inline.*                the same with both wasm modules inside, as base64
 //   modelcontext_validator.wasm the validator module, for both builds (polyfill/src/validator.js
 //                             fetches it beside the script, or from config.validatorUrl)
 
@@ -398,6 +400,12 @@ step('assemble dist/', () => {
   const common = {
     '@@VERSION@@': crate.version, '@@GLUE_JS@@': OUT.glueJs, '@@GLUE_WASM@@': OUT.glueWasm,
     '@@VALIDATOR_WASM@@': OUT.validator,
+    // Why the ES module builds cannot find a wasm file, in the front (the core) and in the core
+    // script (the validator); a single-quoted literal.
+    '@@NO_URL@@':
+      'this bundle has no import.meta.url, so the wasm files beside the polyfill cannot be found ' +
+      "(a bundler that does not handle new URL(\\'./file.wasm\\', import.meta.url), such as esbuild or plain Rollup): " +
+      "import \\'modelcontext-polyfill/inline\\' instead, or set modelContextPolyfillConfig.coreUrl and validatorUrl",
   };
   const inline = {
     '/*@@DECODE_BASE64@@*/': tpl('decode_base64.js'),
@@ -408,11 +416,17 @@ step('assemble dist/', () => {
 
   // The front, as an ES module: modelcontext.js loads modelcontext_core.js, modelcontext.inline.js
   // the core with the wasm inline.
-  const front = (core) => fill(tpl('entry.esm.js'), { ...common, '@@CORE_JS@@': core, '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }) });
+  // The file build's front starts the core wasm and the glue beside the core script.
+  const front = (core, loader) => fill(tpl('entry.esm.js'), {
+    ...common,
+    '@@CORE_JS@@': core,
+    '/*@@LOAD_CORE@@*/': fill(tpl(loader), { ...common, '@@CORE_JS@@': core }).trim().split('\n').join('\n  '),
+    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
+  });
   const coreSources = concatSources('', [...CORE_SOURCES, 'wasm_fetch.js']);
-  const esm = front(OUT.core);
+  const esm = front(OUT.core, 'load_core.import.esm.js');
   const core = fill(tpl('core.esm.js'), { ...common, '/*@@CORE_SOURCES@@*/': coreSources });
-  const inlineEsm = front(OUT.inlineCore);
+  const inlineEsm = front(OUT.inlineCore, 'load_core.inline.esm.js');
   const inlineCore = fill(tpl('core.inline.esm.js'), { ...common, ...inline, '/*@@CORE_SOURCES@@*/': coreSources });
 
   // The classic scripts: the front alone, loading modelcontext_core.js beside it; and the
@@ -438,7 +452,7 @@ step('assemble dist/', () => {
     '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
     '/*@@GLUE_NO_MODULES@@*/': '',
     '/*@@CORE_SOURCES@@*/': '',
-    '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.import.iife.js'), { '@@CORE_JS@@': OUT.core }), '  '),
+    '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.import.iife.js'), { ...common, '@@CORE_JS@@': OUT.core }), '  '),
   });
   const inlineIife = fill(tpl('entry.iife.js'), {
     ...common,

@@ -5,11 +5,11 @@
 // (./@@CORE_JS@@: the glue and the core wasm); calls made meanwhile wait for it, in order.
 // `ready` resolves when the core has loaded (rejects, with the reason and the fix, when it
 // cannot). Where there is no document and no worker scope (Node, SSR) nothing happens.
-const __mcp = (function (env) {
+const __mcp = (function () {
   'use strict';
 /*@@FRONT_SOURCES@@*/
-  return install(env);
-})({ format: 'esm', version: '@@VERSION@@', loadCore: (ctx) => import('./@@CORE_JS@@').then((m) => m.start(ctx)) });
+  return install({ format: 'esm', version: '@@VERSION@@', loadCore: /*@@LOAD_CORE@@*/ });
+})();
 
 /** Resolves with the installed copy's record once its core has loaded. */
 export const ready = __mcp

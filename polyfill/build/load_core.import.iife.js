@@ -1,19 +1,22 @@
-// The core beside this script: modelcontext_core.js, the same ES module the ESM build loads
-// (the glue; it fetches the core wasm beside itself, compiled while it streams in).
+// The core beside this script: modelcontext_core.js, the same ES module the ESM build loads. Its
+// glue and the core wasm start loading now, beside it (each would otherwise wait for the one
+// before it).
 function loadCore(ctx) {
-  let url;
-  try {
-    url = new URL('./@@CORE_JS@@', scriptUrl).href;
-  } catch {
-    url = './@@CORE_JS@@';
-  }
-  return import(url).then(
-    (m) => m.start(ctx),
-    (e) => {
-      throw __mcpLoadError(
-        `the core script ${url} could not be loaded (${(e && e.message) || e}); serve the whole dist/ ` +
-          'directory beside modelcontext.iife.js, or load modelcontext.inline.iife.js, which needs no other file.',
-      );
-    },
-  );
+  const beside = (file) => {
+    try {
+      return new URL(file, scriptUrl).href;
+    } catch {
+      return file;
+    }
+  };
+  const unreachable = (url) => (e) => {
+    throw __mcpLoadError(
+      `the core script ${url} could not be loaded (${(e && e.message) || e}); serve the whole dist/ ` +
+        'directory beside modelcontext.iife.js, or load modelcontext.inline.iife.js, which needs no other file.',
+    );
+  };
+  const core = beside('./@@CORE_JS@@');
+  const glue = beside('./@@GLUE_JS@@');
+  const early = __mcpStartCore(ctx.config, () => beside('./@@GLUE_WASM@@'), () => import(glue).catch(unreachable(glue)));
+  return import(core).then((m) => m.start({ ...ctx, early }), unreachable(core));
 }

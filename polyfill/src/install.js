@@ -40,10 +40,19 @@ function install(env) {
   const inWorker = typeof WorkerGlobalScope === 'function' && g instanceof WorkerGlobalScope;
   if (!hasDocument && !inWorker) return null;
 
+  const config = g.modelContextPolyfillConfig || {};
+  // The core starts loading before anything else is done: what it fetches does not wait for the
+  // interfaces below (they are ready long before it is).
+  let core;
+  try {
+    core = env.loadCore({ config });
+  } catch (e) {
+    core = Promise.reject(e);
+  }
+
   const ToolActivatedEvent = __mcpDefineToolEvent('ToolActivatedEvent');
   const ToolCancelEvent = __mcpDefineToolEvent('ToolCancelEvent');
   const { ModelContext, create, attach, fail, call } = __mcpDefineModelContext();
-  const config = g.modelContextPolyfillConfig || {};
 
   const native = hasDocument && 'modelContext' in Document.prototype ? document.modelContext : undefined;
   const mc = create();
@@ -140,12 +149,6 @@ function install(env) {
     throw error;
   }
 
-  let core;
-  try {
-    core = env.loadCore({ config });
-  } catch (e) {
-    core = Promise.reject(e);
-  }
   if (core && typeof core.then === 'function') {
     record.ready = Promise.resolve(core).then(started).catch(failed);
   } else {

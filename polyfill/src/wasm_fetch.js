@@ -105,3 +105,35 @@ function __mcpModuleUrl(configured, fallback) {
     return undefined;
   }
 }
+
+/**
+ * Vite's dev server runs dependencies from node_modules/.vite/deps/, where it copies no assets:
+ * from there, a wasm file is asked for where the package keeps it.
+ */
+function __mcpFromPackage(url) {
+  const m = /^(.*\/node_modules\/)\.vite\/deps\/(?:[^/?#]*\/)*([^/?#]+\.wasm)(?:[?#].*)?$/.exec(url || '');
+  return m ? `${m[1]}modelcontext-polyfill/dist/${m[2]}` : url;
+}
+
+/**
+ * Starts loading the core's two parts at once, before its script has arrived: the wasm
+ * (`config.coreUrl`, else `beside()`), fetched and compiled, and the glue (`importGlue()`).
+ * Each would otherwise wait for the file before it. `noUrl` says why there is no URL when
+ * `beside()` fails. `{ module, glue }` are promises, already handled (their failure is reported
+ * by whoever awaits them).
+ */
+function __mcpStartCore(config, beside, importGlue, noUrl) {
+  const url = __mcpFromPackage(__mcpModuleUrl(config.coreUrl, beside));
+  const module = url
+    ? __mcpFetchWasm(url, 'the core module', 'coreUrl')
+    : Promise.reject(__mcpLoadError(`the core module cannot be found: ${noUrl}.`));
+  let glue;
+  try {
+    glue = Promise.resolve(importGlue());
+  } catch (e) {
+    glue = Promise.reject(e);
+  }
+  module.catch(() => {});
+  glue.catch(() => {});
+  return { module, glue };
+}

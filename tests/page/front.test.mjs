@@ -77,6 +77,34 @@ for (const [build, tag] of Object.entries(BUILDS)) {
     }));
 }
 
+for (const [build, tag] of Object.entries(BUILDS)) {
+  test(`${build} build: the front asks for the core script, the glue and the core wasm at once (none waits for another)`, () =>
+    withPage(async ({ page, context, goto }) => {
+      // The core script is held back: the glue and the wasm must be asked for all the same.
+      let release;
+      const held = new Promise((r) => (release = r));
+      const asked = [];
+      await context.route('**/dist/modelcontext_*', async (route) => {
+        const file = new URL(route.request().url()).pathname.split('/').pop();
+        asked.push(file);
+        if (file === 'modelcontext_core.js') await held;
+        await route.continue();
+      });
+      await goto(await inlinePage(tag));
+      await page.waitForFunction(() => document.modelContext);
+      const deadline = Date.now() + 10_000;
+      while (!(asked.includes('modelcontext_glue.js') && asked.includes(CORE_WASM)) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual([...asked].sort(), ['modelcontext_core.js', 'modelcontext_glue.js', CORE_WASM].sort());
+      assert.equal(await page.evaluate(() => document.modelContext.isConnected()), false);
+      release();
+      await page.evaluate(() => globalThis[Symbol.for('modelcontext-polyfill')].ready);
+      await page.evaluate(() => document.modelContext.registerTool({ name: 'after', description: 'A', execute: () => 'ok' }));
+      assert.deepEqual(await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name)), ['after']);
+    }));
+}
+
 test('a bad session-API definition queued before the core loaded is reported on the console, and the next call is served', () =>
   withPage(async ({ page, context, goto, consoleMessages }) => {
     let release;

@@ -1,0 +1,1 @@
+(ctx) => import('./@@CORE_JS@@').then((m) => m.start(ctx))
