@@ -5,6 +5,7 @@
 //!
 //! | module | what it holds |
 //! |---|---|
+//! | [`collections`] | ordered maps and sets kept as sorted vectors (small code, fast lookups) |
 //! | [`protocol`] | JSON-RPC 2.0 and MCP message shapes, versions, error codes (pure Rust) |
 //! | [`peer`] | the JSON-RPC peer both the server's sessions and the client are (pure Rust) |
 //! | [`server`] | the engine: lifecycle, dispatch, registry, notifications, cancellation (pure Rust) |
@@ -23,6 +24,7 @@
 
 #[cfg(any(not(target_arch = "wasm32"), feature = "browser"))]
 pub mod client;
+pub mod collections;
 pub mod executor;
 pub mod peer;
 pub mod protocol;

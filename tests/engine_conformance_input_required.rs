@@ -5,6 +5,7 @@
 //! capabilities are refused; in the handshake era the engine asks the client itself.
 mod support;
 
+use modelcontext_polyfill::collections::VecMap;
 use modelcontext_polyfill::executor::LocalExecutor;
 use modelcontext_polyfill::schema::JsonSchemaCompiler;
 use modelcontext_polyfill::server::{
@@ -13,7 +14,6 @@ use modelcontext_polyfill::server::{
 };
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use support::McpSchemas;
 
@@ -286,7 +286,7 @@ fn prompts_and_resources_may_ask_too_and_lists_never_do() {
     h.server
         .register_prompt(PromptDef::new(
             "p",
-            move |_: BTreeMap<String, String>, ctx: RequestContext| {
+            move |_: VecMap<String, String>, ctx: RequestContext| {
                 let r = ask(&ctx);
                 async move { r.unwrap_or_else(|| Ok(json!("with context"))) }
             },
@@ -296,7 +296,7 @@ fn prompts_and_resources_may_ask_too_and_lists_never_do() {
         .register_resource(ResourceDef::new(
             "test://r",
             "r",
-            move |_: String, _: BTreeMap<String, String>, ctx: RequestContext| {
+            move |_: String, _: VecMap<String, String>, ctx: RequestContext| {
                 let r = ask(&ctx);
                 async move { r.unwrap_or_else(|| Ok(json!("text"))) }
             },

@@ -8,11 +8,12 @@
 //! request is left in flight; and the session still answers a good `tools/call` afterwards.
 mod support;
 
+use modelcontext_polyfill::collections::VecMap;
 use modelcontext_polyfill::server::{
     HandlerError, Limits, LogLevel, PromptDef, RequestContext, ResourceDef, ServerConfig, ToolDef,
 };
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use support::*;
 
 /// xorshift64*: small, fast, deterministic.
@@ -125,16 +126,14 @@ fn server_setup(h: &Harness) {
     s.register_resource(ResourceDef::new(
         "app://static",
         "static",
-        |_u: String, _v: BTreeMap<String, String>, _c| async {
-            Ok::<_, HandlerError>(json!("text"))
-        },
+        |_u: String, _v: VecMap<String, String>, _c| async { Ok::<_, HandlerError>(json!("text")) },
     ))
     .unwrap();
     s.register_resource(
         ResourceDef::new(
             "app://items/{id}",
             "item",
-            |_u: String, v: BTreeMap<String, String>, _c| async move {
+            |_u: String, v: VecMap<String, String>, _c| async move {
                 if v.get("id").map(String::as_str) == Some("7") {
                     Ok::<_, HandlerError>(json!({"contents":[{"blob":"aGk="}]}))
                 } else {
@@ -144,7 +143,7 @@ fn server_setup(h: &Harness) {
         )
         .completer(
             "id",
-            |_a: String, v: String, _c: BTreeMap<String, String>| async move {
+            |_a: String, v: String, _c: VecMap<String, String>| async move {
                 Ok::<_, HandlerError>(json!((0..150)
                     .map(|i| format!("{v}{i}"))
                     .collect::<Vec<_>>()))
@@ -155,7 +154,7 @@ fn server_setup(h: &Harness) {
     s.register_prompt(
         PromptDef::new(
             "p",
-            |a: BTreeMap<String, String>, _c: RequestContext| async move {
+            |a: VecMap<String, String>, _c: RequestContext| async move {
                 Ok::<_, HandlerError>(json!(format!("{a:?}")))
             },
         )
@@ -163,7 +162,7 @@ fn server_setup(h: &Harness) {
         .argument("y", "", false)
         .completer(
             "x",
-            |_a: String, _v: String, _c: BTreeMap<String, String>| async {
+            |_a: String, _v: String, _c: VecMap<String, String>| async {
                 Ok::<_, HandlerError>(json!(["a", "b"]))
             },
         ),

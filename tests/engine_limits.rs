@@ -524,7 +524,7 @@ fn closing_a_session_cancels_handlers_and_silences_it() {
         .register_resource(modelcontext_polyfill::server::ResourceDef::new(
             "app://r",
             "r",
-            |_u: String, _v: std::collections::BTreeMap<String, String>, _c| async {
+            |_u: String, _v: modelcontext_polyfill::collections::VecMap<String, String>, _c| async {
                 Ok::<_, HandlerError>(json!("x"))
             },
         ))

@@ -2,12 +2,12 @@
 //! logging, progress and cancellation.
 mod support;
 
+use modelcontext_polyfill::collections::VecMap;
 use modelcontext_polyfill::server::{
     HandlerError, LogLevel, PromptDef, RequestContext, ResourceDef, ToolDef,
 };
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use support::*;
 
@@ -21,14 +21,14 @@ fn resource(uri: &str) -> ResourceDef {
     ResourceDef::new(
         uri,
         "r",
-        |_u: String, _v: BTreeMap<String, String>, _c| async { Ok::<_, HandlerError>(json!("x")) },
+        |_u: String, _v: VecMap<String, String>, _c| async { Ok::<_, HandlerError>(json!("x")) },
     )
 }
 
 fn prompt(name: &str) -> PromptDef {
     PromptDef::new(
         name,
-        |_a: BTreeMap<String, String>, _c: RequestContext| async {
+        |_a: VecMap<String, String>, _c: RequestContext| async {
             Ok::<_, HandlerError>(json!("x"))
         },
     )

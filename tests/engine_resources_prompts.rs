@@ -1,12 +1,12 @@
 //! Resources (static and templated), subscriptions, prompts and completion.
 mod support;
 
+use modelcontext_polyfill::collections::VecMap;
 use modelcontext_polyfill::server::{
     HandlerError, PromptDef, RegistryError, RequestContext, ResourceDef, ServerConfig,
 };
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use support::*;
 
@@ -18,7 +18,7 @@ const ALL: [&str; 5] = [
     "2026-07-28",
 ];
 
-type Seen = Rc<RefCell<Vec<(String, BTreeMap<String, String>)>>>;
+type Seen = Rc<RefCell<Vec<(String, VecMap<String, String>)>>>;
 
 /// A resource whose handler records what it was asked and answers with `text`.
 fn recording(uri: &str, name: &str, text: &str, seen: &Seen) -> ResourceDef {
@@ -27,7 +27,7 @@ fn recording(uri: &str, name: &str, text: &str, seen: &Seen) -> ResourceDef {
     ResourceDef::new(
         uri,
         name,
-        move |uri: String, vars: BTreeMap<String, String>, _ctx| {
+        move |uri: String, vars: VecMap<String, String>, _ctx| {
             seen.borrow_mut().push((uri, vars));
             let t = text.clone();
             async move { Ok::<_, HandlerError>(json!(t)) }
@@ -39,7 +39,7 @@ fn fixed(uri: &str, value: Value) -> ResourceDef {
     ResourceDef::new(
         uri,
         "fixed",
-        move |_u: String, _v: BTreeMap<String, String>, _c| {
+        move |_u: String, _v: VecMap<String, String>, _c| {
             let v = value.clone();
             async move { Ok::<_, HandlerError>(v) }
         },
@@ -228,8 +228,8 @@ fn reading_static_and_templated_resources() {
             json!("app://users/42/posts?page=3&sort=new%20est")
         );
         let seen = seen.borrow();
-        assert_eq!(seen[0], ("app://static".to_string(), BTreeMap::new()));
-        let vars: BTreeMap<String, String> = [("id", "42"), ("page", "3"), ("sort", "new est")]
+        assert_eq!(seen[0], ("app://static".to_string(), VecMap::new()));
+        let vars: VecMap<String, String> = [("id", "42"), ("page", "3"), ("sort", "new est")]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
@@ -267,7 +267,7 @@ fn resource_contents_forms_and_failures() {
     s.register_resource(ResourceDef::new(
         "app://err",
         "e",
-        |_u: String, _v: BTreeMap<String, String>, _c| async {
+        |_u: String, _v: VecMap<String, String>, _c| async {
             Err::<Value, _>(HandlerError::new("backend down"))
         },
     ))
@@ -342,7 +342,7 @@ fn resource_updates_go_only_to_subscribers() {
 fn greeting() -> PromptDef {
     let mut p = PromptDef::new(
         "greet",
-        |args: BTreeMap<String, String>, _ctx: RequestContext| async move {
+        |args: VecMap<String, String>, _ctx: RequestContext| async move {
             let name = args.get("name").cloned().unwrap_or_default();
             let tone = args.get("tone").cloned().unwrap_or_else(|| "plain".into());
             Ok::<_, HandlerError>(json!(format!("Hello {name} ({tone})")))
@@ -370,7 +370,7 @@ fn prompts_are_listed_per_version_and_paginate() {
             h.server
                 .register_prompt(PromptDef::new(
                     n,
-                    |_a: BTreeMap<String, String>, _c: RequestContext| async {
+                    |_a: VecMap<String, String>, _c: RequestContext| async {
                         Ok::<_, HandlerError>(json!("x"))
                     },
                 ))
@@ -419,7 +419,7 @@ fn prompts_get_checks_arguments() {
         h.server
             .register_prompt(PromptDef::new(
                 "broken",
-                |_a: BTreeMap<String, String>, _c: RequestContext| async {
+                |_a: VecMap<String, String>, _c: RequestContext| async {
                     Err::<Value, _>(HandlerError::new("template missing"))
                 },
             ))
@@ -427,7 +427,7 @@ fn prompts_get_checks_arguments() {
         h.server
             .register_prompt(PromptDef::new(
                 "weird",
-                |_a: BTreeMap<String, String>, _c: RequestContext| async {
+                |_a: VecMap<String, String>, _c: RequestContext| async {
                     Ok::<_, HandlerError>(json!([{"role":"system","content":"x"}]))
                 },
             ))
@@ -485,12 +485,9 @@ fn prompt_registration_rules() {
         }
     );
     let p = |n: &str| {
-        PromptDef::new(
-            n,
-            |_a: BTreeMap<String, String>, _c: RequestContext| async {
-                Ok::<_, HandlerError>(json!("x"))
-            },
-        )
+        PromptDef::new(n, |_a: VecMap<String, String>, _c: RequestContext| async {
+            Ok::<_, HandlerError>(json!("x"))
+        })
     };
     assert!(matches!(
         h.server.register_prompt(p("")),
@@ -504,13 +501,13 @@ fn prompt_registration_rules() {
     assert_eq!(h.server.prompts().len(), 1);
 }
 
-type Asked = Rc<RefCell<Vec<(String, String, BTreeMap<String, String>)>>>;
+type Asked = Rc<RefCell<Vec<(String, String, VecMap<String, String>)>>>;
 
 fn completing_prompt(asked: &Asked) -> PromptDef {
     let asked = asked.clone();
     greeting().completer(
         "name",
-        move |arg: String, value: String, ctx: BTreeMap<String, String>| {
+        move |arg: String, value: String, ctx: VecMap<String, String>| {
             asked.borrow_mut().push((arg, value.clone(), ctx));
             async move {
                 let all = ["Ada", "Alan", "Grace"];
@@ -533,7 +530,7 @@ fn completion_for_prompt_arguments_and_template_variables() {
         h.server
             .register_resource(recording("app://users/{id}", "u", "x", &seen).completer(
                 "id",
-                |_a: String, value: String, _c: BTreeMap<String, String>| async move {
+                |_a: String, value: String, _c: VecMap<String, String>| async move {
                     Ok::<_, HandlerError>(json!({"values": [format!("{value}1"), format!("{value}2")], "total": 10, "hasMore": true}))
                 },
             ))
@@ -550,7 +547,9 @@ fn completion_for_prompt_arguments_and_template_variables() {
             json!({"values":["Ada","Alan"],"total":2,"hasMore":false}),
             "{v}"
         );
-        let ctx: BTreeMap<String, String> = [("tone".to_string(), "warm".to_string())].into();
+        let ctx: VecMap<String, String> = [("tone".to_string(), "warm".to_string())]
+            .into_iter()
+            .collect();
         assert_eq!(
             asked.borrow()[0],
             ("name".to_string(), "A".to_string(), ctx)
@@ -599,7 +598,7 @@ fn completion_is_capped_at_100_values() {
         let h = client(v);
         let p = greeting().completer(
             "name",
-            |_a: String, _v: String, _c: BTreeMap<String, String>| async {
+            |_a: String, _v: String, _c: VecMap<String, String>| async {
                 Ok::<_, HandlerError>(json!((0..150).map(|i| format!("n{i}")).collect::<Vec<_>>()))
             },
         );
@@ -623,7 +622,7 @@ fn failing_completers_are_internal_errors() {
     let h = client("2025-06-18");
     let p = greeting().completer(
         "name",
-        |_a: String, _v: String, _c: BTreeMap<String, String>| async {
+        |_a: String, _v: String, _c: VecMap<String, String>| async {
             Ok::<_, HandlerError>(json!([1, 2]))
         },
     );
@@ -641,7 +640,7 @@ fn prompt_messages_are_shaped_for_each_version() {
     for v in ALL {
         let h = client(v);
         h.server
-            .register_prompt(PromptDef::new("media", |_a: BTreeMap<String, String>, _c: RequestContext| async {
+            .register_prompt(PromptDef::new("media", |_a: VecMap<String, String>, _c: RequestContext| async {
                 Ok::<_, HandlerError>(json!({"messages":[
                     {"role":"user","content":{"type":"audio","data":"aGk=","mimeType":"audio/wav"}},
                     {"role":"assistant","content":{"type":"resource_link","uri":"app://doc","name":"doc"}},

@@ -2,10 +2,10 @@
 //! what the tab transport's `persist` option keeps in `sessionStorage` across a reload.
 mod support;
 
+use modelcontext_polyfill::collections::VecMap;
 use modelcontext_polyfill::server::{HandlerError, ResourceDef, Session, ToolDef};
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use support::*;
 
@@ -54,7 +54,7 @@ fn with_tools(h: &Harness) {
         .register_resource(ResourceDef::new(
             "app://watched",
             "watched",
-            |_u: String, _v: BTreeMap<String, String>, _c| async {
+            |_u: String, _v: VecMap<String, String>, _c| async {
                 Ok::<_, HandlerError>(json!("x"))
             },
         ))

@@ -6,10 +6,10 @@
 //! calls, `requestId`, `reportProgress`, `log`, `sendRequest` and `_meta`; and, for pages
 //! written against early drafts, `requestUserInteraction(cb)`.
 
+use crate::collections::VecMap;
 use js_sys::{Function, Promise};
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -256,7 +256,7 @@ impl ToolHandler for JsTool {
     }
 }
 
-fn string_map_to_js(m: &BTreeMap<String, String>) -> JsValue {
+fn string_map_to_js(m: &VecMap<String, String>) -> JsValue {
     let o: JsValue = js::object().into();
     for (k, v) in m {
         js::set_any(&o, k, &JsValue::from_str(v));
@@ -274,7 +274,7 @@ impl ResourceHandler for JsResource {
     fn read(
         &self,
         uri: String,
-        vars: BTreeMap<String, String>,
+        vars: VecMap<String, String>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         let f = self.f.clone();
@@ -318,7 +318,7 @@ pub struct JsPrompt {
 impl PromptHandler for JsPrompt {
     fn get(
         &self,
-        args: BTreeMap<String, String>,
+        args: VecMap<String, String>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         Box::pin(call_json(
@@ -340,7 +340,7 @@ impl Completer for JsCompleter {
         &self,
         argument: String,
         value: String,
-        context: BTreeMap<String, String>,
+        context: VecMap<String, String>,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         let f = self.f.clone();
         Box::pin(async move {

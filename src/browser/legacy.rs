@@ -2,8 +2,8 @@
 //! `clearContext`, `unregisterTool`, and Chromium's `navigator.modelContextTesting` (digest:
 //! `shared/spec/WEBMCP.md`, "Earlier drafts still used in the wild").
 
+use crate::collections::VecSet;
 use js_sys::{Array, Function, Promise};
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -37,7 +37,7 @@ impl Engine {
             return Err(js::type_error("provideContext: \"tools\" must be an array"));
         };
         let mut dicts = Vec::new();
-        let mut names = BTreeSet::new();
+        let mut names = VecSet::new();
         for t in list.iter() {
             let d = read_tool_dict(&t)?;
             if !names.insert(d.name.clone()) {

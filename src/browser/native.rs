@@ -16,10 +16,10 @@
 //! Names are one namespace: a name already taken on the other side is skipped (with a console
 //! warning when the browser refuses a mirror).
 
+use crate::collections::{VecMap, VecSet};
 use js_sys::{Function, Promise, Reflect};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -43,9 +43,9 @@ pub struct NativeBridge {
     native: JsValue,
     /// Engine tools registered on the native object: name → (registration, the controller
     /// whose signal unregisters the native copy).
-    mirrored: RefCell<BTreeMap<String, (u64, web_sys::AbortController)>>,
+    mirrored: RefCell<VecMap<String, (u64, web_sys::AbortController)>>,
     /// Native tools served through the engine: name → registration of the proxy.
-    proxies: RefCell<BTreeMap<String, u64>>,
+    proxies: RefCell<VecMap<String, u64>>,
     /// A mirror pass is queued.
     mirror_queued: Cell<bool>,
     /// A pass over the native tools is running; `again` asks it to run once more.
@@ -71,8 +71,8 @@ impl NativeBridge {
         let bridge = Rc::new(NativeBridge {
             inner: Rc::downgrade(inner),
             native,
-            mirrored: RefCell::new(BTreeMap::new()),
-            proxies: RefCell::new(BTreeMap::new()),
+            mirrored: RefCell::new(VecMap::new()),
+            proxies: RefCell::new(VecMap::new()),
             mirror_queued: Cell::new(false),
             reading: Cell::new(false),
             again: Cell::new(false),
@@ -319,7 +319,7 @@ impl NativeBridge {
         let Some(inner) = self.inner.upgrade() else {
             return Ok(());
         };
-        let mut seen = BTreeSet::new();
+        let mut seen = VecSet::new();
         for t in js_sys::Array::from(&list).iter() {
             let Some(name) = js::get(&t, "name")?.as_string() else {
                 continue;

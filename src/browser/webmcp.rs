@@ -231,7 +231,7 @@ fn local_and_peer_tools(inner: &EngineInner, more: Vec<JsValue>) -> JsValue {
         let name = js::get_string(&t, "name").unwrap_or_default();
         tools.push((name, t));
     }
-    tools.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::collections::sort_by(&mut tools, |a, b| a.0.cmp(&b.0));
     let out: Array = tools.into_iter().map(|(_, t)| t).collect();
     out.into()
 }

@@ -254,8 +254,8 @@ pub fn warn(message: &str) {
 }
 
 thread_local! {
-    static WARNED: std::cell::RefCell<std::collections::BTreeSet<String>> =
-        const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
+    static WARNED: std::cell::RefCell<crate::collections::VecSet<String>> =
+        const { std::cell::RefCell::new(crate::collections::VecSet::new()) };
 }
 
 /// Logs `message` as a console warning the first time `key` is seen in this realm

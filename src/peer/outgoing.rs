@@ -1,7 +1,7 @@
 //! Requests this end sent and waits on: ids, correlation with their answers, and the
 //! `notifications/cancelled` an abandoned one owes the other end.
 
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -13,7 +13,7 @@ use crate::protocol::RequestId;
 /// answer `R` goes into. Ids are numbers from 1 up, never reused by one table.
 pub struct Outgoing<D, R> {
     next: i64,
-    pending: BTreeMap<i64, Sent<D, R>>,
+    pending: VecMap<i64, Sent<D, R>>,
 }
 
 /// One request taken out of the table: its data, and the means to answer its waiter.
@@ -34,7 +34,7 @@ impl<D, R> Default for Outgoing<D, R> {
     fn default() -> Self {
         Outgoing {
             next: 1,
-            pending: BTreeMap::new(),
+            pending: VecMap::new(),
         }
     }
 }

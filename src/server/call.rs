@@ -2,8 +2,8 @@
 //! little of its session a method may touch ([`CallSession`]): the session dispatches to the
 //! methods (`super::methods`), which never reach into the session's state.
 
+use crate::collections::VecSet;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use super::context::RequestContext;
@@ -52,9 +52,9 @@ pub(crate) struct ListenFilter {
     pub tools: bool,
     pub resources: bool,
     pub prompts: bool,
-    pub resource_uris: BTreeSet<String>,
+    pub resource_uris: VecSet<String>,
     /// `notifications/tasks` for these tasks (SEP-2663).
-    pub task_ids: BTreeSet<String>,
+    pub task_ids: VecSet<String>,
 }
 
 impl ListenFilter {

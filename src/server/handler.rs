@@ -4,8 +4,8 @@
 //! browser layer can wrap JS functions and native code can use closures. Every handler
 //! gets a [`RequestContext`] carrying its cancellation signal and progress reporter.
 
+use crate::collections::VecMap;
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::future::Future;
 
@@ -95,20 +95,20 @@ pub trait ResourceHandler {
     fn read(
         &self,
         uri: String,
-        vars: BTreeMap<String, String>,
+        vars: VecMap<String, String>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult>;
 }
 
 impl<F, Fut> ResourceHandler for F
 where
-    F: Fn(String, BTreeMap<String, String>, RequestContext) -> Fut,
+    F: Fn(String, VecMap<String, String>, RequestContext) -> Fut,
     Fut: Future<Output = HandlerResult> + 'static,
 {
     fn read(
         &self,
         uri: String,
-        vars: BTreeMap<String, String>,
+        vars: VecMap<String, String>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         Box::pin(self(uri, vars, ctx))
@@ -123,19 +123,19 @@ pub trait PromptHandler {
     /// Renders the prompt with `args`.
     fn get(
         &self,
-        args: BTreeMap<String, String>,
+        args: VecMap<String, String>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult>;
 }
 
 impl<F, Fut> PromptHandler for F
 where
-    F: Fn(BTreeMap<String, String>, RequestContext) -> Fut,
+    F: Fn(VecMap<String, String>, RequestContext) -> Fut,
     Fut: Future<Output = HandlerResult> + 'static,
 {
     fn get(
         &self,
-        args: BTreeMap<String, String>,
+        args: VecMap<String, String>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         Box::pin(self(args, ctx))
@@ -152,20 +152,20 @@ pub trait Completer {
         &self,
         argument: String,
         value: String,
-        context: BTreeMap<String, String>,
+        context: VecMap<String, String>,
     ) -> LocalBoxFuture<'static, HandlerResult>;
 }
 
 impl<F, Fut> Completer for F
 where
-    F: Fn(String, String, BTreeMap<String, String>) -> Fut,
+    F: Fn(String, String, VecMap<String, String>) -> Fut,
     Fut: Future<Output = HandlerResult> + 'static,
 {
     fn complete(
         &self,
         argument: String,
         value: String,
-        context: BTreeMap<String, String>,
+        context: VecMap<String, String>,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         Box::pin(self(argument, value, context))
     }

@@ -5,7 +5,7 @@
 //! are percent-decoded. An exploded variable's parts are joined with the operator's
 //! separator.
 
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 
 #[derive(Clone, Debug, PartialEq)]
 struct VarSpec {
@@ -100,8 +100,8 @@ impl UriTemplate {
     }
 
     /// Matches `uri` against the template; on success returns each defined variable.
-    pub fn matches(&self, uri: &str) -> Option<BTreeMap<String, String>> {
-        let mut vars = BTreeMap::new();
+    pub fn matches(&self, uri: &str) -> Option<VecMap<String, String>> {
+        let mut vars = VecMap::new();
         if match_from(&self.parts, uri, &mut vars) {
             Some(vars)
         } else {
@@ -149,7 +149,7 @@ fn parse_expression(body: &str, at: usize) -> Result<Part, String> {
     Ok(Part::Expr { op, vars })
 }
 
-fn match_from(parts: &[Part], s: &str, vars: &mut BTreeMap<String, String>) -> bool {
+fn match_from(parts: &[Part], s: &str, vars: &mut VecMap<String, String>) -> bool {
     let Some((first, rest)) = parts.split_first() else {
         return s.is_empty();
     };
@@ -184,8 +184,8 @@ fn match_expression(
     op: Option<char>,
     specs: &[VarSpec],
     text: &str,
-) -> Option<BTreeMap<String, String>> {
-    let mut out = BTreeMap::new();
+) -> Option<VecMap<String, String>> {
+    let mut out = VecMap::new();
     let (prefix, sep, named) = match op {
         None | Some('+') => ("", ",", false),
         Some('#') => ("#", ",", false),

@@ -13,10 +13,10 @@
 //! the tool's result; without it the result is a short text saying the form was submitted.
 //! Only when the browser has no WebMCP of its own (which handles forms itself).
 
+use crate::collections::VecMap;
 use js_sys::{Array, Function, Promise};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -214,7 +214,7 @@ pub struct Forms {
     states: RefCell<Vec<Rc<FormState>>>,
     /// Submit events claimed by a call: event → id in `claimed`.
     events: js_sys::WeakMap,
-    claimed: RefCell<BTreeMap<u32, Rc<Invocation>>>,
+    claimed: RefCell<VecMap<u32, Rc<Invocation>>>,
     next_event: Cell<u32>,
     /// The capturing `submit` listener at the global and the document's observer: they live
     /// as long as the declarative API (its engine's), and go with it.
@@ -247,7 +247,7 @@ impl Forms {
             document: document.clone(),
             states: RefCell::new(Vec::new()),
             events: js_sys::WeakMap::new(),
-            claimed: RefCell::new(BTreeMap::new()),
+            claimed: RefCell::new(VecMap::new()),
             next_event: Cell::new(0),
             on_submit: RefCell::new(None),
             on_reset: RefCell::new(None),

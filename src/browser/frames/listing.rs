@@ -29,7 +29,7 @@ pub struct Listings(RefCell<Vec<Rc<Listing>>>);
 /// One `getTools({ fromOrigins })` waiting for other windows.
 pub struct Listing {
     id: u64,
-    from: Vec<String>,
+    from: crate::collections::VecSet<String>,
     /// The windows asked, with the origin each is known to have (`None`: probed).
     asked: Vec<(JsValue, Option<String>)>,
     /// How many of the known windows have not answered.
@@ -116,13 +116,11 @@ fn remote_tool(d: &JsValue, window: &JsValue, origin: &str) -> Option<JsValue> {
 /// of the origins in `from` (serialized origins): a promise of an array of `RegisteredTool`
 /// dictionaries, or `None` when no window needs asking.
 pub fn list(inner: &Rc<EngineInner>, from: &[String]) -> Option<Promise> {
-    let mut from: Vec<String> = from
+    let from: crate::collections::VecSet<String> = from
         .iter()
         .filter(|o| *o != inner.origin())
         .cloned()
         .collect();
-    from.sort();
-    from.dedup();
     if from.is_empty() {
         return None;
     }
@@ -202,7 +200,7 @@ pub fn take_reply(inner: &EngineInner, source: &JsValue, origin: &str, id: u64, 
     };
     let admitted = match expected {
         Some(o) => o == origin,
-        None => l.from.iter().any(|o| o == origin),
+        None => l.from.contains(origin),
     };
     if !admitted || l.answered.borrow().contains(source) {
         return;

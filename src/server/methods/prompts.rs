@@ -1,7 +1,7 @@
 //! `prompts/list`, `prompts/get` and `completion/complete`.
 
+use crate::collections::VecMap;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
 
 use crate::protocol::ProtocolVersion;
 use crate::server::context::RequestContext;
@@ -34,9 +34,9 @@ pub(super) fn prompts_list(call: &Call, v: ProtocolVersion) -> R {
 pub(super) fn string_map(
     v: Option<&Value>,
     what: &str,
-) -> Result<BTreeMap<String, String>, ServerError> {
+) -> Result<VecMap<String, String>, ServerError> {
     match v {
-        None | Some(Value::Null) => Ok(BTreeMap::new()),
+        None | Some(Value::Null) => Ok(VecMap::new()),
         Some(Value::Object(o)) => o
             .iter()
             .map(|(k, v)| match v {

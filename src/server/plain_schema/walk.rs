@@ -131,7 +131,8 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         if let Some(m) = c.multiple_of.filter(|m| !is_multiple(n, *m)) {
             fail!(
                 "multipleOf",
-                format!("{instance} is not a multiple of {}", m as f64)
+                // `m` ≤ 2^53 is whole, so it prints as the validator prints it as a float.
+                format!("{instance} is not a multiple of {m}")
             );
         }
     }

@@ -2,9 +2,9 @@
 //! prompts with their builders, and the registered forms the registry keeps ([`Tool`] with
 //! its compiled schemas, [`Resource`] with its parsed template).
 
+use crate::collections::VecMap;
 use serde_json::{Map, Value};
 use std::any::Any;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::server::handler::{Completer, PromptHandler, ResourceHandler, ToolHandler};
@@ -132,7 +132,7 @@ pub struct ResourceDef {
     /// Reads the resource (for a template, with its variables).
     pub handler: Rc<dyn ResourceHandler>,
     /// Completion per template variable.
-    pub completers: BTreeMap<String, Rc<dyn Completer>>,
+    pub completers: VecMap<String, Rc<dyn Completer>>,
     /// Data the registering door keeps with the resource.
     pub attachment: Option<Rc<dyn Any>>,
 }
@@ -155,7 +155,7 @@ impl ResourceDef {
             icons: Vec::new(),
             meta: None,
             handler: Rc::new(handler),
-            completers: BTreeMap::new(),
+            completers: VecMap::new(),
             attachment: None,
         }
     }
@@ -218,7 +218,7 @@ pub struct PromptDef {
     /// Renders the prompt's messages from its arguments.
     pub handler: Rc<dyn PromptHandler>,
     /// Completion per argument (`completion/complete`).
-    pub completers: BTreeMap<String, Rc<dyn Completer>>,
+    pub completers: VecMap<String, Rc<dyn Completer>>,
     /// Data the registering door keeps with the prompt.
     pub attachment: Option<Rc<dyn Any>>,
 }
@@ -234,7 +234,7 @@ impl PromptDef {
             icons: Vec::new(),
             meta: None,
             handler: Rc::new(handler),
-            completers: BTreeMap::new(),
+            completers: VecMap::new(),
             attachment: None,
         }
     }

@@ -3,8 +3,9 @@
 //! Every door — the W3C API, the session API, earlier drafts, MCP — reads and writes this
 //! registry. Schemas are compiled once, at registration; an invalid one is refused there.
 
+use crate::collections::{VecMap, VecSet};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::rc::{Rc, Weak};
 
@@ -137,10 +138,10 @@ pub fn check_tool_name(name: &str) -> Result<(), RegistryError> {
 /// (tools and prompts by name, resources by URI).
 #[derive(Default)]
 pub struct Registry {
-    tools: BTreeMap<String, Rc<Tool>>,
-    resources: BTreeMap<String, Rc<Resource>>,
-    templates: BTreeMap<String, Rc<Resource>>,
-    prompts: BTreeMap<String, Rc<PromptDef>>,
+    tools: VecMap<String, Rc<Tool>>,
+    resources: VecMap<String, Rc<Resource>>,
+    templates: VecMap<String, Rc<Resource>>,
+    prompts: VecMap<String, Rc<PromptDef>>,
     /// Compiled schemas by their JSON text, while some tool uses them: tools with the same
     /// schema (an argument-less `{"type":"object"}` is common) share one compilation.
     compiled: HashMap<String, Weak<dyn CompiledSchema>>,
@@ -311,9 +312,9 @@ impl Registry {
     }
 
     /// Finds what serves `uri`: the static resource, else the first matching template.
-    pub fn resolve(&self, uri: &str) -> Option<(Rc<Resource>, BTreeMap<String, String>)> {
+    pub fn resolve(&self, uri: &str) -> Option<(Rc<Resource>, VecMap<String, String>)> {
         if let Some(r) = self.resources.get(uri) {
-            return Some((r.clone(), BTreeMap::new()));
+            return Some((r.clone(), VecMap::new()));
         }
         self.templates.values().find_map(|r| {
             r.template
@@ -337,7 +338,7 @@ impl Registry {
                 reason: "the name is empty".into(),
             });
         }
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = VecSet::new();
         for a in &def.arguments {
             if a.name.is_empty() || !seen.insert(a.name.as_str()) {
                 return Err(RegistryError::InvalidField {

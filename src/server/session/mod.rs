@@ -14,9 +14,10 @@
 //!
 //! Request ids, answers and cancellation are the [`crate::peer`] pieces the client uses too.
 
+use crate::collections::VecSet;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
 
 use super::call::CallSession;
@@ -61,7 +62,7 @@ struct State {
     client_info: Option<Value>,
     client_capabilities: Value,
     log_level: Option<LogLevel>,
-    subscriptions: BTreeSet<String>,
+    subscriptions: VecSet<String>,
     listens: Vec<Listen>,
     /// Requests running or queued, by id: cancelling the token ends one (a queued one never
     /// starts).
@@ -115,7 +116,7 @@ impl Session {
                 client_info: None,
                 client_capabilities: Value::Object(Map::new()),
                 log_level: None,
-                subscriptions: BTreeSet::new(),
+                subscriptions: VecSet::new(),
                 listens: Vec::new(),
                 in_flight: InFlight::default(),
                 running: 0,

@@ -3,11 +3,11 @@
 use serde_json::{json, Map, Value};
 
 use super::{Session, SessionInner};
+use crate::collections::VecSet;
 use crate::protocol::jsonrpc;
 use crate::protocol::{Era, ProtocolVersion, RequestId};
 use crate::server::error::ServerError;
 use crate::server::logging::LogLevel;
-use std::collections::BTreeSet;
 
 // ---- snapshot and restore (a transport keeping a session across a page load) ---------------
 
@@ -100,7 +100,7 @@ impl SessionInner {
                     "snapshot subscriptions must be strings, got {other}"
                 )),
             })
-            .collect::<Result<BTreeSet<String>, String>>()?;
+            .collect::<Result<VecSet<String>, String>>()?;
         let interrupted = list("inFlight")?
             .iter()
             .map(|v| {
@@ -126,7 +126,7 @@ impl SessionInner {
         st.subscriptions = if negotiated.is_some() {
             subscriptions
         } else {
-            BTreeSet::new()
+            VecSet::new()
         };
         Ok(interrupted)
     }

@@ -19,8 +19,8 @@
 //! Skills naming rules, paths escaping the skill directory, a `SKILL.md` in a descendant
 //! directory, more than [`MAX_FILES`] entries or [`MAX_TOTAL_BYTES`] bytes.
 
+use crate::collections::{VecMap, VecSet};
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use super::crypto::{base64_decode_with, base64_encode_with, hex, sha256, B64_STANDARD};
@@ -108,7 +108,7 @@ impl Skill {
 /// The registered skills, by the URI of their `SKILL.md`.
 #[derive(Default)]
 pub(crate) struct SkillRegistry {
-    skills: BTreeMap<String, Rc<Skill>>,
+    skills: VecMap<String, Rc<Skill>>,
 }
 
 fn invalid(field: &'static str, reason: String) -> RegistryError {
@@ -262,8 +262,8 @@ fn build(def: SkillDef) -> Result<(Skill, Vec<ResourceDef>), RegistryError> {
             ));
         }
     }
-    let mut dirs_of_files: BTreeSet<String> = BTreeSet::new();
-    let mut paths: BTreeSet<&str> = BTreeSet::new();
+    let mut dirs_of_files: VecSet<String> = VecSet::new();
+    let mut paths: VecSet<&str> = VecSet::new();
     for f in &def.files {
         for seg in f.path.split('/') {
             check_segment(seg, "skill file path", &f.path)?;
@@ -342,7 +342,7 @@ fn build(def: SkillDef) -> Result<(Skill, Vec<ResourceDef>), RegistryError> {
     let mut listed =
         vec![json!({ "uri": md_uri, "digest": digest(md.as_bytes()), "size": md.len() })];
     let mut files = def.files;
-    files.sort_by(|a, b| a.path.cmp(&b.path));
+    crate::collections::sort_by(&mut files, |a, b| a.path.cmp(&b.path));
     for f in files {
         let uri = format!("{dir}/{}", f.path);
         let mime = f
@@ -381,7 +381,7 @@ fn file_resource(
     let mut r = ResourceDef::new(
         uri,
         name,
-        move |_uri: String, _vars: BTreeMap<String, String>, _ctx| {
+        move |_uri: String, _vars: VecMap<String, String>, _ctx| {
             let contents = contents.clone();
             async move { Ok::<Value, HandlerError>(contents) }
         },

@@ -1,8 +1,8 @@
 //! Serving skills: registering and removing them on a [`Server`], and the extension's requests
 //! (`skills/list`, `skills/get`, `resources/directory/read`).
 
+use crate::collections::VecMap;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::protocol::ProtocolVersion;
@@ -134,7 +134,7 @@ fn directory_read(call: &Call, v: ProtocolVersion) -> Result<Value, ServerError>
             .collect()
     };
     let prefix = format!("{uri}/");
-    let mut children: BTreeMap<String, Value> = BTreeMap::new();
+    let mut children: VecMap<String, Value> = VecMap::new();
     let resources = server.resources();
     for f in files.iter().filter(|f| f.starts_with(&prefix)) {
         let rest = &f[prefix.len()..];
@@ -146,7 +146,8 @@ fn directory_read(call: &Call, v: ProtocolVersion) -> Result<Value, ServerError>
             }
             Some((dir, _)) => {
                 let d = format!("{prefix}{dir}");
-                children.entry(d.clone()).or_insert_with(
+                children.get_or_insert_with(
+                    d.clone(),
                     || json!({ "uri": d, "name": dir, "mimeType": DIRECTORY_MIME_TYPE }),
                 );
             }
