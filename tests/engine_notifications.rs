@@ -3,8 +3,9 @@
 mod support;
 
 use modelcontext_polyfill::collections::VecMap;
+use modelcontext_polyfill::server::Runtime;
 use modelcontext_polyfill::server::{
-    HandlerError, LogLevel, PromptDef, RequestContext, ResourceDef, ToolDef,
+    HandlerError, LogLevel, PromptDef, RequestContext, ResourceDef, ServerConfig, ToolDef,
 };
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -72,9 +73,17 @@ fn registrations_in_one_turn_coalesce_into_one_notification_per_kind() {
     }
 }
 
+/// Runs the executor for `ms` milliseconds of real time (timers included).
+fn wait(h: &Harness, ms: u64) {
+    h.ex.block_on(h.ex.sleep(ms));
+}
+
 #[test]
-fn separate_turns_give_separate_notifications() {
-    let h = Harness::new();
+fn with_no_interval_separate_turns_give_separate_notifications() {
+    let h = Harness::with_config(ServerConfig {
+        list_changed_interval_ms: 0,
+        ..ServerConfig::default()
+    });
     h.initialize("2025-06-18");
     h.take();
     h.server.register_tool(tool("a")).unwrap();
@@ -90,6 +99,54 @@ fn separate_turns_give_separate_notifications() {
     assert!(!h.server.unregister_prompt("zzz"));
     assert!(!h.server.unregister_resource("app://zzz"));
     assert_eq!(h.take(), Vec::<Value>::new());
+}
+
+#[test]
+fn changes_within_the_interval_of_an_announcement_are_announced_together_at_its_end() {
+    let interval = 200;
+    let h = Harness::with_config(ServerConfig {
+        list_changed_interval_ms: interval,
+        ..ServerConfig::default()
+    });
+    h.initialize("2025-06-18");
+    h.take();
+    // The first change after a quiet spell: announced in its turn.
+    h.server.register_tool(tool("a")).unwrap();
+    assert_eq!(methods(&h.take()), ["notifications/tools/list_changed"]);
+    // Changes in later turns within the interval: nothing yet...
+    h.server.register_tool(tool("b")).unwrap();
+    assert_eq!(h.take(), Vec::<Value>::new());
+    h.server.register_prompt(prompt("p")).unwrap();
+    h.server.unregister_tool("a");
+    assert_eq!(h.take(), Vec::<Value>::new());
+    // ...then one per kind at the interval's end.
+    wait(&h, interval + 50);
+    assert_eq!(
+        methods(&h.take()),
+        [
+            "notifications/tools/list_changed",
+            "notifications/prompts/list_changed"
+        ]
+    );
+    // That announcement opened another interval: a change now waits for its end too.
+    h.server.register_tool(tool("c")).unwrap();
+    assert_eq!(h.take(), Vec::<Value>::new());
+    wait(&h, interval + 50);
+    assert_eq!(methods(&h.take()), ["notifications/tools/list_changed"]);
+    // A quiet interval later, a change is announced in its turn again.
+    wait(&h, interval + 50);
+    h.server.register_tool(tool("d")).unwrap();
+    assert_eq!(methods(&h.take()), ["notifications/tools/list_changed"]);
+    // Requests are answered meanwhile, and the list has every change.
+    h.server.register_tool(tool("e")).unwrap();
+    let r = h.request("tools/list", json!({}));
+    let names: Vec<&str> = r["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["b", "c", "d", "e"]);
 }
 
 #[test]

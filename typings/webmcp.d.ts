@@ -319,6 +319,12 @@ interface ModelContextPolyfillConfig {
     toolTimeoutMs?: number | null;
     /** Items per page of list results (default: all in one page, since many clients never follow `nextCursor`). */
     pageSize?: number;
+    /**
+     * Shortest time between two `notifications/…/list_changed` (default 50 ms): the first change
+     * after a quiet spell is announced at once, later ones together at the interval's end.
+     * 0: every turn's changes at once.
+     */
+    listChangedIntervalMs?: number;
   };
   /**
    * Where the core wasm module is fetched from, right after the polyfill installs (relative

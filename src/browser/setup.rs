@@ -54,6 +54,11 @@ pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
     if !js::get(v, "toolTimeoutMs")?.is_null() {
         c.tool_timeout_ms = count("toolTimeoutMs")?.map(|n| n as u64);
     }
+    c.list_changed_interval_ms = match js::get(v, "listChangedIntervalMs")?.as_f64() {
+        // 0: each turn's changes are announced at once.
+        Some(0.0) => 0,
+        _ => count("listChangedIntervalMs")?.map_or(c.list_changed_interval_ms, |n| n as u64),
+    };
     Ok(c)
 }
 

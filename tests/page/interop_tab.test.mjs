@@ -487,3 +487,37 @@ test('a legacy client after a modern one on the same channel: initialize always 
     assert.deepEqual(r.legacyCall.content, [{ type: 'text', text: '7' }]);
     assert.deepEqual(r.errors, []);
   }));
+
+// A page registering tools one await at a time while an agent is connected: with the default
+// interval the agent hears a handful of tools/list_changed (the first at once, then at most one
+// per 50 ms), not one per registration, and lists every tool; with listChangedIntervalMs: 0 it
+// hears one per registration (each is its own turn).
+for (const [label, interval, check] of [
+  // At once, then at most one per 50 ms: bounded by the time the registrations took.
+  ['default interval', undefined, (heard, n, ms) => heard >= 1 && heard <= 2 + Math.floor(ms / 50)],
+  ['listChangedIntervalMs: 0', 0, (heard, n) => heard === n],
+]) {
+  test(`tools/list_changed while a page registers 200 tools one at a time (${label}): the agent lists them all`, () =>
+    withPage(async ({ page, goto }) => {
+      const config = interval === undefined ? '' : `window.modelContextPolyfillConfig = { limits: { listChangedIntervalMs: ${interval} } };`;
+      await openPage(page, goto, { config });
+      const r = await page.evaluate(async () => {
+        const { client, seen } = await connectClient('bulk');
+        const n = 200;
+        const t0 = performance.now();
+        for (let i = 0; i < n; i++) {
+          await navigator.modelContext.registerTool({ name: `bulk_${i}`, description: 'B', execute: () => String(i) });
+        }
+        const registeredMs = performance.now() - t0;
+        // The last announcement comes at most one interval after the last registration.
+        await new Promise((res) => setTimeout(res, 300));
+        const { tools } = await client.listTools();
+        const out = { n, heard: seen.listChanged, registeredMs, listed: tools.filter((t) => t.name.startsWith('bulk_')).length, errors: seen.errors };
+        await client.close();
+        return out;
+      });
+      assert.equal(r.listed, r.n);
+      assert.ok(check(r.heard, r.n, r.registeredMs), `${r.heard} announcements for ${r.n} registrations in ${r.registeredMs.toFixed(0)} ms`);
+      assert.deepEqual(r.errors, []);
+    }));
+}

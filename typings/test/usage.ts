@@ -284,7 +284,7 @@ export async function sessionApi(): Promise<void> {
   globalThis.modelContextPolyfillConfig = { tab: false };
   globalThis.modelContextPolyfillConfig = { tab: { rateLimit: { messages: 50, perMs: 1000 }, maxMessageBytes: 65536, persist: true } };
   globalThis.modelContextPolyfillConfig = { tab: { rateLimit: false } };
-  globalThis.modelContextPolyfillConfig = { limits: { maxInFlight: 8, maxQueued: 100, maxMessageBytes: 1 << 20, maxDepth: 32, toolTimeoutMs: 30_000, pageSize: 50 } };
+  globalThis.modelContextPolyfillConfig = { limits: { maxInFlight: 8, maxQueued: 100, maxMessageBytes: 1 << 20, maxDepth: 32, toolTimeoutMs: 30_000, pageSize: 50, listChangedIntervalMs: 0 } };
   globalThis.modelContextPolyfillConfig = { limits: { toolTimeoutMs: null } };
   globalThis.modelContextPolyfillConfig = { validatorUrl: '/cdn/modelcontext_validator.wasm' };
 

@@ -83,6 +83,11 @@ pub struct ServerConfig {
     pub cache_scope: &'static str,
     /// Limits on tasks (the Tasks extension, [`crate::server::tasks`]).
     pub tasks: TaskLimits,
+    /// The shortest time between two `notifications/*/list_changed` of this server. The
+    /// first change after a quiet spell is announced at once (after the current turn); the
+    /// changes made within this interval of an announcement are announced together at its
+    /// end. 0: every turn's changes at once. Default: 50 ms.
+    pub list_changed_interval_ms: u64,
 }
 
 impl Default for ServerConfig {
@@ -94,6 +99,10 @@ impl Default for ServerConfig {
             ttl_ms: 0,
             cache_scope: "private",
             tasks: TaskLimits::default(),
+            list_changed_interval_ms: DEFAULT_LIST_CHANGED_INTERVAL_MS,
         }
     }
 }
+
+/// [`ServerConfig::list_changed_interval_ms`]'s default.
+pub const DEFAULT_LIST_CHANGED_INTERVAL_MS: u64 = 50;

@@ -32,7 +32,8 @@ pub(crate) trait Audience {
     /// Closed sessions are dropped from the server's list.
     fn is_closed(&self) -> bool;
     /// A change of `kind` made at registry `generation` (`notifications/…/list_changed`).
-    fn list_changed(&self, kind: ListKind, generation: u64);
+    /// Whether it was sent anywhere (the session or a stream of it).
+    fn list_changed(&self, kind: ListKind, generation: u64) -> bool;
     /// `notifications/resources/updated` for subscribers of `uri`.
     fn resource_updated(&self, uri: &str);
     /// A server-wide notification.
@@ -59,6 +60,9 @@ struct ServerInner {
     /// Per kind, the generation of its latest change not yet announced (0: none).
     pending: RefCell<[u64; 3]>,
     flush_scheduled: Cell<bool>,
+    /// No `list_changed` goes out before this time (the runtime's clock, ms): the changes made
+    /// within [`ServerConfig::list_changed_interval_ms`] of one announcement make the next.
+    quiet_until: Cell<f64>,
     observers: RefCell<Vec<(u64, Observer)>>,
     /// `tools/list` items already shaped, per protocol version, sorted by name; dropped on
     /// every change to the tools (see [`Server::shaped_tools`]).
@@ -113,6 +117,7 @@ impl Server {
             generation: Cell::new(0),
             pending: RefCell::new([0; 3]),
             flush_scheduled: Cell::new(false),
+            quiet_until: Cell::new(f64::NEG_INFINITY),
             observers: RefCell::new(Vec::new()),
             shaped_tools: RefCell::new(Vec::new()),
             next_id: Cell::new(1),
@@ -327,8 +332,16 @@ impl Server {
         self.0.generation.set(generation);
         self.0.pending.borrow_mut()[kind_index(kind)] = generation;
         if !self.0.flush_scheduled.replace(true) {
+            // After this turn; and when an announcement went out less than the interval ago,
+            // at the end of the interval (a page registering a thousand tools makes a few
+            // announcements, not a thousand, each of which a client may answer with a list).
+            let wait = (self.0.quiet_until.get() - self.0.runtime.now_ms()).ceil();
+            let quiet = (wait > 0.0).then(|| self.0.runtime.sleep(wait as u64));
             let weak = Rc::downgrade(&self.0);
             self.0.runtime.spawn(Box::pin(async move {
+                if let Some(quiet) = quiet {
+                    quiet.await;
+                }
                 if let Some(inner) = weak.upgrade() {
                     Server(inner).flush_changes();
                 }
@@ -341,13 +354,20 @@ impl Server {
     fn flush_changes(&self) {
         self.0.flush_scheduled.set(false);
         let pending = std::mem::take(&mut *self.0.pending.borrow_mut());
+        let mut announced = false;
         for kind in ListKind::ALL {
             let generation = pending[kind_index(kind)];
             if generation > 0 {
                 for s in self.live_sessions() {
-                    s.list_changed(kind, generation);
+                    announced |= s.list_changed(kind, generation);
                 }
             }
+        }
+        let interval = self.0.config.list_changed_interval_ms;
+        if interval > 0 && announced {
+            self.0
+                .quiet_until
+                .set(self.0.runtime.now_ms() + interval as f64);
         }
     }
 

@@ -69,13 +69,14 @@ impl SessionInner {
 
     /// Announces a change of `kind` made at `generation`, if this session (or a stream of
     /// it) started before it.
-    pub(crate) fn list_changed(&self, kind: ListKind, generation: u64) {
+    /// Whether it was sent anywhere.
+    pub(crate) fn list_changed(&self, kind: ListKind, generation: u64) -> bool {
         self.fan_out(
             kind.list_changed_method(),
             None,
             |st| st.negotiated.is_some() && st.since < generation,
             |l| l.filter.wants(kind) && l.since < generation,
-        );
+        )
     }
 
     /// A server-wide notification: sent once a version is negotiated (handshake era) or on
@@ -112,11 +113,11 @@ impl SessionInner {
         params: Option<Value>,
         direct: impl FnOnce(&State) -> bool,
         stream: impl Fn(&Listen) -> bool,
-    ) {
+    ) -> bool {
         let (direct, streams) = {
             let st = self.st.borrow();
             if st.retiring {
-                return;
+                return false;
             }
             let ids: Vec<RequestId> = st
                 .listens
@@ -129,6 +130,7 @@ impl SessionInner {
         if direct {
             self.send_notification(method, params.clone());
         }
+        let sent = direct || !streams.is_empty();
         for id in streams {
             let mut p = params.clone().unwrap_or_else(|| json!({}));
             if let Some(o) = p.as_object_mut() {
@@ -139,5 +141,6 @@ impl SessionInner {
             }
             self.send_notification(method, Some(p));
         }
+        sent
     }
 }

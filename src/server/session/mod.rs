@@ -276,7 +276,7 @@ impl Audience for SessionInner {
         SessionInner::is_closed(self)
     }
 
-    fn list_changed(&self, kind: ListKind, generation: u64) {
+    fn list_changed(&self, kind: ListKind, generation: u64) -> bool {
         SessionInner::list_changed(self, kind, generation)
     }
 
