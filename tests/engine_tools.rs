@@ -415,6 +415,64 @@ fn tools_list_follows_changes_and_versions() {
     assert_eq!(names(&new, json!({})), (vec![], None));
 }
 
+/// The whole list in one page is answered from text serialized once per version; it must say
+/// exactly what the list built page by page says, for every version, across changes.
+#[test]
+fn the_whole_list_answer_equals_the_list_built_page_by_page() {
+    let whole = Harness::new();
+    let paged = Harness::with_config(ServerConfig {
+        page_size: 1,
+        ..ServerConfig::default()
+    });
+    let all_pages = |c: &Client| -> Vec<Value> {
+        let mut tools = Vec::new();
+        let mut params = json!({});
+        loop {
+            let r = c.call("tools/list", params);
+            tools.extend(
+                r["result"]["tools"]
+                    .as_array()
+                    .expect("tools")
+                    .iter()
+                    .cloned(),
+            );
+            match r["result"].get("nextCursor") {
+                Some(next) => params = json!({ "cursor": next }),
+                None => return tools,
+            }
+        }
+    };
+    for v in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+        let w = Client::with_harness(whole.another_session(), v);
+        let p = Client::with_harness(paged.another_session(), v);
+        for step in 0..3 {
+            for h in [&whole, &paged] {
+                match step {
+                    0 => h
+                        .server
+                        .register_tool(echo_named("b").title("Bee"))
+                        .unwrap(),
+                    1 => h.server.register_tool(echo_named("a")).unwrap(),
+                    _ => assert!(h.server.unregister_tool("b")),
+                }
+            }
+            // Twice: the second answer comes from the cached text.
+            for _ in 0..2 {
+                let r = w.call("tools/list", json!({}));
+                assert!(r["result"].get("nextCursor").is_none(), "{v}: {r}");
+                assert_eq!(
+                    r["result"]["tools"],
+                    Value::Array(all_pages(&p)),
+                    "{v} step {step}"
+                );
+            }
+        }
+        for h in [&whole, &paged] {
+            h.server.clear_tools();
+        }
+    }
+}
+
 #[test]
 fn tool_values_become_call_tool_results() {
     let h = Harness::new();

@@ -41,6 +41,10 @@ pub(crate) struct Call {
 /// How a method answers.
 pub(crate) enum Reply {
     Now(Result<Value, ServerError>),
+    /// A result already serialized (JSON text of the `result` member), answered as it is:
+    /// the whole-list `tools/list` of a version that adds nothing to results (see
+    /// [`crate::server::Server::tools_list_text`]).
+    Text(Rc<str>),
     Later(LocalBoxFuture<'static, Result<Value, ServerError>>),
     /// A `subscriptions/listen` stream was opened; it is answered only when torn down.
     Listen(ListenFilter),

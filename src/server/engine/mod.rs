@@ -67,6 +67,9 @@ struct ServerInner {
     /// `tools/list` items already shaped, per protocol version, sorted by name; dropped on
     /// every change to the tools (see [`Server::shaped_tools`]).
     shaped_tools: RefCell<Vec<(ProtocolVersion, ShapedList)>>,
+    /// The whole-list `tools/list` result as JSON text, per protocol version; dropped with
+    /// `shaped_tools` (see [`Server::tools_list_text`]).
+    tools_list_text: RefCell<Vec<(ProtocolVersion, Rc<str>)>>,
     next_id: Cell<u64>,
     /// Signs and verifies the `requestState` of input-required results.
     state_key: StateKey,
@@ -120,6 +123,7 @@ impl Server {
             quiet_until: Cell::new(f64::NEG_INFINITY),
             observers: RefCell::new(Vec::new()),
             shaped_tools: RefCell::new(Vec::new()),
+            tools_list_text: RefCell::new(Vec::new()),
             next_id: Cell::new(1),
             state_key: StateKey::default(),
             tasks: TaskStore::default(),
@@ -258,6 +262,43 @@ impl Server {
         list
     }
 
+    /// The `tools/list` result listing every tool in one page, as JSON text (`{"tools":[…]}`),
+    /// made once per version (shaped as [`Server::shaped_tools`] shapes) and kept until the
+    /// tools change: a session answers a whole-list request with it as it is, instead of
+    /// copying every shaped tool into a reply and serializing the copy. `None` when the list
+    /// takes more than one page (`page_size`).
+    pub(crate) fn tools_list_text(&self, version: ProtocolVersion) -> Option<Rc<str>> {
+        if let Some((_, text)) = self
+            .0
+            .tools_list_text
+            .borrow()
+            .iter()
+            .find(|(v, _)| *v == version)
+        {
+            return Some(text.clone());
+        }
+        // Shaped one tool at a time and not kept: the text is all this answer needs.
+        let registry = self.0.registry.borrow();
+        if registry.tools().len() > self.0.config.page_size {
+            return None;
+        }
+        let mut out = String::from(r#"{"tools":["#);
+        for (i, tool) in registry.tools().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&super::shape::tool(tool, version).to_string());
+        }
+        out.push_str("]}");
+        drop(registry);
+        let text: Rc<str> = out.into();
+        self.0
+            .tools_list_text
+            .borrow_mut()
+            .push((version, text.clone()));
+        Some(text)
+    }
+
     /// Registers a resource or template (a duplicate URI, a malformed template refused); announces the change.
     pub fn register_resource(&self, def: ResourceDef) -> Result<(), RegistryError> {
         self.0.registry.borrow_mut().add_resource(def)?;
@@ -317,6 +358,7 @@ impl Server {
     fn changed(&self, kind: ListKind) {
         if kind == ListKind::Tools {
             self.0.shaped_tools.borrow_mut().clear();
+            self.0.tools_list_text.borrow_mut().clear();
         }
         let observers: Vec<Observer> = self
             .0

@@ -97,7 +97,7 @@ pub(crate) fn dispatch(call: &Call) -> Reply {
     match (m, call.stateless) {
         ("ping", false) => now(Ok(json!({}))),
         ("server/discover", _) => now(Ok(discover(call))),
-        ("tools/list", _) => now(tools_list(call, v)),
+        ("tools/list", _) => tools_list(call, v),
         ("tools/call", _) => tools_call(call, v),
         ("resources/list", _) => now(resources_list(call, v, false)),
         ("resources/templates/list", _) => now(resources_list(call, v, true)),

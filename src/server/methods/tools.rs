@@ -16,18 +16,27 @@ use crate::server::runtime::LocalBoxFuture;
 use crate::server::shape;
 use crate::server::tasks;
 
-use super::{list_result, now, param_str, with_inputs, Call, Reply, R};
+use super::{list_result, now, param_str, with_inputs, Call, Reply};
 
 /// `tools/list`: a page of the tools as shaped for `v`, served from the server's cache of
 /// shaped tools (built once per version, dropped when the tools change).
 ///
 /// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#listing-tools>.
-pub(super) fn tools_list(call: &Call, v: ProtocolVersion) -> R {
+pub(super) fn tools_list(call: &Call, v: ProtocolVersion) -> Reply {
     let server = &call.session.server();
-    let after = pagination::read_cursor(&call.params)?;
+    let after = match pagination::read_cursor(&call.params) {
+        Ok(after) => after,
+        Err(e) => return now(Err(e)),
+    };
+    // The first (or only) page of a version that adds nothing to results: the cached text.
+    if after.is_none() && !v.has_result_type() {
+        if let Some(text) = server.tools_list_text(v) {
+            return Reply::Text(text);
+        }
+    }
     let tools = server.shaped_tools(v);
     let (page, next) = pagination::page_sorted(&tools, after.as_deref(), server.config().page_size);
-    Ok(list_result("tools", page, next))
+    now(Ok(list_result("tools", page, next)))
 }
 
 pub(super) fn invalid_arguments_text(
@@ -89,7 +98,9 @@ pub(super) fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
         match tools_call_checked(&call, tool, v) {
             Reply::Now(r) => r,
             Reply::Later(f) => f.await,
-            Reply::Listen(_) => Err(ServerError::Internal("tools/call opened a stream".into())),
+            Reply::Listen(_) | Reply::Text(_) => Err(ServerError::Internal(
+                "tools/call answered with no call result".into(),
+            )),
         }
     }))
 }

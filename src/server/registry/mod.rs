@@ -233,7 +233,7 @@ impl Registry {
     }
 
     /// Tools sorted by name.
-    pub fn tools(&self) -> impl Iterator<Item = &Rc<Tool>> {
+    pub fn tools(&self) -> impl ExactSizeIterator<Item = &Rc<Tool>> {
         self.tools.values()
     }
 

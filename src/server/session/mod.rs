@@ -98,7 +98,21 @@ pub struct Session(pub(crate) Rc<SessionInner>);
 
 enum Outcome {
     Now(Option<Value>),
+    /// A whole message, already serialized (see [`crate::server::call::Reply::Text`]).
+    Text(String),
     Later(LocalBoxFuture<'static, Option<Value>>),
+}
+
+impl Outcome {
+    /// The message as a value, for the paths that gather messages (a batch's answers):
+    /// a serialized one is parsed back there (only `tools/list` is ever serialized ahead).
+    fn into_value(self) -> LocalBoxFuture<'static, Option<Value>> {
+        match self {
+            Outcome::Now(v) => Box::pin(async move { v }),
+            Outcome::Text(t) => Box::pin(async move { serde_json::from_str(&t).ok() }),
+            Outcome::Later(f) => f,
+        }
+    }
 }
 
 impl Session {
@@ -348,6 +362,13 @@ impl SessionInner {
         }
     }
 
+    /// Sends a message already serialized.
+    fn send_text(&self, text: String) {
+        if !self.is_closed() {
+            (self.sink)(text);
+        }
+    }
+
     pub(crate) fn send_notification(&self, method: &str, params: Option<Value>) {
         self.send(&jsonrpc::notification(method, params));
     }
@@ -379,6 +400,7 @@ impl SessionInner {
             single => match self.handle(single, text.len()) {
                 Outcome::Now(Some(v)) => self.send(&v),
                 Outcome::Now(None) => {}
+                Outcome::Text(t) => self.send_text(t),
                 Outcome::Later(f) => {
                     let me = self.clone();
                     self.server.runtime().spawn(Box::pin(async move {
@@ -448,15 +470,8 @@ impl SessionInner {
         }
         let share = size / items.len();
         let outcomes: Vec<Outcome> = items.into_iter().map(|m| self.handle(m, share)).collect();
-        let futs: Vec<LocalBoxFuture<'static, Option<Value>>> = outcomes
-            .into_iter()
-            .map(|o| -> LocalBoxFuture<'static, Option<Value>> {
-                match o {
-                    Outcome::Now(v) => Box::pin(async move { v }),
-                    Outcome::Later(f) => f,
-                }
-            })
-            .collect();
+        let futs: Vec<LocalBoxFuture<'static, Option<Value>>> =
+            outcomes.into_iter().map(Outcome::into_value).collect();
         let me = self.clone();
         self.server.runtime().spawn(Box::pin(async move {
             let replies: Vec<Value> = join_all(futs).await.into_iter().flatten().collect();

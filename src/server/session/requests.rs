@@ -219,10 +219,7 @@ impl SessionInner {
                         // Cancelled (or the session closed) while queued: no response.
                         _ => return None,
                     };
-                    match me.start(job, Some(permit), Some(abort)) {
-                        Outcome::Now(v) => v,
-                        Outcome::Later(f) => f.await,
-                    }
+                    me.start(job, Some(permit), Some(abort)).into_value().await
                 }))
             }
         }
@@ -256,12 +253,15 @@ impl SessionInner {
         };
         match methods::dispatch(&call) {
             Reply::Now(r) => {
-                call.ctx.finish();
-                if let Some(t) = &queued {
-                    self.forget(&id, t);
-                }
-                drop(permit);
+                self.answered_now(&call, queued, permit);
                 Outcome::Now(Some(self.reply(&id, &method, version, r)))
+            }
+            Reply::Text(result) => {
+                self.answered_now(&call, queued, permit);
+                Outcome::Text(format!(
+                    r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
+                    id.to_value()
+                ))
             }
             Reply::Listen(filter) => {
                 self.open_listen(id, filter);
@@ -295,6 +295,16 @@ impl SessionInner {
                 }))
             }
         }
+    }
+
+    /// A request answered without waiting: its context ends, it leaves the queue's records
+    /// and its slot (if it held one) is free.
+    fn answered_now(&self, call: &Call, queued: Option<CancellationToken>, permit: Option<Permit>) {
+        call.ctx.finish();
+        if let Some(t) = &queued {
+            self.forget(&call.id, t);
+        }
+        drop(permit);
     }
 
     /// Removes request `id` from `in_flight` if `token` is still its entry (the client may
