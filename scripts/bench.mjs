@@ -112,6 +112,21 @@ ${config}
 async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepeats }) {
   const now = () => performance.now();
   const out = { errors: [] };
+  // WebAssembly memory is not in the heap figures CDP reports (Runtime.getHeapUsage counts
+  // neither it nor its backing store): every instance's memory is recorded here, whatever
+  // the implementation, and added to the heap after the run (window.wasmMemoryBytes).
+  const memories = new Set();
+  const note = (instance) => {
+    for (const v of Object.values(instance.exports)) if (v instanceof WebAssembly.Memory) memories.add(v);
+    return instance;
+  };
+  const W = WebAssembly;
+  const { instantiate, instantiateStreaming, Instance, Memory } = W;
+  W.instantiate = (...a) => instantiate.apply(W, a).then((r) => (r instanceof Instance ? note(r) : (note(r.instance), r)));
+  if (instantiateStreaming) W.instantiateStreaming = (...a) => instantiateStreaming.apply(W, a).then((r) => (note(r.instance), r));
+  W.Instance = new Proxy(Instance, { construct: (T, a) => note(Reflect.construct(T, a)) });
+  W.Memory = new Proxy(Memory, { construct: (T, a) => { const m = Reflect.construct(T, a); memories.add(m); return m; } });
+  window.wasmMemoryBytes = () => [...memories].reduce((n, m) => n + m.buffer.byteLength, 0);
   const schema = { type: 'object', properties: { a: { type: 'number' } } };
   const tool = (name) => ({
     name,
@@ -378,12 +393,13 @@ async function main() {
             concurrent: CONCURRENT,
             listRepeats: LIST_REPEATS,
           });
-          // The heap once the run is over: JS heap plus array buffer backing stores (where
-          // WebAssembly memory lives), after a full garbage collection.
+          // The heap once the run is over, after a full garbage collection: JS heap, array
+          // buffer backing stores and every WebAssembly memory (runInPage records them).
           const cdp = await context.newCDPSession(page);
           await cdp.send('HeapProfiler.collectGarbage');
           const heap = await cdp.send('Runtime.getHeapUsage');
-          r.heapMB = (heap.usedSize + (heap.backingStorageSize ?? 0)) / 1e6;
+          const wasm = await page.evaluate(() => window.wasmMemoryBytes());
+          r.heapMB = (heap.usedSize + (heap.backingStorageSize ?? 0) + wasm) / 1e6;
           results[id].push(r);
           for (const e of [...r.errors, ...pageErrors]) problems.push(`${impl.label}, round ${round + 1}: ${e}`);
           process.stderr.write(`  round ${round + 1}/${ROUNDS} ${impl.label}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
