@@ -61,7 +61,9 @@ type ModelContextLoggingLevel =
 /**
  * The second argument of every page callback: a W3C `execute`, a session-API `handler`, a
  * resource reader, a prompt renderer. `signal` is its one enumerable member (the IDL's
- * `ToolExecuteCallbackOptions`); the rest are there by name.
+ * `ToolExecuteCallbackOptions`); the rest are there by name. Its functions act while the call
+ * runs; once it has settled, `reportProgress`, `log` and `setStatus` return `false`,
+ * `sendRequest` rejects and `getTaskId` returns `undefined`.
  */
 interface ModelContextHandlerExtra {
   /** Aborts when the call is cancelled (MCP `notifications/cancelled`, an aborted executeTool signal, a closed session). */

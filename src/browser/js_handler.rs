@@ -44,10 +44,46 @@ pub async fn settled(called: Result<JsValue, JsValue>) -> Result<JsValue, JsValu
 thread_local! {
     /// `polyfill/src/call_options.js`'s maker, set by [`use_call_options`].
     static MAKE_OPTIONS: RefCell<Option<Function>> = const { RefCell::new(None) };
+    /// The running calls' contexts, by the number their options object carries.
+    static CALLS: RefCell<Calls> = RefCell::new(Calls::default());
+}
+
+/// The contexts of the calls whose options objects are live ([`CallOptions`]): the one
+/// shared dispatcher finds a call's context here by number. A table instead of a closure per
+/// call: every wasm-bindgen closure handed to JS is registered with a `FinalizationRegistry`,
+/// and a weak cell per call was a measurable share of each major garbage collection.
+#[derive(Default)]
+struct Calls {
+    next: u32,
+    live: VecMap<u32, RequestContext>,
+}
+
+/// A call's options object (it derefs to it), valid while this lives: dropped when the call
+/// has settled, its functions then do nothing (`reportProgress`, `log` and `setStatus` return
+/// `false`, `sendRequest` rejects, `getTaskId` returns `undefined`).
+pub struct CallOptions {
+    value: JsValue,
+    id: Option<u32>,
+}
+
+impl std::ops::Deref for CallOptions {
+    type Target = JsValue;
+    fn deref(&self) -> &JsValue {
+        &self.value
+    }
+}
+
+impl Drop for CallOptions {
+    fn drop(&mut self) {
+        if let Some(id) = self.id {
+            CALLS.with(|c| c.borrow_mut().live.remove(&id));
+        }
+    }
 }
 
 /// Takes the options maker from the engine's `config.callOptions` (the core's
-/// `__mcpCallOptions`), giving it the one `requestUserInteraction` every call shares.
+/// `__mcpCallOptions`), giving it the one `requestUserInteraction` every call shares and the
+/// one dispatcher every call's functions call with its number.
 pub fn use_call_options(config: &JsValue) -> Result<(), JsValue> {
     let factory = js::get(config, "callOptions")?
         .dyn_into::<Function>()
@@ -69,8 +105,18 @@ pub fn use_call_options(config: &JsValue) -> Result<(), JsValue> {
             }
         })
         .into_js_value();
+    let dispatcher = Closure::<dyn Fn(u32, u32, JsValue, JsValue, JsValue) -> JsValue>::new(
+        |id: u32, kind: u32, a: JsValue, b: JsValue, d: JsValue| -> JsValue {
+            let ctx = CALLS.with(|c| c.borrow().live.get(&id).cloned());
+            match ctx {
+                Some(ctx) => dispatch(&ctx, kind, a, b, d),
+                None => ended(kind),
+            }
+        },
+    )
+    .into_js_value();
     let make = factory
-        .call1(&JsValue::UNDEFINED, &request_user_interaction)?
+        .call2(&JsValue::UNDEFINED, &request_user_interaction, &dispatcher)?
         .dyn_into::<Function>()
         .map_err(|_| js::type_error("callOptions did not return a function"))?;
     MAKE_OPTIONS.with(|m| *m.borrow_mut() = Some(make));
@@ -88,19 +134,29 @@ const TASK_ID: u32 = 4;
 /// enumerable member (the IDL's `ToolExecuteCallbackOptions`); the extras — MCP's
 /// `requestId`, `_meta`, `reportProgress`, `log`, `sendRequest`, and early drafts'
 /// `requestUserInteraction` — are non-enumerable properties, reachable by name. The
-/// functions are made in JS when first read, all calling one dispatcher closure over `ctx`.
-pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsValue {
-    let c = ctx.clone();
-    let dispatch = Closure::<dyn Fn(u32, JsValue, JsValue, JsValue) -> JsValue>::new(
-        move |kind: u32, a: JsValue, b: JsValue, d: JsValue| -> JsValue {
-            dispatch(&c, kind, a, b, d)
-        },
-    )
-    .into_js_value();
+/// functions are made in JS when first read, all calling the one dispatcher with this call's
+/// number, which finds `ctx` while the returned [`CallOptions`] lives.
+pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> CallOptions {
+    let Some(make) = MAKE_OPTIONS.with(|m| m.borrow().clone()) else {
+        // No maker (handlers used without an engine): the IDL's dictionary alone.
+        let o: JsValue = js::object().into();
+        js::set(&o, "signal", signal);
+        return CallOptions { value: o, id: None };
+    };
+    let id = CALLS.with(|c| {
+        let mut c = c.borrow_mut();
+        let mut id = c.next;
+        while c.live.contains_key(&id) {
+            id = id.wrapping_add(1);
+        }
+        c.next = id.wrapping_add(1);
+        c.live.insert(id, ctx.clone());
+        id
+    });
     let undefined_or = |v: Option<JsValue>| v.unwrap_or(JsValue::UNDEFINED);
     let args = js_sys::Array::of4(
         signal,
-        &dispatch,
+        &JsValue::from_f64(id as f64),
         &JsValue::from_bool(ctx.in_task()),
         &undefined_or(
             ctx.request_id
@@ -117,17 +173,27 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> JsVa
             .map(|r| js::from_json(&Value::Object(r.clone()))),
     ));
     args.push(&undefined_or(ctx.request_state().map(JsValue::from_str)));
-    let made = MAKE_OPTIONS.with(|m| {
-        m.borrow()
-            .as_ref()
-            .and_then(|make| make.apply(&JsValue::UNDEFINED, &args).ok())
-    });
-    made.unwrap_or_else(|| {
-        // No maker (handlers used without an engine): the IDL's dictionary alone.
+    let value = make.apply(&JsValue::UNDEFINED, &args).unwrap_or_else(|_| {
         let o: JsValue = js::object().into();
         js::set(&o, "signal", signal);
         o
-    })
+    });
+    CallOptions {
+        value,
+        id: Some(id),
+    }
+}
+
+/// What an option function of a call that has settled returns.
+fn ended(kind: u32) -> JsValue {
+    match kind {
+        REQUEST => Promise::reject(&js_sys::Error::new(
+            "modelcontext-polyfill: this call has ended; its sendRequest no longer reaches the client",
+        ))
+        .into(),
+        TASK_ID => JsValue::UNDEFINED,
+        _ => JsValue::FALSE,
+    }
 }
 
 /// One of a call's option functions, called by the page.

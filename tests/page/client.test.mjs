@@ -650,29 +650,39 @@ test('transports follow the SDK Transport shape and check their options', () =>
     assert.equal(r.notConnected, 'InvalidStateError');
   }, { html: CLASSIC }));
 
-test('a MessagePort server; onprogress receives the request\'s progress notifications', () =>
+test('a MessagePort server; onprogress receives the request\'s progress notifications; a handler\'s options do nothing once its call has ended', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
       const { McpClient, PostMessageClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const ch = new MessageChannel();
       const session = await navigator.modelContext.connect({ transport: { type: 'postMessage', target: ch.port1 } });
+      let kept;
       session.registerTool('work', {
         description: 'Reports progress',
         handler: async (args, extra) => {
-          extra.reportProgress(1, 2, 'half');
-          extra.reportProgress(2, 2, 'done');
-          return 'worked';
+          kept = extra;
+          const during = [extra.reportProgress(1, 2, 'half'), extra.reportProgress(2, 2, 'done')];
+          return `worked ${during}`;
         },
       });
       const client = new McpClient(new PostMessageClientTransport({ target: ch.port2 }));
       await client.connect();
       const progress = [];
       const res = await client.callTool('work', {}, { onprogress: (p) => progress.push([p.progress, p.total, p.message]) });
+      // Kept past the call: its functions do nothing now, and say so.
+      const late = {
+        progress: kept.reportProgress(3, 3, 'late'),
+        log: kept.log('info', 'late'),
+        request: await kept.sendRequest('ping').then(() => 'sent', (e) => e.message),
+      };
       const badProgress = await client.ping({ onprogress: 5 }).catch((e) => e.name);
       await client.close();
-      return { text: res.content[0].text, progress, badProgress };
+      return { text: res.content[0].text, progress, late, badProgress };
     });
-    assert.equal(r.text, 'worked');
+    assert.equal(r.text, 'worked true,true');
     assert.deepEqual(r.progress, [[1, 2, 'half'], [2, 2, 'done']]);
+    assert.equal(r.late.progress, false);
+    assert.equal(r.late.log, false);
+    assert.match(r.late.request, /this call has ended/);
     assert.equal(r.badProgress, 'TypeError');
   }, { html: CLASSIC }));
