@@ -15,7 +15,8 @@
 //   node scripts/bench.mjs --json       machine-readable results on stdout
 //
 // Env: ROUNDS (3), TOOLS (1000 registered tools), SEQ_CALLS (200, timed in five batches),
-// CONCURRENT (500, three bursts), LIST_REPEATS (5). Needs dist/ (make build), node_modules (make deps) and Debian's Chromium.
+// CONCURRENT (500, three bursts), LIST_REPEATS (5), WARMUP (1000 untimed calls before the
+// timed ones). Needs dist/ (make build), node_modules (make deps) and Debian's Chromium.
 //
 // Both run with their defaults: the page's own window is the only peer, which neither
 // rate-limits (see the README's Limits).
@@ -39,6 +40,7 @@ const TOOLS = env('TOOLS', 1000);
 const SEQ_CALLS = env('SEQ_CALLS', 200);
 const CONCURRENT = env('CONCURRENT', 500);
 const LIST_REPEATS = env('LIST_REPEATS', 5);
+const WARMUP = env('WARMUP', 1000);
 const README = path.join(REPO_ROOT, 'README.md');
 const BEGIN = '<!-- bench:begin -->';
 const END = '<!-- bench:end -->';
@@ -109,7 +111,7 @@ ${config}
 }
 
 /** Runs in the page: loads the implementation, then measures. Returns the figures. */
-async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepeats }) {
+async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepeats, warmup }) {
   const now = () => performance.now();
   const out = { errors: [] };
   // WebAssembly memory is not in the heap figures CDP reports (Runtime.getHeapUsage counts
@@ -220,9 +222,12 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
     const text = r.content?.[0]?.text;
     if (r.isError || text !== String(i)) throw new Error(`call ${i}: ${JSON.stringify(r).slice(0, 200)}`);
   };
-  // The machine is noisy: the median of five batches, each timed as a whole
-  // (performance.now() is coarsened to 100 µs).
-  for (let i = 0; i < 20; i++) await call(i);
+  // Untimed first: the JIT tiers up the page engines, the server and the client as they run,
+  // and without a warm-up the figure depended on what else had run before (a thousand
+  // tools/list_changed notifications through the client warmed its receive path). The
+  // machine is noisy: the median of five batches, each timed as a whole (performance.now()
+  // is coarsened to 100 µs).
+  for (let i = 0; i < warmup; i++) await call(i);
   const batch = Math.max(1, Math.round(seqCalls / 5));
   const perCall = [];
   for (let b = 0; b < 5; b++) {
@@ -390,6 +395,7 @@ async function main() {
             mcp: impl.mcp,
             tools: TOOLS,
             seqCalls: SEQ_CALLS,
+            warmup: WARMUP,
             concurrent: CONCURRENT,
             listRepeats: LIST_REPEATS,
           });
