@@ -137,11 +137,18 @@ const TASK_ID: u32 = 4;
 /// functions are made in JS when first read, all calling the one dispatcher with this call's
 /// number, which finds `ctx` while the returned [`CallOptions`] lives.
 pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> CallOptions {
-    let Some(make) = MAKE_OPTIONS.with(|m| m.borrow().clone()) else {
-        // No maker (handlers used without an engine): the IDL's dictionary alone.
+    // The IDL's dictionary alone: without a maker (handlers used without an engine), or if it
+    // failed.
+    let bare = || {
         let o: JsValue = js::object().into();
         js::set(&o, "signal", signal);
-        return CallOptions { value: o, id: None };
+        o
+    };
+    let Some(make) = MAKE_OPTIONS.with(|m| m.borrow().clone()) else {
+        return CallOptions {
+            value: bare(),
+            id: None,
+        };
     };
     let id = CALLS.with(|c| {
         let mut c = c.borrow_mut();
@@ -173,11 +180,9 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> Call
             .map(|r| js::from_json(&Value::Object(r.clone()))),
     ));
     args.push(&undefined_or(ctx.request_state().map(JsValue::from_str)));
-    let value = make.apply(&JsValue::UNDEFINED, &args).unwrap_or_else(|_| {
-        let o: JsValue = js::object().into();
-        js::set(&o, "signal", signal);
-        o
-    });
+    let value = make
+        .apply(&JsValue::UNDEFINED, &args)
+        .unwrap_or_else(|_| bare());
     CallOptions {
         value,
         id: Some(id),

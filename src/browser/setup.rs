@@ -40,13 +40,17 @@ pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
             ))),
         }
     };
+    // A count for which 0 means something (none at all).
+    let count_or_zero = |key: &str| -> Result<Option<usize>, JsValue> {
+        match js::get(v, key)?.as_f64() {
+            Some(0.0) => Ok(Some(0)),
+            _ => count(key),
+        }
+    };
     let l = &mut c.limits;
     l.max_in_flight = count("maxInFlight")?.unwrap_or(l.max_in_flight);
-    l.max_queued = match js::get(v, "maxQueued")?.as_f64() {
-        // 0: nothing waits; past `maxInFlight` calls are refused.
-        Some(0.0) => 0,
-        _ => count("maxQueued")?.unwrap_or(l.max_queued),
-    };
+    // 0: nothing waits; past `maxInFlight` calls are refused.
+    l.max_queued = count_or_zero("maxQueued")?.unwrap_or(l.max_queued);
     l.max_queued_bytes = count("maxQueuedBytes")?.unwrap_or(l.max_queued_bytes);
     l.max_message_bytes = count("maxMessageBytes")?.unwrap_or(l.max_message_bytes);
     l.max_depth = count("maxDepth")?.unwrap_or(l.max_depth);
@@ -54,11 +58,9 @@ pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
     if !js::get(v, "toolTimeoutMs")?.is_null() {
         c.tool_timeout_ms = count("toolTimeoutMs")?.map(|n| n as u64);
     }
-    c.list_changed_interval_ms = match js::get(v, "listChangedIntervalMs")?.as_f64() {
-        // 0: each turn's changes are announced at once.
-        Some(0.0) => 0,
-        _ => count("listChangedIntervalMs")?.map_or(c.list_changed_interval_ms, |n| n as u64),
-    };
+    // 0: each turn's changes are announced at once.
+    c.list_changed_interval_ms =
+        count_or_zero("listChangedIntervalMs")?.map_or(c.list_changed_interval_ms, |n| n as u64);
     Ok(c)
 }
 

@@ -342,6 +342,14 @@ pub fn success(id: &RequestId, result: Value) -> Value {
     Value::Object(m)
 }
 
+/// [`success`] as text, for a `result` already serialized (`result` must be JSON text).
+pub fn success_text(id: &RequestId, result: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
+        id.to_value()
+    )
+}
+
 /// `{"jsonrpc":"2.0","id":…,"error":…}`; the id is left out when it could not be read
 /// (MCP 2025-11-25 and later make it optional for exactly this case; the earlier schemas
 /// require a string or integer id and have no form for an unreadable one, and JSON-RPC's
@@ -386,6 +394,17 @@ pub fn request(id: &RequestId, method: &str, params: Option<Value>) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn success_text_is_success_serialized() {
+        for id in [RequestId::Number(7), RequestId::String("a\"b".into())] {
+            let result = json!({ "tools": [{ "name": "x" }] });
+            assert_eq!(
+                success_text(&id, &result.to_string()),
+                success(&id, result).to_string()
+            );
+        }
+    }
 
     fn invalid(v: Value) -> InvalidMessage {
         classify(&v).expect_err("should be invalid")

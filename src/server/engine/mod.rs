@@ -94,6 +94,20 @@ impl WeakServer {
     }
 }
 
+/// The entry of `cache` for `version`, made by `make` (and kept) when there is none yet.
+fn per_version<T: Clone>(
+    cache: &RefCell<Vec<(ProtocolVersion, T)>>,
+    version: ProtocolVersion,
+    make: impl FnOnce() -> T,
+) -> T {
+    if let Some((_, t)) = cache.borrow().iter().find(|(v, _)| *v == version) {
+        return t.clone();
+    }
+    let t = make();
+    cache.borrow_mut().push((version, t.clone()));
+    t
+}
+
 fn kind_index(k: ListKind) -> usize {
     match k {
         ListKind::Tools => 0,
@@ -239,27 +253,14 @@ impl Server {
     /// Shaped once per version and kept until the tools change, so a `tools/list` page
     /// costs the page, not the registry.
     pub(crate) fn shaped_tools(&self, version: ProtocolVersion) -> ShapedList {
-        if let Some((_, list)) = self
-            .0
-            .shaped_tools
-            .borrow()
-            .iter()
-            .find(|(v, _)| *v == version)
-        {
-            return list.clone();
-        }
-        let list: ShapedList = self
-            .0
-            .registry
-            .borrow()
-            .tools()
-            .map(|t| (t.def.name.clone(), super::shape::tool(t, version)))
-            .collect();
-        self.0
-            .shaped_tools
-            .borrow_mut()
-            .push((version, list.clone()));
-        list
+        per_version(&self.0.shaped_tools, version, || {
+            self.0
+                .registry
+                .borrow()
+                .tools()
+                .map(|t| (t.def.name.clone(), super::shape::tool(t, version)))
+                .collect()
+        })
     }
 
     /// The `tools/list` result listing every tool in one page, as JSON text (`{"tools":[…]}`),
@@ -268,35 +269,22 @@ impl Server {
     /// copying every shaped tool into a reply and serializing the copy. `None` when the list
     /// takes more than one page (`page_size`).
     pub(crate) fn tools_list_text(&self, version: ProtocolVersion) -> Option<Rc<str>> {
-        if let Some((_, text)) = self
-            .0
-            .tools_list_text
-            .borrow()
-            .iter()
-            .find(|(v, _)| *v == version)
-        {
-            return Some(text.clone());
-        }
-        // Shaped one tool at a time and not kept: the text is all this answer needs.
-        let registry = self.0.registry.borrow();
-        if registry.tools().len() > self.0.config.page_size {
+        if self.0.registry.borrow().tools().len() > self.0.config.page_size {
             return None;
         }
-        let mut out = String::from(r#"{"tools":["#);
-        for (i, tool) in registry.tools().enumerate() {
-            if i > 0 {
-                out.push(',');
+        Some(per_version(&self.0.tools_list_text, version, || {
+            // Shaped one tool at a time and not kept: the text is all this answer needs.
+            let registry = self.0.registry.borrow();
+            let mut out = String::from(r#"{"tools":["#);
+            for (i, tool) in registry.tools().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&super::shape::tool(tool, version).to_string());
             }
-            out.push_str(&super::shape::tool(tool, version).to_string());
-        }
-        out.push_str("]}");
-        drop(registry);
-        let text: Rc<str> = out.into();
-        self.0
-            .tools_list_text
-            .borrow_mut()
-            .push((version, text.clone()));
-        Some(text)
+            out.push_str("]}");
+            out.into()
+        }))
     }
 
     /// Registers a resource or template (a duplicate URI, a malformed template refused); announces the change.

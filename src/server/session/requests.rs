@@ -258,10 +258,7 @@ impl SessionInner {
             }
             Reply::Text(result) => {
                 self.answered_now(&call, queued, permit);
-                Outcome::Text(format!(
-                    r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
-                    id.to_value()
-                ))
+                Outcome::Text(jsonrpc::success_text(&id, &result))
             }
             Reply::Listen(filter) => {
                 self.open_listen(id, filter);
