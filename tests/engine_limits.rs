@@ -2,7 +2,9 @@
 //! timeouts, never-settling and failing handlers, duplicate ids, and closing a session.
 mod support;
 
-use modelcontext_polyfill::server::{HandlerError, Limits, RequestContext, ServerConfig, ToolDef};
+use modelcontext_polyfill::server::{
+    HandlerError, Limits, RequestContext, Sent, ServerConfig, ToolDef,
+};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -336,7 +338,10 @@ fn a_session_keeps_the_limits_it_was_opened_with() {
             max_queued: 0,
             ..Limits::default()
         },
-        move |t| o.borrow_mut().push(serde_json::from_str(&t).unwrap()),
+        move |m: Sent| {
+            o.borrow_mut()
+                .push(serde_json::from_str(&m.into_text()).unwrap())
+        },
     );
     let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
         "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}});

@@ -44,7 +44,7 @@ pub use logging::LogLevel;
 pub use methods::capabilities;
 pub use registry::{ListKind, PromptArgument, PromptDef, RegistryError, ResourceDef, ToolDef};
 pub use runtime::{LocalBoxFuture, Runtime};
-pub use session::{Incoming, Replaced, Session, SessionChain};
+pub use session::{Incoming, Replaced, Sent, Session, SessionChain};
 pub use skills::{SkillContent, SkillDef, SkillFile, SKILLS_EXTENSION};
 pub use tasks::{TaskLimits, TaskStatus, TaskSupport, TASKS_EXTENSION};
 pub use validator::{CompiledSchema, SchemaCompiler, SchemaViolation};

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::guard::Security;
-use super::hub::{Hub, HubServer, Reply};
+use super::hub::{Hub, HubServer, Reply, Rules};
 use super::served::Served;
 use super::{emitter, opt_string, Started};
 use crate::js;
@@ -67,7 +67,12 @@ pub fn start(server: &Server, c: EventConfig) -> Result<Started, JsValue> {
         &format!("event:{}", c.receive_event),
         &format!("The event {:?} on this emitter", c.receive_event),
     )?;
-    let hub = Hub::new(server.clone(), c.security.clone(), "event", 1);
+    // The emitter hands each message object to page code as it is: no object is shared.
+    let rules = Rules {
+        copies: false,
+        ..Rules::default()
+    };
+    let hub = Hub::with_rules(server.clone(), c.security.clone(), "event", 1, rules);
     let emitter = c.emitter.clone();
     let send_event = JsValue::from_str(&c.send_event);
     let reply: Reply = Rc::new(move |msg: &JsValue| {

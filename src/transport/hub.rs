@@ -16,7 +16,7 @@ use crate::js;
 use crate::js::Listener;
 use crate::protocol::error_codes::PARSE_ERROR;
 use crate::protocol::jsonrpc::{self, ErrorObject};
-use crate::server::{Incoming, Replaced, Server, SessionChain};
+use crate::server::{Incoming, Replaced, Sent, Server, SessionChain};
 
 /// Posts one outgoing JSON-RPC message (a JS object) to a peer.
 pub type Reply = Rc<dyn Fn(&JsValue)>;
@@ -42,6 +42,11 @@ pub struct Rules {
     /// answered with a parse error; otherwise both are dropped unanswered (the wire's
     /// envelope, not the message, was someone else's).
     pub answer_malformed: bool,
+    /// The wire copies each message it posts (`postMessage`'s structured clone, a port's
+    /// serialization), so one JS object may answer several requests: a shared result (a whole
+    /// `tools/list`) is parsed once while it is current. A wire that hands its objects to page
+    /// code as they are (the event transport's emitter) must not share them.
+    pub copies: bool,
 }
 
 impl Default for Rules {
@@ -49,7 +54,57 @@ impl Default for Rules {
         Rules {
             replaced: Replaced::Close,
             answer_malformed: false,
+            copies: true,
         }
+    }
+}
+
+/// The last shared result parsed, while the engine still answers with it and the page still
+/// holds it: the `Rc` the engine shares (its allocation, held weakly, cannot be reused for
+/// another text while the entry exists) and a weak reference to the JS object.
+struct SharedParse {
+    text: std::rc::Weak<str>,
+    parsed: js_sys::WeakRef,
+}
+
+thread_local! {
+    static SHARED: RefCell<Option<SharedParse>> = const { RefCell::new(None) };
+}
+
+/// A shared result as a JS object: the one parsed last time when the engine still shares the
+/// same text and the object has not been collected, else parsed now (and remembered weakly:
+/// the cache never keeps the object from the garbage collector).
+fn shared_result(result: &Rc<str>) -> Result<JsValue, JsValue> {
+    let hit = SHARED.with(|c| {
+        let c = c.borrow();
+        let e = c.as_ref()?;
+        let same = std::ptr::eq(e.text.as_ptr(), Rc::as_ptr(result));
+        same.then(|| e.parsed.deref()).flatten()
+    });
+    if let Some(obj) = hit {
+        return Ok(obj.into());
+    }
+    let parsed = js::parse(result)?;
+    SHARED.with(|c| {
+        *c.borrow_mut() = Some(SharedParse {
+            text: Rc::downgrade(result),
+            parsed: js_sys::WeakRef::new(parsed.unchecked_ref()),
+        })
+    });
+    Ok(parsed)
+}
+
+/// A session's message as the JS object the wire posts.
+fn to_js(sent: Sent, copies: bool) -> Result<JsValue, JsValue> {
+    match sent {
+        Sent::Shared { id, result } if copies => {
+            let env = js_sys::Object::new();
+            js::set(&env, "jsonrpc", &JsValue::from_str("2.0"));
+            js::set(&env, "id", &js::from_json(&id.to_value()));
+            js::set(&env, "result", &shared_result(&result)?);
+            Ok(env.into())
+        }
+        other => js::parse(&other.into_text()),
     }
 }
 
@@ -100,12 +155,13 @@ impl Hub {
     fn open_chain(&self, reply: &Rc<RefCell<Reply>>) -> Rc<SessionChain> {
         let slot = reply.clone();
         let limits = self.security.session_limits(&self.server.config().limits);
+        let copies = self.rules.copies;
         Rc::new(SessionChain::with_limits(
             self.server.clone(),
             limits,
             self.rules.replaced,
-            move |text| {
-                if let Ok(v) = js::parse(&text) {
+            move |sent| {
+                if let Ok(v) = to_js(sent, copies) {
                     let r = slot.borrow().clone();
                     r(&v);
                 }

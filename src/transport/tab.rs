@@ -171,6 +171,7 @@ impl TabServer {
         let rules = Rules {
             replaced: Replaced::Retire,
             answer_malformed: true,
+            ..Rules::default()
         };
         let hub = Hub::with_rules(server, options.security.clone(), "tab", 1, rules);
         let channel = JsValue::from_str(&options.channel);

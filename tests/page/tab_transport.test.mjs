@@ -338,3 +338,47 @@ navigator.modelContext.registerTool({ name: 'which-load', description: 'Which pa
     });
     assert.equal(cleared, null);
   }));
+
+test('tools/list: repeated answers are equal and carry each request\'s id; a registration or an abort shows in the next one; another channel gets the same list', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const mc = document.modelContext;
+      const tool = (name) => ({ name, description: `the ${name} tool`, inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, execute: () => name });
+      await mc.registerTool(tool('a'));
+      await mc.registerTool(tool('b'));
+      const list = async (channel, id) => {
+        send(channel, { jsonrpc: '2.0', id, method: 'tools/list' });
+        return replyTo(channel, id);
+      };
+      const init = (channel) => {
+        send(channel, { jsonrpc: '2.0', id: `init-${channel}`, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+        return replyTo(channel, `init-${channel}`);
+      };
+      await init('mcp-default');
+      const names = (reply) => reply.result.tools.map((t) => t.name);
+      const out = {};
+      out.first = await list('mcp-default', 'l1');
+      out.second = await list('mcp-default', 7);
+      const ac = new AbortController();
+      await mc.registerTool(tool('c'), { signal: ac.signal });
+      out.afterRegister = names(await list('mcp-default', 'l3'));
+      ac.abort();
+      await settle();
+      out.afterAbort = names(await list('mcp-default', 'l4'));
+      const other = await mc.connect({ transport: { type: 'tab', channelId: 'second' } });
+      await init('second');
+      out.other = await list('second', 'o1');
+      other.disconnect();
+      return out;
+    });
+    assert.equal(r.first.id, 'l1');
+    assert.equal(r.second.id, 7);
+    assert.deepEqual(Object.keys(r.second), ['jsonrpc', 'id', 'result']);
+    assert.deepEqual(r.first.result, r.second.result);
+    assert.deepEqual(r.first.result.tools.map((t) => t.name), ['a', 'b']);
+    assert.equal(r.first.result.tools[1].description, 'the b tool');
+    assert.deepEqual(r.afterRegister, ['a', 'b', 'c']);
+    assert.deepEqual(r.afterAbort, ['a', 'b']);
+    assert.deepEqual(r.other.result, r.first.result);
+  }, { html: PAGE }));

@@ -57,6 +57,26 @@ test('event transport: the built-in emitter, mcp:request in, mcp:response out', 
     assert.equal(r.responses, 1);
   }, { html: CLASSIC }));
 
+test('event transport: each answer is an object of its own (the page may change one without changing the next)', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      await mc.registerTool({ name: 'one', description: 'One', execute: () => 1 });
+      const session = await mc.connect({ transport: { type: 'event' } });
+      const emitter = session.transport.emitter;
+      const rpc = makeRpc((m) => emitter.emit('mcp:request', m));
+      emitter.on('mcp:response', (m) => rpc.receive(m));
+      await rpc.initialize();
+      const first = await rpc.request('tools/list', {});
+      first.result.tools[0].name = 'changed';
+      first.result.tools.push({ name: 'added' });
+      const second = await rpc.request('tools/list', {});
+      session.disconnect();
+      return { distinct: first.result !== second.result, names: second.result.tools.map((t) => t.name) };
+    });
+    assert.deepEqual(r, { distinct: true, names: ['one'] });
+  }, { html: CLASSIC }));
+
 test('event transport: a page emitter (mitt-like) with custom event names, positional class form', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {

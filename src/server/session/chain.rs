@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::Session;
+use super::{Sent, Session};
 use crate::server::{Limits, Server};
 
 /// What becomes of a session a later `initialize` replaced.
@@ -38,7 +38,7 @@ pub struct SessionChain {
     server: Server,
     /// The limits each session keeps (the transport's, or the server's).
     limits: Limits,
-    sink: Rc<dyn Fn(String)>,
+    sink: Rc<dyn Fn(Sent)>,
     replaced: Replaced,
     current: RefCell<Option<Rc<Session>>>,
     retired: RefCell<Vec<Rc<Session>>>,
@@ -48,15 +48,16 @@ impl SessionChain {
     /// A chain with no session yet; every session's output goes to `sink`.
     pub fn new(server: Server, replaced: Replaced, sink: impl Fn(String) + 'static) -> Self {
         let limits = server.config().limits.clone();
-        SessionChain::with_limits(server, limits, replaced, sink)
+        SessionChain::with_limits(server, limits, replaced, move |m: Sent| sink(m.into_text()))
     }
 
-    /// [`SessionChain::new`] whose sessions keep `limits` (a transport's own).
+    /// [`SessionChain::new`] whose sessions keep `limits` (a transport's own) and write
+    /// [`Sent`] messages.
     pub fn with_limits(
         server: Server,
         limits: Limits,
         replaced: Replaced,
-        sink: impl Fn(String) + 'static,
+        sink: impl Fn(Sent) + 'static,
     ) -> Self {
         SessionChain {
             server,
@@ -72,7 +73,7 @@ impl SessionChain {
         let sink = self.sink.clone();
         Rc::new(
             self.server
-                .connect_with(self.limits.clone(), move |text| sink(text)),
+                .connect_with(self.limits.clone(), move |m| sink(m)),
         )
     }
 
@@ -143,7 +144,7 @@ impl SessionChain {
         let sink = self.sink.clone();
         let restored =
             self.server
-                .connect_restored_with(snapshot, self.limits.clone(), move |text| sink(text))?;
+                .connect_restored_with(snapshot, self.limits.clone(), move |m| sink(m))?;
         let old = self.current.borrow_mut().replace(Rc::new(restored));
         if let Some(old) = old {
             old.close();

@@ -85,7 +85,7 @@ struct State {
 pub(crate) struct SessionInner {
     pub(crate) server: Server,
     id: u64,
-    sink: Box<dyn Fn(String)>,
+    sink: Box<dyn Fn(Sent)>,
     /// The limits this session keeps: its transport's, or the server's.
     limits: Limits,
     st: RefCell<State>,
@@ -96,10 +96,36 @@ pub(crate) struct SessionInner {
 /// [`Server::connect`].
 pub struct Session(pub(crate) Rc<SessionInner>);
 
+/// A message as a session hands it to its sink.
+pub enum Sent {
+    /// A whole message as JSON text.
+    Text(String),
+    /// A success answer whose result is JSON text shared by every answer until what it shows
+    /// changes (a whole `tools/list`, see [`crate::server::call::Reply::Text`]): the same `Rc`
+    /// each time, so a sink that converts results (a browser transport parsing them into JS
+    /// objects) can convert one once and reuse it while it is current.
+    Shared {
+        /// The request's id.
+        id: RequestId,
+        /// The result, JSON text.
+        result: Rc<str>,
+    },
+}
+
+impl Sent {
+    /// The message as JSON text.
+    pub fn into_text(self) -> String {
+        match self {
+            Sent::Text(t) => t,
+            Sent::Shared { id, result } => jsonrpc::success_text(&id, &result),
+        }
+    }
+}
+
 enum Outcome {
     Now(Option<Value>),
-    /// A whole message, already serialized (see [`crate::server::call::Reply::Text`]).
-    Text(String),
+    /// A success whose result is already serialized and shared (see [`Sent::Shared`]).
+    Shared(RequestId, Rc<str>),
     Later(LocalBoxFuture<'static, Option<Value>>),
 }
 
@@ -109,14 +135,18 @@ impl Outcome {
     fn into_value(self) -> LocalBoxFuture<'static, Option<Value>> {
         match self {
             Outcome::Now(v) => Box::pin(async move { v }),
-            Outcome::Text(t) => Box::pin(async move { serde_json::from_str(&t).ok() }),
+            Outcome::Shared(id, result) => {
+                Box::pin(
+                    async move { serde_json::from_str(&jsonrpc::success_text(&id, &result)).ok() },
+                )
+            }
             Outcome::Later(f) => f,
         }
     }
 }
 
 impl Session {
-    pub(crate) fn new(server: Server, limits: Limits, sink: Box<dyn Fn(String)>) -> Session {
+    pub(crate) fn new(server: Server, limits: Limits, sink: Box<dyn Fn(Sent)>) -> Session {
         let id = server.next_id();
         Session(Rc::new(SessionInner {
             server,
@@ -239,12 +269,13 @@ impl Drop for Session {
 impl Server {
     /// Opens a session whose outgoing messages (JSON text) go to `sink`.
     pub fn connect(&self, sink: impl Fn(String) + 'static) -> Session {
-        self.connect_with(self.config().limits.clone(), sink)
+        self.connect_with(self.config().limits.clone(), move |m| sink(m.into_text()))
     }
 
     /// [`Server::connect`] with the session's own `limits` (a transport's, in place of the
-    /// server's).
-    pub fn connect_with(&self, limits: Limits, sink: impl Fn(String) + 'static) -> Session {
+    /// server's), writing [`Sent`] messages: a transport that converts messages can reuse
+    /// its conversion of a shared result.
+    pub fn connect_with(&self, limits: Limits, sink: impl Fn(Sent) + 'static) -> Session {
         let session = Session::new(self.clone(), limits, Box::new(sink));
         self.track(session.audience());
         session
@@ -259,15 +290,18 @@ impl Server {
         snapshot: &Value,
         sink: impl Fn(String) + 'static,
     ) -> Result<Session, String> {
-        self.connect_restored_with(snapshot, self.config().limits.clone(), sink)
+        self.connect_restored_with(snapshot, self.config().limits.clone(), move |m| {
+            sink(m.into_text())
+        })
     }
 
-    /// [`Server::connect_restored`] with the session's own `limits`.
+    /// [`Server::connect_restored`] with the session's own `limits`, writing [`Sent`]
+    /// messages.
     pub fn connect_restored_with(
         &self,
         snapshot: &Value,
         limits: Limits,
-        sink: impl Fn(String) + 'static,
+        sink: impl Fn(Sent) + 'static,
     ) -> Result<Session, String> {
         let session = Session::new(self.clone(), limits, Box::new(sink));
         let interrupted = session.0.restore(snapshot)?;
@@ -358,14 +392,14 @@ impl SessionInner {
 
     fn send(&self, v: &Value) {
         if !self.is_closed() {
-            (self.sink)(v.to_string());
+            (self.sink)(Sent::Text(v.to_string()));
         }
     }
 
-    /// Sends a message already serialized.
-    fn send_text(&self, text: String) {
+    /// Sends a success whose result is shared text.
+    fn send_shared(&self, id: RequestId, result: Rc<str>) {
         if !self.is_closed() {
-            (self.sink)(text);
+            (self.sink)(Sent::Shared { id, result });
         }
     }
 
@@ -400,7 +434,7 @@ impl SessionInner {
             single => match self.handle(single, text.len()) {
                 Outcome::Now(Some(v)) => self.send(&v),
                 Outcome::Now(None) => {}
-                Outcome::Text(t) => self.send_text(t),
+                Outcome::Shared(id, result) => self.send_shared(id, result),
                 Outcome::Later(f) => {
                     let me = self.clone();
                     self.server.runtime().spawn(Box::pin(async move {

@@ -258,7 +258,7 @@ impl SessionInner {
             }
             Reply::Text(result) => {
                 self.answered_now(&call, queued, permit);
-                Outcome::Text(jsonrpc::success_text(&id, &result))
+                Outcome::Shared(id, result)
             }
             Reply::Listen(filter) => {
                 self.open_listen(id, filter);
