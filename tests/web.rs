@@ -28,6 +28,28 @@ fn name_of(e: &JsValue) -> String {
 }
 
 #[wasm_bindgen_test]
+fn names_are_made_once_per_text_and_survive_the_table_growing() {
+    // 300 texts at 300 addresses: the table grows past its first 64 slots several times.
+    let texts: Vec<&'static str> = (0..300)
+        .map(|i| &*Box::leak(format!("name_{i}").into_boxed_str()))
+        .collect();
+    let first: Vec<JsValue> = texts.iter().map(|t| js::name(t)).collect();
+    let o: JsValue = js::object().into();
+    for (i, (t, v)) in texts.iter().zip(&first).enumerate() {
+        assert_eq!(v.as_string().as_deref(), Some(*t));
+        // Asked again (after the growth), each address still finds its own text.
+        assert_eq!(js::name(t), *v);
+        js::set(&o, t, &JsValue::from_f64(i as f64));
+    }
+    for (i, t) in texts.iter().enumerate() {
+        assert_eq!(js::get(&o, t).unwrap().as_f64(), Some(i as f64));
+    }
+    // The same text at another address is its own entry with the same value.
+    let copy: &'static str = Box::leak(String::from("name_7").into_boxed_str());
+    assert_eq!(js::name(copy), first[7]);
+}
+
+#[wasm_bindgen_test]
 fn dom_strings_convert_like_webidl() {
     assert_eq!(js::to_dom_string(&JsValue::from_f64(1.5)).unwrap(), "1.5");
     assert_eq!(js::to_dom_string(&JsValue::NULL).unwrap(), "null");

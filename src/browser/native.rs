@@ -56,7 +56,7 @@ pub struct NativeBridge {
 }
 
 /// Calls `obj[method](...args)`.
-fn call_method(obj: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+fn call_method(obj: &JsValue, method: &'static str, args: &[JsValue]) -> Result<JsValue, JsValue> {
     let f: Function = js::get(obj, method)?
         .dyn_into()
         .map_err(|_| js::type_error(&format!("the native modelContext has no {method}()")))?;
@@ -366,7 +366,7 @@ impl NativeBridge {
     /// Registers, in the engine, a proxy for the native `RegisteredTool` `t`.
     fn register_proxy(&self, inner: &EngineInner, name: &str, t: &JsValue) -> Result<u64, JsValue> {
         let opt_string =
-            |k: &str| -> Option<String> { js::get(t, k).ok().and_then(|v| v.as_string()) };
+            |k: &'static str| -> Option<String> { js::get(t, k).ok().and_then(|v| v.as_string()) };
         let schema_json = match js::get(t, "inputSchema")? {
             v if v.is_undefined() || v.is_null() => None,
             v => js::stringify(&v)?,

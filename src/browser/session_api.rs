@@ -19,11 +19,11 @@ use super::store::{registry_error_to_js, unregister_if_current, Door, JsToolData
 use crate::js;
 use crate::server::{LogLevel, PromptArgument, PromptDef, ResourceDef, TaskSupport, ToolDef};
 
-fn opt_string(def: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
+fn opt_string(def: &JsValue, key: &'static str) -> Result<Option<String>, JsValue> {
     js::opt_string(def, key, "", js::StringRule::DomString)
 }
 
-fn opt_json(def: &JsValue, key: &str) -> Result<Option<Value>, JsValue> {
+fn opt_json(def: &JsValue, key: &'static str) -> Result<Option<Value>, JsValue> {
     let v = js::get(def, key)?;
     if v.is_undefined() || v.is_null() {
         return Ok(None);
@@ -33,7 +33,7 @@ fn opt_json(def: &JsValue, key: &str) -> Result<Option<Value>, JsValue> {
         .ok_or_else(|| js::type_error(&format!("{key} cannot be serialized to JSON")))
 }
 
-fn handler(def: &JsValue, keys: &[&str], what: &str) -> Result<Function, JsValue> {
+fn handler(def: &JsValue, keys: &[&'static str], what: &str) -> Result<Function, JsValue> {
     for k in keys {
         let v = js::get(def, k)?;
         if !v.is_undefined() {

@@ -27,7 +27,7 @@ pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
     if !v.is_object() {
         return Err(js::type_error(&format!("{CTX} must be an object")));
     }
-    let count = |key: &str| -> Result<Option<usize>, JsValue> {
+    let count = |key: &'static str| -> Result<Option<usize>, JsValue> {
         let n = js::get(v, key)?;
         if n.is_undefined() {
             return Ok(None);
@@ -41,7 +41,7 @@ pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
         }
     };
     // A count for which 0 means something (none at all).
-    let count_or_zero = |key: &str| -> Result<Option<usize>, JsValue> {
+    let count_or_zero = |key: &'static str| -> Result<Option<usize>, JsValue> {
         match js::get(v, key)?.as_f64() {
             Some(0.0) => Ok(Some(0)),
             _ => count(key),
@@ -69,7 +69,7 @@ pub fn server_info_from_js(v: &JsValue, fallback: ServerInfo) -> Result<ServerIn
     if v.is_undefined() || v.is_null() {
         return Ok(fallback);
     }
-    let s = |k: &str| -> Result<Option<String>, JsValue> {
+    let s = |k: &'static str| -> Result<Option<String>, JsValue> {
         let x = js::get(v, k)?;
         if x.is_undefined() || x.is_null() {
             Ok(None)
@@ -133,7 +133,7 @@ impl Engine {
         if let Some(key) = random_bytes(&global, 32) {
             server.set_state_key(&key);
         }
-        let class = |k: &str| -> Result<Function, JsValue> {
+        let class = |k: &'static str| -> Result<Function, JsValue> {
             js::get(&config, k)?
                 .dyn_into::<Function>()
                 .map_err(|_| js::type_error(&format!("Engine needs the {k} class")))

@@ -21,7 +21,7 @@ use crate::server::{SkillContent, SkillDef, SkillFile};
 #[derive(Default)]
 struct Registrations(RefCell<HashMap<String, u64>>);
 
-fn string_member(def: &JsValue, key: &str, what: &str) -> Result<Option<String>, JsValue> {
+fn string_member(def: &JsValue, key: &'static str, what: &str) -> Result<Option<String>, JsValue> {
     let v = js::get(def, key)?;
     if v.is_undefined() || v.is_null() {
         return Ok(None);

@@ -70,7 +70,7 @@ pub struct ToolDict {
     pub annotations: Option<Map<String, Value>>,
 }
 
-pub fn required(dict: &JsValue, key: &str, dict_name: &str) -> Result<JsValue, JsValue> {
+pub fn required(dict: &JsValue, key: &'static str, dict_name: &str) -> Result<JsValue, JsValue> {
     let v = js::get(dict, key)?;
     if v.is_undefined() {
         return Err(js::type_error(&format!(
@@ -324,7 +324,7 @@ pub fn unregister_if_current(inner: &EngineInner, name: &str, registration: u64)
 }
 
 /// A `ToolAnnotations` dictionary with all four hints, each `hint(name)`.
-pub fn hints(hint: impl Fn(&str) -> bool) -> JsValue {
+pub fn hints(hint: impl Fn(&'static str) -> bool) -> JsValue {
     let ann: JsValue = js::object().into();
     for k in WEBMCP_HINTS {
         js::set(&ann, k, &JsValue::from_bool(hint(k)));

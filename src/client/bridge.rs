@@ -36,7 +36,7 @@ pub fn set_client_error_classes(classes: JsValue) {
 }
 
 /// `new classes[name](...args)`, or a plain `Error` named `name` before the classes arrive.
-fn construct(name: &str, message: &str, args: &[JsValue]) -> JsValue {
+fn construct(name: &'static str, message: &str, args: &[JsValue]) -> JsValue {
     let class = CLASSES.with(|c| js::get(&c.borrow(), name).unwrap_or(JsValue::UNDEFINED));
     if let Some(class) = class.dyn_ref::<Function>() {
         let arr: js_sys::Array = args.iter().collect();
@@ -49,7 +49,7 @@ fn construct(name: &str, message: &str, args: &[JsValue]) -> JsValue {
     e
 }
 
-fn details(pairs: &[(&str, JsValue)]) -> JsValue {
+fn details(pairs: &[(&'static str, JsValue)]) -> JsValue {
     let o: JsValue = js::object().into();
     for (k, v) in pairs {
         js::set(&o, k, v);

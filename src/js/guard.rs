@@ -83,7 +83,7 @@ impl Listener {
     }
 
     /// `target.<method>(event?, callback, capture?)`.
-    fn call(&self, method: &str) -> Result<JsValue, JsValue> {
+    fn call(&self, method: &'static str) -> Result<JsValue, JsValue> {
         let event = self.event.as_deref().map(JsValue::from_str);
         let capture = JsValue::TRUE;
         let mut args: Vec<&JsValue> = Vec::with_capacity(3);
@@ -149,7 +149,7 @@ impl Timer {
     }
 
     fn start(
-        set: &str,
+        set: &'static str,
         clear: &'static str,
         ms: f64,
         f: impl FnMut() + 'static,

@@ -13,7 +13,7 @@ pub fn global() -> JsValue {
 }
 
 /// `obj[name](...args)`.
-pub fn call(obj: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
+pub fn call(obj: &JsValue, name: &'static str, args: &[&JsValue]) -> Result<JsValue, JsValue> {
     let f: Function = get(obj, name)?
         .dyn_into()
         .map_err(|_| type_error(&format!("{name} is not a function")))?;
@@ -25,12 +25,12 @@ pub fn call(obj: &JsValue, name: &str, args: &[&JsValue]) -> Result<JsValue, JsV
 }
 
 /// Whether `obj[name]` is a function.
-pub fn has_method(obj: &JsValue, name: &str) -> bool {
+pub fn has_method(obj: &JsValue, name: &'static str) -> bool {
     get(obj, name).map(|f| f.is_function()).unwrap_or(false)
 }
 
 /// `obj instanceof globalThis[ctor]` (false when the constructor does not exist here).
-pub fn instance_of(obj: &JsValue, ctor: &str) -> bool {
+pub fn instance_of(obj: &JsValue, ctor: &'static str) -> bool {
     if !obj.is_object() {
         return false;
     }

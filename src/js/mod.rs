@@ -5,6 +5,7 @@
 
 use js_sys::{Function, Object, Reflect, JSON};
 use serde_json::Value;
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -55,18 +56,80 @@ fn dom_exception(name: &str, message: &str) -> JsValue {
         .unwrap_or_else(|e| e)
 }
 
-/// A property name as a JS string, made once and reused (wasm-bindgen's interning): the
-/// binding layer reads and writes the same few names on every message, and a reused
-/// string costs a table lookup where a fresh one costs a UTF-8 decode. Only for names fixed
-/// by the code, never for names a page chooses (the table is never emptied).
-pub fn name(key: &str) -> JsValue {
-    JsValue::from_str(wasm_bindgen::intern(key))
+thread_local! {
+    /// The names [`name`] has made, by the address of their `'static` text.
+    static NAMES: RefCell<NameTable> = RefCell::new(NameTable::default());
+}
+
+/// An open-addressing table from a `'static` string's address to its JS string. Addresses of
+/// `'static` data are never reused, so the address alone identifies the text; the same
+/// literal at two call sites may have two addresses, which costs one entry more.
+#[derive(Default)]
+struct NameTable {
+    /// `(address, value)`; a power-of-two length, at most half full.
+    slots: Vec<Option<(usize, JsValue)>>,
+    len: usize,
+}
+
+impl NameTable {
+    fn slot(&self, addr: usize) -> usize {
+        // Fibonacci hashing of the address (aligned addresses have zero low bits).
+        let h = (addr as u32).wrapping_mul(0x9E37_79B9);
+        (h >> (32 - self.slots.len().trailing_zeros())) as usize
+    }
+
+    fn get(&self, addr: usize) -> Option<&JsValue> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(addr);
+        loop {
+            match &self.slots[i] {
+                Some((a, v)) if *a == addr => return Some(v),
+                Some(_) => i = (i + 1) & mask,
+                None => return None,
+            }
+        }
+    }
+
+    fn insert(&mut self, addr: usize, value: JsValue) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let old = std::mem::take(&mut self.slots);
+            self.slots = (0..(old.len() * 2).max(64)).map(|_| None).collect();
+            self.len = 0;
+            for (a, v) in old.into_iter().flatten() {
+                self.insert(a, v);
+            }
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(addr);
+        while self.slots[i].is_some() {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = Some((addr, value));
+        self.len += 1;
+    }
+}
+
+/// A property name as a JS string, made once and reused: the binding layer reads and writes
+/// the same few names on every message, and a reused string costs a table lookup (by the
+/// text's address, no hashing of its bytes) where a fresh one costs a UTF-8 decode. Only for
+/// names fixed by the code (`'static`), never for names a page chooses.
+pub fn name(key: &'static str) -> JsValue {
+    let addr = key.as_ptr() as usize;
+    if let Some(v) = NAMES.with(|t| t.borrow().get(addr).cloned()) {
+        return v;
+    }
+    let v = JsValue::from_str(key);
+    NAMES.with(|t| t.borrow_mut().insert(addr, v.clone()));
+    v
 }
 
 /// `obj[key]`, or `undefined` when `obj` is not an object or the getter throws (the
 /// exception is returned as `Err`). `key` is a name fixed by the code (see [`name`]); use
 /// [`get_any`] for names a page chooses.
-pub fn get(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
+pub fn get(obj: &JsValue, key: &'static str) -> Result<JsValue, JsValue> {
     if !obj.is_object() && !obj.is_function() {
         return Ok(JsValue::UNDEFINED);
     }
@@ -82,7 +145,7 @@ pub fn get_any(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
 }
 
 /// `obj[key]` when it is a string (`None` for anything else, or when the getter throws).
-pub fn get_string(obj: &JsValue, key: &str) -> Option<String> {
+pub fn get_string(obj: &JsValue, key: &'static str) -> Option<String> {
     get(obj, key).ok()?.as_string()
 }
 
@@ -126,7 +189,7 @@ pub enum StringRule {
 /// `rule`; errors name it as `{ctx}.{key}`.
 pub fn opt_string(
     obj: &JsValue,
-    key: &str,
+    key: &'static str,
     ctx: &str,
     rule: StringRule,
 ) -> Result<Option<String>, JsValue> {
@@ -239,7 +302,7 @@ pub fn object() -> Object {
 }
 
 /// `obj[key] = value`, `key` a name fixed by the code (see [`name`]).
-pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
+pub fn set(obj: &JsValue, key: &'static str, value: &JsValue) {
     let _ = Reflect::set(obj, &name(key), value);
 }
 
@@ -268,7 +331,7 @@ pub fn warn_once(key: &str, message: &str) {
 
 /// Defines `obj[key] = value` as a non-enumerable, writable, configurable data property:
 /// reachable by name, invisible to `Object.keys` (extras beside a WebIDL dictionary's members).
-pub fn define_hidden(obj: &JsValue, key: &str, value: &JsValue) {
+pub fn define_hidden(obj: &JsValue, key: &'static str, value: &JsValue) {
     thread_local! {
         // One descriptor for every call: `value` is set for the definition and cleared after.
         static HIDDEN: Object = {

@@ -69,7 +69,7 @@ transport_class!(ExtensionServerTransport);
 fn positional(
     first: &JsValue,
     second: &JsValue,
-    key: &str,
+    key: &'static str,
     is_peer: bool,
 ) -> Result<JsValue, JsValue> {
     if !is_peer {

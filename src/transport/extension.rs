@@ -35,7 +35,7 @@ pub struct ExtensionConfig {
     pub security: Security,
 }
 
-fn event_api(port: &JsValue, name: &str) -> Option<JsValue> {
+fn event_api(port: &JsValue, name: &'static str) -> Option<JsValue> {
     let api = js::get(port, name).ok()?;
     (js::has_method(&api, "addListener") && js::has_method(&api, "removeListener")).then_some(api)
 }

@@ -88,7 +88,12 @@ fn positive(v: &JsValue, what: &str) -> Result<f64, JsValue> {
 }
 
 /// An optional whole-number option: positive, or also 0 when `zero` is allowed.
-fn count(opts: &JsValue, key: &str, ctx: &str, zero: bool) -> Result<Option<usize>, JsValue> {
+fn count(
+    opts: &JsValue,
+    key: &'static str,
+    ctx: &str,
+    zero: bool,
+) -> Result<Option<usize>, JsValue> {
     let v = js::get(opts, key)?;
     if v.is_undefined() {
         return Ok(None);

@@ -289,7 +289,7 @@ impl ParentConfig {
                  (e.g. 'https://app.example'), or '*'"
             ))
         })?;
-        let number = |key: &str, default: f64| -> Result<f64, JsValue> {
+        let number = |key: &'static str, default: f64| -> Result<f64, JsValue> {
             let v = js::get(opts, key)?;
             if v.is_undefined() {
                 return Ok(default);

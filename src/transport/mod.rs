@@ -80,7 +80,11 @@ impl Started {
 }
 
 /// An optional string option, converted as WebIDL `DOMString` would.
-pub(crate) fn opt_string(opts: &JsValue, key: &str, ctx: &str) -> Result<Option<String>, JsValue> {
+pub(crate) fn opt_string(
+    opts: &JsValue,
+    key: &'static str,
+    ctx: &str,
+) -> Result<Option<String>, JsValue> {
     js::opt_string(opts, key, ctx, js::StringRule::Primitive)
 }
 

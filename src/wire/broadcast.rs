@@ -36,7 +36,7 @@ pub fn open_envelope(data: &JsValue) -> Option<Opened> {
     if !data.is_object() {
         return None;
     }
-    let field = |k: &str| js::get(data, k).ok().and_then(|v| v.as_string());
+    let field = |k: &'static str| js::get(data, k).ok().and_then(|v| v.as_string());
     if field("type").as_deref() != Some(TYPE) {
         return None;
     }

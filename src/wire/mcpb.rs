@@ -20,7 +20,7 @@ pub const READY: &str = "mcp-server-ready";
 pub const STOPPED: &str = "mcp-server-stopped";
 
 /// `payload` in an envelope on `channel` going `direction`.
-pub fn envelope(channel: &JsValue, direction: &str, payload: &JsValue) -> JsValue {
+pub fn envelope(channel: &JsValue, direction: &'static str, payload: &JsValue) -> JsValue {
     let env: JsValue = js::object().into();
     js::set(&env, "channel", channel);
     js::set(&env, "type", &js::name(TYPE));
@@ -32,11 +32,15 @@ pub fn envelope(channel: &JsValue, direction: &str, payload: &JsValue) -> JsValu
 /// The payload of `data` when it is an envelope on `channel` going `direction` with a
 /// payload. The fields are compared as JS strings: nothing of traffic that is not ours is
 /// copied into wasm.
-pub fn open_envelope(data: &JsValue, channel: &JsValue, direction: &str) -> Option<JsValue> {
+pub fn open_envelope(
+    data: &JsValue,
+    channel: &JsValue,
+    direction: &'static str,
+) -> Option<JsValue> {
     if !data.is_object() {
         return None;
     }
-    let field = |k: &str| js::get(data, k).unwrap_or(JsValue::UNDEFINED);
+    let field = |k: &'static str| js::get(data, k).unwrap_or(JsValue::UNDEFINED);
     if field("channel") != *channel
         || field("type") != js::name(TYPE)
         || field("direction") != js::name(direction)

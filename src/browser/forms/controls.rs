@@ -47,7 +47,7 @@ pub(super) fn has_attr(el: &JsValue, name: &str) -> bool {
         .unwrap_or(false)
 }
 
-pub(super) fn prop_string(el: &JsValue, name: &str) -> String {
+pub(super) fn prop_string(el: &JsValue, name: &'static str) -> String {
     js::get_string(el, name).unwrap_or_default()
 }
 

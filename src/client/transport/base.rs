@@ -333,12 +333,12 @@ pub(crate) use client_transport_class;
 // ---- option readers shared by the transports ---------------------------------------------
 
 /// An optional string option; `TypeError` naming it when it is not a string.
-pub fn opt_string(opts: &JsValue, key: &str, ctx: &str) -> Result<Option<String>, JsValue> {
+pub fn opt_string(opts: &JsValue, key: &'static str, ctx: &str) -> Result<Option<String>, JsValue> {
     js::opt_string(opts, key, ctx, js::StringRule::Exact)
 }
 
 /// An optional non-negative number of milliseconds.
-pub fn opt_ms(opts: &JsValue, key: &str, ctx: &str) -> Result<Option<u64>, JsValue> {
+pub fn opt_ms(opts: &JsValue, key: &'static str, ctx: &str) -> Result<Option<u64>, JsValue> {
     let v = js::get(opts, key)?;
     if v.is_undefined() || v.is_null() {
         return Ok(None);

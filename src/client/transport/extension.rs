@@ -42,7 +42,7 @@ struct ExtensionWire {
 }
 
 fn check_port(port: &JsValue, ctx: &str) -> Result<(), JsValue> {
-    let has_event = |k: &str| {
+    let has_event = |k: &'static str| {
         js::get(port, k)
             .map(|e| js::has_method(&e, "addListener") && js::has_method(&e, "removeListener"))
             .unwrap_or(false)

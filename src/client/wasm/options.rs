@@ -15,7 +15,7 @@ use crate::js;
 use crate::js::Listener;
 use crate::server::CancellationToken;
 
-fn number(o: &JsValue, key: &str, ctx: &str) -> Result<Option<f64>, JsValue> {
+fn number(o: &JsValue, key: &'static str, ctx: &str) -> Result<Option<f64>, JsValue> {
     let v = js::get(o, key)?;
     if v.is_undefined() || v.is_null() {
         return Ok(None);
@@ -28,7 +28,7 @@ fn number(o: &JsValue, key: &str, ctx: &str) -> Result<Option<f64>, JsValue> {
     })
 }
 
-fn json_object(o: &JsValue, key: &str, ctx: &str) -> Result<Option<Value>, JsValue> {
+fn json_object(o: &JsValue, key: &'static str, ctx: &str) -> Result<Option<Value>, JsValue> {
     let v = js::get(o, key)?;
     if v.is_undefined() || v.is_null() {
         return Ok(None);
