@@ -86,6 +86,18 @@ struct Checks {
     at: String,
     /// Allowed types, and whether `type` was one name (the message differs).
     types: Option<(u8, bool)>,
+    required: Vec<String>,
+    properties: Vec<(String, Node)>,
+    /// `additionalProperties`, unless absent or `true`.
+    additional: Option<Node>,
+    /// The other keywords, boxed only when the schema uses one of them: a tool schema is
+    /// kept for as long as the tool is registered, and most of its subschemas are a `type`.
+    rare: Option<Box<Rare>>,
+}
+
+/// The keywords most subschemas do not use.
+#[derive(Default)]
+struct Rare {
     constant: Option<Value>,
     /// `enum`'s values.
     options: Option<Vec<Value>>,
@@ -100,13 +112,62 @@ struct Checks {
     max_items: Option<u64>,
     min_properties: Option<u64>,
     max_properties: Option<u64>,
-    required: Vec<String>,
     unique_items: bool,
-    properties: Vec<(String, Node)>,
-    /// `additionalProperties`, unless absent or `true`.
-    additional: Option<Node>,
     items: Option<Node>,
     any_of: Vec<Node>,
+}
+
+/// What a subschema without the rare keywords has of them: none.
+static NO_RARE: Rare = Rare {
+    constant: None,
+    options: None,
+    minimum: None,
+    maximum: None,
+    exclusive_minimum: None,
+    exclusive_maximum: None,
+    multiple_of: None,
+    min_length: None,
+    max_length: None,
+    min_items: None,
+    max_items: None,
+    min_properties: None,
+    max_properties: None,
+    unique_items: false,
+    items: None,
+    any_of: Vec::new(),
+};
+
+impl Rare {
+    fn is_empty(&self) -> bool {
+        let counts = [
+            self.multiple_of,
+            self.min_length,
+            self.max_length,
+            self.min_items,
+            self.max_items,
+            self.min_properties,
+            self.max_properties,
+        ];
+        let bounds = [
+            &self.minimum,
+            &self.maximum,
+            &self.exclusive_minimum,
+            &self.exclusive_maximum,
+        ];
+        self.constant.is_none()
+            && self.options.is_none()
+            && bounds.iter().all(|b| b.is_none())
+            && counts.iter().all(|c| c.is_none())
+            && !self.unique_items
+            && self.items.is_none()
+            && self.any_of.is_empty()
+    }
+}
+
+impl Checks {
+    fn rare(&self) -> &Rare {
+        self.rare.as_deref().unwrap_or(&NO_RARE)
+    }
 }
 
 impl PlainSchema {
@@ -135,28 +196,30 @@ fn node(schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
         _ => return None,
     };
     let mut c = Checks::default();
+    let mut rare = Rare::default();
     let sub = |key: &str| format!("{at}/{}", escape(key));
     for (key, value) in map {
+        let r = &mut rare;
         match key.as_str() {
             "type" => c.types = Some(types(value)?),
-            "const" => c.constant = Some(value.clone()),
-            "enum" => c.options = Some(value.as_array()?.clone()),
-            "minimum" => c.minimum = Some(number(value)?),
-            "maximum" => c.maximum = Some(number(value)?),
-            "exclusiveMinimum" => c.exclusive_minimum = Some(number(value)?),
-            "exclusiveMaximum" => c.exclusive_maximum = Some(number(value)?),
+            "const" => r.constant = Some(value.clone()),
+            "enum" => r.options = Some(value.as_array()?.clone()),
+            "minimum" => r.minimum = Some(number(value)?),
+            "maximum" => r.maximum = Some(number(value)?),
+            "exclusiveMinimum" => r.exclusive_minimum = Some(number(value)?),
+            "exclusiveMaximum" => r.exclusive_maximum = Some(number(value)?),
             // Whole divisors only: the crate checks fractional ones with exact fractions.
             "multipleOf" => {
-                c.multiple_of = Some(value.as_u64().filter(|m| (1..=MAX_SAFE).contains(m))?)
+                r.multiple_of = Some(value.as_u64().filter(|m| (1..=MAX_SAFE).contains(m))?)
             }
-            "minLength" => c.min_length = Some(value.as_u64()?),
-            "maxLength" => c.max_length = Some(value.as_u64()?),
-            "minItems" => c.min_items = Some(value.as_u64()?),
-            "maxItems" => c.max_items = Some(value.as_u64()?),
-            "minProperties" => c.min_properties = Some(value.as_u64()?),
-            "maxProperties" => c.max_properties = Some(value.as_u64()?),
+            "minLength" => r.min_length = Some(value.as_u64()?),
+            "maxLength" => r.max_length = Some(value.as_u64()?),
+            "minItems" => r.min_items = Some(value.as_u64()?),
+            "maxItems" => r.max_items = Some(value.as_u64()?),
+            "minProperties" => r.min_properties = Some(value.as_u64()?),
+            "maxProperties" => r.max_properties = Some(value.as_u64()?),
             "required" => c.required = names(value)?,
-            "uniqueItems" => c.unique_items = value.as_bool()?,
+            "uniqueItems" => r.unique_items = value.as_bool()?,
             "properties" => {
                 let at = sub("properties");
                 for (name, s) in value.as_object()? {
@@ -170,12 +233,12 @@ fn node(schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
                     n => Some(n),
                 }
             }
-            "items" => c.items = Some(node(value, sub(key), depth + 1, false)?),
+            "items" => r.items = Some(node(value, sub(key), depth + 1, false)?),
             "anyOf" => {
                 let branches = value.as_array().filter(|b| !b.is_empty())?;
                 let at = sub(key);
                 for (i, s) in branches.iter().enumerate() {
-                    c.any_of
+                    r.any_of
                         .push(node(s, format!("{at}/{i}"), depth + 1, false)?);
                 }
             }
@@ -196,6 +259,9 @@ fn node(schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
         }
     }
     c.at = at;
+    if !rare.is_empty() {
+        c.rare = Some(Box::new(rare));
+    }
     Some(Node::Checks(Box::new(c)))
 }
 

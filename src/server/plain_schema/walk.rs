@@ -64,6 +64,7 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         }
         Node::Checks(c) => c,
     };
+    let r = c.rare();
     let mut valid = true;
     // A violation of this schema's `$keyword`, worded `$message` (built only when reporting);
     // when deciding, the walk ends here.
@@ -91,28 +92,28 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             fail!("type", type_message(instance, bits, single));
         }
     }
-    if let Some(k) = c.constant.as_ref().filter(|k| !equal(k, instance)) {
+    if let Some(k) = r.constant.as_ref().filter(|k| !equal(k, instance)) {
         fail!("const", format!("{k} was expected"));
     }
-    if let Some(options) = &c.options {
+    if let Some(options) = &r.options {
         if !options.iter().any(|o| equal(o, instance)) {
             fail!("enum", enum_message(instance, options));
         }
     }
     if let Value::Number(n) = instance {
-        if let Some(l) = past(n, &c.minimum, &[Ordering::Less]) {
+        if let Some(l) = past(n, &r.minimum, &[Ordering::Less]) {
             fail!(
                 "minimum",
                 format!("{instance} is less than the minimum of {l}")
             );
         }
-        if let Some(l) = past(n, &c.maximum, &[Ordering::Greater]) {
+        if let Some(l) = past(n, &r.maximum, &[Ordering::Greater]) {
             fail!(
                 "maximum",
                 format!("{instance} is greater than the maximum of {l}")
             );
         }
-        if let Some(l) = past(n, &c.exclusive_minimum, &[Ordering::Less, Ordering::Equal]) {
+        if let Some(l) = past(n, &r.exclusive_minimum, &[Ordering::Less, Ordering::Equal]) {
             fail!(
                 "exclusiveMinimum",
                 format!("{instance} is less than or equal to the minimum of {l}")
@@ -120,7 +121,7 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         }
         if let Some(l) = past(
             n,
-            &c.exclusive_maximum,
+            &r.exclusive_maximum,
             &[Ordering::Greater, Ordering::Equal],
         ) {
             fail!(
@@ -128,7 +129,7 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
                 format!("{instance} is greater than or equal to the maximum of {l}")
             );
         }
-        if let Some(m) = c.multiple_of.filter(|m| !is_multiple(n, *m)) {
+        if let Some(m) = r.multiple_of.filter(|m| !is_multiple(n, *m)) {
             fail!(
                 "multipleOf",
                 // `m` ≤ 2^53 is whole, so it prints as the validator prints it as a float.
@@ -138,9 +139,9 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
     }
     // The counts: a string's characters, an array's items, an object's properties.
     let counted = match instance {
-        Value::String(s) => Some((s.chars().count(), 0, [c.min_length, c.max_length])),
-        Value::Array(items) => Some((items.len(), 1, [c.min_items, c.max_items])),
-        Value::Object(map) => Some((map.len(), 2, [c.min_properties, c.max_properties])),
+        Value::String(s) => Some((s.chars().count(), 0, [r.min_length, r.max_length])),
+        Value::Array(items) => Some((items.len(), 1, [r.min_items, r.max_items])),
+        Value::Object(map) => Some((map.len(), 2, [r.min_properties, r.max_properties])),
         _ => None,
     };
     if let Some((len, kind, limits)) = counted {
@@ -173,7 +174,7 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         }
     }
     if let Value::Array(items) = instance {
-        if c.unique_items && !unique(items) {
+        if r.unique_items && !unique(items) {
             fail!("uniqueItems", format!("{instance} has non-unique elements"));
         }
     }
@@ -211,13 +212,13 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             });
         }
     }
-    if let (Value::Array(items), Some(n)) = (instance, &c.items) {
+    if let (Value::Array(items), Some(n)) = (instance, &r.items) {
         for (i, item) in items.iter().enumerate() {
             descend!(walk(n, item, &Path::Index(path, i), "items", w));
         }
     }
     let branch = |b: &Node| walk(b, instance, path, "anyOf", &mut Walk(None));
-    if !c.any_of.is_empty() && !c.any_of.iter().any(branch) {
+    if !r.any_of.is_empty() && !r.any_of.iter().any(branch) {
         fail!(
             "anyOf",
             format!(

@@ -4,7 +4,7 @@
 //! registry. Schemas are compiled once, at registration; an invalid one is refused there.
 
 use crate::collections::{VecMap, VecSet};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::{Rc, Weak};
@@ -194,7 +194,7 @@ impl Registry {
     /// Adds a tool: duplicate check, then the name rule, then schema compilation.
     pub fn add_tool(
         &mut self,
-        def: ToolDef,
+        mut def: ToolDef,
         compiler: &dyn SchemaCompiler,
     ) -> Result<(), RegistryError> {
         if self.tools.contains_key(&def.name) {
@@ -217,6 +217,12 @@ impl Registry {
             }
         }
         let output = self.compile(compiler, "outputSchema", &def.output_schema)?;
+        // Kept as long as the tool is registered: at the size they need.
+        for schema in [&mut def.input_schema, &mut def.output_schema] {
+            if let Some(s) = schema.take() {
+                *schema = Some(fitted(s));
+            }
+        }
         self.tools
             .insert(def.name.clone(), Rc::new(Tool { def, input, output }));
         Ok(())
@@ -381,3 +387,24 @@ pub(crate) fn admits_object(t: &Value) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// `value` with every object and array rebuilt at exactly its length: a parsed map keeps the
+/// spare room its growth left (half of a small schema's bytes), a rebuilt one has none.
+fn fitted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out = Map::with_capacity(map.len());
+            for (k, v) in map {
+                out.insert(k, fitted(v));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => {
+            // Collected in place (the same allocation), so shrunk after.
+            let mut items: Vec<Value> = items.into_iter().map(fitted).collect();
+            items.shrink_to_fit();
+            Value::Array(items)
+        }
+        other => other,
+    }
+}

@@ -68,3 +68,19 @@ fn tool_name_rule() {
     assert!(err.contains("' '"), "{err}");
     assert!(check_tool_name("é").is_err());
 }
+
+#[test]
+fn kept_schemas_are_refitted_without_changing_a_key_or_its_order() {
+    let text = r#"{"type":"object","properties":{"z":{"type":"string","enum":["b","a"]},"a":{"type":"array","items":{"type":"number"}}},"required":["z","a"],"additionalProperties":false}"#;
+    let parsed: Value = serde_json::from_str(text).unwrap();
+    let refitted = fitted(parsed.clone());
+    assert_eq!(refitted, parsed);
+    assert_eq!(refitted.to_string(), text);
+    let mut r = Registry::default();
+    r.add_tool(tool("t", parsed), &Counting::default()).unwrap();
+    let kept = r.tool("t").unwrap().def.input_schema.clone().unwrap();
+    assert_eq!(kept.to_string(), text);
+    // Each array is at its length: nothing left over from parsing.
+    let items = kept["required"].as_array().unwrap();
+    assert_eq!(items.capacity(), items.len());
+}
