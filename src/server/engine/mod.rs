@@ -273,17 +273,27 @@ impl Server {
             return None;
         }
         Some(per_version(&self.0.tools_list_text, version, || {
-            // Shaped one tool at a time and not kept: the text is all this answer needs.
+            // Shaped one tool at a time and not kept: the text is all this answer needs. The
+            // pieces first, so the whole is allocated once at its size (wasm memory keeps its
+            // high-water mark: a doubling buffer would leave up to twice the text behind).
             let registry = self.0.registry.borrow();
-            let mut out = String::from(r#"{"tools":["#);
-            for (i, tool) in registry.tools().enumerate() {
+            let pieces: Vec<String> = registry
+                .tools()
+                .map(|tool| super::shape::tool(tool, version).to_string())
+                .collect();
+            const OPEN: &str = r#"{"tools":["#;
+            const CLOSE: &str = "]}";
+            let len = OPEN.len() + CLOSE.len() + pieces.iter().map(|p| p.len() + 1).sum::<usize>();
+            let mut out = String::with_capacity(len);
+            out.push_str(OPEN);
+            for (i, piece) in pieces.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&super::shape::tool(tool, version).to_string());
+                out.push_str(&piece);
             }
-            out.push_str("]}");
-            out.into()
+            out.push_str(CLOSE);
+            Rc::from(out.as_str())
         }))
     }
 
