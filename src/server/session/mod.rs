@@ -38,6 +38,7 @@ mod era;
 mod link;
 mod listen;
 mod requests;
+mod sent;
 mod snapshot;
 mod to_client;
 
@@ -49,6 +50,7 @@ pub use era::{
 };
 use listen::Listen;
 use requests::Turn;
+pub use sent::Sent;
 pub use snapshot::SNAPSHOT_FORMAT;
 use to_client::ClientAnswer;
 
@@ -95,32 +97,6 @@ pub(crate) struct SessionInner {
 /// [`Session::receive`]; it writes outgoing text to the sink given to
 /// [`Server::connect`].
 pub struct Session(pub(crate) Rc<SessionInner>);
-
-/// A message as a session hands it to its sink.
-pub enum Sent {
-    /// A whole message as JSON text.
-    Text(String),
-    /// A success answer whose result is JSON text shared by every answer until what it shows
-    /// changes (a whole `tools/list`, see [`crate::server::call::Reply::Text`]): the same `Rc`
-    /// each time, so a sink that converts results (a browser transport parsing them into JS
-    /// objects) can convert one once and reuse it while it is current.
-    Shared {
-        /// The request's id.
-        id: RequestId,
-        /// The result, JSON text.
-        result: Rc<str>,
-    },
-}
-
-impl Sent {
-    /// The message as JSON text.
-    pub fn into_text(self) -> String {
-        match self {
-            Sent::Text(t) => t,
-            Sent::Shared { id, result } => jsonrpc::success_text(&id, &result),
-        }
-    }
-}
 
 enum Outcome {
     Now(Option<Value>),
