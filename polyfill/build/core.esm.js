@@ -21,6 +21,7 @@ export async function start({ config, early }) {
     wasm: glue,
     client: __mcpDefineClient(glue),
     callOptions: __mcpCallOptions,
+    messageGate: __mcpMessageGate,
     validator: __mcpValidatorLoader(validatorUrl || '(unknown URL)', compile),
   };
 }

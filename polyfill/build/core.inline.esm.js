@@ -18,6 +18,7 @@ export async function start() {
     wasm: __wbg_exports,
     client: __mcpDefineClient(__wbg_exports),
     callOptions: __mcpCallOptions,
+    messageGate: __mcpMessageGate,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
   };
 }

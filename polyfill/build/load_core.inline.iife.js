@@ -12,6 +12,7 @@ function loadCore() {
     wasm: wasm_bindgen,
     client: __mcpDefineClient(wasm_bindgen),
     callOptions: __mcpCallOptions,
+    messageGate: __mcpMessageGate,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
   };
 }

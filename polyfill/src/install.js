@@ -122,6 +122,7 @@ function install(env) {
       native,
       validator: core.validator,
       callOptions: core.callOptions,
+      messageGate: core.messageGate,
     });
     record.validatorUrl = core.validator.url;
     // The server transport classes (src/transport/classes.rs), for connect({ transport }),

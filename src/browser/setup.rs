@@ -157,6 +157,7 @@ impl Engine {
             cancel: class("ToolCancelEvent")?,
         };
         super::js_handler::use_call_options(&config)?;
+        js::use_message_gate(&config);
         let inner = EngineInner::new(server, target, events, global, tab_options)?;
         super::frames::attach(&inner, super::webmcp::execute);
         if let Some(native) = super::native::native_from_config(&config) {

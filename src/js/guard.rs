@@ -3,11 +3,39 @@
 //! leaked with `forget()`).
 
 use js_sys::{Array, Function, Reflect};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use super::{call, global};
 
 type Callback = Closure<dyn FnMut(JsValue, JsValue)>;
+
+thread_local! {
+    /// `polyfill/src/gates.js`'s `__mcpMessageGate`, from the engine's config
+    /// ([`use_message_gate`]); without it a gated listener is added as it is.
+    static MESSAGE_GATE: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+/// Takes the message gate maker from the engine's `config.messageGate` (absent: listeners are
+/// not gated).
+pub fn use_message_gate(config: &JsValue) {
+    let gate = super::get(config, "messageGate")
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok());
+    if gate.is_some() {
+        MESSAGE_GATE.with(|g| *g.borrow_mut() = gate);
+    }
+}
+
+/// The first checks of a `message` event, made in JS before the listener is called (see
+/// `polyfill/src/gates.js`): the event's data is an object with each of `fields` (`(key,
+/// value)`; `None` stands for any string) and, when `source` is given, its source is that
+/// window. The listener must drop every event the gate drops, and still makes its own checks:
+/// the gate only spares the call into wasm.
+pub struct MessageGate<'a> {
+    pub source: Option<&'a JsValue>,
+    pub fields: &'a [(&'static str, Option<&'a JsValue>)],
+}
 
 /// A listener added with `target.<add>(type, fn)`; removed with `<remove>` on drop.
 pub struct Listener {
@@ -17,6 +45,8 @@ pub struct Listener {
     /// Added for the capture phase (`addEventListener(type, fn, true)`).
     capture: bool,
     callback: Callback,
+    /// What was added in place of `callback` (a gate calling it), if anything.
+    added: Option<JsValue>,
 }
 
 impl Listener {
@@ -33,6 +63,39 @@ impl Listener {
             Some(event),
             f,
         )
+    }
+
+    /// [`Listener::dom`] for `message` events, behind `gate` (when the core has the gate maker).
+    pub fn message(
+        target: &JsValue,
+        gate: MessageGate,
+        f: impl FnMut(JsValue, JsValue) + 'static,
+    ) -> Result<Listener, JsValue> {
+        let callback = Callback::new(f);
+        let maker = MESSAGE_GATE.with(|g| g.borrow().clone());
+        let added = maker.and_then(|m| {
+            let fields: Array = gate
+                .fields
+                .iter()
+                .map(|(k, v)| Array::of2(&super::name(k), v.unwrap_or(&JsValue::UNDEFINED)))
+                .collect();
+            let args = Array::of3(
+                callback.as_ref(),
+                gate.source.unwrap_or(&JsValue::UNDEFINED),
+                &fields,
+            );
+            m.apply(&JsValue::UNDEFINED, &args).ok()
+        });
+        let listener = Listener {
+            target: target.clone(),
+            remove: "removeEventListener",
+            event: Some("message".into()),
+            capture: false,
+            callback,
+            added,
+        };
+        listener.call("addEventListener")?;
+        Ok(listener)
     }
 
     /// `target.addEventListener(event, f, true)` / `removeEventListener(event, f, true)`:
@@ -77,6 +140,7 @@ impl Listener {
             event: event.map(str::to_string),
             capture,
             callback: Callback::new(f),
+            added: None,
         };
         listener.call(add)?;
         Ok(listener)
@@ -88,7 +152,7 @@ impl Listener {
         let capture = JsValue::TRUE;
         let mut args: Vec<&JsValue> = Vec::with_capacity(3);
         args.extend(event.as_ref());
-        args.push(self.callback.as_ref());
+        args.push(self.added.as_ref().unwrap_or(self.callback.as_ref()));
         if self.capture {
             args.push(&capture);
         }

@@ -16,7 +16,7 @@ mod io;
 
 pub use deferred::{on_abort, Deferred};
 pub use error::DomError;
-pub use guard::{Listener, Observer, Timer};
+pub use guard::{use_message_gate, Listener, MessageGate, Observer, Timer};
 pub use io::*;
 
 /// A `TypeError` with `message`.

@@ -9,11 +9,13 @@ use wasm_bindgen::prelude::*;
 use super::guard::{origins_from_js, AllowedOrigins, Security};
 use super::hub::{Hub, Reply, Rules};
 use super::served::{Claim, Served};
-use crate::js::{self, Listener};
+use crate::js::{self, Listener, MessageGate};
 use crate::protocol::error_codes::INVALID_REQUEST;
 use crate::protocol::jsonrpc::{self, ErrorObject};
 use crate::server::{Replaced, Server, Session, SessionChain};
-use crate::wire::mcpb::{envelope, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER};
+use crate::wire::mcpb::{
+    envelope, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER, TYPE,
+};
 
 pub use crate::wire::tab::DEFAULT_CHANNEL;
 
@@ -186,7 +188,20 @@ impl TabServer {
             claim: RefCell::new(Some(claim)),
         });
         let weak = Rc::downgrade(&inner);
-        let listener = Listener::dom(window.as_ref(), "message", move |ev: JsValue, _| {
+        // Gated on the first checks of `on_message` (`open_envelope`'s, in its order): our
+        // window, our channel, the wire's type, the client's direction (so our own answers,
+        // which this listener hears too, stay in JS).
+        let (kind, to_server) = (js::name(TYPE), js::name(TO_SERVER));
+        let fields = [
+            ("channel", Some(&inner.channel)),
+            ("type", Some(&kind)),
+            ("direction", Some(&to_server)),
+        ];
+        let gate = MessageGate {
+            source: Some(window.as_ref()),
+            fields: &fields,
+        };
+        let listener = Listener::message(window.as_ref(), gate, move |ev: JsValue, _| {
             if let Some(me) = weak.upgrade() {
                 me.on_message(&ev);
             }

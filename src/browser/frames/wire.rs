@@ -72,7 +72,12 @@ pub fn attach(inner: &Rc<EngineInner>) {
     }
     let wire = inner.state::<Wire>();
     let weak = Rc::downgrade(inner);
-    if let Ok(l) = js::Listener::dom(&global, "message", move |ev: JsValue, _| {
+    // Gated on `on_message`'s first check: data carrying the wire's key as a string.
+    let gate = js::MessageGate {
+        source: None,
+        fields: &[(KEY, None)],
+    };
+    if let Ok(l) = js::Listener::message(&global, gate, move |ev: JsValue, _| {
         if let Some(me) = weak.upgrade() {
             on_message(&me, &ev);
         }

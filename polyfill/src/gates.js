@@ -1,0 +1,21 @@
+// The first checks of a window `message` event, made in JS before the core is entered: a page's
+// own postMessage traffic (and the core's own answers, which every window listener hears) then
+// costs no call into wasm. A gate only drops events its listener would drop unanswered; the
+// listener still makes every check itself (src/js/guard.rs, `MessageGate`).
+//
+//   __mcpMessageGate(handler, source, fields) → the listener to add: it calls handler(ev) for
+//   events whose data is an object with each of `fields` ([key, value] pairs; a value of
+//   undefined stands for any string) and, unless `source` is undefined, whose source is `source`.
+
+function __mcpMessageGate(handler, source, fields) {
+  return (ev) => {
+    if (source !== undefined && ev.source !== source) return;
+    const data = ev.data;
+    if (data === null || typeof data !== 'object') return;
+    for (const [key, value] of fields) {
+      const v = data[key];
+      if (value === undefined ? typeof v !== 'string' : v !== value) return;
+    }
+    handler(ev);
+  };
+}
