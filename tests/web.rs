@@ -238,8 +238,15 @@ async fn an_observer_calls_back_until_it_is_dropped_then_is_disconnected() {
     .unchecked_into();
     let el = js_sys::eval("document.createElement('div')").unwrap();
     let calls = Rc::new(std::cell::Cell::new(0));
-    let c = calls.clone();
-    let observer = js::Observer::new(&class, move || c.set(c.get() + 1)).unwrap();
+    let seen = Rc::new(RefCell::new(Vec::<String>::new()));
+    let (c, s) = (calls.clone(), seen.clone());
+    let observer = js::Observer::new(&class, move |records: JsValue| {
+        c.set(c.get() + 1);
+        for r in js::items(&records) {
+            s.borrow_mut().extend(js::get_string(&r, "attributeName"));
+        }
+    })
+    .unwrap();
     let init = js_sys::eval("({ attributes: true })").unwrap();
     observer.observe(&el, &init).unwrap();
     let touch = |v: &str| {
@@ -248,6 +255,8 @@ async fn an_observer_calls_back_until_it_is_dropped_then_is_disconnected() {
     touch("1");
     tick(0).await;
     assert_eq!(calls.get(), 1);
+    // The batch's records reach the callback.
+    assert_eq!(*seen.borrow(), ["data-x"]);
     touch("2");
     drop(observer);
     tick(0).await;

@@ -167,16 +167,17 @@ impl Drop for Listener {
 }
 
 /// An observer (`MutationObserver` and the like: `new Class(callback)`, `observe(target,
-/// options)`, `disconnect()`) calling back into Rust; disconnected on drop.
+/// options)`, `disconnect()`) calling back into Rust with each batch of records; disconnected
+/// on drop.
 pub struct Observer {
     observer: JsValue,
-    _callback: Closure<dyn FnMut()>,
+    _callback: Closure<dyn FnMut(JsValue)>,
 }
 
 impl Observer {
-    /// `new class(f)`, not yet observing anything.
-    pub fn new(class: &Function, f: impl FnMut() + 'static) -> Result<Observer, JsValue> {
-        let callback = Closure::<dyn FnMut()>::new(f);
+    /// `new class(f)`, not yet observing anything; `f` gets each batch's records.
+    pub fn new(class: &Function, f: impl FnMut(JsValue) + 'static) -> Result<Observer, JsValue> {
+        let callback = Closure::<dyn FnMut(JsValue)>::new(f);
         let observer = Reflect::construct(class, &Array::of1(callback.as_ref()))?;
         Ok(Observer {
             observer,

@@ -207,6 +207,60 @@ test('forms added, changed and removed later update the tools and fire toolchang
     });
   }, { html: page(SEARCH) }));
 
+test('a page that starts without tool forms: forms that arrive later, in any way, become tools', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const out = {};
+      out.initial = await __names();
+      // Unrelated changes first (these batches are not scanned: no tool form could be in them).
+      const list = document.createElement('ul');
+      document.body.append(list);
+      for (let i = 0; i < 50; i++) { list.append(document.createElement('li')); await Promise.resolve(); }
+      await __tick();
+      out.afterUnrelated = await __names();
+      // Nested in an added subtree.
+      const wrap = document.createElement('section');
+      wrap.innerHTML = '<div><form toolname="nested" tooldescription="Nested"><input name="a"></form></div>';
+      document.body.append(wrap);
+      await __until(async () => (await __names()).includes('nested'), 'the nested form');
+      wrap.remove();
+      await __until(async () => !(await __names()).includes('nested'), 'the nested form removed');
+      out.afterRemove = await __names();
+      // A plain form that gets its toolname later.
+      const plain = document.createElement('form');
+      plain.setAttribute('tooldescription', 'Named later');
+      plain.innerHTML = '<input name="b">';
+      document.body.append(plain);
+      await __tick();
+      out.plain = await __names();
+      plain.setAttribute('toolname', 'named');
+      await __until(async () => (await __names()).includes('named'), 'the form named later');
+      plain.remove();
+      await __until(async () => !(await __names()).includes('named'), 'the named form removed');
+      // From a DocumentFragment, and from innerHTML on an element already in the page.
+      const frag = document.createDocumentFragment();
+      const f = document.createElement('form');
+      f.setAttribute('toolname', 'fragment');
+      f.setAttribute('tooldescription', 'From a fragment');
+      frag.append(f);
+      document.body.append(frag);
+      await __until(async () => (await __names()).includes('fragment'), 'the fragment form');
+      f.remove();
+      await __until(async () => !(await __names()).includes('fragment'), 'the fragment form removed');
+      list.innerHTML = '<li><form toolname="inner" tooldescription="From innerHTML"></form></li>';
+      await __until(async () => (await __names()).includes('inner'), 'the innerHTML form');
+      out.final = await __names();
+      return out;
+    });
+    assert.deepEqual(r, {
+      initial: [],
+      afterUnrelated: [],
+      afterRemove: [],
+      plain: [],
+      final: ['inner'],
+    });
+  }, { html: page('') }));
+
 test('a form without a description, or with a taken name, is not a tool (a console warning)', () =>
   withPage(async ({ page: p, consoleMessages }) => {
     const names = await p.evaluate(() => __names());

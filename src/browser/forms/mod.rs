@@ -275,8 +275,13 @@ impl Forms {
         let observer_class: Function = js::get(inner.global(), "MutationObserver")?
             .dyn_into()
             .map_err(|_| js::type_error("the declarative API needs MutationObserver"))?;
-        let observer = Observer::new(&observer_class, move || {
+        let observer = Observer::new(&observer_class, move |records| {
             if let Some(f) = f.upgrade() {
+                // A page without tool forms (most pages) changes its DOM all the time: a batch
+                // that cannot have brought one is not worth a scan of the whole document.
+                if f.states.borrow().is_empty() && !may_add_tool_form(&records) {
+                    return;
+                }
                 f.sync();
             }
         })?;
@@ -295,7 +300,8 @@ impl Forms {
         Ok(forms)
     }
 
-    /// Brings the registry in line with the document's `<form toolname>` elements.
+    /// Brings the registry in line with the document's `<form toolname>` elements (the whole
+    /// document scanned: the page may have changed any form or control).
     fn sync(self: &Rc<Self>) {
         let Some(inner) = self.inner.upgrade() else {
             return;
@@ -622,4 +628,31 @@ impl Engine {
             .into_js()),
         }
     }
+}
+
+/// Whether a batch of mutation records may have brought a `<form toolname>` into the
+/// document: an element added that is or holds one, or a `toolname` attribute set. With no
+/// tool form in the document before the batch, nothing else in it can concern the
+/// declarative API.
+fn may_add_tool_form(records: &JsValue) -> bool {
+    const SELECTOR: &str = "form[toolname]";
+    js::items(records).iter().any(|r| {
+        match js::get_string(r, "type").as_deref() {
+            Some("attributes") => js::get_string(r, "attributeName").as_deref() == Some("toolname"),
+            Some("childList") => {
+                let added = js::get(r, "addedNodes").unwrap_or(JsValue::UNDEFINED);
+                js::items(&added).iter().any(|node| {
+                    // Elements only (text and comments hold no form).
+                    if !js::has_method(node, "querySelector") {
+                        return false;
+                    }
+                    let sel = JsValue::from_str(SELECTOR);
+                    js::call(node, "matches", &[&sel]).is_ok_and(|m| m.is_truthy())
+                        || js::call(node, "querySelector", &[&sel]).is_ok_and(|f| !f.is_null())
+                })
+            }
+            // Anything else: scanned, as before.
+            _ => true,
+        }
+    })
 }
