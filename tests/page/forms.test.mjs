@@ -261,6 +261,54 @@ test('a page that starts without tool forms: forms that arrive later, in any way
     });
   }, { html: page('') }));
 
+test('with a tool form in the page, unrelated DOM churn changes nothing; its controls, labels and options still do', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const out = {};
+      let changes = 0;
+      document.modelContext.addEventListener('toolchange', () => changes++);
+      await __until(async () => (await __names()).includes('book'), 'the form');
+      await __tick();
+      const schema = async () => (await __tool('book')).inputSchema;
+      // Churn elsewhere: a list re-rendered, one batch at a time.
+      const list = document.getElementById('elsewhere');
+      const base = changes;
+      for (let i = 0; i < 50; i++) { list.append(document.createElement('li')); await Promise.resolve(); }
+      list.replaceChildren();
+      await __tick();
+      out.churn = changes - base;
+      // A label outside the form (for=) gets new text in a child element.
+      let before = changes;
+      document.getElementById('who-label').querySelector('span').textContent = 'Guest name';
+      await __until(() => changes > before, 'toolchange after the label changed');
+      out.label = (await schema()).properties.who.description;
+      // A control outside the form joins it through its form attribute.
+      before = changes;
+      const outside = document.createElement('input');
+      outside.name = 'size';
+      outside.type = 'number';
+      outside.setAttribute('form', 'booking');
+      list.append(outside);
+      await __until(() => changes > before, 'toolchange after a control joined from outside');
+      out.joined = Object.keys((await schema()).properties);
+      // An option added to the form's select.
+      before = changes;
+      const o = document.createElement('option');
+      o.textContent = 'terrace';
+      document.querySelector('select[name=room]').append(o);
+      await __until(() => changes > before, 'toolchange after an option was added');
+      out.rooms = (await schema()).properties.room.enum;
+      return out;
+    });
+    assert.deepEqual(r, {
+      churn: 0,
+      label: 'Guest name',
+      joined: ['who', 'room', 'size'],
+      rooms: ['hall', 'terrace'],
+    });
+  }, { html: page(`<form id="booking" toolname="book" tooldescription="Books a table"><input id="who" name="who"><select name="room"><option>hall</option></select></form>
+<label id="who-label" for="who"><span>Name</span></label><ul id="elsewhere"></ul>`) }));
+
 test('a form without a description, or with a taken name, is not a tool (a console warning)', () =>
   withPage(async ({ page: p, consoleMessages }) => {
     const names = await p.evaluate(() => __names());

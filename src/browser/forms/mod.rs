@@ -27,8 +27,10 @@ use crate::js;
 use crate::js::DomError;
 use crate::js::{Listener, Observer};
 
+mod changes;
 mod controls;
 
+use changes::{may_add_tool_form, may_touch_forms};
 use controls::{attr, fill, has_attr, invalid_controls, SUBMITTED, WATCHED_ATTRIBUTES};
 pub use controls::{coerce, synthesize};
 
@@ -277,12 +279,17 @@ impl Forms {
             .map_err(|_| js::type_error("the declarative API needs MutationObserver"))?;
         let observer = Observer::new(&observer_class, move |records| {
             if let Some(f) = f.upgrade() {
-                // A page without tool forms (most pages) changes its DOM all the time: a batch
-                // that cannot have brought one is not worth a scan of the whole document.
-                if f.states.borrow().is_empty() && !may_add_tool_form(&records) {
-                    return;
+                // Pages change their DOM all the time: a batch that cannot have brought a tool
+                // form (none known yet) or changed one (or a control or label it describes)
+                // is not worth a scan of the whole document.
+                let relevant = if f.states.borrow().is_empty() {
+                    may_add_tool_form(&records)
+                } else {
+                    may_touch_forms(&records)
+                };
+                if relevant {
+                    f.sync();
                 }
-                f.sync();
             }
         })?;
         let init: JsValue = js::object().into();
@@ -628,31 +635,4 @@ impl Engine {
             .into_js()),
         }
     }
-}
-
-/// Whether a batch of mutation records may have brought a `<form toolname>` into the
-/// document: an element added that is or holds one, or a `toolname` attribute set. With no
-/// tool form in the document before the batch, nothing else in it can concern the
-/// declarative API.
-fn may_add_tool_form(records: &JsValue) -> bool {
-    const SELECTOR: &str = "form[toolname]";
-    js::items(records).iter().any(|r| {
-        match js::get_string(r, "type").as_deref() {
-            Some("attributes") => js::get_string(r, "attributeName").as_deref() == Some("toolname"),
-            Some("childList") => {
-                let added = js::get(r, "addedNodes").unwrap_or(JsValue::UNDEFINED);
-                js::items(&added).iter().any(|node| {
-                    // Elements only (text and comments hold no form).
-                    if !js::has_method(node, "querySelector") {
-                        return false;
-                    }
-                    let sel = JsValue::from_str(SELECTOR);
-                    js::call(node, "matches", &[&sel]).is_ok_and(|m| m.is_truthy())
-                        || js::call(node, "querySelector", &[&sel]).is_ok_and(|f| !f.is_null())
-                })
-            }
-            // Anything else: scanned, as before.
-            _ => true,
-        }
-    })
 }
