@@ -16,7 +16,7 @@ use super::hub::{Hub, HubServer, Reply};
 use super::served::Served;
 use super::{opt_string, Started};
 use crate::js;
-use crate::js::Listener;
+use crate::js::{Listener, MessageGate};
 use crate::server::Server;
 use crate::wire::post_message::{envelope, open_envelope};
 
@@ -89,7 +89,14 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
         let target = c.target.clone();
         let allowed = c.allowed.clone();
         let message_type = c.message_type.clone();
-        Listener::dom(&own, "message", move |ev: JsValue, _| {
+        // Gated on the first checks below: the target window, then the envelope's type.
+        let (source, kind) = (target.clone(), JsValue::from_str(&message_type));
+        let fields = [("type", Some(&kind))];
+        let gate = MessageGate {
+            source: Some(&source),
+            fields: &fields,
+        };
+        Listener::message(&own, gate, move |ev: JsValue, _| {
             let Some(hub) = weak.upgrade() else { return };
             // Source first: messages from other windows are not for this server at all.
             if js::get(&ev, "source").ok().as_ref() != Some(&target) {
