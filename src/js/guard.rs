@@ -71,31 +71,15 @@ impl Listener {
         gate: MessageGate,
         f: impl FnMut(JsValue, JsValue) + 'static,
     ) -> Result<Listener, JsValue> {
-        let callback = Callback::new(f);
-        let maker = MESSAGE_GATE.with(|g| g.borrow().clone());
-        let added = maker.and_then(|m| {
-            let fields: Array = gate
-                .fields
-                .iter()
-                .map(|(k, v)| Array::of2(&super::name(k), v.unwrap_or(&JsValue::UNDEFINED)))
-                .collect();
-            let args = Array::of3(
-                callback.as_ref(),
-                gate.source.unwrap_or(&JsValue::UNDEFINED),
-                &fields,
-            );
-            m.apply(&JsValue::UNDEFINED, &args).ok()
-        });
-        let listener = Listener {
-            target: target.clone(),
-            remove: "removeEventListener",
-            event: Some("message".into()),
-            capture: false,
-            callback,
-            added,
-        };
-        listener.call("addEventListener")?;
-        Ok(listener)
+        Listener::add(
+            target,
+            "addEventListener",
+            "removeEventListener",
+            Some("message"),
+            false,
+            Some(gate),
+            f,
+        )
     }
 
     /// `target.addEventListener(event, f, true)` / `removeEventListener(event, f, true)`:
@@ -111,6 +95,7 @@ impl Listener {
             "removeEventListener",
             Some(event),
             true,
+            None,
             f,
         )
     }
@@ -123,7 +108,7 @@ impl Listener {
         event: Option<&str>,
         f: impl FnMut(JsValue, JsValue) + 'static,
     ) -> Result<Listener, JsValue> {
-        Listener::add(target, add, remove, event, false, f)
+        Listener::add(target, add, remove, event, false, None, f)
     }
 
     fn add(
@@ -132,15 +117,18 @@ impl Listener {
         remove: &'static str,
         event: Option<&str>,
         capture: bool,
+        gate: Option<MessageGate>,
         f: impl FnMut(JsValue, JsValue) + 'static,
     ) -> Result<Listener, JsValue> {
+        let callback = Callback::new(f);
+        let added = gate.and_then(|g| gated(&callback, g));
         let listener = Listener {
             target: target.clone(),
             remove,
             event: event.map(str::to_string),
             capture,
-            callback: Callback::new(f),
-            added: None,
+            callback,
+            added,
         };
         listener.call(add)?;
         Ok(listener)
@@ -158,6 +146,22 @@ impl Listener {
         }
         call(&self.target, method, &args)
     }
+}
+
+/// `callback` behind `gate`, made by the core's gate maker; `None` without one.
+fn gated(callback: &Callback, gate: MessageGate) -> Option<JsValue> {
+    let maker = MESSAGE_GATE.with(|g| g.borrow().clone())?;
+    let fields: Array = gate
+        .fields
+        .iter()
+        .map(|(k, v)| Array::of2(&super::name(k), v.unwrap_or(&JsValue::UNDEFINED)))
+        .collect();
+    let args = Array::of3(
+        callback.as_ref(),
+        gate.source.unwrap_or(&JsValue::UNDEFINED),
+        &fields,
+    );
+    maker.apply(&JsValue::UNDEFINED, &args).ok()
 }
 
 impl Drop for Listener {

@@ -3,6 +3,7 @@
 //! ([`io`]), listeners, observers and timers as drop-guards ([`guard`]), and promises settled
 //! from Rust ([`deferred`]), and the one error type mapped to DOMExceptions ([`DomError`]). It imports nothing else from the crate.
 
+use crate::collections::VecMap;
 use js_sys::{Function, Object, Reflect, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -57,73 +58,23 @@ fn dom_exception(name: &str, message: &str) -> JsValue {
 }
 
 thread_local! {
-    /// The names [`name`] has made, by the address of their `'static` text.
-    static NAMES: RefCell<NameTable> = RefCell::new(NameTable::default());
-}
-
-/// An open-addressing table from a `'static` string's address to its JS string. Addresses of
-/// `'static` data are never reused, so the address alone identifies the text; the same
-/// literal at two call sites may have two addresses, which costs one entry more.
-#[derive(Default)]
-struct NameTable {
-    /// `(address, value)`; a power-of-two length, at most half full.
-    slots: Vec<Option<(usize, JsValue)>>,
-    len: usize,
-}
-
-impl NameTable {
-    fn slot(&self, addr: usize) -> usize {
-        // Fibonacci hashing of the address (aligned addresses have zero low bits).
-        let h = (addr as u32).wrapping_mul(0x9E37_79B9);
-        (h >> (32 - self.slots.len().trailing_zeros())) as usize
-    }
-
-    fn get(&self, addr: usize) -> Option<&JsValue> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(addr);
-        loop {
-            match &self.slots[i] {
-                Some((a, v)) if *a == addr => return Some(v),
-                Some(_) => i = (i + 1) & mask,
-                None => return None,
-            }
-        }
-    }
-
-    fn insert(&mut self, addr: usize, value: JsValue) {
-        if (self.len + 1) * 2 > self.slots.len() {
-            let old = std::mem::take(&mut self.slots);
-            self.slots = (0..(old.len() * 2).max(64)).map(|_| None).collect();
-            self.len = 0;
-            for (a, v) in old.into_iter().flatten() {
-                self.insert(a, v);
-            }
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(addr);
-        while self.slots[i].is_some() {
-            i = (i + 1) & mask;
-        }
-        self.slots[i] = Some((addr, value));
-        self.len += 1;
-    }
+    /// The names [`name`] has made, by the address of their `'static` text: addresses of
+    /// `'static` data are never reused, so the address alone identifies the text (the same
+    /// literal at two call sites may have two addresses, which costs one entry more).
+    static NAMES: RefCell<VecMap<usize, JsValue>> = const { RefCell::new(VecMap::new()) };
 }
 
 /// A property name as a JS string, made once and reused: the binding layer reads and writes
-/// the same few names on every message, and a reused string costs a table lookup (by the
+/// the same few names on every message, and a reused string costs a binary search (by the
 /// text's address, no hashing of its bytes) where a fresh one costs a UTF-8 decode. Only for
 /// names fixed by the code (`'static`), never for names a page chooses.
 pub fn name(key: &'static str) -> JsValue {
     let addr = key.as_ptr() as usize;
-    if let Some(v) = NAMES.with(|t| t.borrow().get(addr).cloned()) {
-        return v;
-    }
-    let v = JsValue::from_str(key);
-    NAMES.with(|t| t.borrow_mut().insert(addr, v.clone()));
-    v
+    NAMES.with(|t| {
+        t.borrow_mut()
+            .get_or_insert_with(addr, || JsValue::from_str(key))
+            .clone()
+    })
 }
 
 /// `obj[key]`, or `undefined` when `obj` is not an object or the getter throws (the

@@ -137,33 +137,6 @@ static NO_RARE: Rare = Rare {
     any_of: Vec::new(),
 };
 
-impl Rare {
-    fn is_empty(&self) -> bool {
-        let counts = [
-            self.multiple_of,
-            self.min_length,
-            self.max_length,
-            self.min_items,
-            self.max_items,
-            self.min_properties,
-            self.max_properties,
-        ];
-        let bounds = [
-            &self.minimum,
-            &self.maximum,
-            &self.exclusive_minimum,
-            &self.exclusive_maximum,
-        ];
-        self.constant.is_none()
-            && self.options.is_none()
-            && bounds.iter().all(|b| b.is_none())
-            && counts.iter().all(|c| c.is_none())
-            && !self.unique_items
-            && self.items.is_none()
-            && self.any_of.is_empty()
-    }
-}
-
 impl Checks {
     fn rare(&self) -> &Rare {
         self.rare.as_deref().unwrap_or(&NO_RARE)
@@ -196,30 +169,35 @@ fn node(schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
         _ => return None,
     };
     let mut c = Checks::default();
-    let mut rare = Rare::default();
+    // Boxed when the first rare keyword is met (most subschemas have none).
+    let mut rare: Option<Box<Rare>> = None;
+    macro_rules! r {
+        () => {
+            rare.get_or_insert_default()
+        };
+    }
     let sub = |key: &str| format!("{at}/{}", escape(key));
     for (key, value) in map {
-        let r = &mut rare;
         match key.as_str() {
             "type" => c.types = Some(types(value)?),
-            "const" => r.constant = Some(value.clone()),
-            "enum" => r.options = Some(value.as_array()?.clone()),
-            "minimum" => r.minimum = Some(number(value)?),
-            "maximum" => r.maximum = Some(number(value)?),
-            "exclusiveMinimum" => r.exclusive_minimum = Some(number(value)?),
-            "exclusiveMaximum" => r.exclusive_maximum = Some(number(value)?),
+            "const" => r!().constant = Some(value.clone()),
+            "enum" => r!().options = Some(value.as_array()?.clone()),
+            "minimum" => r!().minimum = Some(number(value)?),
+            "maximum" => r!().maximum = Some(number(value)?),
+            "exclusiveMinimum" => r!().exclusive_minimum = Some(number(value)?),
+            "exclusiveMaximum" => r!().exclusive_maximum = Some(number(value)?),
             // Whole divisors only: the crate checks fractional ones with exact fractions.
             "multipleOf" => {
-                r.multiple_of = Some(value.as_u64().filter(|m| (1..=MAX_SAFE).contains(m))?)
+                r!().multiple_of = Some(value.as_u64().filter(|m| (1..=MAX_SAFE).contains(m))?)
             }
-            "minLength" => r.min_length = Some(value.as_u64()?),
-            "maxLength" => r.max_length = Some(value.as_u64()?),
-            "minItems" => r.min_items = Some(value.as_u64()?),
-            "maxItems" => r.max_items = Some(value.as_u64()?),
-            "minProperties" => r.min_properties = Some(value.as_u64()?),
-            "maxProperties" => r.max_properties = Some(value.as_u64()?),
+            "minLength" => r!().min_length = Some(value.as_u64()?),
+            "maxLength" => r!().max_length = Some(value.as_u64()?),
+            "minItems" => r!().min_items = Some(value.as_u64()?),
+            "maxItems" => r!().max_items = Some(value.as_u64()?),
+            "minProperties" => r!().min_properties = Some(value.as_u64()?),
+            "maxProperties" => r!().max_properties = Some(value.as_u64()?),
             "required" => c.required = names(value)?,
-            "uniqueItems" => r.unique_items = value.as_bool()?,
+            "uniqueItems" => r!().unique_items = value.as_bool()?,
             "properties" => {
                 let at = sub("properties");
                 for (name, s) in value.as_object()? {
@@ -233,12 +211,12 @@ fn node(schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
                     n => Some(n),
                 }
             }
-            "items" => r.items = Some(node(value, sub(key), depth + 1, false)?),
+            "items" => r!().items = Some(node(value, sub(key), depth + 1, false)?),
             "anyOf" => {
                 let branches = value.as_array().filter(|b| !b.is_empty())?;
                 let at = sub(key);
                 for (i, s) in branches.iter().enumerate() {
-                    r.any_of
+                    r!().any_of
                         .push(node(s, format!("{at}/{i}"), depth + 1, false)?);
                 }
             }
@@ -259,9 +237,7 @@ fn node(schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
         }
     }
     c.at = at;
-    if !rare.is_empty() {
-        c.rare = Some(Box::new(rare));
-    }
+    c.rare = rare;
     Some(Node::Checks(Box::new(c)))
 }
 
