@@ -141,8 +141,13 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
   const t0 = now();
   if (kind === 'floor') {
     // The bare server: tools in a Map, the MCP-B tab wire, canned replies.
+    // Each tool keeps its own copy of its schema, as every real server does (MCP-B converts it,
+    // ours parses it). Keeping the page's one shared object instead would let postMessage's
+    // structured clone send it once for all 1,001 tools, a saving no server's list gets.
     const tools = new Map();
-    document.modelContext = { registerTool: async (t) => void tools.set(t.name, t) };
+    document.modelContext = {
+      registerTool: async (t) => void tools.set(t.name, { ...t, inputSchema: JSON.parse(JSON.stringify(t.inputSchema)) }),
+    };
     window.addEventListener('message', async (ev) => {
       const d = ev.data;
       if (ev.source !== window || !d || d.type !== 'mcp' || d.direction !== 'client-to-server') return;
