@@ -619,6 +619,47 @@ test('input is coerced into text and number controls as native fills them (nativ
   withPage(async ({ page: p }) => assert.deepEqual(await coerceRecord(p), COERCE_EXPECTED),
     { html: `<script>${HELPERS}</script>${COERCE}`, nativeWebMCP: true }));
 
+// The polyfill validates the coerced input: a number's text in decimal notation becomes that
+// number (native Chromium sets the text as typed, and fails a call whose text the control
+// sanitizes away); other text stays text and fails the schema, and the next call is served.
+test('a number control takes decimal text only; other text fails the schema, the next call is served (polyfill)', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      const mc = document.modelContext;
+      const t = (await mc.getTools()).find((x) => x.name === 'coerce');
+      const o = async (input) => { try { return await mc.executeTool(t, input); } catch (e) { return e.name; } };
+      return [await o({ n: ' 1e2 ' }), await o({ n: '-.5e1' }), await o({ n: '0x10' }), await o({ n: 'Infinity' }), await o({ n: '7.' }), await o({ n: '8' })];
+    });
+    assert.deepEqual(r, ['["","100"]', '["","-5"]', 'DataError', 'DataError', 'DataError', '["","8"]']);
+  }, { html: page(COERCE) }));
+
+// min, max and step are read as Chromium reads them: HTML's valid floating-point numbers only,
+// and multipleOf only where the step base (min, else value) is a multiple of the step.
+const NUMBERS = `<form toolname="nums" tooldescription="Numbers">
+  <input name="a" type="number" min="0.5" step="0.5"><input name="b" type="number" min="1" step="0.3">
+  <input name="c" type="number" value="0.5" step="1"><input name="d" type="number" min="-3" step="1.5">
+  <input name="e" type="number" min="-2" step="0"><input name="f" type="number" min="0.5" step="any">
+  <input name="g" type="range" min="0.5" max="10"><input name="h" type="number" value="x" min="zz" step="2">
+  <input name="i" type="number" min="0.1" step="0.1"><input name="j" type="number" min=" 2 " max="8px" step="0.5">
+  <input name="k" type="number" min="1e1" max="+20" step="x"><input name="l" type="number" min=".5" max="7." step="-1">
+  <input name="m" type="number" min="0x10" max="Infinity" step="2.50"><input name="n" type="number" min="-.5" max="1E-1" step="1e-1">
+</form>`;
+const num = (extra) => ({ type: 'number', ...extra });
+sideBySide('number attributes: valid floating-point numbers only, multipleOf from the step and its base',
+  NUMBERS,
+  async () => (await __tool('nums')).inputSchema,
+  {
+    type: 'object',
+    properties: {
+      a: num({ minimum: 0.5, multipleOf: 0.5 }), b: num({ minimum: 1 }), c: num(),
+      d: num({ minimum: -3, multipleOf: 1.5 }), e: num({ minimum: -2, multipleOf: 1 }), f: num({ minimum: 0.5 }),
+      g: num({ minimum: 0.5, maximum: 10 }), h: num({ multipleOf: 2 }), i: num({ minimum: 0.1, multipleOf: 0.1 }),
+      j: num({ multipleOf: 0.5 }), k: num({ minimum: 10, multipleOf: 1 }), l: num({ minimum: 0.5 }),
+      m: num({ multipleOf: 2.5 }), n: num({ minimum: -0.5, maximum: 0.1, multipleOf: 0.1 }),
+    },
+    required: [],
+  });
+
 // A call waiting for the user (no toolautosubmit): the form and its submit button are marked
 // active (native: the :tool-form-active and :tool-submit-active pseudo-classes, which a script
 // cannot add to CSS; the polyfill: the data-tool-form-active and data-tool-submit-active

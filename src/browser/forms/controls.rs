@@ -51,17 +51,82 @@ pub(super) fn prop_string(el: &JsValue, name: &'static str) -> String {
     js::get_string(el, name).unwrap_or_default()
 }
 
-/// A number attribute as a JSON number (integers without a fraction).
-pub(super) fn number_attr(el: &JsValue, name: &str) -> Option<Value> {
-    let x: f64 = attr(el, name)?.trim().parse().ok()?;
-    if !x.is_finite() {
+/// A number attribute (`min`, `max`, `step`, `value`) when it is a valid floating-point number
+/// (HTML's grammar, as Chromium reads these attributes: `"5px"`, `" 2"`, `"+2"`, `"7."` are not).
+fn float_attr(el: &JsValue, name: &str) -> Option<f64> {
+    valid_float(&attr(el, name)?)
+}
+
+/// HTML's valid floating-point number: an optional `-`, digits with an optional fraction (or a
+/// fraction alone), an optional exponent; finite. The grammar is checked here, the value is
+/// JS `Number()`'s: the browser's own parser, so the core carries none.
+///
+/// Spec: <https://html.spec.whatwg.org/multipage/common-microsyntaxes.html#valid-floating-point-number>
+fn valid_float(text: &str) -> Option<f64> {
+    let b = text.as_bytes();
+    let digits = |mut i: usize| {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        (i, i > start)
+    };
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let (after_int, int) = digits(i);
+    i = after_int;
+    let mut fraction = false;
+    if b.get(i) == Some(&b'.') {
+        (i, fraction) = digits(i + 1);
+        if !fraction {
+            return None; // "7." and "-." are not numbers
+        }
+    }
+    if !int && !fraction {
         return None;
     }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let (end, exponent) = digits(i);
+        if !exponent {
+            return None;
+        }
+        i = end;
+    }
+    if i != b.len() {
+        return None;
+    }
+    let Ok(number) = text.parse::<js_sys::Number>();
+    Some(number.value_of()).filter(|x| x.is_finite())
+}
+
+/// A `minlength` / `maxlength` attribute by HTML's rules for parsing non-negative integers
+/// (leading whitespace and `+` skipped, the digits up to the first other character).
+///
+/// Spec: <https://html.spec.whatwg.org/multipage/common-microsyntaxes.html#rules-for-parsing-non-negative-integers>
+fn length_attr(el: &JsValue, name: &str) -> Option<Value> {
+    let text = attr(el, name)?;
+    let t = text.trim_start_matches(|c: char| c.is_ascii_whitespace());
+    let t = t.strip_prefix('+').unwrap_or(t);
+    let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    t[..end].parse::<u64>().ok().map(Value::from)
+}
+
+/// A finite number as JSON, integers without a fraction.
+fn json_number(x: f64) -> Option<Value> {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
         Some(Value::from(x as i64))
     } else {
         serde_json::Number::from_f64(x).map(Value::Number)
     }
+}
+
+/// An agent's text for a number property as a number, when it is one valid floating-point
+/// number once trimmed (`"0x10"` and `"Infinity"` stay text, and fail the schema).
+fn decimal_number(text: &str) -> Option<Value> {
+    valid_float(text.trim()).and_then(json_number)
 }
 
 /// A control's kind, for the schema and for filling it in.
@@ -186,17 +251,27 @@ fn choices_array(choices: &[(String, Option<String>)]) -> Map<String, Value> {
     s
 }
 
-/// A control's `step` as `multipleOf`: the number, 1 when absent or not a positive number
-/// (the default step of number and range inputs), none for `step="any"`.
+/// A number or range control's `step` as `multipleOf`: the step (1 when `step` is absent or
+/// not a positive number), none for `step="any"`, and none when the step base (`min`, else
+/// `value`, else 0) is not a multiple of the step: the allowed values are then base + k × step,
+/// which `multipleOf` cannot say (`min="0.5"` with the default step allows 1.5, not 1), so
+/// Chromium leaves it out too.
+///
+/// Spec: <https://html.spec.whatwg.org/multipage/input.html#concept-input-min-zero>
 fn step_of(el: &JsValue) -> Option<Value> {
-    if attr(el, "step").is_some_and(|s| s.trim().eq_ignore_ascii_case("any")) {
+    let step = match attr(el, "step") {
+        Some(s) if s.trim().eq_ignore_ascii_case("any") => return None,
+        Some(s) => valid_float(&s).filter(|x| *x > 0.0).unwrap_or(1.0),
+        None => 1.0,
+    };
+    let base = float_attr(el, "min")
+        .or_else(|| float_attr(el, "value"))
+        .unwrap_or(0.0);
+    let k = base / step;
+    if (k - k.round()).abs() > 1e-9 * k.abs().max(1.0) {
         return None;
     }
-    Some(
-        number_attr(el, "step")
-            .filter(|n| n.as_f64() > Some(0.0))
-            .unwrap_or_else(|| json!(1)),
-    )
+    json_number(step)
 }
 
 /// The JSON Schema of one control (radios and checkboxes are finished in [`synthesize`]).
@@ -225,10 +300,10 @@ pub(super) fn control_schema(kind: Kind, ty: &str, el: &JsValue) -> Map<String, 
                 }
                 _ => {}
             }
-            if let Some(n) = number_attr(el, "minlength").filter(|n| n.as_i64() >= Some(0)) {
+            if let Some(n) = length_attr(el, "minlength") {
                 s.insert("minLength".into(), n);
             }
-            if let Some(n) = number_attr(el, "maxlength").filter(|n| n.as_i64() >= Some(0)) {
+            if let Some(n) = length_attr(el, "maxlength") {
                 s.insert("maxLength".into(), n);
             }
             if let Some(p) = attr(el, "pattern").filter(|p| !p.is_empty()) {
@@ -237,10 +312,10 @@ pub(super) fn control_schema(kind: Kind, ty: &str, el: &JsValue) -> Map<String, 
         }
         Kind::Number => {
             s.insert("type".into(), json!("number"));
-            if let Some(n) = number_attr(el, "min") {
+            if let Some(n) = float_attr(el, "min").and_then(json_number) {
                 s.insert("minimum".into(), n);
             }
-            if let Some(n) = number_attr(el, "max") {
+            if let Some(n) = float_attr(el, "max").and_then(json_number) {
                 s.insert("maximum".into(), n);
             }
             if let Some(n) = step_of(el) {
@@ -348,13 +423,7 @@ pub fn coerce(schema: &Option<Value>, args: Value) -> Value {
             (Some("string"), Value::Number(_) | Value::Bool(_)) => {
                 Some(Value::String(value_text(v)))
             }
-            (Some("number"), Value::String(t)) => t
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .and_then(serde_json::Number::from_f64)
-                .map(Value::Number),
+            (Some("number"), Value::String(t)) => decimal_number(t),
             _ => None,
         };
         if let Some(c) = coerced {
