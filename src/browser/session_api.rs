@@ -10,8 +10,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
 use super::engine::{Engine, EngineInner};
+use super::frames::Policy;
 use super::js_handler::{JsCompleter, JsPrompt, JsResource, JsTool};
 use super::scope::{begin_registration, check_open, scoped_unregister, Scope};
 use super::setup::server_info_from_js;
@@ -344,6 +346,37 @@ pub fn notify(inner: &EngineInner, method: &JsValue, params: &JsValue) -> Result
     Ok(())
 }
 
+/// Beyond the spec: the `tools` policy (`super::frames::policy`) governs the session API's
+/// registrations as it governs `registerTool(tool)`; a document without the feature registers
+/// nothing through either (`NotAllowedError`). These methods answer at once, so while the
+/// document still waits for its cross-origin embedder's answer the registration is made, and
+/// withdrawn, with a console warning, if the answer is no.
+fn policed(
+    inner: &Rc<EngineInner>,
+    what: &JsValue,
+    register: impl FnOnce() -> Result<Function, JsValue>,
+) -> Result<Function, JsValue> {
+    match super::frames::policy(inner) {
+        Policy::Allowed => register(),
+        Policy::Denied(e) => Err(e.into()),
+        Policy::Wait(answer) => {
+            let unregister = register()?;
+            let undo = unregister.clone();
+            let what = what.as_string().unwrap_or_default();
+            wasm_bindgen_futures::spawn_local(async move {
+                if JsFuture::from(answer).await.ok() != Some(JsValue::TRUE) {
+                    let _ = undo.call0(&JsValue::UNDEFINED);
+                    js::warn(&format!(
+                        "modelcontext-polyfill: {what:?} was withdrawn: this document does not have \
+                         the tools feature (Permissions Policy)"
+                    ));
+                }
+            });
+            Ok(unregister)
+        }
+    }
+}
+
 /// A session opened with `modelContext.connect(options)`.
 #[wasm_bindgen]
 pub struct ModelContextSession {
@@ -358,22 +391,30 @@ pub struct ModelContextSession {
 impl ModelContextSession {
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        register_tool(&self.inner, &self.scope, &name, &def)
+        policed(&self.inner, &name, || {
+            register_tool(&self.inner, &self.scope, &name, &def)
+        })
     }
 
     #[wasm_bindgen(js_name = registerResource)]
     pub fn register_resource(&self, uri: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        register_resource(&self.inner, &self.scope, &uri, &def)
+        policed(&self.inner, &uri, || {
+            register_resource(&self.inner, &self.scope, &uri, &def)
+        })
     }
 
     #[wasm_bindgen(js_name = registerPrompt)]
     pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        register_prompt(&self.inner, &self.scope, &name, &def)
+        policed(&self.inner, &name, || {
+            register_prompt(&self.inner, &self.scope, &name, &def)
+        })
     }
 
     #[wasm_bindgen(js_name = registerSkill)]
     pub fn register_skill(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        super::skill_api::register_skill(&self.inner, &self.scope, &name, &def)
+        policed(&self.inner, &name, || {
+            super::skill_api::register_skill(&self.inner, &self.scope, &name, &def)
+        })
     }
 
     pub fn notify(&self, method: JsValue, params: JsValue) -> Result<(), JsValue> {
@@ -415,22 +456,30 @@ impl Engine {
     /// `modelContext.registerTool(name, def)` (session-API form).
     #[wasm_bindgen(js_name = registerToolDef)]
     pub fn register_tool_def(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        register_tool(&self.inner, &self.inner.state::<Scope>(), &name, &def)
+        policed(&self.inner, &name, || {
+            register_tool(&self.inner, &self.inner.state::<Scope>(), &name, &def)
+        })
     }
 
     #[wasm_bindgen(js_name = registerResource)]
     pub fn register_resource(&self, uri: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        register_resource(&self.inner, &self.inner.state::<Scope>(), &uri, &def)
+        policed(&self.inner, &uri, || {
+            register_resource(&self.inner, &self.inner.state::<Scope>(), &uri, &def)
+        })
     }
 
     #[wasm_bindgen(js_name = registerPrompt)]
     pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        register_prompt(&self.inner, &self.inner.state::<Scope>(), &name, &def)
+        policed(&self.inner, &name, || {
+            register_prompt(&self.inner, &self.inner.state::<Scope>(), &name, &def)
+        })
     }
 
     #[wasm_bindgen(js_name = registerSkill)]
     pub fn register_skill(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
-        super::skill_api::register_skill(&self.inner, &self.inner.state::<Scope>(), &name, &def)
+        policed(&self.inner, &name, || {
+            super::skill_api::register_skill(&self.inner, &self.inner.state::<Scope>(), &name, &def)
+        })
     }
 
     pub fn notify(&self, method: JsValue, params: JsValue) -> Result<(), JsValue> {
@@ -438,7 +487,28 @@ impl Engine {
     }
 
     /// `connect({ serverInfo })` → a session. Starts the default tab server if stopped.
+    /// Beyond the spec: a document without the `tools` feature gets `NotAllowedError`, once
+    /// its policy is known (see [`policed`]).
     pub fn connect(&self, options: JsValue) -> Promise {
+        match super::frames::policy(&self.inner) {
+            Policy::Allowed => self.connect_now(options),
+            Policy::Denied(e) => Promise::reject(&e.into()),
+            Policy::Wait(answer) => {
+                let me = Engine {
+                    inner: self.inner.clone(),
+                };
+                wasm_bindgen_futures::future_to_promise(async move {
+                    let _ = JsFuture::from(answer).await;
+                    if let Policy::Denied(e) = super::frames::policy(&me.inner) {
+                        return Err(e.into());
+                    }
+                    JsFuture::from(me.connect_now(options)).await
+                })
+            }
+        }
+    }
+
+    fn connect_now(&self, options: JsValue) -> Promise {
         let r = (|| -> Result<(ModelContextSession, Option<Promise>), JsValue> {
             if !(options.is_undefined() || options.is_null() || options.is_object()) {
                 return Err(js::type_error(

@@ -195,3 +195,50 @@ test('a cross-origin frame under an embedder without the polyfill can still regi
   assert.deepEqual(out.names, ['x']);
   assert.ok(out.waitedMs < 5000, `the wait is bounded (${out.waitedMs} ms)`);
 });
+
+// The session API (the design card's, beyond the spec) follows the `tools` policy as
+// registerTool(tool) does: a frame without the feature registers no tool, resource or prompt
+// through it and cannot connect(); in a cross-origin frame the registration made while the
+// embedder's answer is pending is withdrawn when the answer is no. Polyfill only: native
+// Chromium has no session API.
+test('the session API follows the tools policy in frames', async () => {
+  requireDist('modelcontext.iife.js');
+  const paths = await routes('polyfill');
+  const out = await withPage(async ({ page, goto }) => {
+    await goto(paths.plain);
+    return page.evaluate(async () => {
+      const rec = {};
+      for (const [key, opts] of [
+        ['sameOriginNone', { allow: "tools 'none'" }],
+        ['crossWithout', { cross: true }],
+        ['crossWith', { cross: true, allow: 'tools' }],
+      ]) {
+        const f = await __f.frame(opts);
+        rec[key] = await f.run(`
+          // Once the core has loaded: the front answers calls made before with a stand-in.
+          await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+          const mc = document.modelContext;
+          const now = (fn) => { try { return typeof fn(); } catch (e) { return e.name; } };
+          const out = {
+            tool: now(() => mc.registerTool('t', { description: 'd', handler: () => 'x' })),
+            resource: now(() => mc.registerResource('app://r', { name: 'r', handler: () => 'x' })),
+            prompt: now(() => mc.registerPrompt('p', { description: 'p', handler: () => 'x' })),
+            connect: await __f.outcome(async () => typeof (await mc.connect())),
+          };
+          await __f.tick(200);
+          out.testingList = navigator.modelContextTesting.listTools().map((t) => t.name);
+          out.again = now(() => mc.registerTool('t2', { description: 'd', handler: () => 'x' }));
+          return out;`);
+      }
+      return rec;
+    });
+  }, { timeout: 20_000, allowPageErrors: true });
+  const denied = { tool: 'NotAllowedError', resource: 'NotAllowedError', prompt: 'NotAllowedError', connect: 'NotAllowedError', testingList: [], again: 'NotAllowedError' };
+  assert.deepEqual(out, {
+    sameOriginNone: denied,
+    // Registered while the embedder's answer was pending (the methods answer at once), then
+    // withdrawn when it said no; connect() waited for the answer.
+    crossWithout: { ...denied, tool: 'function', resource: 'function', prompt: 'function' },
+    crossWith: { tool: 'function', resource: 'function', prompt: 'function', connect: 'object', testingList: ['t'], again: 'function' },
+  });
+});
