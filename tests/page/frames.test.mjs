@@ -197,11 +197,11 @@ test('a cross-origin frame under an embedder without the polyfill can still regi
 });
 
 // The session API (the design card's, beyond the spec) follows the `tools` policy as
-// registerTool(tool) does: a frame without the feature registers no tool, resource or prompt
-// through it and cannot connect(); in a cross-origin frame the registration made while the
+// registerTool(tool) does, and so does the earlier drafts' provideContext: a frame without the
+// feature registers no tool, resource or prompt through them and cannot connect(); in a cross-origin frame the registration made while the
 // embedder's answer is pending is withdrawn when the answer is no. Polyfill only: native
 // Chromium has no session API.
-test('the session API follows the tools policy in frames', async () => {
+test('the session API follows the tools policy in frames, as does provideContext', async () => {
   requireDist('modelcontext.iife.js');
   const paths = await routes('polyfill');
   const out = await withPage(async ({ page, goto }) => {
@@ -223,6 +223,7 @@ test('the session API follows the tools policy in frames', async () => {
             tool: now(() => mc.registerTool('t', { description: 'd', handler: () => 'x' })),
             resource: now(() => mc.registerResource('app://r', { name: 'r', handler: () => 'x' })),
             prompt: now(() => mc.registerPrompt('p', { description: 'p', handler: () => 'x' })),
+            provideContext: now(() => mc.provideContext({ tools: [__f.tool('provided')] })),
             connect: await __f.outcome(async () => typeof (await mc.connect())),
           };
           await __f.tick(200);
@@ -233,12 +234,18 @@ test('the session API follows the tools policy in frames', async () => {
       return rec;
     });
   }, { timeout: 20_000, allowPageErrors: true });
-  const denied = { tool: 'NotAllowedError', resource: 'NotAllowedError', prompt: 'NotAllowedError', connect: 'NotAllowedError', testingList: [], again: 'NotAllowedError' };
+  const denied = {
+    tool: 'NotAllowedError', resource: 'NotAllowedError', prompt: 'NotAllowedError', provideContext: 'NotAllowedError',
+    connect: 'NotAllowedError', testingList: [], again: 'NotAllowedError',
+  };
   assert.deepEqual(out, {
     sameOriginNone: denied,
     // Registered while the embedder's answer was pending (the methods answer at once), then
     // withdrawn when it said no; connect() waited for the answer.
-    crossWithout: { ...denied, tool: 'function', resource: 'function', prompt: 'function' },
-    crossWith: { tool: 'function', resource: 'function', prompt: 'function', connect: 'object', testingList: ['t'], again: 'function' },
+    crossWithout: { ...denied, tool: 'function', resource: 'function', prompt: 'function', provideContext: 'undefined' },
+    crossWith: {
+      tool: 'function', resource: 'function', prompt: 'function', provideContext: 'undefined',
+      connect: 'object', testingList: ['provided', 't'], again: 'function',
+    },
   });
 });
