@@ -356,25 +356,30 @@ fn policed(
     what: &JsValue,
     register: impl FnOnce() -> Result<Function, JsValue>,
 ) -> Result<Function, JsValue> {
-    match super::frames::policy(inner) {
-        Policy::Allowed => register(),
-        Policy::Denied(e) => Err(e.into()),
-        Policy::Wait(answer) => {
-            let unregister = register()?;
-            let undo = unregister.clone();
-            let what = what.as_string().unwrap_or_default();
-            wasm_bindgen_futures::spawn_local(async move {
-                if JsFuture::from(answer).await.ok() != Some(JsValue::TRUE) {
-                    let _ = undo.call0(&JsValue::UNDEFINED);
-                    js::warn(&format!(
-                        "modelcontext-polyfill: {what:?} was withdrawn: this document does not have \
-                         the tools feature (Permissions Policy)"
-                    ));
-                }
-            });
-            Ok(unregister)
-        }
+    let pending = match super::frames::policy(inner) {
+        Policy::Allowed => None,
+        Policy::Denied(e) => return Err(e.into()),
+        Policy::Wait(answer) => Some(answer),
+    };
+    let unregister = register()?;
+    if let Some(answer) = pending {
+        withdraw_unless_allowed(answer, unregister.clone(), what);
     }
+    Ok(unregister)
+}
+
+/// Once the embedder's `answer` comes: unless it is yes, `unregister()` and say so.
+fn withdraw_unless_allowed(answer: Promise, unregister: Function, what: &JsValue) {
+    let what = what.as_string().unwrap_or_default();
+    wasm_bindgen_futures::spawn_local(async move {
+        if JsFuture::from(answer).await.ok() != Some(JsValue::TRUE) {
+            let _ = unregister.call0(&JsValue::UNDEFINED);
+            js::warn(&format!(
+                "modelcontext-polyfill: {what:?} was withdrawn: this document does not have \
+                 the tools feature (Permissions Policy)"
+            ));
+        }
+    });
 }
 
 /// A session opened with `modelContext.connect(options)`.
