@@ -280,9 +280,45 @@ function bindgen(target) {
     cargoWasm,
   ]);
   return {
-    js: fs.readFileSync(path.join(outDir, OUT.glueJs), 'utf8'),
+    js: patchGlue(fs.readFileSync(path.join(outDir, OUT.glueJs), 'utf8'), target),
     wasmPath: path.join(outDir, OUT.glueWasm),
   };
+}
+
+/**
+ * One change to the glue wasm-bindgen writes: `getStringFromWasm0` (every string the core hands
+ * to JS) reads short ASCII text itself instead of calling `TextDecoder.decode`. Each string that
+ * `decode` returns comes from Blink, which keeps a weak handle on it (its string cache), and the
+ * next full garbage collection processes every dead one. A tools/call takes three such strings
+ * (the arguments' and the reply's JSON text, the reply's target origin): 60,000 calls made the
+ * one full collection that followed take 25 ms, against 7 ms with this change. Up to about
+ * 120 bytes the loop is also faster than `decode` in Chromium (0.15 against 0.2 µs at 80 bytes);
+ * at the 256-byte limit it costs about 0.1 µs more. Longer text, and text with other bytes,
+ * still goes through `decode`.
+ */
+function patchGlue(js, target) {
+  const original = /function getStringFromWasm0\(ptr, len\) \{\n(\s*)ptr = ptr >>> 0;\n\s*return decodeText\(getUint8ArrayMemory0\(\)\.subarray\(ptr, ptr \+ len\)\);\n(\s*)\}/;
+  const m = js.match(original);
+  if (!m) fail(`unexpected wasm-bindgen --target ${target} glue: getStringFromWasm0 is not the one scripts/build.mjs patches`);
+  const [, i, end] = m;
+  return js.replace(original, [
+    'const shortAscii = [];',
+    'function getStringFromWasm0(ptr, len) {',
+    `${i}ptr = ptr >>> 0;`,
+    `${i}const bytes = getUint8ArrayMemory0();`,
+    `${i}if (len <= 256) {`,
+    `${i}    shortAscii.length = len;`,
+    `${i}    let n = 0;`,
+    `${i}    for (; n < len; n++) {`,
+    `${i}        const b = bytes[ptr + n];`,
+    `${i}        if (b > 0x7f) break;`,
+    `${i}        shortAscii[n] = b;`,
+    `${i}    }`,
+    `${i}    if (n === len) return String.fromCharCode.apply(null, shortAscii);`,
+    `${i}}`,
+    `${i}return decodeText(bytes.subarray(ptr, ptr + len));`,
+    `${end}}`,
+  ].join('\n'));
 }
 const web = step('wasm-bindgen --target web', () => bindgen('web'));
 const noModules = step('wasm-bindgen --target no-modules', () => bindgen('no-modules'));

@@ -382,3 +382,36 @@ test('tools/list: repeated answers are equal and carry each request\'s id; a reg
     assert.deepEqual(r.afterAbort, ['a', 'b']);
     assert.deepEqual(r.other.result, r.first.result);
   }, { html: PAGE }));
+
+// Every string the core hands to JS goes through the glue's getStringFromWasm0, which reads
+// short ASCII text itself and leaves the rest to TextDecoder (scripts/build.mjs, patchGlue): text
+// of every length around its 256-byte limit, and in other alphabets, arrives intact.
+test('text of any length and alphabet arrives intact from the core', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      await document.modelContext.registerTool({
+        name: 'echo', description: 'Echoes s', inputSchema: { type: 'object', properties: { s: { type: 'string' } } },
+        execute: ({ s }) => s,
+      });
+      send('mcp-default', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      await replyTo('mcp-default', 0);
+      const texts = ['', 'a', 'é', '日本語', '😀', 'x'.repeat(300) + 'é', 'é' + 'x'.repeat(300), 'y'.repeat(2000)];
+      for (let n = 150; n <= 300; n++) texts.push('z'.repeat(n));
+      const wrong = [];
+      let id = 1;
+      for (const s of texts) {
+        const i = id++;
+        send('mcp-default', { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { s } } });
+        const reply = await replyTo('mcp-default', i);
+        const got = reply?.result?.content?.[0]?.text;
+        if (got !== s) wrong.push([s.length, s.slice(0, 8), got === undefined ? JSON.stringify(reply) : got.slice(0, 8)]);
+      }
+      // The next request is served as before.
+      send('mcp-default', ping(id));
+      return { wrong, count: texts.length, ping: await replyTo('mcp-default', id) };
+    });
+    assert.deepEqual(r.wrong, []);
+    assert.equal(r.count, 159);
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 160, result: {} });
+  }, { html: PAGE }));
