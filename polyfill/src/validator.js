@@ -58,6 +58,17 @@ function __mcpInstantiateValidator(module) {
   fresh();
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
+  // A result of up to 256 ASCII bytes (every valid input's) is read here: each string
+  // TextDecoder returns is one Blink keeps a weak handle on, which the next full garbage
+  // collection must process (the glue's getStringFromWasm0 does the same: scripts/build.mjs).
+  const readText = (bytes) => {
+    if (bytes.length <= 256) {
+      let n = 0;
+      while (n < bytes.length && bytes[n] < 0x80) n++;
+      if (n === bytes.length) return String.fromCharCode.apply(null, bytes);
+    }
+    return decoder.decode(bytes);
+  };
   // `text`: JSON text, or its UTF-8 bytes (what the core hands over: a view of its memory).
   const call = (fn, text, ...first) => {
     const bytes = typeof text === 'string' ? encoder.encode(text) : text;
@@ -72,7 +83,7 @@ function __mcpInstantiateValidator(module) {
     }
     x.dealloc(ptr, bytes.length);
     const len = new DataView(x.memory.buffer).getUint32(out, true);
-    const result = decoder.decode(new Uint8Array(x.memory.buffer, out + 4, len));
+    const result = readText(new Uint8Array(x.memory.buffer, out + 4, len));
     x.dealloc(out, len + 4);
     return result;
   };
