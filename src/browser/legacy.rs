@@ -8,7 +8,6 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::engine::Engine;
-use super::frames::Policy;
 use super::store::{
     read_tool_dict, register_web_tool, registered_tool, stored_schema, Door, JsToolData,
 };
@@ -53,11 +52,7 @@ impl Engine {
         // As registerTool(tool): a document without the `tools` feature provides nothing. This
         // method answers at once, so while a cross-origin frame still waits for its embedder's
         // answer the tools are provided, and withdrawn (with a warning) if the answer is no.
-        let pending = match super::frames::policy(&self.inner) {
-            Policy::Denied(e) => return Err(e.into()),
-            Policy::Wait(answer) => Some(answer),
-            Policy::Allowed => None,
-        };
+        super::frames::check_policy(&self.inner)?;
         let previous = self.clear_own_tools();
         for d in dicts {
             if let Err(e) = register_web_tool(&self.inner, d, Door::Provided) {
@@ -69,20 +64,18 @@ impl Engine {
                 return Err(e);
             }
         }
-        if let Some(answer) = pending {
-            let me = Engine {
-                inner: self.inner.clone(),
-            };
-            wasm_bindgen_futures::spawn_local(async move {
-                if wasm_bindgen_futures::JsFuture::from(answer).await.ok() != Some(JsValue::TRUE) {
-                    me.clear_own_tools();
-                    js::warn(
-                        "modelcontext-polyfill: the tools of provideContext() were withdrawn: this \
-                         document does not have the tools feature (Permissions Policy)",
-                    );
+        super::frames::with_policy(&self.inner, |inner, allowed| {
+            if !allowed {
+                Engine {
+                    inner: inner.clone(),
                 }
-            });
-        }
+                .clear_own_tools();
+                js::warn(
+                    "modelcontext-polyfill: the tools of provideContext() were withdrawn: this \
+                     document does not have the tools feature (Permissions Policy)",
+                );
+            }
+        });
         Ok(())
     }
 

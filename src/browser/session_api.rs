@@ -10,10 +10,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use super::engine::{Engine, EngineInner};
-use super::frames::Policy;
 use super::js_handler::{JsCompleter, JsPrompt, JsResource, JsTool};
 use super::scope::{begin_registration, check_open, scoped_unregister, Scope};
 use super::setup::server_info_from_js;
@@ -356,30 +354,20 @@ fn policed(
     what: &JsValue,
     register: impl FnOnce() -> Result<Function, JsValue>,
 ) -> Result<Function, JsValue> {
-    let pending = match super::frames::policy(inner) {
-        Policy::Allowed => None,
-        Policy::Denied(e) => return Err(e.into()),
-        Policy::Wait(answer) => Some(answer),
-    };
+    super::frames::check_policy(inner)?;
     let unregister = register()?;
-    if let Some(answer) = pending {
-        withdraw_unless_allowed(answer, unregister.clone(), what);
-    }
-    Ok(unregister)
-}
-
-/// Once the embedder's `answer` comes: unless it is yes, `unregister()` and say so.
-fn withdraw_unless_allowed(answer: Promise, unregister: Function, what: &JsValue) {
+    let undo = unregister.clone();
     let what = what.as_string().unwrap_or_default();
-    wasm_bindgen_futures::spawn_local(async move {
-        if JsFuture::from(answer).await.ok() != Some(JsValue::TRUE) {
-            let _ = unregister.call0(&JsValue::UNDEFINED);
+    super::frames::with_policy(inner, move |_, allowed| {
+        if !allowed {
+            let _ = undo.call0(&JsValue::UNDEFINED);
             js::warn(&format!(
                 "modelcontext-polyfill: {what:?} was withdrawn: this document does not have \
                  the tools feature (Permissions Policy)"
             ));
         }
     });
+    Ok(unregister)
 }
 
 /// A session opened with `modelContext.connect(options)`.
@@ -495,22 +483,15 @@ impl Engine {
     /// Beyond the spec: a document without the `tools` feature gets `NotAllowedError`, once
     /// its policy is known (see [`policed`]).
     pub fn connect(&self, options: JsValue) -> Promise {
-        match super::frames::policy(&self.inner) {
-            Policy::Allowed => self.connect_now(options),
-            Policy::Denied(e) => Promise::reject(&e.into()),
-            Policy::Wait(answer) => {
-                let me = Engine {
-                    inner: self.inner.clone(),
-                };
-                wasm_bindgen_futures::future_to_promise(async move {
-                    let _ = JsFuture::from(answer).await;
-                    if let Policy::Denied(e) = super::frames::policy(&me.inner) {
-                        return Err(e.into());
-                    }
-                    JsFuture::from(me.connect_now(options)).await
-                })
+        let me = Engine {
+            inner: self.inner.clone(),
+        };
+        super::webmcp::after_policy(&self.inner, move || {
+            match super::frames::check_policy(&me.inner) {
+                Ok(()) => me.connect_now(options),
+                Err(e) => Promise::reject(&e.into()),
             }
-        }
+        })
     }
 
     fn connect_now(&self, options: JsValue) -> Promise {

@@ -549,7 +549,10 @@ pub(crate) fn execute(
 /// Runs `f` now, or, while this document waits for its cross-origin embedder's answer on
 /// the `tools` policy (super::frames::policy), once it came: the methods then take their
 /// steps in the order they were called, with the policy known.
-fn after_policy(inner: &Rc<EngineInner>, f: impl FnOnce() -> Promise + 'static) -> Promise {
+pub(super) fn after_policy(
+    inner: &Rc<EngineInner>,
+    f: impl FnOnce() -> Promise + 'static,
+) -> Promise {
     let super::frames::Policy::Wait(answer) = super::frames::policy(inner) else {
         return f();
     };

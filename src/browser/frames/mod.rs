@@ -44,6 +44,7 @@ pub mod listing;
 pub mod policy;
 mod wire;
 
+pub use link::with_policy;
 pub use policy::{check_policy, policy, Policy};
 
 /// The front's method listing a document's own tools (`RegisteredTool` dictionaries).
