@@ -415,3 +415,53 @@ test('text of any length and alphabet arrives intact from the core', () =>
     assert.equal(r.count, 159);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 160, result: {} });
   }, { html: PAGE }));
+
+// The core's wasm stack is 256 KiB, not Rust's default 1 MiB (build.rs): its deep recursion is
+// serde_json's, which stops at 128 levels. The deepest messages and results it accepts, with
+// `limits.maxDepth` raised past that, are answered; deeper ones are refused, and the engine
+// still answers. Running out of stack would trap the core instead.
+test('the deepest arguments and results the core accepts are answered, deeper ones refused, and the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const nest = (n) => {
+        let v = 1;
+        for (let i = 0; i < n; i++) v = { a: v };
+        return v;
+      };
+      const depthOf = (v) => (v && typeof v === 'object' ? 1 + depthOf(v.a) : 0);
+      const mc = document.modelContext;
+      await mc.registerTool({ name: 'depth', description: 'Measures a', inputSchema: { type: 'object' }, execute: ({ a }) => String(depthOf(a)) });
+      await mc.registerTool({
+        name: 'structured', description: 'Returns structured content n deep', inputSchema: { type: 'object' },
+        execute: ({ n }) => ({ content: [{ type: 'text', text: 'deep' }], structuredContent: nest(n) }),
+      });
+      await mc.registerTool({ name: 'value', description: 'Returns an object n deep', inputSchema: { type: 'object' }, execute: ({ n }) => nest(n) });
+      let id = 0;
+      const request = async (method, params) => {
+        const i = ++id;
+        send('mcp-default', { jsonrpc: '2.0', id: i, method, params });
+        return replyTo('mcp-default', i);
+      };
+      const pinged = async () => (await request('ping', {}))?.result !== undefined;
+      await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+      const out = {};
+      const run = async (key, method, params, pick) => {
+        const reply = await request(method, params);
+        out[key] = { got: reply ? pick(reply) : 'no reply', ping: await pinged() };
+      };
+      const text = (reply) => reply.result?.content?.[0]?.text ?? reply.error?.code;
+      // tools/call → params → arguments → a: three levels above the argument's own.
+      await run('args', 'tools/call', { name: 'depth', arguments: { a: nest(123) } }, text);
+      await run('argsTooDeep', 'tools/call', { name: 'depth', arguments: { a: nest(200) } }, (r) => r.error?.code);
+      await run('structured', 'tools/call', { name: 'structured', arguments: { n: 126 } }, (r) => depthOf(r.result?.structuredContent));
+      await run('value', 'tools/call', { name: 'value', arguments: { n: 126 } }, (r) => JSON.parse(text(r)).a !== undefined);
+      await run('valueTooDeep', 'tools/call', { name: 'value', arguments: { n: 1000 } }, (r) => [r.result?.isError, /cannot be serialized/.test(text(r))]);
+      return out;
+    });
+    assert.deepEqual(r.args, { got: '123', ping: true });
+    assert.deepEqual(r.argsTooDeep, { got: -32700, ping: true });
+    assert.deepEqual(r.structured, { got: 126, ping: true });
+    assert.deepEqual(r.value, { got: true, ping: true });
+    assert.deepEqual(r.valueTooDeep, { got: [true, true], ping: true });
+  }, { html: PAGE.replace('<script src=', '<script>window.modelContextPolyfillConfig = { limits: { maxDepth: 100000 } };</script>\n<script src=') }));
