@@ -8,7 +8,7 @@
 
 use modelcontext_polyfill::schema::suite;
 use modelcontext_polyfill::schema::JsonSchemaCompiler;
-use modelcontext_polyfill::server::plain_schema::PlainSchema;
+use modelcontext_polyfill::server::plain_schema::{Pattern, Patterns, PlainSchema};
 use modelcontext_polyfill::server::{CompiledSchema, SchemaCompiler, SchemaViolation};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -35,6 +35,27 @@ fn key(v: &[SchemaViolation]) -> Vec<(String, String, String, String)> {
         .collect();
     k.sort();
     k
+}
+
+/// `pattern` for the comparisons: the `regex` crate. A browser compiles with JS `RegExp`
+/// (`src/browser/validator.rs`); what is compared here is everything around the expression:
+/// which instances it applies to, the violation's keyword, paths, message and order.
+struct RegexPatterns;
+
+struct RegexPattern(regex::Regex);
+
+impl Patterns for RegexPatterns {
+    fn compile(&self, pattern: &str) -> Option<Box<dyn Pattern>> {
+        regex::Regex::new(pattern)
+            .ok()
+            .map(|re| Box::new(RegexPattern(re)) as Box<dyn Pattern>)
+    }
+}
+
+impl Pattern for RegexPattern {
+    fn is_match(&self, text: &str) -> bool {
+        self.0.is_match(text)
+    }
 }
 
 /// Compares the two on `instance`; a difference is described in `problems`.
@@ -65,7 +86,7 @@ fn plain_schemas_answer_the_suite_as_the_full_validator_does() {
         dir.display()
     );
     let compiler = JsonSchemaCompiler::new();
-    let (mut groups, mut plain_groups, mut tests) = (0, 0, 0);
+    let (mut groups, mut plain_groups, mut tests, mut with_pattern) = (0, 0, 0, 0);
     let mut problems = Vec::new();
     for (file, contents) in suite::read_tree(&dir).unwrap() {
         if file.starts_with("optional") {
@@ -74,9 +95,13 @@ fn plain_schemas_answer_the_suite_as_the_full_validator_does() {
         for group in contents.as_array().unwrap() {
             groups += 1;
             let schema = &group["schema"];
-            let Some(plain) = PlainSchema::compile(schema) else {
+            // With a regular expression engine (as in a browser), `pattern` is plain too.
+            let Some(plain) = PlainSchema::compile_with(schema, &RegexPatterns) else {
                 continue;
             };
+            if PlainSchema::compile(schema).is_none() {
+                with_pattern += 1;
+            }
             let full = compiler
                 .compile(schema)
                 .unwrap_or_else(|e| panic!("{file}: plain but refused by the full validator: {e}"));
@@ -93,7 +118,7 @@ fn plain_schemas_answer_the_suite_as_the_full_validator_does() {
             }
         }
     }
-    println!("plain: {plain_groups} of {groups} groups, {tests} tests");
+    println!("plain: {plain_groups} of {groups} groups ({with_pattern} through `pattern`), {tests} tests");
     assert!(
         problems.is_empty(),
         "{} differences:\n{}",
@@ -102,8 +127,8 @@ fn plain_schemas_answer_the_suite_as_the_full_validator_does() {
     );
     // The plain set covers a fair part of the suite (this fails if it shrinks by accident).
     assert!(
-        plain_groups >= 100 && tests >= 400,
-        "{plain_groups} groups, {tests} tests"
+        plain_groups >= 100 && tests >= 400 && with_pattern >= 2,
+        "{plain_groups} groups ({with_pattern} with pattern), {tests} tests"
     );
 }
 
@@ -207,7 +232,17 @@ fn shaped(rng: &mut Rng, schema: &Value, depth: u32) -> Value {
                     .collect(),
             )
         }
-        "string" => json!(rng.pick(&["", "a", "abc", "héllo wörld", "2026-11-26", "red", "blue"])),
+        "string" => json!(rng.pick(&[
+            "",
+            "a",
+            "abc",
+            "héllo wörld",
+            "2026-11-26",
+            "2026-1-26",
+            "red",
+            "blue",
+            "rouge",
+        ])),
         "integer" => json!(*rng.pick(&[-5i64, 0, 1, 2, 3, 7, 10, 12, 99, 100, 101])),
         "number" => rng
             .pick(&[
@@ -249,13 +284,19 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         json!(false),
         json!(true),
         json!({}),
+        json!({"type": "object", "properties": {"when": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}, "q": {"type": "string", "pattern": "b", "minLength": 2, "maxLength": 4}}, "required": ["when"]}),
+        json!({"type": ["string", "integer"], "pattern": "^a", "maxLength": 3, "minimum": 5}),
+        json!({"type": "array", "items": {"type": "string", "pattern": "^(red|blue)$"}, "uniqueItems": true}),
+        json!({"type": "object", "properties": {"a": {"pattern": "é"}}, "required": ["a", "q"]}),
+        json!({"anyOf": [{"type": "string", "pattern": "^r"}, {"type": "string", "pattern": "e$"}]}),
     ];
     let compiler = JsonSchemaCompiler::new();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut problems = Vec::new();
     let (mut valid, mut invalid) = (0, 0);
     for schema in &corpus {
-        let plain = PlainSchema::compile(schema).unwrap_or_else(|| panic!("not plain: {schema}"));
+        let plain = PlainSchema::compile_with(schema, &RegexPatterns)
+            .unwrap_or_else(|| panic!("not plain: {schema}"));
         let full = compiler.compile(schema).unwrap();
         for _ in 0..400 {
             let instance = shaped(&mut rng, schema, 0);
@@ -273,6 +314,43 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         valid > 1000 && invalid > 1000,
         "{valid} valid, {invalid} invalid"
     );
+}
+
+/// `pattern` is plain only with an engine, and only an expression the engine takes.
+#[test]
+fn a_pattern_needs_an_engine_that_takes_it() {
+    struct Refusing;
+    impl Patterns for Refusing {
+        fn compile(&self, _: &str) -> Option<Box<dyn Pattern>> {
+            None
+        }
+    }
+    let schema =
+        json!({"type": "object", "properties": {"q": {"type": "string", "pattern": "^a"}}});
+    assert!(PlainSchema::compile(&schema).is_none());
+    assert!(PlainSchema::compile_with(&schema, &Refusing).is_none());
+    let plain = PlainSchema::compile_with(&schema, &RegexPatterns).unwrap();
+    assert!(plain.validate(&json!({"q": "abc"})).is_empty());
+    let v = plain.validate(&json!({"q": "bc"}));
+    assert_eq!(v.len(), 1);
+    assert_eq!(
+        (
+            v[0].instance_path.as_str(),
+            v[0].keyword.as_str(),
+            v[0].schema_path.as_str()
+        ),
+        ("/q", "pattern", "/properties/q/pattern")
+    );
+    assert_eq!(v[0].message, r#""bc" does not match "^a""#);
+    // Not a string: only `type` fails, the expression is not asked.
+    let v = plain.validate(&json!({"q": 5}));
+    assert_eq!(
+        v.iter().map(|v| v.keyword.as_str()).collect::<Vec<_>>(),
+        ["type"]
+    );
+    // A pattern that is not a string is not plain.
+    let bad = json!({"pattern": 5});
+    assert!(PlainSchema::compile_with(&bad, &RegexPatterns).is_none());
 }
 
 #[test]

@@ -1,8 +1,9 @@
 // The validator module (dist/modelcontext_validator.wasm) is loaded when first needed
 // (src/browser/validator.rs, polyfill/src/validator.js):
 // - installing the polyfill does not fetch it, nor does a tool without a schema, nor one whose
-//   schema is plain (src/server/plain_schema.rs: the core checks it, with the module's answers);
-// - the first tool registered with a schema the core cannot check (here: `pattern`) starts the
+//   schema is plain (src/server/plain_schema/: the core checks it, with the module's answers;
+//   `pattern` included, with JS RegExp);
+// - the first tool registered with a schema the core cannot check (here: a `$ref`) starts the
 //   fetch, off the critical path;
 // - calls made before it has loaded wait for it, then are validated (executeTool: DataError
 //   naming path and keyword; MCP tools/call: an isError result);
@@ -22,9 +23,9 @@ requireDist('modelcontext.iife.js', 'modelcontext.js', 'modelcontext_validator.w
 const VALIDATOR = 'modelcontext_validator.wasm';
 const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script><script>${MCP_CLIENT}</script>`;
 const ESM = `<script type="module">import '/dist/modelcontext.js'; window.installed = true;</script>`;
-// `pattern` makes it a schema only the validator module checks.
-const TYPED = { type: 'object', properties: { text: { type: 'string', pattern: '^[a-z]+$' }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
-const PLAIN = { type: 'object', properties: { text: { type: 'string', minLength: 1 }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
+// `$ref` makes it a schema only the validator module checks.
+const TYPED = { type: 'object', properties: { text: { $ref: '#/$defs/word' }, n: { type: 'integer', minimum: 1 } }, required: ['text'], $defs: { word: { type: 'string', pattern: '^[a-z]+$' } } };
+const PLAIN = { type: 'object', properties: { text: { type: 'string', minLength: 1, pattern: '^[a-z]+$' }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
 
 /** Records every request the page makes for the validator module. */
 function watchValidator(page) {
@@ -42,7 +43,7 @@ for (const [build, html, ready] of [
   ['classic', CLASSIC, null],
   ['ESM', ESM, () => window.installed === true],
 ]) {
-  test(`${build} build: installing does not fetch the validator, nor a plain schema (checked by the core); the first schema with a pattern does`, () =>
+  test(`${build} build: installing does not fetch the validator, nor a plain schema (checked by the core, pattern included); the first schema with a $ref does`, () =>
     withPage(async ({ page, goto }) => {
       const seen = watchValidator(page);
       await goto(await inlinePage(html));
@@ -63,11 +64,17 @@ for (const [build, html, ready] of [
         await mc.registerTool({ name: 'checked', description: 'C', inputSchema: schema, execute: ({ n }) => `n=${n}` });
         const tool = (await mc.getTools()).find((t) => t.name === 'checked');
         const outcome = (p) => p.then((v) => ({ ok: v }), (e) => ({ name: e.name, message: e.message }));
-        return [await outcome(mc.executeTool(tool, { text: 'a', n: 2 })), await outcome(mc.executeTool(tool, { text: 'a', n: 0 }))];
+        return [
+          await outcome(mc.executeTool(tool, { text: 'a', n: 2 })),
+          await outcome(mc.executeTool(tool, { text: 'a', n: 0 })),
+          await outcome(mc.executeTool(tool, { text: 'Ada!', n: 1 })),
+        ];
       }, PLAIN);
       assert.deepEqual(plain[0], { ok: 'n=2' });
       assert.equal(plain[1].name, 'DataError');
       assert.match(plain[1].message, /\/n: 0 is less than the minimum of 1 \[keyword: minimum\]/);
+      assert.equal(plain[2].name, 'DataError');
+      assert.match(plain[2].message, /\/text: "Ada!" does not match "\^\[a-z\]\+\$" \[keyword: pattern\]/);
       await settle(page);
       assert.deepEqual(seen, [], 'a plain schema fetched the validator');
 
@@ -205,4 +212,49 @@ test('validatorUrl moves the module; one that cannot be loaded fails calls with 
     assert.deepEqual(r.ran, ['plain'], 'the tool with a schema never ran unvalidated');
     const warnings = consoleMessages.filter((m) => m.type === 'warning' && m.text.includes(missing));
     assert.equal(warnings.length, 1, 'one console warning names the URL');
+  }));
+
+// `pattern` in a plain schema is checked by the core with JS RegExp (the `u` flag: ECMA-262 with
+// Unicode, as JSON Schema names it), fetching nothing; its answers are the validator module's, the
+// same expression reached through a `$ref` (which only the module resolves). An expression the
+// `u` flag refuses is left to the module.
+test('pattern: checked by the core with RegExp, fetching nothing, answering as the validator module does', () =>
+  withPage(async ({ page, goto }) => {
+    const seen = watchValidator(page);
+    await goto(await inlinePage(CLASSIC));
+    const cases = [
+      ['^[a-z]+$', ['abc', 'Abc', '']],
+      ['\\d{3}', ['123', '12a', '١٢٣']],
+      ['^\\w+$', ['héllo', 'hello_1']],
+      ['^\\p{L}+$', ['héllo', 'h1']],
+      ['^.$', ['😀', 'ab']],
+      ['^🐲*$', ['🐲🐲', '🐲x']],
+      ['a+', ['xxaxx', 'xyz']],
+      ['^\\s$', ['\u00a0', '\ufeff', 'x']],
+      ['(?<=a)b', ['ab', 'cb']],
+      ['^(a)\\1$', ['aa', 'ab']],
+      ['\\bword\\b', ['a word', 'swordfish']],
+      ['[\\u0041-\\u005a]', ['Q', 'q']],
+    ];
+    const run = (prefix, schemaOf) => page.evaluate(async ({ cases, prefix, schemaOf }) => {
+      const mc = document.modelContext;
+      const schema = new Function('pattern', `return (${schemaOf})`);
+      const outcome = (p) => p.then(() => 'ok', (e) => `${e.name}: ${e.message.replace(/tool \w+:/, 'tool:')}`);
+      const out = [];
+      for (const [i, [pattern, instances]] of cases.entries()) {
+        await mc.registerTool({ name: `${prefix}${i}`, description: 'd', inputSchema: schema(pattern), execute: () => 'ok' });
+        const tool = (await mc.getTools()).find((t) => t.name === `${prefix}${i}`);
+        for (const s of instances) out.push(await outcome(mc.executeTool(tool, { s })));
+      }
+      return out;
+    }, { cases, prefix, schemaOf });
+    const plain = await run('plain', "({ type: 'object', properties: { s: { type: 'string', pattern } } })");
+    await settle(page);
+    assert.deepEqual(seen, [], 'a plain schema with a pattern fetched the validator');
+    const viaModule = await run('module', "({ type: 'object', properties: { s: { $ref: '#/$defs/p' } }, $defs: { p: { type: 'string', pattern } } })");
+    assert.equal(seen.length, 1, 'the $ref schemas fetched the validator');
+    assert.deepEqual(plain, viaModule);
+    // Both outcomes, and the module's wording.
+    assert.equal(plain.filter((r) => r === 'ok').length, 13);
+    assert.equal(plain[1], 'DataError: Invalid arguments for tool: /s: "Abc" does not match "^[a-z]+$" [keyword: pattern]');
   }));

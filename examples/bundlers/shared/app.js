@@ -1,7 +1,7 @@
 // The app every example bundles, imported after the polyfill: two tools with input schemas, each
 // called once with valid input and once with invalid input. `add`'s schema is plain (the core
-// checks it); `greet`'s uses `pattern`, which loads the validator module (the second wasm file,
-// fetched where the bundler put it). It runs when it is imported: document.modelContext already
+// checks it, `pattern` included); `greet`'s uses `$ref`, which loads the validator module (the
+// second wasm file, fetched where the bundler put it). It runs when it is imported: document.modelContext already
 // exists then (the polyfill installs synchronously) and the calls wait for the core wasm.
 const mc = document.modelContext;
 const show = (result) => {
@@ -24,8 +24,9 @@ mc.registerTool({
       description: 'Greets a lowercase name',
       inputSchema: {
         type: 'object',
-        properties: { name: { type: 'string', pattern: '^[a-z]+$' } },
+        properties: { name: { $ref: '#/$defs/lowercase' } },
         required: ['name'],
+        $defs: { lowercase: { type: 'string', pattern: '^[a-z]+$' } },
       },
       execute: ({ name }) => `hi ${name}`,
     }),

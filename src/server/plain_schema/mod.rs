@@ -9,11 +9,15 @@
 //! `tests/plain_schema.rs` holds the two side by side over the JSON-Schema-Test-Suite and a
 //! corpus of tool schemas and instances.
 //!
-//! Anything else — `$ref`, `pattern`, `oneOf`, `allOf`, `not`, conditionals, a float
-//! `multipleOf`, a `$schema` other than 2020-12, a keyword this module does not know, a value
-//! of the wrong type — gives `None`, and the caller uses the full validator. In a browser this
-//! keeps the validator module (`crate::browser::validator`) from loading at all for pages
-//! whose tools only use plain schemas.
+//! `pattern` is plain when the caller gives a regular expression engine ([`Patterns`]) that
+//! accepts the expression: in a browser, JS `RegExp` with the `u` flag, the ECMA-262 dialect
+//! JSON Schema names ([`PlainSchema::compile_with`]). Without one, as natively, it is not.
+//!
+//! Anything else — `$ref`, `oneOf`, `allOf`, `not`, conditionals, a float `multipleOf`, a
+//! `$schema` other than 2020-12, a keyword this module does not know, a value of the wrong
+//! type — gives `None`, and the caller uses the full validator. In a browser this keeps the
+//! validator module (`crate::browser::validator`) from loading at all for pages whose tools
+//! only use plain schemas.
 //!
 //! ```
 //! use modelcontext_polyfill::server::plain_schema::PlainSchema;
@@ -31,6 +35,8 @@
 //! assert_eq!((v[0].instance_path.as_str(), v[0].keyword.as_str()), ("/q", "type"));
 //! assert_eq!(v[0].message, r#"7 is not of type "string""#);
 //! // A keyword outside the plain set: the full validator's job.
+//! assert!(PlainSchema::compile(&json!({ "oneOf": [{ "type": "string" }] })).is_none());
+//! // So is `pattern` without a regular expression engine (see `compile_with`).
 //! assert!(PlainSchema::compile(&json!({ "type": "string", "pattern": "^a" })).is_none());
 //! ```
 
@@ -52,6 +58,9 @@ const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 /// A schema made only of the plain keywords, compiled.
 pub struct PlainSchema {
     root: Node,
+    /// Each `pattern` as written (a violation's message quotes it) and compiled. They are kept
+    /// here, not in the nodes, which stay plain data.
+    patterns: Vec<(String, Box<dyn Pattern>)>,
 }
 
 enum Node {
@@ -90,6 +99,8 @@ struct Checks {
     properties: Vec<(String, Node)>,
     /// `additionalProperties`, unless absent or `true`.
     additional: Option<Node>,
+    /// `pattern`: its index in [`PlainSchema::patterns`].
+    pattern: Option<usize>,
     /// The other keywords, boxed only when the schema uses one of them: a tool schema is
     /// kept for as long as the tool is registered, and most of its subschemas are a `type`.
     rare: Option<Box<Rare>>,
@@ -143,102 +154,145 @@ impl Checks {
     }
 }
 
+/// A regular expression engine for `pattern`.
+pub trait Patterns {
+    /// `pattern` compiled, or `None` when this engine does not take it (the schema is then
+    /// not plain, and the full validator decides what the expression means).
+    fn compile(&self, pattern: &str) -> Option<Box<dyn Pattern>>;
+}
+
+/// A compiled `pattern`.
+pub trait Pattern {
+    /// Whether the expression matches somewhere in `text` (it is not anchored).
+    fn is_match(&self, text: &str) -> bool;
+}
+
 impl PlainSchema {
     /// The schema compiled, if it is plain (see the module's documentation); else `None`.
+    /// A schema with `pattern` is not plain here: see [`PlainSchema::compile_with`].
     pub fn compile(schema: &Value) -> Option<PlainSchema> {
+        Self::build(schema, None)
+    }
+
+    /// As [`PlainSchema::compile`], with `patterns` compiling each `pattern`.
+    pub fn compile_with(schema: &Value, patterns: &dyn Patterns) -> Option<PlainSchema> {
+        Self::build(schema, Some(patterns))
+    }
+
+    fn build(schema: &Value, patterns: Option<&dyn Patterns>) -> Option<PlainSchema> {
         if let Some(dialect) = schema.get("$schema") {
             let uri = dialect.as_str()?;
             if uri.strip_suffix('#').unwrap_or(uri) != DRAFT_2020_12 {
                 return None;
             }
         }
+        let mut cx = Cx {
+            engine: patterns,
+            patterns: Vec::new(),
+        };
+        let root = cx.node(schema, String::new(), 0, true)?;
         Some(PlainSchema {
-            root: node(schema, String::new(), 0, true)?,
+            root,
+            patterns: cx.patterns,
         })
     }
 }
 
-fn node(schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
-    if depth > MAX_SCHEMA_DEPTH {
-        return None;
-    }
-    let map = match schema {
-        Value::Bool(true) => return Some(Node::True),
-        Value::Bool(false) => return Some(Node::False(at)),
-        Value::Object(map) => map,
-        _ => return None,
-    };
-    let mut c = Checks::default();
-    // Boxed when the first rare keyword is met (most subschemas have none).
-    let mut rare: Option<Box<Rare>> = None;
-    macro_rules! r {
-        () => {
-            rare.get_or_insert_default()
-        };
-    }
-    let sub = |key: &str| format!("{at}/{}", escape(key));
-    for (key, value) in map {
-        match key.as_str() {
-            "type" => c.types = Some(types(value)?),
-            "const" => r!().constant = Some(value.clone()),
-            "enum" => r!().options = Some(value.as_array()?.clone()),
-            "minimum" => r!().minimum = Some(number(value)?),
-            "maximum" => r!().maximum = Some(number(value)?),
-            "exclusiveMinimum" => r!().exclusive_minimum = Some(number(value)?),
-            "exclusiveMaximum" => r!().exclusive_maximum = Some(number(value)?),
-            // Whole divisors only: the crate checks fractional ones with exact fractions.
-            "multipleOf" => {
-                r!().multiple_of = Some(value.as_u64().filter(|m| (1..=MAX_SAFE).contains(m))?)
-            }
-            "minLength" => r!().min_length = Some(value.as_u64()?),
-            "maxLength" => r!().max_length = Some(value.as_u64()?),
-            "minItems" => r!().min_items = Some(value.as_u64()?),
-            "maxItems" => r!().max_items = Some(value.as_u64()?),
-            "minProperties" => r!().min_properties = Some(value.as_u64()?),
-            "maxProperties" => r!().max_properties = Some(value.as_u64()?),
-            "required" => c.required = names(value)?,
-            "uniqueItems" => r!().unique_items = value.as_bool()?,
-            "properties" => {
-                let at = sub("properties");
-                for (name, s) in value.as_object()? {
-                    let n = node(s, format!("{at}/{}", escape(name)), depth + 1, false)?;
-                    c.properties.push((name.clone(), n));
-                }
-            }
-            "additionalProperties" => {
-                c.additional = match node(value, sub(key), depth + 1, false)? {
-                    Node::True => None,
-                    n => Some(n),
-                }
-            }
-            "items" => r!().items = Some(node(value, sub(key), depth + 1, false)?),
-            "anyOf" => {
-                let branches = value.as_array().filter(|b| !b.is_empty())?;
-                let at = sub(key);
-                for (i, s) in branches.iter().enumerate() {
-                    r!().any_of
-                        .push(node(s, format!("{at}/{i}"), depth + 1, false)?);
-                }
-            }
-            // Annotations (`format` is one by default in 2020-12, as the full validator
-            // treats it unless told otherwise).
-            "title" | "description" | "$comment" | "format" => {
-                value.as_str()?;
-            }
-            "deprecated" | "readOnly" | "writeOnly" => {
-                value.as_bool()?;
-            }
-            "examples" => {
-                value.as_array()?;
-            }
-            "default" => {}
-            "$schema" if root => {}
-            _ => return None,
+/// What compiling a schema carries through its subschemas.
+struct Cx<'p> {
+    engine: Option<&'p dyn Patterns>,
+    patterns: Vec<(String, Box<dyn Pattern>)>,
+}
+
+impl Cx<'_> {
+    fn node(&mut self, schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
+        if depth > MAX_SCHEMA_DEPTH {
+            return None;
         }
+        let map = match schema {
+            Value::Bool(true) => return Some(Node::True),
+            Value::Bool(false) => return Some(Node::False(at)),
+            Value::Object(map) => map,
+            _ => return None,
+        };
+        let mut c = Checks::default();
+        // Boxed when the first rare keyword is met (most subschemas have none).
+        let mut rare: Option<Box<Rare>> = None;
+        macro_rules! r {
+            () => {
+                rare.get_or_insert_default()
+            };
+        }
+        let sub = |key: &str| format!("{at}/{}", escape(key));
+        for (key, value) in map {
+            match key.as_str() {
+                "type" => c.types = Some(types(value)?),
+                "const" => r!().constant = Some(value.clone()),
+                "enum" => r!().options = Some(value.as_array()?.clone()),
+                "minimum" => r!().minimum = Some(number(value)?),
+                "maximum" => r!().maximum = Some(number(value)?),
+                "exclusiveMinimum" => r!().exclusive_minimum = Some(number(value)?),
+                "exclusiveMaximum" => r!().exclusive_maximum = Some(number(value)?),
+                // Whole divisors only: the crate checks fractional ones with exact fractions.
+                "multipleOf" => {
+                    r!().multiple_of = Some(value.as_u64().filter(|m| (1..=MAX_SAFE).contains(m))?)
+                }
+                "minLength" => r!().min_length = Some(value.as_u64()?),
+                "maxLength" => r!().max_length = Some(value.as_u64()?),
+                "minItems" => r!().min_items = Some(value.as_u64()?),
+                "maxItems" => r!().max_items = Some(value.as_u64()?),
+                "minProperties" => r!().min_properties = Some(value.as_u64()?),
+                "maxProperties" => r!().max_properties = Some(value.as_u64()?),
+                "required" => c.required = names(value)?,
+                "uniqueItems" => r!().unique_items = value.as_bool()?,
+                "pattern" => {
+                    let text = value.as_str()?;
+                    let compiled = self.engine?.compile(text)?;
+                    c.pattern = Some(self.patterns.len());
+                    self.patterns.push((text.to_owned(), compiled));
+                }
+                "properties" => {
+                    let at = sub("properties");
+                    for (name, s) in value.as_object()? {
+                        let n = self.node(s, format!("{at}/{}", escape(name)), depth + 1, false)?;
+                        c.properties.push((name.clone(), n));
+                    }
+                }
+                "additionalProperties" => {
+                    c.additional = match self.node(value, sub(key), depth + 1, false)? {
+                        Node::True => None,
+                        n => Some(n),
+                    }
+                }
+                "items" => r!().items = Some(self.node(value, sub(key), depth + 1, false)?),
+                "anyOf" => {
+                    let branches = value.as_array().filter(|b| !b.is_empty())?;
+                    let at = sub(key);
+                    for (i, s) in branches.iter().enumerate() {
+                        r!().any_of
+                            .push(self.node(s, format!("{at}/{i}"), depth + 1, false)?);
+                    }
+                }
+                // Annotations (`format` is one by default in 2020-12, as the full validator
+                // treats it unless told otherwise).
+                "title" | "description" | "$comment" | "format" => {
+                    value.as_str()?;
+                }
+                "deprecated" | "readOnly" | "writeOnly" => {
+                    value.as_bool()?;
+                }
+                "examples" => {
+                    value.as_array()?;
+                }
+                "default" => {}
+                "$schema" if root => {}
+                _ => return None,
+            }
+        }
+        c.at = at;
+        c.rare = rare;
+        Some(Node::Checks(Box::new(c)))
     }
-    c.at = at;
-    c.rare = rare;
-    Some(Node::Checks(Box::new(c)))
 }
 
 /// `type`: one name, or a non-empty list of distinct names.
@@ -300,7 +354,11 @@ impl CompiledSchema for PlainSchema {
             return vec![depth_violation(DEFAULT_MAX_DEPTH)];
         }
         // Deciding first: a valid instance, the common case, costs no violation built.
-        if walk(&self.root, instance, &Path::Root, "false", &mut Walk(None)) {
+        let deciding = &mut Walk {
+            out: None,
+            patterns: &self.patterns,
+        };
+        if walk(&self.root, instance, &Path::Root, "false", deciding) {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -309,7 +367,10 @@ impl CompiledSchema for PlainSchema {
             instance,
             &Path::Root,
             "false",
-            &mut Walk(Some(&mut out)),
+            &mut Walk {
+                out: Some(&mut out),
+                patterns: &self.patterns,
+            },
         );
         out
     }

@@ -4,7 +4,7 @@
 //! two modes cannot disagree.
 
 use super::numbers::{compare, equal, is_integer, is_multiple, unique};
-use super::{escape, Checks, Node, TYPE_NAMES};
+use super::{escape, Checks, Node, Pattern, TYPE_NAMES};
 use super::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use crate::server::SchemaViolation;
 use serde_json::{Number, Value};
@@ -28,17 +28,21 @@ impl Path<'_> {
     }
 }
 
-/// The walk's mode: without a list it decides, with one it reports into it.
-pub(super) struct Walk<'o>(pub(super) Option<&'o mut Vec<SchemaViolation>>);
+/// The walk's mode: without a list it decides, with one it reports into it. `patterns` are the
+/// schema's compiled `pattern`s, which its nodes name by index.
+pub(super) struct Walk<'o> {
+    pub(super) out: Option<&'o mut Vec<SchemaViolation>>,
+    pub(super) patterns: &'o [(String, Box<dyn Pattern>)],
+}
 
 impl Walk<'_> {
     fn deciding(&self) -> bool {
-        self.0.is_none()
+        self.out.is_none()
     }
 
     /// Records the violation `v` makes when reporting; `false` when deciding (stop there).
     fn fail(&mut self, v: impl FnOnce() -> SchemaViolation) -> bool {
-        match &mut self.0 {
+        match &mut self.out {
             Some(out) => {
                 out.push(v());
                 true
@@ -173,6 +177,15 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             );
         }
     }
+    if let (Value::String(text), Some(i)) = (instance, c.pattern) {
+        let (pattern, compiled) = &w.patterns[i];
+        if !compiled.is_match(text) {
+            fail!(
+                "pattern",
+                format!("{instance} does not match \"{pattern}\"")
+            );
+        }
+    }
     if let Value::Array(items) = instance {
         if r.unique_items && !unique(items) {
             fail!("uniqueItems", format!("{instance} has non-unique elements"));
@@ -217,7 +230,14 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             descend!(walk(n, item, &Path::Index(path, i), "items", w));
         }
     }
-    let branch = |b: &Node| walk(b, instance, path, "anyOf", &mut Walk(None));
+    let patterns = w.patterns;
+    let branch = |b: &Node| {
+        let mut deciding = Walk {
+            out: None,
+            patterns,
+        };
+        walk(b, instance, path, "anyOf", &mut deciding)
+    };
     if !r.any_of.is_empty() && !r.any_of.iter().any(branch) {
         fail!(
             "anyOf",
