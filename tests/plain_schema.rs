@@ -7,7 +7,7 @@
 //! against generated instances.
 
 use modelcontext_polyfill::schema::suite;
-use modelcontext_polyfill::schema::JsonSchemaCompiler;
+use modelcontext_polyfill::schema::{Dialect, JsonSchemaCompiler};
 use modelcontext_polyfill::server::plain_schema::{Pattern, Patterns, PlainSchema};
 use modelcontext_polyfill::server::{CompiledSchema, SchemaCompiler, SchemaViolation};
 use serde_json::{json, Value};
@@ -79,13 +79,27 @@ fn compare(
 
 #[test]
 fn plain_schemas_answer_the_suite_as_the_full_validator_does() {
-    let dir = suite_dir().join("tests").join("draft2020-12");
+    suite_side_by_side("draft2020-12", Dialect::Draft202012, 100, 400);
+}
+
+/// Draft 7, the dialect zod-to-json-schema and the MCP SDKs write: its plain keywords mean what
+/// they mean in 2020-12.
+#[test]
+fn plain_schemas_answer_the_draft_7_suite_as_the_full_validator_does() {
+    suite_side_by_side("draft7", Dialect::Draft7, 80, 300);
+}
+
+/// Every group of the suite folder `folder` whose schema is plain: both must give the same
+/// violations for every test, and the suite's answer. At least `min_groups` groups and
+/// `min_tests` tests must be plain (this fails if the plain set shrinks by accident).
+fn suite_side_by_side(folder: &str, dialect: Dialect, min_groups: usize, min_tests: usize) {
+    let dir = suite_dir().join("tests").join(folder);
     assert!(
         dir.is_dir(),
         "the JSON-Schema-Test-Suite is not at {}",
         dir.display()
     );
-    let compiler = JsonSchemaCompiler::new();
+    let compiler = JsonSchemaCompiler::new().with_default_dialect(dialect);
     let (mut groups, mut plain_groups, mut tests, mut with_pattern) = (0, 0, 0, 0);
     let mut problems = Vec::new();
     for (file, contents) in suite::read_tree(&dir).unwrap() {
@@ -118,7 +132,7 @@ fn plain_schemas_answer_the_suite_as_the_full_validator_does() {
             }
         }
     }
-    println!("plain: {plain_groups} of {groups} groups ({with_pattern} through `pattern`), {tests} tests");
+    println!("{folder}: plain {plain_groups} of {groups} groups ({with_pattern} through `pattern`), {tests} tests");
     assert!(
         problems.is_empty(),
         "{} differences:\n{}",
@@ -127,8 +141,8 @@ fn plain_schemas_answer_the_suite_as_the_full_validator_does() {
     );
     // The plain set covers a fair part of the suite (this fails if it shrinks by accident).
     assert!(
-        plain_groups >= 100 && tests >= 400 && with_pattern >= 2,
-        "{plain_groups} groups ({with_pattern} with pattern), {tests} tests"
+        plain_groups >= min_groups && tests >= min_tests && with_pattern >= 2,
+        "{folder}: {plain_groups} groups ({with_pattern} with pattern), {tests} tests"
     );
 }
 
@@ -289,6 +303,10 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         json!({"type": "array", "items": {"type": "string", "pattern": "^(red|blue)$"}, "uniqueItems": true}),
         json!({"type": "object", "properties": {"a": {"pattern": "é"}}, "required": ["a", "q"]}),
         json!({"anyOf": [{"type": "string", "pattern": "^r"}, {"type": "string", "pattern": "e$"}]}),
+        // As zod-to-json-schema writes them: draft 7.
+        json!({"type": "object", "properties": {"q": {"type": "string", "minLength": 1}, "n": {"type": "number", "exclusiveMinimum": 0}, "when": {"type": "string", "format": "date-time"}}, "required": ["q"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}),
+        json!({"$schema": "http://json-schema.org/draft-07/schema", "type": "array", "items": {"type": "string", "enum": ["red", "blue"]}, "uniqueItems": true, "maxItems": 2}),
+        json!({"$schema": "https://json-schema.org/draft/2020-12/schema#", "anyOf": [{"type": "string", "pattern": "^[a-z]+$"}, {"type": "null"}]}),
     ];
     let compiler = JsonSchemaCompiler::new();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -360,7 +378,9 @@ fn what_is_not_plain_is_left_to_the_full_validator() {
         json!({"$ref": "#/$defs/a", "$defs": {"a": {}}}),
         json!({"oneOf": [{}, {}]}),
         json!({"type": "number", "multipleOf": 0.1}),
-        json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}),
+        json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}),
+        json!({"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object"}),
+        json!({"$schema": "https://example.com/my-dialect", "type": "object"}),
         json!({"type": "object", "x-custom": 1}),
         json!({"type": "strin"}),
         json!({"type": ["string", "string"]}),

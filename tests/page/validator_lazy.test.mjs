@@ -2,7 +2,7 @@
 // (src/browser/validator.rs, polyfill/src/validator.js):
 // - installing the polyfill does not fetch it, nor does a tool without a schema, nor one whose
 //   schema is plain (src/server/plain_schema/: the core checks it, with the module's answers;
-//   `pattern` included, with JS RegExp);
+//   `pattern` included, with JS RegExp; 2020-12 or draft 7);
 // - the first tool registered with a schema the core cannot check (here: a `$ref`) starts the
 //   fetch, off the critical path;
 // - calls made before it has loaded wait for it, then are validated (executeTool: DataError
@@ -75,6 +75,14 @@ for (const [build, html, ready] of [
       assert.match(plain[1].message, /\/n: 0 is less than the minimum of 1 \[keyword: minimum\]/);
       assert.equal(plain[2].name, 'DataError');
       assert.match(plain[2].message, /\/text: "Ada!" does not match "\^\[a-z\]\+\$" \[keyword: pattern\]/);
+      // The same in draft 7, as zod-to-json-schema writes it.
+      const draft7 = await page.evaluate(async (schema) => {
+        const mc = document.modelContext;
+        await mc.registerTool({ name: 'draft7', description: 'D', inputSchema: schema, execute: () => 'ran' });
+        const tool = (await mc.getTools()).find((t) => t.name === 'draft7');
+        return mc.executeTool(tool, { text: 'a', n: 0 }).then(() => 'ran', (e) => e.message);
+      }, { $schema: 'http://json-schema.org/draft-07/schema#', ...PLAIN });
+      assert.match(draft7, /\/n: 0 is less than the minimum of 1 \[keyword: minimum\]/);
       await settle(page);
       assert.deepEqual(seen, [], 'a plain schema fetched the validator');
 

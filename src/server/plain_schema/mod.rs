@@ -2,7 +2,7 @@
 //!
 //! Most tool schemas are made of a handful of keywords: an object with typed `properties`,
 //! `required` names, an `enum` or two, bounds. [`PlainSchema::compile`] accepts a JSON Schema
-//! 2020-12 document made only of those and checks instances against it here, giving the same
+//! 2020-12 (or draft 7) document made only of those and checks instances against it here, giving the same
 //! violations as the `jsonschema`-based validator (`crate::schema`): the same instance path,
 //! keyword, schema path and message for each (when there are several, in this module's order:
 //! by keyword as the crate prioritises them, properties in instance order).
@@ -14,7 +14,7 @@
 //! JSON Schema names ([`PlainSchema::compile_with`]). Without one, as natively, it is not.
 //!
 //! Anything else — `$ref`, `oneOf`, `allOf`, `not`, conditionals, a float `multipleOf`, a
-//! `$schema` other than 2020-12, a keyword this module does not know, a value of the wrong
+//! `$schema` other than 2020-12 or draft 7, a keyword this module does not know, a value of the wrong
 //! type — gives `None`, and the caller uses the full validator. In a browser this keeps the
 //! validator module (`crate::browser::validator`) from loading at all for pages whose tools
 //! only use plain schemas.
@@ -52,8 +52,14 @@ use walk::{walk, Path, Walk};
 /// How deeply a plain schema may nest subschemas; deeper ones go to the full validator.
 const MAX_SCHEMA_DEPTH: usize = 32;
 
-/// The one `$schema` a plain schema may name (the default dialect when it names none).
-const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+/// The `$schema`s a plain schema may name (without a trailing `#`, over http or https): 2020-12,
+/// the default dialect, and draft 7, which zod-to-json-schema and MCP SDKs write. The plain
+/// keywords mean the same in both, and `format` is an annotation in both (the full validator
+/// asserts it in neither unless told to).
+const DIALECTS: [&str; 2] = [
+    "json-schema.org/draft/2020-12/schema",
+    "json-schema.org/draft-07/schema",
+];
 
 /// A schema made only of the plain keywords, compiled.
 pub struct PlainSchema {
@@ -182,7 +188,11 @@ impl PlainSchema {
     fn build(schema: &Value, patterns: Option<&dyn Patterns>) -> Option<PlainSchema> {
         if let Some(dialect) = schema.get("$schema") {
             let uri = dialect.as_str()?;
-            if uri.strip_suffix('#').unwrap_or(uri) != DRAFT_2020_12 {
+            let uri = uri.strip_suffix('#').unwrap_or(uri);
+            let place = uri
+                .strip_prefix("https://")
+                .or_else(|| uri.strip_prefix("http://"))?;
+            if !DIALECTS.contains(&place) {
                 return None;
             }
         }
@@ -273,8 +283,8 @@ impl Cx<'_> {
                             .push(self.node(s, format!("{at}/{i}"), depth + 1, false)?);
                     }
                 }
-                // Annotations (`format` is one by default in 2020-12, as the full validator
-                // treats it unless told otherwise).
+                // Annotations (`format` is one by default in 2020-12, and the full validator
+                // treats it as one in draft 7 too, unless told otherwise).
                 "title" | "description" | "$comment" | "format" => {
                     value.as_str()?;
                 }
