@@ -100,6 +100,7 @@ fn suite_side_by_side(folder: &str, dialect: Dialect, min_groups: usize, min_tes
         dir.display()
     );
     let compiler = JsonSchemaCompiler::new().with_default_dialect(dialect);
+    let dialect_uri = (dialect != Dialect::Draft202012).then(|| dialect.schema_uri());
     let (mut groups, mut plain_groups, mut tests, mut with_pattern) = (0, 0, 0, 0);
     let mut problems = Vec::new();
     for (file, contents) in suite::read_tree(&dir).unwrap() {
@@ -108,7 +109,13 @@ fn suite_side_by_side(folder: &str, dialect: Dialect, min_groups: usize, min_tes
         }
         for group in contents.as_array().unwrap() {
             groups += 1;
-            let schema = &group["schema"];
+            // The folder's dialect, named in the schema as a page names it (the full validator
+            // would also take it from its default; the plain compiler reads only `$schema`).
+            let mut schema = group["schema"].clone();
+            if let (Some(uri), Value::Object(map)) = (dialect_uri, &mut schema) {
+                map.entry("$schema").or_insert_with(|| json!(uri));
+            }
+            let schema = &schema;
             // With a regular expression engine (as in a browser), `pattern` is plain too.
             let Some(plain) = PlainSchema::compile_with(schema, &RegexPatterns) else {
                 continue;
@@ -307,6 +314,10 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         json!({"type": "object", "properties": {"q": {"type": "string", "minLength": 1}, "n": {"type": "number", "exclusiveMinimum": 0}, "when": {"type": "string", "format": "date-time"}}, "required": ["q"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}),
         json!({"$schema": "http://json-schema.org/draft-07/schema", "type": "array", "items": {"type": "string", "enum": ["red", "blue"]}, "uniqueItems": true, "maxItems": 2}),
         json!({"$schema": "https://json-schema.org/draft/2020-12/schema#", "anyOf": [{"type": "string", "pattern": "^[a-z]+$"}, {"type": "null"}]}),
+        // `$ref`s into `$defs` (zod 4) and `definitions` or `properties` (zod-to-json-schema).
+        json!({"type": "object", "properties": {"from": {"$ref": "#/$defs/day"}, "to": {"$ref": "#/$defs/day"}, "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}}}, "required": ["from"], "$defs": {"day": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}, "tag": {"enum": ["red", "blue"]}}}),
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"type": "integer", "minimum": 1}, "b": {"$ref": "#/properties/a"}, "c": {"$ref": "#/definitions/c"}}, "definitions": {"c": {"type": "array", "maxItems": 2}}, "additionalProperties": false}),
+        json!({"$ref": "#/$defs/a", "minLength": 2, "$defs": {"a": {"$ref": "#/$defs/b", "maxLength": 3}, "b": {"type": "string"}}}),
     ];
     let compiler = JsonSchemaCompiler::new();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -371,11 +382,41 @@ fn a_pattern_needs_an_engine_that_takes_it() {
     assert!(PlainSchema::compile_with(&bad, &RegexPatterns).is_none());
 }
 
+/// A `$ref` is compiled in place each time; `$defs` that each use the next twice would double
+/// the compiled size per level, so a budget leaves such a schema to the full validator.
+#[test]
+fn refs_that_multiply_are_left_to_the_full_validator() {
+    let defs = |levels: usize| {
+        let mut defs = serde_json::Map::new();
+        for i in 0..levels {
+            let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+            defs.insert(
+                format!("d{i}"),
+                json!({"type": "array", "items": next.clone(), "anyOf": [next]}),
+            );
+        }
+        defs.insert(format!("d{levels}"), json!({"type": "string"}));
+        json!({"$ref": "#/$defs/d0", "$defs": defs})
+    };
+    assert!(PlainSchema::compile(&defs(4)).is_some());
+    // 14 levels stay within the depth limit (32); 2^14 compiled subschemas do not fit the budget.
+    assert!(PlainSchema::compile(&defs(14)).is_none());
+}
+
 #[test]
 fn what_is_not_plain_is_left_to_the_full_validator() {
     for schema in [
         json!({"type": "string", "pattern": "^a"}),
-        json!({"$ref": "#/$defs/a", "$defs": {"a": {}}}),
+        json!({"$ref": "https://example.com/schema"}),
+        json!({"$ref": "#a", "$defs": {"a": {"$anchor": "a"}}}),
+        json!({"$ref": "#"}),
+        json!({"$ref": "#/$defs/no"}),
+        json!({"$ref": "#/$defs/a%20b", "$defs": {"a b": {}}}),
+        json!({"$ref": "#/$defs/f", "$defs": {"f": false}}),
+        json!({"$ref": "#/$defs/a", "$defs": {"a": {"oneOf": [{}]}}}),
+        json!({"properties": {"a": {"type": "string"}}, "$defs": {"unused": {"not": {}}}}),
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/a", "type": "string", "definitions": {"a": {}}}),
+        json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"}),
         json!({"oneOf": [{}, {}]}),
         json!({"type": "number", "multipleOf": 0.1}),
         json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}),

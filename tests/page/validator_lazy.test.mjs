@@ -2,8 +2,8 @@
 // (src/browser/validator.rs, polyfill/src/validator.js):
 // - installing the polyfill does not fetch it, nor does a tool without a schema, nor one whose
 //   schema is plain (src/server/plain_schema/: the core checks it, with the module's answers;
-//   `pattern` included, with JS RegExp; 2020-12 or draft 7);
-// - the first tool registered with a schema the core cannot check (here: a `$ref`) starts the
+//   `pattern` with JS RegExp and `$ref`s into the document included; 2020-12 or draft 7);
+// - the first tool registered with a schema the core cannot check (here: a `not`) starts the
 //   fetch, off the critical path;
 // - calls made before it has loaded wait for it, then are validated (executeTool: DataError
 //   naming path and keyword; MCP tools/call: an isError result);
@@ -23,8 +23,8 @@ requireDist('modelcontext.iife.js', 'modelcontext.js', 'modelcontext_validator.w
 const VALIDATOR = 'modelcontext_validator.wasm';
 const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script><script>${MCP_CLIENT}</script>`;
 const ESM = `<script type="module">import '/dist/modelcontext.js'; window.installed = true;</script>`;
-// `$ref` makes it a schema only the validator module checks.
-const TYPED = { type: 'object', properties: { text: { $ref: '#/$defs/word' }, n: { type: 'integer', minimum: 1 } }, required: ['text'], $defs: { word: { type: 'string', pattern: '^[a-z]+$' } } };
+// `not` makes it a schema only the validator module checks.
+const TYPED = { type: 'object', properties: { text: { type: 'string', pattern: '^[a-z]+$', not: { const: 'root' } }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
 const PLAIN = { type: 'object', properties: { text: { type: 'string', minLength: 1, pattern: '^[a-z]+$' }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
 
 /** Records every request the page makes for the validator module. */
@@ -43,7 +43,7 @@ for (const [build, html, ready] of [
   ['classic', CLASSIC, null],
   ['ESM', ESM, () => window.installed === true],
 ]) {
-  test(`${build} build: installing does not fetch the validator, nor a plain schema (checked by the core, pattern included); the first schema with a $ref does`, () =>
+  test(`${build} build: installing does not fetch the validator, nor a plain schema (checked by the core, pattern and $ref included); the first schema with a not does`, () =>
     withPage(async ({ page, goto }) => {
       const seen = watchValidator(page);
       await goto(await inlinePage(html));
@@ -83,6 +83,15 @@ for (const [build, html, ready] of [
         return mc.executeTool(tool, { text: 'a', n: 0 }).then(() => 'ran', (e) => e.message);
       }, { $schema: 'http://json-schema.org/draft-07/schema#', ...PLAIN });
       assert.match(draft7, /\/n: 0 is less than the minimum of 1 \[keyword: minimum\]/);
+      // `$ref`s into `$defs`, as zod 4 writes them.
+      const refs = await page.evaluate(async (schema) => {
+        const mc = document.modelContext;
+        await mc.registerTool({ name: 'refs', description: 'R', inputSchema: schema, execute: () => 'ran' });
+        const tool = (await mc.getTools()).find((t) => t.name === 'refs');
+        return [await mc.executeTool(tool, { from: 'monday' }), await mc.executeTool(tool, { from: 'Monday' }).then(() => 'ran', (e) => e.message)];
+      }, { type: 'object', properties: { from: { $ref: '#/$defs/day' }, to: { $ref: '#/$defs/day' } }, required: ['from'], $defs: { day: { type: 'string', pattern: '^[a-z]+day$' } } });
+      assert.equal(refs[0], 'ran');
+      assert.match(refs[1], /\/from: "Monday" does not match "\^\[a-z\]\+day\$" \[keyword: pattern\]/);
       await settle(page);
       assert.deepEqual(seen, [], 'a plain schema fetched the validator');
 
@@ -224,7 +233,7 @@ test('validatorUrl moves the module; one that cannot be loaded fails calls with 
 
 // `pattern` in a plain schema is checked by the core with JS RegExp (the `u` flag: ECMA-262 with
 // Unicode, as JSON Schema names it), fetching nothing; its answers are the validator module's, the
-// same expression reached through a `$ref` (which only the module resolves). An expression the
+// same expression beside a `not` that fails nothing (which only the module checks). An expression the
 // `u` flag refuses is left to the module.
 test('pattern: checked by the core with RegExp, fetching nothing, answering as the validator module does', () =>
   withPage(async ({ page, goto }) => {
@@ -259,8 +268,8 @@ test('pattern: checked by the core with RegExp, fetching nothing, answering as t
     const plain = await run('plain', "({ type: 'object', properties: { s: { type: 'string', pattern } } })");
     await settle(page);
     assert.deepEqual(seen, [], 'a plain schema with a pattern fetched the validator');
-    const viaModule = await run('module', "({ type: 'object', properties: { s: { $ref: '#/$defs/p' } }, $defs: { p: { type: 'string', pattern } } })");
-    assert.equal(seen.length, 1, 'the $ref schemas fetched the validator');
+    const viaModule = await run('module', "({ type: 'object', properties: { s: { type: 'string', pattern, not: { const: '\\u0000' } } } })");
+    assert.equal(seen.length, 1, 'the schemas with a not fetched the validator');
     assert.deepEqual(plain, viaModule);
     // Both outcomes, and the module's wording.
     assert.equal(plain.filter((r) => r === 'ok').length, 13);

@@ -1,6 +1,6 @@
 // The app every example bundles, imported after the polyfill: two tools with input schemas, each
 // called once with valid input and once with invalid input. `add`'s schema is plain (the core
-// checks it, `pattern` included); `greet`'s uses `$ref`, which loads the validator module (the
+// checks it, `pattern` included); `greet`'s uses `not`, which loads the validator module (the
 // second wasm file, fetched where the bundler put it). It runs when it is imported: document.modelContext already
 // exists then (the polyfill installs synchronously) and the calls wait for the core wasm.
 const mc = document.modelContext;
@@ -21,12 +21,11 @@ mc.registerTool({
   .then(() =>
     mc.registerTool({
       name: 'greet',
-      description: 'Greets a lowercase name',
+      description: 'Greets a lowercase name, not a reserved one',
       inputSchema: {
         type: 'object',
-        properties: { name: { $ref: '#/$defs/lowercase' } },
+        properties: { name: { type: 'string', pattern: '^[a-z]+$', not: { enum: ['admin', 'root'] } } },
         required: ['name'],
-        $defs: { lowercase: { type: 'string', pattern: '^[a-z]+$' } },
       },
       execute: ({ name }) => `hi ${name}`,
     }),

@@ -13,7 +13,12 @@
 //! accepts the expression: in a browser, JS `RegExp` with the `u` flag, the ECMA-262 dialect
 //! JSON Schema names ([`PlainSchema::compile_with`]). Without one, as natively, it is not.
 //!
-//! Anything else — `$ref`, `oneOf`, `allOf`, `not`, conditionals, a float `multipleOf`, a
+//! A `$ref` that points into the document (`#/$defs/day`, `#/definitions/a`, `#/properties/b`)
+//! is compiled in place, its target plain too; a violation's schema path is the target's own
+//! location, as the full validator gives it. Cycles, anchors, other documents, a `false`
+//! target and, in draft 7, a `$ref` with siblings are the validator's.
+//!
+//! Anything else — `oneOf`, `allOf`, `not`, conditionals, a float `multipleOf`, a
 //! `$schema` other than 2020-12 or draft 7, a keyword this module does not know, a value of the wrong
 //! type — gives `None`, and the caller uses the full validator. In a browser this keeps the
 //! validator module (`crate::browser::validator`) from loading at all for pages whose tools
@@ -51,6 +56,10 @@ use walk::{walk, Path, Walk};
 
 /// How deeply a plain schema may nest subschemas; deeper ones go to the full validator.
 const MAX_SCHEMA_DEPTH: usize = 32;
+
+/// How many subschemas a plain schema may compile to. A `$ref` is compiled in place each time,
+/// so `$defs` that refer to each other twice over would otherwise grow exponentially.
+const MAX_NODES: usize = 10_000;
 
 /// The `$schema`s a plain schema may name (without a trailing `#`, over http or https): 2020-12,
 /// the default dialect, and draft 7, which zod-to-json-schema and MCP SDKs write. The plain
@@ -132,6 +141,8 @@ struct Rare {
     unique_items: bool,
     items: Option<Node>,
     any_of: Vec<Node>,
+    /// `$ref`'s target, compiled.
+    reference: Option<Node>,
 }
 
 /// What a subschema without the rare keywords has of them: none.
@@ -152,6 +163,7 @@ static NO_RARE: Rare = Rare {
     unique_items: false,
     items: None,
     any_of: Vec::new(),
+    reference: None,
 };
 
 impl Checks {
@@ -197,8 +209,14 @@ impl PlainSchema {
             }
         }
         let mut cx = Cx {
+            document: schema,
+            draft7: schema
+                .get("$schema")
+                .and_then(Value::as_str)
+                .is_some_and(|uri| uri.contains("/draft-07/")),
             engine: patterns,
             patterns: Vec::new(),
+            budget: MAX_NODES,
         };
         let root = cx.node(schema, String::new(), 0, true)?;
         Some(PlainSchema {
@@ -210,15 +228,22 @@ impl PlainSchema {
 
 /// What compiling a schema carries through its subschemas.
 struct Cx<'p> {
+    /// The whole document, which a `$ref` points into.
+    document: &'p Value,
+    /// Whether the document names draft 7, where a `$ref` hides its siblings.
+    draft7: bool,
     engine: Option<&'p dyn Patterns>,
     patterns: Vec<(String, Box<dyn Pattern>)>,
+    /// How many more subschemas may be compiled ([`MAX_NODES`]).
+    budget: usize,
 }
 
-impl Cx<'_> {
+impl<'p> Cx<'p> {
     fn node(&mut self, schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
         if depth > MAX_SCHEMA_DEPTH {
             return None;
         }
+        self.budget = self.budget.checked_sub(1)?;
         let map = match schema {
             Value::Bool(true) => return Some(Node::True),
             Value::Bool(false) => return Some(Node::False(at)),
@@ -275,6 +300,35 @@ impl Cx<'_> {
                     }
                 }
                 "items" => r!().items = Some(self.node(value, sub(key), depth + 1, false)?),
+                // A pointer into this document, compiled in place. A violation's schema path is
+                // the target's own location (`/$defs/a/type`), as the full validator gives it.
+                // A cycle ends at the depth limit, and the full validator takes the schema.
+                "$ref" => {
+                    let pointer = value.as_str()?.strip_prefix('#')?;
+                    // Only plain pointers (a percent-escape or an anchor is the validator's).
+                    if !pointer.is_empty() && !pointer.starts_with('/') || pointer.contains('%') {
+                        return None;
+                    }
+                    // Draft 7 ignores a `$ref`'s siblings: such a schema is the validator's.
+                    if self.draft7 && map.len() > 1 {
+                        return None;
+                    }
+                    let document: &'p Value = self.document;
+                    let target = document.pointer(pointer)?;
+                    // A `false` target is reported under the keyword that holds it, which the
+                    // walk does not know here: the validator's.
+                    if target == &Value::Bool(false) {
+                        return None;
+                    }
+                    let compiled = self.node(target, pointer.to_owned(), depth + 1, false)?;
+                    r!().reference = Some(compiled);
+                }
+                // Where `$ref`s point: each must be plain itself.
+                "$defs" | "definitions" => {
+                    for s in value.as_object()?.values() {
+                        self.node(s, String::new(), depth + 1, false)?;
+                    }
+                }
                 "anyOf" => {
                     let branches = value.as_array().filter(|b| !b.is_empty())?;
                     let at = sub(key);

@@ -246,6 +246,9 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             )
         );
     }
+    if let Some(n) = &r.reference {
+        descend!(walk(n, instance, path, "$ref", w));
+    }
     valid
 }
 
