@@ -218,7 +218,10 @@ fn shaped(rng: &mut Rng, schema: &Value, depth: u32) -> Value {
     if let Some(options) = schema.get("enum").and_then(Value::as_array) {
         return rng.pick(options).clone();
     }
-    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+    if let Some(branches) = ["anyOf", "oneOf", "allOf"]
+        .iter()
+        .find_map(|k| schema.get(*k).and_then(Value::as_array))
+    {
         let branch = rng.pick(branches).clone();
         return shaped(rng, &branch, depth + 1);
     }
@@ -318,6 +321,10 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         json!({"type": "object", "properties": {"from": {"$ref": "#/$defs/day"}, "to": {"$ref": "#/$defs/day"}, "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}}}, "required": ["from"], "$defs": {"day": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}, "tag": {"enum": ["red", "blue"]}}}),
         json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"type": "integer", "minimum": 1}, "b": {"$ref": "#/properties/a"}, "c": {"$ref": "#/definitions/c"}}, "definitions": {"c": {"type": "array", "maxItems": 2}}, "additionalProperties": false}),
         json!({"$ref": "#/$defs/a", "minLength": 2, "$defs": {"a": {"$ref": "#/$defs/b", "maxLength": 3}, "b": {"type": "string"}}}),
+        // A discriminated union (zod 4's oneOf), an intersection (allOf), overlapping branches.
+        json!({"oneOf": [{"type": "object", "properties": {"kind": {"const": "a"}, "n": {"type": "integer"}}, "required": ["kind", "n"]}, {"type": "object", "properties": {"kind": {"const": "b"}, "q": {"type": "string"}}, "required": ["kind"]}]}),
+        json!({"allOf": [{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}, {"properties": {"q": {"type": "string", "maxLength": 2}}}, true], "minProperties": 1}),
+        json!({"type": "object", "properties": {"n": {"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 2}, false]}, "a": {"allOf": [false]}}}),
     ];
     let compiler = JsonSchemaCompiler::new();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -413,11 +420,12 @@ fn what_is_not_plain_is_left_to_the_full_validator() {
         json!({"$ref": "#/$defs/no"}),
         json!({"$ref": "#/$defs/a%20b", "$defs": {"a b": {}}}),
         json!({"$ref": "#/$defs/f", "$defs": {"f": false}}),
-        json!({"$ref": "#/$defs/a", "$defs": {"a": {"oneOf": [{}]}}}),
+        json!({"$ref": "#/$defs/a", "$defs": {"a": {"not": {}}}}),
         json!({"properties": {"a": {"type": "string"}}, "$defs": {"unused": {"not": {}}}}),
         json!({"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/a", "type": "string", "definitions": {"a": {}}}),
         json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"}),
-        json!({"oneOf": [{}, {}]}),
+        json!({"not": {}}),
+        json!({"if": {}, "then": {}}),
         json!({"type": "number", "multipleOf": 0.1}),
         json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}),
         json!({"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object"}),

@@ -2,7 +2,8 @@
 // (src/browser/validator.rs, polyfill/src/validator.js):
 // - installing the polyfill does not fetch it, nor does a tool without a schema, nor one whose
 //   schema is plain (src/server/plain_schema/: the core checks it, with the module's answers;
-//   `pattern` with JS RegExp and `$ref`s into the document included; 2020-12 or draft 7);
+//   `pattern` with JS RegExp, `$ref`s into the document, `oneOf` and `allOf` included; 2020-12 or
+//   draft 7);
 // - the first tool registered with a schema the core cannot check (here: a `not`) starts the
 //   fetch, off the critical path;
 // - calls made before it has loaded wait for it, then are validated (executeTool: DataError
@@ -91,6 +92,16 @@ for (const [build, html, ready] of [
         return [await mc.executeTool(tool, { from: 'monday' }), await mc.executeTool(tool, { from: 'Monday' }).then(() => 'ran', (e) => e.message)];
       }, { type: 'object', properties: { from: { $ref: '#/$defs/day' }, to: { $ref: '#/$defs/day' } }, required: ['from'], $defs: { day: { type: 'string', pattern: '^[a-z]+day$' } } });
       assert.equal(refs[0], 'ran');
+      // A discriminated union (oneOf) and an intersection (allOf).
+      const union = await page.evaluate(async (schema) => {
+        const mc = document.modelContext;
+        await mc.registerTool({ name: 'union', description: 'U', inputSchema: schema, execute: () => 'ran' });
+        const tool = (await mc.getTools()).find((t) => t.name === 'union');
+        const outcome = (args) => mc.executeTool(tool, args).then(() => 'ran', (e) => e.message);
+        return [await outcome({ kind: 'a', n: 1 }), await outcome({ kind: 'c', n: 1 })];
+      }, { allOf: [{ type: 'object' }, { oneOf: [{ properties: { kind: { const: 'a' } }, required: ['n'] }, { properties: { kind: { const: 'b' } } }] }] });
+      assert.equal(union[0], 'ran');
+      assert.match(union[1], /is not valid under any of the schemas listed in the 'oneOf' keyword \[keyword: oneOf\]/);
       assert.match(refs[1], /\/from: "Monday" does not match "\^\[a-z\]\+day\$" \[keyword: pattern\]/);
       await settle(page);
       assert.deepEqual(seen, [], 'a plain schema fetched the validator');

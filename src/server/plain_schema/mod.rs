@@ -18,7 +18,7 @@
 //! location, as the full validator gives it. Cycles, anchors, other documents, a `false`
 //! target and, in draft 7, a `$ref` with siblings are the validator's.
 //!
-//! Anything else — `oneOf`, `allOf`, `not`, conditionals, a float `multipleOf`, a
+//! Anything else — `not`, conditionals, a float `multipleOf`, a
 //! `$schema` other than 2020-12 or draft 7, a keyword this module does not know, a value of the wrong
 //! type — gives `None`, and the caller uses the full validator. In a browser this keeps the
 //! validator module (`crate::browser::validator`) from loading at all for pages whose tools
@@ -141,6 +141,8 @@ struct Rare {
     unique_items: bool,
     items: Option<Node>,
     any_of: Vec<Node>,
+    one_of: Vec<Node>,
+    all_of: Vec<Node>,
     /// `$ref`'s target, compiled.
     reference: Option<Node>,
 }
@@ -163,6 +165,8 @@ static NO_RARE: Rare = Rare {
     unique_items: false,
     items: None,
     any_of: Vec::new(),
+    one_of: Vec::new(),
+    all_of: Vec::new(),
     reference: None,
 };
 
@@ -329,12 +333,18 @@ impl<'p> Cx<'p> {
                         self.node(s, String::new(), depth + 1, false)?;
                     }
                 }
-                "anyOf" => {
+                "anyOf" | "oneOf" | "allOf" => {
                     let branches = value.as_array().filter(|b| !b.is_empty())?;
                     let at = sub(key);
+                    let mut nodes = Vec::with_capacity(branches.len());
                     for (i, s) in branches.iter().enumerate() {
-                        r!().any_of
-                            .push(self.node(s, format!("{at}/{i}"), depth + 1, false)?);
+                        nodes.push(self.node(s, format!("{at}/{i}"), depth + 1, false)?);
+                    }
+                    let r = r!();
+                    match key.as_str() {
+                        "anyOf" => r.any_of = nodes,
+                        "oneOf" => r.one_of = nodes,
+                        _ => r.all_of = nodes,
                     }
                 }
                 // Annotations (`format` is one by default in 2020-12, and the full validator

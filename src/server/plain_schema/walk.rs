@@ -230,21 +230,49 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             descend!(walk(n, item, &Path::Index(path, i), "items", w));
         }
     }
+    // `allOf`: each branch's own violations, as if its keywords were this schema's.
+    for n in &r.all_of {
+        descend!(walk(n, instance, path, "allOf", w));
+    }
     let patterns = w.patterns;
-    let branch = |b: &Node| {
+    let holds = |holder: &str, b: &Node| {
         let mut deciding = Walk {
             out: None,
             patterns,
         };
-        walk(b, instance, path, "anyOf", &mut deciding)
+        walk(b, instance, path, holder, &mut deciding)
     };
-    if !r.any_of.is_empty() && !r.any_of.iter().any(branch) {
+    if !r.any_of.is_empty() && !r.any_of.iter().any(|b| holds("anyOf", b)) {
         fail!(
             "anyOf",
             format!(
                 "{instance} is not valid under any of the schemas listed in the 'anyOf' keyword"
             )
         );
+    }
+    if !r.one_of.is_empty() {
+        // Stops at the second valid branch.
+        let valid = r
+            .one_of
+            .iter()
+            .filter(|b| holds("oneOf", b))
+            .take(2)
+            .count();
+        if valid == 0 {
+            fail!(
+                "oneOf",
+                format!(
+                    "{instance} is not valid under any of the schemas listed in the 'oneOf' keyword"
+                )
+            );
+        } else if valid > 1 {
+            fail!(
+                "oneOf",
+                format!(
+                    "{instance} is valid under more than one of the schemas listed in the 'oneOf' keyword"
+                )
+            );
+        }
     }
     if let Some(n) = &r.reference {
         descend!(walk(n, instance, path, "$ref", w));
