@@ -325,6 +325,10 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         json!({"oneOf": [{"type": "object", "properties": {"kind": {"const": "a"}, "n": {"type": "integer"}}, "required": ["kind", "n"]}, {"type": "object", "properties": {"kind": {"const": "b"}, "q": {"type": "string"}}, "required": ["kind"]}]}),
         json!({"allOf": [{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}, {"properties": {"q": {"type": "string", "maxLength": 2}}}, true], "minProperties": 1}),
         json!({"type": "object", "properties": {"n": {"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 2}, false]}, "a": {"allOf": [false]}}}),
+        // not, and conditionals.
+        json!({"type": "object", "properties": {"q": {"type": "string", "not": {"enum": ["admin", "root"]}}, "n": {"not": {"type": "string", "minLength": 2}}}}),
+        json!({"type": "object", "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]}, "then": {"required": ["n"]}, "else": {"properties": {"n": false}}}),
+        json!({"if": {"type": "string"}, "then": {"minLength": 2}, "not": true}),
     ];
     let compiler = JsonSchemaCompiler::new();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -420,12 +424,13 @@ fn what_is_not_plain_is_left_to_the_full_validator() {
         json!({"$ref": "#/$defs/no"}),
         json!({"$ref": "#/$defs/a%20b", "$defs": {"a b": {}}}),
         json!({"$ref": "#/$defs/f", "$defs": {"f": false}}),
-        json!({"$ref": "#/$defs/a", "$defs": {"a": {"not": {}}}}),
-        json!({"properties": {"a": {"type": "string"}}, "$defs": {"unused": {"not": {}}}}),
+        json!({"$ref": "#/$defs/a", "$defs": {"a": {"propertyNames": {}}}}),
+        json!({"properties": {"a": {"type": "string"}}, "$defs": {"unused": {"contains": {}}}}),
         json!({"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/a", "type": "string", "definitions": {"a": {}}}),
         json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"}),
-        json!({"not": {}}),
-        json!({"if": {}, "then": {}}),
+        json!({"patternProperties": {"^a": {}}}),
+        json!({"prefixItems": [{}]}),
+        json!({"dependentRequired": {"a": ["b"]}}),
         json!({"type": "number", "multipleOf": 0.1}),
         json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}),
         json!({"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object"}),
@@ -437,7 +442,7 @@ fn what_is_not_plain_is_left_to_the_full_validator() {
         json!({"minLength": -1}),
         json!({"anyOf": []}),
         json!({"title": 5}),
-        json!({"properties": {"a": {"properties": {"b": {"not": {}}}}}}),
+        json!({"properties": {"a": {"properties": {"b": {"contains": {}}}}}}),
         json!(3),
     ] {
         assert!(

@@ -1,6 +1,6 @@
 // The app every example bundles, imported after the polyfill: two tools with input schemas, each
 // called once with valid input and once with invalid input. `add`'s schema is plain (the core
-// checks it, `pattern` included); `greet`'s uses `not`, which loads the validator module (the
+// checks it, `pattern` included); `greet`'s uses `propertyNames`, which loads the validator module (the
 // second wasm file, fetched where the bundler put it). It runs when it is imported: document.modelContext already
 // exists then (the polyfill installs synchronously) and the calls wait for the core wasm.
 const mc = document.modelContext;
@@ -21,11 +21,12 @@ mc.registerTool({
   .then(() =>
     mc.registerTool({
       name: 'greet',
-      description: 'Greets a lowercase name, not a reserved one',
+      description: 'Greets a lowercase name',
       inputSchema: {
         type: 'object',
-        properties: { name: { type: 'string', pattern: '^[a-z]+$', not: { enum: ['admin', 'root'] } } },
+        properties: { name: { type: 'string', pattern: '^[a-z]+$' } },
         required: ['name'],
+        propertyNames: { pattern: '^[a-z]+$' },
       },
       execute: ({ name }) => `hi ${name}`,
     }),

@@ -18,7 +18,7 @@
 //! location, as the full validator gives it. Cycles, anchors, other documents, a `false`
 //! target and, in draft 7, a `$ref` with siblings are the validator's.
 //!
-//! Anything else — `not`, conditionals, a float `multipleOf`, a
+//! Anything else — `patternProperties`, `prefixItems`, `contains`, a float `multipleOf`, a
 //! `$schema` other than 2020-12 or draft 7, a keyword this module does not know, a value of the wrong
 //! type — gives `None`, and the caller uses the full validator. In a browser this keeps the
 //! validator module (`crate::browser::validator`) from loading at all for pages whose tools
@@ -143,6 +143,12 @@ struct Rare {
     any_of: Vec<Node>,
     one_of: Vec<Node>,
     all_of: Vec<Node>,
+    /// `not`: the subschema compiled, and as written (its violation's message quotes it).
+    not: Option<(Node, Value)>,
+    /// `if`, `then`, `else`.
+    if_: Option<Node>,
+    then: Option<Node>,
+    else_: Option<Node>,
     /// `$ref`'s target, compiled.
     reference: Option<Node>,
 }
@@ -167,6 +173,10 @@ static NO_RARE: Rare = Rare {
     any_of: Vec::new(),
     one_of: Vec::new(),
     all_of: Vec::new(),
+    not: None,
+    if_: None,
+    then: None,
+    else_: None,
     reference: None,
 };
 
@@ -304,6 +314,12 @@ impl<'p> Cx<'p> {
                     }
                 }
                 "items" => r!().items = Some(self.node(value, sub(key), depth + 1, false)?),
+                "not" => {
+                    r!().not = Some((self.node(value, sub(key), depth + 1, false)?, value.clone()))
+                }
+                "if" => r!().if_ = Some(self.node(value, sub(key), depth + 1, false)?),
+                "then" => r!().then = Some(self.node(value, sub(key), depth + 1, false)?),
+                "else" => r!().else_ = Some(self.node(value, sub(key), depth + 1, false)?),
                 // A pointer into this document, compiled in place. A violation's schema path is
                 // the target's own location (`/$defs/a/type`), as the full validator gives it.
                 // A cycle ends at the depth limit, and the full validator takes the schema.

@@ -274,6 +274,22 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             );
         }
     }
+    if let Some((n, written)) = &r.not {
+        if holds("not", n) {
+            fail!("not", format!("{written} is not allowed for {instance}"));
+        }
+    }
+    // `then` or `else` by `if`'s verdict, their own violations as `allOf`'s branches.
+    if let Some(condition) = &r.if_ {
+        let (branch, holder) = if holds("if", condition) {
+            (&r.then, "then")
+        } else {
+            (&r.else_, "else")
+        };
+        if let Some(n) = branch {
+            descend!(walk(n, instance, path, holder, w));
+        }
+    }
     if let Some(n) = &r.reference {
         descend!(walk(n, instance, path, "$ref", w));
     }
