@@ -329,6 +329,8 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         json!({"type": "object", "properties": {"q": {"type": "string", "not": {"enum": ["admin", "root"]}}, "n": {"not": {"type": "string", "minLength": 2}}}}),
         json!({"type": "object", "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]}, "then": {"required": ["n"]}, "else": {"properties": {"n": false}}}),
         json!({"if": {"type": "string"}, "then": {"minLength": 2}, "not": true}),
+        // A record, as zod 4 writes it.
+        json!({"type": "object", "propertyNames": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 4}, "additionalProperties": {"type": "number"}}),
     ];
     let compiler = JsonSchemaCompiler::new();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -424,7 +426,8 @@ fn what_is_not_plain_is_left_to_the_full_validator() {
         json!({"$ref": "#/$defs/no"}),
         json!({"$ref": "#/$defs/a%20b", "$defs": {"a b": {}}}),
         json!({"$ref": "#/$defs/f", "$defs": {"f": false}}),
-        json!({"$ref": "#/$defs/a", "$defs": {"a": {"propertyNames": {}}}}),
+        json!({"$ref": "#/$defs/a", "$defs": {"a": {"patternProperties": {}}}}),
+        json!({"propertyNames": false}),
         json!({"properties": {"a": {"type": "string"}}, "$defs": {"unused": {"contains": {}}}}),
         json!({"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/a", "type": "string", "definitions": {"a": {}}}),
         json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"}),

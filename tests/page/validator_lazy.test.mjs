@@ -2,9 +2,9 @@
 // (src/browser/validator.rs, polyfill/src/validator.js):
 // - installing the polyfill does not fetch it, nor does a tool without a schema, nor one whose
 //   schema is plain (src/server/plain_schema/: the core checks it, with the module's answers;
-//   `pattern` with JS RegExp, `$ref`s into the document, `oneOf`, `allOf`, `not` and `if`
-//   included; 2020-12 or draft 7);
-// - the first tool registered with a schema the core cannot check (here: `propertyNames`) starts the
+//   `pattern` with JS RegExp, `$ref`s into the document, `oneOf`, `allOf`, `not`, `if` and
+//   `propertyNames` included; 2020-12 or draft 7);
+// - the first tool registered with a schema the core cannot check (here: `patternProperties`) starts the
 //   fetch, off the critical path;
 // - calls made before it has loaded wait for it, then are validated (executeTool: DataError
 //   naming path and keyword; MCP tools/call: an isError result);
@@ -24,8 +24,8 @@ requireDist('modelcontext.iife.js', 'modelcontext.js', 'modelcontext_validator.w
 const VALIDATOR = 'modelcontext_validator.wasm';
 const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script><script>${MCP_CLIENT}</script>`;
 const ESM = `<script type="module">import '/dist/modelcontext.js'; window.installed = true;</script>`;
-// `propertyNames` makes it a schema only the validator module checks.
-const TYPED = { type: 'object', properties: { text: { type: 'string', pattern: '^[a-z]+$' }, n: { type: 'integer', minimum: 1 } }, required: ['text'], propertyNames: { maxLength: 8 } };
+// `patternProperties` makes it a schema only the validator module checks.
+const TYPED = { type: 'object', properties: { text: { type: 'string', pattern: '^[a-z]+$' }, n: { type: 'integer', minimum: 1 } }, required: ['text'], patternProperties: { '^x-': { type: 'string' } } };
 const PLAIN = { type: 'object', properties: { text: { type: 'string', minLength: 1, pattern: '^[a-z]+$' }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
 
 /** Records every request the page makes for the validator module. */
@@ -44,7 +44,7 @@ for (const [build, html, ready] of [
   ['classic', CLASSIC, null],
   ['ESM', ESM, () => window.installed === true],
 ]) {
-  test(`${build} build: installing does not fetch the validator, nor a plain schema (checked by the core, pattern and $ref included); the first schema with propertyNames does`, () =>
+  test(`${build} build: installing does not fetch the validator, nor a plain schema (checked by the core, pattern and $ref included); the first schema with patternProperties does`, () =>
     withPage(async ({ page, goto }) => {
       const seen = watchValidator(page);
       await goto(await inlinePage(html));
@@ -92,17 +92,18 @@ for (const [build, html, ready] of [
         return [await mc.executeTool(tool, { from: 'monday' }), await mc.executeTool(tool, { from: 'Monday' }).then(() => 'ran', (e) => e.message)];
       }, { type: 'object', properties: { from: { $ref: '#/$defs/day' }, to: { $ref: '#/$defs/day' } }, required: ['from'], $defs: { day: { type: 'string', pattern: '^[a-z]+day$' } } });
       assert.equal(refs[0], 'ran');
-      // A discriminated union (oneOf), an intersection (allOf), a conditional and a not.
+      // A discriminated union (oneOf), an intersection (allOf), a conditional, a not, propertyNames.
       const union = await page.evaluate(async (schema) => {
         const mc = document.modelContext;
         await mc.registerTool({ name: 'union', description: 'U', inputSchema: schema, execute: () => 'ran' });
         const tool = (await mc.getTools()).find((t) => t.name === 'union');
         const outcome = (args) => mc.executeTool(tool, args).then(() => 'ran', (e) => e.message);
-        return [await outcome({ kind: 'a', n: 1 }), await outcome({ kind: 'c', n: 1 }), await outcome({ kind: 'a', n: 0 })];
-      }, { allOf: [{ type: 'object' }, { oneOf: [{ properties: { kind: { const: 'a' } }, required: ['n'] }, { properties: { kind: { const: 'b' } } }] }], if: { required: ['n'] }, then: { properties: { n: { not: { const: 0 } } } } });
+        return [await outcome({ kind: 'a', n: 1 }), await outcome({ kind: 'c', n: 1 }), await outcome({ kind: 'a', n: 0 }), await outcome({ kind: 'a', n: 1, extra: 1 })];
+      }, { allOf: [{ type: 'object' }, { oneOf: [{ properties: { kind: { const: 'a' } }, required: ['n'] }, { properties: { kind: { const: 'b' } } }] }], if: { required: ['n'] }, then: { properties: { n: { not: { const: 0 } } } }, propertyNames: { maxLength: 4 } });
       assert.equal(union[0], 'ran');
       assert.match(union[1], /is not valid under any of the schemas listed in the 'oneOf' keyword \[keyword: oneOf\]/);
       assert.match(union[2], /\/n: \{"const":0\} is not allowed for 0 \[keyword: not\]/);
+      assert.match(union[3], /"extra" is longer than 4 characters \[keyword: propertyNames\]/);
       assert.match(refs[1], /\/from: "Monday" does not match "\^\[a-z\]\+day\$" \[keyword: pattern\]/);
       await settle(page);
       assert.deepEqual(seen, [], 'a plain schema fetched the validator');
@@ -245,7 +246,7 @@ test('validatorUrl moves the module; one that cannot be loaded fails calls with 
 
 // `pattern` in a plain schema is checked by the core with JS RegExp (the `u` flag: ECMA-262 with
 // Unicode, as JSON Schema names it), fetching nothing; its answers are the validator module's, the
-// same expression beside a `propertyNames` that fails nothing (which only the module checks). An expression the
+// same expression beside a `patternProperties` that fails nothing (which only the module checks). An expression the
 // `u` flag refuses is left to the module.
 test('pattern: checked by the core with RegExp, fetching nothing, answering as the validator module does', () =>
   withPage(async ({ page, goto }) => {
@@ -280,8 +281,8 @@ test('pattern: checked by the core with RegExp, fetching nothing, answering as t
     const plain = await run('plain', "({ type: 'object', properties: { s: { type: 'string', pattern } } })");
     await settle(page);
     assert.deepEqual(seen, [], 'a plain schema with a pattern fetched the validator');
-    const viaModule = await run('module', "({ type: 'object', properties: { s: { type: 'string', pattern } }, propertyNames: { maxLength: 8 } })");
-    assert.equal(seen.length, 1, 'the schemas with propertyNames fetched the validator');
+    const viaModule = await run('module', "({ type: 'object', properties: { s: { type: 'string', pattern } }, patternProperties: { '^x-': { type: 'string' } } })");
+    assert.equal(seen.length, 1, 'the schemas with patternProperties fetched the validator');
     assert.deepEqual(plain, viaModule);
     // Both outcomes, and the module's wording.
     assert.equal(plain.filter((r) => r === 'ok').length, 13);

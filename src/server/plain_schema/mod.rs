@@ -143,6 +143,8 @@ struct Rare {
     any_of: Vec<Node>,
     one_of: Vec<Node>,
     all_of: Vec<Node>,
+    /// `propertyNames`.
+    property_names: Option<Node>,
     /// `not`: the subschema compiled, and as written (its violation's message quotes it).
     not: Option<(Node, Value)>,
     /// `if`, `then`, `else`.
@@ -173,6 +175,7 @@ static NO_RARE: Rare = Rare {
     any_of: Vec::new(),
     one_of: Vec::new(),
     all_of: Vec::new(),
+    property_names: None,
     not: None,
     if_: None,
     then: None,
@@ -314,6 +317,10 @@ impl<'p> Cx<'p> {
                     }
                 }
                 "items" => r!().items = Some(self.node(value, sub(key), depth + 1, false)?),
+                // A `false` one is reported with the whole object: the validator's.
+                "propertyNames" if value != &Value::Bool(false) => {
+                    r!().property_names = Some(self.node(value, sub(key), depth + 1, false)?)
+                }
                 "not" => {
                     r!().not = Some((self.node(value, sub(key), depth + 1, false)?, value.clone()))
                 }

@@ -225,6 +225,32 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             });
         }
     }
+    // `propertyNames`: each name checked as a string; its violations are reported at the
+    // object, under this keyword, with the name schema's own path and message.
+    if let (Value::Object(map), Some(n)) = (instance, &r.property_names) {
+        for name in map.keys() {
+            let name = Value::String(name.clone());
+            let mut found = Vec::new();
+            let mut inner = Walk {
+                out: (!w.deciding()).then_some(&mut found),
+                patterns: w.patterns,
+            };
+            if !walk(n, &name, path, "propertyNames", &mut inner) {
+                valid = false;
+                if w.deciding() {
+                    return false;
+                }
+                for v in found {
+                    w.fail(|| SchemaViolation {
+                        instance_path: path.pointer(),
+                        keyword: "propertyNames".to_owned(),
+                        schema_path: v.schema_path,
+                        message: v.message,
+                    });
+                }
+            }
+        }
+    }
     if let (Value::Array(items), Some(n)) = (instance, &r.items) {
         for (i, item) in items.iter().enumerate() {
             descend!(walk(n, item, &Path::Index(path, i), "items", w));
