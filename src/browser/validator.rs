@@ -33,7 +33,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::js;
-use crate::server::plain_schema::{Pattern, Patterns, PlainSchema};
+use crate::server::plain_schema::PlainSchema;
 use crate::server::{CompiledSchema, LocalBoxFuture, SchemaCompiler, SchemaViolation, Server};
 
 /// The keyword of the violation a deferred schema reports when validation is attempted
@@ -252,45 +252,14 @@ fn warn_deferred_errors(server: &Server) {
     }
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// A JS `RegExp`.
-    type JsRegExp;
-
-    /// `new RegExp(pattern, flags)`; a `SyntaxError` for an expression the flags refuse.
-    #[wasm_bindgen(constructor, catch, js_class = "RegExp")]
-    fn new(pattern: &str, flags: &str) -> Result<JsRegExp, JsValue>;
-
-    /// `regexp.test(text)` (stateless without the `g` and `y` flags).
-    #[wasm_bindgen(method)]
-    fn test(this: &JsRegExp, text: &str) -> bool;
-}
-
-/// `pattern` in plain schemas: JS `RegExp` with the `u` flag, the ECMA-262 dialect with Unicode
-/// that JSON Schema names (a character beyond the BMP is one character, `\p{…}` works). An
-/// expression the `u` flag refuses (`\a`, a lone `{`) leaves the schema to the validator
-/// module, as before.
-struct JsPatterns;
-
-impl Patterns for JsPatterns {
-    fn compile(&self, pattern: &str) -> Option<Box<dyn Pattern>> {
-        JsRegExp::new(pattern, "u")
-            .ok()
-            .map(|re| Box::new(re) as Box<dyn Pattern>)
-    }
-}
-
-impl Pattern for JsRegExp {
-    fn is_match(&self, text: &str) -> bool {
-        self.test(text)
-    }
-}
-
 impl SchemaCompiler for LazyValidator {
     fn compile(&self, schema: &Value) -> Result<Rc<dyn CompiledSchema>, String> {
         // A plain schema is checked here, with the module's answers; the module is neither
-        // needed nor loaded for it (server::plain_schema), `pattern` included (JS `RegExp`).
-        if let Some(plain) = PlainSchema::compile_with(schema, &JsPatterns) {
+        // needed nor loaded for it (server::plain_schema). `pattern` stays the module's: JS
+        // `RegExp` backtracks, so an agent's string could hold the page for seconds or hours
+        // (`a+b` on 100,000 `a`s: 4 s; `^(a+)+$` on 40 characters: hours), where the module's
+        // regex engine runs in linear time.
+        if let Some(plain) = PlainSchema::compile(schema) {
             return Ok(Rc::new(plain));
         }
         if let Some(instance) = self.0.instance() {

@@ -1,8 +1,8 @@
 // The package as a web developer meets it: the packed tarball (as `make package` packs it)
 // installed into each app of examples/bundlers/<tool>/, built with that bundler's defaults, then
 // opened in Chromium. The app registers a tool with an input schema: a valid call resolves, an
-// invalid one rejects with DataError (a plain schema checked by the core, and a `patternProperties`
-// that needs the validator module: both wasm files).
+// invalid one rejects with DataError (a plain schema checked by the core, and a pattern that needs
+// the validator module: both wasm files).
 //
 // Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/),
 // webpack 5 (no config file), Parcel 2 (no config); Rollup (node-resolve) and esbuild (--bundle)
@@ -65,7 +65,7 @@ function result(url, { absolute = false } = {}) {
   }, { timeout: 30_000 });
 }
 
-// `add`'s schema is plain (checked by the core); `greet`'s has a `patternProperties`, which only the
+// `add`'s schema is plain (checked by the core); `greet`'s has a pattern, which only the
 // validator module checks: both wasm files must load from where the bundler put them.
 const WORKS = { valid: '5', invalid: 'DataError', patternValid: 'hi ada', patternInvalid: 'DataError' };
 

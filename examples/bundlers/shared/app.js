@@ -1,7 +1,7 @@
 // The app every example bundles, imported after the polyfill: two tools with input schemas, each
 // called once with valid input and once with invalid input. `add`'s schema is plain (the core
-// checks it, `pattern` included); `greet`'s uses `patternProperties`, which loads the validator module (the
-// second wasm file, fetched where the bundler put it). It runs when it is imported: document.modelContext already
+// checks it); `greet`'s uses `pattern`, which loads the validator module (the second wasm file,
+// fetched where the bundler put it). It runs when it is imported: document.modelContext already
 // exists then (the polyfill installs synchronously) and the calls wait for the core wasm.
 const mc = document.modelContext;
 const show = (result) => {
@@ -26,7 +26,6 @@ mc.registerTool({
         type: 'object',
         properties: { name: { type: 'string', pattern: '^[a-z]+$' } },
         required: ['name'],
-        patternProperties: { '^x-': { type: 'string' } },
       },
       execute: ({ name }) => `hi ${name}`,
     }),

@@ -9,9 +9,12 @@
 //! `tests/plain_schema.rs` holds the two side by side over the JSON-Schema-Test-Suite and a
 //! corpus of tool schemas and instances.
 //!
-//! `pattern` is plain when the caller gives a regular expression engine ([`Patterns`]) that
-//! accepts the expression: in a browser, JS `RegExp` with the `u` flag, the ECMA-262 dialect
-//! JSON Schema names ([`PlainSchema::compile_with`]). Without one, as natively, it is not.
+//! `pattern` is plain only when the caller gives a regular expression engine ([`Patterns`])
+//! that accepts the expression ([`PlainSchema::compile_with`]). The browser gives none: JS
+//! `RegExp` backtracks, so an agent's string could hold the page (quadratic for `a+b`,
+//! exponential for `^(a+)+$`), where the full validator's regex engine runs in linear time. An
+//! embedder with a linear-time engine can pass it; `tests/plain_schema.rs` passes the `regex`
+//! crate.
 //!
 //! A `$ref` that points into the document (`#/$defs/day`, `#/definitions/a`, `#/properties/b`)
 //! is compiled in place, its target plain too; a violation's schema path is the target's own
