@@ -329,6 +329,9 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         json!({"type": "object", "properties": {"q": {"type": "string", "not": {"enum": ["admin", "root"]}}, "n": {"not": {"type": "string", "minLength": 2}}}}),
         json!({"type": "object", "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]}, "then": {"required": ["n"]}, "else": {"properties": {"n": false}}}),
         json!({"if": {"type": "string"}, "then": {"minLength": 2}, "not": true}),
+        // A tuple, as zod 4 writes it, and a prefix followed by more items.
+        json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "items": false, "minItems": 2, "maxItems": 2}),
+        json!({"type": "array", "prefixItems": [{"enum": ["red", "blue"]}], "items": {"type": "integer", "maximum": 10}}),
         // A record, as zod 4 writes it.
         json!({"type": "object", "propertyNames": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 4}, "additionalProperties": {"type": "number"}}),
     ];
@@ -432,7 +435,8 @@ fn what_is_not_plain_is_left_to_the_full_validator() {
         json!({"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/a", "type": "string", "definitions": {"a": {}}}),
         json!({"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}, "$ref": "#/$defs/node"}),
         json!({"patternProperties": {"^a": {}}}),
-        json!({"prefixItems": [{}]}),
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "prefixItems": [{}]}),
+        json!({"items": [{}]}),
         json!({"dependentRequired": {"a": ["b"]}}),
         json!({"type": "number", "multipleOf": 0.1}),
         json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}),

@@ -2,8 +2,8 @@
 // (src/browser/validator.rs, polyfill/src/validator.js):
 // - installing the polyfill does not fetch it, nor does a tool without a schema, nor one whose
 //   schema is plain (src/server/plain_schema/: the core checks it, with the module's answers;
-//   `$ref`s into the document, `oneOf`, `allOf`, `not`, `if` and `propertyNames` included;
-//   2020-12 or draft 7);
+//   `$ref`s into the document, `oneOf`, `allOf`, `not`, `if`, `propertyNames` and
+//   `prefixItems` included; 2020-12 or draft 7);
 // - the first tool registered with a schema the core cannot check (here: `pattern`) starts the
 //   fetch, off the critical path;
 // - calls made before it has loaded wait for it, then are validated (executeTool: DataError
@@ -105,6 +105,16 @@ for (const [build, html, ready] of [
       assert.match(union[1], /is not valid under any of the schemas listed in the 'oneOf' keyword \[keyword: oneOf\]/);
       assert.match(union[2], /\/n: \{"const":0\} is not allowed for 0 \[keyword: not\]/);
       assert.match(union[3], /"extra" is longer than 4 characters \[keyword: propertyNames\]/);
+      // A tuple, as zod 4 writes it.
+      const tuple = await page.evaluate(async (schema) => {
+        const mc = document.modelContext;
+        await mc.registerTool({ name: 'tuple', description: 'T', inputSchema: schema, execute: () => 'ran' });
+        const tool = (await mc.getTools()).find((t) => t.name === 'tuple');
+        const outcome = (args) => mc.executeTool(tool, args).then(() => 'ran', (e) => e.message);
+        return [await outcome({ pair: ['a', 1] }), await outcome({ pair: [1, 'a'] })];
+      }, { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false, minItems: 2, maxItems: 2 } } });
+      assert.equal(tuple[0], 'ran');
+      assert.match(tuple[1], /\/pair\/0: 1 is not of type "string" \[keyword: type\]/);
       assert.match(refs[1], /\/from: "mon" is shorter than 6 characters \[keyword: minLength\]/);
       await settle(page);
       assert.deepEqual(seen, [], 'a plain schema fetched the validator');

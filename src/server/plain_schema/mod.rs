@@ -21,7 +21,7 @@
 //! location, as the full validator gives it. Cycles, anchors, other documents, a `false`
 //! target and, in draft 7, a `$ref` with siblings are the validator's.
 //!
-//! Anything else — `patternProperties`, `prefixItems`, `contains`, a float `multipleOf`, a
+//! Anything else — `patternProperties`, `contains`, a float `multipleOf`, a
 //! `$schema` other than 2020-12 or draft 7, a keyword this module does not know, a value of the wrong
 //! type — gives `None`, and the caller uses the full validator. In a browser this keeps the
 //! validator module (`crate::browser::validator`) from loading at all for pages whose tools
@@ -143,6 +143,8 @@ struct Rare {
     max_properties: Option<u64>,
     unique_items: bool,
     items: Option<Node>,
+    /// `prefixItems` (2020-12): the first items' own schemas; `items` then covers the rest.
+    prefix_items: Vec<Node>,
     any_of: Vec<Node>,
     one_of: Vec<Node>,
     all_of: Vec<Node>,
@@ -175,6 +177,7 @@ static NO_RARE: Rare = Rare {
     max_properties: None,
     unique_items: false,
     items: None,
+    prefix_items: Vec::new(),
     any_of: Vec::new(),
     one_of: Vec::new(),
     all_of: Vec::new(),
@@ -320,6 +323,16 @@ impl<'p> Cx<'p> {
                     }
                 }
                 "items" => r!().items = Some(self.node(value, sub(key), depth + 1, false)?),
+                // Draft 7 has no `prefixItems` (it ignores the word); its tuples are an `items`
+                // array, which is the validator's.
+                "prefixItems" if !self.draft7 => {
+                    let at = sub(key);
+                    let mut nodes = Vec::new();
+                    for (i, s) in value.as_array()?.iter().enumerate() {
+                        nodes.push(self.node(s, format!("{at}/{i}"), depth + 1, false)?);
+                    }
+                    r!().prefix_items = nodes;
+                }
                 // A `false` one is reported with the whole object: the validator's.
                 "propertyNames" if value != &Value::Bool(false) => {
                     r!().property_names = Some(self.node(value, sub(key), depth + 1, false)?)

@@ -252,8 +252,14 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         }
     }
     if let (Value::Array(items), Some(n)) = (instance, &r.items) {
-        for (i, item) in items.iter().enumerate() {
+        // Past `prefixItems`, when there is one.
+        for (i, item) in items.iter().enumerate().skip(r.prefix_items.len()) {
             descend!(walk(n, item, &Path::Index(path, i), "items", w));
+        }
+    }
+    if let Value::Array(items) = instance {
+        for (i, (n, item)) in r.prefix_items.iter().zip(items).enumerate() {
+            descend!(walk(n, item, &Path::Index(path, i), "prefixItems", w));
         }
     }
     // `allOf`: each branch's own violations, as if its keywords were this schema's.
