@@ -448,6 +448,8 @@ fn what_is_not_plain_is_left_to_the_full_validator() {
         json!({"required": ["a", "a"]}),
         json!({"minLength": -1}),
         json!({"anyOf": []}),
+        json!({"prefixItems": []}),
+        json!({"oneOf": [], "allOf": [{}]}),
         json!({"title": 5}),
         json!({"properties": {"a": {"properties": {"b": {"contains": {}}}}}}),
         json!(3),

@@ -326,12 +326,7 @@ impl<'p> Cx<'p> {
                 // Draft 7 has no `prefixItems` (it ignores the word); its tuples are an `items`
                 // array, which is the validator's.
                 "prefixItems" if !self.draft7 => {
-                    let at = sub(key);
-                    let mut nodes = Vec::new();
-                    for (i, s) in value.as_array()?.iter().enumerate() {
-                        nodes.push(self.node(s, format!("{at}/{i}"), depth + 1, false)?);
-                    }
-                    r!().prefix_items = nodes;
+                    r!().prefix_items = self.schemas(value, &sub(key), depth)?
                 }
                 // A `false` one is reported with the whole object: the validator's.
                 "propertyNames" if value != &Value::Bool(false) => {
@@ -373,12 +368,7 @@ impl<'p> Cx<'p> {
                     }
                 }
                 "anyOf" | "oneOf" | "allOf" => {
-                    let branches = value.as_array().filter(|b| !b.is_empty())?;
-                    let at = sub(key);
-                    let mut nodes = Vec::with_capacity(branches.len());
-                    for (i, s) in branches.iter().enumerate() {
-                        nodes.push(self.node(s, format!("{at}/{i}"), depth + 1, false)?);
-                    }
+                    let nodes = self.schemas(value, &sub(key), depth)?;
                     let r = r!();
                     match key.as_str() {
                         "anyOf" => r.any_of = nodes,
@@ -405,6 +395,17 @@ impl<'p> Cx<'p> {
         c.at = at;
         c.rare = rare;
         Some(Node::Checks(Box::new(c)))
+    }
+
+    /// The subschemas of `anyOf`, `oneOf`, `allOf` or `prefixItems` (at `at`, in a schema at
+    /// `depth`), each compiled at `{at}/{i}`. The list must not be empty: an empty one is an
+    /// invalid schema, which the validator refuses.
+    fn schemas(&mut self, value: &Value, at: &str, depth: usize) -> Option<Vec<Node>> {
+        let list = value.as_array().filter(|list| !list.is_empty())?;
+        list.iter()
+            .enumerate()
+            .map(|(i, s)| self.node(s, format!("{at}/{i}"), depth + 1, false))
+            .collect()
     }
 }
 
