@@ -8,7 +8,7 @@
 
 use modelcontext_polyfill::schema::suite;
 use modelcontext_polyfill::schema::{Dialect, JsonSchemaCompiler};
-use modelcontext_polyfill::server::plain_schema::{Pattern, Patterns, PlainSchema};
+use modelcontext_polyfill::server::plain_schema::PlainSchema;
 use modelcontext_polyfill::server::{CompiledSchema, SchemaCompiler, SchemaViolation};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -35,27 +35,6 @@ fn key(v: &[SchemaViolation]) -> Vec<(String, String, String, String)> {
         .collect();
     k.sort();
     k
-}
-
-/// `pattern` for the comparisons: the `regex` crate. A browser compiles with JS `RegExp`
-/// (`src/browser/validator.rs`); what is compared here is everything around the expression:
-/// which instances it applies to, the violation's keyword, paths, message and order.
-struct RegexPatterns;
-
-struct RegexPattern(regex::Regex);
-
-impl Patterns for RegexPatterns {
-    fn compile(&self, pattern: &str) -> Option<Box<dyn Pattern>> {
-        regex::Regex::new(pattern)
-            .ok()
-            .map(|re| Box::new(RegexPattern(re)) as Box<dyn Pattern>)
-    }
-}
-
-impl Pattern for RegexPattern {
-    fn is_match(&self, text: &str) -> bool {
-        self.0.is_match(text)
-    }
 }
 
 /// Compares the two on `instance`; a difference is described in `problems`.
@@ -101,7 +80,7 @@ fn suite_side_by_side(folder: &str, dialect: Dialect, min_groups: usize, min_tes
     );
     let compiler = JsonSchemaCompiler::new().with_default_dialect(dialect);
     let dialect_uri = (dialect != Dialect::Draft202012).then(|| dialect.schema_uri());
-    let (mut groups, mut plain_groups, mut tests, mut with_pattern) = (0, 0, 0, 0);
+    let (mut groups, mut plain_groups, mut tests) = (0, 0, 0);
     let mut problems = Vec::new();
     for (file, contents) in suite::read_tree(&dir).unwrap() {
         if file.starts_with("optional") {
@@ -116,13 +95,9 @@ fn suite_side_by_side(folder: &str, dialect: Dialect, min_groups: usize, min_tes
                 map.entry("$schema").or_insert_with(|| json!(uri));
             }
             let schema = &schema;
-            // With a regular expression engine (as in a browser), `pattern` is plain too.
-            let Some(plain) = PlainSchema::compile_with(schema, &RegexPatterns) else {
+            let Some(plain) = PlainSchema::compile(schema) else {
                 continue;
             };
-            if PlainSchema::compile(schema).is_none() {
-                with_pattern += 1;
-            }
             let full = compiler
                 .compile(schema)
                 .unwrap_or_else(|e| panic!("{file}: plain but refused by the full validator: {e}"));
@@ -139,7 +114,7 @@ fn suite_side_by_side(folder: &str, dialect: Dialect, min_groups: usize, min_tes
             }
         }
     }
-    println!("{folder}: plain {plain_groups} of {groups} groups ({with_pattern} through `pattern`), {tests} tests");
+    println!("{folder}: plain {plain_groups} of {groups} groups, {tests} tests");
     assert!(
         problems.is_empty(),
         "{} differences:\n{}",
@@ -148,8 +123,8 @@ fn suite_side_by_side(folder: &str, dialect: Dialect, min_groups: usize, min_tes
     );
     // The plain set covers a fair part of the suite (this fails if it shrinks by accident).
     assert!(
-        plain_groups >= min_groups && tests >= min_tests && with_pattern >= 2,
-        "{folder}: {plain_groups} groups ({with_pattern} with pattern), {tests} tests"
+        plain_groups >= min_groups && tests >= min_tests,
+        "{folder}: {plain_groups} groups, {tests} tests"
     );
 }
 
@@ -308,17 +283,12 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         json!(false),
         json!(true),
         json!({}),
-        json!({"type": "object", "properties": {"when": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}, "q": {"type": "string", "pattern": "b", "minLength": 2, "maxLength": 4}}, "required": ["when"]}),
-        json!({"type": ["string", "integer"], "pattern": "^a", "maxLength": 3, "minimum": 5}),
-        json!({"type": "array", "items": {"type": "string", "pattern": "^(red|blue)$"}, "uniqueItems": true}),
-        json!({"type": "object", "properties": {"a": {"pattern": "é"}}, "required": ["a", "q"]}),
-        json!({"anyOf": [{"type": "string", "pattern": "^r"}, {"type": "string", "pattern": "e$"}]}),
         // As zod-to-json-schema writes them: draft 7.
         json!({"type": "object", "properties": {"q": {"type": "string", "minLength": 1}, "n": {"type": "number", "exclusiveMinimum": 0}, "when": {"type": "string", "format": "date-time"}}, "required": ["q"], "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}),
         json!({"$schema": "http://json-schema.org/draft-07/schema", "type": "array", "items": {"type": "string", "enum": ["red", "blue"]}, "uniqueItems": true, "maxItems": 2}),
-        json!({"$schema": "https://json-schema.org/draft/2020-12/schema#", "anyOf": [{"type": "string", "pattern": "^[a-z]+$"}, {"type": "null"}]}),
+        json!({"$schema": "https://json-schema.org/draft/2020-12/schema#", "anyOf": [{"type": "string", "minLength": 2}, {"type": "null"}]}),
         // `$ref`s into `$defs` (zod 4) and `definitions` or `properties` (zod-to-json-schema).
-        json!({"type": "object", "properties": {"from": {"$ref": "#/$defs/day"}, "to": {"$ref": "#/$defs/day"}, "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}}}, "required": ["from"], "$defs": {"day": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}, "tag": {"enum": ["red", "blue"]}}}),
+        json!({"type": "object", "properties": {"from": {"$ref": "#/$defs/day"}, "to": {"$ref": "#/$defs/day"}, "tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}}}, "required": ["from"], "$defs": {"day": {"type": "string", "minLength": 10, "maxLength": 10}, "tag": {"enum": ["red", "blue"]}}}),
         json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"a": {"type": "integer", "minimum": 1}, "b": {"$ref": "#/properties/a"}, "c": {"$ref": "#/definitions/c"}}, "definitions": {"c": {"type": "array", "maxItems": 2}}, "additionalProperties": false}),
         json!({"$ref": "#/$defs/a", "minLength": 2, "$defs": {"a": {"$ref": "#/$defs/b", "maxLength": 3}, "b": {"type": "string"}}}),
         // A discriminated union (zod 4's oneOf), an intersection (allOf), overlapping branches.
@@ -333,15 +303,14 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "items": false, "minItems": 2, "maxItems": 2}),
         json!({"type": "array", "prefixItems": [{"enum": ["red", "blue"]}], "items": {"type": "integer", "maximum": 10}}),
         // A record, as zod 4 writes it.
-        json!({"type": "object", "propertyNames": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 4}, "additionalProperties": {"type": "number"}}),
+        json!({"type": "object", "propertyNames": {"type": "string", "minLength": 1, "maxLength": 4}, "additionalProperties": {"type": "number"}}),
     ];
     let compiler = JsonSchemaCompiler::new();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut problems = Vec::new();
     let (mut valid, mut invalid) = (0, 0);
     for schema in &corpus {
-        let plain = PlainSchema::compile_with(schema, &RegexPatterns)
-            .unwrap_or_else(|| panic!("not plain: {schema}"));
+        let plain = PlainSchema::compile(schema).unwrap_or_else(|| panic!("not plain: {schema}"));
         let full = compiler.compile(schema).unwrap();
         for _ in 0..400 {
             let instance = shaped(&mut rng, schema, 0);
@@ -359,43 +328,6 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
         valid > 1000 && invalid > 1000,
         "{valid} valid, {invalid} invalid"
     );
-}
-
-/// `pattern` is plain only with an engine, and only an expression the engine takes.
-#[test]
-fn a_pattern_needs_an_engine_that_takes_it() {
-    struct Refusing;
-    impl Patterns for Refusing {
-        fn compile(&self, _: &str) -> Option<Box<dyn Pattern>> {
-            None
-        }
-    }
-    let schema =
-        json!({"type": "object", "properties": {"q": {"type": "string", "pattern": "^a"}}});
-    assert!(PlainSchema::compile(&schema).is_none());
-    assert!(PlainSchema::compile_with(&schema, &Refusing).is_none());
-    let plain = PlainSchema::compile_with(&schema, &RegexPatterns).unwrap();
-    assert!(plain.validate(&json!({"q": "abc"})).is_empty());
-    let v = plain.validate(&json!({"q": "bc"}));
-    assert_eq!(v.len(), 1);
-    assert_eq!(
-        (
-            v[0].instance_path.as_str(),
-            v[0].keyword.as_str(),
-            v[0].schema_path.as_str()
-        ),
-        ("/q", "pattern", "/properties/q/pattern")
-    );
-    assert_eq!(v[0].message, r#""bc" does not match "^a""#);
-    // Not a string: only `type` fails, the expression is not asked.
-    let v = plain.validate(&json!({"q": 5}));
-    assert_eq!(
-        v.iter().map(|v| v.keyword.as_str()).collect::<Vec<_>>(),
-        ["type"]
-    );
-    // A pattern that is not a string is not plain.
-    let bad = json!({"pattern": 5});
-    assert!(PlainSchema::compile_with(&bad, &RegexPatterns).is_none());
 }
 
 /// A `$ref` is compiled in place each time; `$defs` that each use the next twice would double

@@ -9,19 +9,16 @@
 //! `tests/plain_schema.rs` holds the two side by side over the JSON-Schema-Test-Suite and a
 //! corpus of tool schemas and instances.
 //!
-//! `pattern` is plain only when the caller gives a regular expression engine ([`Patterns`])
-//! that accepts the expression ([`PlainSchema::compile_with`]). The browser gives none: JS
-//! `RegExp` backtracks, so an agent's string could hold the page (quadratic for `a+b`,
-//! exponential for `^(a+)+$`), where the full validator's regex engine runs in linear time. An
-//! embedder with a linear-time engine can pass it; `tests/plain_schema.rs` passes the `regex`
-//! crate.
+//! `pattern` is not plain. In a browser the only regular expression engine at hand is JS
+//! `RegExp`, which backtracks: an agent's string could hold the page (quadratic for `a+b`,
+//! exponential for `^(a+)+$`), where the full validator's regex engine runs in linear time.
 //!
 //! A `$ref` that points into the document (`#/$defs/day`, `#/definitions/a`, `#/properties/b`)
 //! is compiled in place, its target plain too; a violation's schema path is the target's own
 //! location, as the full validator gives it. Cycles, anchors, other documents, a `false`
 //! target and, in draft 7, a `$ref` with siblings are the validator's.
 //!
-//! Anything else — `patternProperties`, `contains`, a float `multipleOf`, a
+//! Anything else — `pattern`, `patternProperties`, `contains`, a float `multipleOf`, a
 //! `$schema` other than 2020-12 or draft 7, a keyword this module does not know, a value of the wrong
 //! type — gives `None`, and the caller uses the full validator. In a browser this keeps the
 //! validator module (`crate::browser::validator`) from loading at all for pages whose tools
@@ -43,8 +40,6 @@
 //! assert_eq!((v[0].instance_path.as_str(), v[0].keyword.as_str()), ("/q", "type"));
 //! assert_eq!(v[0].message, r#"7 is not of type "string""#);
 //! // A keyword outside the plain set: the full validator's job.
-//! assert!(PlainSchema::compile(&json!({ "patternProperties": { "^x-": {} } })).is_none());
-//! // So is `pattern` without a regular expression engine (see `compile_with`).
 //! assert!(PlainSchema::compile(&json!({ "type": "string", "pattern": "^a" })).is_none());
 //! ```
 
@@ -68,17 +63,12 @@ const MAX_NODES: usize = 10_000;
 /// the default dialect, and draft 7, which zod-to-json-schema and MCP SDKs write. The plain
 /// keywords mean the same in both, and `format` is an annotation in both (the full validator
 /// asserts it in neither unless told to).
-const DIALECTS: [&str; 2] = [
-    "json-schema.org/draft/2020-12/schema",
-    "json-schema.org/draft-07/schema",
-];
+const DRAFT_2020_12: &str = "json-schema.org/draft/2020-12/schema";
+const DRAFT_7: &str = "json-schema.org/draft-07/schema";
 
 /// A schema made only of the plain keywords, compiled.
 pub struct PlainSchema {
     root: Node,
-    /// Each `pattern` as written (a violation's message quotes it) and compiled. They are kept
-    /// here, not in the nodes, which stay plain data.
-    patterns: Vec<(String, Box<dyn Pattern>)>,
 }
 
 enum Node {
@@ -117,8 +107,6 @@ struct Checks {
     properties: Vec<(String, Node)>,
     /// `additionalProperties`, unless absent or `true`.
     additional: Option<Node>,
-    /// `pattern`: its index in [`PlainSchema::patterns`].
-    pattern: Option<usize>,
     /// The other keywords, boxed only when the schema uses one of them: a tool schema is
     /// kept for as long as the tool is registered, and most of its subschemas are a `type`.
     rare: Option<Box<Rare>>,
@@ -195,56 +183,31 @@ impl Checks {
     }
 }
 
-/// A regular expression engine for `pattern`.
-pub trait Patterns {
-    /// `pattern` compiled, or `None` when this engine does not take it (the schema is then
-    /// not plain, and the full validator decides what the expression means).
-    fn compile(&self, pattern: &str) -> Option<Box<dyn Pattern>>;
-}
-
-/// A compiled `pattern`.
-pub trait Pattern {
-    /// Whether the expression matches somewhere in `text` (it is not anchored).
-    fn is_match(&self, text: &str) -> bool;
-}
-
 impl PlainSchema {
     /// The schema compiled, if it is plain (see the module's documentation); else `None`.
-    /// A schema with `pattern` is not plain here: see [`PlainSchema::compile_with`].
     pub fn compile(schema: &Value) -> Option<PlainSchema> {
-        Self::build(schema, None)
-    }
-
-    /// As [`PlainSchema::compile`], with `patterns` compiling each `pattern`.
-    pub fn compile_with(schema: &Value, patterns: &dyn Patterns) -> Option<PlainSchema> {
-        Self::build(schema, Some(patterns))
-    }
-
-    fn build(schema: &Value, patterns: Option<&dyn Patterns>) -> Option<PlainSchema> {
-        if let Some(dialect) = schema.get("$schema") {
-            let uri = dialect.as_str()?;
-            let uri = uri.strip_suffix('#').unwrap_or(uri);
-            let place = uri
-                .strip_prefix("https://")
-                .or_else(|| uri.strip_prefix("http://"))?;
-            if !DIALECTS.contains(&place) {
-                return None;
+        let draft7 = match schema.get("$schema") {
+            None => false,
+            Some(dialect) => {
+                let uri = dialect.as_str()?;
+                let uri = uri.strip_suffix('#').unwrap_or(uri);
+                let place = uri
+                    .strip_prefix("https://")
+                    .or_else(|| uri.strip_prefix("http://"))?;
+                match place {
+                    DRAFT_2020_12 => false,
+                    DRAFT_7 => true,
+                    _ => return None,
+                }
             }
-        }
+        };
         let mut cx = Cx {
             document: schema,
-            draft7: schema
-                .get("$schema")
-                .and_then(Value::as_str)
-                .is_some_and(|uri| uri.contains("/draft-07/")),
-            engine: patterns,
-            patterns: Vec::new(),
+            draft7,
             budget: MAX_NODES,
         };
-        let root = cx.node(schema, String::new(), 0, true)?;
         Some(PlainSchema {
-            root,
-            patterns: cx.patterns,
+            root: cx.node(schema, String::new(), 0, true)?,
         })
     }
 }
@@ -255,8 +218,6 @@ struct Cx<'p> {
     document: &'p Value,
     /// Whether the document names draft 7, where a `$ref` hides its siblings.
     draft7: bool,
-    engine: Option<&'p dyn Patterns>,
-    patterns: Vec<(String, Box<dyn Pattern>)>,
     /// How many more subschemas may be compiled ([`MAX_NODES`]).
     budget: usize,
 }
@@ -303,12 +264,6 @@ impl<'p> Cx<'p> {
                 "maxProperties" => r!().max_properties = Some(value.as_u64()?),
                 "required" => c.required = names(value)?,
                 "uniqueItems" => r!().unique_items = value.as_bool()?,
-                "pattern" => {
-                    let text = value.as_str()?;
-                    let compiled = self.engine?.compile(text)?;
-                    c.pattern = Some(self.patterns.len());
-                    self.patterns.push((text.to_owned(), compiled));
-                }
                 "properties" => {
                     let at = sub("properties");
                     for (name, s) in value.as_object()? {
@@ -468,11 +423,7 @@ impl CompiledSchema for PlainSchema {
             return vec![depth_violation(DEFAULT_MAX_DEPTH)];
         }
         // Deciding first: a valid instance, the common case, costs no violation built.
-        let deciding = &mut Walk {
-            out: None,
-            patterns: &self.patterns,
-        };
-        if walk(&self.root, instance, &Path::Root, "false", deciding) {
+        if walk(&self.root, instance, &Path::Root, "false", &mut Walk(None)) {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -481,10 +432,7 @@ impl CompiledSchema for PlainSchema {
             instance,
             &Path::Root,
             "false",
-            &mut Walk {
-                out: Some(&mut out),
-                patterns: &self.patterns,
-            },
+            &mut Walk(Some(&mut out)),
         );
         out
     }

@@ -4,7 +4,7 @@
 //! two modes cannot disagree.
 
 use super::numbers::{compare, equal, is_integer, is_multiple, unique};
-use super::{escape, Checks, Node, Pattern, TYPE_NAMES};
+use super::{escape, Checks, Node, TYPE_NAMES};
 use super::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use crate::server::SchemaViolation;
 use serde_json::{Number, Value};
@@ -28,21 +28,17 @@ impl Path<'_> {
     }
 }
 
-/// The walk's mode: without a list it decides, with one it reports into it. `patterns` are the
-/// schema's compiled `pattern`s, which its nodes name by index.
-pub(super) struct Walk<'o> {
-    pub(super) out: Option<&'o mut Vec<SchemaViolation>>,
-    pub(super) patterns: &'o [(String, Box<dyn Pattern>)],
-}
+/// The walk's mode: without a list it decides, with one it reports into it.
+pub(super) struct Walk<'o>(pub(super) Option<&'o mut Vec<SchemaViolation>>);
 
 impl Walk<'_> {
     fn deciding(&self) -> bool {
-        self.out.is_none()
+        self.0.is_none()
     }
 
     /// Records the violation `v` makes when reporting; `false` when deciding (stop there).
     fn fail(&mut self, v: impl FnOnce() -> SchemaViolation) -> bool {
-        match &mut self.out {
+        match &mut self.0 {
             Some(out) => {
                 out.push(v());
                 true
@@ -177,15 +173,6 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             );
         }
     }
-    if let (Value::String(text), Some(i)) = (instance, c.pattern) {
-        let (pattern, compiled) = &w.patterns[i];
-        if !compiled.is_match(text) {
-            fail!(
-                "pattern",
-                format!("{instance} does not match \"{pattern}\"")
-            );
-        }
-    }
     if let Value::Array(items) = instance {
         if r.unique_items && !unique(items) {
             fail!("uniqueItems", format!("{instance} has non-unique elements"));
@@ -231,10 +218,7 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         for name in map.keys() {
             let name = Value::String(name.clone());
             let mut found = Vec::new();
-            let mut inner = Walk {
-                out: (!w.deciding()).then_some(&mut found),
-                patterns: w.patterns,
-            };
+            let mut inner = Walk((!w.deciding()).then_some(&mut found));
             if !walk(n, &name, path, "propertyNames", &mut inner) {
                 valid = false;
                 if w.deciding() {
@@ -266,14 +250,7 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
     for n in &r.all_of {
         descend!(walk(n, instance, path, "allOf", w));
     }
-    let patterns = w.patterns;
-    let holds = |holder: &str, b: &Node| {
-        let mut deciding = Walk {
-            out: None,
-            patterns,
-        };
-        walk(b, instance, path, holder, &mut deciding)
-    };
+    let holds = |holder: &str, b: &Node| walk(b, instance, path, holder, &mut Walk(None));
     if !r.any_of.is_empty() && !r.any_of.iter().any(|b| holds("anyOf", b)) {
         fail!(
             "anyOf",
