@@ -28,6 +28,7 @@ import { execFileSync } from 'node:child_process';
 import { REPO_ROOT, DIST_DIR } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { importMapFor, importMapScript, MCP_PEERS } from './lib/importmap.mjs';
+import { median } from './lib/stats.mjs';
 import { launchChromium } from '../tests/page/lib/chromium.mjs';
 
 const env = (name, dflt) => {
@@ -264,12 +265,6 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
 }
 
 // ---- statistics and formatting ----------------------------------------------------------------
-
-const median = (xs) => {
-  const s = [...xs].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 function num(v, unit) {
   if (!Number.isFinite(v)) return '—';

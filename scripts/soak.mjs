@@ -26,6 +26,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { REPO_ROOT, DIST_DIR } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { importMapFor, importMapScript, MCP_PEERS } from './lib/importmap.mjs';
+import { median } from './lib/stats.mjs';
 import { launchChromium } from '../tests/page/lib/chromium.mjs';
 
 const SCALE = Number(process.env.SOAK_SCALE ?? 1);
@@ -346,9 +347,9 @@ async function runImpl(browser, server, impl, log) {
       const count = Math.min(chunk, COUNTS.calls - done);
       await page.evaluate(() => { window.S.lag = 0; });
       answered += await page.evaluate(calls, { count, inFlight: 20, offset: done });
-      lags.push(await page.evaluate(() => window.S.lag));
       done += count;
       await checkpoint('calls', done, answered);
+      lags.push(out.checkpoints.at(-1).lagMs);
     }
     out.calls = { answered, of: COUNTS.calls, s: (Date.now() - t) / 1000, lag: Math.max(...lags), lags };
 
@@ -481,9 +482,7 @@ async function main() {
   const lagText = (phase) => {
     const lags = phase?.lags ?? [];
     if (!lags.length) return '—';
-    const sorted = [...lags].sort((a, b) => a - b);
-    const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-    return `${f1(phase.lag)} ms (fifths ${lags.map((x) => f1(x)).join(' / ')}; median ${f1(median)})`;
+    return `${f1(phase.lag)} ms (fifths ${lags.map((x) => f1(x)).join(' / ')}; median ${f1(median(lags))})`;
   };
   const cp = (r, phase) => r.checkpoints.filter((c) => c.phase === phase);
   const mem = (r, phase) => cp(r, phase).map((c) => `${f1(c.heapMiB)}${Number.isFinite(c.wasmMiB) ? `+${f1(c.wasmMiB)}w` : ''}`).join(' → ');
