@@ -77,45 +77,36 @@ for (const [build, html, ready] of [
       assert.match(plain[1].message, /\/n: 0 is less than the minimum of 1 \[keyword: minimum\]/);
       assert.equal(plain[2].name, 'DataError');
       assert.match(plain[2].message, /\/text: "" is shorter than 1 character \[keyword: minLength\]/);
+      // Registers tool `name` with `schema`, then calls it with each of `args`: 'ran', or the
+      // error's message.
+      const calls = (name, schema, args) => page.evaluate(async ({ name, schema, args }) => {
+        const mc = document.modelContext;
+        await mc.registerTool({ name, description: name, inputSchema: schema, execute: () => 'ran' });
+        const tool = (await mc.getTools()).find((t) => t.name === name);
+        const out = [];
+        for (const a of args) out.push(await mc.executeTool(tool, a).then(() => 'ran', (e) => e.message));
+        return out;
+      }, { name, schema, args });
       // The same in draft 7, as zod-to-json-schema writes it.
-      const draft7 = await page.evaluate(async (schema) => {
-        const mc = document.modelContext;
-        await mc.registerTool({ name: 'draft7', description: 'D', inputSchema: schema, execute: () => 'ran' });
-        const tool = (await mc.getTools()).find((t) => t.name === 'draft7');
-        return mc.executeTool(tool, { text: 'a', n: 0 }).then(() => 'ran', (e) => e.message);
-      }, { $schema: 'http://json-schema.org/draft-07/schema#', ...PLAIN });
-      assert.match(draft7, /\/n: 0 is less than the minimum of 1 \[keyword: minimum\]/);
+      const draft7 = await calls('draft7', { $schema: 'http://json-schema.org/draft-07/schema#', ...PLAIN }, [{ text: 'a', n: 0 }]);
+      assert.match(draft7[0], /\/n: 0 is less than the minimum of 1 \[keyword: minimum\]/);
       // `$ref`s into `$defs`, as zod 4 writes them.
-      const refs = await page.evaluate(async (schema) => {
-        const mc = document.modelContext;
-        await mc.registerTool({ name: 'refs', description: 'R', inputSchema: schema, execute: () => 'ran' });
-        const tool = (await mc.getTools()).find((t) => t.name === 'refs');
-        return [await mc.executeTool(tool, { from: 'monday' }), await mc.executeTool(tool, { from: 'mon' }).then(() => 'ran', (e) => e.message)];
-      }, { type: 'object', properties: { from: { $ref: '#/$defs/day' }, to: { $ref: '#/$defs/day' } }, required: ['from'], $defs: { day: { type: 'string', minLength: 6 } } });
+      const refs = await calls('refs', { type: 'object', properties: { from: { $ref: '#/$defs/day' }, to: { $ref: '#/$defs/day' } }, required: ['from'], $defs: { day: { type: 'string', minLength: 6 } } },
+        [{ from: 'monday' }, { from: 'mon' }]);
       assert.equal(refs[0], 'ran');
+      assert.match(refs[1], /\/from: "mon" is shorter than 6 characters \[keyword: minLength\]/);
       // A discriminated union (oneOf), an intersection (allOf), a conditional, a not, propertyNames.
-      const union = await page.evaluate(async (schema) => {
-        const mc = document.modelContext;
-        await mc.registerTool({ name: 'union', description: 'U', inputSchema: schema, execute: () => 'ran' });
-        const tool = (await mc.getTools()).find((t) => t.name === 'union');
-        const outcome = (args) => mc.executeTool(tool, args).then(() => 'ran', (e) => e.message);
-        return [await outcome({ kind: 'a', n: 1 }), await outcome({ kind: 'c', n: 1 }), await outcome({ kind: 'a', n: 0 }), await outcome({ kind: 'a', n: 1, extra: 1 })];
-      }, { allOf: [{ type: 'object' }, { oneOf: [{ properties: { kind: { const: 'a' } }, required: ['n'] }, { properties: { kind: { const: 'b' } } }] }], if: { required: ['n'] }, then: { properties: { n: { not: { const: 0 } } } }, propertyNames: { maxLength: 4 } });
+      const union = await calls('union', { allOf: [{ type: 'object' }, { oneOf: [{ properties: { kind: { const: 'a' } }, required: ['n'] }, { properties: { kind: { const: 'b' } } }] }], if: { required: ['n'] }, then: { properties: { n: { not: { const: 0 } } } }, propertyNames: { maxLength: 4 } },
+        [{ kind: 'a', n: 1 }, { kind: 'c', n: 1 }, { kind: 'a', n: 0 }, { kind: 'a', n: 1, extra: 1 }]);
       assert.equal(union[0], 'ran');
       assert.match(union[1], /is not valid under any of the schemas listed in the 'oneOf' keyword \[keyword: oneOf\]/);
       assert.match(union[2], /\/n: \{"const":0\} is not allowed for 0 \[keyword: not\]/);
       assert.match(union[3], /"extra" is longer than 4 characters \[keyword: propertyNames\]/);
       // A tuple, as zod 4 writes it.
-      const tuple = await page.evaluate(async (schema) => {
-        const mc = document.modelContext;
-        await mc.registerTool({ name: 'tuple', description: 'T', inputSchema: schema, execute: () => 'ran' });
-        const tool = (await mc.getTools()).find((t) => t.name === 'tuple');
-        const outcome = (args) => mc.executeTool(tool, args).then(() => 'ran', (e) => e.message);
-        return [await outcome({ pair: ['a', 1] }), await outcome({ pair: [1, 'a'] })];
-      }, { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false, minItems: 2, maxItems: 2 } } });
+      const tuple = await calls('tuple', { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false, minItems: 2, maxItems: 2 } } },
+        [{ pair: ['a', 1] }, { pair: [1, 'a'] }]);
       assert.equal(tuple[0], 'ran');
       assert.match(tuple[1], /\/pair\/0: 1 is not of type "string" \[keyword: type\]/);
-      assert.match(refs[1], /\/from: "mon" is shorter than 6 characters \[keyword: minLength\]/);
       await settle(page);
       assert.deepEqual(seen, [], 'a plain schema fetched the validator');
 
