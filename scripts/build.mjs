@@ -11,13 +11,16 @@
 // this script, the tool versions, the profile) and of the outputs: when both still match, the
 // build says so and stops (`make demo` and `make package` then cost nothing).
 //
-// Pipeline — two wasm modules from the one crate (Cargo.toml [features]):
+// Pipeline — three wasm modules from the one crate (Cargo.toml [features]):
 //   the core (what installing costs a page):
-//     cargo build --release --target wasm32-unknown-unknown --lib --no-default-features --features browser
+//     cargo build --release --target wasm32-unknown-unknown --lib --no-default-features --features web-server
 //       → target/wasm32-unknown-unknown/release/<lib>.wasm
 //     wasm-bindgen --target web        → target/bindgen/<profile>/web/        (ESM glue)
 //     wasm-bindgen --target no-modules → target/bindgen/<profile>/no-modules/ (classic-script glue)
 //     wasm-opt -Oz (npm binaryen) on the wasm-bindgen output wasm (both targets emit the same bytes)
+//   the client (McpClient and the client transports, loaded when a page first makes one):
+//     the same with --features web-client --target-dir target/wasm-client, its glue named
+//     modelcontext_client_glue (target/bindgen/<profile>/client-web/, client-no-modules/)
 //   the validator (fetched when a tool with a schema is first registered; src/schema/module.rs):
 //     cargo build … --no-default-features --features validator,validator-module
 //       --target-dir target/wasm-validator (its own cache, so neither build evicts the other)
@@ -31,9 +34,12 @@
 //   modelcontext_glue.js      wasm-bindgen `--target web` glue (imported by modelcontext.js)
 //   modelcontext_glue_bg.wasm the optimized core wasm (fetched via new URL(..., import.meta.url))
 //   modelcontext.iife.js      classic-script front, loading the same three (load_core.import.iife.js)
-//   *.inline.*                the same with both wasm modules inside, as base64
+//   *.inline.*                the same with the three wasm modules inside, as base64
 //   modelcontext_validator.wasm the validator module, for both builds (polyfill/src/validator.js
 //                             fetches it beside the script, or from config.validatorUrl)
+//   modelcontext_client_glue.js, modelcontext_client_glue_bg.wasm
+//                             the client module's glue and wasm, which modelcontext_core.js loads
+//                             when a page first makes an McpClient or a client transport
 
 import { spawnSync, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -63,6 +69,7 @@ export const WASM_OPT_FEATURES = [
 ];
 
 const GLUE_NAME = 'modelcontext_glue'; // wasm-bindgen --out-name: <name>.js + <name>_bg.wasm
+const CLIENT_GLUE_NAME = 'modelcontext_client_glue';
 const OUT = {
   esm: 'modelcontext.js',
   core: 'modelcontext_core.js',
@@ -70,14 +77,18 @@ const OUT = {
   glueWasm: `${GLUE_NAME}_bg.wasm`,
   iife: 'modelcontext.iife.js',
   validator: 'modelcontext_validator.wasm',
+  clientGlueJs: `${CLIENT_GLUE_NAME}.js`,
+  clientGlueWasm: `${CLIENT_GLUE_NAME}_bg.wasm`,
   inlineEsm: 'modelcontext.inline.js',
   inlineCore: 'modelcontext_core.inline.js',
   inlineIife: 'modelcontext.inline.iife.js',
   react: 'react.js',
 };
 
-// The core's and the validator module's cargo features (see Cargo.toml).
-export const CORE_FEATURES = ['--no-default-features', '--features', 'browser'];
+// The core's, the client's and the validator module's cargo features (see Cargo.toml).
+export const CORE_FEATURES = ['--no-default-features', '--features', 'web-server'];
+export const CLIENT_FEATURES = ['--no-default-features', '--features', 'web-client'];
+const CLIENT_TARGET_DIR = 'target/wasm-client';
 export const VALIDATOR_FEATURES = ['--no-default-features', '--features', 'validator,validator-module'];
 const VALIDATOR_TARGET_DIR = 'target/wasm-validator';
 // What the validator module exports (src/schema/module.rs); wasm-metadce keeps these only.
@@ -257,31 +268,35 @@ function concatSources(indent, names = POLYFILL_SOURCES, { strip = false } = {})
 
 const cargoWasm = path.join(REPO_ROOT, 'target', 'wasm32-unknown-unknown', PROFILE, `${crate.libName}.wasm`);
 const cargoValidatorWasm = path.join(REPO_ROOT, VALIDATOR_TARGET_DIR, 'wasm32-unknown-unknown', PROFILE, `${crate.libName}.wasm`);
+const cargoClientWasm = path.join(REPO_ROOT, CLIENT_TARGET_DIR, 'wasm32-unknown-unknown', PROFILE, `${crate.libName}.wasm`);
 const cargoWasmArgs = ['build', ...(DEV ? [] : ['--release']), '--target', 'wasm32-unknown-unknown', '--lib'];
 if (!args.has('--no-cargo')) {
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, core: ${CORE_FEATURES.join(' ')})`, () =>
     run('cargo', [...cargoWasmArgs, ...CORE_FEATURES]));
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, validator: ${VALIDATOR_FEATURES.join(' ')})`, () =>
     run('cargo', [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR]));
+  step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, client: ${CLIENT_FEATURES.join(' ')})`, () =>
+    run('cargo', [...cargoWasmArgs, ...CLIENT_FEATURES, '--target-dir', CLIENT_TARGET_DIR]));
 }
 if (!fs.existsSync(cargoWasm)) fail(`${rel(cargoWasm)} missing`);
+if (!fs.existsSync(cargoClientWasm)) fail(`${rel(cargoClientWasm)} missing`);
 if (!fs.existsSync(cargoValidatorWasm)) fail(`${rel(cargoValidatorWasm)} missing`);
 
 const bindgenRoot = path.join(REPO_ROOT, 'target', 'bindgen', PROFILE);
-function bindgen(target) {
-  const outDir = path.join(bindgenRoot, target);
+function bindgen(target, { input = cargoWasm, name = GLUE_NAME, dir = target } = {}) {
+  const outDir = path.join(bindgenRoot, dir);
   fs.rmSync(outDir, { recursive: true, force: true });
   run('wasm-bindgen', [
     '--target', target,
     '--out-dir', outDir,
-    '--out-name', GLUE_NAME,
+    '--out-name', name,
     '--no-typescript',
     ...(DEV ? ['--keep-debug'] : []),
-    cargoWasm,
+    input,
   ]);
   return {
-    js: patchGlue(fs.readFileSync(path.join(outDir, OUT.glueJs), 'utf8'), target),
-    wasmPath: path.join(outDir, OUT.glueWasm),
+    js: patchGlue(fs.readFileSync(path.join(outDir, `${name}.js`), 'utf8'), target),
+    wasmPath: path.join(outDir, `${name}_bg.wasm`),
   };
 }
 
@@ -322,14 +337,19 @@ function patchGlue(js, target) {
 }
 const web = step('wasm-bindgen --target web', () => bindgen('web'));
 const noModules = step('wasm-bindgen --target no-modules', () => bindgen('no-modules'));
+const CLIENT = { input: cargoClientWasm, name: CLIENT_GLUE_NAME };
+const clientWeb = step('wasm-bindgen --target web (client)', () => bindgen('web', { ...CLIENT, dir: 'client-web' }));
+const clientNoModules = step('wasm-bindgen --target no-modules (client)', () => bindgen('no-modules', { ...CLIENT, dir: 'client-no-modules' }));
 
-if (!fs.readFileSync(web.wasmPath).equals(fs.readFileSync(noModules.wasmPath))) {
-  // Both outputs embed one optimized wasm; if wasm-bindgen ever emits different bytes per
-  // target, the classic build needs its own wasm-opt run.
-  fail('wasm-bindgen emitted different wasm for --target web and --target no-modules');
-}
-if (/from ['"]\.\/snippets\//.test(web.js)) {
-  fail('the crate uses wasm-bindgen inline_js/snippets, which --target no-modules cannot carry');
+for (const [w, n] of [[web, noModules], [clientWeb, clientNoModules]]) {
+  if (!fs.readFileSync(w.wasmPath).equals(fs.readFileSync(n.wasmPath))) {
+    // Both outputs embed one optimized wasm; if wasm-bindgen ever emits different bytes per
+    // target, the classic build needs its own wasm-opt run.
+    fail('wasm-bindgen emitted different wasm for --target web and --target no-modules');
+  }
+  if (/from ['"]\.\/snippets\//.test(w.js)) {
+    fail('the crate uses wasm-bindgen inline_js/snippets, which --target no-modules cannot carry');
+  }
 }
 
 /**
@@ -348,16 +368,22 @@ function reuse(input, output, how, make) {
   fs.writeFileSync(keyFile, key);
 }
 
-const optimized = path.join(bindgenRoot, `${GLUE_NAME}_bg.opt.wasm`);
-if (DEV) {
-  fs.copyFileSync(web.wasmPath, optimized);
-} else {
-  const opt = ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers'];
-  reuse(web.wasmPath, optimized, opt.join(' '), () =>
-    step('wasm-opt -Oz', () => run(WASM_OPT, [...opt, web.wasmPath, '-o', optimized])));
+/** wasm-bindgen's output `input`, optimized (copied as it is in a dev build); its bytes. */
+function optimize(input, name, what) {
+  const optimized = path.join(bindgenRoot, `${name}_bg.opt.wasm`);
+  if (DEV) {
+    fs.copyFileSync(input, optimized);
+  } else {
+    const opt = ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers'];
+    reuse(input, optimized, opt.join(' '), () =>
+      step(`wasm-opt -Oz (${what})`, () => run(WASM_OPT, [...opt, input, '-o', optimized])));
+  }
+  const bytes = fs.readFileSync(optimized);
+  if (!WebAssembly.validate(bytes)) fail(`${rel(optimized)} does not validate`);
+  return bytes;
 }
-const wasmBytes = fs.readFileSync(optimized);
-if (!WebAssembly.validate(wasmBytes)) fail(`${rel(optimized)} does not validate`);
+const wasmBytes = optimize(web.wasmPath, GLUE_NAME, 'core');
+const clientBytes = optimize(clientWeb.wasmPath, CLIENT_GLUE_NAME, 'client');
 
 // ---------------------------------------------------------------------------------------------
 // The validator module: only its own exports, optimized, imports checked, tried through its loader
@@ -435,18 +461,19 @@ step('assemble dist/', () => {
   const tpl = (name) => fs.readFileSync(path.join(REPO_ROOT, 'polyfill', 'build', name), 'utf8');
   const common = {
     '@@VERSION@@': crate.version, '@@GLUE_JS@@': OUT.glueJs, '@@GLUE_WASM@@': OUT.glueWasm,
-    '@@VALIDATOR_WASM@@': OUT.validator,
+    '@@VALIDATOR_WASM@@': OUT.validator, '@@CLIENT_GLUE_JS@@': OUT.clientGlueJs, '@@CLIENT_GLUE_WASM@@': OUT.clientGlueWasm,
     // Why the ES module builds cannot find a wasm file, in the front (the core) and in the core
     // script (the validator); a single-quoted literal.
     '@@NO_URL@@':
       'this bundle has no import.meta.url, so the wasm files beside the polyfill cannot be found ' +
       "(a bundler that does not handle new URL(\\'./file.wasm\\', import.meta.url), such as esbuild or plain Rollup): " +
-      "import \\'modelcontext-polyfill/inline\\' instead, or set modelContextPolyfillConfig.coreUrl and validatorUrl",
+      "import \\'modelcontext-polyfill/inline\\' instead, or set modelContextPolyfillConfig.coreUrl, validatorUrl and clientUrl",
   };
   const inline = {
     '/*@@DECODE_BASE64@@*/': tpl('decode_base64.js'),
     '@@CORE_BASE64@@': wasmBytes.toString('base64'),
     '@@VALIDATOR_BASE64@@': validatorBytes.toString('base64'),
+    '@@CLIENT_BASE64@@': clientBytes.toString('base64'),
   };
   const indented = (text, indent) => text.replace(/\s+$/, '').split('\n').map((l) => (l ? indent + l : l)).join('\n');
 
@@ -466,20 +493,31 @@ step('assemble dist/', () => {
   const inlineCore = fill(tpl('core.inline.esm.js'), { ...common, ...inline, '/*@@CORE_SOURCES@@*/': coreSources });
 
   // The classic scripts: the front alone, loading modelcontext_core.js beside it; and the
-  // self-contained one (glue, core sources, both wasm modules inline; complete at once).
+  // self-contained one (glue, core sources, the three wasm modules inline; complete at once).
   // The glue's own `exports` parameter is renamed: inside a classic script it is a local, but
   // package linters (publint) read `exports.X =` as CommonJS.
-  const glueNoModules = indented(
-    noModules.js
-      .replace(/^let wasm_bindgen = \(function\(exports\) \{$/m, 'let wasm_bindgen = (function(__wbg_exports) {')
-      .replace(/^(\s*)exports\.(\w+) = /gm, '$1__wbg_exports.$2 = ')
-      .replace(/\{ initSync \}, exports\);/, '{ initSync }, __wbg_exports);'),
-    '  ',
-  );
-  if (/(?<![.\w])exports\b/.test(glueNoModules)) fail('unexpected --target no-modules glue: `exports` left after renaming');
-  if (!/^\s*let wasm_bindgen = /m.test(glueNoModules)) {
-    fail('unexpected --target no-modules glue: no `let wasm_bindgen =`');
-  }
+  const classicGlue = (js, indent) => {
+    const glue = indented(
+      js
+        .replace(/^let wasm_bindgen = \(function\(exports\) \{$/m, 'let wasm_bindgen = (function(__wbg_exports) {')
+        .replace(/^(\s*)exports\.(\w+) = /gm, '$1__wbg_exports.$2 = ')
+        .replace(/\{ initSync \}, exports\);/, '{ initSync }, __wbg_exports);'),
+      indent,
+    );
+    if (/(?<![.\w])exports\b/.test(glue)) fail('unexpected --target no-modules glue: `exports` left after renaming');
+    if (!/^\s*let wasm_bindgen = /m.test(glue)) {
+      fail('unexpected --target no-modules glue: no `let wasm_bindgen =`');
+    }
+    return glue;
+  };
+  const glueNoModules = classicGlue(noModules.js, '  ');
+  // The client's classic glue, in a scope of its own (its `wasm_bindgen` is not the core's).
+  const clientGlueNoModules = [
+    '  const __mcpClientGlue = (function () {',
+    classicGlue(clientNoModules.js, '    '),
+    '    return wasm_bindgen;',
+    '  })();',
+  ].join('\n');
   const iife = fill(tpl('entry.iife.js'), {
     ...common,
     '@@VARIANT@@': '',
@@ -487,16 +525,18 @@ step('assemble dist/', () => {
     '@@CORE_FROM@@': `The core (${OUT.core} beside it, which fetches the core wasm) then loads; calls made meanwhile wait for it, in order.`,
     '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
     '/*@@GLUE_NO_MODULES@@*/': '',
+    '/*@@CLIENT_GLUE_NO_MODULES@@*/': '',
     '/*@@CORE_SOURCES@@*/': '',
     '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.import.iife.js'), { ...common, '@@CORE_JS@@': OUT.core }), '  '),
   });
   const inlineIife = fill(tpl('entry.iife.js'), {
     ...common,
-    '@@VARIANT@@': ' (self-contained: both wasm modules inline)',
+    '@@VARIANT@@': ' (self-contained: every wasm module inline)',
     '@@SELF@@': OUT.inlineIife,
     '@@CORE_FROM@@': 'The core wasm is inside it and compiled at once, so the polyfill is complete when it ends; nothing else is fetched.',
     '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
     '/*@@GLUE_NO_MODULES@@*/': glueNoModules,
+    '/*@@CLIENT_GLUE_NO_MODULES@@*/': clientGlueNoModules,
     '/*@@CORE_SOURCES@@*/': concatSources('  ', CORE_SOURCES),
     '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.inline.iife.js'), { ...common, ...inline }), '  '),
   });
@@ -516,6 +556,8 @@ step('assemble dist/', () => {
   fs.writeFileSync(path.join(DIST_DIR, OUT.core), core);
   fs.writeFileSync(path.join(DIST_DIR, OUT.glueJs), web.js);
   fs.writeFileSync(path.join(DIST_DIR, OUT.glueWasm), wasmBytes);
+  fs.writeFileSync(path.join(DIST_DIR, OUT.clientGlueJs), clientWeb.js);
+  fs.writeFileSync(path.join(DIST_DIR, OUT.clientGlueWasm), clientBytes);
   fs.writeFileSync(path.join(DIST_DIR, OUT.iife), iife);
   fs.writeFileSync(path.join(DIST_DIR, OUT.validator), validatorBytes);
   fs.writeFileSync(path.join(DIST_DIR, OUT.inlineEsm), inlineEsm);
@@ -523,7 +565,7 @@ step('assemble dist/', () => {
   fs.writeFileSync(path.join(DIST_DIR, OUT.inlineIife), inlineIife);
   fs.copyFileSync(path.join(REPO_ROOT, 'polyfill', 'react', 'index.js'), path.join(DIST_DIR, OUT.react));
 
-  for (const f of [OUT.esm, OUT.core, OUT.glueJs, OUT.inlineEsm, OUT.inlineCore, OUT.react]) {
+  for (const f of [OUT.esm, OUT.core, OUT.glueJs, OUT.clientGlueJs, OUT.inlineEsm, OUT.inlineCore, OUT.react]) {
     const r = spawnSync(process.execPath, ['--check', path.join(DIST_DIR, f)], { encoding: 'utf8' });
     if (r.status !== 0) fail(`${f} does not parse as a module:\n${r.stderr}`);
   }

@@ -53,6 +53,9 @@ const CLASSIC = [...FRONT_CLASSIC, ...CORE];
 const SELF_CONTAINED = ['modelcontext.inline.iife.js'];
 const VALIDATOR = ['modelcontext_validator.wasm'];
 const hasValidator = rows.some((r) => r.file === VALIDATOR[0]);
+// McpClient and the client transports: fetched when a page first makes a client.
+const CLIENT = ['modelcontext_client_glue.js', 'modelcontext_client_glue_bg.wasm'];
+const hasClient = rows.some((r) => r.file === CLIENT[1]);
 // The critical path is what a page downloads to install the polyfill; the validator module is
 // fetched later, when a tool with a schema is first registered (src/browser/validator.rs).
 const bundles = [
@@ -61,15 +64,17 @@ const bundles = [
   { file: 'core, loaded after the front (core js + glue + core wasm)', ...sum(CORE) },
   { file: 'core wasm (modelcontext_glue_bg.wasm)', ...sum(['modelcontext_glue_bg.wasm']) },
   ...(hasValidator ? [{ file: 'validator wasm (modelcontext_validator.wasm)', ...sum(VALIDATOR) }] : []),
+  ...(hasClient ? [{ file: 'client module (client glue + client wasm), when a page first makes a client', ...sum(CLIENT) }] : []),
   { file: 'ESM, front + core (modelcontext.js, modelcontext_core.js, glue, core wasm)', ...sum(ESM) },
   { file: 'classic, front + core (modelcontext.iife.js, modelcontext_core.js, glue, core wasm)', ...sum(CLASSIC) },
-  { file: 'self-contained classic (modelcontext.inline.iife.js, both wasm inside)', ...sum(SELF_CONTAINED) },
+  { file: 'self-contained classic (modelcontext.inline.iife.js, every wasm inside)', ...sum(SELF_CONTAINED) },
   ...(hasValidator
     ? [
         { file: 'ESM + validator (first schema the core cannot check)', ...sum([...ESM, ...VALIDATOR]) },
         { file: 'classic + validator (first schema the core cannot check)', ...sum([...CLASSIC, ...VALIDATOR]) },
       ]
     : []),
+  ...(hasClient ? [{ file: 'ESM + client module (a page that makes an McpClient)', ...sum([...ESM, ...CLIENT]) }] : []),
 ];
 
 // The peers a page would otherwise load, measured the same way from node_modules (installed by

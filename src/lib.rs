@@ -16,13 +16,15 @@
 //! | `transport` | wasm only: browser transports |
 //! | `wire` | wasm only: each wire's envelope and defaults, shared by server and client transports |
 //!
-//! Features: `validator` (the `schema` module), `browser` (on wasm32: `browser`, `transport`
-//! and the wasm client; without it a wasm32 build holds no wasm-bindgen code),
-//! `validator-module` (on wasm32: the validator as its own module, `schema::module`). The
-//! browser build is two wasm modules: the core (`browser`) and the validator, which the core
-//! loads when a tool first needs it (`browser::validator`).
+//! Features: `validator` (the `schema` module); on wasm32, `web-server` (`browser` and
+//! `transport`: the installer and the server side), `web-client` (the exported wasm client),
+//! `browser` (both), `validator-module` (the validator as its own module, `schema::module`);
+//! without `web-server` or `web-client` a wasm32 build holds no wasm-bindgen code. The browser
+//! build is three wasm modules: the core (`web-server`), the client (`web-client`), loaded when a
+//! page first makes a client, and the validator, which the core loads when a tool first needs
+//! it (`browser::validator`).
 
-#[cfg(any(not(target_arch = "wasm32"), feature = "browser"))]
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-client"))]
 pub mod client;
 pub mod collections;
 pub mod executor;
@@ -32,11 +34,11 @@ pub mod protocol;
 pub mod schema;
 pub mod server;
 
-#[cfg(all(target_arch = "wasm32", feature = "browser"))]
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
 pub mod browser;
-#[cfg(all(target_arch = "wasm32", feature = "browser"))]
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
 pub mod js;
-#[cfg(all(target_arch = "wasm32", feature = "browser"))]
+#[cfg(all(target_arch = "wasm32", feature = "web-server"))]
 pub mod transport;
-#[cfg(all(target_arch = "wasm32", feature = "browser"))]
+#[cfg(all(target_arch = "wasm32", feature = "web"))]
 pub mod wire;

@@ -34,6 +34,14 @@ export * from './client.js';
 export declare const ready: Promise<ModelContextPolyfillRecord>;
 
 /**
+ * Loads the client module (`McpClient` and the client transports live in a wasm module of their
+ * own, fetched when a page first makes a client) now. Before it has loaded, a client or client
+ * transport made with a bad option rejects its `connect()` / `start()`; after, its constructor
+ * throws the `TypeError` at once.
+ */
+export declare function loadClient(): Promise<void>;
+
+/**
  * `globalThis[Symbol.for('modelcontext-polyfill')]`: what the first copy of the polyfill on the
  * page installed. TypeScript cannot type a `Symbol.for` key on `globalThis`, so cast:
  *
@@ -58,8 +66,11 @@ export interface ModelContextPolyfillRecord {
   readonly ready: Promise<ModelContextPolyfillRecord>;
   /** The server transport classes (frozen); empty until `ready`. */
   readonly transports: Readonly<typeof ServerTransports>;
-  /** `McpClient`, the client transports and the error classes (frozen); empty until `ready`. */
-  readonly client: Readonly<typeof Client>;
+  /**
+   * `McpClient`, the client transports and the error classes (frozen); empty until `ready`.
+   * `load()` loads the client module now (see `loadClient`).
+   */
+  readonly client: Readonly<typeof Client & { load(): Promise<void> }>;
 }
 
 export type ModelContextJSONValue = globalThis.ModelContextJSONValue;

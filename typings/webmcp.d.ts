@@ -340,6 +340,13 @@ interface ModelContextPolyfillConfig {
    * beside the polyfill script.
    */
   validatorUrl?: string | URL;
+  /**
+   * Where the client module's wasm (`McpClient` and the client transports) is fetched from, when
+   * a page first makes a client (relative URLs resolve against the page). Default:
+   * `modelcontext_client_glue_bg.wasm` beside the polyfill's files. Unused by the builds with
+   * the wasm inline.
+   */
+  clientUrl?: string | URL;
 }
 
 // Declared empty so that projects without the DOM lib (`lib: ["webworker"]`) compile these

@@ -25,6 +25,13 @@ export let TabServerTransport, PostMessageServerTransport, BroadcastChannelServe
 export let McpClient, TabClientTransport, PostMessageClientTransport, BroadcastChannelClientTransport,
   IframeParentClientTransport, EventClientTransport, ExtensionClientTransport,
   TransportError, TransportClosedError, RequestTimeoutError, McpError;
+// The client classes stand in for the client module's and load it when a page first makes one
+// (polyfill/src/client.js); `loadClient()` loads it now, after which their constructors check
+// their options at once.
+/** Resolves once the client module has loaded. */
+export function loadClient() {
+  return ready.then((r) => r.client.load());
+}
 ready.then((r) => {
   ({
     TabServerTransport, PostMessageServerTransport, BroadcastChannelServerTransport,

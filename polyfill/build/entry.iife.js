@@ -17,6 +17,8 @@
 
 /*@@GLUE_NO_MODULES@@*/
 
+/*@@CLIENT_GLUE_NO_MODULES@@*/
+
 /*@@CORE_SOURCES@@*/
 
 /*@@LOAD_CORE@@*/

@@ -1,8 +1,9 @@
-// Both wasm modules are inside this file (base64): the core is compiled and instantiated at
-// once, so the polyfill is complete when this script ends; the validator is compiled when
-// first needed. Nothing is fetched.
+// The three wasm modules are inside this file (base64): the core is compiled and instantiated at
+// once, so the polyfill is complete when this script ends; the validator and the client are
+// compiled when first needed. Nothing is fetched.
 const CORE = '@@CORE_BASE64@@';
 const VALIDATOR = '@@VALIDATOR_BASE64@@';
+const CLIENT = '@@CLIENT_BASE64@@';
 
 /*@@DECODE_BASE64@@*/
 
@@ -10,7 +11,11 @@ function loadCore() {
   wasm_bindgen.initSync({ module: __mcpCompileSync(decodeBase64(CORE), 'the core module') });
   return {
     wasm: wasm_bindgen,
-    client: __mcpDefineClient(wasm_bindgen),
+    client: __mcpDefineClient(() =>
+      __mcpCompile(decodeBase64(CLIENT), 'the client module').then((module) => {
+        __mcpClientGlue.initSync({ module });
+        return __mcpClientGlue;
+      })),
     callOptions: __mcpCallOptions,
     messageGate: __mcpMessageGate,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),

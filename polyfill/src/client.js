@@ -1,9 +1,22 @@
 // The client side for page scripts: the error classes McpClient rejects with, and the
-// exported classes (McpClient and the client transports, all implemented in Rust:
-// src/client/). This file only defines the Error subclasses (which must be real JS classes
-// for `instanceof` to work) and gathers the exports.
-
-function __mcpDefineClient(wasm) {
+// exported classes (McpClient and the client transports, implemented in Rust: src/client/).
+// They live in a wasm module of their own (dist/modelcontext_client_glue*), which most pages
+// never need: the classes here stand in for them and load that module when a page first makes
+// one. The error classes must be real JS classes for `instanceof` to work.
+//
+// How a stand-in behaves:
+// - Once the client module has loaded (after the first construction, or `load()`), `new X(...)`
+//   makes the real object at once, and checks its arguments as it always did: a bad option
+//   throws a TypeError from the constructor.
+// - Before, the arguments are kept and the real object is made when the module arrives. A bad
+//   option, or a module that cannot be loaded, then rejects the object's first promise
+//   (`connect()`, `start()`, any request) instead. Getters answer as an unconnected object does
+//   (`state` 'idle', `isConnected` false, `pendingRequests` 0); handlers (`onclose`, …),
+//   `onNotification` and `setRequestHandler` are kept and handed over, in order.
+// - Every member forwards to the real object; a stand-in transport can be given to McpClient or
+//   to another MCP client (the SDK's `Client.connect(transport)`) alike.
+/** The client classes, whose module `loadModule()` loads (resolving with its initialized glue). */
+function __mcpDefineClient(loadModule) {
   function named(cls, name) {
     Object.defineProperty(cls.prototype, 'name', { value: name, writable: true, configurable: true });
     return cls;
@@ -43,14 +56,167 @@ function __mcpDefineClient(wasm) {
   }, 'McpError');
 
   const errors = { TransportError, TransportClosedError, RequestTimeoutError, McpError };
-  if (typeof wasm.setClientErrorClasses === 'function') wasm.setClientErrorClasses(errors);
+
+  let wasm = null; // the client module's exports, once loaded
+  let loading = null;
+  function load() {
+    if (!loading) {
+      loading = Promise.resolve()
+        .then(loadModule)
+        .then((w) => {
+          if (typeof w.setClientErrorClasses === 'function') w.setClientErrorClasses(errors);
+          wasm = w;
+          return w;
+        });
+      loading.catch(() => {});
+    }
+    return loading;
+  }
+
+  // Each stand-in's state: { args, real, ready, handlers, ops }.
+  const states = new WeakMap();
+  function state(self) {
+    const st = states.get(self);
+    if (!st) throw new TypeError('Illegal invocation');
+    return st;
+  }
+
+  /**
+   * The stand-in class for the module's class `name`: `methods` return promises, `handlers` are
+   * the on* properties, `idle` the getters' answers before the real object exists, `sync` the
+   * other members that run before it (each `(st, ...args)`).
+   */
+  function standIn(name, { methods, handlers, idle, sync }) {
+    const C = {
+      [name]: class {
+        constructor(...args) {
+          const st = { args, real: null, ready: null, handlers: Object.create(null), ops: [] };
+          states.set(this, st);
+          const make = (w) => {
+            const real = new w[name](...args);
+            st.real = real;
+            for (const h in st.handlers) real[h] = st.handlers[h];
+            for (const op of st.ops) op(real);
+            st.ops = null;
+            return real;
+          };
+          if (wasm) {
+            st.ready = Promise.resolve(make(wasm));
+          } else {
+            st.ready = load().then(make);
+            st.ready.catch(() => {});
+          }
+        }
+      },
+    }[name];
+    const proto = C.prototype;
+    const define = (key, desc) => Object.defineProperty(proto, key, { configurable: true, ...desc });
+    for (const m of methods) {
+      define(m, {
+        writable: true,
+        value: {
+          [m](...a) {
+            const st = state(this);
+            return st.real ? st.real[m](...a) : st.ready.then((real) => real[m](...a));
+          },
+        }[m],
+      });
+    }
+    for (const h of handlers) {
+      define(h, {
+        get() {
+          const st = state(this);
+          return st.real ? st.real[h] : st.handlers[h] ?? null;
+        },
+        set(v) {
+          const st = state(this);
+          if (st.real) st.real[h] = v;
+          else st.handlers[h] = v;
+        },
+      });
+    }
+    for (const [g, before] of Object.entries(idle)) {
+      define(g, {
+        get() {
+          const st = state(this);
+          return st.real ? st.real[g] : before(st);
+        },
+      });
+    }
+    for (const [m, before] of Object.entries(sync)) {
+      define(m, {
+        writable: true,
+        value: {
+          [m](...a) {
+            const st = state(this);
+            return st.real ? st.real[m](...a) : before(st, ...a);
+          },
+        }[m],
+      });
+    }
+    if (typeof Symbol.dispose === 'symbol') define(Symbol.dispose, { writable: true, value: proto.free });
+    return C;
+  }
+
+  // Before the real object: run `f` on it when it comes (or never, when it cannot be made).
+  const later = (st, f) => {
+    st.ops.push(f);
+  };
+  const free = (st) => later(st, (real) => real.free());
 
   const client = { ...errors };
+  client.McpClient = standIn('McpClient', {
+    methods: [
+      'connect', 'request', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'callTool',
+      'readResource', 'getPrompt', 'ping', 'notify', 'close',
+    ],
+    handlers: ['onclose', 'onerror', 'onreconnect'],
+    idle: {
+      state: () => 'idle',
+      transport: (st) => st.args[0],
+      protocolVersion: () => undefined,
+      serverInfo: () => undefined,
+      serverCapabilities: () => undefined,
+      instructions: () => undefined,
+      pendingRequests: () => 0,
+    },
+    sync: {
+      // The module's own argument checks, so that they throw before it has loaded too.
+      onNotification(st, method, callback) {
+        if (typeof method !== 'string') throw new TypeError('onNotification(method, callback): method must be a string');
+        if (typeof callback !== 'function') throw new TypeError('onNotification(method, callback): callback must be a function');
+        let off = null;
+        let removed = false;
+        later(st, (real) => {
+          if (!removed) off = real.onNotification(method, callback);
+        });
+        return () => {
+          removed = true;
+          if (off) off();
+        };
+      },
+      setRequestHandler(st, method, handler) {
+        if (typeof method !== 'string') throw new TypeError('setRequestHandler(method, handler): method must be a string');
+        if (handler != null && typeof handler !== 'function') {
+          throw new TypeError('setRequestHandler(method, handler): handler must be a function or null');
+        }
+        later(st, (real) => real.setRequestHandler(method, handler));
+      },
+      free,
+    },
+  });
   for (const name of [
-    'McpClient', 'TabClientTransport', 'PostMessageClientTransport', 'BroadcastChannelClientTransport',
+    'TabClientTransport', 'PostMessageClientTransport', 'BroadcastChannelClientTransport',
     'IframeParentClientTransport', 'EventClientTransport', 'ExtensionClientTransport',
   ]) {
-    if (typeof wasm[name] === 'function') client[name] = wasm[name];
+    client[name] = standIn(name, {
+      methods: ['start', 'send', 'close'],
+      handlers: ['onmessage', 'onclose', 'onerror'],
+      idle: { isConnected: () => false },
+      sync: { free },
+    });
   }
+  /** Loads the client module now; resolves when the classes make real objects at once. */
+  client.load = () => load().then(() => undefined);
   return Object.freeze(client);
 }

@@ -14,34 +14,41 @@
 //! | `legacy.rs` | earlier drafts' methods and `modelContextTesting` |
 //! | `native.rs` | living beside a native `document.modelContext`: tools mirrored both ways |
 //! | `js_handler.rs` | page functions as engine handlers |
-//! | `runtime.rs` | the engine's runtime on the browser event loop |
+//! | `runtime.rs` | the engine's runtime on the browser event loop (the wasm client's too) |
 //! | `validator.rs` | the validator module, loaded when a tool first needs it |
 
-pub mod engine;
-pub mod forms;
-pub mod frames;
-pub mod js_handler;
-pub mod legacy;
-pub mod native;
+/// Items of the core module only (feature `web-server`).
+macro_rules! server_side {
+    ($($item:item)*) => { $( #[cfg(feature = "web-server")] $item )* };
+}
+
+// Everything here but `runtime` (which the wasm client runs on too) is the core's.
 pub mod runtime;
-#[cfg(feature = "validator")]
+#[cfg(all(feature = "web-server", feature = "validator"))]
 pub mod schema_suite;
-pub mod scope;
-pub mod session_api;
-pub mod setup;
-pub mod skill_api;
-pub mod store;
-pub mod validator;
-pub mod webmcp;
+server_side! {
+    pub mod engine;
+    pub mod forms;
+    pub mod frames;
+    pub mod js_handler;
+    pub mod legacy;
+    pub mod native;
+    pub mod scope;
+    pub mod session_api;
+    pub mod setup;
+    pub mod skill_api;
+    pub mod store;
+    pub mod validator;
+    pub mod webmcp;
+    pub use engine::Engine;
+    pub use setup::McpSession;
+}
 
 pub use crate::js::DomError;
-pub use engine::Engine;
-pub use setup::McpSession;
-
-use wasm_bindgen::prelude::*;
 
 /// The crate version, for diagnostics.
-#[wasm_bindgen(js_name = polyfillVersion)]
+#[cfg(feature = "web-server")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = polyfillVersion)]
 pub fn polyfill_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }

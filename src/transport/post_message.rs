@@ -18,7 +18,7 @@ use super::{opt_string, Started};
 use crate::js;
 use crate::js::{Listener, MessageGate};
 use crate::server::Server;
-use crate::wire::post_message::{envelope, open_envelope};
+use crate::wire::post_message::{self, envelope, open_envelope};
 
 pub use crate::wire::post_message::DEFAULT_MESSAGE_TYPE;
 
@@ -35,7 +35,7 @@ impl PostMessageConfig {
     /// `{ target, origin?, messageType?, … }`.
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<PostMessageConfig, JsValue> {
         let target = js::get(opts, "target")?;
-        let is_window = post_message_target(&target, ctx, "its messages")?;
+        let is_window = post_message::check_target(&target, ctx, "its messages")?;
         let allowed = origins_from_js(
             &js::get(opts, "origin")?,
             &format!("{ctx}.origin"),
@@ -147,28 +147,4 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
         l
     };
     Ok(Started::new(HubServer::new(hub, listener, claim)))
-}
-
-/// Checks the `{ctx}.target` of a postMessage transport and says whether it is a Window.
-/// A Window target's messages arrive on this context's own window; `receive` names them
-/// in the error when this context has none.
-pub fn post_message_target(target: &JsValue, ctx: &str, receive: &str) -> Result<bool, JsValue> {
-    if !target.is_object() || !js::has_method(target, "postMessage") {
-        return Err(js::type_error(&format!(
-            "{ctx}.target is required: a Worker, a Window, a MessagePort or a worker's self \
-             (something with postMessage())"
-        )));
-    }
-    let is_window = js::is_window(target);
-    if !is_window && !js::has_method(target, "addEventListener") {
-        return Err(js::type_error(&format!(
-            "{ctx}.target must have addEventListener() (a Worker, a MessagePort or a worker's self)"
-        )));
-    }
-    if is_window && web_sys::window().is_none() {
-        return Err(js::type_error(&format!(
-            "{ctx}.target is a Window, but this context has no window to receive {receive} on"
-        )));
-    }
-    Ok(is_window)
 }

@@ -2,7 +2,7 @@
 // installed into each app of examples/bundlers/<tool>/, built with that bundler's defaults, then
 // opened in Chromium. The app registers a tool with an input schema: a valid call resolves, an
 // invalid one rejects with DataError (a plain schema checked by the core, and a pattern that needs
-// the validator module: both wasm files).
+// the validator module), then an McpClient calls a tool (the client module): all three wasm files.
 //
 // Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/),
 // webpack 5 (no config file), Parcel 2 (no config); Rollup (node-resolve) and esbuild (--bundle)
@@ -67,7 +67,8 @@ function result(url, { absolute = false } = {}) {
 
 // `add`'s schema is plain (checked by the core); `greet`'s has a pattern, which only the
 // validator module checks: both wasm files must load from where the bundler put them.
-const WORKS = { valid: '5', invalid: 'DataError', patternValid: 'hi ada', patternInvalid: 'DataError' };
+// Then an McpClient calls `add` through the page's tab server: the client module's wasm too.
+const WORKS = { valid: '5', invalid: 'DataError', patternValid: 'hi ada', patternInvalid: 'DataError', viaClient: '42' };
 
 /** Runs `fn(origin)` with Vite serving `dir`: its dev server (`dev`) or `vite preview` of dist/. */
 async function withVite(kind, dir, fn) {
@@ -84,18 +85,19 @@ async function withVite(kind, dir, fn) {
   }
 }
 
-test('Vite build (no config): both wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
+test('Vite build (no config): the three wasm files emitted; valid call resolves, invalid rejects with DataError, the client calls', async () => {
   const { dir } = app('vite');
   run(BIN('vite'), ['build', '--logLevel', 'warn'], dir);
   const assets = fs.readdirSync(path.join(dir, 'dist', 'assets'));
   assert.ok(assets.some((f) => /^modelcontext_glue_bg-.*\.wasm$/.test(f)), assets.join(' '));
   assert.ok(assets.some((f) => /^modelcontext_validator-.*\.wasm$/.test(f)), assets.join(' '));
+  assert.ok(assets.some((f) => /^modelcontext_client_glue_bg-.*\.wasm$/.test(f)), assets.join(' '));
   // Served by `vite preview`, as the app's users would.
   const r = await withVite('preview', dir, (origin) => result(`${origin}/`, { absolute: true }));
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
 
-test('Vite dev server (no config): a module imported after the polyfill sees document.modelContext; pre-bundled .vite/deps still find both wasm files', async () => {
+test('Vite dev server (no config): a module imported after the polyfill sees document.modelContext; pre-bundled .vite/deps still find the three wasm files', async () => {
   const { dir } = app('vite');
   const r = await withVite('dev', dir, (origin) => result(`${origin}/`, { absolute: true }));
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
@@ -105,7 +107,7 @@ test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-
   const { dir, url } = app('webpack');
   run(BIN('webpack'), ['--mode', 'production'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 2, files.join(' '));
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
   for (const f of files.filter((f) => f.endsWith('.js'))) {
     assert.doesNotMatch(fs.readFileSync(path.join(dir, 'dist', f), 'utf8'), /file:\/\//, `${f} holds a file:// URL`);
   }
@@ -113,11 +115,11 @@ test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
 
-test('Parcel 2 (no config): both wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
+test('Parcel 2 (no config): the three wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
   const { dir, url } = app('parcel');
   run(BIN('parcel'), ['build', 'index.html', '--no-cache', '--cache-dir', path.join(dir, '.parcel-cache'), '--dist-dir', 'dist', '--public-url', './', '--log-level', 'warn'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 2, files.join(' '));
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
   const r = await result(`${url}dist/`);
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });

@@ -63,7 +63,7 @@ test('exports: McpClient, the client transports and the error classes (ESM named
     const r = await page.evaluate(() => {
       const rec = globalThis[Symbol.for('modelcontext-polyfill')].client;
       const names = Object.keys(rec).sort();
-      const same = names.every((n) => window.M[n] === rec[n]);
+      const same = names.filter((n) => n !== 'load').every((n) => window.M[n] === rec[n]);
       const { RequestTimeoutError, TransportClosedError, TransportError, McpError } = rec;
       const t = new RequestTimeoutError('m', { requestId: 3, method: 'x', timeoutMs: 5 });
       const c = new TransportClosedError('gone', { reason: 'why' });
@@ -78,7 +78,7 @@ test('exports: McpClient, the client transports and the error classes (ESM named
     assert.deepEqual(r.names, [
       'BroadcastChannelClientTransport', 'EventClientTransport', 'ExtensionClientTransport',
       'IframeParentClientTransport', 'McpClient', 'McpError', 'PostMessageClientTransport',
-      'RequestTimeoutError', 'TabClientTransport', 'TransportClosedError', 'TransportError',
+      'RequestTimeoutError', 'TabClientTransport', 'TransportClosedError', 'TransportError', 'load',
     ]);
     assert.equal(r.same, true);
     assert.equal(r.frozen, true);
@@ -86,6 +86,103 @@ test('exports: McpClient, the client transports and the error classes (ESM named
     assert.deepEqual(r.closed, [true, 'TransportClosedError', 'TRANSPORT_CLOSED', 'why']);
     assert.deepEqual(r.mcp, [true, 'McpError', -32601, 'MCP error -32601: Method not found', 1]);
   }, { html: ESM }));
+
+// The client classes stand in for the client module's (polyfill/src/client.js): a page that
+// makes no client never fetches it; the first client made loads it, once.
+test('the client module loads when a page first makes a client: what a stand-in does before and after', () =>
+  withPage(async ({ page, goto }) => {
+    const asked = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname.replace(/^.*\//, '')));
+    await goto(await inlinePage(`<script type="module">
+      import * as M from '/dist/modelcontext.js';
+      await M.ready;
+      await navigator.modelContext.registerTool({ name: 'echo', description: 'Echo', execute: ({ a }) => 'echo ' + a });
+      window.M = M;
+    </script>`));
+    await page.waitForFunction(() => window.M);
+    const before = asked.filter((f) => f.startsWith('modelcontext_client'));
+    const r = await page.evaluate(async () => {
+      const { McpClient, TabClientTransport, loadClient } = window.M;
+      const notes = [];
+      // Made before the module is here: the arguments wait for it; so do handlers.
+      const transport = new TabClientTransport({ targetOrigin: location.origin });
+      const client = new McpClient(transport, { clientInfo: { name: 'early', version: '1' } });
+      const badOptions = new McpClient(transport, { timeoutMs: -1 });
+      const idle = [client.state, client.pendingRequests, client.serverInfo, client.transport === transport, transport.isConnected, transport.onmessage];
+      client.onclose = () => notes.push('closed');
+      const off = client.onNotification('notifications/tools/list_changed', () => notes.push('changed'));
+      const removed = client.onNotification('notifications/tools/list_changed', () => notes.push('removed handler ran'));
+      removed();
+      const syncErrors = [
+        (() => { try { client.onNotification(5, () => {}); } catch (e) { return e.name; } })(),
+        (() => { try { client.setRequestHandler('roots/list', 5); } catch (e) { return e.name; } })(),
+      ];
+      client.setRequestHandler('roots/list', () => ({ roots: [] }));
+      // A bad option cannot throw before the module is here: it rejects connect() (the
+      // transport's, through the client's start of it).
+      const bad = new McpClient(new TabClientTransport({ targetOrigin: 5 }));
+      const badConnect = await bad.connect().then(() => 'connected', (e) => `${e.name}: ${e.message}`);
+      const badOption = await badOptions.connect().then(() => 'connected', (e) => `${e.name}: ${e.message}`);
+      const details = await client.connect();
+      const connected = [client.state, transport.isConnected, details.serverInfo !== undefined, client.onclose !== null];
+      const call = await client.callTool('echo', { a: 1 });
+      await navigator.modelContext.registerTool({ name: 'late', description: 'L', execute: () => 'x' });
+      const deadline = Date.now() + 3000;
+      while (!notes.includes('changed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      off();
+      // Once loaded, a constructor checks its options at once, as the module's classes do.
+      await loadClient();
+      const now = (() => { try { new TabClientTransport({ targetOrigin: 5 }); return 'no error'; } catch (e) { return `${e.name}: ${e.message}`; } })();
+      const after = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+      const afterState = after.state;
+      await after.connect();
+      const afterCall = await after.callTool('echo', { a: 2 });
+      await after.close();
+      await client.close();
+      return {
+        idle, syncErrors, badConnect, badOption, connected, call: call.content[0].text, notes, now, afterState,
+        afterCall: afterCall.content[0].text, instance: client instanceof McpClient && transport instanceof TabClientTransport,
+        names: [McpClient.name, TabClientTransport.name],
+      };
+    });
+    assert.deepEqual(before, [], 'the client module is not fetched before a client is made');
+    assert.deepEqual(r.idle, ['idle', 0, undefined, true, false, null]);
+    assert.deepEqual(r.syncErrors, ['TypeError', 'TypeError']);
+    assert.match(r.badConnect, /^TransportError: .*TypeError: .*targetOrigin must be a string/);
+    assert.match(r.badOption, /^TypeError: .*timeoutMs must be a non-negative number/);
+    assert.deepEqual(r.connected, ['connected', true, true, true]);
+    assert.equal(r.call, 'echo 1');
+    assert.deepEqual(r.notes, ['changed', 'closed']);
+    assert.match(r.now, /^TypeError: .*targetOrigin must be a string/);
+    assert.equal(r.afterState, 'idle');
+    assert.equal(r.afterCall, 'echo 2');
+    assert.equal(r.instance, true);
+    assert.deepEqual(r.names, ['McpClient', 'TabClientTransport']);
+    assert.deepEqual(asked.filter((f) => f.startsWith('modelcontext_client')).sort(), ['modelcontext_client_glue.js', 'modelcontext_client_glue_bg.wasm']);
+  }));
+
+test('a client module that cannot be loaded rejects connect() with the cause and the fix; the page\'s server is unharmed', () =>
+  withPage(async ({ page, goto }) => {
+    await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { clientUrl: '/nowhere/client.wasm' };</script>
+      <script type="module">
+      import * as M from '/dist/modelcontext.js';
+      await M.ready;
+      window.M = M;
+    </script>`));
+    await page.waitForFunction(() => window.M);
+    const r = await page.evaluate(async () => {
+      const { McpClient, TabClientTransport } = window.M;
+      const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+      const first = await client.connect().then(() => 'connected', (e) => e.message);
+      const again = await client.listTools().then(() => 'listed', (e) => e.message);
+      await navigator.modelContext.registerTool({ name: 't', description: 'T', execute: () => 'ran' });
+      const tools = (await navigator.modelContext.getTools()).map((t) => t.name);
+      return { first, again, tools };
+    });
+    assert.match(r.first, /the client module .*\/nowhere\/client\.wasm could not be loaded: HTTP 404.*modelContextPolyfillConfig\.clientUrl/);
+    assert.equal(r.again, r.first);
+    assert.deepEqual(r.tools, ['t']);
+  }));
 
 test('a page calls a dedicated Worker\'s server: PostMessageClientTransport + McpClient', () =>
   withPage(async ({ page }) => {

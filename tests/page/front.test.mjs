@@ -234,7 +234,7 @@ for (const [build, src] of [['classic', '/dist/modelcontext.iife.js'], ['self-co
     }));
 }
 
-test('the self-contained classic build is complete when its script ends (sync API, no request for other files)', () =>
+test('the self-contained classic build is complete when its script ends (sync API, no request for other files, the validator and the client inside)', () =>
   withPage(async ({ page, goto }) => {
     const requested = [];
     page.on('request', (r) => requested.push(new URL(r.url()).pathname));
@@ -249,9 +249,16 @@ test('the self-contained classic build is complete when its script ends (sync AP
       // A pattern: checked by the validator module, inline in this build.
       await document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string', pattern: '^x' } } }, execute: () => 'ran' });
       const typed = (await document.modelContext.getTools()).find((t) => t.name === 'typed');
-      return document.modelContext.executeTool(typed, { n: 'x' }).then(() => 'ran', (e) => e.name);
+      const invalid = await document.modelContext.executeTool(typed, { n: 'x' }).then(() => 'ran', (e) => e.name);
+      // An McpClient: the client module, inline in this build too.
+      const { McpClient, TabClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+      await client.connect();
+      const viaClient = (await client.callTool('s', {})).content[0].text;
+      await client.close();
+      return { invalid, viaClient };
     });
-    assert.equal(r, 'DataError');
+    assert.deepEqual(r, { invalid: 'DataError', viaClient: 'x' });
     assert.deepEqual(requested.filter((p) => p.startsWith('/dist/')), ['/dist/modelcontext.inline.iife.js']);
   }));
 

@@ -409,7 +409,7 @@ test('the declared server transport classes, client classes and polyfill record 
   const actual = await withPage(
     async ({ page }) => {
       await page.waitForFunction(() => window.loaded);
-      return page.evaluate(() => {
+      return page.evaluate(async () => {
         const rec = globalThis[Symbol.for('modelcontext-polyfill')];
         const members = (cls) => {
           const out = new Set();
@@ -429,7 +429,15 @@ test('the declared server transport classes, client classes and polyfill record 
           members: Object.fromEntries(Object.entries(classes).map(([k, v]) => [k, members(v)])),
           statics: Object.fromEntries(Object.entries(classes).map(([k, v]) => [k, Object.getOwnPropertyNames(v)])),
           esm: Object.keys(window.M).sort(),
-          esmSame: Object.entries(window.M).every(([k, v]) => (k === 'ready' ? v === rec.ready : v === classes[k])),
+          esmSame: Object.entries(window.M).every(([k, v]) => (k === 'ready' ? v === rec.ready : k === 'loadClient' || v === classes[k])),
+          // The client classes stand in for the client module's (polyfill/src/client.js): the
+          // module's own classes, member for member.
+          standIns: await (async () => {
+            const real = await import('/dist/modelcontext_client_glue.js');
+            const own = (cls) => Object.getOwnPropertyNames(cls.prototype).filter((k) => !['constructor', '__destroy_into_raw'].includes(k)).sort();
+            const names = Object.keys(rec.client).filter((k) => typeof real[k] === 'function');
+            return Object.fromEntries(names.map((k) => [k, { standIn: own(rec.client[k]), module: own(real[k]) }]));
+          })(),
         };
       });
     },
@@ -437,8 +445,12 @@ test('the declared server transport classes, client classes and polyfill record 
   );
 
   assert.deepEqual(actual.transports, transports, 'record.transports vs the classes typings/transports.d.ts exports');
-  assert.deepEqual(actual.client, client, 'record.client vs the classes typings/client.d.ts exports');
-  assert.deepEqual(actual.esm, [...transports, ...client, 'ready'].sort(), "dist/modelcontext.js's named exports vs the declared classes and ready");
+  assert.deepEqual(actual.client, [...client, 'load'].sort(), 'record.client vs the classes typings/client.d.ts exports, and load');
+  assert.deepEqual(actual.esm, [...transports, ...client, 'loadClient', 'ready'].sort(), "dist/modelcontext.js's named exports vs the declared classes, loadClient and ready");
+  assert.equal(Object.keys(actual.standIns).length, 7, Object.keys(actual.standIns).join(' '));
+  for (const [name, { standIn, module }] of Object.entries(actual.standIns)) {
+    assert.deepEqual(standIn, module, `the stand-in ${name} vs the client module's class`);
+  }
   assert.equal(actual.esmSame, true, 'the ESM exports are the record\'s classes');
   assert.deepEqual(actual.record, [...record].sort(), 'the record\'s keys vs ModelContextPolyfillRecord');
   assert.equal(actual.format, 'esm');

@@ -27,6 +27,7 @@ import {
   TransportClosedError,
   RequestTimeoutError,
   McpError,
+  loadClient,
 } from '../index';
 import type {
   ModelContextPolyfillRecord,
@@ -408,6 +409,10 @@ export async function serverTransports(worker: Worker, port: ModelContextExtensi
 
 // The client: McpClient over each client transport, its options, requests and hooks.
 export async function client(worker: Worker, port: ModelContextExtensionPort, emitter: ModelContextEventEmitter): Promise<void> {
+  const loaded: Promise<void> = loadClient();
+  await loaded;
+  // @ts-expect-error loadClient takes no URL (modelContextPolyfillConfig.clientUrl moves the module)
+  void loadClient('/client.wasm');
   const scheduler: McpReconnectScheduler = (reconnect, delay, attemptCount) => {
     const id = setTimeout(reconnect, delay * (attemptCount + 1));
     return () => clearTimeout(id);

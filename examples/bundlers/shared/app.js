@@ -2,7 +2,9 @@
 // called once with valid input and once with invalid input. `add`'s schema is plain (the core
 // checks it); `greet`'s uses `pattern`, which loads the validator module (the second wasm file,
 // fetched where the bundler put it). It runs when it is imported: document.modelContext already
-// exists then (the polyfill installs synchronously) and the calls wait for the core wasm.
+// exists then (the polyfill installs synchronously) and the calls wait for the core wasm. Then an
+// McpClient calls `add` through the page's own tab server: the client module (the third wasm
+// file) loads when the client is made.
 const mc = document.modelContext;
 const show = (result) => {
   window.result = result;
@@ -38,6 +40,11 @@ mc.registerTool({
     const invalid = await settled(mc.executeTool(tool('add'), { a: 'two', b: 3 }));
     const patternValid = await mc.executeTool(tool('greet'), { name: 'ada' });
     const patternInvalid = await settled(mc.executeTool(tool('greet'), { name: 'Ada!' }));
-    show({ valid, invalid, patternValid, patternInvalid });
+    const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+    const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+    await client.connect();
+    const viaClient = (await client.callTool('add', { a: 20, b: 22 })).content[0].text;
+    await client.close();
+    show({ valid, invalid, patternValid, patternInvalid, viaClient });
   })
   .catch((e) => show({ error: `${e.name}: ${e.message}` }));

@@ -21,7 +21,7 @@ use super::base::{
 };
 use crate::js;
 use crate::js::Listener;
-use crate::wire::post_message::{envelope, open_envelope};
+use crate::wire::post_message::{self, envelope, open_envelope};
 
 pub use crate::wire::post_message::DEFAULT_MESSAGE_TYPE;
 
@@ -101,8 +101,7 @@ impl PostMessageClientTransport {
             let o = options_object(&a, ctx)?;
             (js::get(&o, "target")?, o)
         };
-        let is_window =
-            crate::transport::post_message::post_message_target(&target, ctx, "answers")?;
+        let is_window = post_message::check_target(&target, ctx, "answers")?;
         let origin = opt_string(&o, "origin", ctx)?.unwrap_or_else(js::own_origin);
         if is_window && origin == "*" {
             base::warn_any_origin("PostMessageClientTransport");

@@ -1,4 +1,4 @@
 // webpack 5, no configuration: `npx webpack` bundles src/index.js into dist/main.js and emits
-// both wasm files beside it (asset modules for new URL('./file.wasm', import.meta.url)).
+// the three wasm files beside it (asset modules for new URL('./file.wasm', import.meta.url)).
 import 'modelcontext-polyfill';
 import '../../shared/app.js'; // uses document.modelContext as soon as it runs
