@@ -480,10 +480,18 @@ step('assemble dist/', () => {
   // The front, as an ES module: modelcontext.js loads modelcontext_core.js, modelcontext.inline.js
   // the core with the wasm inline.
   // The file build's front starts the core wasm and the glue beside the core script.
-  const front = (core, loader) => fill(tpl('entry.esm.js'), {
+  // A release build drops the template's own comment lines too, but the first `keep` (the entry's
+  // license header and "generated" notice) and the placeholders.
+  const stripTemplate = (text, keep) => {
+    if (DEV) return text;
+    const lines = text.split('\n');
+    const drop = (l) => COMMENT_LINE.test(l) && !/\/\*@@[A-Z_]+@@\*\//.test(l);
+    return [...lines.slice(0, keep), ...lines.slice(keep).filter((l) => !drop(l))].join('\n');
+  };
+  const front = (core, loader) => fill(stripTemplate(tpl('entry.esm.js'), 2), {
     ...common,
     '@@CORE_JS@@': core,
-    '/*@@LOAD_CORE@@*/': fill(tpl(loader), { ...common, '@@CORE_JS@@': core }).trim().split('\n').join('\n  '),
+    '/*@@LOAD_CORE@@*/': fill(stripTemplate(tpl(loader), 0), { ...common, '@@CORE_JS@@': core }).trim().split('\n').join('\n  '),
     '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
   });
   const coreSources = concatSources('', [...CORE_SOURCES, 'wasm_fetch.js']);
@@ -518,7 +526,7 @@ step('assemble dist/', () => {
     '    return wasm_bindgen;',
     '  })();',
   ].join('\n');
-  const iife = fill(tpl('entry.iife.js'), {
+  const iife = fill(stripTemplate(tpl('entry.iife.js'), 2), {
     ...common,
     '@@VARIANT@@': '',
     '@@SELF@@': OUT.iife,
@@ -527,7 +535,7 @@ step('assemble dist/', () => {
     '/*@@GLUE_NO_MODULES@@*/': '',
     '/*@@CLIENT_GLUE_NO_MODULES@@*/': '',
     '/*@@CORE_SOURCES@@*/': '',
-    '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.import.iife.js'), { ...common, '@@CORE_JS@@': OUT.core }), '  '),
+    '/*@@LOAD_CORE@@*/': indented(fill(stripTemplate(tpl('load_core.import.iife.js'), 0), { ...common, '@@CORE_JS@@': OUT.core }), '  '),
   });
   const inlineIife = fill(tpl('entry.iife.js'), {
     ...common,
