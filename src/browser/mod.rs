@@ -5,7 +5,7 @@
 //! | `engine.rs` | [`Engine`]: the server, the event target, the task queue, the tab server, each feature's state |
 //! | `setup.rs` | making an engine from the installer's config; raw MCP sessions for JS transports |
 //! | `store.rs` | the tool store every door shares: tool data, the tool dictionary, registering and removing |
-//! | `webmcp.rs` | the W3C API: `registerTool`, `getTools`, `executeTool` |
+//! | `webmcp/` | the W3C API: `registerTool`, `getTools`, `executeTool` (`execute.rs`) |
 //! | `forms/` | the declarative API: `<form toolname>` as tools (`controls.rs`: the schema from a form's controls; `changes.rs`: which DOM changes can concern them; `invocation.rs`: an agent's call under way) |
 //! | `frames/` | the frame tree: tools listed, called and announced across documents (`wire.rs`, `listing.rs`, `calls.rs`: across origins; `policy.rs`: the `tools` permissions policy) |
 //! | `scope.rs` | what a session registered, and the steps every `register*` of it shares |

@@ -1,6 +1,6 @@
 //! The tool store of the browser layer: what it keeps with each tool ([`JsToolData`], which
 //! door the tool came through), the `ModelContextTool` dictionary read as WebIDL does, and the
-//! registration steps every door shares (the W3C API in `webmcp.rs`, the earlier drafts in
+//! registration steps every door shares (the W3C API in `webmcp/`, the earlier drafts in
 //! `legacy.rs`, forms, the native bridge, the session API): checks, storing a tool,
 //! removing it only if it is still the same registration, and the `RegisteredTool` a page
 //! sees. It imports none of those features.

@@ -1,0 +1,324 @@
+//! `executeTool`: reading the registered tool and its input, running the page's `execute`,
+//! serializing its result, and cancelling through the caller's signal.
+
+use js_sys::Promise;
+use serde_json::{Map, Value};
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+use super::super::engine::EngineInner;
+use super::super::js_handler::{call_options, settled};
+use super::super::store::{check_dictionary, check_document, check_input, required, Door};
+use super::{read_signal, reject_on_error};
+use crate::js;
+use crate::js::DomError;
+use crate::server::{CancellationToken, RequestContext};
+
+/// Serializes an `execute` result the way `executeTool` reports it: strings as they are,
+/// other primitives by string conversion (`undefined` → `"undefined"`, `10n` → `"10"`, as
+/// Chromium does), objects with `JSON.stringify`; what cannot be serialized (a function,
+/// a symbol, a cycle) is an `UnknownError`.
+fn serialize_result(name: &str, v: &JsValue) -> Result<String, DomError> {
+    if let Some(s) = v.as_string() {
+        return Ok(s);
+    }
+    let failed = |why: String| {
+        DomError::Unknown(format!(
+            "The result of tool {name:?} cannot be serialized: {why}"
+        ))
+    };
+    if !v.is_object() && !v.is_function() {
+        return js::to_dom_string(v).map_err(|e| failed(js::error_message(&e)));
+    }
+    match js::stringify(v) {
+        Ok(Some(s)) => Ok(s),
+        Ok(None) => Err(failed("JSON.stringify gives undefined".into())),
+        Err(e) => Err(failed(js::error_message(&e))),
+    }
+}
+
+/// WebIDL conversion of `RegisteredTool` (members in lexicographic order); returns the
+/// name, origin and window.
+fn read_registered_tool(tool: &JsValue) -> Result<(String, String, JsValue), JsValue> {
+    check_dictionary(
+        tool,
+        "Failed to execute 'executeTool' on 'ModelContext': parameter 1",
+    )?;
+    let d = "RegisteredTool";
+    js::to_dom_string(&required(tool, "description", d)?)?;
+    let name = js::to_dom_string(&required(tool, "name", d)?)?;
+    let origin = js::to_dom_string(&required(tool, "origin", d)?)?;
+    let window = required(tool, "window", d)?;
+    if !js::is_window(&window) {
+        return Err(js::type_error(
+            "Failed to read the 'window' property from 'RegisteredTool': The provided value is not of type 'Window'.",
+        ));
+    }
+    Ok((name, origin, window))
+}
+
+/// The `inputObject` argument as JSON: an object (absent means `{}`), handed over as a JSON
+/// copy. Chromium ≤ 154 took the input as a JSON string (`executeTool(tool, inputJson)`), and
+/// pages written for it still pass one: such a string is parsed (it must hold an object or an
+/// array, as an object input may be), with a one-time deprecation warning.
+fn read_input(input: &JsValue) -> Result<Value, JsValue> {
+    let not_object = || {
+        js::type_error(
+            "Failed to execute 'executeTool' on 'ModelContext': the input is not an object.",
+        )
+    };
+    if input.is_undefined() {
+        return Ok(Value::Object(Map::new()));
+    }
+    if let Some(text) = input.as_string() {
+        js::warn_once(
+            "executeTool-json",
+            "modelcontext-polyfill: executeTool(tool, inputJsonString) is deprecated (Chromium 154 and earlier); \
+             pass the input as an object.",
+        );
+        return match serde_json::from_str::<Value>(&text) {
+            Ok(v @ (Value::Object(_) | Value::Array(_))) => Ok(v),
+            Ok(_) => Err(not_object()),
+            Err(e) => Err(js::type_error(&format!(
+                "Failed to execute 'executeTool' on 'ModelContext': the input string is not JSON ({e})."
+            ))),
+        };
+    }
+    if !input.is_object() {
+        return Err(not_object());
+    }
+    js::to_json(input)?.ok_or_else(|| {
+        js::type_error(
+            "Failed to execute 'executeTool' on 'ModelContext': the input cannot be serialized to JSON.",
+        )
+    })
+}
+
+/// One `executeTool` call in flight.
+struct Execution {
+    inner: Rc<EngineInner>,
+    name: String,
+    done: js::Deferred,
+    /// Aborts the signal handed to `execute`.
+    controller: web_sys::AbortController,
+    /// Whether `execute` has been called.
+    started: Cell<bool>,
+    /// A form's tool: its `execute` is the declarative API's own.
+    form: bool,
+}
+
+impl Execution {
+    /// The caller's signal aborted: if the tool is running, fire `toolcancel` at the
+    /// ModelContext and abort the signal handed to `execute`; reject with the reason.
+    fn cancel(&self, reason: &JsValue) {
+        if self.done.is_settled() {
+            return;
+        }
+        if self.started.get() {
+            let abort = || {
+                self.controller.abort_with_reason(
+                    &DomError::Abort("The tool call was cancelled.".into()).into_js(),
+                )
+            };
+            // A form's call ends (its active marks cleared) before `toolcancel`, as in
+            // Chromium; the page never sees that `execute`'s signal, so the digest's order
+            // (D3) holds for every signal a page can see.
+            if self.form {
+                abort();
+                self.inner.fire_cancel(&self.name);
+            } else {
+                self.inner.fire_cancel(&self.name);
+                abort();
+            }
+        }
+        self.done.settle(false, reason);
+    }
+}
+
+/// `executeTool(tool, inputObject, options)`.
+///
+/// Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-executetool> (digest: "executeTool"); the input check
+/// against the schema is beyond the spec (digest: "Input validation").
+pub(super) fn execute_tool(
+    inner: &Rc<EngineInner>,
+    tool: &JsValue,
+    input: &JsValue,
+    options: &JsValue,
+) -> Result<Promise, JsValue> {
+    // WebIDL conversions: the RegisteredTool, then the options.
+    let (name, origin, window) = read_registered_tool(tool)?;
+    check_dictionary(
+        options,
+        "Failed to execute 'executeTool' on 'ModelContext': parameter 3",
+    )?;
+    let signal = read_signal(options, "executeTool")?;
+    // The document checks come before the input is looked at (as in Chromium).
+    check_document(inner)?;
+    super::super::frames::check_policy(inner)?;
+    let args = read_input(input)?;
+    // An unknown tool, or one of another window or origin → UnknownError.
+    let unknown = || DomError::Unknown(format!("No tool named {name:?} is available.")).into_js();
+    if window != *inner.global() {
+        // The tool's document went away (its frame was detached or navigated away).
+        if js::get(&window, "closed").ok() == Some(JsValue::TRUE) {
+            return Err(DomError::InvalidState(
+                "The tool's document is not fully active (its frame was detached).".into(),
+            )
+            .into_js());
+        }
+        // A tool of another same-origin document of the frame tree runs there, through that
+        // document's own executeTool (its checks, its toolactivated).
+        if let Some(peer) = super::super::frames::peer_for(inner, &window) {
+            let outcome = js::call(&peer, "executeTool", &[tool, input, options])?;
+            return Ok(settle_unless_gone(&window, outcome)?.promise().clone());
+        }
+        // A tool of another origin's document runs there, over the frame wire, if that
+        // document listed it for this one.
+        if let Some(sig) = &signal {
+            if sig.aborted() {
+                return Err(sig.reason());
+            }
+        }
+        return super::super::frames::calls::call(inner, &window, &origin, &name, &args, signal)
+            .map_err(DomError::into_js);
+    }
+    if origin != inner.origin() {
+        return Err(unknown());
+    }
+    let Some((registered, data)) = inner.tool_data(&name) else {
+        return Err(unknown());
+    };
+    // A form's controls take text: input is coerced as native Chromium fills them.
+    let args = if data.door == Door::Form {
+        super::super::forms::coerce(&registered.def.input_schema, args)
+    } else {
+        args
+    };
+    // An already-aborted signal rejects with its reason.
+    if let Some(sig) = &signal {
+        if sig.aborted() {
+            return Err(sig.reason());
+        }
+    }
+    // Beyond the spec: the input must satisfy the tool's input schema (DataError). While the
+    // validator module is loading (super::validator) the check waits for it, in the task
+    // below; if it cannot be loaded, the call rejects with an UnknownError naming its URL.
+    let validator = registered
+        .input
+        .as_ref()
+        .and_then(|_| inner.server().validator_ready(&name));
+    if validator.is_none() {
+        check_input(&registered, &name, &args)?;
+    }
+    let run = Rc::new(Execution {
+        inner: inner.clone(),
+        name,
+        done: js::Deferred::new(),
+        controller: web_sys::AbortController::new()?,
+        started: Cell::new(false),
+        form: data.door == Door::Form,
+    });
+    // options.signal aborted later → toolcancel, the execute signal aborts, reject.
+    if let Some(sig) = signal {
+        let r = run.clone();
+        let s = sig.clone();
+        js::on_abort(&sig, move || r.cancel(&s.reason()));
+    }
+    // In a later microtask: fire `toolactivated` at the ModelContext and at the window,
+    // then call `execute(inputObject, { signal })`.
+    let r = run.clone();
+    let promise = run.done.promise().clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(ready) = validator {
+            let checked = match ready.await {
+                Ok(()) => check_input(&registered, &r.name, &args),
+                Err(e) => Err(DomError::Unknown(e.to_string())),
+            };
+            if let Err(e) = checked {
+                r.done.settle(false, &e.into_js());
+            }
+        }
+        if r.done.is_settled() {
+            return; // cancelled before the tool started
+        }
+        r.started.set(true);
+        let me = &r.inner;
+        // A form is filled by its `execute`: there `toolactivated` fires once the controls
+        // hold the input (as in Chromium); any other tool hears it before it runs.
+        let form = data.door == Door::Form;
+        if !form {
+            me.fire_activated(&r.name);
+        }
+        let ctx = RequestContext::detached(CancellationToken::new());
+        let call_opts = call_options(&ctx, &r.controller.signal());
+        let called = data
+            .execute
+            .call2(&JsValue::UNDEFINED, &js::from_json(&args), &call_opts);
+        if form {
+            me.fire_activated(&r.name);
+        }
+        let outcome = settled(called).await;
+        // Result: a string as is, anything else serialized; a throw or rejection →
+        // UnknownError keeping the message.
+        match outcome {
+            // A form whose submission went ahead (it navigates): null, as in Chromium.
+            Ok(v) if data.door == Door::Form && super::super::forms::is_navigated(&v) => {
+                r.done.settle(true, &JsValue::NULL)
+            }
+            Ok(v) => match serialize_result(&r.name, &v) {
+                Ok(text) => r.done.settle(true, &JsValue::from_str(&text)),
+                Err(e) => r.done.settle(false, &e.into_js()),
+            },
+            // A form's own failure (reset, preventDefault without respondWith, an invalid
+            // form, a newer call) is already the exception to report.
+            Err(e) if data.door == Door::Form && super::super::forms::is_own_failure(&e) => {
+                r.done.settle(false, &e)
+            }
+            Err(e) => r.done.settle(
+                false,
+                &DomError::Unknown(format!(
+                    "Tool {:?} failed: {}",
+                    r.name,
+                    js::error_message(&e)
+                ))
+                .into_js(),
+            ),
+        }
+    });
+    Ok(promise)
+}
+
+/// A promise settled as `outcome` (another document's promise: adopted, not cast), or
+/// rejected with `UnknownError` if that document (`window`'s) goes away first.
+fn settle_unless_gone(window: &JsValue, outcome: JsValue) -> Result<js::Deferred, JsValue> {
+    let done = js::Deferred::new();
+    let d = done.clone();
+    let gone = js::Listener::dom(window, "pagehide", move |_, _| {
+        let e = DomError::Unknown("The tool's document went away before it answered.".into());
+        d.settle(false, &e.into_js());
+    })?;
+    let d = done.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let r = wasm_bindgen_futures::JsFuture::from(Promise::resolve(&outcome)).await;
+        drop(gone);
+        match r {
+            Ok(v) => d.settle(true, &v),
+            Err(e) => d.settle(false, &e),
+        }
+    });
+    Ok(done)
+}
+
+
+/// `executeTool` as this document runs it for another origin's document (the frame wire's
+/// executor, `frames::calls`).
+pub(crate) fn execute(
+    inner: &Rc<EngineInner>,
+    tool: &JsValue,
+    input: &JsValue,
+    options: &JsValue,
+) -> Promise {
+    reject_on_error(execute_tool(inner, tool, input, options))
+}
+

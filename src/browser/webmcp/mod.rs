@@ -1,0 +1,304 @@
+//! The W3C WebMCP API: `registerTool`, `getTools`, `executeTool`, step by step as
+//! `shared/spec/WEBMCP.md` and `webmcp.idl` give them. Where the digest is silent, native
+//! Chromium's behaviour is followed (see `tests/page/NATIVE_DIFFERENCES.md`).
+//!
+//! `execute.rs` holds `executeTool`; this file the other two methods and what all three share.
+
+use js_sys::{Array, Promise};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::engine::{Engine, EngineInner};
+use super::store::{
+    check_dictionary, check_document, check_name_and_description, read_tool_dict, registered_tool,
+    serialize_input_schema, store_tool, unregister_if_current, Door,
+};
+use crate::js;
+use crate::js::DomError;
+
+mod execute;
+pub(crate) use execute::execute;
+use execute::execute_tool;
+
+/// `ModelContextRegisterToolOptions` after WebIDL conversion.
+struct RegisterOptions {
+    exposed_to: Option<Vec<String>>,
+    signal: Option<web_sys::AbortSignal>,
+}
+
+/// Reads the `signal` member of an options dictionary.
+fn read_signal(options: &JsValue, method: &str) -> Result<Option<web_sys::AbortSignal>, JsValue> {
+    match js::get(options, "signal")? {
+        v if v.is_undefined() => Ok(None),
+        v => v.dyn_into::<web_sys::AbortSignal>().map(Some).map_err(|_| {
+            js::type_error(&format!(
+                "Failed to execute '{method}' on 'ModelContext': member signal is not of type 'AbortSignal'."
+            ))
+        }),
+    }
+}
+
+/// WebIDL `sequence<USVString>`: `None` when absent.
+fn read_strings(v: &JsValue, what: &str) -> Result<Option<Vec<String>>, JsValue> {
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    if !v.is_object() {
+        return Err(js::type_error(&format!(
+            "The '{what}' member is not iterable."
+        )));
+    }
+    let arr = Array::from(v);
+    arr.iter()
+        .map(|x| js::to_dom_string(&x))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// WebIDL conversion of `ModelContextRegisterToolOptions` (exposedTo, then signal).
+fn read_register_options(options: &JsValue) -> Result<RegisterOptions, JsValue> {
+    check_dictionary(
+        options,
+        "Failed to execute 'registerTool' on 'ModelContext': parameter 2",
+    )?;
+    Ok(RegisterOptions {
+        exposed_to: read_strings(&js::get(options, "exposedTo")?, "exposedTo")?,
+        signal: read_signal(options, "registerTool")?,
+    })
+}
+
+/// Whether an origin's scheme and host make it potentially trustworthy (Secure Contexts
+/// §3.1): `https`/`wss`, loopback hosts, `localhost` names, and (as Chromium has it) `file`.
+fn trustworthy_origin(origin: &str) -> bool {
+    let Ok(url) = web_sys::Url::new(origin) else {
+        return false;
+    };
+    let host = url.hostname();
+    matches!(url.protocol().as_str(), "https:" | "wss:" | "file:")
+        || host == "localhost"
+        || host.ends_with(".localhost")
+        || host.starts_with("127.")
+        || host == "[::1]"
+}
+
+/// `entry` parses as a URL whose origin is potentially trustworthy; `Some(origin)` then.
+/// Opaque origins (`data:`, `about:`) are not; a `blob:` URL has its inner URL's origin.
+fn trustworthy_url_origin(entry: &str) -> Option<String> {
+    let url = web_sys::Url::new(entry).ok()?;
+    if url.protocol() == "file:" {
+        return Some("file://".into());
+    }
+    let origin = url.origin();
+    (origin != "null" && trustworthy_origin(&origin)).then_some(origin)
+}
+
+fn security_error(member: &str, entry: &str) -> DomError {
+    DomError::Security(format!(
+        "{member} entry {entry:?} is not a URL with a potentially trustworthy origin."
+    ))
+}
+
+/// `registerTool(tool, options)`; also returns the tool's name and registration id.
+///
+/// Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-registertool> (digest: `shared/spec/WEBMCP.md`,
+/// "registerTool"); the numbered steps below are the spec's.
+fn register_tool(
+    inner: &Rc<EngineInner>,
+    tool: &JsValue,
+    options: &JsValue,
+) -> Result<(Promise, String, u64), JsValue> {
+    // WebIDL conversions: the tool dictionary, then the options dictionary.
+    let dict = read_tool_dict(tool)?;
+    let options = read_register_options(options)?;
+    // Step 1: the document must be fully active (and origin-keyed).
+    check_document(inner)?;
+    super::frames::check_policy(inner)?;
+    // Steps 2–4: the name and the description.
+    check_name_and_description(inner, &dict)?;
+    // Step 5: serialize the input schema.
+    let schema_json = serialize_input_schema(&dict.input_schema)?;
+    // Step 6: an already-aborted signal rejects with its reason.
+    if let Some(sig) = &options.signal {
+        if sig.aborted() {
+            return Err(sig.reason());
+        }
+    }
+    // Step 7: every exposedTo entry must be a URL with a potentially trustworthy origin;
+    // the tool keeps their origins (the frame wire, frames/listing.rs and frames/calls.rs, lists and runs it for them).
+    let mut exposed_to = Vec::new();
+    for entry in options.exposed_to.iter().flatten() {
+        match trustworthy_url_origin(entry) {
+            Some(origin) => exposed_to.push(origin),
+            None => return Err(security_error("exposedTo", entry).into_js()),
+        }
+    }
+    // Step 8: store the tool (the registry queues `toolchange`), then resolve in a task
+    // queued after it.
+    let name = dict.name.clone();
+    let registration = store_tool(inner, dict, schema_json, Door::WebMcp, exposed_to)?;
+    let done = js::Deferred::new();
+    // Step 6, later: an abort unregisters the tool and rejects a still-pending promise.
+    if let Some(sig) = options.signal {
+        let me = inner.clone();
+        let d = done.clone();
+        let s = sig.clone();
+        let n = name.clone();
+        js::on_abort(&sig, move || {
+            unregister_if_current(&me, &n, registration);
+            d.settle(false, &s.reason());
+        });
+    }
+    let d = done.clone();
+    inner.queue(move || d.settle(true, &JsValue::UNDEFINED));
+    Ok((done.promise().clone(), name, registration))
+}
+
+/// Earlier drafts (and libraries built on them) let `registerTool(tool)`'s return value
+/// `unregister()` the tool. The promise gets a non-enumerable `unregister` that removes
+/// this very registration (a no-op when registration failed), with a deprecation warning.
+fn with_draft_unregister(
+    inner: &Rc<EngineInner>,
+    promise: Promise,
+    registered: Rc<std::cell::RefCell<Option<(String, u64)>>>,
+) -> Promise {
+    let me = Rc::downgrade(inner);
+    let unregister = Closure::<dyn Fn()>::new(move || {
+        js::warn_once(
+            "unregister",
+            "modelcontext-polyfill: registerTool(tool).unregister() is deprecated (earlier WebMCP drafts); \
+             pass an AbortSignal to registerTool() and abort it instead.",
+        );
+        let registered = registered.borrow().clone();
+        if let (Some(me), Some((name, registration))) = (me.upgrade(), registered) {
+            unregister_if_current(&me, &name, registration);
+        }
+    });
+    js::define_hidden(&promise, "unregister", &unregister.into_js_value());
+    promise
+}
+
+/// `getTools(options)`.
+///
+/// Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-gettools> (digest: "getTools", "Frames, origins and policy").
+fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsValue> {
+    // WebIDL conversion of ModelContextGetToolOptions.
+    check_dictionary(
+        options,
+        "Failed to execute 'getTools' on 'ModelContext': parameter 1",
+    )?;
+    let from = read_strings(&js::get(options, "fromOrigins")?, "fromOrigins")?;
+    check_document(inner)?;
+    super::frames::check_policy(inner)?;
+    // Each fromOrigins entry must be a URL with a potentially trustworthy origin (as
+    // Chromium checks it). The list adds the tools of other frames of those origins (those
+    // exposed to this document's origin) to the same-origin ones (WEBMCP.md, "Frames,
+    // origins and policy"); this document's own tools are always listed.
+    let mut origins = Vec::new();
+    for entry in from.iter().flatten() {
+        origins.push(
+            trustworthy_url_origin(entry).ok_or_else(|| security_error("fromOrigins", entry))?,
+        );
+    }
+    // Tools of frames of other origins that exposed them to this one (frames/listing.rs):
+    // asked first, listed with the rest once they answered.
+    match super::frames::listing::list(inner, &origins) {
+        None => Ok(Promise::resolve(&local_and_peer_tools(inner, Vec::new()))),
+        Some(remote) => {
+            let me = inner.clone();
+            let done = js::Deferred::new();
+            let d = done.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let remote = wasm_bindgen_futures::JsFuture::from(remote)
+                    .await
+                    .map(|r| Array::from(&r).to_vec())
+                    .unwrap_or_default();
+                d.settle(true, &local_and_peer_tools(&me, remote));
+            });
+            Ok(done.promise().clone())
+        }
+    }
+}
+
+/// The tools of this document and of the other same-origin documents of the frame tree
+/// (super::frames), as fresh dictionaries, with `more` (other origins' tools), sorted by name.
+fn local_and_peer_tools(inner: &EngineInner, more: Vec<JsValue>) -> JsValue {
+    let mut tools: Vec<(String, JsValue)> = inner
+        .server()
+        .tools()
+        .iter()
+        .map(|t| (t.def.name.clone(), registered_tool(inner, t)))
+        .collect();
+    for t in super::frames::peer_tools(inner).into_iter().chain(more) {
+        let name = js::get_string(&t, "name").unwrap_or_default();
+        tools.push((name, t));
+    }
+    crate::collections::sort_by(&mut tools, |a, b| a.0.cmp(&b.0));
+    let out: Array = tools.into_iter().map(|(_, t)| t).collect();
+    out.into()
+}
+
+/// Runs `f` now, or, while this document waits for its cross-origin embedder's answer on
+/// the `tools` policy (super::frames::policy), once it came: the methods then take their
+/// steps in the order they were called, with the policy known.
+pub(super) fn after_policy(
+    inner: &Rc<EngineInner>,
+    f: impl FnOnce() -> Promise + 'static,
+) -> Promise {
+    let super::frames::Policy::Wait(answer) = super::frames::policy(inner) else {
+        return f();
+    };
+    let done = js::Deferred::new();
+    let d = done.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(answer).await;
+        match wasm_bindgen_futures::JsFuture::from(f()).await {
+            Ok(v) => d.settle(true, &v),
+            Err(e) => d.settle(false, &e),
+        }
+    });
+    done.promise().clone()
+}
+
+fn reject_on_error(r: Result<Promise, JsValue>) -> Promise {
+    r.unwrap_or_else(|e| Promise::reject(&e))
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// W3C `registerTool(tool, options)`.
+    #[wasm_bindgen(js_name = registerTool)]
+    pub fn register_tool(&self, tool: JsValue, options: JsValue) -> Promise {
+        let me = self.inner.clone();
+        let registered: Rc<std::cell::RefCell<Option<(String, u64)>>> = Rc::default();
+        let r = registered.clone();
+        let promise = after_policy(&self.inner, move || {
+            match register_tool(&me, &tool, &options) {
+                Ok((promise, name, registration)) => {
+                    *r.borrow_mut() = Some((name, registration));
+                    promise
+                }
+                Err(e) => Promise::reject(&e),
+            }
+        });
+        with_draft_unregister(&self.inner, promise, registered)
+    }
+
+    /// W3C `getTools(options)`.
+    #[wasm_bindgen(js_name = getTools)]
+    pub fn get_tools(&self, options: JsValue) -> Promise {
+        let me = self.inner.clone();
+        after_policy(&self.inner, move || {
+            reject_on_error(get_tools(&me, &options))
+        })
+    }
+
+    /// W3C `executeTool(tool, inputObject, options)`.
+    #[wasm_bindgen(js_name = executeTool)]
+    pub fn execute_tool(&self, tool: JsValue, input: JsValue, options: JsValue) -> Promise {
+        let me = self.inner.clone();
+        after_policy(&self.inner, move || {
+            reject_on_error(execute_tool(&me, &tool, &input, &options))
+        })
+    }
+}
