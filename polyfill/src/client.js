@@ -10,7 +10,8 @@
 //   throws a TypeError from the constructor.
 // - Before, the arguments are kept and the real object is made when the module arrives. A bad
 //   option, or a module that cannot be loaded, then rejects the object's first promise
-//   (`connect()`, `start()`, any request) instead. Getters answer as an unconnected object does
+//   (`connect()`, `start()`, any request) instead; a module that could not be loaded is tried
+//   again by the next construction. Getters answer as an unconnected object does
 //   (`state` 'idle', `isConnected` false, `pendingRequests` 0); handlers (`onclose`, …),
 //   `onNotification` and `setRequestHandler` are kept and handed over, in order.
 // - Every member forwards to the real object; a stand-in transport can be given to McpClient or
@@ -57,18 +58,23 @@ function __mcpDefineClient(loadModule) {
 
   const errors = { TransportError, TransportClosedError, RequestTimeoutError, McpError };
 
-  let wasm = null; // the client module's exports, once loaded
+  // The client module's exports, once loaded. A load that failed (the network, a 404) rejects
+  // what waited for it; the next construction (or `load()`) tries again.
+  let wasm = null;
   let loading = null;
   function load() {
     if (!loading) {
-      loading = Promise.resolve()
+      const attempt = Promise.resolve()
         .then(loadModule)
         .then((w) => {
           if (typeof w.setClientErrorClasses === 'function') w.setClientErrorClasses(errors);
           wasm = w;
           return w;
         });
-      loading.catch(() => {});
+      attempt.catch(() => {
+        if (loading === attempt) loading = null;
+      });
+      loading = attempt;
     }
     return loading;
   }

@@ -6,7 +6,9 @@
 // reconnection schedule with a custom scheduler.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withPage, getServer, inlinePage, requireDist } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { withPage, getServer, inlinePage, requireDist, DIST_DIR } from './harness.mjs';
 
 requireDist();
 
@@ -161,9 +163,11 @@ test('the client module loads when a page first makes a client: what a stand-in 
     assert.deepEqual(asked.filter((f) => f.startsWith('modelcontext_client')).sort(), ['modelcontext_client_glue.js', 'modelcontext_client_glue_bg.wasm']);
   }));
 
-test('a client module that cannot be loaded rejects connect() with the cause and the fix; the page\'s server is unharmed', () =>
-  withPage(async ({ page, goto }) => {
-    await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { clientUrl: '/nowhere/client.wasm' };</script>
+test('a client module that cannot be loaded rejects connect() with the cause and the fix; the page\'s server is unharmed; the next client tries again', () =>
+  withPage(async ({ page, goto, server }) => {
+    const where = `/__client-missing/${process.pid}/client.wasm`;
+    server.route(where, { status: 404, body: 'not here', type: 'text/plain' });
+    await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { clientUrl: '${where}' };</script>
       <script type="module">
       import * as M from '/dist/modelcontext.js';
       await M.ready;
@@ -179,9 +183,20 @@ test('a client module that cannot be loaded rejects connect() with the cause and
       const tools = (await navigator.modelContext.getTools()).map((t) => t.name);
       return { first, again, tools };
     });
-    assert.match(r.first, /the client module .*\/nowhere\/client\.wasm could not be loaded: HTTP 404.*modelContextPolyfillConfig\.clientUrl/);
+    assert.match(r.first, /the client module .*\/__client-missing\/.*client\.wasm could not be loaded: HTTP 404.*modelContextPolyfillConfig\.clientUrl/);
     assert.equal(r.again, r.first);
     assert.deepEqual(r.tools, ['t']);
+    // The module is there now: the next client loads it and calls.
+    server.route(where, { body: fs.readFileSync(path.join(DIST_DIR, 'modelcontext_client_glue_bg.wasm')), type: 'application/wasm' });
+    const next = await page.evaluate(async () => {
+      const { McpClient, TabClientTransport } = window.M;
+      const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+      await client.connect();
+      const r = await client.callTool('t', {});
+      await client.close();
+      return r.content[0].text;
+    });
+    assert.equal(next, 'ran');
   }));
 
 test('a page calls a dedicated Worker\'s server: PostMessageClientTransport + McpClient', () =>
