@@ -347,6 +347,11 @@ interface ModelContextPolyfillConfig {
    * the wasm inline.
    */
   clientUrl?: string | URL;
+  /**
+   * Load the client module (`McpClient` and the client transports) beside the core instead of
+   * when the page first makes a client: for a page that makes one at once. Default `false`.
+   */
+  preloadClient?: boolean;
 }
 
 // Declared empty so that projects without the DOM lib (`lib: ["webworker"]`) compile these

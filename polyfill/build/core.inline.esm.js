@@ -13,19 +13,21 @@ const CLIENT = '@@CLIENT_BASE64@@';
 
 /*@@DECODE_BASE64@@*/
 
-export async function start() {
+export async function start({ config }) {
+  const client = __mcpDefineClient(async () => {
+    const [clientGlue, clientModule] = await Promise.all([
+      import('./@@CLIENT_GLUE_JS@@'),
+      __mcpCompile(decodeBase64(CLIENT), 'the client module'),
+    ]);
+    await clientGlue.default({ module_or_path: clientModule });
+    return clientGlue;
+  });
+  if (config.preloadClient) client.load().catch(() => {});
   const module = await __mcpCompile(decodeBase64(CORE), 'the core module');
   await __wbg_init({ module_or_path: module });
   return {
     wasm: __wbg_exports,
-    client: __mcpDefineClient(async () => {
-      const [clientGlue, clientModule] = await Promise.all([
-        import('./@@CLIENT_GLUE_JS@@'),
-        __mcpCompile(decodeBase64(CLIENT), 'the client module'),
-      ]);
-      await clientGlue.default({ module_or_path: clientModule });
-      return clientGlue;
-    }),
+    client,
     callOptions: __mcpCallOptions,
     messageGate: __mcpMessageGate,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),

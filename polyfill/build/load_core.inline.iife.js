@@ -7,15 +7,17 @@ const CLIENT = '@@CLIENT_BASE64@@';
 
 /*@@DECODE_BASE64@@*/
 
-function loadCore() {
+function loadCore({ config }) {
   wasm_bindgen.initSync({ module: __mcpCompileSync(decodeBase64(CORE), 'the core module') });
+  const client = __mcpDefineClient(() =>
+    __mcpCompile(decodeBase64(CLIENT), 'the client module').then((module) => {
+      __mcpClientGlue.initSync({ module });
+      return __mcpClientGlue;
+    }));
+  if (config.preloadClient) client.load().catch(() => {});
   return {
     wasm: wasm_bindgen,
-    client: __mcpDefineClient(() =>
-      __mcpCompile(decodeBase64(CLIENT), 'the client module').then((module) => {
-        __mcpClientGlue.initSync({ module });
-        return __mcpClientGlue;
-      })),
+    client,
     callOptions: __mcpCallOptions,
     messageGate: __mcpMessageGate,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),

@@ -163,6 +163,46 @@ test('the client module loads when a page first makes a client: what a stand-in 
     assert.deepEqual(asked.filter((f) => f.startsWith('modelcontext_client')).sort(), ['modelcontext_client_glue.js', 'modelcontext_client_glue_bg.wasm']);
   }));
 
+test('preloadClient: the client module loads beside the core, before any client is made, in the file and inline builds', async () => {
+  for (const src of ['/dist/modelcontext.js', '/dist/modelcontext.inline.js', '/dist/modelcontext.inline.iife.js']) {
+    for (const preload of [true, false]) {
+      await withPage(async ({ page, goto }) => {
+        // Which wasm modules the page compiles: the client module is the one exporting McpClient.
+        await page.addInitScript(() => {
+          window.compiled = [];
+          const note = (m) => {
+            window.compiled.push(WebAssembly.Module.exports(m).some((e) => e.name === '__wbg_mcpclient_free') ? 'client' : 'other');
+            return m;
+          };
+          const { compile, compileStreaming } = WebAssembly;
+          WebAssembly.compile = (...a) => compile.apply(WebAssembly, a).then(note);
+          WebAssembly.compileStreaming = (...a) => compileStreaming.apply(WebAssembly, a).then(note);
+        });
+        const classic = src.endsWith('.iife.js');
+        const load = classic ? `<script src="${src}"></script>` : `<script type="module">import '${src}';</script>`;
+        await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { preloadClient: ${preload} };</script>${load}`));
+        // No client is made here.
+        const r = await page.evaluate(async () => {
+          await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+          const deadline = Date.now() + 2000;
+          while (!window.compiled.includes('client') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+          const { TabClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+          let now = 'no error';
+          // Once the preloaded module is in, a bad option throws from the constructor (a stand-in
+          // made before that keeps it for its first promise).
+          const until = Date.now() + 2000;
+          while (window.compiled.includes('client') && now === 'no error' && Date.now() < until) {
+            try { new TabClientTransport({ targetOrigin: 5 }); } catch (e) { now = e.name; }
+            await new Promise((r) => setTimeout(r, 10));
+          }
+          return { client: window.compiled.includes('client'), now };
+        });
+        assert.deepEqual(r, preload ? { client: true, now: 'TypeError' } : { client: false, now: 'no error' }, `${src} preloadClient ${preload}`);
+      });
+    }
+  }
+});
+
 test('a client module that cannot be loaded rejects connect() with the cause and the fix; the page\'s server is unharmed; the next client tries again', () =>
   withPage(async ({ page, goto, server }) => {
     const where = `/__client-missing/${process.pid}/client.wasm`;

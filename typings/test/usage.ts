@@ -288,6 +288,9 @@ export async function sessionApi(): Promise<void> {
   globalThis.modelContextPolyfillConfig = { limits: { maxInFlight: 8, maxQueued: 100, maxMessageBytes: 1 << 20, maxDepth: 32, toolTimeoutMs: 30_000, pageSize: 50, listChangedIntervalMs: 0 } };
   globalThis.modelContextPolyfillConfig = { limits: { toolTimeoutMs: null } };
   globalThis.modelContextPolyfillConfig = { validatorUrl: '/cdn/modelcontext_validator.wasm' };
+  globalThis.modelContextPolyfillConfig = { clientUrl: new URL('/cdn/modelcontext_client_glue_bg.wasm', location.href), preloadClient: true };
+  // @ts-expect-error preloadClient is a boolean
+  globalThis.modelContextPolyfillConfig = { preloadClient: 'yes' };
 
   // Misuse.
   // @ts-expect-error a handler is required
