@@ -8,6 +8,8 @@
 // - Once the client module has loaded (after the first construction, or `load()`), `new X(...)`
 //   makes the real object at once, and checks its arguments as it always did: a bad option
 //   throws a TypeError from the constructor.
+// - The self-contained classic build loads the module synchronously at the first construction:
+//   there the classes behave exactly as the module's from the start.
 // - Before, the arguments are kept and the real object is made when the module arrives. A bad
 //   option, or a module that cannot be loaded, then rejects the object's first promise
 //   (`connect()`, `start()`, any request) instead; a module that could not be loaded is tried
@@ -60,17 +62,26 @@ function __mcpDefineClient(loadModule) {
 
   // The client module's exports, once loaded. A load that failed (the network, a 404) rejects
   // what waited for it; the next construction (or `load()`) tries again.
+  // `loadModule()` returns the glue itself when it can load synchronously (the self-contained
+  // classic build), which makes the first construction's object at once.
   let wasm = null;
   let loading = null;
+  const adopt = (w) => {
+    if (typeof w.setClientErrorClasses === 'function') w.setClientErrorClasses(errors);
+    wasm = w;
+    return w;
+  };
   function load() {
+    if (wasm) return Promise.resolve(wasm);
     if (!loading) {
-      const attempt = Promise.resolve()
-        .then(loadModule)
-        .then((w) => {
-          if (typeof w.setClientErrorClasses === 'function') w.setClientErrorClasses(errors);
-          wasm = w;
-          return w;
-        });
+      let started;
+      try {
+        started = loadModule();
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      if (!started || typeof started.then !== 'function') return Promise.resolve(adopt(started));
+      const attempt = Promise.resolve(started).then(adopt);
       attempt.catch(() => {
         if (loading === attempt) loading = null;
       });
@@ -106,10 +117,11 @@ function __mcpDefineClient(loadModule) {
             st.ops = null;
             return real;
           };
+          const loaded = load();
           if (wasm) {
             st.ready = Promise.resolve(make(wasm));
           } else {
-            st.ready = load().then(make);
+            st.ready = loaded.then(make);
             st.ready.catch(() => {});
           }
         }

@@ -174,9 +174,11 @@ test('preloadClient: the client module loads beside the core, before any client 
             window.compiled.push(WebAssembly.Module.exports(m).some((e) => e.name === '__wbg_mcpclient_free') ? 'client' : 'other');
             return m;
           };
-          const { compile, compileStreaming } = WebAssembly;
+          const { compile, compileStreaming, Module } = WebAssembly;
           WebAssembly.compile = (...a) => compile.apply(WebAssembly, a).then(note);
           WebAssembly.compileStreaming = (...a) => compileStreaming.apply(WebAssembly, a).then(note);
+          // The self-contained classic build compiles synchronously.
+          WebAssembly.Module = new Proxy(Module, { construct: (T, a) => note(Reflect.construct(T, a)) });
         });
         const classic = src.endsWith('.iife.js');
         const load = classic ? `<script src="${src}"></script>` : `<script type="module">import '${src}';</script>`;

@@ -243,8 +243,12 @@ test('the self-contained classic build is complete when its script ends (sync AP
       document.modelContext.registerTool('s', { description: 'd', handler: () => 'x' });
       window.sync.listed = navigator.modelContextTesting.listTools().map((t) => t.name);
       try { document.modelContext.registerTool('bad name!', { description: 'd', handler() {} }); } catch (e) { window.sync.thrown = e.name; }
+      // The client module too: a client made now is real at once (a bad option throws).
+      const { McpClient, TabClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+      try { new McpClient(new TabClientTransport({ targetOrigin: 5 })); } catch (e) { window.sync.client = e.name; }
+      window.sync.state = new McpClient(new TabClientTransport({ targetOrigin: location.origin })).state;
     </script>`));
-    assert.deepEqual(await page.evaluate(() => window.sync), { connected: true, listed: ['s'], thrown: 'InvalidStateError' });
+    assert.deepEqual(await page.evaluate(() => window.sync), { connected: true, listed: ['s'], thrown: 'InvalidStateError', client: 'TypeError', state: 'idle' });
     const r = await page.evaluate(async () => {
       // A pattern: checked by the validator module, inline in this build.
       await document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string', pattern: '^x' } } }, execute: () => 'ran' });
