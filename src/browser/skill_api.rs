@@ -5,7 +5,7 @@
 use js_sys::{Array, Function, Object};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use crate::collections::VecMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -19,7 +19,7 @@ use crate::server::{SkillContent, SkillDef, SkillFile};
 
 /// Skill URI → the registration that holds it (this feature's state in the engine).
 #[derive(Default)]
-struct Registrations(RefCell<HashMap<String, u64>>);
+struct Registrations(RefCell<VecMap<String, u64>>);
 
 fn string_member(def: &JsValue, key: &'static str, what: &str) -> Result<Option<String>, JsValue> {
     let v = js::get(def, key)?;

@@ -1,7 +1,7 @@
 //! Requests the other end sent and this end is still serving, each with the cancellation
 //! signal `notifications/cancelled` fires.
 
-use std::collections::HashMap;
+use crate::collections::VecMap;
 
 use super::cancel::CancellationToken;
 use crate::protocol::RequestId;
@@ -10,7 +10,7 @@ use crate::protocol::RequestId;
 /// second request with it is refused by the caller) and free again once it finishes or is
 /// cancelled.
 #[derive(Default)]
-pub struct InFlight(HashMap<RequestId, CancellationToken>);
+pub struct InFlight(VecMap<RequestId, CancellationToken>);
 
 impl InFlight {
     /// Whether a request with `id` is being served.
@@ -41,7 +41,10 @@ impl InFlight {
 
     /// Removes every request and returns their signals.
     pub fn take_all(&mut self) -> Vec<CancellationToken> {
-        self.0.drain().map(|(_, t)| t).collect()
+        std::mem::take(&mut self.0)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect()
     }
 
     /// The ids being served.

@@ -8,7 +8,7 @@ use std::fmt;
 use super::error_codes::INVALID_REQUEST;
 
 /// A request id: a string or an integer (MCP forbids `null` and fractions).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RequestId {
     /// An integer id.

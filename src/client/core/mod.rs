@@ -18,9 +18,9 @@
 //! Request ids, answers and cancellation are the [`crate::peer`] pieces the server's sessions
 //! use too.
 
+use crate::collections::VecMap;
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::error::ClientError;
@@ -69,7 +69,7 @@ pub(crate) struct Inner {
     scheduler: RefCell<Rc<dyn ReconnectScheduler>>,
     random: RefCell<Rc<dyn Fn() -> f64>>,
     st: RefCell<State>,
-    request_handlers: RefCell<HashMap<String, RequestHandler>>,
+    request_handlers: RefCell<VecMap<String, RequestHandler>>,
     notification_handlers: RefCell<Vec<(u64, String, NotificationHandler)>>,
     next_handler: Cell<u64>,
     on_close: RefCell<Option<CloseHook>>,
@@ -105,7 +105,7 @@ impl Client {
                 cancel_reconnect: None,
                 heartbeat: None,
             }),
-            request_handlers: RefCell::new(HashMap::new()),
+            request_handlers: RefCell::new(VecMap::new()),
             notification_handlers: RefCell::new(Vec::new()),
             next_handler: Cell::new(1),
             on_close: RefCell::new(None),

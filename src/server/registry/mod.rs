@@ -5,7 +5,6 @@
 
 use crate::collections::{VecMap, VecSet};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::fmt;
 use std::rc::{Rc, Weak};
 
@@ -144,7 +143,7 @@ pub struct Registry {
     prompts: VecMap<String, Rc<PromptDef>>,
     /// Compiled schemas by their JSON text, while some tool uses them: tools with the same
     /// schema (an argument-less `{"type":"object"}` is common) share one compilation.
-    compiled: HashMap<String, Weak<dyn CompiledSchema>>,
+    compiled: VecMap<String, Weak<dyn CompiledSchema>>,
 }
 
 impl Registry {

@@ -1,8 +1,8 @@
 //! A [`Server`]'s task operations: creating a task, changing it (and telling the streams
 //! that asked), finishing, expiring and discarding it, and asking its client for input.
 
+use crate::collections::VecMap;
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
 
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::ProtocolVersion;
@@ -55,7 +55,7 @@ impl Server {
                 result: None,
                 error: None,
                 pending: Map::new(),
-                answers: HashMap::new(),
+                answers: VecMap::new(),
                 issued: Vec::new(),
                 cancel,
             },

@@ -1,9 +1,10 @@
 //! The server's tasks: the store every session shares, each task's state and how it
 //! changes (created, updated, finished, expired, discarded), and the `Task` objects clients see.
 
+use crate::collections::VecMap;
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::ErrorObject;
@@ -28,7 +29,7 @@ pub(super) struct TaskState {
     /// Outstanding input requests, wire key → `{method, params}`, in the order asked.
     pub(super) pending: Map<String, Value>,
     /// Where the answer to each outstanding request goes.
-    pub(super) answers: HashMap<String, Filler<Answer>>,
+    pub(super) answers: VecMap<String, Filler<Answer>>,
     /// Every key ever issued (keys are unique over a task's lifetime).
     pub(super) issued: Vec<String>,
     /// The handler's signal.
@@ -46,7 +47,7 @@ pub(super) enum Gone {
 /// has no session to keep them in).
 #[derive(Default)]
 pub(crate) struct TaskStore {
-    pub(super) tasks: RefCell<HashMap<String, TaskState>>,
+    pub(super) tasks: RefCell<VecMap<String, TaskState>>,
     /// Finished tasks, oldest first (for the retention limit).
     pub(super) finished: RefCell<VecDeque<String>>,
     /// Recently discarded ids and why, so their `tasks/get` can say so.
@@ -175,7 +176,7 @@ pub(super) enum JobEnd {
 /// Fails every outstanding input request of `t` (its handler stops waiting).
 pub(super) fn drop_inputs(t: &mut TaskState, why: &str) {
     t.pending.clear();
-    for (_, slot) in t.answers.drain() {
+    for (_, slot) in std::mem::take(&mut t.answers) {
         slot.fill(Err(ErrorObject::new(INTERNAL_ERROR, why)));
     }
 }
