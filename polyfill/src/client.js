@@ -130,12 +130,14 @@ function __mcpDefineClient(loadModule) {
     const proto = C.prototype;
     const define = (key, desc) => Object.defineProperty(proto, key, { configurable: true, ...desc });
     for (const m of methods) {
+      // `close()` of an object that could not be made has nothing to close: it resolves.
+      const failed = m === 'close' ? () => undefined : (e) => Promise.reject(e);
       define(m, {
         writable: true,
         value: {
           [m](...a) {
             const st = state(this);
-            return st.real ? st.real[m](...a) : st.ready.then((real) => real[m](...a));
+            return st.real ? st.real[m](...a) : st.ready.then((real) => real[m](...a), failed);
           },
         }[m],
       });

@@ -221,12 +221,15 @@ test('a client module that cannot be loaded rejects connect() with the cause and
       const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
       const first = await client.connect().then(() => 'connected', (e) => e.message);
       const again = await client.listTools().then(() => 'listed', (e) => e.message);
+      // Nothing was made, so there is nothing to close.
+      const closed = await client.close().then(() => 'closed', (e) => e.message);
       await navigator.modelContext.registerTool({ name: 't', description: 'T', execute: () => 'ran' });
       const tools = (await navigator.modelContext.getTools()).map((t) => t.name);
-      return { first, again, tools };
+      return { first, again, closed, tools };
     });
     assert.match(r.first, /the client module .*\/__client-missing\/.*client\.wasm could not be loaded: HTTP 404.*modelContextPolyfillConfig\.clientUrl/);
     assert.equal(r.again, r.first);
+    assert.equal(r.closed, 'closed');
     assert.deepEqual(r.tools, ['t']);
     // The module is there now: the next client loads it and calls.
     server.route(where, { body: fs.readFileSync(path.join(DIST_DIR, 'modelcontext_client_glue_bg.wasm')), type: 'application/wasm' });
