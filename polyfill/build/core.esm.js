@@ -15,17 +15,15 @@ const NO_URL = '@@NO_URL@@';
 export async function start({ config, early }) {
   const validatorUrl = __mcpFromPackage(__mcpModuleUrl(config.validatorUrl, () => new URL('./@@VALIDATOR_WASM@@', import.meta.url)));
   const clientUrl = __mcpFromPackage(__mcpModuleUrl(config.clientUrl, () => new URL('./@@CLIENT_GLUE_WASM@@', import.meta.url)));
-  const client = __mcpDefineClient(async () => {
-    if (!clientUrl) throw __mcpLoadError(`the client module cannot be found: ${NO_URL}.`);
-    const [clientGlue, clientModule] = await Promise.all([
-      import('./@@CLIENT_GLUE_JS@@'),
-      __mcpFetchWasm(clientUrl, 'the client module', 'clientUrl'),
-    ]);
-    await clientGlue.default({ module_or_path: clientModule });
-    return clientGlue;
-  });
-  // A page that makes a client at once loads its module beside the core's, not after it.
-  if (config.preloadClient) client.load().catch(() => {});
+  const client = __mcpDefineClient(
+    __mcpClientFromGlue(
+      () => import('./@@CLIENT_GLUE_JS@@'),
+      () => clientUrl
+        ? __mcpFetchWasm(clientUrl, 'the client module', 'clientUrl')
+        : Promise.reject(__mcpLoadError(`the client module cannot be found: ${NO_URL}.`)),
+    ),
+    config.preloadClient,
+  );
   const [glue, module] = await Promise.all([early.glue, early.module]);
   await glue.default({ module_or_path: module });
   const compile = validatorUrl

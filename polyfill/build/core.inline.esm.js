@@ -14,15 +14,10 @@ const CLIENT = '@@CLIENT_BASE64@@';
 /*@@DECODE_BASE64@@*/
 
 export async function start({ config }) {
-  const client = __mcpDefineClient(async () => {
-    const [clientGlue, clientModule] = await Promise.all([
-      import('./@@CLIENT_GLUE_JS@@'),
-      __mcpCompile(decodeBase64(CLIENT), 'the client module'),
-    ]);
-    await clientGlue.default({ module_or_path: clientModule });
-    return clientGlue;
-  });
-  if (config.preloadClient) client.load().catch(() => {});
+  const client = __mcpDefineClient(
+    __mcpClientFromGlue(() => import('./@@CLIENT_GLUE_JS@@'), () => __mcpCompile(decodeBase64(CLIENT), 'the client module')),
+    config.preloadClient,
+  );
   const module = await __mcpCompile(decodeBase64(CORE), 'the core module');
   await __wbg_init({ module_or_path: module });
   return {

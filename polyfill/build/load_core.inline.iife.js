@@ -13,8 +13,7 @@ function loadCore({ config }) {
   const client = __mcpDefineClient(() => {
     __mcpClientGlue.initSync({ module: __mcpCompileSync(decodeBase64(CLIENT), 'the client module') });
     return __mcpClientGlue;
-  });
-  if (config.preloadClient) client.load().catch(() => {});
+  }, config.preloadClient);
   return {
     wasm: wasm_bindgen,
     client,

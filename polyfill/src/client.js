@@ -18,8 +18,12 @@
 //   `onNotification` and `setRequestHandler` are kept and handed over, in order.
 // - Every member forwards to the real object; a stand-in transport can be given to McpClient or
 //   to another MCP client (the SDK's `Client.connect(transport)`) alike.
-/** The client classes, whose module `loadModule()` loads (resolving with its initialized glue). */
-function __mcpDefineClient(loadModule) {
+/**
+ * The client classes, whose module `loadModule()` loads (resolving with its initialized glue).
+ * `preload` (`modelContextPolyfillConfig.preloadClient`) starts loading it now, beside the core,
+ * for a page that makes a client at once.
+ */
+function __mcpDefineClient(loadModule, preload = false) {
   function named(cls, name) {
     Object.defineProperty(cls.prototype, 'name', { value: name, writable: true, configurable: true });
     return cls;
@@ -238,5 +242,18 @@ function __mcpDefineClient(loadModule) {
   }
   /** Loads the client module now; resolves when the classes make real objects at once. */
   client.load = () => load().then(() => undefined);
+  if (preload) load().catch(() => {});
   return Object.freeze(client);
+}
+
+/**
+ * A `loadModule` for __mcpDefineClient from the client's ES module glue: its import
+ * (`importGlue()`) and its compiled wasm (`compile()`), both started at once.
+ */
+function __mcpClientFromGlue(importGlue, compile) {
+  return async () => {
+    const [glue, module] = await Promise.all([importGlue(), compile()]);
+    await glue.default({ module_or_path: module });
+    return glue;
+  };
 }
