@@ -5,7 +5,6 @@
 use js_sys::{Array, Function, Object};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use crate::collections::VecMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -13,6 +12,7 @@ use wasm_bindgen::JsCast;
 use super::engine::EngineInner;
 use super::scope::{begin_registration, scoped_unregister, Scope};
 use super::store::registry_error_to_js;
+use crate::collections::VecMap;
 use crate::js;
 use crate::server::skills::base64_decode;
 use crate::server::{SkillContent, SkillDef, SkillFile};

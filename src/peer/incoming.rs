@@ -1,9 +1,8 @@
 //! Requests the other end sent and this end is still serving, each with the cancellation
 //! signal `notifications/cancelled` fires.
 
-use crate::collections::VecMap;
-
 use super::cancel::CancellationToken;
+use crate::collections::VecMap;
 use crate::protocol::RequestId;
 
 /// The incoming requests being served, by id. An id is taken while its request runs (a

@@ -18,7 +18,6 @@
 //! Request ids, answers and cancellation are the [`crate::peer`] pieces the server's sessions
 //! use too.
 
-use crate::collections::VecMap;
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -26,6 +25,7 @@ use std::rc::Rc;
 use super::error::ClientError;
 use super::reconnect::{CancelFn, ReconnectScheduler, RuntimeScheduler};
 use super::wait::never;
+use crate::collections::VecMap;
 use crate::peer::{InFlight, Outgoing};
 use crate::protocol::jsonrpc::{self};
 use crate::server::{CancellationToken, LocalBoxFuture, Runtime};

@@ -1,9 +1,9 @@
 //! A [`Server`]'s task operations: creating a task, changing it (and telling the streams
 //! that asked), finishing, expiring and discarding it, and asking its client for input.
 
-use crate::collections::VecMap;
 use serde_json::{json, Map, Value};
 
+use crate::collections::VecMap;
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::ProtocolVersion;
 use crate::server::cancel::CancellationToken;

@@ -1,11 +1,11 @@
 //! The server's tasks: the store every session shares, each task's state and how it
 //! changes (created, updated, finished, expired, discarded), and the `Task` objects clients see.
 
-use crate::collections::VecMap;
 use serde_json::{json, Map, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
+use crate::collections::VecMap;
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::ErrorObject;
 use crate::server::cancel::CancellationToken;
