@@ -34,6 +34,7 @@ export async function start({ config, early }) {
     client,
     callOptions: __mcpCallOptions,
     messageGate: __mcpMessageGate,
+    messageText: __mcpMessageText,
     validator: __mcpValidatorLoader(validatorUrl || '(unknown URL)', compile),
   };
 }

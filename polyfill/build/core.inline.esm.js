@@ -25,6 +25,7 @@ export async function start({ config }) {
     client,
     callOptions: __mcpCallOptions,
     messageGate: __mcpMessageGate,
+    messageText: __mcpMessageText,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
   };
 }

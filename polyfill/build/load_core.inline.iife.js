@@ -19,6 +19,7 @@ function loadCore({ config }) {
     client,
     callOptions: __mcpCallOptions,
     messageGate: __mcpMessageGate,
+    messageText: __mcpMessageText,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
   };
 }

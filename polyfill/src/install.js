@@ -123,6 +123,7 @@ function install(env) {
       validator: core.validator,
       callOptions: core.callOptions,
       messageGate: core.messageGate,
+      messageText: core.messageText,
     });
     record.validatorUrl = core.validator.url;
     // The server transport classes (src/transport/classes.rs), for connect({ transport }),

@@ -89,11 +89,27 @@ pub fn random_id() -> String {
     )
 }
 
-/// Milliseconds on a monotonic-enough clock.
-pub fn now_ms() -> f64 {
-    let perf = get(&global(), "performance").unwrap_or(JsValue::UNDEFINED);
-    call(&perf, "now", &[])
+#[wasm_bindgen]
+extern "C" {
+    /// The global's `performance`, as far as reading its clock goes.
+    type Clock;
+    #[wasm_bindgen(method, js_name = now)]
+    fn now(this: &Clock) -> f64;
+}
+
+thread_local! {
+    /// The global's `performance`, looked up once (a hub reads the clock for every message).
+    static CLOCK: Option<Clock> = get(&global(), "performance")
         .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or_else(js_sys::Date::now)
+        .filter(|p| has_method(p, "now"))
+        .map(JsCast::unchecked_into);
+}
+
+/// Milliseconds on a monotonic-enough clock: `performance.now()`, or `Date.now()` where
+/// there is no `performance`.
+pub fn now_ms() -> f64 {
+    CLOCK.with(|c| match c {
+        Some(clock) => clock.now(),
+        None => js_sys::Date::now(),
+    })
 }

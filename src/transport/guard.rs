@@ -20,6 +20,7 @@
 //!   A transport whose peers could do harm can be given less than the page's own clients.
 
 use js_sys::Function;
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -333,92 +334,51 @@ pub enum Text {
     Threw(JsValue),
 }
 
-/// Measures `payload` and, when it fits, returns its JSON text. A message whose first few
-/// values already hold more than `max` characters of strings is refused without serializing
-/// it at all (a huge argument costs no second copy); otherwise it is serialized with
-/// `JSON.stringify` (the text stays in the JS heap) and measured before it is copied into
-/// wasm memory: past `max` bytes it is refused uncopied, so wasm memory (which never
-/// shrinks) stays bounded by the configured limit whatever peers send.
-pub fn message_text(payload: &JsValue, max: usize) -> Text {
-    let mut budget = SIZE_WALK_NODES;
-    let at_least = size_lower_bound(payload, &mut budget, max);
-    if at_least > max {
-        return Text::TooBig(at_least);
-    }
-    let json = match js_sys::JSON::stringify(payload) {
-        Ok(s) => s,
-        Err(e) => return Text::Threw(e),
-    };
-    if !json.is_string() {
-        return Text::NotJson;
-    }
-    let units = json.length() as usize;
-    if units > max {
-        return Text::TooBig(units);
-    }
-    // At most 3 bytes per code unit: the copy is bounded by 3 × max.
-    let Some(text) = json.as_string() else {
-        return Text::NotJson;
-    };
-    if text.len() > max {
-        Text::TooBig(text.len())
-    } else {
-        Text::Fits(text)
-    }
+thread_local! {
+    /// `polyfill/src/message_text.js`'s `__mcpMessageText`, set by [`use_message_text`].
+    static MESSAGE_TEXT: RefCell<Option<Function>> = const { RefCell::new(None) };
 }
 
-/// How many values [`size_lower_bound`] looks at: enough for a JSON-RPC envelope and its
-/// arguments, too few to cost anything on a normal message.
-const SIZE_WALK_NODES: u32 = 48;
+/// Takes the measuring function from the engine's `config.messageText` (the core's
+/// `__mcpMessageText`); the engine cannot be made without it.
+pub fn use_message_text(config: &JsValue) -> Result<(), JsValue> {
+    let f = js::get(config, "messageText")?
+        .dyn_into::<Function>()
+        .map_err(|_| js::type_error("Engine needs the messageText function"))?;
+    MESSAGE_TEXT.with(|m| *m.borrow_mut() = Some(f));
+    Ok(())
+}
 
-/// A lower bound of the length of `JSON.stringify(v)`, from the lengths of the strings among
-/// the first `budget` values of plain objects and arrays (each character is at least one
-/// byte). Stops early past `stop`. Other values (numbers, class instances, `toJSON`) count
-/// nothing, so the bound never overshoots.
-fn size_lower_bound(v: &JsValue, budget: &mut u32, stop: usize) -> usize {
-    if *budget == 0 {
-        return 0;
-    }
-    *budget -= 1;
-    if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
-        return s.length() as usize + 2;
-    }
-    let Some(obj) = v.dyn_ref::<js_sys::Object>() else {
-        return 0;
+/// Measures `payload` and, when it fits, returns its JSON text. The measuring is
+/// `__mcpMessageText`'s (`polyfill/src/message_text.js`), in JS, in one call: a message whose
+/// first few values already hold more than `max` characters of strings is refused without
+/// serializing it at all (a huge argument costs no second copy); otherwise it is serialized
+/// with `JSON.stringify` (the text stays in the JS heap) and measured before it is copied
+/// into wasm memory: past `max` bytes it is refused uncopied, so wasm memory (which never
+/// shrinks) stays bounded by the configured limit whatever peers send.
+pub fn message_text(payload: &JsValue, max: usize) -> Text {
+    let measured = MESSAGE_TEXT.with(|m| match &*m.borrow() {
+        Some(f) => f.call2(&JsValue::UNDEFINED, payload, &JsValue::from(max as f64)),
+        None => Err(js::type_error(
+            "the transport was started without the engine's messageText function",
+        )),
+    });
+    let measured = match measured {
+        Ok(v) => v,
+        Err(e) => return Text::Threw(e),
     };
-    let mut n = 2;
-    if js_sys::Array::is_array(v) {
-        let a: &js_sys::Array = v.unchecked_ref();
-        for i in 0..a.length() {
-            if n > stop || *budget == 0 {
-                break;
-            }
-            n += size_lower_bound(&a.get(i), budget, stop);
-        }
-        return n;
+    // At most `max` code units, so at most 3 × max bytes are copied.
+    if let Some(text) = measured.as_string() {
+        return if text.len() > max {
+            Text::TooBig(text.len())
+        } else {
+            Text::Fits(text)
+        };
     }
-    // Plain objects only (what structured clone delivers): nothing of the page's runs.
-    thread_local! {
-        static OBJECT_PROTOTYPE: JsValue = js_sys::Object::get_prototype_of(&js_sys::Object::new()).into();
+    match measured.as_f64() {
+        Some(n) => Text::TooBig(n as usize),
+        None => Text::NotJson,
     }
-    let proto: JsValue = js_sys::Object::get_prototype_of(v).into();
-    if !(proto.is_null() || OBJECT_PROTOTYPE.with(|p| proto == *p))
-        || js::get(v, "toJSON").is_ok_and(|f| f.is_function())
-    {
-        return 0;
-    }
-    for key in js_sys::Object::keys(obj).iter() {
-        if n > stop || *budget == 0 {
-            break;
-        }
-        let value = js_sys::Reflect::get(v, &key).unwrap_or(JsValue::UNDEFINED);
-        let inner = size_lower_bound(&value, budget, stop);
-        if inner > 0 {
-            // "key": value
-            n += key.unchecked_ref::<js_sys::JsString>().length() as usize + 3 + inner;
-        }
-    }
-    n
 }
 
 /// The JSON-RPC error answering request `id` refused for exceeding a limit (-32600).
