@@ -34,7 +34,7 @@ use crate::js;
 use crate::js::DomError;
 use crate::js::Listener;
 use crate::server::registry::Tool;
-use crate::server::{CancellationToken, ListKind, RequestContext, ToolDef};
+use crate::server::{CancellationToken, ListKind, RequestContext, SchemaText, ToolDef};
 
 /// The bridge between one engine and the native `ModelContext`.
 pub struct NativeBridge {
@@ -396,10 +396,9 @@ impl NativeBridge {
             },
         );
         def.title = opt_string("title").filter(|s| !s.is_empty());
-        def.input_schema = match &schema_json {
-            Some(text) => serde_json::from_str(text).ok(),
-            None => None,
-        };
+        def.input_schema = schema_json
+            .as_deref()
+            .and_then(|text| SchemaText::parse(text).ok());
         let ann = js::get(t, "annotations")?;
         if ann.is_object() {
             for k in WEBMCP_HINTS {
@@ -409,7 +408,10 @@ impl NativeBridge {
         }
         def.attachment = Some(Rc::new(JsToolData {
             execute,
-            input_schema_json: schema_json,
+            input_schema_json: match &def.input_schema {
+                Some(schema) => Some(schema.shared()),
+                None => schema_json.map(Rc::from),
+            },
             door: Door::Native,
             exposed_to: Vec::new(),
             registration,

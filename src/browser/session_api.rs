@@ -17,7 +17,9 @@ use super::scope::{begin_registration, check_open, scoped_unregister, Scope};
 use super::setup::server_info_from_js;
 use super::store::{registry_error_to_js, unregister_if_current, Door, JsToolData};
 use crate::js;
-use crate::server::{LogLevel, PromptArgument, PromptDef, ResourceDef, TaskSupport, ToolDef};
+use crate::server::{
+    LogLevel, PromptArgument, PromptDef, ResourceDef, SchemaText, TaskSupport, ToolDef,
+};
 
 fn opt_string(def: &JsValue, key: &'static str) -> Result<Option<String>, JsValue> {
     js::opt_string(def, key, "", js::StringRule::DomString)
@@ -110,7 +112,7 @@ pub fn register_tool(
         }
     }
     let registration = inner.next_registration();
-    let input_schema = opt_json(def, "inputSchema")?;
+    let input_schema = opt_json(def, "inputSchema")?.map(SchemaText::from);
     let mut t = ToolDef::new(
         name.clone(),
         opt_string(def, "description")?.unwrap_or_default(),
@@ -121,7 +123,7 @@ pub fn register_tool(
     );
     t.title = opt_string(def, "title")?;
     t.input_schema = input_schema.clone();
-    t.output_schema = opt_json(def, "outputSchema")?;
+    t.output_schema = opt_json(def, "outputSchema")?.map(SchemaText::from);
     t.annotations = annotations;
     t.icons = icons(def, &what)?;
     t.meta = opt_json(def, "_meta")?;
@@ -135,7 +137,7 @@ pub fn register_tool(
     };
     t.attachment = Some(Rc::new(JsToolData {
         execute: f,
-        input_schema_json: input_schema.map(|s| s.to_string()),
+        input_schema_json: input_schema.as_ref().map(SchemaText::shared),
         door: Door::Session,
         exposed_to: Vec::new(),
         registration,

@@ -19,7 +19,7 @@ use super::js_handler::JsTool;
 use crate::js;
 use crate::js::DomError;
 use crate::server::registry::{check_tool_name, RegistryError, Tool};
-use crate::server::{CallError, ToolDef};
+use crate::server::{CallError, SchemaText, ToolDef};
 
 /// Which door a tool came through.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -40,8 +40,9 @@ pub enum Door {
 pub struct JsToolData {
     /// The page function to run.
     pub execute: Function,
-    /// The input schema as `JSON.stringify` produced it (W3C step 5).
-    pub input_schema_json: Option<String>,
+    /// The input schema as `JSON.stringify` produced it (W3C step 5): the same text the
+    /// tool's [`SchemaText`] holds, unless the engine could not use it.
+    pub input_schema_json: Option<Rc<str>>,
     pub door: Door,
     /// The origins of other documents of the frame tree the tool is exposed to
     /// (`registerTool`'s `exposedTo`, serialized origins).
@@ -260,7 +261,7 @@ pub fn store_tool(
     def.title = dict.title;
     def.input_schema = match &schema_json {
         Some(text) => Some(
-            serde_json::from_str(text)
+            SchemaText::parse(text)
                 .map_err(|e| js::type_error(&format!("The inputSchema is not valid JSON: {e}")))?,
         ),
         None => None,
@@ -268,7 +269,7 @@ pub fn store_tool(
     def.annotations = dict.annotations.unwrap_or_default();
     def.attachment = Some(Rc::new(JsToolData {
         execute: dict.execute,
-        input_schema_json: schema_json,
+        input_schema_json: def.input_schema.as_ref().map(SchemaText::shared),
         door,
         exposed_to,
         registration,
@@ -361,8 +362,8 @@ pub fn registered_tool(inner: &EngineInner, tool: &Tool) -> JsValue {
 /// else the engine's schema.
 pub fn stored_schema(tool: &Tool) -> Option<String> {
     attached(tool)
-        .and_then(|d| d.input_schema_json.clone())
-        .or_else(|| tool.def.input_schema.as_ref().map(|s| s.to_string()))
+        .and_then(|d| d.input_schema_json.as_deref().map(str::to_string))
+        .or_else(|| tool.def.input_schema.as_ref().map(|s| s.as_str().to_string()))
 }
 
 /// `args` against the tool's input schema: a `DataError` naming each violation's path and

@@ -42,7 +42,9 @@ pub use input_required::{Inputs, StateKey};
 pub use limits::Limits;
 pub use logging::LogLevel;
 pub use methods::capabilities;
-pub use registry::{ListKind, PromptArgument, PromptDef, RegistryError, ResourceDef, ToolDef};
+pub use registry::{
+    ListKind, PromptArgument, PromptDef, RegistryError, ResourceDef, SchemaText, ToolDef,
+};
 pub use runtime::{LocalBoxFuture, Runtime};
 pub use session::{Incoming, Replaced, Sent, Session, SessionChain};
 pub use skills::{SkillContent, SkillDef, SkillFile, SKILLS_EXTENSION};

@@ -22,8 +22,8 @@ fn icons(list: &[Value], version: ProtocolVersion) -> Option<Value> {
 /// A schema object with `"type": "object"` (first when it had no type; in place of a type
 /// list admitting objects), and boolean subschemas under `properties` written as objects,
 /// which every MCP version accepts (`true` ≡ `{}`, `false` ≡ `{"not": {}}`).
-fn object_typed(schema: &Map<String, Value>) -> Map<String, Value> {
-    let mut m = Map::new();
+fn object_typed(schema: Map<String, Value>) -> Map<String, Value> {
+    let mut m = Map::with_capacity(schema.len() + 1);
     if !schema.contains_key("type") {
         m.insert("type".into(), Value::from("object"));
     }
@@ -32,20 +32,20 @@ fn object_typed(schema: &Map<String, Value>) -> Map<String, Value> {
             ("type", _) => Value::from("object"),
             ("properties", Value::Object(props)) => Value::Object(
                 props
-                    .iter()
+                    .into_iter()
                     .map(|(name, sub)| {
                         let sub = match sub {
                             Value::Bool(true) => json!({}),
                             Value::Bool(false) => json!({ "not": {} }),
-                            other => other.clone(),
+                            other => other,
                         };
-                        (name.clone(), sub)
+                        (name, sub)
                     })
                     .collect(),
             ),
-            _ => v.clone(),
+            (_, v) => v,
         };
-        m.insert(k.clone(), v);
+        m.insert(k, v);
     }
     m
 }
@@ -55,7 +55,8 @@ fn object_typed(schema: &Map<String, Value>) -> Map<String, Value> {
 /// and boolean subschemas written as objects); `{"type":"object"}` when the tool has none.
 /// The registry refuses input schemas whose `type` admits no object.
 pub fn advertised_input_schema(tool: &Tool) -> Value {
-    match &tool.def.input_schema {
+    // (A registered tool's schema text always parses: the registry refused any that did not.)
+    match tool.def.input_schema.as_ref().and_then(|s| s.value().ok()) {
         Some(Value::Object(o)) => Value::Object(object_typed(o)),
         Some(Value::Bool(false)) => json!({ "type": "object", "not": {} }),
         _ => json!({ "type": "object", "properties": {} }),
@@ -70,10 +71,10 @@ pub fn advertised_output_schema(tool: &Tool, version: ProtocolVersion) -> Option
     if !version.has_structured_content() {
         return None;
     }
-    let schema = tool.def.output_schema.as_ref()?;
+    let schema = tool.def.output_schema.as_ref()?.value().ok()?;
     let object_only = version.requires_object_structured_content();
     match schema {
-        Value::Object(o) if !object_only => Some(Value::Object(o.clone())),
+        Value::Object(o) if !object_only => Some(Value::Object(o)),
         Value::Object(o) => match o.get("type") {
             Some(t) if !admits_object(t) => None,
             _ => Some(Value::Object(object_typed(o))),

@@ -404,10 +404,9 @@ pub fn synthesize(form: &JsValue) -> Value {
 /// or boolean for a text-like (string) control becomes its text (`123` → `"123"`), and a
 /// numeric string for a number control becomes the number (`"456"` → `456`). Anything else
 /// is left for the schema to judge.
-pub fn coerce(schema: &Option<Value>, args: Value) -> Value {
+pub fn coerce(schema: Option<&Value>, args: Value) -> Value {
     let (Some(props), Value::Object(mut map)) = (
         schema
-            .as_ref()
             .and_then(|s| s.get("properties"))
             .and_then(Value::as_object),
         args.clone(),

@@ -191,7 +191,8 @@ pub(super) fn execute_tool(
     };
     // A form's controls take text: input is coerced as native Chromium fills them.
     let args = if data.door == Door::Form {
-        super::super::forms::coerce(&registered.def.input_schema, args)
+        let schema = registered.def.input_schema.as_ref().and_then(|s| s.value().ok());
+        super::super::forms::coerce(schema.as_ref(), args)
     } else {
         args
     };

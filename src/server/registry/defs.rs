@@ -22,9 +22,9 @@ pub struct ToolDef {
     /// What the tool does, for the model.
     pub description: String,
     /// The input JSON Schema (`None`: any object).
-    pub input_schema: Option<Value>,
+    pub input_schema: Option<SchemaText>,
     /// The output JSON Schema: `structuredContent` must satisfy it (`None`: no structured output).
-    pub output_schema: Option<Value>,
+    pub output_schema: Option<SchemaText>,
     /// Every annotation given: WebMCP's `readOnlyHint`, `untrustedContentHint`,
     /// `consequentialHint`, `debugging`; MCP's `destructiveHint`, `idempotentHint`,
     /// `openWorldHint`, `title`; and any other.
@@ -68,14 +68,14 @@ impl ToolDef {
     }
 
     /// Sets the input JSON Schema.
-    pub fn input_schema(mut self, schema: Value) -> Self {
-        self.input_schema = Some(schema);
+    pub fn input_schema(mut self, schema: impl Into<SchemaText>) -> Self {
+        self.input_schema = Some(schema.into());
         self
     }
 
     /// Sets the output JSON Schema.
-    pub fn output_schema(mut self, schema: Value) -> Self {
-        self.output_schema = Some(schema);
+    pub fn output_schema(mut self, schema: impl Into<SchemaText>) -> Self {
+        self.output_schema = Some(schema.into());
         self
     }
 
@@ -95,6 +95,65 @@ impl ToolDef {
     pub fn task_support(mut self, support: TaskSupport) -> Self {
         self.task_support = support;
         self
+    }
+}
+
+/// A JSON Schema as a tool keeps it: its JSON text, shared by clones.
+///
+/// A registered tool validates with its schemas' compilation and otherwise only advertises
+/// them, so it keeps their text and parses it when a reader needs the value: a parsed
+/// [`Value`] costs several times its text (each object is a map with its own hash table;
+/// about 550 bytes against 60 for a one-property object schema).
+///
+/// The text is JSON when made with [`SchemaText::parse`]; one made from a [`Value`] is that
+/// value's serialization. The registry refuses a schema whose text it cannot read back (one
+/// nested deeper than the JSON parser's 128 levels), so a registered tool's
+/// [`SchemaText::value`] always succeeds.
+///
+/// ```
+/// use modelcontext_polyfill::server::SchemaText;
+/// use serde_json::json;
+///
+/// let schema = SchemaText::parse(r#"{"type":"object","properties":{"a":{"type":"number"}}}"#).unwrap();
+/// assert_eq!(schema.value().unwrap()["properties"]["a"]["type"], "number");
+/// assert_eq!(SchemaText::from(json!({ "type": "object" })).as_str(), r#"{"type":"object"}"#);
+/// assert!(SchemaText::parse("{ not json").is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaText(Rc<str>);
+
+impl SchemaText {
+    /// `text` as a schema, checked to be JSON (kept as it is, not re-serialized).
+    pub fn parse(text: &str) -> Result<SchemaText, serde_json::Error> {
+        serde_json::from_str::<serde::de::IgnoredAny>(text)?;
+        Ok(SchemaText(text.into()))
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The JSON text, shared (not copied).
+    pub fn shared(&self) -> Rc<str> {
+        self.0.clone()
+    }
+
+    /// The schema, parsed.
+    pub fn value(&self) -> Result<Value, serde_json::Error> {
+        serde_json::from_str(&self.0)
+    }
+}
+
+impl From<Value> for SchemaText {
+    fn from(value: Value) -> Self {
+        SchemaText(value.to_string().into())
+    }
+}
+
+impl From<&Value> for SchemaText {
+    fn from(value: &Value) -> Self {
+        SchemaText(value.to_string().into())
     }
 }
 

@@ -4,7 +4,7 @@
 //! registry. Schemas are compiled once, at registration; an invalid one is refused there.
 
 use crate::collections::{VecMap, VecSet};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt;
 use std::rc::{Rc, Weak};
 
@@ -13,7 +13,7 @@ use super::validator::{CompiledSchema, SchemaCompiler};
 
 mod defs;
 
-pub use defs::{PromptArgument, PromptDef, Resource, ResourceDef, Tool, ToolDef};
+pub use defs::{PromptArgument, PromptDef, Resource, ResourceDef, SchemaText, Tool, ToolDef};
 
 /// The longest tool name the WebMCP rule allows.
 pub const MAX_TOOL_NAME_LEN: usize = 128;
@@ -149,51 +149,61 @@ pub struct Registry {
 impl Registry {
     /// Compiles `schema` (`which` names it in errors), or reuses the compilation of an
     /// identical schema still in use. A compiled schema depends on nothing but its text and
-    /// the compiler, which is the registry's for its whole life.
+    /// the compiler, which is the registry's for its whole life. `parsed` is the schema's
+    /// value, read from its text once by the caller.
     fn compile(
         &mut self,
         compiler: &dyn SchemaCompiler,
         which: &'static str,
-        schema: &Option<Value>,
-    ) -> Result<Option<Rc<dyn CompiledSchema>>, RegistryError> {
-        let Some(s) = schema else {
-            return Ok(None);
-        };
-        if !(s.is_object() || s.is_boolean()) {
+        schema: &SchemaText,
+        parsed: &Value,
+    ) -> Result<Rc<dyn CompiledSchema>, RegistryError> {
+        if !(parsed.is_object() || parsed.is_boolean()) {
             return Err(RegistryError::InvalidSchema {
                 which,
-                message: format!("a schema must be an object or a boolean, got {s}"),
+                message: format!("a schema must be an object or a boolean, got {parsed}"),
             });
         }
-        let text = s.to_string();
+        let text = schema.as_str();
         // (A deferred compilation that the validator refused is not reused: compiled now,
         // the schema is refused at registration.)
         if let Some(shared) = self
             .compiled
-            .get(&text)
+            .get(text)
             .and_then(Weak::upgrade)
             .filter(|c| c.deferred_error().is_none())
         {
-            return Ok(Some(shared));
+            return Ok(shared);
         }
         let compiled = compiler
-            .compile(s)
+            .compile(parsed)
             .map_err(|message| RegistryError::InvalidSchema { which, message })?;
         // Forget the schemas no tool uses any more, now and then, so the map stays in
         // proportion to what is registered.
         if self.compiled.len() >= 64 && self.compiled.len().is_power_of_two() {
             self.compiled.retain(|_, w| w.strong_count() > 0);
         }
-        self.compiled.insert(text, Rc::downgrade(&compiled));
-        Ok(Some(compiled))
+        self.compiled
+            .insert(text.to_string(), Rc::downgrade(&compiled));
+        Ok(compiled)
     }
 }
 
+/// `schema`'s value, read back from its text; a text the parser cannot read (nested past its
+/// 128 levels) is refused here, so every registered schema can be read later.
+fn parsed(which: &'static str, schema: &SchemaText) -> Result<Value, RegistryError> {
+    schema.value().map_err(|e| RegistryError::InvalidSchema {
+        which,
+        message: format!("its JSON cannot be read back: {e}"),
+    })
+}
+
 impl Registry {
-    /// Adds a tool: duplicate check, then the name rule, then schema compilation.
+    /// Adds a tool: duplicate check, then the name rule, then schema compilation. The tool
+    /// keeps its schemas as text ([`SchemaText`]); each is parsed once here to be compiled.
     pub fn add_tool(
         &mut self,
-        mut def: ToolDef,
+        def: ToolDef,
         compiler: &dyn SchemaCompiler,
     ) -> Result<(), RegistryError> {
         if self.tools.contains_key(&def.name) {
@@ -203,25 +213,30 @@ impl Registry {
             });
         }
         check_tool_name(&def.name)?;
-        let input = self.compile(compiler, "inputSchema", &def.input_schema)?;
-        // Tool arguments are always objects (WebMCP `inputObject`, MCP `arguments`).
-        if let Some(t) = def.input_schema.as_ref().and_then(|s| s.get("type")) {
-            if !admits_object(t) {
-                return Err(RegistryError::InvalidSchema {
-                    which: "inputSchema",
-                    message: format!(
-                        "tool arguments are always an object, but the schema's \"type\" is {t}"
-                    ),
-                });
+        let input = match &def.input_schema {
+            None => None,
+            Some(schema) => {
+                let value = parsed("inputSchema", schema)?;
+                let compiled = self.compile(compiler, "inputSchema", schema, &value)?;
+                // Tool arguments are always objects (WebMCP `inputObject`, MCP `arguments`).
+                if let Some(t) = value.get("type").filter(|t| !admits_object(t)) {
+                    return Err(RegistryError::InvalidSchema {
+                        which: "inputSchema",
+                        message: format!(
+                            "tool arguments are always an object, but the schema's \"type\" is {t}"
+                        ),
+                    });
+                }
+                Some(compiled)
             }
-        }
-        let output = self.compile(compiler, "outputSchema", &def.output_schema)?;
-        // Kept as long as the tool is registered: at the size they need.
-        for schema in [&mut def.input_schema, &mut def.output_schema] {
-            if let Some(s) = schema.take() {
-                *schema = Some(fitted(s));
+        };
+        let output = match &def.output_schema {
+            None => None,
+            Some(schema) => {
+                let value = parsed("outputSchema", schema)?;
+                Some(self.compile(compiler, "outputSchema", schema, &value)?)
             }
-        }
+        };
         self.tools
             .insert(def.name.clone(), Rc::new(Tool { def, input, output }));
         Ok(())
@@ -386,24 +401,3 @@ pub(crate) fn admits_object(t: &Value) -> bool {
 
 #[cfg(test)]
 mod tests;
-
-/// `value` with every object and array rebuilt at exactly its length: a parsed map keeps the
-/// spare room its growth left (half of a small schema's bytes), a rebuilt one has none.
-fn fitted(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut out = Map::with_capacity(map.len());
-            for (k, v) in map {
-                out.insert(k, fitted(v));
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => {
-            // Collected in place (the same allocation), so shrunk after.
-            let mut items: Vec<Value> = items.into_iter().map(fitted).collect();
-            items.shrink_to_fit();
-            Value::Array(items)
-        }
-        other => other,
-    }
-}

@@ -22,7 +22,7 @@ impl SchemaCompiler for Counting {
     }
 }
 
-fn tool(name: &str, schema: Value) -> ToolDef {
+fn tool(name: &str, schema: impl Into<SchemaText>) -> ToolDef {
     ToolDef::new(name, "d", |_args: Value, _ctx| async {
         Ok::<_, HandlerError>(Value::Null)
     })
@@ -70,17 +70,46 @@ fn tool_name_rule() {
 }
 
 #[test]
-fn kept_schemas_are_refitted_without_changing_a_key_or_its_order() {
+fn kept_schemas_are_their_text_with_every_key_in_order() {
     let text = r#"{"type":"object","properties":{"z":{"type":"string","enum":["b","a"]},"a":{"type":"array","items":{"type":"number"}}},"required":["z","a"],"additionalProperties":false}"#;
     let parsed: Value = serde_json::from_str(text).unwrap();
-    let refitted = fitted(parsed.clone());
-    assert_eq!(refitted, parsed);
-    assert_eq!(refitted.to_string(), text);
     let mut r = Registry::default();
-    r.add_tool(tool("t", parsed), &Counting::default()).unwrap();
+    r.add_tool(tool("t", parsed.clone()), &Counting::default())
+        .unwrap();
     let kept = r.tool("t").unwrap().def.input_schema.clone().unwrap();
-    assert_eq!(kept.to_string(), text);
-    // Each array is at its length: nothing left over from parsing.
-    let items = kept["required"].as_array().unwrap();
-    assert_eq!(items.capacity(), items.len());
+    assert_eq!(kept.as_str(), text);
+    assert_eq!(kept.value().unwrap(), parsed);
+    // A text given as text is kept as it was written, not re-serialized.
+    let spaced = SchemaText::parse(r#"{ "type": "object" }"#).unwrap();
+    r.add_tool(tool("spaced", spaced.clone()), &Counting::default())
+        .unwrap();
+    let kept = r.tool("spaced").unwrap().def.input_schema.clone().unwrap();
+    assert_eq!(kept.as_str(), r#"{ "type": "object" }"#);
+    // Clones share the text.
+    assert!(Rc::ptr_eq(&kept.shared(), &spaced.shared()));
+}
+
+#[test]
+fn a_schema_whose_text_cannot_be_read_back_is_refused() {
+    // Built as a value, 200 levels deep: its text is past what the JSON parser reads.
+    let mut deep = json!({ "type": "object" });
+    for _ in 0..200 {
+        deep = json!({ "type": "object", "properties": { "a": deep } });
+    }
+    let mut r = Registry::default();
+    let err = r
+        .add_tool(tool("deep", deep), &Counting::default())
+        .unwrap_err();
+    assert!(
+        matches!(&err, RegistryError::InvalidSchema { which: "inputSchema", message } if message.contains("cannot be read back")),
+        "{err}"
+    );
+    assert!(r.tool("deep").is_none());
+    // The registry still takes the next tool.
+    r.add_tool(
+        tool("ok", json!({ "type": "object" })),
+        &Counting::default(),
+    )
+    .unwrap();
+    assert!(r.tool("ok").is_some());
 }
