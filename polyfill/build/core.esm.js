@@ -35,6 +35,7 @@ export async function start({ config, early }) {
     callOptions: __mcpCallOptions,
     messageGate: __mcpMessageGate,
     messageText: __mcpMessageText,
+    formChanges: __mcpFormChanges,
     validator: __mcpValidatorLoader(validatorUrl || '(unknown URL)', compile),
   };
 }

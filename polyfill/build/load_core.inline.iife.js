@@ -20,6 +20,7 @@ function loadCore({ config }) {
     callOptions: __mcpCallOptions,
     messageGate: __mcpMessageGate,
     messageText: __mcpMessageText,
+    formChanges: __mcpFormChanges,
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
   };
 }

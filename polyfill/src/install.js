@@ -124,6 +124,7 @@ function install(env) {
       callOptions: core.callOptions,
       messageGate: core.messageGate,
       messageText: core.messageText,
+      formChanges: core.formChanges,
     });
     record.validatorUrl = core.validator.url;
     // The server transport classes (src/transport/classes.rs), for connect({ transport }),

@@ -159,6 +159,7 @@ impl Engine {
         super::js_handler::use_call_options(&config)?;
         js::use_message_gate(&config);
         crate::transport::guard::use_message_text(&config)?;
+        super::forms::use_form_changes(&config);
         let inner = EngineInner::new(server, target, events, global, tab_options)?;
         super::frames::attach(&inner, super::webmcp::execute);
         if let Some(native) = super::native::native_from_config(&config) {

@@ -3,7 +3,6 @@
 //! leaked with `forget()`).
 
 use js_sys::{Array, Function, Reflect};
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use super::{call, global};
@@ -13,18 +12,13 @@ type Callback = Closure<dyn FnMut(JsValue, JsValue)>;
 thread_local! {
     /// `polyfill/src/gates.js`'s `__mcpMessageGate`, from the engine's config
     /// ([`use_message_gate`]); without it a gated listener is added as it is.
-    static MESSAGE_GATE: RefCell<Option<Function>> = const { RefCell::new(None) };
+    static MESSAGE_GATE: super::Helper = const { super::Helper::new() };
 }
 
 /// Takes the message gate maker from the engine's `config.messageGate` (absent: listeners are
 /// not gated).
 pub fn use_message_gate(config: &JsValue) {
-    let gate = super::get(config, "messageGate")
-        .ok()
-        .and_then(|f| f.dyn_into::<Function>().ok());
-    if gate.is_some() {
-        MESSAGE_GATE.with(|g| *g.borrow_mut() = gate);
-    }
+    MESSAGE_GATE.with(|g| g.take_from(config, "messageGate"));
 }
 
 /// The first checks of a `message` event, made in JS before the listener is called (see
@@ -150,7 +144,7 @@ impl Listener {
 
 /// `callback` behind `gate`, made by the core's gate maker; `None` without one.
 fn gated(callback: &Callback, gate: MessageGate) -> Option<JsValue> {
-    let maker = MESSAGE_GATE.with(|g| g.borrow().clone())?;
+    let maker = MESSAGE_GATE.with(|g| g.with(Function::clone))?;
     let fields: Array = gate
         .fields
         .iter()

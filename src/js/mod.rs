@@ -20,6 +20,39 @@ pub use error::DomError;
 pub use guard::{use_message_gate, Listener, MessageGate, Observer, Timer};
 pub use io::*;
 
+/// One of the core's JS helpers (`polyfill/src/*.js`), handed over in the engine's config and
+/// kept, in a `thread_local!`, for the Rust code that calls it.
+pub struct Helper(RefCell<Option<Function>>);
+
+impl Helper {
+    /// None yet.
+    pub const fn new() -> Helper {
+        Helper(RefCell::new(None))
+    }
+
+    /// Takes `config[key]` when it is a function; whether it was.
+    pub fn take_from(&self, config: &JsValue, key: &'static str) -> bool {
+        match get(config, key).map(JsCast::dyn_into::<Function>) {
+            Ok(Ok(f)) => {
+                *self.0.borrow_mut() = Some(f);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `f(helper)`, or `None` when no helper was given.
+    pub fn with<R>(&self, f: impl FnOnce(&Function) -> R) -> Option<R> {
+        self.0.borrow().as_ref().map(f)
+    }
+}
+
+impl Default for Helper {
+    fn default() -> Self {
+        Helper::new()
+    }
+}
+
 /// A `TypeError` with `message`.
 pub fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()

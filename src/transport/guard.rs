@@ -20,7 +20,6 @@
 //!   A transport whose peers could do harm can be given less than the page's own clients.
 
 use js_sys::Function;
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -336,17 +335,17 @@ pub enum Text {
 
 thread_local! {
     /// `polyfill/src/message_text.js`'s `__mcpMessageText`, set by [`use_message_text`].
-    static MESSAGE_TEXT: RefCell<Option<Function>> = const { RefCell::new(None) };
+    static MESSAGE_TEXT: js::Helper = const { js::Helper::new() };
 }
 
 /// Takes the measuring function from the engine's `config.messageText` (the core's
 /// `__mcpMessageText`); the engine cannot be made without it.
 pub fn use_message_text(config: &JsValue) -> Result<(), JsValue> {
-    let f = js::get(config, "messageText")?
-        .dyn_into::<Function>()
-        .map_err(|_| js::type_error("Engine needs the messageText function"))?;
-    MESSAGE_TEXT.with(|m| *m.borrow_mut() = Some(f));
-    Ok(())
+    if MESSAGE_TEXT.with(|m| m.take_from(config, "messageText")) {
+        Ok(())
+    } else {
+        Err(js::type_error("Engine needs the messageText function"))
+    }
 }
 
 /// Measures `payload` and, when it fits, returns its JSON text. The measuring is
@@ -357,12 +356,13 @@ pub fn use_message_text(config: &JsValue) -> Result<(), JsValue> {
 /// into wasm memory: past `max` bytes it is refused uncopied, so wasm memory (which never
 /// shrinks) stays bounded by the configured limit whatever peers send.
 pub fn message_text(payload: &JsValue, max: usize) -> Text {
-    let measured = MESSAGE_TEXT.with(|m| match &*m.borrow() {
-        Some(f) => f.call2(&JsValue::UNDEFINED, payload, &JsValue::from(max as f64)),
-        None => Err(js::type_error(
-            "the transport was started without the engine's messageText function",
-        )),
-    });
+    let measured = MESSAGE_TEXT
+        .with(|m| m.with(|f| f.call2(&JsValue::UNDEFINED, payload, &JsValue::from(max as f64))))
+        .unwrap_or_else(|| {
+            Err(js::type_error(
+                "the transport was started without the engine's messageText function",
+            ))
+        });
     let measured = match measured {
         Ok(v) => v,
         Err(e) => return Text::Threw(e),

@@ -309,6 +309,63 @@ test('with a tool form in the page, unrelated DOM churn changes nothing; its con
   }, { html: page(`<form id="booking" toolname="book" tooldescription="Books a table"><input id="who" name="who"><select name="room"><option>hall</option></select></form>
 <label id="who-label" for="who"><span>Name</span></label><ul id="elsewhere"></ul>`) }));
 
+test('DOM changes that cannot concern a tool form do not make the polyfill scan the document', () =>
+  withPage(async ({ page: p }) => {
+    const r = await p.evaluate(async () => {
+      // (After the core's own first scan.)
+      await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+      await __tick();
+      // The scan is document.querySelectorAll('form[toolname]'): count it.
+      let scans = 0;
+      const qsa = Document.prototype.querySelectorAll;
+      Document.prototype.querySelectorAll = function (sel) {
+        if (sel === 'form[toolname]') scans++;
+        return qsa.call(this, sel);
+      };
+      const out = {};
+      const list = document.getElementById('elsewhere');
+      const churn = async () => {
+        const before = scans;
+        for (let i = 0; i < 20; i++) {
+          const li = document.createElement('li');
+          li.innerHTML = '<span>row</span>';
+          li.setAttribute('name', 'x' + i); // a watched attribute, on an element added in the same batch
+          list.append(li);
+          await Promise.resolve();
+        }
+        list.replaceChildren();
+        await __tick();
+        return scans - before;
+      };
+      // No tool form yet: plain elements and plain forms coming and going are not scanned for.
+      out.noForms = await churn();
+      let before = scans;
+      const plain = document.createElement('form');
+      plain.innerHTML = '<input name="q">';
+      document.body.append(plain);
+      await __tick();
+      out.plainForm = scans - before;
+      // A toolname attribute is.
+      before = scans;
+      plain.setAttribute('tooldescription', 'Later');
+      plain.setAttribute('toolname', 'later');
+      await __until(async () => (await __names()).includes('later'), 'the form named later');
+      out.named = scans > before;
+      // With a tool form known: churn elsewhere is still not scanned for...
+      out.known = await churn();
+      // ...a control added to the form is.
+      before = scans;
+      const input = document.createElement('input');
+      input.name = 'extra';
+      plain.append(input);
+      await __until(async () => Object.keys((await __tool('later')).inputSchema.properties).includes('extra'), 'the added control');
+      out.control = scans > before;
+      Document.prototype.querySelectorAll = qsa;
+      return out;
+    });
+    assert.deepEqual(r, { noForms: 0, plainForm: 0, named: true, known: 0, control: true });
+  }, { html: page('<ul id="elsewhere"></ul>') }));
+
 test('a form without a description, or with a taken name, is not a tool (a console warning)', () =>
   withPage(async ({ page: p, consoleMessages }) => {
     const names = await p.evaluate(() => __names());

@@ -31,7 +31,7 @@ mod changes;
 mod controls;
 mod invocation;
 
-use changes::{may_add_tool_form, may_touch_forms};
+pub use changes::use_form_changes;
 use controls::{attr, fill, has_attr, invalid_controls, WATCHED_ATTRIBUTES};
 pub use controls::{coerce, synthesize};
 use invocation::{default_button, Invocation, SubmitWatch, NAVIGATED};
@@ -121,12 +121,8 @@ impl Forms {
                 // Pages change their DOM all the time: a batch that cannot have brought a tool
                 // form (none known yet) or changed one (or a control or label it describes)
                 // is not worth a scan of the whole document.
-                let relevant = if f.states.borrow().is_empty() {
-                    may_add_tool_form(&records)
-                } else {
-                    may_touch_forms(&records)
-                };
-                if relevant {
+                let forms_known = !f.states.borrow().is_empty();
+                if changes::relevant(&records, forms_known) {
                     f.sync();
                 }
             }
