@@ -604,3 +604,13 @@ fn handler_errors_never_take_the_server_down() {
         json!("{}")
     );
 }
+
+/// A request's context is cloned for every request, and a call in flight holds it several
+/// times (its future's state, its handler's options) for as long as it runs: its rare parts
+/// (progress, `_meta`, a retry's inputs) are behind pointers and the client's capabilities
+/// are shared with the session. It was 53 words (424 bytes on a 64-bit target) before.
+#[test]
+fn a_request_context_stays_small() {
+    let words = std::mem::size_of::<RequestContext>() / std::mem::size_of::<usize>();
+    assert!(words <= 16, "RequestContext is {words} words");
+}

@@ -114,16 +114,19 @@ pub struct RequestContext {
     pub version: Option<ProtocolVersion>,
     /// The JSON-RPC id of the request being served; `None` off MCP.
     pub request_id: Option<RequestId>,
-    pub(crate) progress: Option<ProgressReporter>,
+    pub(crate) progress: Option<Rc<ProgressReporter>>,
     pub(crate) session: Option<Weak<dyn SessionLink>>,
     /// Minimum level for log messages sent while serving this request.
     pub(crate) log_level: Option<LogLevel>,
     /// Served in the stateless era (logging is then opted into per request).
     pub(crate) stateless: bool,
-    pub(crate) client_capabilities: Value,
-    pub(crate) meta: Value,
-    /// 2026-07-28: what a retry after an input-required result brought.
-    pub(crate) inputs: Inputs,
+    /// Shared with the session (a context is cloned for every request, and a call in
+    /// flight holds a few clones: the rarely used parts are behind pointers).
+    pub(crate) client_capabilities: Rc<Value>,
+    /// `_meta`, when the request has one.
+    pub(crate) meta: Option<Rc<Value>>,
+    /// 2026-07-28: what a retry after an input-required result brought (`None`: nothing).
+    pub(crate) inputs: Option<Rc<Inputs>>,
     /// A call that may become, or is, a task (SEP-2663): input requests and status go there.
     pub(crate) task: Option<Rc<dyn TaskHook>>,
 }
@@ -139,9 +142,9 @@ impl RequestContext {
             session: None,
             log_level: None,
             stateless: false,
-            client_capabilities: Value::Object(Map::new()),
-            meta: Value::Null,
-            inputs: Inputs::default(),
+            client_capabilities: Rc::new(Value::Object(Map::new())),
+            meta: None,
+            inputs: None,
             task: None,
         }
     }
@@ -226,18 +229,24 @@ impl RequestContext {
     /// after an input-required result; see [`super::input_required`]), keyed as the handler
     /// keyed its requests. `None` on a first call.
     pub fn input_responses(&self) -> Option<&Map<String, Value>> {
-        self.inputs.responses.as_ref()
+        self.inputs.as_ref()?.responses.as_ref()
     }
 
     /// The `requestState` this handler put in its input-required result, verified, as it
     /// wrote it. `None` on a first call.
     pub fn request_state(&self) -> Option<&str> {
-        self.inputs.request_state.as_deref()
+        self.inputs.as_ref()?.request_state.as_deref()
     }
 
     /// The request's `_meta` object (`null` when absent).
     pub fn meta(&self) -> &Value {
-        &self.meta
+        static NULL: Value = Value::Null;
+        self.meta.as_deref().unwrap_or(&NULL)
+    }
+
+    /// Sets what a retry brought (kept only when it brought something).
+    pub(crate) fn set_inputs(&mut self, inputs: Inputs) {
+        self.inputs = (inputs != Inputs::default()).then(|| Rc::new(inputs));
     }
 
     /// Sends a request to the client (sampling, elicitation, roots) and waits for its answer.

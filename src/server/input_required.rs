@@ -179,76 +179,93 @@ pub(crate) enum Round<T> {
     Input(InputRequired),
 }
 
-/// How a request that may need input ended.
-pub(crate) enum Outcome<T> {
-    Done(T),
-    /// 2026-07-28: the input-required result to send.
-    Input(Value),
-}
-
 /// Runs a handler until it is done: in the stateless era the first input-required result is
 /// checked against the client's capabilities and returned (signed); in the handshake era the
 /// engine asks the client for each input and runs the handler again with the answers, at most
 /// [`MAX_ROUNDS`] times. `run` runs the handler once in a context; `failed` turns a failure
-/// to obtain input into the request's answer (an `isError` tool result, or an error).
-pub(crate) async fn drive<T: 'static>(
-    ctx: RequestContext,
+/// to obtain input into the handler's outcome (an `isError` tool result, or an error);
+/// `done` makes the request's result of the outcome.
+///
+/// The future is the request's whole answer, so the method needs no block around it: a
+/// block would keep what it captured beside this future, and this future is not an `async
+/// fn`'s, which would keep each argument twice (as captured and as a local), for as long as
+/// the request runs. The rare round that asks the client is a future of its own, allocated
+/// only when needed.
+#[allow(clippy::manual_async_fn)] // on purpose: see above
+pub(crate) fn drive<T: 'static>(
+    mut ctx: RequestContext,
     stateless: bool,
     key: StateKey,
     run: impl Fn(RequestContext) -> LocalBoxFuture<'static, Result<Round<T>, ServerError>>,
     failed: impl Fn(String) -> Result<T, ServerError>,
-) -> Result<Outcome<T>, ServerError> {
-    let mut ctx = ctx;
-    for _ in 0..MAX_ROUNDS {
-        let ir = match run(ctx.clone()).await? {
-            Round::Done(v) => return Ok(Outcome::Done(v)),
-            Round::Input(ir) => ir,
-        };
-        if stateless {
-            if let Some(required) = missing_capabilities(&ir, ctx.client_capabilities()) {
-                return Err(ServerError::MissingClientCapability { required });
-            }
-            return Ok(Outcome::Input(wire_result(&ir, &key)));
-        }
-        // The handshake era: ask the client ourselves.
-        let asks: Vec<LocalBoxFuture<'static, Result<Value, String>>> = ir
-            .requests
-            .iter()
-            .map(|(k, r)| {
-                let method = r["method"].as_str().unwrap_or_default().to_string();
-                let fut = ctx.request(&method, r.get("params").cloned());
-                let k = k.clone();
-                Box::pin(async move {
-                    fut.await.map_err(|e| {
-                        format!(
-                            "Could not get input {k:?} ({method}) from the client: {}",
-                            e.message
-                        )
-                    })
-                }) as LocalBoxFuture<'static, Result<Value, String>>
-            })
-            .collect();
-        let mut responses = Map::new();
-        for ((k, _), answer) in ir.requests.iter().zip(join_all(asks).await) {
-            match answer {
-                Ok(v) => {
-                    responses.insert(k.clone(), v);
+    done: impl Fn(T) -> Result<Value, ServerError>,
+) -> impl std::future::Future<Output = Result<Value, ServerError>> {
+    async move {
+        for _ in 0..MAX_ROUNDS {
+            let ir = match run(ctx.clone()).await? {
+                Round::Done(v) => return done(v),
+                Round::Input(ir) => ir,
+            };
+            if stateless {
+                // 2026-07-28: the input-required result is the answer.
+                if let Some(required) = missing_capabilities(&ir, ctx.client_capabilities()) {
+                    return Err(ServerError::MissingClientCapability { required });
                 }
-                Err(message) => return failed(message).map(Outcome::Done),
+                return Ok(wire_result(&ir, &key));
             }
+            // The handshake era: ask the client ourselves.
+            let InputRequired {
+                requests,
+                request_state,
+            } = ir;
+            let responses = match ask_client(&ctx, requests).await {
+                Ok(responses) => responses,
+                Err(message) => return failed(message).and_then(&done),
+            };
+            if ctx.is_cancelled() {
+                return failed("The request was cancelled".into()).and_then(&done);
+            }
+            ctx.set_inputs(Inputs {
+                responses: Some(responses),
+                request_state,
+            });
         }
-        if ctx.is_cancelled() {
-            return failed("The request was cancelled".into()).map(Outcome::Done);
-        }
-        ctx.inputs = Inputs {
-            responses: Some(responses),
-            request_state: ir.request_state,
-        };
+        failed(format!(
+            "The handler still asked for input after {MAX_ROUNDS} rounds"
+        ))
+        .and_then(&done)
     }
-    failed(format!(
-        "The handler still asked for input after {MAX_ROUNDS} rounds"
-    ))
-    .map(Outcome::Done)
+}
+
+/// Sends each of a handler's input requests to the client at once; the answers by the
+/// handler's keys, or why one could not be had.
+fn ask_client(
+    ctx: &RequestContext,
+    requests: Map<String, Value>,
+) -> LocalBoxFuture<'static, Result<Map<String, Value>, String>> {
+    let asks: Vec<LocalBoxFuture<'static, Result<Value, String>>> = requests
+        .iter()
+        .map(|(k, r)| {
+            let method = r["method"].as_str().unwrap_or_default().to_string();
+            let fut = ctx.request(&method, r.get("params").cloned());
+            let k = k.clone();
+            Box::pin(async move {
+                fut.await.map_err(|e| {
+                    format!(
+                        "Could not get input {k:?} ({method}) from the client: {}",
+                        e.message
+                    )
+                })
+            }) as LocalBoxFuture<'static, Result<Value, String>>
+        })
+        .collect();
+    Box::pin(async move {
+        let mut responses = Map::new();
+        for ((k, _), answer) in requests.into_iter().zip(join_all(asks).await) {
+            responses.insert(k, answer?);
+        }
+        Ok(responses)
+    })
 }
 
 // ---- requestState integrity: HMAC-SHA-256 ([`super::crypto`]) ---------------------------

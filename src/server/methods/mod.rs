@@ -30,7 +30,10 @@ fn now(r: R) -> Reply {
 fn with_inputs(call: &Call) -> Result<RequestContext, ServerError> {
     let mut ctx = call.ctx.clone();
     if call.stateless {
-        ctx.inputs = input_required::read_inputs(&call.params, call.session.server().state_key())?;
+        ctx.set_inputs(input_required::read_inputs(
+            &call.params,
+            call.session.server().state_key(),
+        )?);
     }
     Ok(ctx)
 }

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use crate::protocol::ProtocolVersion;
 use crate::server::context::RequestContext;
 use crate::server::error::ServerError;
-use crate::server::input_required::{self, Outcome, Round};
+use crate::server::input_required::{self, Round};
 use crate::server::pagination;
 use crate::server::results;
 use crate::server::runtime::LocalBoxFuture;
@@ -116,12 +116,8 @@ pub(super) fn prompts_get(call: &Call) -> Reply {
                 round(value, &format!("Prompt {name}"))
             })
         };
-    Reply::Later(Box::pin(async move {
-        let failed = |message: String| Err(ServerError::Internal(message));
-        let value = match input_required::drive(ctx, stateless, key, run, failed).await? {
-            Outcome::Done(v) => v,
-            Outcome::Input(r) => return Ok(r),
-        };
+    let failed = |message: String| Err(ServerError::Internal(message));
+    let done = move |value| {
         let r = results::prompt_result(value, prompt.description.as_deref()).map_err(|e| {
             ServerError::Internal(format!(
                 "Prompt {} returned a malformed result: {e}",
@@ -132,7 +128,10 @@ pub(super) fn prompts_get(call: &Call) -> Reply {
             Some(v) => shape::prompt_result(r, v),
             None => Value::Object(r),
         })
-    }))
+    };
+    Reply::Later(Box::pin(input_required::drive(
+        ctx, stateless, key, run, failed, done,
+    )))
 }
 
 /// The most values a completion result may carry.

@@ -7,7 +7,7 @@ use crate::protocol::ProtocolVersion;
 use crate::server::call::ListenFilter;
 use crate::server::context::RequestContext;
 use crate::server::error::ServerError;
-use crate::server::input_required::{self, Outcome, Round};
+use crate::server::input_required::{self, Round};
 use crate::server::pagination;
 use crate::server::results;
 use crate::server::runtime::LocalBoxFuture;
@@ -76,12 +76,8 @@ pub(super) fn resources_read(call: &Call) -> Reply {
                 round(value, &format!("Resource {u}"))
             })
         };
-    Reply::Later(Box::pin(async move {
-        let failed = |message: String| Err(ServerError::Internal(message));
-        let value = match input_required::drive(ctx, stateless, key, run, failed).await? {
-            Outcome::Done(v) => v,
-            Outcome::Input(r) => return Ok(r),
-        };
+    let failed = |message: String| Err(ServerError::Internal(message));
+    let done = move |value| {
         let contents = results::resource_contents(value, &uri, mime.as_deref()).map_err(|e| {
             ServerError::Internal(format!("Resource {uri} returned malformed contents: {e}"))
         })?;
@@ -89,7 +85,10 @@ pub(super) fn resources_read(call: &Call) -> Reply {
         let mut r = Map::new();
         r.insert("contents".into(), Value::Array(contents));
         Ok(Value::Object(r))
-    }))
+    };
+    Reply::Later(Box::pin(input_required::drive(
+        ctx, stateless, key, run, failed, done,
+    )))
 }
 
 /// `resources/subscribe` (`on`) and `resources/unsubscribe` (handshake era).

@@ -8,7 +8,7 @@ use crate::protocol::ProtocolVersion;
 use crate::server::context::RequestContext;
 use crate::server::engine::CallError;
 use crate::server::error::ServerError;
-use crate::server::input_required::{self, Outcome, Round};
+use crate::server::input_required::{self, Round};
 use crate::server::pagination;
 use crate::server::registry::Tool;
 use crate::server::results;
@@ -165,11 +165,9 @@ pub(super) fn tools_call_checked(call: &Call, tool: Rc<Tool>, v: ProtocolVersion
             })
         })
     };
-    Reply::Later(Box::pin(async move {
-        let failed = |message: String| Ok(results::tool_error(message));
-        match input_required::drive(ctx, stateless, key, run, failed).await? {
-            Outcome::Done(m) => Ok(shape::call_tool_result(m, v)),
-            Outcome::Input(r) => Ok(r),
-        }
-    }))
+    let failed = |message: String| Ok(results::tool_error(message));
+    let done = move |m| Ok(shape::call_tool_result(m, v));
+    Reply::Later(Box::pin(input_required::drive(
+        ctx, stateless, key, run, failed, done,
+    )))
 }

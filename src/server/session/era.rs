@@ -94,21 +94,23 @@ impl SessionInner {
         version: Option<ProtocolVersion>,
         stateless: bool,
     ) -> RequestContext {
-        let meta = params.get("_meta").cloned().unwrap_or(Value::Null);
-        let progress = match (meta.get("progressToken"), version) {
-            (Some(t @ (Value::String(_) | Value::Number(_))), Some(v)) => {
-                Some(RequestContext::progress_reporter(t.clone(), self.link(), v))
-            }
+        let meta = params.get("_meta");
+        let progress = match (meta.and_then(|m| m.get("progressToken")), version) {
+            (Some(t @ (Value::String(_) | Value::Number(_))), Some(v)) => Some(Rc::new(
+                RequestContext::progress_reporter(t.clone(), self.link(), v),
+            )),
             _ => None,
         };
         let (log_level, caps) = if stateless {
             (
-                meta.get(META_LOG_LEVEL)
+                meta.and_then(|m| m.get(META_LOG_LEVEL))
                     .and_then(Value::as_str)
                     .and_then(LogLevel::parse),
-                meta.get(META_CLIENT_CAPABILITIES)
-                    .cloned()
-                    .unwrap_or_else(|| Value::Object(Map::new())),
+                Rc::new(
+                    meta.and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+                        .cloned()
+                        .unwrap_or_else(|| Value::Object(Map::new())),
+                ),
             )
         } else {
             (None, self.st.borrow().client_capabilities.clone())
@@ -122,8 +124,8 @@ impl SessionInner {
             log_level,
             stateless,
             client_capabilities: caps,
-            meta,
-            inputs: Default::default(),
+            meta: meta.cloned().map(Rc::new),
+            inputs: None,
             task: None,
         }
     }

@@ -62,7 +62,7 @@ struct State {
     /// The server's change generation when `initialize` was answered.
     since: u64,
     client_info: Option<Value>,
-    client_capabilities: Value,
+    client_capabilities: Rc<Value>,
     log_level: Option<LogLevel>,
     subscriptions: VecSet<String>,
     listens: Vec<Listen>,
@@ -134,7 +134,7 @@ impl Session {
                 ready: false,
                 since: 0,
                 client_info: None,
-                client_capabilities: Value::Object(Map::new()),
+                client_capabilities: Rc::new(Value::Object(Map::new())),
                 log_level: None,
                 subscriptions: VecSet::new(),
                 listens: Vec::new(),
@@ -584,6 +584,6 @@ impl SessionInner {
         st.negotiated = Some(version);
         st.since = since;
         st.client_info = client_info;
-        st.client_capabilities = caps;
+        st.client_capabilities = Rc::new(caps);
     }
 }

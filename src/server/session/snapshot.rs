@@ -1,6 +1,7 @@
 //! A session kept across a page load: its lifecycle state as JSON, and restoring it.
 
 use serde_json::{json, Map, Value};
+use std::rc::Rc;
 
 use super::{Session, SessionInner};
 use crate::collections::VecSet;
@@ -29,7 +30,7 @@ impl Session {
             "protocolVersion": st.negotiated.map(|v| v.as_str()),
             "initialized": st.ready,
             "clientInfo": st.client_info,
-            "clientCapabilities": st.client_capabilities,
+            "clientCapabilities": *st.client_capabilities,
             "logLevel": st.log_level.map(|l| l.as_str()),
             "subscriptions": st.subscriptions.iter().collect::<Vec<_>>(),
             "inFlight": in_flight,
@@ -121,7 +122,7 @@ impl SessionInner {
         } else {
             None
         };
-        st.client_capabilities = client_capabilities;
+        st.client_capabilities = Rc::new(client_capabilities);
         st.log_level = log_level;
         st.subscriptions = if negotiated.is_some() {
             subscriptions

@@ -211,10 +211,10 @@ pub(super) fn run_job(
                     Err(e) => return JobEnd::Error(ServerError::Rpc(e)),
                 }
             }
-            ctx.inputs = Inputs {
+            ctx.set_inputs(Inputs {
                 responses: Some(responses),
                 request_state: ir.request_state,
-            };
+            });
         }
         JobEnd::Error(ServerError::Internal(format!(
             "Tool {} still asked for input after {MAX_ROUNDS} rounds",
