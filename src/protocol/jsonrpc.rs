@@ -136,8 +136,59 @@ fn describe(v: &Value) -> &'static str {
     }
 }
 
-/// Classifies one JSON value as a JSON-RPC 2.0 message, strictly.
+/// Classifies one JSON value as a JSON-RPC 2.0 message, strictly. Its method, params and
+/// result are copied; [`classify_owned`] moves them out of a message the caller gives up.
 pub fn classify(value: &Value) -> Result<Message, InvalidMessage> {
+    let kind = kind_of(value)?;
+    Ok(message(kind, |key| value.get(key).cloned()))
+}
+
+/// [`classify`], taking the message: its method, params and result are moved out of it, not
+/// copied (a server classifies every message it receives, and a copy of a call's params is
+/// a copy of its whole arguments).
+pub fn classify_owned(mut value: Value) -> Result<Message, InvalidMessage> {
+    let kind = kind_of(&value)?;
+    match value.as_object_mut() {
+        Some(obj) => Ok(message(kind, |key| obj.remove(key))),
+        // (`kind_of` refused every value that is not an object.)
+        None => classify(&value),
+    }
+}
+
+/// What [`kind_of`] found a message to be: all of it checked, nothing of it taken yet.
+enum Kind {
+    Request(RequestId),
+    Notification,
+    Response(RequestId),
+    ErrorResponse(Option<RequestId>, ErrorObject),
+}
+
+/// The message made of `kind` and the members `take` gives (`method`, `params`, `result`).
+fn message(kind: Kind, mut take: impl FnMut(&str) -> Option<Value>) -> Message {
+    let mut method = || match take("method") {
+        Some(Value::String(s)) => s,
+        _ => String::new(),
+    };
+    match kind {
+        Kind::Request(id) => Message::Request {
+            id,
+            method: method(),
+            params: take("params"),
+        },
+        Kind::Notification => Message::Notification {
+            method: method(),
+            params: take("params"),
+        },
+        Kind::Response(id) => Message::Response {
+            id,
+            result: take("result").unwrap_or_default(),
+        },
+        Kind::ErrorResponse(id, error) => Message::ErrorResponse { id, error },
+    }
+}
+
+/// The checks of [`classify`], in its order.
+fn kind_of(value: &Value) -> Result<Kind, InvalidMessage> {
     let obj = match value {
         Value::Object(o) => o,
         other => {
@@ -173,48 +224,41 @@ pub fn classify(value: &Value) -> Result<Message, InvalidMessage> {
         }
     }
     if let Some(method) = obj.get("method") {
-        let method = match method {
-            Value::String(s) => s.clone(),
-            other => {
-                return Err(fail(format!(
-                    "\"method\" must be a string, got {}",
-                    describe(other)
-                )))
-            }
-        };
+        if !method.is_string() {
+            return Err(fail(format!(
+                "\"method\" must be a string, got {}",
+                describe(method)
+            )));
+        }
         if obj.contains_key("result") || obj.contains_key("error") {
             return Err(fail(
                 "a message cannot carry both \"method\" and \"result\"/\"error\"".into(),
             ));
         }
-        let params = match obj.get("params") {
-            None => None,
-            Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p.clone()),
+        match obj.get("params") {
+            None | Some(Value::Object(_) | Value::Array(_)) => {}
             Some(other) => {
                 return Err(fail(format!(
                     "\"params\" must be an object or an array, got {}",
                     describe(other)
                 )))
             }
-        };
+        }
         return Ok(match id {
-            Some(id) => Message::Request { id, method, params },
-            None => Message::Notification { method, params },
+            Some(id) => Kind::Request(id),
+            None => Kind::Notification,
         });
     }
     match (obj.get("result"), obj.get("error")) {
         (Some(_), Some(_)) => Err(fail(
             "a response cannot carry both \"result\" and \"error\"".into(),
         )),
-        (Some(result), None) => match id {
-            Some(id) => Ok(Message::Response {
-                id,
-                result: result.clone(),
-            }),
+        (Some(_), None) => match id {
+            Some(id) => Ok(Kind::Response(id)),
             None => Err(fail("a response needs an \"id\"".into())),
         },
-        (None, Some(error)) => match serde_json::from_value::<ErrorObject>(error.clone()) {
-            Ok(error) => Ok(Message::ErrorResponse { id, error }),
+        (None, Some(error)) => match ErrorObject::deserialize(error) {
+            Ok(error) => Ok(Kind::ErrorResponse(id, error)),
             Err(_) => Err(fail(
                 "\"error\" must be an object with an integer \"code\" and a string \"message\""
                     .into(),
