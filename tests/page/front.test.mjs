@@ -234,6 +234,36 @@ for (const [build, src] of [['classic', '/dist/modelcontext.iife.js'], ['self-co
     }));
 }
 
+// The hints the README gives for loading the core with the page: the front's own requests must
+// take them (one request per file; a request the hint does not match would be a second one, and
+// Chromium warns that the preload went unused).
+const HINTS = `<link rel="modulepreload" href="/dist/modelcontext_core.js">
+<link rel="modulepreload" href="/dist/modelcontext_glue.js">
+<link rel="preload" href="/dist/modelcontext_glue_bg.wasm" as="fetch" crossorigin>`;
+for (const [build, script] of [
+  ['ES module', `<script type="module">import '/dist/modelcontext.js';</script>`],
+  ['classic', '<script src="/dist/modelcontext.iife.js"></script>'],
+]) {
+  test(`${build} front with the README's preload hints: each core file is fetched once, and used`, () =>
+    withPage(async ({ page, goto, consoleMessages }) => {
+      const requested = [];
+      page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+      await goto(await inlinePage(`${HINTS}\n${script}`));
+      const tools = await page.evaluate(async () => {
+        await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+        await document.modelContext.registerTool({ name: 'p', description: 'p', execute: () => 'x' });
+        return (await document.modelContext.getTools()).map((t) => t.name);
+      });
+      assert.deepEqual(tools, ['p']);
+      // Chromium reports an unused preload a few seconds after the load.
+      await new Promise((r) => setTimeout(r, 3500));
+      const core = requested.filter((p) => /^\/dist\/modelcontext_(core\.js|glue\.js|glue_bg\.wasm)$/.test(p)).sort();
+      assert.deepEqual(core, ['/dist/modelcontext_core.js', '/dist/modelcontext_glue.js', '/dist/modelcontext_glue_bg.wasm']);
+      const unused = consoleMessages.filter((m) => /preload/i.test(m.text));
+      assert.deepEqual(unused, []);
+    }));
+}
+
 test('the self-contained classic build is complete when its script ends (sync API, no request for other files, the validator and the client inside)', () =>
   withPage(async ({ page, goto }) => {
     const requested = [];
