@@ -12,6 +12,7 @@ use super::error::ServerError;
 use super::logging::LogLevel;
 use super::registry::ListKind;
 use super::runtime::LocalBoxFuture;
+use super::session::SharedText;
 use crate::protocol::{ProtocolVersion, RequestId};
 
 /// What a method may ask of the session it serves.
@@ -44,7 +45,7 @@ pub(crate) enum Reply {
     /// A result already serialized (JSON text of the `result` member), answered as it is:
     /// the whole-list `tools/list` of a version that adds nothing to results (see
     /// [`crate::server::Server::tools_list_text`]).
-    Text(Rc<str>),
+    Text(SharedText),
     Later(LocalBoxFuture<'static, Result<Value, ServerError>>),
     /// A `subscriptions/listen` stream was opened; it is answered only when torn down.
     Listen(ListenFilter),

@@ -46,7 +46,7 @@ pub use registry::{
     ListKind, PromptArgument, PromptDef, RegistryError, ResourceDef, SchemaText, ToolDef,
 };
 pub use runtime::{LocalBoxFuture, Runtime};
-pub use session::{Incoming, Replaced, Sent, Session, SessionChain};
+pub use session::{Incoming, Replaced, Sent, Session, SessionChain, SharedText};
 pub use skills::{SkillContent, SkillDef, SkillFile, SKILLS_EXTENSION};
 pub use tasks::{TaskLimits, TaskStatus, TaskSupport, TASKS_EXTENSION};
 pub use validator::{CompiledSchema, SchemaCompiler, SchemaViolation};

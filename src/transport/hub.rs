@@ -16,7 +16,7 @@ use crate::js;
 use crate::js::Listener;
 use crate::protocol::error_codes::PARSE_ERROR;
 use crate::protocol::jsonrpc::{self, ErrorObject};
-use crate::server::{Incoming, Replaced, Sent, Server, SessionChain};
+use crate::server::{Incoming, Replaced, Sent, Server, SessionChain, SharedText};
 
 /// Posts one outgoing JSON-RPC message (a JS object) to a peer.
 pub type Reply = Rc<dyn Fn(&JsValue)>;
@@ -61,9 +61,10 @@ impl Default for Rules {
 
 /// The last shared result parsed, while the engine still answers with it and the page still
 /// holds it: the `Rc` the engine shares (its allocation, held weakly, cannot be reused for
-/// another text while the entry exists) and a weak reference to the JS object.
+/// another text while the entry exists; the text itself, boxed, goes with the last answer)
+/// and a weak reference to the JS object.
 struct SharedParse {
-    text: std::rc::Weak<str>,
+    text: std::rc::Weak<Box<str>>,
     parsed: js_sys::WeakRef,
 }
 
@@ -74,7 +75,7 @@ thread_local! {
 /// A shared result as a JS object: the one parsed last time when the engine still shares the
 /// same text and the object has not been collected, else parsed now (and remembered weakly:
 /// the cache never keeps the object from the garbage collector).
-fn shared_result(result: &Rc<str>) -> Result<JsValue, JsValue> {
+fn shared_result(result: &SharedText) -> Result<JsValue, JsValue> {
     let hit = SHARED.with(|c| {
         let c = c.borrow();
         let e = c.as_ref()?;

@@ -13,6 +13,7 @@ use super::registry::{
     ListKind, PromptDef, Registry, RegistryError, Resource, ResourceDef, Tool, ToolDef,
 };
 use super::runtime::Runtime;
+use super::session::SharedText;
 use super::skills::SkillRegistry;
 use super::tasks::TaskStore;
 use super::validator::SchemaCompiler;
@@ -69,7 +70,7 @@ struct ServerInner {
     shaped_tools: RefCell<Vec<(ProtocolVersion, ShapedList)>>,
     /// The whole-list `tools/list` result as JSON text, per protocol version; dropped with
     /// `shaped_tools` (see [`Server::tools_list_text`]).
-    tools_list_text: RefCell<Vec<(ProtocolVersion, Rc<str>)>>,
+    tools_list_text: RefCell<Vec<(ProtocolVersion, SharedText)>>,
     next_id: Cell<u64>,
     /// Signs and verifies the `requestState` of input-required results.
     state_key: StateKey,
@@ -268,32 +269,37 @@ impl Server {
     /// tools change: a session answers a whole-list request with it as it is, instead of
     /// copying every shaped tool into a reply and serializing the copy. `None` when the list
     /// takes more than one page (`page_size`).
-    pub(crate) fn tools_list_text(&self, version: ProtocolVersion) -> Option<Rc<str>> {
+    pub(crate) fn tools_list_text(&self, version: ProtocolVersion) -> Option<SharedText> {
         if self.0.registry.borrow().tools().len() > self.0.config.page_size {
             return None;
         }
         Some(per_version(&self.0.tools_list_text, version, || {
-            // Shaped one tool at a time and not kept: the text is all this answer needs. The
-            // pieces first, so the whole is allocated once at its size (wasm memory keeps its
-            // high-water mark: a doubling buffer would leave up to twice the text behind).
+            // Written into one buffer of exactly its size, then shared as it is: wasm memory
+            // keeps its high-water mark, and a buffer grown by doubling or shrunk to fit (a
+            // copy), the pieces of a list kept while it is joined, or a copy into the `Rc`
+            // would each leave up to once or twice the text behind. So each tool is shaped
+            // and serialized twice, once to count: this runs once per change of the tools.
             let registry = self.0.registry.borrow();
-            let pieces: Vec<String> = registry
-                .tools()
-                .map(|tool| super::shape::tool(tool, version).to_string())
-                .collect();
-            const OPEN: &str = r#"{"tools":["#;
-            const CLOSE: &str = "]}";
-            let len = OPEN.len() + CLOSE.len() + pieces.iter().map(|p| p.len() + 1).sum::<usize>();
-            let mut out = String::with_capacity(len);
-            out.push_str(OPEN);
-            for (i, piece) in pieces.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&piece);
+            const OPEN: &[u8] = br#"{"tools":["#;
+            const CLOSE: &[u8] = b"]}";
+            let commas = registry.tools().len().saturating_sub(1);
+            let mut count = ByteCount(OPEN.len() + CLOSE.len() + commas);
+            for tool in registry.tools() {
+                let _ = serde_json::to_writer(&mut count, &super::shape::tool(tool, version));
             }
-            out.push_str(CLOSE);
-            Rc::from(out.as_str())
+            let mut out = Vec::with_capacity(count.0);
+            out.extend_from_slice(OPEN);
+            for (i, tool) in registry.tools().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                // (Writing into a Vec cannot fail.)
+                let _ = serde_json::to_writer(&mut out, &super::shape::tool(tool, version));
+            }
+            out.extend_from_slice(CLOSE);
+            // (serde_json writes UTF-8.)
+            let text = String::from_utf8(out).unwrap_or_default();
+            Rc::new(text.into_boxed_str())
         }))
     }
 
@@ -452,5 +458,19 @@ impl Server {
         let mut list = self.0.sessions.borrow_mut();
         list.retain(|w| w.upgrade().is_some_and(|s| !s.is_closed()));
         list.iter().filter_map(Weak::upgrade).collect()
+    }
+}
+
+/// A writer that only counts what it is given.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len();
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }

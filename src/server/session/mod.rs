@@ -50,7 +50,7 @@ pub use era::{
 };
 use listen::Listen;
 use requests::Turn;
-pub use sent::Sent;
+pub use sent::{Sent, SharedText};
 pub use snapshot::SNAPSHOT_FORMAT;
 use to_client::ClientAnswer;
 
@@ -101,7 +101,7 @@ pub struct Session(pub(crate) Rc<SessionInner>);
 enum Outcome {
     Now(Option<Value>),
     /// A success whose result is already serialized and shared (see [`Sent::Shared`]).
-    Shared(RequestId, Rc<str>),
+    Shared(RequestId, SharedText),
     Later(LocalBoxFuture<'static, Option<Value>>),
 }
 
@@ -380,7 +380,7 @@ impl SessionInner {
     }
 
     /// Sends a success whose result is shared text.
-    fn send_shared(&self, id: RequestId, result: Rc<str>) {
+    fn send_shared(&self, id: RequestId, result: SharedText) {
         if !self.is_closed() {
             (self.sink)(Sent::Shared { id, result });
         }

@@ -5,6 +5,13 @@ use std::rc::Rc;
 use crate::protocol::jsonrpc;
 use crate::protocol::RequestId;
 
+/// JSON text shared by every answer that carries it, while it is current. The text is boxed
+/// inside the `Rc`: a sink that remembers the last one it converted holds it weakly, and a
+/// `Weak` keeps its whole allocation (an `Rc<str>`'s text included) until it is dropped; here
+/// it keeps a pointer's worth, and the text goes when the last answer does. The box also lets
+/// a text built in a `String` become shared without being copied.
+pub type SharedText = Rc<Box<str>>;
+
 /// A message as a session hands it to its sink.
 pub enum Sent {
     /// A whole message as JSON text.
@@ -17,7 +24,7 @@ pub enum Sent {
         /// The request's id.
         id: RequestId,
         /// The result, JSON text.
-        result: Rc<str>,
+        result: SharedText,
     },
 }
 
