@@ -52,7 +52,7 @@ import { REPO_ROOT, DIST_DIR, crateInfo, wasmBindgenPin } from './lib/project.mj
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
 // `function install(env)`; the core (loaded after, with the wasm) adds CORE_SOURCES.
 export const FRONT_SOURCES = ['webidl.js', 'events.js', 'model_context.js', 'wasm_fetch.js', 'install.js'];
-export const CORE_SOURCES = ['client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'form_changes.js'];
+export const CORE_SOURCES = ['client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'form_changes.js', 'engine_helpers.js'];
 export const POLYFILL_SOURCES = [...FRONT_SOURCES, ...CORE_SOURCES];
 
 // Features rustc's wasm32-unknown-unknown output uses today (LLVM's "generic" CPU). binaryen also

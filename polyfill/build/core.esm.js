@@ -32,10 +32,7 @@ export async function start({ config, early }) {
   return {
     wasm: glue,
     client,
-    callOptions: __mcpCallOptions,
-    messageGate: __mcpMessageGate,
-    messageText: __mcpMessageText,
-    formChanges: __mcpFormChanges,
+    helpers: __mcpEngineHelpers(),
     validator: __mcpValidatorLoader(validatorUrl || '(unknown URL)', compile),
   };
 }

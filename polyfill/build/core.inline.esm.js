@@ -23,10 +23,7 @@ export async function start({ config }) {
   return {
     wasm: __wbg_exports,
     client,
-    callOptions: __mcpCallOptions,
-    messageGate: __mcpMessageGate,
-    messageText: __mcpMessageText,
-    formChanges: __mcpFormChanges,
+    helpers: __mcpEngineHelpers(),
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
   };
 }

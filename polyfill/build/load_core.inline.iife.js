@@ -17,10 +17,7 @@ function loadCore({ config }) {
   return {
     wasm: wasm_bindgen,
     client,
-    callOptions: __mcpCallOptions,
-    messageGate: __mcpMessageGate,
-    messageText: __mcpMessageText,
-    formChanges: __mcpFormChanges,
+    helpers: __mcpEngineHelpers(),
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
   };
 }

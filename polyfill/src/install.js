@@ -20,7 +20,8 @@
 // nothing is installed and nothing is loaded.
 //
 // env: { format, version, loadCore({ config }) → core | Promise<core> } where core is
-// { wasm (the initialized glue's exports), client (polyfill/src/client.js), validator (loader) }.
+// { wasm (the initialized glue's exports), client (polyfill/src/client.js), validator (loader),
+// helpers (polyfill/src/engine_helpers.js) }.
 
 function install(env) {
   const g = globalThis;
@@ -121,10 +122,7 @@ function install(env) {
       limits: config.limits,
       native,
       validator: core.validator,
-      callOptions: core.callOptions,
-      messageGate: core.messageGate,
-      messageText: core.messageText,
-      formChanges: core.formChanges,
+      ...core.helpers,
     });
     record.validatorUrl = core.validator.url;
     // The server transport classes (src/transport/classes.rs), for connect({ transport }),
