@@ -91,6 +91,10 @@ const FIGURES = [
   { key: 'installMs', name: 'script start → document.modelContext', unit: 'ms', better: 'lower' },
   { key: 'startupMs', name: 'script start → tools listable by an agent', unit: 'ms', better: 'lower', goal: '≤ 0.5', mcp: true, withFloor: true },
   { key: 'registerUs', name: `await registerTool, per tool (${TOOLS.toLocaleString('en')} tools)`, unit: 'µs', better: 'lower', goal: '≤ 0.01' },
+  // The W3C API's own call path, in the page (no MCP, no client): what an extension or another
+  // frame's script pays. Each implementation gets the input in the form it accepts: an object
+  // (the current spec), or, where that is refused, a JSON string (Chromium 154 and earlier).
+  { key: 'executeUs', name: 'await executeTool (W3C API, in the page)', unit: 'µs', better: 'lower' },
   { key: 'listMs', name: `tools/list of ${(TOOLS + 1).toLocaleString('en')} tools (all pages)`, unit: 'ms', better: 'lower', goal: '≤ 0.5', mcp: true, withFloor: true },
   { key: 'callUs', name: 'sequential tools/call round trip', unit: 'µs', better: 'lower', goal: '≤ 0.7', mcp: true, withFloor: true },
   { key: 'callsPerS', name: `concurrent calls/s (${CONCURRENT} at once)`, unit: '/s', better: 'higher', goal: '≥ 1.5', mcp: true, withFloor: true },
@@ -117,6 +121,10 @@ ${config}
 async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepeats, warmup }) {
   const now = () => performance.now();
   const out = { errors: [] };
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
   // WebAssembly memory is not in the heap figures CDP reports (Runtime.getHeapUsage counts
   // neither it nor its backing store): every instance's memory is recorded here, whatever
   // the implementation, and added to the heap after the run (window.wasmMemoryBytes).
@@ -197,6 +205,30 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
   const t1 = now();
   for (let i = 0; i < tools; i++) await mc.registerTool(tool(`tool_${i}`));
   out.registerUs = ((now() - t1) * 1000) / tools;
+
+  // executeTool of the first tool, sequential: untimed first (as for the MCP calls), then the
+  // median of five batches.
+  if (kind !== 'floor') {
+    const [probe] = (await mc.getTools()).filter((t) => t.name === 'probe');
+    let asText = false;
+    try {
+      await mc.executeTool(probe, { a: 0 });
+    } catch {
+      asText = true; // refuses an object: takes the input as a JSON string
+    }
+    const execute = async (i) => {
+      const r = await mc.executeTool(probe, asText ? JSON.stringify({ a: i }) : { a: i });
+      if (r !== String(i)) throw new Error(`executeTool ${i}: ${JSON.stringify(r)}`);
+    };
+    for (let i = 0; i < warmup; i++) await execute(i);
+    const perExecute = [];
+    for (let b = 0; b < 5; b++) {
+      const t = now();
+      for (let i = 0; i < 1000; i++) await execute(i);
+      perExecute.push(((now() - t) * 1000) / 1000); // µs per call
+    }
+    out.executeUs = median(perExecute);
+  }
   if (!mcp) return out;
 
   // tools/list, following nextCursor to the end.
@@ -209,10 +241,6 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
       cursor = r.nextCursor;
     } while (cursor !== undefined);
     return n;
-  };
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   };
   const counted = await listAll(); // warm-up
   if (counted !== tools + 1) out.errors.push(`tools/list returned ${counted} tools, expected ${tools + 1}`);
