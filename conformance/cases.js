@@ -363,6 +363,14 @@ export const CASES = [
         err = e;
       }
       t.eq(describeError(err), 'TypeError', 'calling ToolActivatedEvent without new');
+      // toolName is an attribute of ToolActivatedEvent: read from another Event, it throws.
+      let brand;
+      try {
+        Object.getOwnPropertyDescriptor(ToolActivatedEvent.prototype, 'toolName').get.call(new Event('toolactivated'));
+      } catch (e) {
+        brand = e;
+      }
+      t.eq(describeError(brand), 'TypeError', 'toolName read from a plain Event');
     },
   },
   {

@@ -1,23 +1,33 @@
 // ToolActivatedEvent and ToolCancelEvent: constructible events with a `toolName`
-// attribute (default "").
+// attribute (default ""), and the one function the engine fires them with.
 
 function __mcpDefineToolEvent(name) {
-  const toolNames = new WeakMap();
   const cls = {
     [name]: class extends Event {
+      // A private field rather than a WeakMap beside the class: an event made per tool call
+      // then costs no ephemeron entry for the garbage collector to trace.
+      #toolName;
       constructor(type, eventInitDict = undefined) {
         if (arguments.length < 1) {
           throw new TypeError(`Failed to construct '${name}': 1 argument required, but only 0 present.`);
         }
         super(type, eventInitDict);
         const t = eventInitDict == null ? undefined : eventInitDict.toolName;
-        toolNames.set(this, t === undefined ? '' : `${t}`);
+        this.#toolName = t === undefined ? '' : `${t}`;
       }
       get toolName() {
-        if (!toolNames.has(this)) throw new TypeError('Illegal invocation');
-        return toolNames.get(this);
+        if (!(#toolName in this)) throw new TypeError('Illegal invocation');
+        return this.#toolName;
       }
     },
   }[name];
   return __mcpMakeInterface(cls, name);
+}
+
+// `new cls(type, { toolName })` dispatched at `target` and, unless `global` is undefined, a
+// second one at `global` (src/browser/engine.rs `fire_tool_event`: one call into JS for what
+// took ten).
+function __mcpFireToolEvent(cls, type, toolName, target, global) {
+  target.dispatchEvent(new cls(type, { toolName }));
+  if (global !== undefined) global.dispatchEvent(new cls(type, { toolName }));
 }

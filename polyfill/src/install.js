@@ -117,6 +117,7 @@ function install(env) {
     const engine = new wasm.Engine(mc, {
       ToolActivatedEvent,
       ToolCancelEvent,
+      fireToolEvent: __mcpFireToolEvent,
       serverInfo: config.serverInfo,
       tab: config.tab,
       limits: config.limits,

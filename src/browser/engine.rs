@@ -1,12 +1,11 @@
 //! The per-realm engine behind one `ModelContext` object: the MCP server, the event
 //! target, the task queue, and the default tab transport.
 
-use js_sys::{Function, Reflect};
+use js_sys::Function;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::runtime::TaskQueue;
 use crate::js;
@@ -35,12 +34,32 @@ pub struct EngineInner {
     next_registration: Cell<u64>,
 }
 
-/// The event classes the installer defines (`ToolActivatedEvent`, `ToolCancelEvent`).
+/// The event classes the installer defines (`ToolActivatedEvent`, `ToolCancelEvent`) and
+/// the function that fires them.
 pub struct ToolEvents {
     /// `toolactivated`'s class.
     pub activated: Function,
     /// `toolcancel`'s class.
     pub cancel: Function,
+    /// `__mcpFireToolEvent` (polyfill/src/events.js).
+    pub fire: FireToolEvent,
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `__mcpFireToolEvent(cls, type, toolName, target, global)`, called with a typed
+    /// signature (one call into JS, no argument array).
+    pub type FireToolEvent;
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn fire(
+        this: &FireToolEvent,
+        this_arg: &JsValue,
+        class: &Function,
+        kind: &JsValue,
+        tool_name: &str,
+        target: &web_sys::EventTarget,
+        global: &JsValue,
+    ) -> Result<(), JsValue>;
 }
 
 impl EngineInner {
@@ -143,26 +162,19 @@ impl EngineInner {
     }
 
     /// `new <EventClass>(type, { toolName })`, dispatched at the ModelContext and, when
-    /// `also_global`, at the global object.
-    fn fire_tool_event(&self, class: &Function, kind: &str, tool_name: &str, also_global: bool) {
-        let init: JsValue = js::object().into();
-        js::set(&init, "toolName", &JsValue::from_str(tool_name));
-        let args = js_sys::Array::of2(&JsValue::from_str(kind), &init);
-        if let Ok(ev) = Reflect::construct(class, &args) {
-            if let Ok(ev) = ev.dyn_into::<web_sys::Event>() {
-                let _ = self.target.dispatch_event(&ev);
-            }
-        }
-        if also_global {
-            if let Ok(ev) = Reflect::construct(class, &args) {
-                if let (Ok(ev), Some(t)) = (
-                    ev.dyn_into::<web_sys::Event>(),
-                    self.global.dyn_ref::<web_sys::EventTarget>(),
-                ) {
-                    let _ = t.dispatch_event(&ev);
-                }
-            }
-        }
+    /// `also_global`, at the global object: one call of the front's `fireToolEvent`
+    /// (polyfill/src/events.js). A listener's exception is reported by `dispatchEvent`, not
+    /// thrown, so nothing comes back.
+    fn fire_tool_event(&self, class: &Function, kind: &'static str, tool_name: &str, also_global: bool) {
+        let global = if also_global { &self.global } else { &JsValue::UNDEFINED };
+        let _ = self.events.fire.fire(
+            &JsValue::UNDEFINED,
+            class,
+            &js::name(kind),
+            tool_name,
+            &self.target,
+            global,
+        );
     }
 
     /// Queues `toolchange` (and the earlier drafts' callbacks): this document's view of the

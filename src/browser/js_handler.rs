@@ -41,9 +41,29 @@ pub async fn settled(called: Result<JsValue, JsValue>) -> Result<JsValue, JsValu
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The maker `polyfill/src/call_options.js`'s factory returns, called with a typed
+    /// signature: one call into JS per options object, no argument array.
+    type OptionsMaker;
+    #[wasm_bindgen(method, catch, js_name = call)]
+    #[allow(clippy::too_many_arguments)]
+    fn make(
+        this: &OptionsMaker,
+        this_arg: &JsValue,
+        signal: &web_sys::AbortSignal,
+        call: u32,
+        in_task: bool,
+        request_id: &JsValue,
+        meta: &JsValue,
+        input_responses: &JsValue,
+        request_state: Option<&str>,
+    ) -> Result<JsValue, JsValue>;
+}
+
 thread_local! {
     /// `polyfill/src/call_options.js`'s maker, set by [`use_call_options`].
-    static MAKE_OPTIONS: RefCell<Option<Function>> = const { RefCell::new(None) };
+    static MAKE_OPTIONS: RefCell<Option<OptionsMaker>> = const { RefCell::new(None) };
     /// The running calls' contexts, by the number their options object carries.
     static CALLS: RefCell<Calls> = RefCell::new(Calls::default());
 }
@@ -119,7 +139,7 @@ pub fn use_call_options(config: &JsValue) -> Result<(), JsValue> {
         .call2(&JsValue::UNDEFINED, &request_user_interaction, &dispatcher)?
         .dyn_into::<Function>()
         .map_err(|_| js::type_error("callOptions did not return a function"))?;
-    MAKE_OPTIONS.with(|m| *m.borrow_mut() = Some(make));
+    MAKE_OPTIONS.with(|m| *m.borrow_mut() = Some(make.unchecked_into()));
     Ok(())
 }
 
@@ -144,12 +164,12 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> Call
         js::set(&o, "signal", signal);
         o
     };
-    let Some(make) = MAKE_OPTIONS.with(|m| m.borrow().clone()) else {
+    if MAKE_OPTIONS.with(|m| m.borrow().is_none()) {
         return CallOptions {
             value: bare(),
             id: None,
         };
-    };
+    }
     let id = CALLS.with(|c| {
         let mut c = c.borrow_mut();
         let mut id = c.next;
@@ -161,28 +181,33 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> Call
         id
     });
     let undefined_or = |v: Option<JsValue>| v.unwrap_or(JsValue::UNDEFINED);
-    let args = js_sys::Array::of4(
-        signal,
-        &JsValue::from_f64(id as f64),
-        &JsValue::from_bool(ctx.in_task()),
-        &undefined_or(
-            ctx.request_id
-                .as_ref()
-                .map(|id| js::from_json(&id.to_value())),
-        ),
+    let request_id = undefined_or(
+        ctx.request_id
+            .as_ref()
+            .map(|id| js::from_json(&id.to_value())),
     );
-    args.push(&undefined_or(
-        (!ctx.meta().is_null()).then(|| js::from_json(ctx.meta())),
-    ));
+    let meta = undefined_or((!ctx.meta().is_null()).then(|| js::from_json(ctx.meta())));
     // 2026-07-28 retries after an input-required result (server::input_required).
-    args.push(&undefined_or(
+    let input_responses = undefined_or(
         ctx.input_responses()
             .map(|r| js::from_json(&Value::Object(r.clone()))),
-    ));
-    args.push(&undefined_or(ctx.request_state().map(JsValue::from_str)));
-    let value = make
-        .apply(&JsValue::UNDEFINED, &args)
-        .unwrap_or_else(|_| bare());
+    );
+    let made = MAKE_OPTIONS.with(|m| {
+        let make = m.borrow();
+        let make = make.as_ref()?;
+        make.make(
+            &JsValue::UNDEFINED,
+            signal,
+            id,
+            ctx.in_task(),
+            &request_id,
+            &meta,
+            &input_responses,
+            ctx.request_state(),
+        )
+        .ok()
+    });
+    let value = made.unwrap_or_else(bare);
     CallOptions {
         value,
         id: Some(id),

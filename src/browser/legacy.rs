@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::engine::Engine;
 use super::store::{
-    read_tool_dict, register_web_tool, registered_tool, stored_schema, Door, JsToolData,
+    read_tool_dict, register_web_tool, stored_schema, Door, JsToolData,
 };
 use crate::js;
 use crate::js::DomError;
@@ -159,18 +159,17 @@ impl Engine {
         let r = (|| -> Result<Promise, JsValue> {
             let name = js::to_dom_string(&name)?;
             let text = js::to_dom_string(&input_json)?;
-            let input = js::parse(&text).map_err(|_| {
+            let input = serde_json::from_str::<serde_json::Value>(&text).map_err(|_| {
                 js::type_error(&format!(
                     "modelContextTesting.executeTool: input is not valid JSON: {text}"
                 ))
             })?;
-            let Some(tool) = self.inner.server().tool(&name) else {
+            if self.inner.server().tool(&name).is_none() {
                 return Err(
                     DomError::Unknown(format!("No tool named \"{name}\" is available.")).into_js(),
                 );
-            };
-            let dict = registered_tool(&self.inner, &tool);
-            Ok(self.execute_tool(dict, input, JsValue::UNDEFINED))
+            }
+            Ok(super::webmcp::execute_named(&self.inner, name, input))
         })();
         r.unwrap_or_else(|e| Promise::reject(&e))
     }

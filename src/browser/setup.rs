@@ -133,10 +133,10 @@ impl Engine {
         if let Some(key) = random_bytes(&global, 32) {
             server.set_state_key(&key);
         }
-        let class = |k: &'static str| -> Result<Function, JsValue> {
+        let function = |k: &'static str, what: &str| -> Result<Function, JsValue> {
             js::get(&config, k)?
                 .dyn_into::<Function>()
-                .map_err(|_| js::type_error(&format!("Engine needs the {k} class")))
+                .map_err(|_| js::type_error(&format!("Engine needs the {k} {what}")))
         };
         let tab_config = js::get(&config, "tab")?;
         let mut tab_options = TabConfig::from_js(&tab_config, "modelContextPolyfillConfig.tab")
@@ -153,8 +153,9 @@ impl Engine {
             tab_options.tab.enabled = false;
         }
         let events = ToolEvents {
-            activated: class("ToolActivatedEvent")?,
-            cancel: class("ToolCancelEvent")?,
+            activated: function("ToolActivatedEvent", "class")?,
+            cancel: function("ToolCancelEvent", "class")?,
+            fire: function("fireToolEvent", "function")?.unchecked_into(),
         };
         super::js_handler::use_call_options(&config)?;
         js::use_message_gate(&config);

@@ -72,7 +72,11 @@ pub struct ToolDict {
 }
 
 pub fn required(dict: &JsValue, key: &'static str, dict_name: &str) -> Result<JsValue, JsValue> {
-    let v = js::get(dict, key)?;
+    must_be_present(js::get(dict, key)?, key, dict_name)
+}
+
+/// A required member's value, or the `TypeError` WebIDL gives when it is undefined.
+fn must_be_present(v: JsValue, key: &str, dict_name: &str) -> Result<JsValue, JsValue> {
     if v.is_undefined() {
         return Err(js::type_error(&format!(
             "Failed to read the '{key}' property from '{dict_name}': Required member is undefined."
@@ -83,10 +87,37 @@ pub fn required(dict: &JsValue, key: &'static str, dict_name: &str) -> Result<Js
 
 /// WebIDL: a dictionary argument must be `undefined`, `null` or an object.
 pub fn check_dictionary(v: &JsValue, what: &str) -> Result<(), JsValue> {
-    if v.is_undefined() || v.is_null() || v.is_object() || v.is_function() {
-        Ok(())
-    } else {
-        Err(js::type_error(&format!("{what} is not an object.")))
+    Dictionary::new(v, what).map(|_| ())
+}
+
+/// A dictionary argument after WebIDL's type check (`undefined`, `null` or an object): its
+/// members are then read without testing its type again for each (an absent dictionary has
+/// every member undefined).
+pub struct Dictionary<'a>(Option<&'a JsValue>);
+
+impl<'a> Dictionary<'a> {
+    /// Checks `v` (the common case, an object, first); `what` names it in the `TypeError`.
+    pub fn new(v: &'a JsValue, what: &str) -> Result<Dictionary<'a>, JsValue> {
+        if v.is_object() || v.is_function() {
+            Ok(Dictionary(Some(v)))
+        } else if v.is_undefined() || v.is_null() {
+            Ok(Dictionary(None))
+        } else {
+            Err(js::type_error(&format!("{what} is not an object.")))
+        }
+    }
+
+    /// The member `key` (its getter's exception, if it throws).
+    pub fn get(&self, key: &'static str) -> Result<JsValue, JsValue> {
+        match self.0 {
+            Some(d) => js_sys::Reflect::get(d, &js::name(key)),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The required member `key` of the dictionary type `dict_name`.
+    pub fn required(&self, key: &'static str, dict_name: &str) -> Result<JsValue, JsValue> {
+        must_be_present(self.get(key)?, key, dict_name)
     }
 }
 
@@ -180,11 +211,13 @@ pub fn attached(tool: &Tool) -> Option<Rc<JsToolData>> {
 ///
 /// Workers have no document; only the agent-cluster check applies to them.
 pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
-    if let Ok(doc) = js::get(inner.global(), "document") {
-        let detached = doc.is_object()
-            && js::get(&doc, "defaultView")
-                .map(|w| w.is_null() || w != *inner.global())
-                .unwrap_or(true);
+    // (The global is an object: read without `js::get`'s type test.)
+    let global = inner.global();
+    let get = |o: &JsValue, key| js_sys::Reflect::get(o, &js::name(key));
+    if let Ok(doc) = get(global, "document") {
+        // A null `defaultView` is not the global either.
+        let detached =
+            doc.is_object() && get(&doc, "defaultView").map_or(true, |w| w != *global);
         if detached {
             return Err(DomError::InvalidState(
                 "The document is not fully active (its frame was detached or navigated away)."
@@ -192,7 +225,7 @@ pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
             ));
         }
     }
-    if js::get(inner.global(), "originAgentCluster").ok() == Some(JsValue::FALSE) {
+    if get(global, "originAgentCluster").is_ok_and(|v| v.as_bool() == Some(false)) {
         return Err(DomError::Security(
             "WebMCP needs an origin-keyed document; this one was served with Origin-Agent-Cluster: ?0."
                 .into(),

@@ -232,6 +232,11 @@ pub fn to_json(v: &JsValue) -> Result<Option<Value>, JsValue> {
             serde_json::Number::from_f64(n).map_or(Value::Null, number_value),
         ));
     }
+    object_to_json(v)
+}
+
+/// [`to_json`] of a value known to be an object or a function: straight to `JSON.stringify`.
+pub fn object_to_json(v: &JsValue) -> Result<Option<Value>, JsValue> {
     match stringify(v)? {
         None => Ok(None),
         Some(text) => serde_json::from_str(&text)

@@ -165,13 +165,21 @@ test('navigator.modelContextTesting: listTools, executeTool(name, json), registe
       await mc.registerTool({ name: 'plain', description: 'No schema', execute: () => 'plain' });
       out.changed = changed;
       out.list = t.listTools();
+      // A call fires toolactivated at the ModelContext and at the window, as executeTool does.
+      const seen = [];
+      mc.addEventListener('toolactivated', (ev) => seen.push(['modelContext', ev.toolName, ev instanceof ToolActivatedEvent]));
+      window.addEventListener('toolactivated', (ev) => seen.push(['window', ev.toolName, ev instanceof ToolActivatedEvent]));
       out.result = await t.executeTool('echo', JSON.stringify({ text: 'hi' }));
       const e = (p) => p.then(() => 'ok', (x) => x.name);
       out.errors = {
         unknown: await e(t.executeTool('nope', '{}')),
         badJson: await e(t.executeTool('echo', '{not json')),
+        notObject: await e(t.executeTool('echo', '5')),
         invalid: await e(t.executeTool('echo', '{"text":5}')),
       };
+      // After every refusal the next call runs.
+      out.after = await t.executeTool('plain', '[]');
+      out.seen = seen;
       return out;
     });
     assert.deepEqual(r, {
@@ -182,7 +190,14 @@ test('navigator.modelContextTesting: listTools, executeTool(name, json), registe
         { name: 'plain', description: 'No schema' },
       ],
       result: '{"echoed":"hi"}',
-      errors: { unknown: 'UnknownError', badJson: 'TypeError', invalid: 'DataError' },
+      errors: { unknown: 'UnknownError', badJson: 'TypeError', notObject: 'TypeError', invalid: 'DataError' },
+      after: 'plain',
+      seen: [
+        ['modelContext', 'echo', true],
+        ['window', 'echo', true],
+        ['modelContext', 'plain', true],
+        ['window', 'plain', true],
+      ],
     });
     assert.equal(warnings(consoleMessages, /modelContextTesting is deprecated/).length, 1);
   }));

@@ -101,6 +101,9 @@ pub(super) fn element_admits(el: &JsValue, origin: &str, embedder: &str) -> bool
 /// own question, [`super::wire`]) or what the topmost same-origin ancestor knows (asked
 /// through its front).
 pub fn policy(inner: &EngineInner) -> Policy {
+    if inner.state::<TopLevel>().is(inner) {
+        return Policy::Allowed; // the top-level document has the feature
+    }
     let mut window = inner.global().clone();
     loop {
         // `frameElement` is null at the top and when the embedder is cross-origin.
@@ -176,6 +179,24 @@ impl EmbedderAnswer {
                 None => Policy::Allowed,
             },
         }
+    }
+}
+
+/// Whether this document's window is a top-level one (`parent` is the window itself). A
+/// top-level browsing context never becomes a nested one, so a `true` is kept: the policy,
+/// asked at least twice per `executeTool`, then costs no call into JS. A nested window's
+/// answer is never kept (once detached its `parent` is null, and it is asked afresh).
+#[derive(Default)]
+struct TopLevel(Cell<bool>);
+
+impl TopLevel {
+    fn is(&self, inner: &EngineInner) -> bool {
+        if !self.0.get() {
+            let global = inner.global();
+            let top = js_sys::Reflect::get(global, &js::name("parent")).is_ok_and(|p| p == *global);
+            self.0.set(top);
+        }
+        self.0.get()
     }
 }
 

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::super::engine::EngineInner;
 use super::super::js_handler::{call_options, settled};
-use super::super::store::{check_dictionary, check_document, check_input, required, Door};
+use super::super::store::{check_document, check_input, Dictionary, Door};
 use super::{read_signal, reject_on_error};
 use crate::js;
 use crate::js::DomError;
@@ -41,15 +41,15 @@ fn serialize_result(name: &str, v: &JsValue) -> Result<String, DomError> {
 /// WebIDL conversion of `RegisteredTool` (members in lexicographic order); returns the
 /// name, origin and window.
 fn read_registered_tool(tool: &JsValue) -> Result<(String, String, JsValue), JsValue> {
-    check_dictionary(
+    let tool = Dictionary::new(
         tool,
         "Failed to execute 'executeTool' on 'ModelContext': parameter 1",
     )?;
     let d = "RegisteredTool";
-    js::to_dom_string(&required(tool, "description", d)?)?;
-    let name = js::to_dom_string(&required(tool, "name", d)?)?;
-    let origin = js::to_dom_string(&required(tool, "origin", d)?)?;
-    let window = required(tool, "window", d)?;
+    js::to_dom_string(&tool.required("description", d)?)?;
+    let name = js::to_dom_string(&tool.required("name", d)?)?;
+    let origin = js::to_dom_string(&tool.required("origin", d)?)?;
+    let window = tool.required("window", d)?;
     if !js::is_window(&window) {
         return Err(js::type_error(
             "Failed to read the 'window' property from 'RegisteredTool': The provided value is not of type 'Window'.",
@@ -68,6 +68,14 @@ fn read_input(input: &JsValue) -> Result<Value, JsValue> {
             "Failed to execute 'executeTool' on 'ModelContext': the input is not an object.",
         )
     };
+    // The common case first: an object, taken through JSON.stringify.
+    if input.is_object() {
+        return js::object_to_json(input)?.ok_or_else(|| {
+            js::type_error(
+                "Failed to execute 'executeTool' on 'ModelContext': the input cannot be serialized to JSON.",
+            )
+        });
+    }
     if input.is_undefined() {
         return Ok(Value::Object(Map::new()));
     }
@@ -85,14 +93,7 @@ fn read_input(input: &JsValue) -> Result<Value, JsValue> {
             ))),
         };
     }
-    if !input.is_object() {
-        return Err(not_object());
-    }
-    js::to_json(input)?.ok_or_else(|| {
-        js::type_error(
-            "Failed to execute 'executeTool' on 'ModelContext': the input cannot be serialized to JSON.",
-        )
-    })
+    Err(not_object())
 }
 
 /// One `executeTool` call in flight.
@@ -148,11 +149,11 @@ pub(super) fn execute_tool(
 ) -> Result<Promise, JsValue> {
     // WebIDL conversions: the RegisteredTool, then the options.
     let (name, origin, window) = read_registered_tool(tool)?;
-    check_dictionary(
+    let opts = Dictionary::new(
         options,
         "Failed to execute 'executeTool' on 'ModelContext': parameter 3",
     )?;
-    let signal = read_signal(options, "executeTool")?;
+    let signal = read_signal(&opts, "executeTool")?;
     // The document checks come before the input is looked at (as in Chromium).
     check_document(inner)?;
     super::super::frames::check_policy(inner)?;
@@ -186,6 +187,36 @@ pub(super) fn execute_tool(
     if origin != inner.origin() {
         return Err(unknown());
     }
+    run(inner, name, args, signal)
+}
+
+/// `executeTool(name, inputJson)` of `modelContextTesting`: the same checks and run as
+/// [`execute_tool`] for a tool of this document, without a `RegisteredTool` to read (the
+/// input, JSON text, is parsed once, into the value the tool is called with).
+pub(crate) fn execute_by_name(
+    inner: &Rc<EngineInner>,
+    name: String,
+    input: Value,
+) -> Result<Promise, JsValue> {
+    check_document(inner)?;
+    super::super::frames::check_policy(inner)?;
+    if !input.is_object() && !input.is_array() {
+        return Err(js::type_error(
+            "Failed to execute 'executeTool' on 'ModelContext': the input is not an object.",
+        ));
+    }
+    run(inner, name, input, None)
+}
+
+/// Runs this document's tool `name` once the caller's checks are done: validates `args`,
+/// fires `toolactivated`, calls `execute` and settles the returned promise with its result.
+fn run(
+    inner: &Rc<EngineInner>,
+    name: String,
+    args: Value,
+    signal: Option<web_sys::AbortSignal>,
+) -> Result<Promise, JsValue> {
+    let unknown = || DomError::Unknown(format!("No tool named {name:?} is available.")).into_js();
     let Some((registered, data)) = inner.tool_data(&name) else {
         return Err(unknown());
     };

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 
 use super::engine::{Engine, EngineInner};
 use super::store::{
-    check_dictionary, check_document, check_name_and_description, read_tool_dict, registered_tool,
+    check_dictionary, check_document, check_name_and_description, Dictionary, read_tool_dict, registered_tool,
     serialize_input_schema, store_tool, unregister_if_current, Door,
 };
 use crate::js;
@@ -19,7 +19,7 @@ use crate::js::DomError;
 
 mod execute;
 pub(crate) use execute::execute;
-use execute::execute_tool;
+use execute::{execute_by_name, execute_tool};
 
 /// `ModelContextRegisterToolOptions` after WebIDL conversion.
 struct RegisterOptions {
@@ -28,8 +28,8 @@ struct RegisterOptions {
 }
 
 /// Reads the `signal` member of an options dictionary.
-fn read_signal(options: &JsValue, method: &str) -> Result<Option<web_sys::AbortSignal>, JsValue> {
-    match js::get(options, "signal")? {
+fn read_signal(options: &Dictionary, method: &str) -> Result<Option<web_sys::AbortSignal>, JsValue> {
+    match options.get("signal")? {
         v if v.is_undefined() => Ok(None),
         v => v.dyn_into::<web_sys::AbortSignal>().map(Some).map_err(|_| {
             js::type_error(&format!(
@@ -58,13 +58,13 @@ fn read_strings(v: &JsValue, what: &str) -> Result<Option<Vec<String>>, JsValue>
 
 /// WebIDL conversion of `ModelContextRegisterToolOptions` (exposedTo, then signal).
 fn read_register_options(options: &JsValue) -> Result<RegisterOptions, JsValue> {
-    check_dictionary(
+    let options = Dictionary::new(
         options,
         "Failed to execute 'registerTool' on 'ModelContext': parameter 2",
     )?;
     Ok(RegisterOptions {
-        exposed_to: read_strings(&js::get(options, "exposedTo")?, "exposedTo")?,
-        signal: read_signal(options, "registerTool")?,
+        exposed_to: read_strings(&options.get("exposedTo")?, "exposedTo")?,
+        signal: read_signal(&options, "registerTool")?,
     })
 }
 
@@ -258,6 +258,13 @@ pub(super) fn after_policy(
         }
     });
     done.promise().clone()
+}
+
+/// `executeTool` of this document's tool `name` with `input` (`modelContextTesting`'s,
+/// whose input is JSON text), once the policy is known.
+pub(crate) fn execute_named(inner: &Rc<EngineInner>, name: String, input: serde_json::Value) -> Promise {
+    let me = inner.clone();
+    after_policy(inner, move || reject_on_error(execute_by_name(&me, name, input)))
 }
 
 fn reject_on_error(r: Result<Promise, JsValue>) -> Promise {
