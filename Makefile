@@ -5,7 +5,7 @@
 #
 #   make deps        scripts/install-deps.sh (idempotent; ~0.2 s when all is present)
 #   make build       dist/: ESM + classic-script builds (scripts/build.mjs)
-#   make build-dev   same, debug wasm, no wasm-opt, names kept (fast, for debugging)
+#   make build-dev   same, debug wasm, no wasm-opt, names kept, scripts not minified (fast, for debugging)
 #   make size        raw, gzip and brotli sizes of dist/, the front (bytes before document.modelContext)
 #   make bench       this polyfill beside @mcp-b/global in headless Chromium (not in make test;
 #                    ROUNDS=N for more rounds; scripts/bench.mjs)

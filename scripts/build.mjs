@@ -2,7 +2,7 @@
 // Build the browser artifacts into dist/.
 //
 //   node scripts/build.mjs            release build (what `make build` runs)
-//   node scripts/build.mjs --dev      debug build: no LTO, no wasm-opt, symbol names kept (fast)
+//   node scripts/build.mjs --dev      debug build: no LTO, no wasm-opt, symbol names kept, scripts not minified (fast)
 //   node scripts/build.mjs --no-cargo reuse the .wasm cargo already built
 //   node scripts/build.mjs --force    rebuild even when dist/ is up to date
 //   node scripts/build.mjs --check    only say whether dist/ is up to date (exit 0) or not (exit 1)
@@ -26,6 +26,7 @@
 //       --target-dir target/wasm-validator (its own cache, so neither build evicts the other)
 //     wasm-metadce (keep only the module's own exports) → wasm-opt -Oz; no wasm-bindgen
 //   polyfill/src/*.js, in POLYFILL_SOURCES order, wrapped by polyfill/build/entry.*.js
+//   every script in dist/ minified by esbuild (whitespace, comments, syntax; names kept)
 //
 // dist/ (the README's "dist/ files" table says what each is)
 //   modelcontext.js           ES module front: starts the core script, the glue and the core wasm
@@ -46,6 +47,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
+import * as esbuild from 'esbuild';
 import { REPO_ROOT, DIST_DIR, crateInfo, wasmBindgenPin } from './lib/project.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
@@ -191,13 +193,17 @@ function hashFiles(files, root) {
 function inputsHash() {
   const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs']
     .flatMap(filesUnder);
-  let wasmOpt = '';
-  try {
-    wasmOpt = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', 'binaryen', 'package.json'), 'utf8')).version;
-  } catch {}
+  const version = (pkg) => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+    } catch {
+      return '';
+    }
+  };
+  const [wasmOpt, minifier] = [version('binaryen'), version('esbuild')];
   return createHash('sha256')
     .update(hashFiles(inputs, REPO_ROOT))
-    .update(JSON.stringify({ PROFILE, noCargo: args.has('--no-cargo'), bindgenVersion, wasmOpt, rustflags: process.env.RUSTFLAGS ?? '' }))
+    .update(JSON.stringify({ PROFILE, noCargo: args.has('--no-cargo'), bindgenVersion, wasmOpt, minifier, rustflags: process.env.RUSTFLAGS ?? '' }))
     .digest('hex');
 }
 
@@ -248,15 +254,11 @@ if (unlisted.length) {
   console.warn(`build: warning: polyfill/src has files not in POLYFILL_SOURCES (not built): ${unlisted.join(', ')}`);
 }
 
-// The front is what a page waits for: a release build drops its comment-only and blank lines
-// (the sources in polyfill/src/ keep them). The syntax checks below run on the result.
-const COMMENT_LINE = /^\s*(\/\/|\/\*|\*)/;
-
-function concatSources(indent, names = POLYFILL_SOURCES, { strip = false } = {}) {
+function concatSources(indent, names = POLYFILL_SOURCES) {
   return sources
     .filter(({ name }) => names.includes(name))
     .map(({ name, text }) => {
-      const lines = text.replace(/\s+$/, '').split('\n').filter((l) => !strip || (l.trim() && !COMMENT_LINE.test(l)));
+      const lines = text.replace(/\s+$/, '').split('\n');
       const body = lines.map((l) => (l ? indent + l : l)).join('\n');
       return `${indent}// ---- polyfill/src/${name} ----\n${body}\n`;
     })
@@ -480,19 +482,11 @@ step('assemble dist/', () => {
   // The front, as an ES module: modelcontext.js loads modelcontext_core.js, modelcontext.inline.js
   // the core with the wasm inline.
   // The file build's front starts the core wasm and the glue beside the core script.
-  // A release build drops the template's own comment lines too, but the first `keep` (the entry's
-  // license header and "generated" notice) and the placeholders.
-  const stripTemplate = (text, keep) => {
-    if (DEV) return text;
-    const lines = text.split('\n');
-    const drop = (l) => COMMENT_LINE.test(l) && !/\/\*@@[A-Z_]+@@\*\//.test(l);
-    return [...lines.slice(0, keep), ...lines.slice(keep).filter((l) => !drop(l))].join('\n');
-  };
-  const front = (core, loader) => fill(stripTemplate(tpl('entry.esm.js'), 2), {
+  const front = (core, loader) => fill(tpl('entry.esm.js'), {
     ...common,
     '@@CORE_JS@@': core,
-    '/*@@LOAD_CORE@@*/': fill(stripTemplate(tpl(loader), 0), { ...common, '@@CORE_JS@@': core }).trim().split('\n').join('\n  '),
-    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
+    '/*@@LOAD_CORE@@*/': fill(tpl(loader), { ...common, '@@CORE_JS@@': core }).trim().split('\n').join('\n  '),
+    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES),
   });
   const coreSources = concatSources('', [...CORE_SOURCES, 'wasm_fetch.js']);
   const esm = front(OUT.core, 'load_core.import.esm.js');
@@ -526,23 +520,23 @@ step('assemble dist/', () => {
     '    return wasm_bindgen;',
     '  })();',
   ].join('\n');
-  const iife = fill(stripTemplate(tpl('entry.iife.js'), 2), {
+  const iife = fill(tpl('entry.iife.js'), {
     ...common,
     '@@VARIANT@@': '',
     '@@SELF@@': OUT.iife,
     '@@CORE_FROM@@': `The core (${OUT.core} beside it, which fetches the core wasm) then loads; calls made meanwhile wait for it, in order.`,
-    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
+    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES),
     '/*@@GLUE_NO_MODULES@@*/': '',
     '/*@@CLIENT_GLUE_NO_MODULES@@*/': '',
     '/*@@CORE_SOURCES@@*/': '',
-    '/*@@LOAD_CORE@@*/': indented(fill(stripTemplate(tpl('load_core.import.iife.js'), 0), { ...common, '@@CORE_JS@@': OUT.core }), '  '),
+    '/*@@LOAD_CORE@@*/': indented(fill(tpl('load_core.import.iife.js'), { ...common, '@@CORE_JS@@': OUT.core }), '  '),
   });
   const inlineIife = fill(tpl('entry.iife.js'), {
     ...common,
     '@@VARIANT@@': ' (self-contained: every wasm module inline)',
     '@@SELF@@': OUT.inlineIife,
     '@@CORE_FROM@@': 'The core wasm is inside it and compiled at once, so the polyfill is complete when it ends; nothing else is fetched.',
-    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES, { strip: !DEV }),
+    '/*@@FRONT_SOURCES@@*/': concatSources('  ', FRONT_SOURCES),
     '/*@@GLUE_NO_MODULES@@*/': glueNoModules,
     '/*@@CLIENT_GLUE_NO_MODULES@@*/': clientGlueNoModules,
     '/*@@CORE_SOURCES@@*/': concatSources('  ', CORE_SOURCES),
@@ -558,21 +552,48 @@ step('assemble dist/', () => {
     }
   }
 
+  // A release build's scripts are minified: whitespace and comments (the `/*!` license header
+  // stays) and syntax, never names, so what a page can see (ModelContext.name, the glue's
+  // exports, the functions the templates share) is the same as in a --dev build. Nothing is
+  // lowered: the output is the same language as the input.
+  const minify = (text, name) => {
+    if (DEV) return text;
+    try {
+      return esbuild.transformSync(text, {
+        minifyWhitespace: true,
+        minifySyntax: true,
+        legalComments: 'inline',
+        charset: 'utf8',
+        sourcefile: name,
+      }).code;
+    } catch (e) {
+      fail(`${name}: the minifier failed: ${e.message}`);
+    }
+  };
+
   fs.rmSync(DIST_DIR, { recursive: true, force: true });
   fs.mkdirSync(DIST_DIR, { recursive: true });
-  fs.writeFileSync(path.join(DIST_DIR, OUT.esm), esm);
-  fs.writeFileSync(path.join(DIST_DIR, OUT.core), core);
-  fs.writeFileSync(path.join(DIST_DIR, OUT.glueJs), web.js);
+  const writeJs = (name, text) => fs.writeFileSync(path.join(DIST_DIR, name), minify(text, name));
+  writeJs(OUT.esm, esm);
+  writeJs(OUT.core, core);
+  writeJs(OUT.glueJs, web.js);
   fs.writeFileSync(path.join(DIST_DIR, OUT.glueWasm), wasmBytes);
-  fs.writeFileSync(path.join(DIST_DIR, OUT.clientGlueJs), clientWeb.js);
+  writeJs(OUT.clientGlueJs, clientWeb.js);
   fs.writeFileSync(path.join(DIST_DIR, OUT.clientGlueWasm), clientBytes);
-  fs.writeFileSync(path.join(DIST_DIR, OUT.iife), iife);
+  writeJs(OUT.iife, iife);
   fs.writeFileSync(path.join(DIST_DIR, OUT.validator), validatorBytes);
-  fs.writeFileSync(path.join(DIST_DIR, OUT.inlineEsm), inlineEsm);
-  fs.writeFileSync(path.join(DIST_DIR, OUT.inlineCore), inlineCore);
-  fs.writeFileSync(path.join(DIST_DIR, OUT.inlineIife), inlineIife);
+  writeJs(OUT.inlineEsm, inlineEsm);
+  writeJs(OUT.inlineCore, inlineCore);
+  writeJs(OUT.inlineIife, inlineIife);
   fs.copyFileSync(path.join(REPO_ROOT, 'polyfill', 'react', 'index.js'), path.join(DIST_DIR, OUT.react));
 
+  for (const f of [OUT.iife, OUT.inlineIife]) {
+    try {
+      new vm.Script(fs.readFileSync(path.join(DIST_DIR, f), 'utf8'), { filename: f });
+    } catch (e) {
+      fail(`${f} does not parse as a classic script once minified: ${e.message}`);
+    }
+  }
   for (const f of [OUT.esm, OUT.core, OUT.glueJs, OUT.clientGlueJs, OUT.inlineEsm, OUT.inlineCore, OUT.react]) {
     const r = spawnSync(process.execPath, ['--check', path.join(DIST_DIR, f)], { encoding: 'utf8' });
     if (r.status !== 0) fail(`${f} does not parse as a module:\n${r.stderr}`);
