@@ -131,17 +131,23 @@ impl EngineInner {
     /// first use. The engine holds it; the feature owns its type and what it means, so the
     /// engine imports no feature.
     pub fn state<T: Default + 'static>(&self) -> Rc<T> {
-        if let Some(found) = self
-            .states
-            .borrow()
-            .iter()
-            .find_map(|s| s.clone().downcast().ok())
-        {
-            return found;
+        if let Some(found) = self.find_state(std::any::TypeId::of::<T>()) {
+            if let Ok(found) = found.downcast() {
+                return found;
+            }
         }
         let made = Rc::new(T::default());
         self.states.borrow_mut().push(made.clone());
         made
+    }
+
+    /// The state of type `id`, found without instantiating the search for every type.
+    fn find_state(&self, id: std::any::TypeId) -> Option<Rc<dyn Any>> {
+        self.states
+            .borrow()
+            .iter()
+            .find(|s| (***s).type_id() == id)
+            .cloned()
     }
 
     /// A fresh registration id.

@@ -108,7 +108,7 @@ impl NativeBridge {
             return;
         }
         let me = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        js::spawn(async move {
             me.mirror_queued.set(false);
             me.mirror();
         });
@@ -203,7 +203,7 @@ impl NativeBridge {
         // A refusal (say, the name is taken natively) forgets the copy; a rejection
         // because we aborted the signal is the normal end of a copy.
         let me = Rc::downgrade(self);
-        wasm_bindgen_futures::spawn_local(async move {
+        js::spawn(async move {
             let Err(e) = JsFuture::from(promise).await else {
                 return;
             };
@@ -296,7 +296,7 @@ impl NativeBridge {
             self.again.set(true);
             return;
         }
-        wasm_bindgen_futures::spawn_local(async move {
+        js::spawn(async move {
             loop {
                 self.again.set(false);
                 if let Err(e) = self.sync_proxies().await {

@@ -110,7 +110,7 @@ impl Shared {
             Ok(promise) => {
                 *self.state.borrow_mut() = State::Loading(promise.clone());
                 let me = self.clone();
-                wasm_bindgen_futures::spawn_local(async move {
+                js::spawn(async move {
                     let outcome = JsFuture::from(promise).await;
                     me.settle(outcome);
                 });

@@ -265,7 +265,7 @@ impl ClientTransport for JsTransport {
         // A rejected send is reported; the request itself then times out.
         if let Some(watch) = thenable(r) {
             let state = Rc::downgrade(&self.state);
-            wasm_bindgen_futures::spawn_local(async move {
+            js::spawn(async move {
                 if let Err(m) = watch.await {
                     let sink = state.upgrade().and_then(|s| s.sink.borrow().clone());
                     if let Some(sink) = sink {
@@ -284,7 +284,7 @@ impl ClientTransport for JsTransport {
         match js::call(&self.obj, "close", &[]) {
             Ok(v) => {
                 if let Some(watch) = thenable(v) {
-                    wasm_bindgen_futures::spawn_local(async move {
+                    js::spawn(async move {
                         let _ = watch.await;
                     });
                 }

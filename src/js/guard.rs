@@ -72,7 +72,7 @@ impl Listener {
             Some("message"),
             false,
             Some(gate),
-            f,
+            Box::new(f),
         )
     }
 
@@ -90,7 +90,7 @@ impl Listener {
             Some(event),
             true,
             None,
-            f,
+            Box::new(f),
         )
     }
 
@@ -102,9 +102,11 @@ impl Listener {
         event: Option<&str>,
         f: impl FnMut(JsValue, JsValue) + 'static,
     ) -> Result<Listener, JsValue> {
-        Listener::add(target, add, remove, event, false, None, f)
+        Listener::add(target, add, remove, event, false, None, Box::new(f))
     }
 
+    /// Every listener is added here, its callback boxed by the caller: what follows is
+    /// compiled once, not for every listener's closure type.
     fn add(
         target: &JsValue,
         add: &'static str,
@@ -112,9 +114,9 @@ impl Listener {
         event: Option<&str>,
         capture: bool,
         gate: Option<MessageGate>,
-        f: impl FnMut(JsValue, JsValue) + 'static,
+        f: Box<dyn FnMut(JsValue, JsValue)>,
     ) -> Result<Listener, JsValue> {
-        let callback = Callback::new(f);
+        let callback = Callback::wrap(f);
         let added = gate.and_then(|g| gated(&callback, g));
         let listener = Listener {
             target: target.clone(),

@@ -53,6 +53,16 @@ impl Default for Helper {
     }
 }
 
+/// Runs `fut` on the page's microtask queue (`wasm_bindgen_futures::spawn_local`), boxed
+/// first: the executor's spawning code is then compiled once, not once per future type.
+pub fn spawn(fut: impl std::future::Future<Output = ()> + 'static) {
+    spawn_boxed(Box::pin(fut))
+}
+
+fn spawn_boxed(fut: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>) {
+    wasm_bindgen_futures::spawn_local(fut)
+}
+
 /// A `TypeError` with `message`.
 pub fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()

@@ -297,7 +297,7 @@ impl Forms {
             let me = self.clone();
             let st = state.clone();
             let i = inv.clone();
-            wasm_bindgen_futures::spawn_local(async move { me.auto_submit(&st, &i) });
+            js::spawn(async move { me.auto_submit(&st, &i) });
         }
         promise
     }
@@ -419,7 +419,7 @@ impl Forms {
         let nth = inv.responses.get() + 1;
         inv.responses.set(nth);
         let settled = wasm_bindgen_futures::JsFuture::from(Promise::resolve(promise));
-        wasm_bindgen_futures::spawn_local(async move {
+        js::spawn(async move {
             let outcome = settled.await;
             if inv.responses.get() != nth {
                 return;

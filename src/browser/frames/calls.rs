@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 use super::super::engine::EngineInner;
 use super::super::store::{registered_tool, Door};
@@ -238,7 +238,7 @@ pub fn answer(inner: &Rc<EngineInner>, source: &JsValue, origin: &str, id: f64, 
             .borrow_mut()
             .push((source.clone(), origin.clone(), id, controller));
         let me = me.clone();
-        spawn_local(async move {
+        js::spawn(async move {
             let outcome = JsFuture::from(run).await;
             me.state::<Calls>()
                 .serving

@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 use super::super::engine::EngineInner;
 use super::policy::{self, Policy};
@@ -137,14 +137,19 @@ pub fn with_policy(inner: &Rc<EngineInner>, f: impl FnOnce(&Rc<EngineInner>, boo
     match policy::policy(inner) {
         Policy::Allowed => f(inner, true),
         Policy::Denied(_) => f(inner, false),
-        Policy::Wait(p) => {
-            let me = inner.clone();
-            spawn_local(async move {
-                let answer = JsFuture::from(p).await;
-                f(&me, answer.ok() == Some(JsValue::TRUE));
-            });
-        }
+        Policy::Wait(p) => wait_for_policy(inner.clone(), p, Box::new(f)),
     }
+}
+
+/// What [`with_policy`] runs once the policy is known.
+type WithPolicy = Box<dyn FnOnce(&Rc<EngineInner>, bool)>;
+
+/// The wait of [`with_policy`], compiled once for every caller.
+fn wait_for_policy(me: Rc<EngineInner>, answer: js_sys::Promise, f: WithPolicy) {
+    js::spawn(async move {
+        let answer = JsFuture::from(answer).await;
+        f(&me, answer.ok() == Some(JsValue::TRUE));
+    });
 }
 
 /// Removes and returns the first entry of `list` that `pred` picks.

@@ -261,7 +261,7 @@ fn run(
     // then call `execute(inputObject, { signal })`.
     let r = run.clone();
     let promise = run.done.promise().clone();
-    wasm_bindgen_futures::spawn_local(async move {
+    js::spawn(async move {
         if let Some(ready) = validator {
             let checked = match ready.await {
                 Ok(()) => check_input(&registered, &r.name, &args),
@@ -331,7 +331,7 @@ fn settle_unless_gone(window: &JsValue, outcome: JsValue) -> Result<js::Deferred
         d.settle(false, &e.into_js());
     })?;
     let d = done.clone();
-    wasm_bindgen_futures::spawn_local(async move {
+    js::spawn(async move {
         let r = wasm_bindgen_futures::JsFuture::from(Promise::resolve(&outcome)).await;
         drop(gone);
         match r {

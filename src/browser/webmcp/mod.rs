@@ -208,7 +208,7 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
             let me = inner.clone();
             let done = js::Deferred::new();
             let d = done.clone();
-            wasm_bindgen_futures::spawn_local(async move {
+            js::spawn(async move {
                 let remote = wasm_bindgen_futures::JsFuture::from(remote)
                     .await
                     .map(|r| Array::from(&r).to_vec())
@@ -248,9 +248,14 @@ pub(super) fn after_policy(
     let super::frames::Policy::Wait(answer) = super::frames::policy(inner) else {
         return f();
     };
+    // The wait, once for every caller (not instantiated per closure).
+    wait_then(answer, Box::new(f))
+}
+
+fn wait_then(answer: Promise, f: Box<dyn FnOnce() -> Promise>) -> Promise {
     let done = js::Deferred::new();
     let d = done.clone();
-    wasm_bindgen_futures::spawn_local(async move {
+    js::spawn(async move {
         let _ = wasm_bindgen_futures::JsFuture::from(answer).await;
         match wasm_bindgen_futures::JsFuture::from(f()).await {
             Ok(v) => d.settle(true, &v),
