@@ -87,3 +87,18 @@ test('a build with unchanged inputs reuses dist/ (target/dist-stamp.json); a cha
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a release build minifies its scripts, keeping our license headers', () => {
+  requireDist('modelcontext.js');
+  const stamp = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'target', 'dist-stamp.json'), 'utf8'));
+  if (stamp.profile !== 'release') return; // a --dev build keeps its scripts as written
+  for (const f of fs.readdirSync(DIST_DIR).filter((f) => f.endsWith('.js') && f !== 'react.js')) {
+    const text = fs.readFileSync(path.join(DIST_DIR, f), 'utf8');
+    // Our scripts open with their license header (wasm-bindgen's glue has none of its own).
+    if (!f.includes('glue')) assert.match(text, /^\/\*! modelcontext-polyfill /, `${f}: the license header is the first thing`);
+    // The sources' own comments and indentation are gone (the build marks each source with a
+    // `// ---- polyfill/src/…` comment line before minifying).
+    assert.doesNotMatch(text, /\/\/ ---- polyfill\/src\//, `${f}: a source comment is left`);
+    assert.doesNotMatch(text, /\n {4}\S/, `${f}: indented lines are left`);
+  }
+});

@@ -21,6 +21,8 @@ function observe() {
     isModelContext: mc instanceof ModelContext && mc instanceof EventTarget,
     ctor,
     interfaces: ['ModelContext', 'ToolActivatedEvent', 'ToolCancelEvent'].map((n) => [n, typeof window[n], Object.getOwnPropertyDescriptor(window, n)?.enumerable]),
+    // The interface objects keep their names (the release scripts are minified without renaming).
+    names: [ModelContext.name, ToolActivatedEvent.name, ToolCancelEvent.name, mc.constructor.name, Object.prototype.toString.call(mc)],
     events: [new ToolActivatedEvent('toolactivated').toolName, new ToolCancelEvent('toolcancel', { toolName: 't' }).toolName, new ToolActivatedEvent('x') instanceof Event],
     documentAccessor: d(Document.prototype, 'modelContext'),
     navigatorAccessor: d(Object.getPrototypeOf(navigator), 'modelContext'),
@@ -37,6 +39,7 @@ const EXPECTED = (format) => ({
   isModelContext: true,
   ctor: "TypeError: Failed to construct 'ModelContext': Illegal constructor",
   interfaces: [['ModelContext', 'function', false], ['ToolActivatedEvent', 'function', false], ['ToolCancelEvent', 'function', false]],
+  names: ['ModelContext', 'ToolActivatedEvent', 'ToolCancelEvent', 'ModelContext', '[object ModelContext]'],
   events: ['', 't', true],
   documentAccessor: { get: 'function', enumerable: true, configurable: true },
   navigatorAccessor: { get: 'function', enumerable: true, configurable: true },
