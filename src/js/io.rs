@@ -5,7 +5,7 @@ use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{get, type_error};
+use super::{field, get, type_error};
 
 /// The global object (`window` or a worker's `self`).
 pub fn global() -> JsValue {
@@ -44,7 +44,7 @@ pub fn instance_of(obj: &JsValue, ctor: &'static str) -> bool {
 
 /// `event.origin` of a `message` event (`""` when it has none).
 pub fn event_origin(ev: &JsValue) -> String {
-    get(ev, "origin")
+    field(ev, "origin")
         .ok()
         .and_then(|o| o.as_string())
         .unwrap_or_default()

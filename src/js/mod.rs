@@ -130,6 +130,13 @@ pub fn get(obj: &JsValue, key: &'static str) -> Result<JsValue, JsValue> {
     Reflect::get(obj, &name(key))
 }
 
+/// `obj[key]` of a value already known to be an object or a function (an event, a message
+/// whose type was tested): [`get`] without its type test, one call into JS instead of two.
+/// On anything else it is `Reflect.get`'s `TypeError`.
+pub fn field(obj: &JsValue, key: &'static str) -> Result<JsValue, JsValue> {
+    Reflect::get(obj, &name(key))
+}
+
 /// [`get`] for a property name a page chose (not interned).
 pub fn get_any(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     if !obj.is_object() && !obj.is_function() {

@@ -302,7 +302,11 @@ impl Bucket {
 
 /// A request id read from a JS message without parsing it further.
 pub fn request_id(payload: &JsValue) -> Option<RequestId> {
-    let id = js::get(payload, "id").ok()?;
+    request_id_of(&js::get(payload, "id").ok()?)
+}
+
+/// [`request_id`] of a message's `id` member, already read.
+pub fn request_id_of(id: &JsValue) -> Option<RequestId> {
     if let Some(s) = id.as_string() {
         return Some(RequestId::String(s));
     }

@@ -7,8 +7,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::guard::{
-    limit_error, message_text, refuse_oversize, request_id, warn_dropping, Admit, Bucket, Security,
-    Text,
+    limit_error, message_text, refuse_oversize, request_id_of, warn_dropping, Admit, Bucket,
+    Security, Text,
 };
 use super::served::Claim;
 use super::Running;
@@ -122,7 +122,7 @@ pub struct Hub {
 }
 
 fn method_of(payload: &JsValue) -> Option<String> {
-    js::get(payload, "method").ok()?.as_string()
+    js::field(payload, "method").ok()?.as_string()
 }
 
 impl Hub {
@@ -185,7 +185,13 @@ impl Hub {
         }
         let is_batch = js_sys::Array::is_array(payload);
         let method = if is_batch { None } else { method_of(payload) };
-        let id = if is_batch { None } else { request_id(payload) };
+        // The `id` member, read once (undefined for a batch or a message that is no object).
+        let id_member = if is_batch {
+            JsValue::UNDEFINED
+        } else {
+            js::field(payload, "id").unwrap_or(JsValue::UNDEFINED)
+        };
+        let id = request_id_of(&id_member);
         let now = js::now_ms();
 
         // Find (or, for a request, a notification or a malformed message the wire answers,
@@ -249,7 +255,7 @@ impl Hub {
         let max = self.max_bytes();
         // A request is a method with an id of any value (an unreadable id is still a
         // request's, answered by the session, never by a retired one).
-        let has_id = !is_batch && js::get(payload, "id").is_ok_and(|v| !v.is_undefined());
+        let has_id = !id_member.is_undefined();
         let incoming = match &method {
             _ if is_batch || !payload.is_object() => Incoming::Batch,
             Some(m) if has_id && m == "initialize" => Incoming::Initialize,

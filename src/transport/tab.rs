@@ -107,11 +107,12 @@ impl Inner {
     /// payload (anything else is someone else's traffic, ignored without a reply); then the
     /// origin; then the control strings; then the hub (rate, size, the session).
     fn on_message(self: &Rc<Self>, ev: &JsValue) {
+        // (`ev` is a MessageEvent: its members are read without a type test.)
         let own: &JsValue = self.window.as_ref();
-        if js::get(ev, "source").ok().as_ref() != Some(own) {
+        if js::field(ev, "source").ok().as_ref() != Some(own) {
             return;
         }
-        let data = js::get(ev, "data").unwrap_or(JsValue::UNDEFINED);
+        let data = js::field(ev, "data").unwrap_or(JsValue::UNDEFINED);
         let Some(payload) = open_envelope(&data, &self.channel, TO_SERVER) else {
             return;
         };

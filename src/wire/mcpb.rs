@@ -40,7 +40,7 @@ pub fn open_envelope(
     if !data.is_object() {
         return None;
     }
-    let field = |k: &'static str| js::get(data, k).unwrap_or(JsValue::UNDEFINED);
+    let field = |k: &'static str| js::field(data, k).unwrap_or(JsValue::UNDEFINED);
     if field("channel") != *channel
         || field("type") != js::name(TYPE)
         || field("direction") != js::name(direction)
