@@ -221,11 +221,12 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
       if (r !== String(i)) throw new Error(`executeTool ${i}: ${JSON.stringify(r)}`);
     };
     for (let i = 0; i < warmup; i++) await execute(i);
+    const executes = 1000; // per batch
     const perExecute = [];
     for (let b = 0; b < 5; b++) {
       const t = now();
-      for (let i = 0; i < 1000; i++) await execute(i);
-      perExecute.push(((now() - t) * 1000) / 1000); // µs per call
+      for (let i = 0; i < executes; i++) await execute(i);
+      perExecute.push(((now() - t) * 1000) / executes);
     }
     out.executeUs = median(perExecute);
   }

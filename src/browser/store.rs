@@ -110,7 +110,7 @@ impl<'a> Dictionary<'a> {
     /// The member `key` (its getter's exception, if it throws).
     pub fn get(&self, key: &'static str) -> Result<JsValue, JsValue> {
         match self.0 {
-            Some(d) => js_sys::Reflect::get(d, &js::name(key)),
+            Some(d) => js::field(d, key),
             None => Ok(JsValue::UNDEFINED),
         }
     }
@@ -213,11 +213,10 @@ pub fn attached(tool: &Tool) -> Option<Rc<JsToolData>> {
 pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
     // (The global is an object: read without `js::get`'s type test.)
     let global = inner.global();
-    let get = |o: &JsValue, key| js_sys::Reflect::get(o, &js::name(key));
-    if let Ok(doc) = get(global, "document") {
+    if let Ok(doc) = js::field(global, "document") {
         // A null `defaultView` is not the global either.
         let detached =
-            doc.is_object() && get(&doc, "defaultView").map_or(true, |w| w != *global);
+            doc.is_object() && js::field(&doc, "defaultView").map_or(true, |w| w != *global);
         if detached {
             return Err(DomError::InvalidState(
                 "The document is not fully active (its frame was detached or navigated away)."
@@ -225,7 +224,7 @@ pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
             ));
         }
     }
-    if get(global, "originAgentCluster").is_ok_and(|v| v.as_bool() == Some(false)) {
+    if js::field(global, "originAgentCluster").is_ok_and(|v| v.as_bool() == Some(false)) {
         return Err(DomError::Security(
             "WebMCP needs an origin-keyed document; this one was served with Origin-Agent-Cluster: ?0."
                 .into(),

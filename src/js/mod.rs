@@ -127,7 +127,7 @@ pub fn get(obj: &JsValue, key: &'static str) -> Result<JsValue, JsValue> {
     if !obj.is_object() && !obj.is_function() {
         return Ok(JsValue::UNDEFINED);
     }
-    Reflect::get(obj, &name(key))
+    field(obj, key)
 }
 
 /// `obj[key]` of a value already known to be an object or a function (an event, a message

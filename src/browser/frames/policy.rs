@@ -193,7 +193,7 @@ impl TopLevel {
     fn is(&self, inner: &EngineInner) -> bool {
         if !self.0.get() {
             let global = inner.global();
-            let top = js_sys::Reflect::get(global, &js::name("parent")).is_ok_and(|p| p == *global);
+            let top = js::field(global, "parent").is_ok_and(|p| p == *global);
             self.0.set(top);
         }
         self.0.get()

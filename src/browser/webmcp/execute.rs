@@ -58,16 +58,21 @@ fn read_registered_tool(tool: &JsValue) -> Result<(String, String, JsValue), JsV
     Ok((name, origin, window))
 }
 
+/// The `TypeError` for an input that is not an object (nor JSON text of one).
+fn not_object() -> JsValue {
+    js::type_error("Failed to execute 'executeTool' on 'ModelContext': the input is not an object.")
+}
+
+/// The `UnknownError` for a tool that does not exist here or is not visible to the caller.
+fn unknown(name: &str) -> JsValue {
+    DomError::Unknown(format!("No tool named {name:?} is available.")).into_js()
+}
+
 /// The `inputObject` argument as JSON: an object (absent means `{}`), handed over as a JSON
 /// copy. Chromium ≤ 154 took the input as a JSON string (`executeTool(tool, inputJson)`), and
 /// pages written for it still pass one: such a string is parsed (it must hold an object or an
 /// array, as an object input may be), with a one-time deprecation warning.
 fn read_input(input: &JsValue) -> Result<Value, JsValue> {
-    let not_object = || {
-        js::type_error(
-            "Failed to execute 'executeTool' on 'ModelContext': the input is not an object.",
-        )
-    };
     // The common case first: an object, taken through JSON.stringify.
     if input.is_object() {
         return js::object_to_json(input)?.ok_or_else(|| {
@@ -159,7 +164,6 @@ pub(super) fn execute_tool(
     super::super::frames::check_policy(inner)?;
     let args = read_input(input)?;
     // An unknown tool, or one of another window or origin → UnknownError.
-    let unknown = || DomError::Unknown(format!("No tool named {name:?} is available.")).into_js();
     if window != *inner.global() {
         // The tool's document went away (its frame was detached or navigated away).
         if js::get(&window, "closed").ok() == Some(JsValue::TRUE) {
@@ -185,7 +189,7 @@ pub(super) fn execute_tool(
             .map_err(DomError::into_js);
     }
     if origin != inner.origin() {
-        return Err(unknown());
+        return Err(unknown(&name));
     }
     run(inner, name, args, signal)
 }
@@ -201,9 +205,7 @@ pub(crate) fn execute_by_name(
     check_document(inner)?;
     super::super::frames::check_policy(inner)?;
     if !input.is_object() && !input.is_array() {
-        return Err(js::type_error(
-            "Failed to execute 'executeTool' on 'ModelContext': the input is not an object.",
-        ));
+        return Err(not_object());
     }
     run(inner, name, input, None)
 }
@@ -216,9 +218,8 @@ fn run(
     args: Value,
     signal: Option<web_sys::AbortSignal>,
 ) -> Result<Promise, JsValue> {
-    let unknown = || DomError::Unknown(format!("No tool named {name:?} is available.")).into_js();
     let Some((registered, data)) = inner.tool_data(&name) else {
-        return Err(unknown());
+        return Err(unknown(&name));
     };
     // A form's controls take text: input is coerced as native Chromium fills them.
     let args = if data.door == Door::Form {
