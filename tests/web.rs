@@ -277,6 +277,17 @@ fn use_page_call_options() {
     modelcontext_polyfill::browser::js_handler::use_call_options(&config).unwrap();
 }
 
+/// A server whose page functions get the options the engine makes.
+fn page_server() -> Server {
+    use_page_call_options();
+    Server::new(
+        ServerInfo::new("web-test", "0"),
+        ServerConfig::default(),
+        Rc::new(BrowserRuntime),
+        Rc::new(JsonSchemaCompiler::new()),
+    )
+}
+
 fn capture(
     server: &Server,
 ) -> (
@@ -291,13 +302,7 @@ fn capture(
 
 #[wasm_bindgen_test]
 async fn a_page_function_serves_tools_call_with_validated_arguments() {
-    use_page_call_options();
-    let server = Server::new(
-        ServerInfo::new("web-test", "0"),
-        ServerConfig::default(),
-        Rc::new(BrowserRuntime),
-        Rc::new(JsonSchemaCompiler::new()),
-    );
+    let server = page_server();
     // An async page function that reads its input and the options object it is given.
     let f: Function = js_sys::eval(
         "(async (input, options) => { const { reportProgress, log } = options; return { greeting: 'hi ' + input.name, aborted: options.signal.aborted, keys: Object.keys(options), requestId: options.requestId, fns: [typeof reportProgress, typeof log, typeof options.sendRequest, typeof options.setStatus], progress: reportProgress(1, 2) } })",
@@ -341,13 +346,7 @@ async fn a_page_function_serves_tools_call_with_validated_arguments() {
 
 #[wasm_bindgen_test]
 async fn a_throwing_page_function_becomes_an_error_result_and_cancel_aborts_its_signal() {
-    use_page_call_options();
-    let server = Server::new(
-        ServerInfo::new("web-test", "0"),
-        ServerConfig::default(),
-        Rc::new(BrowserRuntime),
-        Rc::new(JsonSchemaCompiler::new()),
-    );
+    let server = page_server();
     let boom: Function = js_sys::eval("(() => { throw new RangeError('boom') })")
         .unwrap()
         .unchecked_into();
@@ -397,4 +396,83 @@ async fn a_throwing_page_function_becomes_an_error_result_and_cancel_aborts_its_
     );
     let aborted = Reflect::get(&js_sys::global(), &"__aborted".into()).unwrap();
     assert_eq!(aborted.as_string().as_deref(), Some("AbortError"));
+}
+
+#[wasm_bindgen_test]
+async fn a_signal_is_made_when_first_read_and_carries_an_earlier_cancel() {
+    let server = page_server();
+    // Each keeps its options in globalThis.__opts[name] and never settles; `freeze` freezes
+    // them first, `read` reads the signal at once (twice, to compare).
+    for (name, body) in [
+        ("late", "o"),
+        ("frozen_late", "Object.freeze(o)"),
+        (
+            "frozen_read",
+            "(Object.freeze(o), globalThis.__same = o.signal === o.signal, o)",
+        ),
+    ] {
+        let f: Function = js_sys::eval(&format!(
+            "((input, o) => {{ (globalThis.__opts ??= {{}})['{name}'] = {body}; return new Promise(() => {{}}) }})"
+        ))
+        .unwrap()
+        .unchecked_into();
+        server
+            .register_tool(ToolDef::new(
+                name,
+                "Waits",
+                JsTool {
+                    name: name.into(),
+                    f,
+                },
+            ))
+            .unwrap();
+    }
+    let (session, out) = capture(&server);
+    session.receive(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}"#);
+    for (id, name) in [(2, "late"), (3, "frozen_late"), (4, "frozen_read")] {
+        session.receive(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}"}}}}"#
+        ));
+    }
+    tick(10).await;
+    // Before any cancel: an own enumerable member, not yet aborted, the same object on
+    // every read, and a plain data property once read.
+    let before = js_sys::eval(
+        "(() => { const o = __opts.late; const keys = Object.keys(o); const a = o.signal; \
+          const d = Object.getOwnPropertyDescriptor(o, 'signal'); \
+          return JSON.stringify({ keys, aborted: a.aborted, same: a === o.signal, isSignal: a instanceof AbortSignal, data: 'value' in d && d.enumerable && d.writable, spread: { ...o }.signal === a, frozenSame: __same }) })()",
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&before.as_string().unwrap()).unwrap(),
+        json!({"keys": ["signal"], "aborted": false, "same": true, "isSignal": true, "data": true, "spread": true, "frozenSame": true})
+    );
+    for id in 2..=4 {
+        session.receive(&format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":{id},"reason":"user"}}}}"#
+        ));
+    }
+    tick(10).await;
+    // After: every signal aborted with an AbortError, whether it was read before the cancel
+    // (late, frozen_read) or is read only now (frozen_late), frozen options included.
+    let after = js_sys::eval(
+        "JSON.stringify(['late', 'frozen_late', 'frozen_read'].map((n) => { const s = __opts[n].signal; \
+          return [n, s.aborted, s.reason && s.reason.name, s === __opts[n].signal] }))",
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&after.as_string().unwrap()).unwrap(),
+        json!([
+            ["late", true, "AbortError", true],
+            ["frozen_late", true, "AbortError", true],
+            ["frozen_read", true, "AbortError", true]
+        ])
+    );
+    // The server still answers.
+    session.receive(r#"{"jsonrpc":"2.0","id":5,"method":"ping"}"#);
+    tick(10).await;
+    assert!(out
+        .borrow()
+        .iter()
+        .any(|m| m["id"] == json!(5) && m["result"] == json!({})));
 }

@@ -6,8 +6,16 @@
 // work destructured too; they all call the core's one dispatcher with the call's number (no
 // closure per call: src/browser/js_handler.rs).
 //
-//   const make = __mcpCallOptions(requestUserInteraction, dispatch);
+// `signal` too is made when first read, unless the call brings its own: most tools never
+// read it, and an AbortController per call was a Blink object per call for the garbage
+// collector. It is an own enumerable accessor until then (spread and Object.keys see it, and
+// reading it makes it), then a plain data property. A call aborted before its signal is read
+// remembers the reason, and the signal is made aborted with it.
+//
+//   const { make, abort } = __mcpCallOptions(requestUserInteraction, dispatch);
 //   make(signal, call, inTask, requestId, meta, inputResponses, requestState)
+//     signal: an AbortSignal to hand over as is, or undefined to make one when first read
+//   abort(options, reason): aborts the signal of options that `make` made (undefined signal)
 //   dispatch(call, kind, a, b, c): kind 0 reportProgress, 1 log, 2 sendRequest, 3 setStatus, 4 getTaskId
 
 function __mcpCallOptions(requestUserInteraction, dispatch) {
@@ -25,6 +33,49 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
         return f;
       },
     });
+  // The signal: made on first read (see above). An options object the page made
+  // non-extensible keeps its controller in `stuck` instead.
+  const CONTROLLER = Symbol('modelcontext-polyfill signal');
+  const ABORTED = Symbol('modelcontext-polyfill abort reason');
+  const stuck = new WeakMap();
+  const asData = (o, signal) =>
+    Object.defineProperty(o, 'signal', { value: signal, writable: true, enumerable: true, configurable: true });
+  const controllerOf = (o) => o[CONTROLLER] || stuck.get(o);
+  const lazySignal = {
+    configurable: true,
+    enumerable: true,
+    get() {
+      let c = controllerOf(this);
+      if (c === undefined) {
+        c = new AbortController();
+        if (ABORTED in this) c.abort(this[ABORTED]);
+        if (Object.isExtensible(this)) {
+          hidden(this, CONTROLLER, c);
+          asData(this, c.signal);
+        } else {
+          stuck.set(this, c);
+        }
+      }
+      return c.signal;
+    },
+    set(value) {
+      asData(this, value);
+    },
+  };
+  const abort = (o, reason) => {
+    const c = controllerOf(o);
+    if (c !== undefined) {
+      c.abort(reason);
+    } else if (!(ABORTED in o)) {
+      if (Object.isExtensible(o)) {
+        hidden(o, ABORTED, reason);
+      } else {
+        const made = new AbortController();
+        made.abort(reason);
+        stuck.set(o, made);
+      }
+    }
+  };
   const base = {};
   hidden(base, 'requestUserInteraction', requestUserInteraction);
   lazy(base, 'reportProgress', (n) => (progress, total, message) => dispatch(n, 0, progress, total, message));
@@ -33,9 +84,10 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
   const task = Object.create(base);
   lazy(task, 'setStatus', (n) => (message) => dispatch(n, 3, message));
   lazy(task, 'getTaskId', (n) => () => dispatch(n, 4));
-  return (signal, call, inTask, requestId, meta, inputResponses, requestState) => {
+  const make = (signal, call, inTask, requestId, meta, inputResponses, requestState) => {
     const o = Object.create(inTask ? task : base);
-    o.signal = signal;
+    if (signal === undefined) Object.defineProperty(o, 'signal', lazySignal);
+    else o.signal = signal;
     Object.defineProperty(o, CALL, { value: call });
     if (requestId !== undefined) hidden(o, 'requestId', requestId);
     if (meta !== undefined) hidden(o, '_meta', meta);
@@ -43,4 +95,5 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
     if (requestState !== undefined) hidden(o, 'requestState', requestState);
     return o;
   };
+  return { make, abort };
 }

@@ -44,14 +44,15 @@ pub async fn settled(called: Result<JsValue, JsValue>) -> Result<JsValue, JsValu
 #[wasm_bindgen]
 extern "C" {
     /// The maker `polyfill/src/call_options.js`'s factory returns, called with a typed
-    /// signature: one call into JS per options object, no argument array.
+    /// signature: one call into JS per options object, no argument array. `signal`: the
+    /// call's own, or `None` for one made when the page first reads it.
     type OptionsMaker;
     #[wasm_bindgen(method, catch, js_name = call)]
     #[allow(clippy::too_many_arguments)]
     fn make(
         this: &OptionsMaker,
         this_arg: &JsValue,
-        signal: &web_sys::AbortSignal,
+        signal: Option<&web_sys::AbortSignal>,
         call: u32,
         in_task: bool,
         request_id: &JsValue,
@@ -62,10 +63,18 @@ extern "C" {
 }
 
 thread_local! {
-    /// `polyfill/src/call_options.js`'s maker, set by [`use_call_options`].
-    static MAKE_OPTIONS: RefCell<Option<OptionsMaker>> = const { RefCell::new(None) };
+    /// `polyfill/src/call_options.js`'s maker and its `abort`, set by [`use_call_options`].
+    static MAKE_OPTIONS: RefCell<Option<Maker>> = const { RefCell::new(None) };
     /// The running calls' contexts, by the number their options object carries.
     static CALLS: RefCell<Calls> = RefCell::new(Calls::default());
+}
+
+/// `polyfill/src/call_options.js`'s two functions.
+struct Maker {
+    make: OptionsMaker,
+    /// `abort(options, reason)`: aborts the signal of options made without one, now or
+    /// when the page first reads it.
+    abort: Function,
 }
 
 /// The contexts of the calls whose options objects are live ([`CallOptions`]): the one
@@ -135,11 +144,17 @@ pub fn use_call_options(config: &JsValue) -> Result<(), JsValue> {
         },
     )
     .into_js_value();
-    let make = factory
-        .call2(&JsValue::UNDEFINED, &request_user_interaction, &dispatcher)?
-        .dyn_into::<Function>()
-        .map_err(|_| js::type_error("callOptions did not return a function"))?;
-    MAKE_OPTIONS.with(|m| *m.borrow_mut() = Some(make.unchecked_into()));
+    let made = factory.call2(&JsValue::UNDEFINED, &request_user_interaction, &dispatcher)?;
+    let function = |name: &'static str| {
+        js::get(&made, name)?
+            .dyn_into::<Function>()
+            .map_err(|_| js::type_error("callOptions did not return { make, abort }"))
+    };
+    let maker = Maker {
+        make: function("make")?.unchecked_into(),
+        abort: function("abort")?,
+    };
+    MAKE_OPTIONS.with(|m| *m.borrow_mut() = Some(maker));
     Ok(())
 }
 
@@ -156,12 +171,19 @@ const TASK_ID: u32 = 4;
 /// `requestUserInteraction` — are non-enumerable properties, reachable by name. The
 /// functions are made in JS when first read, all calling the one dispatcher with this call's
 /// number, which finds `ctx` while the returned [`CallOptions`] lives.
-pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> CallOptions {
+///
+/// `signal`: the call's own (a native tool's), or `None` for one that aborts when
+/// `ctx.cancel` fires with an `AbortError` carrying its reason; the maker makes that one when
+/// the page first reads it.
+pub fn call_options(ctx: &RequestContext, signal: Option<&web_sys::AbortSignal>) -> CallOptions {
     // The IDL's dictionary alone: without a maker (handlers used without an engine), or if it
     // failed.
     let bare = || {
         let o: JsValue = js::object().into();
-        js::set(&o, "signal", signal);
+        match signal {
+            Some(s) => js::set(&o, "signal", s),
+            None => js::set(&o, "signal", &controller_for(ctx).signal()),
+        }
         o
     };
     if MAKE_OPTIONS.with(|m| m.borrow().is_none()) {
@@ -193,19 +215,29 @@ pub fn call_options(ctx: &RequestContext, signal: &web_sys::AbortSignal) -> Call
             .map(|r| js::from_json(&Value::Object(r.clone()))),
     );
     let made = MAKE_OPTIONS.with(|m| {
-        let make = m.borrow();
-        let make = make.as_ref()?;
-        make.make(
-            &JsValue::UNDEFINED,
-            signal,
-            id,
-            ctx.in_task(),
-            &request_id,
-            &meta,
-            &input_responses,
-            ctx.request_state(),
-        )
-        .ok()
+        let maker = m.borrow();
+        let maker = maker.as_ref()?;
+        let o = maker
+            .make
+            .make(
+                &JsValue::UNDEFINED,
+                signal,
+                id,
+                ctx.in_task(),
+                &request_id,
+                &meta,
+                &input_responses,
+                ctx.request_state(),
+            )
+            .ok()?;
+        if signal.is_none() {
+            let (abort, options) = (maker.abort.clone(), o.clone());
+            ctx.cancel.on_cancel(move |reason| {
+                let reason = DomError::Abort(reason.to_string()).into_js();
+                let _ = abort.call2(&JsValue::UNDEFINED, &options, &reason);
+            });
+        }
+        Some(o)
     });
     let value = made.unwrap_or_else(bare);
     CallOptions {
@@ -275,7 +307,7 @@ fn dispatch(c: &RequestContext, kind: u32, a: JsValue, b: JsValue, d: JsValue) -
 }
 
 /// An `AbortController` that aborts when `ctx.cancel` fires.
-pub fn controller_for(ctx: &RequestContext) -> web_sys::AbortController {
+fn controller_for(ctx: &RequestContext) -> web_sys::AbortController {
     let controller = web_sys::AbortController::new().expect("AbortController exists");
     let c = controller.clone();
     ctx.cancel.on_cancel(move |reason| {
@@ -310,8 +342,7 @@ async fn call_json(
     ctx: RequestContext,
     what: String,
 ) -> HandlerResult {
-    let controller = controller_for(&ctx);
-    let options = call_options(&ctx, &controller.signal());
+    let options = call_options(&ctx, None);
     match invoke(&f, &input, &options).await {
         Ok(v) => result_to_json(&v, &what),
         Err(e) => Err(thrown(&e)),
@@ -375,8 +406,7 @@ impl ResourceHandler for JsResource {
     ) -> LocalBoxFuture<'static, HandlerResult> {
         let f = self.f.clone();
         Box::pin(async move {
-            let controller = controller_for(&ctx);
-            let options = call_options(&ctx, &controller.signal());
+            let options = call_options(&ctx, None);
             let uri_js: JsValue = web_sys::Url::new(&uri)
                 .map(JsValue::from)
                 .unwrap_or_else(|_| JsValue::from_str(&uri));

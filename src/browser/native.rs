@@ -280,7 +280,7 @@ impl NativeBridge {
                         super::store::check_input(&tool, &name, &args)?;
                     }
                     let ctx = RequestContext::detached(CancellationToken::new());
-                    let opts = call_options(&ctx, &signal);
+                    let opts = call_options(&ctx, Some(&signal));
                     invoke(&execute, &input, &opts).await
                 })
             },

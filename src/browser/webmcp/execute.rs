@@ -106,8 +106,8 @@ struct Execution {
     inner: Rc<EngineInner>,
     name: String,
     done: js::Deferred,
-    /// Aborts the signal handed to `execute`.
-    controller: web_sys::AbortController,
+    /// Aborts the signal handed to `execute` (`call_options` ties the two).
+    cancel: CancellationToken,
     /// Whether `execute` has been called.
     started: Cell<bool>,
     /// A form's tool: its `execute` is the declarative API's own.
@@ -122,11 +122,7 @@ impl Execution {
             return;
         }
         if self.started.get() {
-            let abort = || {
-                self.controller.abort_with_reason(
-                    &DomError::Abort("The tool call was cancelled.".into()).into_js(),
-                )
-            };
+            let abort = || self.cancel.cancel("The tool call was cancelled.");
             // A form's call ends (its active marks cleared) before `toolcancel`, as in
             // Chromium; the page never sees that `execute`'s signal, so the digest's order
             // (D3) holds for every signal a page can see.
@@ -248,7 +244,7 @@ fn run(
         inner: inner.clone(),
         name,
         done: js::Deferred::new(),
-        controller: web_sys::AbortController::new()?,
+        cancel: CancellationToken::new(),
         started: Cell::new(false),
         form: data.door == Door::Form,
     });
@@ -283,8 +279,8 @@ fn run(
         if !form {
             me.fire_activated(&r.name);
         }
-        let ctx = RequestContext::detached(CancellationToken::new());
-        let call_opts = call_options(&ctx, &r.controller.signal());
+        let ctx = RequestContext::detached(r.cancel.clone());
+        let call_opts = call_options(&ctx, None);
         let called = data
             .execute
             .call2(&JsValue::UNDEFINED, &js::from_json(&args), &call_opts);
