@@ -476,3 +476,65 @@ async fn a_signal_is_made_when_first_read_and_carries_an_earlier_cancel() {
         .iter()
         .any(|m| m["id"] == json!(5) && m["result"] == json!({})));
 }
+
+/// The tab transport's checks, made in Rust without the core's gates (the first server) and
+/// by `polyfill/src/gates.js` with them (the second): only our channel's envelopes of the
+/// wire's type going to the server are answered, and the answers are the wire's envelopes.
+#[wasm_bindgen_test]
+async fn the_tab_transport_answers_only_its_own_envelopes_with_and_without_the_gates() {
+    use modelcontext_polyfill::transport::tab::{TabOptions, TabServer};
+    js_sys::eval(
+        "globalThis.__tabOut = []; window.addEventListener('message', (e) => { const d = e.data; \
+         if (d && d.type === 'mcp' && d.direction === 'server-to-client' && /^gate-/.test(d.channel)) __tabOut.push([d.channel, d.payload]) })",
+    )
+    .unwrap();
+    let origin = js_sys::eval("location.origin")
+        .unwrap()
+        .as_string()
+        .unwrap();
+    // The transport measures and serializes a message with the engine's messageText.
+    let source = include_str!("../polyfill/src/message_text.js");
+    let config = js_sys::eval(&format!(
+        "(() => {{ {source}\n return {{ messageText: __mcpMessageText }}; }})()"
+    ))
+    .unwrap();
+    modelcontext_polyfill::transport::guard::use_message_text(&config).unwrap();
+    for (channel, gated) in [("gate-off", false), ("gate-on", true)] {
+        if gated {
+            let source = include_str!("../polyfill/src/gates.js");
+            let config = js_sys::eval(&format!(
+                "(() => {{ {source}\n return {{ messageGate: __mcpMessageGate, postEnvelope: __mcpPostEnvelope }}; }})()"
+            ))
+            .unwrap();
+            js::use_message_gate(&config);
+            modelcontext_polyfill::wire::mcpb::use_post_envelope(&config);
+        }
+        let mut options = TabOptions::from_js(&JsValue::UNDEFINED, &origin, "tab").unwrap();
+        options.channel = channel.into();
+        let tab = TabServer::start(page_server(), options).unwrap();
+        let post = |channel: &str, kind: &str, direction: &str, payload: &str| {
+            js_sys::eval(&format!(
+                "window.postMessage({{ channel: '{channel}', type: '{kind}', direction: '{direction}', payload: {payload} }}, '*')"
+            ))
+            .unwrap();
+        };
+        let ping = |id: u32| format!("{{ jsonrpc: '2.0', id: {id}, method: 'ping' }}");
+        post(channel, "mcp", "client-to-server", "{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } }");
+        post("gate-elsewhere", "mcp", "client-to-server", &ping(2));
+        post(channel, "other", "client-to-server", &ping(3));
+        post(channel, "mcp", "sideways", &ping(4));
+        post(channel, "mcp", "client-to-server", "undefined");
+        post(channel, "mcp", "client-to-server", &ping(5));
+        tick(30).await;
+        let out = js_sys::eval(&format!(
+            "JSON.stringify(__tabOut.filter(([c]) => c === '{channel}').map(([, p]) => typeof p === 'string' ? p : p.id))"
+        ))
+        .unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(&out.as_string().unwrap()).unwrap(),
+            json!(["mcp-server-ready", 1, 5]),
+            "{channel}"
+        );
+        tab.stop();
+    }
+}

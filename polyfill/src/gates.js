@@ -1,11 +1,17 @@
 // The first checks of a window `message` event, made in JS before the core is entered: a page's
 // own postMessage traffic (and the core's own answers, which every window listener hears) then
-// costs no call into wasm. A gate only drops events its listener would drop unanswered; the
-// listener still makes every check itself (src/js/guard.rs, `MessageGate`).
+// costs no call into wasm. A gate only drops events its listener would drop unanswered, and
+// hands the listener the data it checked, read once, so the listener need not read and compare
+// the same members again (src/js/guard.rs, `MessageGate`).
 //
-//   __mcpMessageGate(handler, source, fields) → the listener to add: it calls handler(ev) for
-//   events whose data is an object with each of `fields` ([key, value] pairs; a value of
+//   __mcpMessageGate(handler, source, fields) → the listener to add: it calls handler(ev, data)
+//   for events whose data is an object with each of `fields` ([key, value] pairs; a value of
 //   undefined stands for any string) and, unless `source` is undefined, whose source is `source`.
+//
+// And the other way, the MCP-B wire's envelope (src/wire/mcpb.rs) made and posted in one call:
+//
+//   __mcpPostEnvelope(target, channel, direction, payload, targetOrigin)
+//     → target.postMessage({ channel, type: 'mcp', direction, payload }, targetOrigin)
 
 function __mcpMessageGate(handler, source, fields) {
   return (ev) => {
@@ -16,6 +22,10 @@ function __mcpMessageGate(handler, source, fields) {
       const v = data[key];
       if (value === undefined ? typeof v !== 'string' : v !== value) return;
     }
-    handler(ev);
+    handler(ev, data);
   };
+}
+
+function __mcpPostEnvelope(target, channel, direction, payload, targetOrigin) {
+  target.postMessage({ channel, type: 'mcp', direction, payload }, targetOrigin);
 }

@@ -159,6 +159,7 @@ impl Engine {
         };
         super::js_handler::use_call_options(&config)?;
         js::use_message_gate(&config);
+        crate::wire::mcpb::use_post_envelope(&config);
         crate::transport::guard::use_message_text(&config)?;
         super::forms::use_form_changes(&config);
         let inner = EngineInner::new(server, target, events, global, tab_options)?;

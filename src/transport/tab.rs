@@ -13,9 +13,7 @@ use crate::js::{self, Listener, MessageGate};
 use crate::protocol::error_codes::INVALID_REQUEST;
 use crate::protocol::jsonrpc::{self, ErrorObject};
 use crate::server::{Replaced, Server, Session, SessionChain};
-use crate::wire::mcpb::{
-    envelope, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER, TYPE,
-};
+use crate::wire::mcpb::{self, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER, TYPE};
 
 pub use crate::wire::tab::DEFAULT_CHANNEL;
 
@@ -81,6 +79,8 @@ struct Inner {
     window: web_sys::Window,
     /// `options.channel` as a JS string, made once.
     channel: JsValue,
+    /// `'*'`, the target origin of every post (the page's own window).
+    any_origin: JsValue,
     /// The hub's name for the one peer, the window (`channel "mcp-default"`), as warnings
     /// show it.
     peer: String,
@@ -90,8 +90,8 @@ struct Inner {
 
 impl Inner {
     fn post(&self, payload: &JsValue) {
-        let env = envelope(&self.channel, TO_CLIENT, payload);
-        let _ = self.window.post_message(&env, "*");
+        let window: &JsValue = self.window.as_ref();
+        let _ = mcpb::post(window, &self.channel, TO_CLIENT, payload, &self.any_origin);
     }
 
     fn reply(self: &Rc<Self>) -> Reply {
@@ -105,15 +105,23 @@ impl Inner {
 
     /// The check order: our window as the source, our channel, the client's direction and a
     /// payload (anything else is someone else's traffic, ignored without a reply); then the
-    /// origin; then the control strings; then the hub (rate, size, the session).
-    fn on_message(self: &Rc<Self>, ev: &JsValue) {
-        // (`ev` is a MessageEvent: its members are read without a type test.)
-        let own: &JsValue = self.window.as_ref();
-        if js::field(ev, "source").ok().as_ref() != Some(own) {
-            return;
-        }
-        let data = js::field(ev, "data").unwrap_or(JsValue::UNDEFINED);
-        let Some(payload) = open_envelope(&data, &self.channel, TO_SERVER) else {
+    /// origin; then the control strings; then the hub (rate, size, the session). `checked` is
+    /// the data the message gate found to come from our window on our channel going to the
+    /// server, or `undefined` without a gate (`js::MessageGate`), when those checks are made
+    /// here.
+    fn on_message(self: &Rc<Self>, ev: &JsValue, checked: &JsValue) {
+        let payload = if checked.is_object() {
+            mcpb::payload_of(checked)
+        } else {
+            // (`ev` is a MessageEvent: its members are read without a type test.)
+            let own: &JsValue = self.window.as_ref();
+            if js::field(ev, "source").ok().as_ref() != Some(own) {
+                return;
+            }
+            let data = js::field(ev, "data").unwrap_or(JsValue::UNDEFINED);
+            open_envelope(&data, &self.channel, TO_SERVER)
+        };
+        let Some(payload) = payload else {
             return;
         };
         let origin = js::event_origin(ev);
@@ -184,6 +192,7 @@ impl TabServer {
             options,
             window: window.clone(),
             channel,
+            any_origin: js::name("*"),
             peer,
             listener: RefCell::new(None),
             claim: RefCell::new(Some(claim)),
@@ -202,9 +211,9 @@ impl TabServer {
             source: Some(window.as_ref()),
             fields: &fields,
         };
-        let listener = Listener::message(window.as_ref(), gate, move |ev: JsValue, _| {
+        let listener = Listener::message(window.as_ref(), gate, move |ev: JsValue, checked| {
             if let Some(me) = weak.upgrade() {
-                me.on_message(&ev);
+                me.on_message(&ev, &checked);
             }
         })?;
         *inner.listener.borrow_mut() = Some(listener);

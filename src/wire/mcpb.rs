@@ -19,6 +19,64 @@ pub const READY: &str = "mcp-server-ready";
 /// A server saying it stopped.
 pub const STOPPED: &str = "mcp-server-stopped";
 
+#[wasm_bindgen]
+extern "C" {
+    /// `polyfill/src/gates.js`'s `__mcpPostEnvelope`, called with a typed signature.
+    type PostEnvelope;
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn post(
+        this: &PostEnvelope,
+        this_arg: &JsValue,
+        target: &JsValue,
+        channel: &JsValue,
+        direction: &JsValue,
+        payload: &JsValue,
+        target_origin: &JsValue,
+    ) -> Result<JsValue, JsValue>;
+}
+
+thread_local! {
+    /// The envelope poster from the engine's config ([`use_post_envelope`]).
+    static POST_ENVELOPE: js::Helper = const { js::Helper::new() };
+}
+
+/// Takes `config.postEnvelope` (absent: [`post`] builds the envelope member by member).
+pub fn use_post_envelope(config: &JsValue) {
+    POST_ENVELOPE.with(|p| p.take_from(config, "postEnvelope"));
+}
+
+/// `target.postMessage(envelope(channel, direction, payload), target_origin)`: one call into
+/// JS with the engine's poster, seven without.
+pub fn post(
+    target: &JsValue,
+    channel: &JsValue,
+    direction: &'static str,
+    payload: &JsValue,
+    target_origin: &JsValue,
+) -> Result<(), JsValue> {
+    let posted = POST_ENVELOPE.with(|p| {
+        p.with(|f| {
+            f.unchecked_ref::<PostEnvelope>().post(
+                &JsValue::UNDEFINED,
+                target,
+                channel,
+                &js::name(direction),
+                payload,
+                target_origin,
+            )
+        })
+    });
+    match posted {
+        Some(r) => r.map(drop),
+        None => js::call(
+            target,
+            "postMessage",
+            &[&envelope(channel, direction, payload), target_origin],
+        )
+        .map(drop),
+    }
+}
+
 /// `payload` in an envelope on `channel` going `direction`.
 pub fn envelope(channel: &JsValue, direction: &'static str, payload: &JsValue) -> JsValue {
     let env: JsValue = js::object().into();
@@ -47,8 +105,14 @@ pub fn open_envelope(
     {
         return None;
     }
-    let payload = field("payload");
-    (!payload.is_undefined() && !payload.is_null()).then_some(payload)
+    payload_of(data)
+}
+
+/// The payload of an envelope whose other members were checked (by a message gate: see
+/// `js::MessageGate`), when it has one.
+pub fn payload_of(data: &JsValue) -> Option<JsValue> {
+    let payload = js::field(data, "payload").unwrap_or(JsValue::UNDEFINED);
+    (!payload.is_null_or_undefined()).then_some(payload)
 }
 
 /// Whether `data` is a client's envelope on `channel` (payload or not).
