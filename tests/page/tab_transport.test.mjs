@@ -54,6 +54,34 @@ test('the default server announces itself on mcp-default and answers mcp-check-r
     assert.equal(r.after, 2);
   }, { html: PAGE }));
 
+test('answers are posted from a microtask of their own, not from inside the core (no wasm frame under postMessage), in order', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      // Every post the core makes to this window, with the stack it was made from.
+      const stacks = [];
+      const post = window.postMessage;
+      window.postMessage = function (message, ...rest) {
+        if (message && message.direction === 'server-to-client') stacks.push(new Error().stack.split('\n').slice(1));
+        return post.call(this, message, ...rest);
+      };
+      Error.stackTraceLimit = 100;
+      send('mcp-default', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } });
+      await replyTo('mcp-default', 1);
+      for (let id = 2; id < 7; id++) send('mcp-default', ping(id));
+      const last = await replyTo('mcp-default', 6);
+      window.postMessage = post;
+      const ids = wire.filter((d) => d.payload && d.payload.id >= 2).map((d) => d.payload.id);
+      return { last, ids, posts: stacks.length, deepest: Math.max(...stacks.map((s) => s.length)), wasm: stacks.flat().filter((f) => /wasm/.test(f)) };
+    });
+    assert.deepEqual(r.last, { jsonrpc: '2.0', id: 6, result: {} });
+    assert.deepEqual(r.ids, [2, 3, 4, 5, 6]);
+    assert.equal(r.posts, 6);
+    // The post comes from the helper's own microtask: the wrapper above, the microtask, nothing else.
+    assert.deepEqual(r.wasm, []);
+    assert.ok(r.deepest <= 3, `a post was made ${r.deepest} frames deep`);
+  }, { html: PAGE }));
+
 test('connect({ transport: { type: "tab", channelId } }) serves a second channel; disconnect() stops only that one', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
