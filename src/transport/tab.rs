@@ -79,8 +79,6 @@ struct Inner {
     window: web_sys::Window,
     /// `options.channel` as a JS string, made once.
     channel: JsValue,
-    /// `'*'`, the target origin of every post (the page's own window).
-    any_origin: JsValue,
     /// The hub's name for the one peer, the window (`channel "mcp-default"`), as warnings
     /// show it.
     peer: String,
@@ -91,7 +89,8 @@ struct Inner {
 impl Inner {
     fn post(&self, payload: &JsValue) {
         let window: &JsValue = self.window.as_ref();
-        let _ = mcpb::post(window, &self.channel, TO_CLIENT, payload, &self.any_origin);
+        // Target origin '*': the page's own window.
+        let _ = mcpb::post(window, &self.channel, TO_CLIENT, payload, &js::name("*"));
     }
 
     fn reply(self: &Rc<Self>) -> Reply {
@@ -192,7 +191,6 @@ impl TabServer {
             options,
             window: window.clone(),
             channel,
-            any_origin: js::name("*"),
             peer,
             listener: RefCell::new(None),
             claim: RefCell::new(Some(claim)),

@@ -48,7 +48,7 @@ pub fn use_post_envelope(config: &JsValue) {
 /// `target.postMessage(envelope(channel, direction, payload), target_origin)`: one call into
 /// JS with the engine's poster, which posts from a microtask of its own (so an attached
 /// DevTools client does not record the wasm's whole call stack with every answer: see
-/// `polyfill/src/gates.js`), and seven calls, posted at once, without it. With the poster, a
+/// `polyfill/src/gates.js`), and about a dozen, posted at once, without it. With the poster, a
 /// failed post is not reported: use it only where a post cannot fail (a JSON value or a
 /// control string to the page's own window, target origin `'*'`).
 pub fn post(
