@@ -3,7 +3,7 @@
 # (rustup), Node.js (>= 20 with npm) and apt. Idempotent: each step checks first and is skipped
 # when its tool is already there, so a second run takes about a second.
 #
-#   1. rustup target wasm32-unknown-unknown (+ rustfmt, clippy components)
+#   1. rustup target wasm32-unknown-unknown (+ rustfmt, clippy, rust-src components)
 #   2. wasm-bindgen CLI, exactly the version Cargo.toml pins (wasm-bindgen = "=X.Y.Z")
 #   3. chromium + chromium-driver from apt, only if /usr/bin/chromium or /usr/bin/chromedriver is missing
 #   4. npm ci in the repository root, only if node_modules is missing or older than package-lock.json
@@ -51,6 +51,8 @@ rust_target() {
     local missing=()
     cargo fmt --version >/dev/null 2>&1 || missing+=(rustfmt)
     cargo clippy --version >/dev/null 2>&1 || missing+=(clippy)
+    # the standard library's sources: release builds compile std with the crate (scripts/build.mjs)
+    [ -f "$(rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.lock" ] || missing+=(rust-src)
     if [ ${#missing[@]} -gt 0 ]; then
       say "adding rustup components ${missing[*]}"
       rustup component add "${missing[@]}"
