@@ -184,9 +184,15 @@ const RUSTC_VERSION = (() => {
     return '';
   }
 })();
-const BUILD_STD = !DEV && fs.existsSync(path.join(RUST_SYSROOT, 'lib', 'rustlib', 'src', 'rust', 'library', 'Cargo.lock'));
+const HAS_RUST_SRC = fs.existsSync(path.join(RUST_SYSROOT, 'lib', 'rustlib', 'src', 'rust', 'library', 'Cargo.lock'));
+// A rustc from before the `immediate-abort` strategy refuses the flag: build as before then.
+const HAS_IMMEDIATE_ABORT = spawnSync('rustc', ['-Zunstable-options', '-Cpanic=immediate-abort', '--print', 'cfg', '--target', 'wasm32-unknown-unknown'], {
+  env: { ...process.env, RUSTC_BOOTSTRAP: '1' },
+  stdio: 'ignore',
+}).status === 0;
+const BUILD_STD = !DEV && HAS_RUST_SRC && HAS_IMMEDIATE_ABORT;
 if (!DEV && !BUILD_STD) {
-  console.warn('build: warning: the rust-src component is missing (`rustup component add rust-src`, or `make deps`);' +
+  console.warn(`build: warning: ${HAS_RUST_SRC ? `${RUSTC_VERSION} has no immediate-abort panic strategy` : 'the rust-src component is missing (`rustup component add rust-src`, or `make deps`)'};` +
     ' linking the prebuilt std: the wasm modules will be about 7-11 % larger than the released ones');
 }
 const BUILD_STD_ARGS = BUILD_STD ? ['-Z', 'build-std=std,panic_abort', '-Z', 'build-std-features=optimize_for_size'] : [];

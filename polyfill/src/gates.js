@@ -13,14 +13,16 @@
 //   __mcpPostEnvelope(target, channel, direction, payload, targetOrigin)
 //     → target.postMessage({ channel, type: 'mcp', direction, payload }, targetOrigin)
 //
-// posted from a microtask of its own, in the order asked. Where a debugger or an automation
+// posted from a microtask of its own, in the order asked (the tab and iframe transports' answers
+// and announcements). Where a debugger or an automation
 // client (DevTools, Playwright, Puppeteer: anything with the DevTools Runtime domain on) is
 // attached, every postMessage records the JS stack of its caller for the async stack trace,
 // frame by frame, and the core's answers come from deep in the wasm's call stack: posted from
 // there, an answer cost about 9 µs more than the client's request did (Chromium 156, under
 // Playwright; without a DevTools client attached, posting later costs nothing measurable).
-// Nothing is lost: the tab transport posts JSON values and control strings, which always
-// clone, to its own window with the target origin '*', which cannot throw.
+// The payloads are JSON values and control strings, which always clone. A post that throws
+// anyway (a target origin that is not one) is reported as the core reports what a page's
+// callback throws (src/js/io.rs `report`): to `reportError`, or the console.
 
 function __mcpMessageGate(handler, source, fields) {
   return (ev) => {
@@ -39,8 +41,9 @@ function __mcpPostEnvelope(target, channel, direction, payload, targetOrigin) {
   queueMicrotask(() => {
     try {
       target.postMessage({ channel, type: 'mcp', direction, payload }, targetOrigin);
-    } catch {
-      // (src/transport/tab.rs ignored a failed post before it was deferred, too)
+    } catch (e) {
+      if (typeof reportError === 'function') reportError(e);
+      else console.error(e);
     }
   });
 }

@@ -30,7 +30,7 @@ use crate::js::{DomError, Listener, Timer};
 use crate::server::Server;
 use crate::wire::{
     self,
-    mcpb::{envelope, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER},
+    mcpb::{self, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER},
 };
 
 pub use crate::wire::iframe::DEFAULT_CHANNEL;
@@ -39,13 +39,11 @@ pub const DEFAULT_CONNECTION_TIMEOUT_MS: f64 = wire::iframe::CONNECTION_TIMEOUT_
 /// `checkReadyRetryMs` when none is given.
 pub const CHECK_READY_RETRY_MS: f64 = wire::iframe::CHECK_INTERVAL_MS as f64;
 
+/// Posts `payload` in a server-to-client envelope, from a microtask of its own where the
+/// engine has its poster (see [`mcpb::post`]); a failed post is reported, never returned.
 fn post(to: &JsValue, channel: &str, payload: &JsValue, target_origin: &str) {
-    let env = envelope(&JsValue::from_str(channel), TO_CLIENT, payload);
-    if let Err(e) = js::call(
-        to,
-        "postMessage",
-        &[&env, &JsValue::from_str(target_origin)],
-    ) {
+    let (channel, origin) = (JsValue::from_str(channel), JsValue::from_str(target_origin));
+    if let Err(e) = mcpb::post(to, &channel, TO_CLIENT, payload, &origin) {
         js::report(&e);
     }
 }

@@ -49,8 +49,8 @@ pub fn use_post_envelope(config: &JsValue) {
 /// JS with the engine's poster, which posts from a microtask of its own (so an attached
 /// DevTools client does not record the wasm's whole call stack with every answer: see
 /// `polyfill/src/gates.js`), and about a dozen, posted at once, without it. With the poster, a
-/// failed post is not reported: use it only where a post cannot fail (a JSON value or a
-/// control string to the page's own window, target origin `'*'`).
+/// post that fails is reported from its microtask (as [`js::report`] does) and this returns
+/// `Ok`; without it, the failure is returned.
 pub fn post(
     target: &JsValue,
     channel: &JsValue,

@@ -177,3 +177,35 @@ test('iframeParent: no client in the iframe → connect() rejects with a Timeout
     assert.ok(r.elapsed >= 590 && r.elapsed < 3000, `elapsed ${r.elapsed}`);
     assert.equal(r.again, 'TimeoutError');
   }, { html: CLASSIC }));
+
+test('iframeParent: announcements and answers are posted from a microtask of their own (no wasm frame under postMessage)', () =>
+  withPage(async ({ page, server }) => {
+    // A same-origin child, so that the page can see every post the core makes to it.
+    const src = server.url(`${FIX}/iframe-client.html?parent=${encodeURIComponent(server.origin)}`);
+    const r = await page.evaluate(async ({ src, origin }) => {
+      await navigator.modelContext.registerTool({ name: 'host-tool', description: 'x', execute: async () => 'from the host' });
+      const iframe = document.createElement('iframe');
+      iframe.src = src;
+      document.body.append(iframe);
+      // connect() before the child has loaded, so that the check it sends on load is heard.
+      const connecting = navigator.modelContext.connect({ serverInfo: { name: 'host-server' }, transport: { type: 'iframeParent', iframe, targetOrigin: origin } });
+      await new Promise((r) => iframe.addEventListener('load', r));
+      const child = iframe.contentWindow;
+      const stacks = [];
+      const post = child.postMessage;
+      Error.stackTraceLimit = 100;
+      child.postMessage = function (message, ...rest) {
+        if (message && message.direction === 'server-to-client') stacks.push(new Error().stack.split('\n').slice(1));
+        return post.call(this, message, ...rest);
+      };
+      await connecting;
+      const got = await child.run();
+      child.postMessage = post;
+      return { got, posts: stacks.length, deepest: Math.max(...stacks.map((s) => s.length)), wasm: stacks.flat().filter((f) => /wasm/.test(f)) };
+    }, { src, origin: server.origin });
+    assert.deepEqual(r.got, { server: 'host-server', text: 'from the host' });
+    // At least the initialize answer and the call's answer.
+    assert.ok(r.posts >= 2, `${r.posts} posts`);
+    assert.deepEqual(r.wasm, []);
+    assert.ok(r.deepest <= 3, `a post was made ${r.deepest} frames deep`);
+  }, { html: CLASSIC }));
