@@ -167,9 +167,10 @@ const WASM_OPT = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-opt');
 // `optimize_for_size` choices, and the `immediate-abort` panic strategy: a panic traps at once,
 // as `panic = "abort"` already made it do (the core installs no panic hook, so no message was ever
 // shown), without linking the machinery that formats the panic's message. That takes about 7 % off
-// the core and the client and 11 % off the validator (gzip). It needs the toolchain's `rust-src`
+// the core and 11 % off the client and the validator (gzip). It needs the toolchain's `rust-src`
 // component (`make deps` adds it) and unstable flags: RUSTC_BOOTSTRAP=1 allows them on a stable
-// toolchain for this build only. Without `rust-src` the build warns and links the prebuilt std.
+// toolchain for this build only. Without `rust-src`, or with a rustc that lacks the strategy, the
+// build warns and links the prebuilt std.
 const RUST_SYSROOT = (() => {
   try {
     return execFileSync('rustc', ['--print', 'sysroot'], { encoding: 'utf8' }).trim();
@@ -186,11 +187,11 @@ const RUSTC_VERSION = (() => {
 })();
 const HAS_RUST_SRC = fs.existsSync(path.join(RUST_SYSROOT, 'lib', 'rustlib', 'src', 'rust', 'library', 'Cargo.lock'));
 // A rustc from before the `immediate-abort` strategy refuses the flag: build as before then.
-const HAS_IMMEDIATE_ABORT = spawnSync('rustc', ['-Zunstable-options', '-Cpanic=immediate-abort', '--print', 'cfg', '--target', 'wasm32-unknown-unknown'], {
+const HAS_IMMEDIATE_ABORT = !DEV && HAS_RUST_SRC && spawnSync('rustc', ['-Zunstable-options', '-Cpanic=immediate-abort', '--print', 'cfg', '--target', 'wasm32-unknown-unknown'], {
   env: { ...process.env, RUSTC_BOOTSTRAP: '1' },
   stdio: 'ignore',
 }).status === 0;
-const BUILD_STD = !DEV && HAS_RUST_SRC && HAS_IMMEDIATE_ABORT;
+const BUILD_STD = HAS_IMMEDIATE_ABORT;
 if (!DEV && !BUILD_STD) {
   console.warn(`build: warning: ${HAS_RUST_SRC ? `${RUSTC_VERSION} has no immediate-abort panic strategy` : 'the rust-src component is missing (`rustup component add rust-src`, or `make deps`)'};` +
     ' linking the prebuilt std: the wasm modules will be about 7-11 % larger than the released ones');
