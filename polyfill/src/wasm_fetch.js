@@ -31,17 +31,6 @@ function __mcpNoWasm(what) {
     : __mcpLoadError(`${what} cannot start: this browser has no WebAssembly (or it is turned off).`);
 }
 
-/** Compiles `bytes` now (the classic build with the wasm inside it). */
-function __mcpCompileSync(bytes, what) {
-  const none = __mcpNoWasm(what);
-  if (none) throw none;
-  try {
-    return new WebAssembly.Module(bytes);
-  } catch (e) {
-    throw __mcpCompileFailure(e, what);
-  }
-}
-
 /** Compiles `bytes` off the main thread. */
 function __mcpCompile(bytes, what) {
   const none = __mcpNoWasm(what);

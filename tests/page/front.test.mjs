@@ -344,3 +344,53 @@ test('a validator URL answered with HTML: the console says so when the first too
     assert.match(warnings[0], /it is not WebAssembly: the server answered HTTP 200 with Content-Type text\/html.*modelContextPolyfillConfig\.validatorUrl/);
     assert.doesNotMatch(warnings[0], /magic/);
   }));
+
+// Chromium compiles at most 8 MB on the main thread (`new WebAssembly.Module`); a debug build's
+// core is larger. The self-contained classic build then compiles off the main thread.
+test('self-contained classic build where the browser refuses to compile a module on the main thread: it compiles off it; calls made meanwhile wait; the client loads the same way', () =>
+  withPage(async ({ page, goto }) => {
+    await goto(await inlinePage(`<script>
+  // Chromium's answer for a module over 8 MB, given here for any module over 100 KB (the
+  // core's and the client's).
+  window.refused = [];
+  const Real = WebAssembly.Module;
+  WebAssembly.Module = new Proxy(Real, {
+    construct(T, args) {
+      const n = args[0].byteLength;
+      if (n > 100000) {
+        refused.push(n);
+        throw new RangeError('WebAssembly.Compile is disallowed on the main thread, if the buffer size is larger than 8MB.');
+      }
+      return Reflect.construct(T, args);
+    },
+  });
+</script>
+<script src="/dist/modelcontext.inline.iife.js"></script>
+<script>
+  // (Whether the core is in by now depends on whether the parser yielded after the script.)
+  window.early = { exists: document.modelContext instanceof ModelContext };
+  window.registered = document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: ${JSON.stringify(TYPED)}, execute: ({ n }) => 'n=' + n });
+</script>`));
+    const r = await page.evaluate(async () => {
+      const { ready, client: { McpClient, TabClientTransport } } = globalThis[Symbol.for('modelcontext-polyfill')];
+      await ready;
+      await window.registered;
+      const mc = document.modelContext;
+      const [tool] = await mc.getTools();
+      const valid = await mc.executeTool(tool, { n: 2 });
+      const invalid = await mc.executeTool(tool, { n: 'x' }).then(() => 'resolved', (e) => e.name);
+      const coreRefused = window.refused.length;
+      const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+      await client.connect();
+      const call = await client.callTool('typed', { n: 3 });
+      await client.close();
+      return { early: window.early, connected: mc.isConnected(), valid, invalid, coreRefused, refused: window.refused.length, call: call.content[0].text };
+    });
+    assert.deepEqual(r.early, { exists: true });
+    assert.equal(r.coreRefused, 1, 'the core was refused once, and compiled off the main thread');
+    assert.equal(r.refused, 2, 'then the client module');
+    assert.equal(r.connected, true);
+    assert.equal(r.valid, 'n=2');
+    assert.equal(r.invalid, 'DataError');
+    assert.equal(r.call, 'n=3');
+  }));
