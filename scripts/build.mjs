@@ -171,27 +171,19 @@ const WASM_OPT = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-opt');
 // component (`make deps` adds it) and unstable flags: RUSTC_BOOTSTRAP=1 allows them on a stable
 // toolchain for this build only. Without `rust-src`, or with a rustc that lacks the strategy, the
 // build warns and links the prebuilt std.
-const RUST_SYSROOT = (() => {
+
+/** What `rustc ...args` prints (trimmed), or '' when it fails. */
+function rustc(...argv) {
   try {
-    return execFileSync('rustc', ['--print', 'sysroot'], { encoding: 'utf8' }).trim();
+    return execFileSync('rustc', argv, { encoding: 'utf8', env: { ...process.env, RUSTC_BOOTSTRAP: '1' }, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return '';
   }
-})();
-const RUSTC_VERSION = (() => {
-  try {
-    return execFileSync('rustc', ['--version'], { encoding: 'utf8' }).trim();
-  } catch {
-    return '';
-  }
-})();
-const HAS_RUST_SRC = fs.existsSync(path.join(RUST_SYSROOT, 'lib', 'rustlib', 'src', 'rust', 'library', 'Cargo.lock'));
+}
+const RUSTC_VERSION = rustc('--version');
+const HAS_RUST_SRC = !DEV && fs.existsSync(path.join(rustc('--print', 'sysroot'), 'lib', 'rustlib', 'src', 'rust', 'library', 'Cargo.lock'));
 // A rustc from before the `immediate-abort` strategy refuses the flag: build as before then.
-const HAS_IMMEDIATE_ABORT = !DEV && HAS_RUST_SRC && spawnSync('rustc', ['-Zunstable-options', '-Cpanic=immediate-abort', '--print', 'cfg', '--target', 'wasm32-unknown-unknown'], {
-  env: { ...process.env, RUSTC_BOOTSTRAP: '1' },
-  stdio: 'ignore',
-}).status === 0;
-const BUILD_STD = HAS_IMMEDIATE_ABORT;
+const BUILD_STD = HAS_RUST_SRC && rustc('-Zunstable-options', '-Cpanic=immediate-abort', '--print', 'cfg', '--target', 'wasm32-unknown-unknown') !== '';
 if (!DEV && !BUILD_STD) {
   console.warn(`build: warning: ${HAS_RUST_SRC ? `${RUSTC_VERSION} has no immediate-abort panic strategy` : 'the rust-src component is missing (`rustup component add rust-src`, or `make deps`)'};` +
     ' linking the prebuilt std: the wasm modules will be about 7-11 % larger than the released ones');
