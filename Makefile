@@ -9,6 +9,8 @@
 #   make size        raw, gzip and brotli sizes of dist/, the front (bytes before document.modelContext)
 #   make bench       this polyfill beside @mcp-b/global in headless Chromium (not in make test;
 #                    ROUNDS=N for more rounds; scripts/bench.mjs)
+#   make bench-breakdown  where bench's time goes: a round trip by segment, the start by phase,
+#                    the wasm compiled on first call (scripts/bench-breakdown.mjs)
 #   make soak        100,000 calls, register/abort cycles, hostile input, slow calls beside
 #                    @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a tenth; scripts/soak.mjs)
 #   make imports     the import graph of src/ from the code: folder edges, circles, largest files
@@ -29,7 +31,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8787
 export PORT
 
-.PHONY: all deps build build-dev size bench soak imports package test test-rust test-wasm test-page test-interop demo clean distclean
+.PHONY: all deps build build-dev size bench bench-breakdown soak imports package test test-rust test-wasm test-page test-interop demo clean distclean
 
 all: build
 
@@ -47,6 +49,9 @@ size:
 
 bench: build
 	@$(NODE) scripts/bench.mjs
+
+bench-breakdown: build
+	@$(NODE) scripts/bench-breakdown.mjs
 
 # Reliability under a long run beside @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a
 # quick look; scripts/soak.mjs).

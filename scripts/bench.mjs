@@ -27,21 +27,16 @@ import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { REPO_ROOT, DIST_DIR } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
-import { importMapFor, importMapScript, MCP_PEERS } from './lib/importmap.mjs';
 import { median } from './lib/stats.mjs';
+import { benchPage, intEnv } from './lib/bench-page.mjs';
 import { launchChromium } from '../tests/page/lib/chromium.mjs';
 
-const env = (name, dflt) => {
-  const v = Number(process.env[name] ?? dflt);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer`);
-  return v;
-};
-const ROUNDS = env('ROUNDS', 3);
-const TOOLS = env('TOOLS', 1000);
-const SEQ_CALLS = env('SEQ_CALLS', 200);
-const CONCURRENT = env('CONCURRENT', 500);
-const LIST_REPEATS = env('LIST_REPEATS', 5);
-const WARMUP = env('WARMUP', 1000);
+const ROUNDS = intEnv('ROUNDS', 3);
+const TOOLS = intEnv('TOOLS', 1000);
+const SEQ_CALLS = intEnv('SEQ_CALLS', 200);
+const CONCURRENT = intEnv('CONCURRENT', 500);
+const LIST_REPEATS = intEnv('LIST_REPEATS', 5);
+const WARMUP = intEnv('WARMUP', 1000);
 const README = path.join(REPO_ROOT, 'README.md');
 const BEGIN = '<!-- bench:begin -->';
 const END = '<!-- bench:end -->';
@@ -107,14 +102,7 @@ const FIGURES = [
 
 function pageHtml(impl) {
   const config = impl.config ? `<script>window.modelContextPolyfillConfig = ${JSON.stringify(impl.config)};</script>` : '';
-  return `<!doctype html><meta charset="utf-8"><title>bench ${impl.id}</title>
-${importMapScript(importMapFor(MCP_PEERS))}
-${config}
-<script type="module">
-  import { Client } from '@modelcontextprotocol/client';
-  import { TabClientTransport } from '@mcp-b/transports';
-  window.Bench = { Client, TabClientTransport };
-</script>`;
+  return benchPage({ title: `bench ${impl.id}`, floor: impl.kind === 'floor', head: config });
 }
 
 /** Runs in the page: loads the implementation, then measures. Returns the figures. */
@@ -151,31 +139,7 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
   // Script start → document.modelContext → a tool listable by a connected agent.
   const t0 = now();
   if (kind === 'floor') {
-    // The bare server: tools in a Map, the MCP-B tab wire, canned replies.
-    // Each tool keeps its own copy of its schema, as every real server does (MCP-B converts it,
-    // ours parses it). Keeping the page's one shared object instead would let postMessage's
-    // structured clone send it once for all 1,001 tools, a saving no server's list gets.
-    const tools = new Map();
-    document.modelContext = {
-      registerTool: async (t) => void tools.set(t.name, { ...t, inputSchema: JSON.parse(JSON.stringify(t.inputSchema)) }),
-    };
-    window.addEventListener('message', async (ev) => {
-      const d = ev.data;
-      if (ev.source !== window || !d || d.type !== 'mcp' || d.direction !== 'client-to-server') return;
-      const post = (payload) => window.postMessage({ channel: d.channel, type: 'mcp', direction: 'server-to-client', payload }, location.origin);
-      const p = d.payload;
-      if (p === 'mcp-check-ready') return post('mcp-server-ready');
-      if (!p || p.id === undefined) return;
-      const reply = (result) => post({ jsonrpc: '2.0', id: p.id, result });
-      if (p.method === 'initialize') {
-        reply({ protocolVersion: p.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '0' } });
-      } else if (p.method === 'tools/list') {
-        reply({ tools: [...tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) });
-      } else if (p.method === 'tools/call') {
-        const text = String(await tools.get(p.params.name).execute(p.params.arguments ?? {}));
-        reply({ content: [{ type: 'text', text }] });
-      } else reply({});
-    });
+    window.__benchFloor(); // scripts/lib/bench-page.mjs
   } else if (kind === 'esm') {
     await import(src);
   } else {

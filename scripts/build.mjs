@@ -48,7 +48,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT, DIST_DIR, crateInfo, wasmBindgenPin } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -57,18 +57,6 @@ export const FRONT_SOURCES = ['webidl.js', 'events.js', 'model_context.js', 'was
 export const CORE_SOURCES = ['client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'form_changes.js', 'engine_helpers.js'];
 export const POLYFILL_SOURCES = [...FRONT_SOURCES, ...CORE_SOURCES];
 
-// Features rustc's wasm32-unknown-unknown output uses today (LLVM's "generic" CPU). binaryen also
-// reads the module's target_features section; naming them keeps older inputs working too.
-export const WASM_OPT_FEATURES = [
-  '--enable-bulk-memory',
-  '--enable-bulk-memory-opt',
-  '--enable-call-indirect-overlong',
-  '--enable-nontrapping-float-to-int',
-  '--enable-sign-ext',
-  '--enable-mutable-globals',
-  '--enable-reference-types',
-  '--enable-multivalue',
-];
 
 const GLUE_NAME = 'modelcontext_glue'; // wasm-bindgen --out-name: <name>.js + <name>_bg.wasm
 const CLIENT_GLUE_NAME = 'modelcontext_client_glue';

@@ -42,3 +42,16 @@ export function wasmBindgenPin() {
   const m = cargoToml().match(/^\s*wasm-bindgen\s*=\s*(?:\{[^}]*version\s*=\s*)?"=?\s*([0-9][^"]*)"/m);
   return m ? m[1].trim() : undefined;
 }
+
+// Features rustc's wasm32-unknown-unknown output uses today (LLVM's "generic" CPU). binaryen also
+// reads the module's target_features section; naming them keeps older inputs working too.
+export const WASM_OPT_FEATURES = [
+  '--enable-bulk-memory',
+  '--enable-bulk-memory-opt',
+  '--enable-call-indirect-overlong',
+  '--enable-nontrapping-float-to-int',
+  '--enable-sign-ext',
+  '--enable-mutable-globals',
+  '--enable-reference-types',
+  '--enable-multivalue',
+];

@@ -1,0 +1,399 @@
+#!/usr/bin/env node
+// `make bench-breakdown`: where the time of `make bench`'s slowest figures goes, for this polyfill
+// beside @mcp-b/global and the client floor (scripts/lib/bench-page.mjs), in the same headless
+// Chromium and with the same client as `make bench`:
+//
+// 1. One sequential `tools/call` round trip, cut at six points: the client's `callTool` until
+//    its `postMessage`; the message until the first `message` listener (the server's side of the
+//    page); that listener until the tool's `execute` runs; `execute`'s return until the answer is
+//    posted; the answer until the first listener; that listener until `callTool` resolves. The
+//    page is cross-origin isolated, so `performance.now()` has 5 µs steps instead of 100 µs;
+//    each segment is the mean over CALLS calls (the steps average out), and the table gives the
+//    median over the rounds. The points are a `message` listener added before the server loads
+//    (it reads `event.data` first, so the structured-clone read of each message is counted in
+//    the transit segments, not in the listeners that follow) and a wrapper of
+//    `window.postMessage`; both cost the same for every implementation.
+// 2. The start of this polyfill by phase (median over ROUNDS loads), with the other two's total.
+// 3. The wasm functions V8 compiled on first call (Liftoff; V8 compiles a module's functions
+//    lazily) during the start, the first requests and the first `tools/call`, with the largest:
+//    from Chromium's --trace-wasm-compilation-times, in a Chromium started apart for it. The
+//    functions are named when `make build`'s wasm-bindgen output is there (a copy of the core is
+//    optimized as the release one, keeping its names).
+//
+//   node scripts/bench-breakdown.mjs        ROUNDS=3, CALLS=2000 (about two minutes)
+//
+// Needs dist/ (make build), node_modules (make deps) and Debian's Chromium. It measures; it does
+// not judge: `make bench` is the comparison of record.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, execFileSync } from 'node:child_process';
+import { chromium } from 'playwright-core';
+import { REPO_ROOT, DIST_DIR, WASM_OPT_FEATURES } from './lib/project.mjs';
+import { startStaticServer } from './lib/static-server.mjs';
+import { median } from './lib/stats.mjs';
+import { benchPage, intEnv } from './lib/bench-page.mjs';
+import { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from '../tests/page/lib/chromium.mjs';
+
+const ROUNDS = intEnv('ROUNDS', 3);
+const CALLS = intEnv('CALLS', 2000);
+const WARMUP = 2000;
+
+const IMPLS = [
+  { id: 'ours', label: 'modelcontext-polyfill', kind: 'esm', src: '/dist/modelcontext.js' },
+  { id: 'mcpb', label: '@mcp-b/global', kind: 'classic', src: '/node_modules/@mcp-b/global/dist/index.iife.js' },
+  { id: 'floor', label: 'client floor', kind: 'floor' },
+];
+
+const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
+/** Runs in the page: the start by phase, then the marked sequential calls. */
+async function runInPage({ kind, src, calls, warmup }) {
+  const now = () => performance.now();
+  if (!crossOriginIsolated) throw new Error('the page is not cross-origin isolated (5 µs timers)');
+  const phases = {};
+  const t0 = now();
+  const mark = (k) => {
+    if (!(k in phases)) phases[k] = now() - t0;
+  };
+  // The start's phases (ours: the core's compile and instantiation; any implementation's wasm).
+  const W = WebAssembly;
+  const { compileStreaming, instantiate } = W;
+  W.compileStreaming = (...a) => compileStreaming.apply(W, a).then((m) => (mark('core wasm compiled'), m));
+  W.instantiate = (...a) => instantiate.apply(W, a).then((r) => (mark('core wasm instantiated'), r));
+
+  // The round trip's points: `cur` is the call being marked.
+  let cur = null;
+  window.addEventListener(
+    'message',
+    (ev) => {
+      const d = ev.data;
+      if (!cur || !d || d.type !== 'mcp') return;
+      if (d.direction === 'client-to-server') cur.recv ??= now();
+      else cur.back ??= now();
+    },
+    true,
+  );
+  const post = window.postMessage;
+  window.postMessage = function (m, ...rest) {
+    if (cur && m && m.direction === 'client-to-server') cur.send ??= now();
+    if (cur && m && m.direction === 'server-to-client') cur.post ??= now();
+    return post.call(this, m, ...rest);
+  };
+  const tool = (name) => ({
+    name,
+    description: `Echoes a (${name})`,
+    inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+    execute: ({ a }) => {
+      if (cur) cur.exec ??= now();
+      return String(a);
+    },
+  });
+
+  if (kind === 'floor') {
+    window.__benchFloor();
+  } else if (kind === 'esm') {
+    const m = await import(src);
+    mark('front evaluated (import resolved)');
+    m.ready.then(() => mark('core ready (engine made, queued calls run)'));
+  } else {
+    await new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = () => reject(new Error(`could not load ${src}`));
+      document.head.append(s);
+    });
+    mark('script evaluated');
+  }
+  const mc = document.modelContext || navigator.modelContext;
+  await mc.registerTool(tool('probe'));
+  mark('first registerTool resolved');
+  const client = new Bench.Client({ name: 'breakdown', version: '1.0.0' });
+  await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+  mark('client connected (initialize)');
+  await client.listTools();
+  mark('tools listed');
+  for (let i = 0; i < 9; i++) await mc.registerTool(tool(`tool_${i}`));
+
+  const call = async (i) => {
+    const r = await client.callTool({ name: `tool_${i % 9}`, arguments: { a: i } });
+    if (r.content?.[0]?.text !== String(i)) throw new Error(`call ${i}: ${JSON.stringify(r).slice(0, 200)}`);
+  };
+  for (let i = 0; i < warmup; i++) await call(i);
+  const sums = {};
+  const points = ['t0', 'send', 'recv', 'exec', 'post', 'back', 't1'];
+  for (let i = 0; i < calls; i++) {
+    cur = { t0: now() };
+    await call(i);
+    cur.t1 = now();
+    for (let p = 1; p < points.length; p++) {
+      const k = `${points[p - 1]}→${points[p]}`;
+      const v = cur[points[p]] - cur[points[p - 1]];
+      if (!Number.isFinite(v)) throw new Error(`call ${i}: no ${points[p]} mark`);
+      sums[k] = (sums[k] ?? 0) + v;
+    }
+    cur = null;
+  }
+  const segments = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, (v * 1000) / calls]));
+  return { phases, segments };
+}
+
+const SEGMENTS = [
+  ['t0→send', 'client: callTool() → postMessage'],
+  ['send→recv', 'request: postMessage → first listener'],
+  ['recv→exec', 'server: listener → the tool\'s execute'],
+  ['exec→post', 'server: execute returned → answer posted'],
+  ['post→back', 'answer: postMessage → first listener'],
+  ['back→t1', 'client: listener → callTool() resolved'],
+];
+
+function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function measure(server) {
+  const browser = await launchChromium();
+  const results = Object.fromEntries(IMPLS.map((i) => [i.id, []]));
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 ? ['mcpb', 'ours', 'floor'] : ['ours', 'mcpb', 'floor'];
+      for (const id of order) {
+        const impl = IMPLS.find((i) => i.id === id);
+        const context = await browser.newContext();
+        try {
+          const page = await context.newPage();
+          const errors = [];
+          page.on('pageerror', (e) => errors.push(e.message));
+          await page.goto(server.url(`/__breakdown/${id}.html`));
+          await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
+          results[id].push(await page.evaluate(runInPage, { kind: impl.kind, src: impl.src, calls: CALLS, warmup: WARMUP }));
+          if (errors.length) throw new Error(`${impl.label}: ${errors[0]}`);
+          process.stderr.write(`  round ${round + 1}/${ROUNDS} ${impl.label}\n`);
+        } finally {
+          await context.close().catch(() => {});
+        }
+      }
+    }
+    return { results, chromium: browser.version() };
+  } finally {
+    await browser.close().catch(() => {});
+  }
+}
+
+// ---- the lazy compilation trace ---------------------------------------------------------------
+
+/** Function index → name, from a module's name section. */
+function functionNames(bytes) {
+  const names = new Map();
+  let p = 8;
+  const u32 = () => {
+    let r = 0;
+    let s = 0;
+    let b;
+    do {
+      b = bytes[p++];
+      r |= (b & 0x7f) << s;
+      s += 7;
+    } while (b & 0x80);
+    return r >>> 0;
+  };
+  while (p < bytes.length) {
+    const id = bytes[p++];
+    const size = u32();
+    const end = p + size;
+    if (id === 0) {
+      const len = u32();
+      const section = bytes.subarray(p, p + len).toString();
+      p += len;
+      while (section === 'name' && p < end) {
+        const sub = bytes[p++];
+        const subEnd = u32() + p;
+        if (sub === 1) {
+          for (let n = u32(); n > 0; n--) {
+            const index = u32();
+            const l = u32();
+            names.set(index, bytes.subarray(p, p + l).toString());
+            p += l;
+          }
+        }
+        p = subEnd;
+      }
+    }
+    p = end;
+  }
+  return names;
+}
+
+/**
+ * dist/ with its core wasm optimized as `make build` does but keeping the names, when the
+ * wasm-bindgen output it came from is there; else dist/ itself (no names).
+ */
+function namedDist() {
+  const input = path.join(REPO_ROOT, 'target/bindgen/release/web/modelcontext_glue_bg.wasm');
+  const wasmOpt = path.join(REPO_ROOT, 'node_modules/.bin/wasm-opt');
+  if (!fs.existsSync(input) || !fs.existsSync(wasmOpt)) return { dir: DIST_DIR, names: new Map() };
+  const dir = path.join(REPO_ROOT, 'target/bench-breakdown/dist');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(DIST_DIR, dir, { recursive: true });
+  const out = path.join(dir, 'modelcontext_glue_bg.wasm');
+  execFileSync(wasmOpt, ['-Oz', ...WASM_OPT_FEATURES, '-g', '--strip-producers', input, '-o', out]);
+  // The copy must be the released module with names: the same code, function for function.
+  const a = new WebAssembly.Module(fs.readFileSync(out));
+  const b = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
+  const shape = (m) => JSON.stringify([WebAssembly.Module.imports(m), WebAssembly.Module.exports(m)]);
+  if (shape(a) !== shape(b)) return { dir: DIST_DIR, names: new Map(), stale: true };
+  return { dir, names: functionNames(fs.readFileSync(out)) };
+}
+
+/** Chromium started apart, with V8's compile trace on its stdout; connected over CDP. */
+async function tracingChromium() {
+  const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'breakdown-'));
+  const proc = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, `--user-data-dir=${userDir}`, '--remote-debugging-port=0', '--js-flags=--trace-wasm-compilation-times', 'about:blank'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines = [];
+  let partial = '';
+  proc.stdout.on('data', (chunk) => {
+    const text = partial + chunk.toString();
+    const parts = text.split('\n');
+    partial = parts.pop();
+    for (const l of parts) if (l.includes('Compiled function')) lines.push(l);
+  });
+  const ws = await new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`Chromium did not start: ${err.slice(-500)}`)), 30_000);
+    proc.stderr.on('data', (chunk) => {
+      err += chunk.toString();
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`Chromium exited (${code}): ${err.slice(-500)}`)));
+  });
+  const browser = await chromium.connectOverCDP(ws);
+  return {
+    browser,
+    lines,
+    async close() {
+      await browser.close().catch(() => {});
+      proc.kill();
+      await new Promise((r) => (proc.exitCode !== null ? r() : proc.on('exit', r)));
+      fs.rmSync(userDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The compiles of each phase: stdout is read until it has been quiet for a moment. */
+async function traceCompiles(server, distUrl) {
+  const t = await tracingChromium();
+  const quiet = async () => {
+    let n = -1;
+    while (n !== t.lines.length) {
+      n = t.lines.length;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return n;
+  };
+  const phases = [];
+  try {
+    const context = t.browser.contexts()[0] ?? (await t.browser.newContext());
+    const page = await context.newPage();
+    await page.goto(server.url('/__breakdown/ours.html'));
+    await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
+    let from = await quiet();
+    const step = async (name, fn, arg) => {
+      await page.evaluate(fn, arg);
+      const to = await quiet();
+      phases.push({ name, lines: t.lines.slice(from, to) });
+      from = to;
+    };
+    await step('start: import → ready → first registerTool', async (src) => {
+      const m = await import(src);
+      await m.ready;
+      await document.modelContext.registerTool({
+        name: 'probe',
+        description: 'Echoes a',
+        inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+        execute: ({ a }) => String(a),
+      });
+    }, `${distUrl}/modelcontext.js`);
+    await step('first requests: connect (initialize) + tools/list', async () => {
+      window.client = new Bench.Client({ name: 'breakdown', version: '1.0.0' });
+      await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+      await client.listTools();
+    });
+    await step('the first tools/call', async () => {
+      await client.callTool({ name: 'probe', arguments: { a: 1 } });
+    });
+  } finally {
+    await t.close();
+  }
+  return phases;
+}
+
+function parseCompile(line) {
+  const m = /#(\d+) using (\w+), took (\d+) μs.*bodysize (\d+)/.exec(line);
+  return m && { index: Number(m[1]), tier: m[2], us: Number(m[3]), body: Number(m[4]) };
+}
+
+// ---- main -------------------------------------------------------------------------------------
+
+async function main() {
+  if (!fs.existsSync(path.join(DIST_DIR, 'modelcontext.js'))) throw new Error('dist/ missing: run `make build` first');
+  const server = await startStaticServer({ root: REPO_ROOT, port: 0 });
+  server.unref();
+  for (const impl of IMPLS) server.route(`/__breakdown/${impl.id}.html`, { body: benchPage({ title: `breakdown ${impl.id}`, floor: impl.kind === 'floor' }), headers: ISOLATED });
+  try {
+    process.stderr.write(`bench-breakdown: ${ROUNDS} rounds of ${CALLS} sequential calls\n`);
+    const { results, chromium: version } = await measure(server);
+    const med = (id, f) => median(results[id].map(f));
+    const us = (v) => (Number.isFinite(v) ? v.toFixed(1) : '—');
+
+    console.log(`\nOne sequential tools/call round trip, by segment (µs: the mean of ${CALLS} calls, median of ${ROUNDS} rounds; Chromium ${version})\n`);
+    const rows = SEGMENTS.map(([key, name]) => [name, ...IMPLS.map((i) => us(med(i.id, (r) => r.segments[key])))]);
+    const total = (r) => SEGMENTS.reduce((a, [k]) => a + r.segments[k], 0);
+    rows.push(['round trip', ...IMPLS.map((i) => us(med(i.id, total)))]);
+    const server_ = (r) => r.segments['recv→exec'] + r.segments['exec→post'];
+    const client_ = (r) => r.segments['t0→send'] + r.segments['send→recv'] + r.segments['post→back'] + r.segments['back→t1'];
+    rows.push(['  of which the server (listener → answer posted)', ...IMPLS.map((i) => us(med(i.id, server_)))]);
+    rows.push(['  of which the client and the two messages', ...IMPLS.map((i) => us(med(i.id, client_)))]);
+    console.log(table(['segment', ...IMPLS.map((i) => i.label)], rows));
+
+    console.log(`\nThe start, by phase (ms from the script's start: median of ${ROUNDS} loads)\n`);
+    const names = [...new Set(IMPLS.flatMap((i) => results[i.id].flatMap((r) => Object.keys(r.phases))))];
+    const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : '');
+    const phaseRows = names
+      .map((n) => [n, ...IMPLS.map((i) => ms(median(results[i.id].map((r) => r.phases[n]).filter(Number.isFinite))))])
+      .sort((a, b) => (Number(a[1]) || Number(a[2]) || 0) - (Number(b[1]) || Number(b[2]) || 0));
+    console.log(table(['phase', ...IMPLS.map((i) => i.label)], phaseRows));
+
+    const named = namedDist();
+    if (named.stale) console.log('\n(the wasm-bindgen output is not dist/\'s: functions are not named; run make build)');
+    const distUrl = `/${path.relative(REPO_ROOT, named.dir).split(path.sep).join('/')}`;
+    const phases = await traceCompiles(server, distUrl);
+    console.log('\nCore wasm functions compiled on their first call (V8 Liftoff, --trace-wasm-compilation-times)\n');
+    const compileRows = phases.map((p) => {
+      const c = p.lines.map(parseCompile).filter((x) => x && x.tier === 'Liftoff');
+      return [p.name, c.length, (c.reduce((a, x) => a + x.body, 0) / 1000).toFixed(1), (c.reduce((a, x) => a + x.us, 0) / 1000).toFixed(2)];
+    });
+    console.log(table(['phase', 'functions', 'code KB', 'compile ms'], compileRows));
+    const all = phases.flatMap((p) => p.lines.map(parseCompile).filter((x) => x && x.tier === 'Liftoff'));
+    console.log('\nthe largest:');
+    for (const c of [...all].sort((a, b) => b.body - a.body).slice(0, 8)) {
+      console.log(`  ${String(c.body).padStart(6)} B  ${String(c.us).padStart(4)} µs  ${named.names.get(c.index) ?? `function #${c.index}`}`);
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(`bench-breakdown: ${e.stack || e.message}`);
+  process.exit(1);
+});
