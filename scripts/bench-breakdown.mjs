@@ -20,7 +20,7 @@
 //    functions are named when `make build`'s wasm-bindgen output is there (a copy of the core is
 //    optimized as the release one, keeping its names).
 //
-//   node scripts/bench-breakdown.mjs        ROUNDS=3, CALLS=2000 (about two minutes)
+//   node scripts/bench-breakdown.mjs        ROUNDS=3, CALLS=2000 (under a minute on 2 cores)
 //
 // Needs dist/ (make build), node_modules (make deps) and Debian's Chromium. It measures; it does
 // not judge: `make bench` is the comparison of record.
