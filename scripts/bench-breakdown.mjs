@@ -186,9 +186,9 @@ async function measure(server) {
 
 // ---- the lazy compilation trace ---------------------------------------------------------------
 
-/** Function index → name, from a module's name section. */
-function functionNames(bytes) {
-  const names = new Map();
+/** A module's sections, in order: `{ id, name (custom sections), body }`. */
+function sections(bytes) {
+  const out = [];
   let p = 8;
   const u32 = () => {
     let r = 0;
@@ -203,27 +203,49 @@ function functionNames(bytes) {
   };
   while (p < bytes.length) {
     const id = bytes[p++];
-    const size = u32();
-    const end = p + size;
+    const end = u32() + p;
+    let name;
     if (id === 0) {
       const len = u32();
-      const section = bytes.subarray(p, p + len).toString();
+      name = bytes.subarray(p, p + len).toString();
       p += len;
-      while (section === 'name' && p < end) {
-        const sub = bytes[p++];
-        const subEnd = u32() + p;
-        if (sub === 1) {
-          for (let n = u32(); n > 0; n--) {
-            const index = u32();
-            const l = u32();
-            names.set(index, bytes.subarray(p, p + l).toString());
-            p += l;
-          }
-        }
-        p = subEnd;
+    }
+    out.push({ id, name, body: bytes.subarray(p, end) });
+    p = end;
+  }
+  return out;
+}
+
+/** Function index → name, from a module's name section (its function-names subsection). */
+function functionNames(bytes) {
+  const names = new Map();
+  const section = sections(bytes).find((s) => s.id === 0 && s.name === 'name');
+  if (!section) return names;
+  const body = section.body;
+  let p = 0;
+  const u32 = () => {
+    let r = 0;
+    let s = 0;
+    let b;
+    do {
+      b = body[p++];
+      r |= (b & 0x7f) << s;
+      s += 7;
+    } while (b & 0x80);
+    return r >>> 0;
+  };
+  while (p < body.length) {
+    const sub = body[p++];
+    const subEnd = u32() + p;
+    if (sub === 1) {
+      for (let n = u32(); n > 0; n--) {
+        const index = u32();
+        const len = u32();
+        names.set(index, body.subarray(p, p + len).toString());
+        p += len;
       }
     }
-    p = end;
+    p = subEnd;
   }
   return names;
 }
@@ -241,12 +263,15 @@ function namedDist() {
   fs.cpSync(DIST_DIR, dir, { recursive: true });
   const out = path.join(dir, 'modelcontext_glue_bg.wasm');
   execFileSync(wasmOpt, ['-Oz', ...WASM_OPT_FEATURES, '-g', '--strip-producers', input, '-o', out]);
-  // The copy must be the released module with names: the same code, function for function.
-  const a = new WebAssembly.Module(fs.readFileSync(out));
-  const b = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
-  const shape = (m) => JSON.stringify([WebAssembly.Module.imports(m), WebAssembly.Module.exports(m)]);
-  if (shape(a) !== shape(b)) return { dir: DIST_DIR, names: new Map(), stale: true };
-  return { dir, names: functionNames(fs.readFileSync(out)) };
+  // The copy must be the released module with names: every standard section (the code, the
+  // imports, the function indices the names refer to) byte for byte the same.
+  const named = fs.readFileSync(out);
+  const standard = (bytes) => sections(bytes).filter((s) => s.id !== 0);
+  const a = standard(named);
+  const b = standard(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
+  const same = a.length === b.length && a.every((s, i) => s.id === b[i].id && Buffer.compare(s.body, b[i].body) === 0);
+  if (!same) return { dir: DIST_DIR, names: new Map(), stale: true };
+  return { dir, names: functionNames(named) };
 }
 
 /** Chromium started apart, with V8's compile trace on its stdout; connected over CDP. */
@@ -263,30 +288,47 @@ async function tracingChromium() {
     partial = parts.pop();
     for (const l of parts) if (l.includes('Compiled function')) lines.push(l);
   });
-  const ws = await new Promise((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`Chromium did not start: ${err.slice(-500)}`)), 30_000);
-    proc.stderr.on('data', (chunk) => {
-      err += chunk.toString();
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`Chromium exited (${code}): ${err.slice(-500)}`)));
-  });
-  const browser = await chromium.connectOverCDP(ws);
-  return {
-    browser,
-    lines,
-    async close() {
-      await browser.close().catch(() => {});
-      proc.kill();
-      await new Promise((r) => (proc.exitCode !== null ? r() : proc.on('exit', r)));
-      fs.rmSync(userDir, { recursive: true, force: true });
-    },
+  let browser;
+  const close = async () => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise((r) => proc.once('exit', r));
+      // Asked over CDP, Chromium shuts its helper processes down before it exits; a signal is
+      // the fallback.
+      const asked = browser
+        ? browser.newBrowserCDPSession().then((cdp) => cdp.send('Browser.close')).catch(() => false)
+        : Promise.resolve(false);
+      const timer = setTimeout(() => proc.kill(), (await asked) === false ? 0 : 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await browser?.close().catch(() => {});
+    // Its helper processes may still be writing there for a moment after it exits.
+    try {
+      fs.rmSync(userDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    } catch (e) {
+      process.stderr.write(`bench-breakdown: warning: ${userDir} is left behind: ${e.message}\n`);
+    }
   };
+  try {
+    const ws = await new Promise((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`Chromium did not start: ${err.slice(-500)}`)), 30_000);
+      proc.stderr.on('data', (chunk) => {
+        err += chunk.toString();
+        const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      proc.on('exit', (code) => reject(new Error(`Chromium exited (${code}): ${err.slice(-500)}`)));
+    });
+    browser = await chromium.connectOverCDP(ws);
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { browser, lines, close };
 }
 
 /** The compiles of each phase: stdout is read until it has been quiet for a moment. */
