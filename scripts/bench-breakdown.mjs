@@ -186,32 +186,41 @@ async function measure(server) {
 
 // ---- the lazy compilation trace ---------------------------------------------------------------
 
+/** A cursor over `bytes` that reads unsigned LEB128 numbers (`u32()`) and strings (`name()`). */
+function reader(bytes) {
+  const r = {
+    p: 0,
+    u32() {
+      let v = 0;
+      let shift = 0;
+      let b;
+      do {
+        b = bytes[r.p++];
+        v |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b & 0x80);
+      return v >>> 0;
+    },
+    name() {
+      const len = r.u32();
+      r.p += len;
+      return bytes.subarray(r.p - len, r.p).toString();
+    },
+  };
+  return r;
+}
+
 /** A module's sections, in order: `{ id, name (custom sections), body }`. */
 function sections(bytes) {
   const out = [];
-  let p = 8;
-  const u32 = () => {
-    let r = 0;
-    let s = 0;
-    let b;
-    do {
-      b = bytes[p++];
-      r |= (b & 0x7f) << s;
-      s += 7;
-    } while (b & 0x80);
-    return r >>> 0;
-  };
-  while (p < bytes.length) {
-    const id = bytes[p++];
-    const end = u32() + p;
-    let name;
-    if (id === 0) {
-      const len = u32();
-      name = bytes.subarray(p, p + len).toString();
-      p += len;
-    }
-    out.push({ id, name, body: bytes.subarray(p, end) });
-    p = end;
+  const r = reader(bytes);
+  r.p = 8;
+  while (r.p < bytes.length) {
+    const id = bytes[r.p++];
+    const end = r.u32() + r.p;
+    const name = id === 0 ? r.name() : undefined;
+    out.push({ id, name, body: bytes.subarray(r.p, end) });
+    r.p = end;
   }
   return out;
 }
@@ -221,31 +230,17 @@ function functionNames(bytes) {
   const names = new Map();
   const section = sections(bytes).find((s) => s.id === 0 && s.name === 'name');
   if (!section) return names;
-  const body = section.body;
-  let p = 0;
-  const u32 = () => {
-    let r = 0;
-    let s = 0;
-    let b;
-    do {
-      b = body[p++];
-      r |= (b & 0x7f) << s;
-      s += 7;
-    } while (b & 0x80);
-    return r >>> 0;
-  };
-  while (p < body.length) {
-    const sub = body[p++];
-    const subEnd = u32() + p;
+  const r = reader(section.body);
+  while (r.p < section.body.length) {
+    const sub = section.body[r.p++];
+    const end = r.u32() + r.p;
     if (sub === 1) {
-      for (let n = u32(); n > 0; n--) {
-        const index = u32();
-        const len = u32();
-        names.set(index, body.subarray(p, p + len).toString());
-        p += len;
+      for (let n = r.u32(); n > 0; n--) {
+        const index = r.u32();
+        names.set(index, r.name());
       }
     }
-    p = subEnd;
+    r.p = end;
   }
   return names;
 }
