@@ -91,20 +91,11 @@ async function runInPage({ kind, src, calls, warmup }) {
     },
   });
 
-  if (kind === 'floor') {
-    window.__benchFloor();
-  } else if (kind === 'esm') {
-    const m = await import(src);
+  const loaded = await window.__benchLoad(kind, src); // scripts/lib/bench-page.mjs
+  if (kind === 'esm') {
     mark('front evaluated (import resolved)');
-    m.ready.then(() => mark('core ready (engine made, queued calls run)'));
-  } else {
-    await new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = () => reject(new Error(`could not load ${src}`));
-      document.head.append(s);
-    });
+    loaded.ready.then(() => mark('core ready (engine made, queued calls run)'));
+  } else if (kind === 'classic') {
     mark('script evaluated');
   }
   const mc = document.modelContext || navigator.modelContext;
@@ -385,7 +376,7 @@ async function main() {
   if (!fs.existsSync(path.join(DIST_DIR, 'modelcontext.js'))) throw new Error('dist/ missing: run `make build` first');
   const server = await startStaticServer({ root: REPO_ROOT, port: 0 });
   server.unref();
-  for (const impl of IMPLS) server.route(`/__breakdown/${impl.id}.html`, { body: benchPage({ title: `breakdown ${impl.id}`, floor: impl.kind === 'floor' }), headers: ISOLATED });
+  for (const impl of IMPLS) server.route(`/__breakdown/${impl.id}.html`, { body: benchPage({ title: `breakdown ${impl.id}` }), headers: ISOLATED });
   try {
     process.stderr.write(`bench-breakdown: ${ROUNDS} rounds of ${CALLS} sequential calls\n`);
     const { results, chromium: version } = await measure(server);

@@ -102,7 +102,7 @@ const FIGURES = [
 
 function pageHtml(impl) {
   const config = impl.config ? `<script>window.modelContextPolyfillConfig = ${JSON.stringify(impl.config)};</script>` : '';
-  return benchPage({ title: `bench ${impl.id}`, floor: impl.kind === 'floor', head: config });
+  return benchPage({ title: `bench ${impl.id}`, head: config });
 }
 
 /** Runs in the page: loads the implementation, then measures. Returns the figures. */
@@ -138,19 +138,7 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
 
   // Script start → document.modelContext → a tool listable by a connected agent.
   const t0 = now();
-  if (kind === 'floor') {
-    window.__benchFloor(); // scripts/lib/bench-page.mjs
-  } else if (kind === 'esm') {
-    await import(src);
-  } else {
-    await new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = () => reject(new Error(`could not load ${src}`));
-      document.head.append(s);
-    });
-  }
+  await window.__benchLoad(kind, src); // scripts/lib/bench-page.mjs
   const mc = document.modelContext || navigator.modelContext;
   out.installMs = now() - t0;
   if (!mc) throw new Error('no document.modelContext after loading');

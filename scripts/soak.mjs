@@ -25,7 +25,7 @@ import path from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
 import { REPO_ROOT, DIST_DIR } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
-import { importMapFor, importMapScript, MCP_PEERS } from './lib/importmap.mjs';
+import { benchPage } from './lib/bench-page.mjs';
 import { median } from './lib/stats.mjs';
 import { launchChromium } from '../tests/page/lib/chromium.mjs';
 
@@ -58,14 +58,7 @@ const IMPLS = [
 ];
 
 function pageHtml() {
-  return `<!doctype html><meta charset="utf-8"><title>soak</title>
-${importMapScript(importMapFor(MCP_PEERS))}
-<script src="/tests/page/fixtures/transport/rpc.js"></script>
-<script type="module">
-  import { Client } from '@modelcontextprotocol/client';
-  import { TabClientTransport } from '@mcp-b/transports';
-  window.Soak = { Client, TabClientTransport };
-</script>`;
+  return benchPage({ title: 'soak', head: '<script src="/tests/page/fixtures/transport/rpc.js"></script>\n' });
 }
 
 // ---- in the page ------------------------------------------------------------------------------
@@ -73,19 +66,12 @@ ${importMapScript(importMapFor(MCP_PEERS))}
 
 async function setup({ kind, src }) {
   const S = (window.S = { lag: 0, errors: [] });
+  await window.__benchLoad(kind, src); // scripts/lib/bench-page.mjs
   if (kind === 'esm') {
-    await import(src);
     const glue = await import('/dist/modelcontext_glue.js');
     const exports = await glue.default();
     S.wasmBytes = () => exports.memory.buffer.byteLength;
   } else {
-    await new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = src;
-      s.onload = resolve;
-      s.onerror = () => reject(new Error(`could not load ${src}`));
-      document.head.append(s);
-    });
     S.wasmBytes = () => null;
   }
   const mc = document.modelContext || navigator.modelContext;
@@ -97,8 +83,8 @@ async function setup({ kind, src }) {
   S.release = release;
   await mc.registerTool({ name: 'wait', description: 'Waits for the soak', execute: () => S.gate.then(() => 'released') });
   await mc.registerTool({ name: 'hang', description: 'Never settles', execute: () => new Promise(() => {}) });
-  S.client = new Soak.Client({ name: 'soak', version: '1.0.0' });
-  await S.client.connect(new Soak.TabClientTransport({ targetOrigin: location.origin }));
+  S.client = new Bench.Client({ name: 'soak', version: '1.0.0' });
+  await S.client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
   // Event-loop lag: how late a 5 ms interval fires, worst since the last reset, counted only
   // while a phase's work runs (S.measure): not across the checkpoints between its chunks, whose
   // forced full garbage collection (HeapProfiler.collectGarbage) is the harness's own pause.
@@ -326,7 +312,7 @@ async function runImpl(browser, server, impl, log) {
     page.on('console', (m) => m.type() === 'warning' && /rateLimit|dropping/.test(m.text()) && out.warnings++);
     page.on('crash', () => out.pageErrors.push('renderer crashed'));
     await page.goto(server.url('/__soak/page.html'));
-    await page.waitForFunction(() => window.Soak, null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
     const cdp = await context.newCDPSession(page);
     await page.evaluate(setup, { kind: impl.kind, src: impl.src });
     const wasm = () => page.evaluate(() => window.S.wasmBytes());

@@ -1,11 +1,14 @@
-// What `make bench` (scripts/bench.mjs) and scripts/bench-breakdown.mjs share: their page, the
-// client floor, and how they read their settings.
+// What `make bench` (scripts/bench.mjs), scripts/bench-breakdown.mjs and `make soak`
+// (scripts/soak.mjs) share: their page, how it loads an implementation, the client floor, and how
+// they read their settings.
 //
-// The client floor: a bare page script answering MCP-B's tab wire with canned JSON-RPC (no
-// checks, no validation). No server can go below it with the bench's client, so its ratio to
-// @mcp-b/global is the best any server's ratio can be. The bench page of the floor defines
-// window.__benchFloor(), which installs it (a document.modelContext with registerTool, and the
-// wire listener) when the page's timed start calls it, so that parsing it is not part of the start.
+// The page defines window.__benchLoad(kind, src), which loads the implementation to measure when
+// the page's timed start calls it (parsing it is not part of the start):
+//   'esm'      import(src), resolving with the module;
+//   'classic'  a <script src> added to the document, resolving when it has run;
+//   'floor'    the client floor: a bare page script answering MCP-B's tab wire with canned
+//              JSON-RPC (no checks, no validation). No server can go below it with the bench's
+//              client, so its ratio to @mcp-b/global is the best any server's ratio can be.
 
 import { importMapFor, importMapScript, MCP_PEERS } from './importmap.mjs';
 
@@ -37,15 +40,30 @@ function installFloor() {
   });
 }
 
+/** Loads the implementation to measure (runs in the page: window.__benchLoad). */
+async function loadImplementation(kind, src) {
+  if (kind === 'floor') return installFloor();
+  if (kind === 'esm') return import(src);
+  if (kind !== 'classic') throw new Error(`unknown kind ${kind}`);
+  await new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.onload = resolve;
+    s.onerror = () => reject(new Error(`could not load ${src}`));
+    document.head.append(s);
+  });
+}
+
 /**
  * The bench page: the client (the official MCP TypeScript client and MCP-B's TabClientTransport,
- * as `window.Bench`) through an import map; for the floor (`floor`), window.__benchFloor; `head`:
- * anything else to put before the client's script.
+ * as `window.Bench`) through an import map, and window.__benchLoad; `head`: anything else to put
+ * before them.
  */
-export function benchPage({ title, floor = false, head = '' }) {
+export function benchPage({ title, head = '' }) {
   return `<!doctype html><meta charset="utf-8"><title>${title}</title>
 ${importMapScript(importMapFor(MCP_PEERS))}
-${head}${floor ? `<script>window.__benchFloor = ${installFloor.toString()};</script>` : ''}
+${head}<script>${installFloor.toString()}
+window.__benchLoad = ${loadImplementation.toString()};</script>
 <script type="module">
   import { Client } from '@modelcontextprotocol/client';
   import { TabClientTransport } from '@mcp-b/transports';
