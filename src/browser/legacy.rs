@@ -164,11 +164,7 @@ impl Engine {
                     "modelContextTesting.executeTool: input is not valid JSON: {text}"
                 ))
             })?;
-            if self.inner.server().tool(&name).is_none() {
-                return Err(
-                    DomError::Unknown(format!("No tool named \"{name}\" is available.")).into_js(),
-                );
-            }
+            // An unknown tool is executeTool's UnknownError (the one lookup is the run's).
             Ok(super::webmcp::execute_named(&self.inner, name, input))
         })();
         r.unwrap_or_else(|e| Promise::reject(&e))

@@ -256,7 +256,7 @@ impl NativeBridge {
                 let validator = tool
                     .input
                     .as_ref()
-                    .and_then(|_| inner.server().validator_ready(&name));
+                    .and_then(|_| inner.server().validator_ready_for(&tool));
                 if validator.is_none() {
                     if let Err(e) = super::store::check_input(&tool, &name, &args) {
                         return Promise::reject(&e.into_js());

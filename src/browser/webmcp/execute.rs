@@ -236,7 +236,7 @@ fn run(
     let validator = registered
         .input
         .as_ref()
-        .and_then(|_| inner.server().validator_ready(&name));
+        .and_then(|_| inner.server().validator_ready_for(&registered));
     if validator.is_none() {
         check_input(&registered, &name, &args)?;
     }
