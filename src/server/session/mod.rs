@@ -102,23 +102,35 @@ enum Outcome {
     Now(Option<Value>),
     /// A success whose result is already serialized and shared (see [`Sent::Shared`]).
     Shared(RequestId, SharedText),
-    Later(LocalBoxFuture<'static, Option<Value>>),
+    /// An answer to come, already in the form the sink takes (no value is serialized twice,
+    /// no text parsed back).
+    Later(LocalBoxFuture<'static, Option<Sent>>),
 }
 
 impl Outcome {
-    /// The message as a value, for the paths that gather messages (a batch's answers):
-    /// a serialized one is parsed back there (only `tools/list` is ever serialized ahead).
-    fn into_value(self) -> LocalBoxFuture<'static, Option<Value>> {
+    /// The message as the sink takes it, for the paths that gather messages (a batch's
+    /// answers) or wait before answering (a queued request).
+    fn into_sent(self) -> LocalBoxFuture<'static, Option<Sent>> {
         match self {
-            Outcome::Now(v) => Box::pin(async move { v }),
+            Outcome::Now(v) => {
+                Box::pin(async move { v.as_ref().and_then(json_text).map(Sent::Text) })
+            }
             Outcome::Shared(id, result) => {
-                Box::pin(
-                    async move { serde_json::from_str(&jsonrpc::success_text(&id, &result)).ok() },
-                )
+                Box::pin(async move { Some(Sent::Shared { id, result }) })
             }
             Outcome::Later(f) => f,
         }
     }
+}
+
+/// `v` as JSON text.
+fn json_text(v: &Value) -> Option<String> {
+    // Most answers are short: one allocation instead of a string grown from empty four or
+    // five times.
+    let mut text = Vec::with_capacity(256);
+    serde_json::to_writer(&mut text, v).ok()?;
+    // (serde_json writes UTF-8.)
+    String::from_utf8(text).ok()
 }
 
 impl Session {
@@ -368,21 +380,16 @@ impl SessionInner {
 
     fn send(&self, v: &Value) {
         if !self.is_closed() {
-            // Most answers are short: one allocation instead of a string grown from empty
-            // four or five times.
-            let mut text = Vec::with_capacity(256);
-            if serde_json::to_writer(&mut text, v).is_ok() {
-                // (serde_json writes UTF-8.)
-                let text = String::from_utf8(text).unwrap_or_default();
+            if let Some(text) = json_text(v) {
                 (self.sink)(Sent::Text(text));
             }
         }
     }
 
-    /// Sends a success whose result is shared text.
-    fn send_shared(&self, id: RequestId, result: SharedText) {
+    /// Hands the sink a message in the form it takes.
+    fn send_sent(&self, sent: Sent) {
         if !self.is_closed() {
-            (self.sink)(Sent::Shared { id, result });
+            (self.sink)(sent);
         }
     }
 
@@ -417,12 +424,12 @@ impl SessionInner {
             single => match self.handle(single, text.len()) {
                 Outcome::Now(Some(v)) => self.send(&v),
                 Outcome::Now(None) => {}
-                Outcome::Shared(id, result) => self.send_shared(id, result),
+                Outcome::Shared(id, result) => self.send_sent(Sent::Shared { id, result }),
                 Outcome::Later(f) => {
                     let me = self.clone();
                     self.server.runtime().spawn(Box::pin(async move {
-                        if let Some(v) = f.await {
-                            me.send(&v);
+                        if let Some(sent) = f.await {
+                            me.send_sent(sent);
                         }
                         me.close_if_retired();
                     }));
@@ -487,13 +494,19 @@ impl SessionInner {
         }
         let share = size / items.len();
         let outcomes: Vec<Outcome> = items.into_iter().map(|m| self.handle(m, share)).collect();
-        let futs: Vec<LocalBoxFuture<'static, Option<Value>>> =
-            outcomes.into_iter().map(Outcome::into_value).collect();
+        let futs: Vec<LocalBoxFuture<'static, Option<Sent>>> =
+            outcomes.into_iter().map(Outcome::into_sent).collect();
         let me = self.clone();
         self.server.runtime().spawn(Box::pin(async move {
-            let replies: Vec<Value> = join_all(futs).await.into_iter().flatten().collect();
+            // The answers' texts joined into one array's: each was serialized once.
+            let replies: Vec<String> = join_all(futs)
+                .await
+                .into_iter()
+                .flatten()
+                .map(Sent::into_text)
+                .collect();
             if !replies.is_empty() {
-                me.send(&Value::Array(replies));
+                me.send_sent(Sent::Text(format!("[{}]", replies.join(","))));
             }
             me.close_if_retired();
         }));

@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll, Waker};
 
-use super::{Mode, Outcome, SessionInner};
+use super::{Mode, Outcome, Sent, SessionInner};
 use crate::peer::CancellationToken;
 use crate::protocol::jsonrpc;
 use crate::protocol::{ProtocolVersion, RequestId};
@@ -219,7 +219,7 @@ impl SessionInner {
                         // Cancelled (or the session closed) while queued: no response.
                         _ => return None,
                     };
-                    me.start(job, Some(permit), Some(abort)).into_value().await
+                    me.start(job, Some(permit), Some(abort)).into_sent().await
                 }))
             }
         }
@@ -287,7 +287,9 @@ impl SessionInner {
                         // A cancelled request gets no response.
                         Either::Right(_) => None,
                         Either::Left(_) if abort.is_cancelled() => None,
-                        Either::Left(r) => Some(me.reply(&id, &method, version, r)),
+                        Either::Left(r) => {
+                            super::json_text(&me.reply(&id, &method, version, r)).map(Sent::Text)
+                        }
                     }
                 }))
             }
