@@ -205,8 +205,8 @@ fn rich_tool() -> ToolDef {
         t = t.annotation(k, json!(v));
     }
     t.icons = vec![json!({"src": "https://example.com/i.png", "mimeType": "image/png"})];
-    t.execution = Some(json!({"taskSupport": "forbidden"}));
-    t.meta = Some(json!({"example.com/k": 1}));
+    t.execution = Some(Box::new(json!({"taskSupport": "forbidden"})));
+    t.meta = Some(Box::new(json!({"example.com/k": 1})));
     t
 }
 

@@ -126,7 +126,7 @@ pub fn register_tool(
     t.output_schema = opt_json(def, "outputSchema")?.map(SchemaText::from);
     t.annotations = annotations;
     t.icons = icons(def, &what)?;
-    t.meta = opt_json(def, "_meta")?;
+    t.meta = opt_json(def, "_meta")?.map(Box::new);
     t.task_support = match opt_string(def, "taskSupport")? {
         None => TaskSupport::Forbidden,
         Some(s) => TaskSupport::parse(&s).ok_or_else(|| {
@@ -207,7 +207,7 @@ pub fn register_resource(
         .map(|s| s as u64);
     r.annotations = opt_json(def, "annotations")?;
     r.icons = icons(def, &what)?;
-    r.meta = opt_json(def, "_meta")?;
+    r.meta = opt_json(def, "_meta")?.map(Box::new);
     for (var, f) in completers(def, &what)? {
         r.completers.insert(var, Rc::new(JsCompleter { f }));
     }
@@ -265,7 +265,7 @@ pub fn register_prompt(
         }
     }
     p.icons = icons(def, &what)?;
-    p.meta = opt_json(def, "_meta")?;
+    p.meta = opt_json(def, "_meta")?.map(Box::new);
     for (arg, f) in completers(def, &what)? {
         p.completers.insert(arg, Rc::new(JsCompleter { f }));
     }

@@ -120,10 +120,10 @@ pub fn tool(t: &Tool, version: ProtocolVersion) -> Value {
     }
     put(&mut m, "icons", icons(&d.icons, version));
     if version.has_tasks() {
-        put(&mut m, "execution", d.execution.clone());
+        put(&mut m, "execution", d.execution.as_deref().cloned());
     }
     if version.has_titles() {
-        put(&mut m, "_meta", d.meta.clone());
+        put(&mut m, "_meta", d.meta.as_deref().cloned());
     }
     Value::Object(m)
 }
@@ -139,7 +139,7 @@ fn resource_common(r: &Resource, version: ProtocolVersion, m: &mut Map<String, V
     put(m, "annotations", d.annotations.clone());
     put(m, "icons", icons(&d.icons, version));
     if version.has_titles() {
-        put(m, "_meta", d.meta.clone());
+        put(m, "_meta", d.meta.as_deref().cloned());
     }
 }
 
@@ -195,7 +195,7 @@ pub fn prompt(p: &PromptDef, version: ProtocolVersion) -> Value {
     }
     put(&mut m, "icons", icons(&p.icons, version));
     if version.has_titles() {
-        put(&mut m, "_meta", p.meta.clone());
+        put(&mut m, "_meta", p.meta.as_deref().cloned());
     }
     Value::Object(m)
 }

@@ -32,9 +32,11 @@ pub struct ToolDef {
     /// `icons` (2025-11-25 on).
     pub icons: Vec<Value>,
     /// `execution` (2025-11-25 on; e.g. `taskSupport` as earlier versions spelled it).
-    pub execution: Option<Value>,
+    /// Boxed, as `meta` is: few tools have either, and a page may register thousands (a
+    /// `Value` is 48 bytes in wasm32; a box, 4).
+    pub execution: Option<Box<Value>>,
     /// `_meta`, passed through as given.
-    pub meta: Option<Value>,
+    pub meta: Option<Box<Value>>,
     /// Whether a call may run as a task (the Tasks extension, SEP-2663; see
     /// [`crate::server::tasks`]). Forbidden unless the registering door says otherwise.
     pub task_support: TaskSupport,
@@ -186,8 +188,8 @@ pub struct ResourceDef {
     pub annotations: Option<Value>,
     /// `icons` (2025-11-25 on).
     pub icons: Vec<Value>,
-    /// `_meta`, passed through as given.
-    pub meta: Option<Value>,
+    /// `_meta`, passed through as given (boxed, as a tool's is).
+    pub meta: Option<Box<Value>>,
     /// Reads the resource (for a template, with its variables).
     pub handler: Rc<dyn ResourceHandler>,
     /// Completion per template variable.
@@ -272,8 +274,8 @@ pub struct PromptDef {
     pub arguments: Vec<PromptArgument>,
     /// `icons` (2025-11-25 on).
     pub icons: Vec<Value>,
-    /// `_meta`, passed through as given.
-    pub meta: Option<Value>,
+    /// `_meta`, passed through as given (boxed, as a tool's is).
+    pub meta: Option<Box<Value>>,
     /// Renders the prompt's messages from its arguments.
     pub handler: Rc<dyn PromptHandler>,
     /// Completion per argument (`completion/complete`).
