@@ -72,6 +72,8 @@ function __mcpDefineClient(loadModule, preload = false) {
   let loading = null;
   const adopt = (w) => {
     if (typeof w.setClientErrorClasses === 'function') w.setClientErrorClasses(errors);
+    // Its tab and iframe transports post as the core's do: from a microtask (gates.js).
+    if (typeof w.setClientHelpers === 'function') w.setClientHelpers({ postEnvelope: __mcpPostEnvelope });
     wasm = w;
     return w;
   };

@@ -13,8 +13,8 @@
 //   __mcpPostEnvelope(target, channel, direction, payload, targetOrigin)
 //     → target.postMessage({ channel, type: 'mcp', direction, payload }, targetOrigin)
 //
-// posted from a microtask of its own, in the order asked (the tab and iframe transports' answers
-// and announcements). Where a debugger or an automation
+// posted from a microtask of its own, in the order asked (the tab and iframe server transports'
+// answers and announcements; the client module's tab and iframe transports' messages). Where a debugger or an automation
 // client (DevTools, Playwright, Puppeteer: anything with the DevTools Runtime domain on) is
 // attached, every postMessage records the JS stack of its caller for the async stack trace,
 // frame by frame, and the core's answers come from deep in the wasm's call stack: posted from

@@ -35,6 +35,16 @@ pub fn set_client_error_classes(classes: JsValue) {
     CLASSES.with(|c| *c.borrow_mut() = classes);
 }
 
+/// Receives the installer's helpers for the client module (called once, when the module
+/// loads): `postEnvelope` (`polyfill/src/gates.js`), with which the tab and iframe client
+/// transports post their messages from a microtask of their own instead of from deep in the
+/// wasm's call stack, whose every frame an attached DevTools client records with each
+/// `postMessage`. Without it (a page loading the module by hand) they post at once.
+#[wasm_bindgen(js_name = setClientHelpers)]
+pub fn set_client_helpers(helpers: JsValue) {
+    crate::wire::mcpb::use_post_envelope(&helpers);
+}
+
 /// `new classes[name](...args)`, or a plain `Error` named `name` before the classes arrive.
 fn construct(name: &'static str, message: &str, args: &[JsValue]) -> JsValue {
     let class = CLASSES.with(|c| js::get(&c.borrow(), name).unwrap_or(JsValue::UNDEFINED));

@@ -319,6 +319,46 @@ test('a same-page tab server via TabClientTransport (the page\'s own default tab
     assert.deepEqual(r.changed, ['notifications/tools/list_changed']);
   }, { html: CLASSIC }));
 
+// As the core's transports do (tab_transport.test.mjs), the client module's tab and iframe
+// transports post from a microtask of their own: with a DevTools client attached, every
+// postMessage records its caller's whole stack, wasm frames included.
+test('TabClientTransport posts from a microtask of its own (no wasm frame under postMessage), in order', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+      await navigator.modelContext.registerTool({ name: 'echo', description: 'Echo', execute: async ({ n }) => String(n) });
+      const stacks = [];
+      const ids = [];
+      const post = window.postMessage;
+      window.postMessage = function (message, ...rest) {
+        if (message && message.direction === 'client-to-server') {
+          stacks.push(new Error().stack.split('\n').slice(1));
+          if (message.payload && message.payload.id !== undefined) ids.push(message.payload.id);
+        }
+        return post.call(this, message, ...rest);
+      };
+      Error.stackTraceLimit = 100;
+      const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+      await client.connect();
+      const answers = await Promise.all([1, 2, 3, 4, 5].map((n) => client.callTool('echo', { n })));
+      await client.close();
+      window.postMessage = post;
+      return {
+        answers: answers.map((a) => a.content[0].text),
+        posts: stacks.length,
+        ordered: ids.every((id, i) => i === 0 || id > ids[i - 1]),
+        requests: ids.length,
+        wasm: stacks.flat().filter((f) => /wasm/.test(f)),
+      };
+    });
+    assert.deepEqual(r.answers, ['1', '2', '3', '4', '5']);
+    // mcp-check-ready, initialize, notifications/initialized and the five calls at least.
+    assert.ok(r.posts >= 8, `${r.posts} posts`);
+    assert.ok(r.requests >= 6, `${r.requests} requests`);
+    assert.equal(r.ordered, true);
+    assert.deepEqual(r.wasm, []);
+  }, { html: CLASSIC }));
+
 test('timeout: a never-settling tool rejects with RequestTimeoutError and the server sees notifications/cancelled', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async (url) => {

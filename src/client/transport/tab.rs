@@ -20,7 +20,7 @@ use crate::client::Handshake;
 use crate::js;
 use crate::js::Listener;
 use crate::server::CancellationToken;
-use crate::wire::mcpb::{envelope, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER};
+use crate::wire::mcpb::{self, open_envelope, CHECK, READY, STOPPED, TO_CLIENT, TO_SERVER};
 
 pub use crate::wire::tab::DEFAULT_CHANNEL;
 
@@ -41,16 +41,23 @@ pub(crate) fn classify(payload: JsValue) -> Incoming {
     }
 }
 
-/// Posts `payload` to the server's window `w` in a client-to-server envelope on `channel`.
+/// Posts `payload` to the server's window `w` in a client-to-server envelope on `channel`:
+/// from a microtask of its own once the installer has handed over its envelope poster
+/// (`setClientHelpers`, `src/client/bridge.rs`), as the core's transports post (see
+/// [`mcpb::post`]); a post that fails then is reported from there.
 pub(crate) fn post_to_server(
     w: &JsValue,
     channel: &str,
     payload: &JsValue,
     target_origin: &str,
 ) -> Result<(), JsValue> {
-    let env = envelope(&JsValue::from_str(channel), TO_SERVER, payload);
-    js::call(w, "postMessage", &[&env, &JsValue::from_str(target_origin)])?;
-    Ok(())
+    mcpb::post(
+        w,
+        &JsValue::from_str(channel),
+        TO_SERVER,
+        payload,
+        &JsValue::from_str(target_origin),
+    )
 }
 
 /// Posts `'mcp-check-ready'` to the server's window `w`, reporting a failure.
