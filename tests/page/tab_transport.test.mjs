@@ -484,7 +484,7 @@ test('the deepest arguments and results the core accepts are answered, deeper on
       await run('argsTooDeep', 'tools/call', { name: 'depth', arguments: { a: nest(200) } }, (r) => r.error?.code);
       await run('structured', 'tools/call', { name: 'structured', arguments: { n: 126 } }, (r) => depthOf(r.result?.structuredContent));
       await run('value', 'tools/call', { name: 'value', arguments: { n: 126 } }, (r) => JSON.parse(text(r)).a !== undefined);
-      await run('valueTooDeep', 'tools/call', { name: 'value', arguments: { n: 1000 } }, (r) => [r.result?.isError, /cannot be serialized/.test(text(r))]);
+      await run('valueTooDeep', 'tools/call', { name: 'value', arguments: { n: 1000 } }, (r) => [r.result?.isError, /Tool value returned a value that cannot be serialized/.test(text(r))]);
       return out;
     });
     assert.deepEqual(r.args, { got: '123', ping: true });
