@@ -14,12 +14,13 @@
 //     → target.postMessage({ channel, type: 'mcp', direction, payload }, targetOrigin)
 //
 // posted from a microtask of its own, in the order asked (the tab and iframe server transports'
-// answers and announcements; the client module's tab and iframe transports' messages). Where a debugger or an automation
-// client (DevTools, Playwright, Puppeteer: anything with the DevTools Runtime domain on) is
-// attached, every postMessage records the JS stack of its caller for the async stack trace,
-// frame by frame, and the core's answers come from deep in the wasm's call stack: posted from
-// there, an answer cost about 9 µs more than the client's request did (Chromium 156, under
-// Playwright; without a DevTools client attached, posting later costs nothing measurable).
+// answers and announcements; the client module's tab and iframe transports' messages). Where a
+// debugger or an automation client (DevTools, Playwright, Puppeteer: anything with the DevTools
+// Runtime domain on) is attached, every postMessage records the JS stack of its caller for the
+// async stack trace, frame by frame, and the core's answers come from deep in the wasm's call
+// stack: posted from there, an answer cost about 9 µs more than the client's request did
+// (Chromium 156, under Playwright; without a DevTools client attached, posting later costs
+// nothing measurable).
 // The payloads are JSON values and control strings, which always clone. A post that throws
 // anyway (a target origin that is not one) is reported as the core reports what a page's
 // callback throws (src/js/io.rs `report`): to `reportError`, or the console.
