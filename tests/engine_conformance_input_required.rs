@@ -364,8 +364,12 @@ fn in_the_handshake_era_the_engine_asks_the_client_itself() {
             "two_rounds",
             "Asks a name, then a color",
             // As on the wire, each retry brings the answers to the latest round only; what
-            // earlier rounds learned travels in requestState.
-            |_: Value, ctx: RequestContext| async move {
+            // earlier rounds learned travels in requestState. Every round gets the call's
+            // arguments.
+            |args: Value, ctx: RequestContext| async move {
+                if args != json!({"greeting": "hi"}) {
+                    return Err(format!("this round got the arguments {args}").into());
+                }
                 let state = ctx.request_state().map(String::from);
                 let r = ctx.input_responses().cloned().unwrap_or_default();
                 let answer = |k: &str, f: &str| r.get(k).and_then(|a| a["content"][f].as_str()).map(String::from);
@@ -388,7 +392,7 @@ fn in_the_handshake_era_the_engine_asks_the_client_itself() {
         "protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}));
     h.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
     let out = h.send(
-        json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"two_rounds","arguments":{}}}),
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"two_rounds","arguments":{"greeting":"hi"}}}),
     );
     let schemas = McpSchemas::default();
     assert_eq!(out.len(), 1, "{out:?}");

@@ -689,6 +689,9 @@ fn content_is_shaped_for_each_version() {
         if v < "2025-06-18" {
             assert_eq!(content[3]["text"], json!("Resource: doc one (app://doc/1)"));
             assert!(content[0].get("_meta").is_none(), "{v}");
+        } else {
+            assert_eq!(content[0]["_meta"], json!({"k": 1}), "{v}");
+            assert_eq!(content[3]["uri"], json!("app://doc/1"), "{v}");
         }
         if v < "2025-03-26" {
             assert!(content[2]["text"].as_str().unwrap().contains("audio/wav"));

@@ -207,43 +207,50 @@ pub fn content_blocks(blocks: &[Value], version: ProtocolVersion) -> Vec<Value> 
     blocks
         .iter()
         .map(|b| {
-            let kind = b.get("type").and_then(Value::as_str).unwrap_or("");
-            let mut out = match kind {
-                "audio" if !version.has_audio() => json!({
-                    "type": "text",
-                    "text": format!(
-                        "[audio content ({}) not representable in protocol {}]",
-                        b.get("mimeType").and_then(Value::as_str).unwrap_or("unknown type"),
-                        version
-                    ),
-                }),
-                "resource_link" if !version.has_resource_link() => json!({
-                    "type": "text",
-                    "text": format!(
-                        "Resource: {} ({})",
-                        b.get("name").and_then(Value::as_str).unwrap_or(""),
-                        b.get("uri").and_then(Value::as_str).unwrap_or("")
-                    ),
-                }),
-                _ => b.clone(),
-            };
-            if !version.has_titles() {
-                if let Some(o) = out.as_object_mut() {
-                    o.remove("_meta");
-                }
-            }
-            out
+            let mut b = b.clone();
+            adapt_block(&mut b, version);
+            b
         })
         .collect()
+}
+
+/// [`content_blocks`] for one block, in place: a block `version` can carry as it is is left
+/// untouched (the common case costs no copy).
+fn adapt_block(b: &mut Value, version: ProtocolVersion) {
+    let kind = b.get("type").and_then(Value::as_str).unwrap_or("");
+    let described = match kind {
+        "audio" if !version.has_audio() => Some(format!(
+            "[audio content ({}) not representable in protocol {}]",
+            b.get("mimeType")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown type"),
+            version
+        )),
+        "resource_link" if !version.has_resource_link() => Some(format!(
+            "Resource: {} ({})",
+            b.get("name").and_then(Value::as_str).unwrap_or(""),
+            b.get("uri").and_then(Value::as_str).unwrap_or("")
+        )),
+        _ => None,
+    };
+    if let Some(text) = described {
+        *b = json!({ "type": "text", "text": text });
+    }
+    if !version.has_titles() {
+        if let Some(o) = b.as_object_mut() {
+            o.remove("_meta");
+        }
+    }
 }
 
 /// A `CallToolResult` for `version`: content blocks adapted, and `structuredContent`
 /// dropped before 2025-06-18 (its JSON text is already in `content`) and, through
 /// 2025-11-25, when it is not an object (those versions allow only objects).
 pub fn call_tool_result(mut result: Map<String, Value>, version: ProtocolVersion) -> Value {
-    if let Some(Value::Array(blocks)) = result.get("content") {
-        let adapted = content_blocks(blocks, version);
-        result.insert("content".into(), Value::Array(adapted));
+    if let Some(Value::Array(blocks)) = result.get_mut("content") {
+        for b in blocks.iter_mut() {
+            adapt_block(b, version);
+        }
     }
     let representable = match result.get("structuredContent") {
         None => true,
@@ -263,10 +270,7 @@ pub fn prompt_result(mut result: Map<String, Value>, version: ProtocolVersion) -
     if let Some(Value::Array(messages)) = result.get_mut("messages") {
         for m in messages.iter_mut() {
             if let Some(content) = m.get_mut("content") {
-                let adapted = content_blocks(std::slice::from_ref(content), version);
-                if let Some(block) = adapted.into_iter().next() {
-                    *content = block;
-                }
+                adapt_block(content, version);
             }
         }
     }

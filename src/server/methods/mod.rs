@@ -88,7 +88,7 @@ pub(crate) fn runs_handler(method: &str) -> bool {
 }
 
 /// Routes a request to its method.
-pub(crate) fn dispatch(call: &Call) -> Reply {
+pub(crate) fn dispatch(call: &mut Call) -> Reply {
     let m = call.method.as_str();
     // `initialize` and `ping` are the only methods reachable without a version.
     let Some(v) = call.version else {

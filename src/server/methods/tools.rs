@@ -59,7 +59,7 @@ pub(super) fn unknown_tool(name: &str) -> ServerError {
 /// be, the call is an `isError` result naming why, and the tool does not run.
 ///
 /// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools>; the task path SEP-2663; input-required rounds SEP-2322.
-pub(super) fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
+pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
     let name = match param_str(&call.params, "name", "tools/call") {
         Ok(name) => name,
         Err(e) => return now(Err(e)),
@@ -71,7 +71,7 @@ pub(super) fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
     let Some(wait) = server.validator_ready_for(&tool) else {
         return tools_call_checked(call, tool, v);
     };
-    let call = Call {
+    let mut call = Call {
         session: call.session.clone(),
         id: call.id.clone(),
         method: call.method.clone(),
@@ -95,7 +95,7 @@ pub(super) fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
         let Some(tool) = call.session.server().tool(&tool.def.name) else {
             return Err(unknown_tool(&tool.def.name));
         };
-        match tools_call_checked(&call, tool, v) {
+        match tools_call_checked(&mut call, tool, v) {
             Reply::Now(r) => r,
             Reply::Later(f) => f.await,
             Reply::Listen(_) | Reply::Text(_) => Err(ServerError::Internal(
@@ -105,10 +105,11 @@ pub(super) fn tools_call(call: &Call, v: ProtocolVersion) -> Reply {
     }))
 }
 
-pub(super) fn tools_call_checked(call: &Call, tool: Rc<Tool>, v: ProtocolVersion) -> Reply {
-    let args = match call.params.get("arguments") {
+/// Takes the arguments out of `call`'s params (nothing reads them there afterwards).
+pub(super) fn tools_call_checked(call: &mut Call, tool: Rc<Tool>, v: ProtocolVersion) -> Reply {
+    let args = match call.params.get_mut("arguments").map(Value::take) {
         None | Some(Value::Null) => Value::Object(Map::new()),
-        Some(a) => a.clone(),
+        Some(a) => a,
     };
     let server = call.session.server().clone();
     if let Err(e) = server.check_args(&tool, &args) {

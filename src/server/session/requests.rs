@@ -242,7 +242,7 @@ impl SessionInner {
             stateless,
         } = job;
         let ctx = self.context(&id, &params, version, stateless);
-        let call = Call {
+        let mut call = Call {
             session: self.clone(),
             id: id.clone(),
             method: method.clone(),
@@ -251,7 +251,7 @@ impl SessionInner {
             stateless,
             ctx,
         };
-        match methods::dispatch(&call) {
+        match methods::dispatch(&mut call) {
             Reply::Now(r) => {
                 self.answered_now(&call, queued, permit);
                 Outcome::Now(Some(self.reply(&id, &method, version, r)))
