@@ -14,6 +14,9 @@
 // (on the other origin when `cross`), waits until its helpers answer, and returns
 // `{ el, win, origin, run(source) }`; `run` evaluates an async function body in the frame
 // (through postMessage with exact origins, so it works cross-origin) and returns its JSON result.
+// Each page's helpers keep a trail of the steps they reached (frame appended and loaded, a run
+// posted and answered, an outcome started and settled); `__f.where()` reads the top's and its
+// same-origin frames' last steps, so a case that hangs can say where.
 
 /** Helpers installed in every page (top and frames) as `window.__f`. */
 export const HELPERS = `
@@ -27,6 +30,11 @@ window.__f = (() => {
   const AsyncFunction = (async () => {}).constructor;
   const pending = new Map();
   let next = 0;
+  const trail = [];
+  const reached = (step) => {
+    trail.push(step);
+    if (trail.length > 8) trail.shift();
+  };
   addEventListener('message', async (ev) => {
     const d = ev.data;
     if (!d || typeof d !== 'object') return;
@@ -45,7 +53,10 @@ window.__f = (() => {
     mc: () => document.modelContext,
     tick: (ms) => new Promise((r) => setTimeout(r, ms || 0)),
     async outcome(fn) {
+      const what = String(fn).replace(/\\s+/g, ' ').slice(0, 60);
+      reached('outcome started: ' + what);
       try { const v = await fn(); return v === undefined ? 'ok' : v; } catch (e) { return err(e); }
+      finally { reached('outcome settled: ' + what); }
     },
     tool(name, extra) {
       return Object.assign({ name, description: 'A tool named ' + name, execute: () => name + ' ran in ' + (window === top ? 'top' : 'a frame') }, extra || {});
@@ -60,14 +71,22 @@ window.__f = (() => {
       if (sandbox !== undefined) el.setAttribute('sandbox', sandbox);
       el.src = url.href;
       const loaded = new Promise((r) => el.addEventListener('load', r, { once: true }));
+      const which = 'frame ' + url.origin + (allow === undefined ? '' : ' allow=' + allow);
+      reached(which + ': appended');
       document.body.appendChild(el);
       await loaded;
+      reached(which + ': loaded');
       const h = {
         el, win: el.contentWindow, origin: url.origin,
         run(source) {
           const id = ++next;
+          const what = which + ': run ' + id;
+          reached(what + ' posted');
           return new Promise((resolve, reject) => {
-            pending.set(id, (reply) => (reply.ok ? resolve(reply.value) : reject(new Error(reply.error))));
+            pending.set(id, (reply) => {
+              reached(what + ' answered');
+              return reply.ok ? resolve(reply.value) : reject(new Error(reply.error));
+            });
             h.win.postMessage({ __fEval: id, source }, h.origin);
           });
         },
@@ -75,6 +94,17 @@ window.__f = (() => {
       return h;
     },
     otherOrigin: () => altOf(location.href).origin,
+    // The last steps reached here and in each same-origin frame (a cross-origin frame's
+    // helpers cannot be read from here).
+    where() {
+      const parts = ['here: ' + (trail.slice(-3).join(' > ') || 'no step')];
+      for (const [i, el] of [...document.querySelectorAll('iframe')].entries()) {
+        let inner;
+        try { inner = el.contentWindow.__f ? el.contentWindow.__f.where() : 'no helpers'; } catch { inner = 'cross-origin'; }
+        parts.push('iframe ' + i + ' (' + inner + ')');
+      }
+      return parts.join('; ');
+    },
     // fn(frame, allow) for a cross-origin frame without an allow attribute, then one with
     // allow="tools": { undefined: result, tools: result }.
     async acrossAllow(fn) {

@@ -58,7 +58,10 @@ async function runAll(kind) {
         const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 8000).unref());
         return await Promise.race([page.evaluate(c.run), timeout]);
       } catch (e) {
-        return { thrown: String(e.message).split('\n')[0] };
+        let thrown = String(e.message).split('\n')[0];
+        // A hang names the last steps the helpers reached (frames.cases.mjs, __f.where).
+        if (thrown === 'timed out') thrown += `; at: ${await page.evaluate(() => __f.where()).catch((w) => `unknown (${w.message})`)}`;
+        return { thrown };
       }
     }, { nativeWebMCP: kind === 'native', timeout: 10_000, allowPageErrors: true });
   }
