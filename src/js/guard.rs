@@ -22,7 +22,8 @@ pub fn use_message_gate(config: &JsValue) {
 }
 
 /// The first checks of a `message` event, made in JS before the listener is called (see
-/// `polyfill/src/gates.js`): the event's data is an object with each of `fields` (`(key,
+/// `polyfill/src/gates.js`, where every gate on one target shares one `message` listener):
+/// the event's data is an object with each of `fields` (`(key,
 /// value)`; `None` stands for any string) and, when `source` is given, its source is that
 /// window. The listener must drop every event the gate drops. A gated listener is called
 /// `(event, data)` with the data the gate checked, an object; ungated (no gate maker in the
@@ -41,8 +42,9 @@ pub struct Listener {
     /// Added for the capture phase (`addEventListener(type, fn, true)`).
     capture: bool,
     callback: Callback,
-    /// What was added in place of `callback` (a gate calling it), if anything.
-    added: Option<JsValue>,
+    /// For a gated listener: the function that takes its gate off the target's shared
+    /// listener (the gate maker added it there, in place of adding `callback`).
+    ungate: Option<Function>,
 }
 
 impl Listener {
@@ -119,16 +121,18 @@ impl Listener {
         f: Box<dyn FnMut(JsValue, JsValue)>,
     ) -> Result<Listener, JsValue> {
         let callback = Callback::wrap(f);
-        let added = gate.and_then(|g| gated(&callback, g));
+        let ungate = gate.and_then(|g| gated(target, &callback, g));
         let listener = Listener {
             target: target.clone(),
             remove,
             event: event.map(str::to_string),
             capture,
             callback,
-            added,
+            ungate,
         };
-        listener.call(add)?;
+        if listener.ungate.is_none() {
+            listener.call(add)?;
+        }
         Ok(listener)
     }
 
@@ -138,7 +142,7 @@ impl Listener {
         let capture = JsValue::TRUE;
         let mut args: Vec<&JsValue> = Vec::with_capacity(3);
         args.extend(event.as_ref());
-        args.push(self.added.as_ref().unwrap_or(self.callback.as_ref()));
+        args.push(self.callback.as_ref());
         if self.capture {
             args.push(&capture);
         }
@@ -146,25 +150,38 @@ impl Listener {
     }
 }
 
-/// `callback` behind `gate`, made by the core's gate maker; `None` without one.
-fn gated(callback: &Callback, gate: MessageGate) -> Option<JsValue> {
+/// `callback` behind `gate` on `target`'s `message` events, by the core's gate maker; the
+/// function taking it off again. `None` without a gate maker (or when it failed): the caller
+/// adds `callback` itself.
+fn gated(target: &JsValue, callback: &Callback, gate: MessageGate) -> Option<Function> {
     let maker = MESSAGE_GATE.with(|g| g.with(Function::clone))?;
     let fields: Array = gate
         .fields
         .iter()
         .map(|(k, v)| Array::of2(&super::name(k), v.unwrap_or(&JsValue::UNDEFINED)))
         .collect();
-    let args = Array::of3(
+    let args = Array::of4(
+        target,
         callback.as_ref(),
         gate.source.unwrap_or(&JsValue::UNDEFINED),
         &fields,
     );
-    maker.apply(&JsValue::UNDEFINED, &args).ok()
+    maker
+        .apply(&JsValue::UNDEFINED, &args)
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
 }
 
 impl Drop for Listener {
     fn drop(&mut self) {
-        let _ = self.call(self.remove);
+        match &self.ungate {
+            Some(ungate) => {
+                let _ = ungate.call0(&JsValue::UNDEFINED);
+            }
+            None => {
+                let _ = self.call(self.remove);
+            }
+        }
     }
 }
 

@@ -1,0 +1,107 @@
+// polyfill/src/gates.js's message gates: every gate on one target shares one `message` listener,
+// and that listener must behave as the separate listeners it replaces would (src/js/guard.rs
+// adds the core's gated listeners through it). Run in a fresh V8 context on Node's EventTarget
+// and MessageEvent; the transports that use the gates are tested end to end in the browser
+// (tab_transport, transport_hostile, transport_recovery, frames).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { REPO_ROOT } from '../../scripts/lib/project.mjs';
+
+const SOURCE = fs.readFileSync(path.join(REPO_ROOT, 'polyfill/src/gates.js'), 'utf8');
+
+/** A context with gates.js, a target that counts its `message` listeners, and reportError. */
+function load() {
+  const reported = [];
+  const context = vm.createContext({ reportError: (e) => reported.push(e.message), queueMicrotask });
+  vm.runInContext(SOURCE, context);
+  const target = new EventTarget();
+  let listeners = 0;
+  const add = target.addEventListener.bind(target);
+  const remove = target.removeEventListener.bind(target);
+  target.addEventListener = (type, fn, ...rest) => {
+    if (type === 'message') listeners++;
+    return add(type, fn, ...rest);
+  };
+  target.removeEventListener = (type, fn, ...rest) => {
+    if (type === 'message') listeners--;
+    return remove(type, fn, ...rest);
+  };
+  const gate = (handler, source, fields) => context.__mcpMessageGate(target, handler, source, fields);
+  const send = (data, source = null) => target.dispatchEvent(new MessageEvent('message', { data, source }));
+  return { gate, send, reported, listeners: () => listeners };
+}
+
+test('gates on one target share one listener, removed with the last gate and added again after', () => {
+  const { gate, send, listeners } = load();
+  const seen = [];
+  const offA = gate((ev, d) => seen.push(['a', d.n]), undefined, [['kind', 'x']]);
+  const offB = gate((ev, d) => seen.push(['b', d.n]), undefined, [['kind', 'x']]);
+  assert.equal(listeners(), 1);
+  send({ kind: 'x', n: 1 });
+  offA();
+  assert.equal(listeners(), 1);
+  send({ kind: 'x', n: 2 });
+  offA(); // a second call does nothing
+  offB();
+  assert.equal(listeners(), 0);
+  send({ kind: 'x', n: 3 });
+  const offC = gate((ev, d) => seen.push(['c', d.n]), undefined, [['kind', 'x']]);
+  assert.equal(listeners(), 1);
+  send({ kind: 'x', n: 4 });
+  offC();
+  assert.equal(listeners(), 0);
+  assert.deepEqual(seen, [['a', 1], ['b', 1], ['b', 2], ['c', 4]]);
+});
+
+test('each gate lets through only data with its fields and, when given, its source', () => {
+  const { gate, send } = load();
+  const { port1: mine, port2: other } = new MessageChannel();
+  const seen = [];
+  gate((ev, d) => seen.push(['any source', d.n]), undefined, [['channel', undefined], ['type', 'mcp']]);
+  gate((ev, d) => seen.push(['mine', d.n, ev.source === mine]), mine, [['type', 'mcp']]);
+  send({ channel: 'c', type: 'mcp', n: 1 }, mine);
+  send({ channel: 'c', type: 'mcp', n: 2 }, other);
+  send({ channel: 7, type: 'mcp', n: 3 }, mine); // channel: any string, and 7 is not one
+  send({ type: 'other', channel: 'c', n: 4 }, mine);
+  for (const data of [null, 'text', 42, undefined]) send(data, mine);
+  assert.deepEqual(seen, [
+    ['any source', 1], ['mine', 1, true],
+    ['any source', 2],
+    ['mine', 3, true],
+  ]);
+  mine.close();
+  other.close();
+});
+
+test('during a dispatch, a gate added does not see the event and a gate removed is not called', () => {
+  const { gate, send } = load();
+  const seen = [];
+  let offLater;
+  gate((ev, d) => {
+    seen.push(['first', d.n]);
+    if (d.n === 1) {
+      offLater();
+      gate((e, dd) => seen.push(['added', dd.n]), undefined, [['kind', 'x']]);
+    }
+  }, undefined, [['kind', 'x']]);
+  offLater = gate((ev, d) => seen.push(['later', d.n]), undefined, [['kind', 'x']]);
+  send({ kind: 'x', n: 1 });
+  send({ kind: 'x', n: 2 });
+  assert.deepEqual(seen, [['first', 1], ['first', 2], ['added', 2]]);
+});
+
+test('a handler that throws is reported and the next gates still run', () => {
+  const { gate, send, reported } = load();
+  const seen = [];
+  gate(() => {
+    throw new Error('handler failed');
+  }, undefined, [['kind', 'x']]);
+  gate((ev, d) => seen.push(d.n), undefined, [['kind', 'x']]);
+  send({ kind: 'x', n: 1 });
+  send({ kind: 'x', n: 2 });
+  assert.deepEqual(seen, [1, 2]);
+  assert.deepEqual(reported, ['handler failed', 'handler failed']);
+});
