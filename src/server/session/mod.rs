@@ -498,15 +498,15 @@ impl SessionInner {
             outcomes.into_iter().map(Outcome::into_sent).collect();
         let me = self.clone();
         self.server.runtime().spawn(Box::pin(async move {
-            // The answers' texts joined into one array's: each was serialized once.
-            let replies: Vec<String> = join_all(futs)
-                .await
-                .into_iter()
-                .flatten()
-                .map(Sent::into_text)
-                .collect();
-            if !replies.is_empty() {
-                me.send_sent(Sent::Text(format!("[{}]", replies.join(","))));
+            // The answers' texts written into one array's: each was serialized once.
+            let mut array = String::new();
+            for reply in join_all(futs).await.into_iter().flatten() {
+                array.push(if array.is_empty() { '[' } else { ',' });
+                array.push_str(&reply.into_text());
+            }
+            if !array.is_empty() {
+                array.push(']');
+                me.send_sent(Sent::Text(array));
             }
             me.close_if_retired();
         }));
