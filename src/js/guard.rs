@@ -23,12 +23,12 @@ pub fn use_message_gate(config: &JsValue) {
 
 /// The first checks of a `message` event, made in JS before the listener is called (see
 /// `polyfill/src/gates.js`, where every gate on one target shares one `message` listener):
-/// the event's data is an object with each of `fields` (`(key,
-/// value)`; `None` stands for any string) and, when `source` is given, its source is that
-/// window. The listener must drop every event the gate drops. A gated listener is called
-/// `(event, data)` with the data the gate checked, an object; ungated (no gate maker in the
-/// config), it is called `(event)` and its second argument is `undefined`, so a listener that
-/// is handed an object may take these checks as made, and one handed `undefined` makes them.
+/// the event's data is an object with each of `fields` (`(key, value)`; `None` stands for any
+/// string) and, when `source` is given, its source is that window. The listener must drop
+/// every event the gate drops. A gated listener is called `(event, data)` with the data the
+/// gate checked, an object; ungated (no gate maker in the config), it is called `(event)` and
+/// its second argument is `undefined`, so a listener that is handed an object may take these
+/// checks as made, and one handed `undefined` makes them.
 pub struct MessageGate<'a> {
     pub source: Option<&'a JsValue>,
     pub fields: &'a [(&'static str, Option<&'a JsValue>)],
