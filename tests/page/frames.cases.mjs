@@ -15,8 +15,8 @@
 // `{ el, win, origin, run(source) }`; `run` evaluates an async function body in the frame
 // (through postMessage with exact origins, so it works cross-origin) and returns its JSON result.
 // Each page's helpers keep a trail of the steps they reached (frame appended and loaded, a run
-// posted and answered, an outcome started and settled); `__f.where()` reads the top's and its
-// same-origin frames' last steps, so a case that hangs can say where.
+// posted and answered, an outcome started and settled); `__f.where()` asks the top's and its
+// frames' last steps, so a case that hangs can say where.
 
 /** Helpers installed in every page (top and frames) as `window.__f`. */
 export const HELPERS = `
@@ -46,6 +46,12 @@ window.__f = (() => {
     } else if (d.__fReply !== undefined && pending.has(d.__fReply)) {
       pending.get(d.__fReply)(d.reply);
       pending.delete(d.__fReply);
+    } else if (d.__fWhere !== undefined && ev.source === parent && ev.source !== window) {
+      // Asked by the embedder (any origin): where this page's helpers are.
+      ev.source.postMessage({ __fWhereReply: d.__fWhere, where: await api.where() }, ev.origin);
+    } else if (d.__fWhereReply !== undefined && pending.has('where ' + d.__fWhereReply)) {
+      pending.get('where ' + d.__fWhereReply)(d.where);
+      pending.delete('where ' + d.__fWhereReply);
     }
   });
   const api = {
@@ -94,13 +100,17 @@ window.__f = (() => {
       return h;
     },
     otherOrigin: () => altOf(location.href).origin,
-    // The last steps reached here and in each same-origin frame (a cross-origin frame's
-    // helpers cannot be read from here).
-    where() {
+    // The last steps reached here and in each frame, asked by message (so a cross-origin
+    // frame answers too; one that does not within 500 ms is reported as silent).
+    async where() {
       const parts = ['here: ' + (trail.slice(-3).join(' > ') || 'no step')];
       for (const [i, el] of [...document.querySelectorAll('iframe')].entries()) {
-        let inner;
-        try { inner = el.contentWindow.__f ? el.contentWindow.__f.where() : 'no helpers'; } catch { inner = 'cross-origin'; }
+        const id = ++next;
+        const inner = await new Promise((resolve) => {
+          pending.set('where ' + id, resolve);
+          setTimeout(() => pending.delete('where ' + id) && resolve('silent'), 500);
+          try { el.contentWindow.postMessage({ __fWhere: id }, '*'); } catch (e) { resolve('unreachable'); }
+        });
         parts.push('iframe ' + i + ' (' + inner + ')');
       }
       return parts.join('; ');

@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { withPage, requireDist, getServer } from './harness.mjs';
 import { CASES, HELPERS } from './frames.cases.mjs';
 
@@ -47,46 +48,67 @@ async function routes(kind) {
   return { plain, oac0 };
 }
 
-/** Runs every case in a fresh page and returns { name → record | { thrown } }. */
-async function runAll(kind) {
+/** Runs one case in a fresh page: its record, or { thrown }. */
+async function runCase(kind, c, paths) {
+  return withPage(async ({ page, goto }) => {
+    await goto(c.page === 'oac0' ? paths.oac0 : paths.plain);
+    try {
+      const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 8000).unref());
+      return await Promise.race([page.evaluate(c.run), timeout]);
+    } catch (e) {
+      let thrown = String(e.message).split('\n')[0];
+      // A hang names the last steps the helpers reached (frames.cases.mjs, __f.where).
+      if (thrown === 'timed out') thrown += `; at: ${await page.evaluate(() => __f.where()).catch((w) => `unknown (${w.message})`)}`;
+      return { thrown };
+    }
+  }, { nativeWebMCP: kind === 'native', timeout: 10_000, allowPageErrors: true });
+}
+
+/**
+ * Runs every case in a fresh page: { records: { name → record | { thrown } }, again }. A case
+ * whose record is not `expected(c)` runs once more when `retry` (native Chromium only, below);
+ * `again` lists the first records of those cases, which the test prints.
+ */
+async function runAll(kind, { expected, retry = false } = {}) {
   const paths = await routes(kind);
   const records = {};
+  const again = [];
   for (const c of CASES) {
-    records[c.name] = await withPage(async ({ page, goto }) => {
-      await goto(c.page === 'oac0' ? paths.oac0 : paths.plain);
-      try {
-        const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 8000).unref());
-        return await Promise.race([page.evaluate(c.run), timeout]);
-      } catch (e) {
-        let thrown = String(e.message).split('\n')[0];
-        // A hang names the last steps the helpers reached (frames.cases.mjs, __f.where).
-        if (thrown === 'timed out') thrown += `; at: ${await page.evaluate(() => __f.where()).catch((w) => `unknown (${w.message})`)}`;
-        return { thrown };
-      }
-    }, { nativeWebMCP: kind === 'native', timeout: 10_000, allowPageErrors: true });
+    let record = await runCase(kind, c, paths);
+    if (retry && !isDeepStrictEqual(record, expected(c))) {
+      again.push(`${c.name}: ${JSON.stringify(record)}`);
+      record = await runCase(kind, c, paths);
+    }
+    records[c.name] = record;
   }
   const dir = process.env.FRAMES_DUMP;
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `${kind}.json`), JSON.stringify(records, null, 1));
   }
-  return records;
+  return { records, again };
 }
 
 test('the cases across documents against the polyfill', async (t) => {
   requireDist('modelcontext.iife.js');
-  const records = await runAll('polyfill');
+  const { records } = await runAll('polyfill');
   for (const c of CASES) {
     await t.test(c.name, { todo: c.todo }, () => assert.deepEqual(records[c.name], c.expect));
   }
 });
 
+// Native Chromium 156, on a loaded machine (about one run in twenty on 2 cores with three runs
+// at once), sometimes leaves a `getTools()` across frames unsettled, or shows a frame's new tool
+// to its embedder a moment late. A case native Chromium does not pass runs once more, and the
+// first record is printed; the polyfill's cases run once.
+const nativeExpected = (c) => ({ ...c.expect, ...(FRAME_NATIVE_DIFFERENCES[c.name] ?? {}) });
+
 test('the cases across documents against native Chromium (--enable-features=WebMCP)', async (t) => {
-  const records = await runAll('native');
+  const { records, again } = await runAll('native', { expected: nativeExpected, retry: true });
+  for (const first of again) t.diagnostic(`native Chromium, run again after: ${first}`);
   for (const c of CASES) {
     await t.test(c.name, () => {
-      const listed = FRAME_NATIVE_DIFFERENCES[c.name] ?? {};
-      assert.deepEqual(records[c.name], { ...c.expect, ...listed },
+      assert.deepEqual(records[c.name], nativeExpected(c),
         'native Chromium differs from the spec (and the polyfill) exactly as FRAME_NATIVE_DIFFERENCES lists');
     });
   }
