@@ -221,6 +221,45 @@ test('a cross-origin frame under an embedder without the polyfill can still regi
   assert.ok(out.waitedMs < 5000, `the wait is bounded (${out.waitedMs} ms)`);
 });
 
+// An embedder whose polyfill starts after its cross-origin frame's did not hear the frame's
+// question. When its frame wire starts it says `hello` to its frames, and a frame still
+// waiting, or one whose wait ended without an answer, asks again: the answer then holds (here,
+// no `allow` attribute: the feature is denied), in place of the wait's "allowed".
+test('an embedder whose polyfill starts after its frame\'s answers the frame then', async () => {
+  requireDist('modelcontext.iife.js');
+  const polyfill = (await routes('polyfill')).plain;
+  const bare = (await routes('native')).plain;
+  const run = (waitMs) => withPage(async ({ page, goto }) => {
+    await goto(bare);
+    return page.evaluate(async ({ path, waitMs }) => {
+      const f = await __f.frame({ cross: true, path });
+      const before = await f.run(`
+        await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+        await __f.tick(${waitMs});
+        return ${waitMs} > 1000 ? await __f.outcome(() => document.modelContext.registerTool(__f.tool('early'))) : 'not asked';`);
+      await new Promise((resolve, reject) => {
+        const s = document.createElement('script');
+        s.src = '/dist/modelcontext.iife.js';
+        s.onload = resolve;
+        s.onerror = reject;
+        document.head.append(s);
+      });
+      await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+      const after = await f.run(`
+        const mc = document.modelContext;
+        return {
+          registerTool: await __f.outcome(() => mc.registerTool(__f.tool('late'))),
+          getTools: await __f.outcome(async () => (await mc.getTools()).map((t) => t.name)),
+        };`);
+      return { before, after };
+    }, { path: polyfill, waitMs });
+  }, { timeout: 20_000 });
+  // The frame's question is still open when the embedder starts.
+  assert.deepEqual(await run(100), { before: 'not asked', after: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' } });
+  // The frame's wait has ended (the feature taken as allowed) when the embedder starts.
+  assert.deepEqual(await run(1300), { before: 'ok', after: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' } });
+});
+
 // The session API (the design card's, beyond the spec) follows the `tools` policy as
 // registerTool(tool) does, and so does the earlier drafts' provideContext: a frame without the
 // feature registers no tool, resource or prompt through them and cannot connect(); in a cross-origin frame the registration made while the

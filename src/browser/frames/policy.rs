@@ -156,9 +156,18 @@ pub struct EmbedderAnswer {
 impl EmbedderAnswer {
     /// The question was asked: until [`EmbedderAnswer::settle`], the policy is a promise.
     pub fn expect(&self) {
-        if self.allowed.get().is_none() {
-            *self.waiting.borrow_mut() = Some(js::Deferred::new());
+        let mut waiting = self.waiting.borrow_mut();
+        // Asked again while waiting: whoever waits keeps the same promise.
+        if self.allowed.get().is_none() && waiting.is_none() {
+            *waiting = Some(js::Deferred::new());
         }
+    }
+
+    /// The question is asked again after a wait that ended unanswered: the policy is a
+    /// promise again until the answer (or the end of the new wait).
+    pub fn reopen(&self) {
+        self.allowed.set(None);
+        self.expect();
     }
 
     /// The answer (a late one replaces the one taken when the wait ended).

@@ -20,11 +20,14 @@
 //! | `cancel` | caller → the tool's window | `id` | no |
 //! | `call-reply` | → caller | `id`, `ok`, `value` or `error: { name, message }` | yes |
 //! | `changed` | → every instance it knows | (the tools exposed to its origin changed) | no |
+//! | `hello` | embedder → each of its frames, when its wire starts | | no |
 //! | `gone` | → every instance it knows (`pagehide`) | | no |
 //!
 //! Security rules: every message is posted with an exact target origin, never `'*'`: a reply
 //! goes to `event.origin` of what it answers; a question goes to an origin the asker was
 //! given (`fromOrigins`, the tool's `origin`, or the origin a window answered from before).
+//! The two exceptions carry no data: a frame's `policy` question where the browser does not
+//! give the embedder's origin, and an embedder's `hello` (a frame's origin is not readable).
 //! Nothing is answered to a window outside this frame tree or of an opaque origin; a tool is
 //! listed and run only for an origin in its `exposedTo`, and only while this document has the
 //! `tools` feature.
@@ -49,7 +52,8 @@ use super::{calls, listing};
 use crate::js;
 
 /// How long a frame waits for its embedder's policy answer before taking the feature as
-/// allowed (the embedder does not run this polyfill).
+/// allowed (the embedder does not run this polyfill, or not yet: its `hello` makes the frame
+/// ask again, and the answer then replaces the one taken).
 const POLICY_WAIT_MS: f64 = 1000.0;
 
 /// The wire's listeners in one document, and its open question to the embedder (kept with
@@ -61,10 +65,14 @@ struct Wire {
     /// The id of the question to the embedder (a late answer still counts) and the timer
     /// ending the wait for it.
     asked: RefCell<Option<(u64, js::Timer)>>,
+    /// Whether the wait ended without an answer (the feature taken as allowed until one comes).
+    unanswered: std::cell::Cell<bool>,
 }
 
-/// Starts the wire in this document: listens for messages, says `gone` on `pagehide`, and,
-/// in a frame whose embedder is cross-origin, asks the embedder for the `tools` policy.
+/// Starts the wire in this document: listens for messages, says `gone` on `pagehide`, says
+/// `hello` to the frames already in it (a frame whose polyfill started first asked a question
+/// nothing heard), and, in a frame whose embedder is cross-origin, asks the embedder for the
+/// `tools` policy.
 pub fn attach(inner: &Rc<EngineInner>) {
     let global = inner.global().clone();
     if !js::get(&global, "document").is_ok_and(|d| d.is_object()) {
@@ -92,6 +100,7 @@ pub fn attach(inner: &Rc<EngineInner>) {
     }) {
         wire.listeners.borrow_mut().push(l);
     }
+    say_hello(inner);
     let parent = js::get(&global, "parent").unwrap_or(JsValue::NULL);
     let embedded = parent.is_object() && parent != global;
     let cross_embedder = embedded
@@ -121,7 +130,9 @@ fn ask_policy(inner: &Rc<EngineInner>, wire: &Wire, parent: &JsValue) {
     let weak = Rc::downgrade(inner);
     let timer = js::Timer::timeout(POLICY_WAIT_MS, move || {
         if let Some(me) = weak.upgrade() {
-            if me.state::<Wire>().asked.borrow_mut().take().is_some() {
+            let wire = me.state::<Wire>();
+            if wire.asked.borrow_mut().take().is_some() {
+                wire.unanswered.set(true);
                 me.state::<EmbedderAnswer>().settle(true);
             }
         }
@@ -154,6 +165,7 @@ fn on_message(inner: &Rc<EngineInner>, ev: &JsValue) {
         match kind.as_str() {
             "changed" => on_changed(inner),
             "gone" => on_gone(inner, &source),
+            "hello" => on_hello(inner, &source),
             _ => {}
         }
         return;
@@ -195,6 +207,7 @@ fn take_policy_reply(inner: &EngineInner, source: &JsValue, origin: &str, id: f6
         return;
     }
     wire.asked.borrow_mut().take();
+    wire.unanswered.set(false);
     inner.state::<Known>().remember(source, origin, None);
     let allowed = js::get(data, "allowed").ok() == Some(JsValue::TRUE);
     inner.state::<EmbedderAnswer>().settle(allowed);
@@ -226,6 +239,44 @@ fn on_changed(inner: &Rc<EngineInner>) {
 fn on_gone(inner: &EngineInner, source: &JsValue) {
     inner.state::<Known>().forget(source);
     calls::window_gone(inner, source);
+}
+
+/// `hello` to every frame of this document (see [`attach`]). The frames' origins are not
+/// readable here, so it goes to any origin; it carries nothing.
+fn say_hello(inner: &EngineInner) {
+    let Ok(doc) = js::get(inner.global(), "document") else {
+        return;
+    };
+    let Ok(all) = js::call(
+        &doc,
+        "querySelectorAll",
+        &[&JsValue::from_str("iframe, frame, object")],
+    ) else {
+        return;
+    };
+    let m = notice("hello");
+    for el in js::items(&all) {
+        if let Ok(w) = js::get(&el, "contentWindow") {
+            if w.is_object() {
+                let _ = post(&w, "*", &m);
+            }
+        }
+    }
+}
+
+/// `hello` from this frame's embedder: a question it may not have heard is asked again (one
+/// still open, or one whose wait ended without an answer: the policy then waits for the
+/// answer again, since an embedder that says `hello` answers).
+fn on_hello(inner: &Rc<EngineInner>, source: &JsValue) {
+    let parent = js::get(inner.global(), "parent").unwrap_or(JsValue::NULL);
+    let wire = inner.state::<Wire>();
+    if *source != parent || !(wire.asked.borrow().is_some() || wire.unanswered.get()) {
+        return;
+    }
+    if wire.unanswered.replace(false) {
+        inner.state::<EmbedderAnswer>().reopen();
+    }
+    ask_policy(inner, &wire, &parent);
 }
 
 /// `pagehide`: every instance this document knows hears `gone`.
