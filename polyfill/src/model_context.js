@@ -216,11 +216,19 @@ function __mcpDefineModelContext() {
   for (const [key, fn] of [
     ['modelcontext-polyfill.localTools', (e) => (e ? e.localTools() : [])],
     ['modelcontext-polyfill.peerToolsChanged', (e) => (e ? e.peerToolsChanged() : undefined)],
-    ['modelcontext-polyfill.policy', (e) => (e ? e.policyValue() : true)],
+    // While this document's core loads, a promise of its policy once it has loaded: a frame
+    // below must not take the feature as allowed before this document knows (a core that
+    // failed enforces nothing: true).
+    ['modelcontext-polyfill.policy', (e, mc) => {
+      if (e) return e.policyValue();
+      const p = promising(mc, (engine) => engine.policyValue());
+      if (p instanceof Promise) return p.catch(() => true);
+      return p !== null && typeof p === 'object' ? p.outer.catch(() => true) : p;
+    }],
   ]) {
     Object.defineProperty(ModelContext.prototype, Symbol.for(key), {
       value() {
-        return fn(engineOf(this));
+        return fn(engineOf(this), this);
       },
       configurable: true,
       writable: true,

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
-import { withPage, requireDist, getServer } from './harness.mjs';
+import { withPage, requireDist, getServer, DIST_DIR } from './harness.mjs';
 import { CASES, HELPERS } from './frames.cases.mjs';
 
 /** Case name → { record key → what native Chromium gives there } (NATIVE_DIFFERENCES.md). */
@@ -258,6 +258,45 @@ test('an embedder whose polyfill starts after its frame\'s answers the frame the
   assert.deepEqual(await run(100), { before: 'not asked', after: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' } });
   // The frame's wait has ended (the feature taken as allowed) when the embedder starts.
   assert.deepEqual(await run(1300), { before: 'ok', after: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' } });
+});
+
+// A same-origin frame below a cross-origin frame takes its policy from that frame's polyfill
+// (through its front). While that polyfill's core still loads, the front answers with a
+// promise of the policy, not with "allowed": here the middle frame's core is served 1.5 s late,
+// and its inner frame registers in that time. The middle frame has no allow attribute, so both
+// are refused.
+test('a frame below a cross-origin frame whose core still loads waits for that frame\'s policy', async () => {
+  requireDist('modelcontext.iife.js');
+  const server = await getServer();
+  const polyfill = (await routes('polyfill')).plain;
+  server.route('/__frames/slow-core.wasm', (req, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'Content-Type': 'application/wasm', 'Cache-Control': 'no-store' });
+      fs.createReadStream(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')).pipe(res);
+    }, 1500).unref();
+  });
+  const slow = '/__frames/slow-core.html';
+  server.route(slow, {
+    body: `<!doctype html><meta charset="utf-8"><script>modelContextPolyfillConfig = { coreUrl: '/__frames/slow-core.wasm' };</script>` +
+      `<script src="/dist/modelcontext.iife.js"></script><script>${HELPERS}</script><body>`,
+  });
+  const out = await withPage(async ({ page, goto }) => {
+    await goto(polyfill);
+    return page.evaluate(async ({ slow, polyfill }) => {
+      const f = await __f.frame({ cross: true, path: slow });
+      return f.run(`
+        const g = await __f.frame({ path: ${JSON.stringify(polyfill)} });
+        const inner = await g.run(\`
+          const mc = document.modelContext;
+          return {
+            registerTool: await __f.outcome(() => mc.registerTool(__f.tool('inner'))),
+            getTools: await __f.outcome(async () => (await mc.getTools()).map((t) => t.name)),
+          };\`);
+        const middle = await __f.outcome(() => document.modelContext.registerTool(__f.tool('middle')));
+        return { inner, middle };`);
+    }, { slow, polyfill });
+  }, { timeout: 20_000 });
+  assert.deepEqual(out, { inner: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' }, middle: 'NotAllowedError' });
 });
 
 // The session API (the design card's, beyond the spec) follows the `tools` policy as

@@ -137,7 +137,11 @@ pub fn policy(inner: &EngineInner) -> Policy {
         .filter(|m| m.is_object())
         .and_then(|mc| method(&mc, POLICY).and_then(|f| f.call0(&mc).ok()));
     match answer {
-        Some(v) if v.is_instance_of::<Promise>() => Policy::Wait(v.into()),
+        // A promise of that document's realm (not an instance of this realm's `Promise`):
+        // taken by its `then`.
+        Some(v) if v.is_object() && js::get(&v, "then").is_ok_and(|t| t.is_function()) => {
+            Policy::Wait(Promise::resolve(&v))
+        }
         Some(v) if v == JsValue::FALSE => Policy::Denied(not_allowed()),
         // That document does not run the polyfill, or has the feature.
         _ => Policy::Allowed,
