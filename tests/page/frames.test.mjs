@@ -260,15 +260,8 @@ test('an embedder whose polyfill starts after its frame\'s answers the frame the
   assert.deepEqual(await run(1300), { before: 'ok', after: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' } });
 });
 
-// A same-origin frame below a cross-origin frame takes its policy from that frame's polyfill
-// (through its front). While that polyfill's core still loads, the front answers with a
-// promise of the policy, not with "allowed": here the middle frame's core is served 1.5 s late,
-// and its inner frame registers in that time. The middle frame has no allow attribute, so both
-// are refused.
-test('a frame below a cross-origin frame whose core still loads waits for that frame\'s policy', async () => {
-  requireDist('modelcontext.iife.js');
-  const server = await getServer();
-  const polyfill = (await routes('polyfill')).plain;
+/** A page with the polyfill and the helpers whose core wasm is served 1.5 s late; its path. */
+function slowCorePage(server) {
   server.route('/__frames/slow-core.wasm', (req, res) => {
     setTimeout(() => {
       res.writeHead(200, { 'Content-Type': 'application/wasm', 'Cache-Control': 'no-store' });
@@ -280,6 +273,19 @@ test('a frame below a cross-origin frame whose core still loads waits for that f
     body: `<!doctype html><meta charset="utf-8"><script>modelContextPolyfillConfig = { coreUrl: '/__frames/slow-core.wasm' };</script>` +
       `<script src="/dist/modelcontext.iife.js"></script><script>${HELPERS}</script><body>`,
   });
+  return slow;
+}
+
+// A same-origin frame below a cross-origin frame takes its policy from that frame's polyfill
+// (through its front). While that polyfill's core still loads, the front answers with a
+// promise of the policy, not with "allowed": here the middle frame's core is served 1.5 s late,
+// and its inner frame registers in that time. The middle frame has no allow attribute, so both
+// are refused.
+test('a frame below a cross-origin frame whose core still loads waits for that frame\'s policy', async () => {
+  requireDist('modelcontext.iife.js');
+  const server = await getServer();
+  const polyfill = (await routes('polyfill')).plain;
+  const slow = slowCorePage(server);
   const out = await withPage(async ({ page, goto }) => {
     await goto(polyfill);
     return page.evaluate(async ({ slow, polyfill }) => {
@@ -297,6 +303,42 @@ test('a frame below a cross-origin frame whose core still loads waits for that f
     }, { slow, polyfill });
   }, { timeout: 20_000 });
   assert.deepEqual(out, { inner: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' }, middle: 'NotAllowedError' });
+});
+
+// A frame's page may listen for `toolchange` before the frame's polyfill has its core. A change
+// of another document's tools in that time is not lost: a same-origin frame's front keeps it
+// for its core, and a cross-origin frame, asking its embedder for its policy, says when its
+// document started, so an embedder whose tools exposed to it changed since says `changed`. Here
+// each frame's core is served 1.5 s late and the top registers a tool meanwhile.
+test('a toolchange while a frame\'s core loads reaches the frame\'s listener', async () => {
+  requireDist('modelcontext.iife.js');
+  const server = await getServer();
+  const polyfill = (await routes('polyfill')).plain;
+  const slow = slowCorePage(server);
+  const out = await withPage(async ({ page, goto }) => {
+    await goto(polyfill);
+    return page.evaluate(async ({ slow }) => {
+      const mc = document.modelContext;
+      const rec = {};
+      for (const [key, opts, extra] of [
+        ['sameOrigin', { path: slow }, {}],
+        ['crossOrigin', { cross: true, allow: 'tools', path: slow }, { exposedTo: [__f.otherOrigin()] }],
+      ]) {
+        const f = await __f.frame(opts);
+        await f.run(`window.__changes = 0; document.modelContext.addEventListener('toolchange', () => __changes++); return 'ok';`);
+        const ac = new AbortController();
+        await mc.registerTool(__f.tool('t_' + key), { ...extra, signal: ac.signal });
+        rec[key] = await f.run(`
+          await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+          await __f.tick(300);
+          return __changes;`);
+        ac.abort();
+        f.el.remove();
+      }
+      return rec;
+    }, { slow });
+  }, { timeout: 20_000 });
+  assert.deepEqual(out, { sameOrigin: 1, crossOrigin: 1 });
 });
 
 // The session API (the design card's, beyond the spec) follows the `tools` policy as

@@ -133,6 +133,7 @@ pub fn attach(inner: &Rc<EngineInner>, execute: calls::Executor) {
             return;
         };
         if kind == ListKind::Tools {
+            me.state::<wire::ToolsChangedAt>().mark();
             listing::tools_changed(&me);
             for mc in peers(&me) {
                 if let Some(f) = method(&mc, PEER_CHANGED) {

@@ -12,7 +12,7 @@
 //!
 //! | kind | from → to | members | carries tool data |
 //! |---|---|---|---|
-//! | `policy` | frame → its embedder | `id` | no |
+//! | `policy` | frame → its embedder | `id`, `since` (the frame's `performance.timeOrigin`) | no |
 //! | `policy-reply` | embedder → frame | `id`, `allowed` | no |
 //! | `list` | lister → window of a `fromOrigins` origin | `id` | no |
 //! | `list-reply` | → lister | `id`, `tools` (only those exposed to the lister's origin) | yes |
@@ -124,7 +124,12 @@ fn ask_policy(inner: &Rc<EngineInner>, wire: &Wire, parent: &JsValue) {
         .and_then(|a| Reflect::get_u32(&a, 0).ok())
         .and_then(|o| o.as_string());
     let target = ancestor.unwrap_or_else(|| "*".into());
-    if post(parent, &target, &message("policy", id as f64)).is_err() {
+    let question = message("policy", id as f64);
+    let since = js::get(inner.global(), "performance")
+        .and_then(|p| js::get(&p, "timeOrigin"))
+        .unwrap_or(JsValue::UNDEFINED);
+    js::set(&question, "since", &since);
+    if post(parent, &target, &question).is_err() {
         return;
     }
     let weak = Rc::downgrade(inner);
@@ -172,7 +177,7 @@ fn on_message(inner: &Rc<EngineInner>, ev: &JsValue) {
     };
     // (4) By kind.
     match kind.as_str() {
-        "policy" => answer_policy(inner, &source, &origin, id),
+        "policy" => answer_policy(inner, &source, &origin, id, &data),
         "policy-reply" => take_policy_reply(inner, &source, &origin, id, &data),
         "list" => listing::answer(inner, &source, &origin, id),
         "list-reply" => listing::take_reply(inner, &source, &origin, id as u64, &data),
@@ -183,19 +188,44 @@ fn on_message(inner: &Rc<EngineInner>, ev: &JsValue) {
     }
 }
 
-/// `policy`: a frame of this document asks what its `allow` attribute grants it.
-fn answer_policy(inner: &Rc<EngineInner>, source: &JsValue, origin: &str, id: f64) {
+/// `policy`: a frame of this document asks what its `allow` attribute grants it. A frame
+/// that asks after this document's tools changed, though its own document was there before
+/// (`since`: it was loading its polyfill meanwhile), hears `changed` after the answer when
+/// tools are exposed to it, so a `toolchange` listener its page added then is not left out.
+fn answer_policy(inner: &Rc<EngineInner>, source: &JsValue, origin: &str, id: f64, data: &JsValue) {
     let Some(el) = frame_element_of(inner, source) else {
         return; // not a frame of this document
     };
     inner.state::<Known>().remember(source, origin, None);
     let admits = policy::element_admits(&el, origin, inner.origin());
+    let since = js::get(data, "since").ok().and_then(|s| s.as_f64());
+    let missed = since.is_some_and(|t| inner.state::<ToolsChangedAt>().0.get() > t);
     let (source, origin) = (source.clone(), origin.to_string());
-    link::with_policy(inner, move |_, allowed| {
+    link::with_policy(inner, move |me, allowed| {
         let m = message("policy-reply", id);
         js::set(&m, "allowed", &JsValue::from_bool(allowed && admits));
         let _ = post(&source, &origin, &m);
+        if missed {
+            listing::tools_changed(me);
+        }
     });
+}
+
+/// When this document's tools last changed (ms since the epoch, as `performance.timeOrigin`
+/// counts).
+#[derive(Default)]
+pub struct ToolsChangedAt(pub std::cell::Cell<f64>);
+
+impl ToolsChangedAt {
+    /// Now.
+    pub fn mark(&self) {
+        let origin = js::get(&js_sys::global(), "performance")
+            .and_then(|p| js::get(&p, "timeOrigin"))
+            .ok()
+            .and_then(|t| t.as_f64())
+            .unwrap_or(0.0);
+        self.0.set(origin + js::now_ms());
+    }
 }
 
 /// `policy-reply`: the embedder's answer to this document's question.
