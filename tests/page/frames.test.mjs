@@ -260,8 +260,12 @@ test('an embedder whose polyfill starts after its frame\'s answers the frame the
   assert.deepEqual(await run(1300), { before: 'ok', after: { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' } });
 });
 
-/** A page with the polyfill and the helpers whose core wasm is served 1.5 s late; its path. */
-function slowCorePage(server) {
+/**
+ * The plain polyfill page, and a page with the polyfill and the helpers whose core wasm is
+ * served 1.5 s late: their paths.
+ */
+async function slowCorePage() {
+  const server = await getServer();
   server.route('/__frames/slow-core.wasm', (req, res) => {
     setTimeout(() => {
       res.writeHead(200, { 'Content-Type': 'application/wasm', 'Cache-Control': 'no-store' });
@@ -273,7 +277,7 @@ function slowCorePage(server) {
     body: `<!doctype html><meta charset="utf-8"><script>modelContextPolyfillConfig = { coreUrl: '/__frames/slow-core.wasm' };</script>` +
       `<script src="/dist/modelcontext.iife.js"></script><script>${HELPERS}</script><body>`,
   });
-  return slow;
+  return { polyfill: (await routes('polyfill')).plain, slow };
 }
 
 // A same-origin frame below a cross-origin frame takes its policy from that frame's polyfill
@@ -283,9 +287,7 @@ function slowCorePage(server) {
 // are refused.
 test('a frame below a cross-origin frame whose core still loads waits for that frame\'s policy', async () => {
   requireDist('modelcontext.iife.js');
-  const server = await getServer();
-  const polyfill = (await routes('polyfill')).plain;
-  const slow = slowCorePage(server);
+  const { polyfill, slow } = await slowCorePage();
   const out = await withPage(async ({ page, goto }) => {
     await goto(polyfill);
     return page.evaluate(async ({ slow, polyfill }) => {
@@ -312,9 +314,7 @@ test('a frame below a cross-origin frame whose core still loads waits for that f
 // each frame's core is served 1.5 s late and the top registers a tool meanwhile.
 test('a toolchange while a frame\'s core loads reaches the frame\'s listener', async () => {
   requireDist('modelcontext.iife.js');
-  const server = await getServer();
-  const polyfill = (await routes('polyfill')).plain;
-  const slow = slowCorePage(server);
+  const { polyfill, slow } = await slowCorePage();
   const out = await withPage(async ({ page, goto }) => {
     await goto(polyfill);
     return page.evaluate(async ({ slow }) => {
