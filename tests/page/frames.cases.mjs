@@ -510,7 +510,10 @@ export const CASES = [
       const mc = document.modelContext;
       const other = __f.otherOrigin();
       return __f.acrossAllow(async (f, allow) => {
-        await f.run(`window.__changes = 0; document.modelContext.addEventListener('toolchange', () => __changes++); return 'ok';`);
+        // Once the frame knows its policy (a getTools() settles then), so the ticks below
+        // time only the changes' delivery.
+        await f.run(`await document.modelContext.getTools().catch(() => {});
+          window.__changes = 0; document.modelContext.addEventListener('toolchange', () => __changes++); return 'ok';`);
         const ac = new AbortController();
         await mc.registerTool(__f.tool('mine' + String(allow)), { signal: ac.signal });
         await __f.tick(100);
