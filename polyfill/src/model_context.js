@@ -217,7 +217,10 @@ function __mcpDefineModelContext() {
     ['modelcontext-polyfill.localTools', (e) => (e ? e.localTools() : [])],
     // While this document's core loads, the change is kept for it: its page may already
     // listen for `toolchange`.
-    ['modelcontext-polyfill.peerToolsChanged', (e, mc) => (e ? e.peerToolsChanged() : voiding(mc, 'toolchange', (engine) => engine.peerToolsChanged()))],
+    [
+      'modelcontext-polyfill.peerToolsChanged',
+      (e, mc) => (e ? e.peerToolsChanged() : voiding(mc, 'toolchange', (engine) => engine.peerToolsChanged())),
+    ],
     // While this document's core loads, a promise of its policy once it has loaded: a frame
     // below must not take the feature as allowed before this document knows (a core that
     // failed enforces nothing: true).
