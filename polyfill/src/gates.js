@@ -54,8 +54,7 @@ function __mcpMessageGate(target, handler, source, fields) {
         try {
           g.handler(ev, data);
         } catch (e) {
-          if (typeof reportError === 'function') reportError(e);
-          else console.error(e);
+          __mcpReport(e);
         }
       }
     };
@@ -89,8 +88,13 @@ function __mcpPostEnvelope(target, channel, direction, payload, targetOrigin) {
     try {
       target.postMessage({ channel, type: 'mcp', direction, payload }, targetOrigin);
     } catch (e) {
-      if (typeof reportError === 'function') reportError(e);
-      else console.error(e);
+      __mcpReport(e);
     }
   });
+}
+
+/** What a gate's handler or a post throws, reported as the core reports a page callback's. */
+function __mcpReport(e) {
+  if (typeof reportError === 'function') reportError(e);
+  else console.error(e);
 }

@@ -30,11 +30,7 @@ pub async fn invoke(f: &Function, input: &JsValue, options: &JsValue) -> Result<
 /// What `f(…)` returned (or threw), awaited when it is a thenable.
 pub async fn settled(called: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
     let r = called?;
-    let thenable = r.is_object()
-        && js::get(&r, "then")
-            .map(|t| t.is_function())
-            .unwrap_or(false);
-    if thenable {
+    if js::is_thenable(&r) {
         JsFuture::from(Promise::resolve(&r)).await
     } else {
         Ok(r)

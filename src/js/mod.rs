@@ -145,6 +145,11 @@ pub fn get_any(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     Reflect::get(obj, &JsValue::from_str(key))
 }
 
+/// Whether `v` is an object with a callable `then` (a promise of any realm, or a thenable).
+pub fn is_thenable(v: &JsValue) -> bool {
+    v.is_object() && field(v, "then").is_ok_and(|t| t.is_function())
+}
+
 /// `obj[key]` when it is a string (`None` for anything else, or when the getter throws).
 pub fn get_string(obj: &JsValue, key: &'static str) -> Option<String> {
     get(obj, key).ok()?.as_string()

@@ -139,9 +139,7 @@ pub fn policy(inner: &EngineInner) -> Policy {
     match answer {
         // A promise of that document's realm (not an instance of this realm's `Promise`):
         // taken by its `then`.
-        Some(v) if v.is_object() && js::get(&v, "then").is_ok_and(|t| t.is_function()) => {
-            Policy::Wait(Promise::resolve(&v))
-        }
+        Some(v) if js::is_thenable(&v) => Policy::Wait(Promise::resolve(&v)),
         Some(v) if v == JsValue::FALSE => Policy::Denied(not_allowed()),
         // That document does not run the polyfill, or has the feature.
         _ => Policy::Allowed,

@@ -125,10 +125,7 @@ fn ask_policy(inner: &Rc<EngineInner>, wire: &Wire, parent: &JsValue) {
         .and_then(|o| o.as_string());
     let target = ancestor.unwrap_or_else(|| "*".into());
     let question = message("policy", id as f64);
-    let since = js::get(inner.global(), "performance")
-        .and_then(|p| js::get(&p, "timeOrigin"))
-        .unwrap_or(JsValue::UNDEFINED);
-    js::set(&question, "since", &since);
+    js::set(&question, "since", &JsValue::from_f64(time_origin(inner)));
     if post(parent, &target, &question).is_err() {
         return;
     }
@@ -199,7 +196,8 @@ fn answer_policy(inner: &Rc<EngineInner>, source: &JsValue, origin: &str, id: f6
     inner.state::<Known>().remember(source, origin, None);
     let admits = policy::element_admits(&el, origin, inner.origin());
     let since = js::get(data, "since").ok().and_then(|s| s.as_f64());
-    let missed = since.is_some_and(|t| inner.state::<ToolsChangedAt>().0.get() > t);
+    let changed = inner.state::<ToolsChangedAt>().0.get();
+    let missed = matches!((since, changed), (Some(t), Some(at)) if time_origin(inner) + at > t);
     let (source, origin) = (source.clone(), origin.to_string());
     link::with_policy(inner, move |me, allowed| {
         let m = message("policy-reply", id);
@@ -211,21 +209,27 @@ fn answer_policy(inner: &Rc<EngineInner>, source: &JsValue, origin: &str, id: f6
     });
 }
 
-/// When this document's tools last changed (ms since the epoch, as `performance.timeOrigin`
-/// counts).
+/// When this document's tools last changed, on its own clock ([`js::now_ms`]; `None`:
+/// never). A frame's question compares it, moved onto the epoch by [`time_origin`], with
+/// the frame's own `timeOrigin`.
 #[derive(Default)]
-pub struct ToolsChangedAt(pub std::cell::Cell<f64>);
+pub struct ToolsChangedAt(pub std::cell::Cell<Option<f64>>);
 
 impl ToolsChangedAt {
     /// Now.
     pub fn mark(&self) {
-        let origin = js::get(&js_sys::global(), "performance")
-            .and_then(|p| js::get(&p, "timeOrigin"))
-            .ok()
-            .and_then(|t| t.as_f64())
-            .unwrap_or(0.0);
-        self.0.set(origin + js::now_ms());
+        self.0.set(Some(js::now_ms()));
     }
+}
+
+/// This document's `performance.timeOrigin` (ms since the epoch), where [`js::now_ms`]
+/// counts from; 0 without `performance` (`now_ms` is then `Date.now()`).
+fn time_origin(inner: &EngineInner) -> f64 {
+    js::get(inner.global(), "performance")
+        .and_then(|p| js::get(&p, "timeOrigin"))
+        .ok()
+        .and_then(|t| t.as_f64())
+        .unwrap_or(0.0)
 }
 
 /// `policy-reply`: the embedder's answer to this document's question.
@@ -243,16 +247,23 @@ fn take_policy_reply(inner: &EngineInner, source: &JsValue, origin: &str, id: f6
     inner.state::<EmbedderAnswer>().settle(allowed);
 }
 
-/// The frame element (`<iframe>`, `<frame>`, `<object>`) of this document showing `window`.
+/// The frame elements (`<iframe>`, `<frame>`, `<object>`) of this document.
+fn frame_elements(inner: &EngineInner) -> Vec<JsValue> {
+    js::get(inner.global(), "document")
+        .and_then(|doc| {
+            js::call(
+                &doc,
+                "querySelectorAll",
+                &[&JsValue::from_str("iframe, frame, object")],
+            )
+        })
+        .map(|all| js::items(&all))
+        .unwrap_or_default()
+}
+
+/// The frame element of this document showing `window`.
 fn frame_element_of(inner: &EngineInner, window: &JsValue) -> Option<JsValue> {
-    let doc = js::get(inner.global(), "document").ok()?;
-    let all = js::call(
-        &doc,
-        "querySelectorAll",
-        &[&JsValue::from_str("iframe, frame, object")],
-    )
-    .ok()?;
-    js::items(&all)
+    frame_elements(inner)
         .into_iter()
         .find(|el| js::get(el, "contentWindow").ok().as_ref() == Some(window))
 }
@@ -274,18 +285,8 @@ fn on_gone(inner: &EngineInner, source: &JsValue) {
 /// `hello` to every frame of this document (see [`attach`]). The frames' origins are not
 /// readable here, so it goes to any origin; it carries nothing.
 fn say_hello(inner: &EngineInner) {
-    let Ok(doc) = js::get(inner.global(), "document") else {
-        return;
-    };
-    let Ok(all) = js::call(
-        &doc,
-        "querySelectorAll",
-        &[&JsValue::from_str("iframe, frame, object")],
-    ) else {
-        return;
-    };
     let m = notice("hello");
-    for el in js::items(&all) {
+    for el in frame_elements(inner) {
         if let Ok(w) = js::get(&el, "contentWindow") {
             if w.is_object() {
                 let _ = post(&w, "*", &m);
