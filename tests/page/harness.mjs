@@ -137,6 +137,31 @@ export async function withPage(fn, options = {}) {
     }
     throw e;
   } finally {
-    await context.close().catch(() => {});
+    await closeContext(context, { nativeWebMCP, args });
   }
+}
+
+/** How long a test's context may take to close before its browser is replaced (ms). */
+const CLOSE_LIMIT = 20_000;
+
+/**
+ * Closes a test's context. On a loaded machine Chromium has been seen never to finish closing a
+ * page that a form submission was navigating (the test's own checks had passed; the close
+ * waited until the renderer was killed). After CLOSE_LIMIT the browser of this configuration
+ * is closed and forgotten, so the next test launches a new one, and stderr says so.
+ */
+async function closeContext(context, config) {
+  let timer;
+  const limit = new Promise((resolve) => {
+    timer = setTimeout(() => resolve(false), CLOSE_LIMIT);
+  });
+  const closed = await Promise.race([context.close().then(() => true, () => true), limit]);
+  clearTimeout(timer);
+  if (closed) return;
+  console.error(`withPage: a page did not close in ${CLOSE_LIMIT / 1000} s; its Chromium is closed, the next test starts a new one`);
+  const key = JSON.stringify([config.nativeWebMCP, config.args]);
+  const browser = browsers.get(key);
+  browsers.delete(key);
+  const gone = browser?.then((b) => b.close()).catch(() => {});
+  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, CLOSE_LIMIT).unref())]);
 }
