@@ -803,6 +803,8 @@ sideBySide('cancelling a waiting form call clears its marks before toolcancel; A
     await __until(() => seen.activated, 'toolactivated');
     ac.abort();
     const outcome = await __outcome(call);
+    // Native Chromium fires toolcancel in a task of its own, which a loaded machine runs late.
+    await __until(() => seen.cancels, 'toolcancel');
     await __tick();
     return { ...seen, outcome, after: marks() };
   },

@@ -227,12 +227,14 @@ test('a single-peer transport recovers when the flood stops (the bucket refills)
     const r = await page.evaluate(async () => {
       const ch = new MessageChannel();
       await navigator.modelContext.connect({
-        transport: { type: 'postMessage', target: ch.port1, rateLimit: { messages: 10, perMs: 300 } },
+        // One token back every 300 ms: a burst that a loaded machine delivers over a few
+        // dozen ms still meets exactly 10, and 3.1 s refill the bucket.
+        transport: { type: 'postMessage', target: ch.port1, rateLimit: { messages: 10, perMs: 3000 } },
       });
       const rpc = makeRpc((m) => ch.port2.postMessage({ type: 'mcp', payload: m }));
       ch.port2.onmessage = (e) => e.data?.type === 'mcp' && rpc.receive(e.data.payload);
       const burst1 = await Promise.all(Array.from({ length: 25 }, () => rpc.request('ping')));
-      await sleep(400);
+      await sleep(3100);
       const burst2 = await Promise.all(Array.from({ length: 25 }, () => rpc.request('ping')));
       await sleep(400);
       const single = await rpc.request('ping');
