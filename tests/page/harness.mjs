@@ -105,6 +105,10 @@ export async function withPage(fn, options = {}) {
   const browser = await getBrowser({ nativeWebMCP, args });
   const context = await browser.newContext();
   const page = await context.newPage();
+  if (CPU_THROTTLE > 1) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_THROTTLE });
+  }
   page.setDefaultTimeout(timeout);
   const pageErrors = [];
   const consoleMessages = [];
@@ -140,6 +144,13 @@ export async function withPage(fn, options = {}) {
     await closeContext(context, { nativeWebMCP, args });
   }
 }
+
+/**
+ * PAGE_TEST_CPU_THROTTLE=N runs each page's main thread N times slower (Chromium's CPU
+ * throttling, as DevTools emulates a slow device): a way to find tests that hold only on a
+ * fast machine. Off (1) by default.
+ */
+const CPU_THROTTLE = Number(process.env.PAGE_TEST_CPU_THROTTLE || 1);
 
 /** How long a test's context may take to close before its browser is replaced (ms). */
 const CLOSE_LIMIT = 20_000;
