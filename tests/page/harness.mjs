@@ -43,9 +43,10 @@ export function getServer() {
 }
 
 const browsers = new Map();
+const browserKey = ({ nativeWebMCP = false, args = [] } = {}) => JSON.stringify([nativeWebMCP, args]);
 /** A shared Chromium for this launch configuration (`{ nativeWebMCP, args }`). */
 export function getBrowser({ nativeWebMCP = false, args = [] } = {}) {
-  const key = JSON.stringify([nativeWebMCP, args]);
+  const key = browserKey({ nativeWebMCP, args });
   if (!browsers.has(key)) browsers.set(key, launchChromium({ nativeWebMCP, args }));
   return browsers.get(key);
 }
@@ -160,19 +161,20 @@ const CLOSE_LIMIT = 20_000;
  * page that a form submission was navigating (the test's own checks had passed; the close
  * waited until the renderer was killed). After CLOSE_LIMIT the browser of this configuration
  * is closed and forgotten, so the next test launches a new one, and stderr says so.
+ * `config` is the context's launch configuration (`{ nativeWebMCP, args }`, as getBrowser's).
  */
-async function closeContext(context, config) {
+export async function closeContext(context, config, limitMs = CLOSE_LIMIT) {
   let timer;
   const limit = new Promise((resolve) => {
-    timer = setTimeout(() => resolve(false), CLOSE_LIMIT);
+    timer = setTimeout(() => resolve(false), limitMs);
   });
   const closed = await Promise.race([context.close().then(() => true, () => true), limit]);
   clearTimeout(timer);
   if (closed) return;
-  console.error(`withPage: a page did not close in ${CLOSE_LIMIT / 1000} s; its Chromium is closed, the next test starts a new one`);
-  const key = JSON.stringify([config.nativeWebMCP, config.args]);
+  console.error(`withPage: a page did not close in ${limitMs / 1000} s; its Chromium is closed, the next test starts a new one`);
+  const key = browserKey(config);
   const browser = browsers.get(key);
   browsers.delete(key);
   const gone = browser?.then((b) => b.close()).catch(() => {});
-  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, CLOSE_LIMIT).unref())]);
+  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, limitMs).unref())]);
 }
