@@ -33,6 +33,10 @@ window.__t = {
   },
   // Lets queued tasks run.
   tick(ms) { return new Promise((r) => setTimeout(r, ms || 0)); },
+  // Waits (up to 2 s) until f() is true: for what a slow machine does late.
+  async until(f) {
+    for (const end = performance.now() + 2000; !f() && performance.now() < end;) await __t.tick(10);
+  },
   async names(mc) { return (await mc.getTools()).map((t) => t.name); },
   mc() { return document.modelContext; },
 };
@@ -385,6 +389,7 @@ export const CASES = [
       log.push('aborted');
       let settled;
       try { await p; settled = 'resolved'; } catch (e) { settled = e === reason ? 'rejected with the reason' : __t.err(e); }
+      await __t.until(() => log.length >= 3);
       await __t.tick(10);
       const logged = [...log];
       const names = await __t.names(mc);
