@@ -12,7 +12,11 @@ import { withPage, getServer, inlinePage, requireDist, DIST_DIR } from './harnes
 
 requireDist();
 
-const CLASSIC = '<script src="/dist/modelcontext.iife.js"></script>';
+// The classic build, and `__until(f)`: waits until f() is true, up to 5 s (however late a loaded
+// machine runs the timers); the test's own assertions then say what did not happen.
+const CLASSIC = `<script>window.__until = async (f) => {
+  for (const end = performance.now() + 5000; !f() && performance.now() < end;) await new Promise((r) => setTimeout(r, 10));
+};</script><script src="/dist/modelcontext.iife.js"></script>`;
 const ESM = `<script type="module">
   import * as M from '/dist/modelcontext.js';
   await M.ready; // the classes come with the core
@@ -529,15 +533,13 @@ test('reconnect: a custom scheduler gets (reconnect, delay, attemptCount) on the
       const stateAfterLoss = client.state;
       // A request made while reconnecting waits for the new connection.
       const queued = client.callTool('echo', { q: 1 }, { timeoutMs: 5000 });
-      await new Promise((resolve) => { const t = setInterval(() => { if (client.state === 'connected') { clearInterval(t); resolve(); } }, 10); });
+      await __until(() => client.state === 'connected');
       const queuedResult = (await queued).structuredContent;
       const firstRound = calls.slice();
       // Second loss: the scheduler holds the reconnect; close() cancels it; a late call is a no-op.
       mode = 'hold';
       session.disconnect();
-      for (const end = performance.now() + 5000; client.state === 'connected' && performance.now() < end;) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await __until(() => client.state !== 'connected');
       const heldState = client.state;
       await client.close();
       held();
@@ -620,10 +622,8 @@ test('heartbeat: pings while connected; a server that stops answering closes the
       const client = new McpClient(new EventClientTransport({ emitter }), { heartbeatMs: 40, heartbeatTimeoutMs: 500 });
       const closed = new Promise((resolve) => { client.onclose = resolve; });
       await client.connect();
-      // Two pings answered (however late a loaded machine runs the timers), then cut.
-      for (const end = performance.now() + 5000; pings.length < 2 && performance.now() < end;) {
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      // Two pings answered, then cut.
+      await __until(() => pings.length >= 2);
       const alive = client.state;
       deaf = true;
       const reason = await closed;
