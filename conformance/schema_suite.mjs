@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // The official JSON-Schema-Test-Suite through the polyfill's validator inside headless Chromium
-// (the wasm build, via runSchemaSuite in src/browser/schema_suite.rs), printed beside the
+// (the validator module's test build, target/validator-suite/: the module pages load with its
+// run_schema_suite export kept; src/schema/module.rs), printed beside the
 // crate's native counts on the same files (`cargo run --example schema_suite`). The two run the
 // same pure runner (src/schema/suite.rs), so they must agree; a difference is a bug in the glue.
 //
 //   node conformance/schema_suite.mjs [--suite DIR] [--dialects draft2020-12,draft7] [--no-native]
-//                                     [--validator-wasm PATH]  (serve PATH as dist/modelcontext_validator.wasm)
+//                                     [--validator-wasm PATH]  (serve PATH as dist/modelcontext_validator.wasm;
+//                                      default: the test build scripts/build.mjs writes)
 //
 // DIR defaults to ../shared/spec/json-schema-test-suite beside the repository ($JSON_SCHEMA_TEST_SUITE
 // overrides). Exit 1 when the browser's counts differ from the native ones. Needs dist/ (make build).
@@ -14,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { REPO_ROOT } from '../scripts/lib/project.mjs';
+import { REPO_ROOT, VALIDATOR_SUITE_WASM } from '../scripts/lib/project.mjs';
 import { startStaticServer } from '../scripts/lib/static-server.mjs';
 import { launchChromium } from '../tests/page/lib/chromium.mjs';
 
@@ -41,14 +43,15 @@ function readTree(root) {
  * [{ dialect, required: {passed, failed, failures}, optional: {…}, ms }].
  * `server` (a static server rooted at the repository) is created when not given.
  */
-export async function runInBrowser({ suite = DEFAULT_SUITE, dialects = DEFAULT_DIALECTS, server, browser, validatorWasm } = {}) {
+export async function runInBrowser({ suite = DEFAULT_SUITE, dialects = DEFAULT_DIALECTS, server, browser, validatorWasm = VALIDATOR_SUITE_WASM } = {}) {
+  if (!fs.existsSync(validatorWasm)) throw new Error(`${validatorWasm} missing: run \`make build\` first`);
   const ownServer = !server;
   server ??= await startStaticServer({ root: REPO_ROOT, port: 0 });
   const ownBrowser = !browser;
   browser ??= await launchChromium();
   const unroute = [];
   try {
-    if (validatorWasm) unroute.push(server.route('/dist/modelcontext_validator.wasm', { body: fs.readFileSync(validatorWasm), type: 'application/wasm' }));
+    unroute.push(server.route('/dist/modelcontext_validator.wasm', { body: fs.readFileSync(validatorWasm), type: 'application/wasm' }));
     unroute.push(server.route('/__suite/remotes.json', { body: JSON.stringify(readTree(path.join(suite, 'remotes'))) }));
     for (const d of dialects) {
       unroute.push(server.route(`/__suite/tests/${d}.json`, { body: JSON.stringify(readTree(path.join(suite, 'tests', d))) }));
@@ -124,7 +127,7 @@ async function main(argv) {
     console.error('dist/ missing: run `make build` first');
     return 2;
   }
-  const browser = await runInBrowser({ suite, dialects, validatorWasm: value('--validator-wasm') });
+  const browser = await runInBrowser({ suite, dialects, validatorWasm: value('--validator-wasm') ?? VALIDATOR_SUITE_WASM });
   const native = args.includes('--no-native') ? null : runNative({ suite });
   const rows = compare(browser, native);
   const fmt = (c) => (c ? `${c.passed} passed, ${c.failed} failed` : '—');

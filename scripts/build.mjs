@@ -25,6 +25,7 @@
 //     cargo build … --no-default-features --features validator,validator-module
 //       --target-dir target/wasm-validator (its own cache, so neither build evicts the other)
 //     wasm-metadce (keep only the module's own exports) → wasm-opt -Oz; no wasm-bindgen
+//     and once more with the suite runner's export kept → target/validator-suite/ (tests only)
 //   polyfill/src/*.js, in POLYFILL_SOURCES order, wrapped by polyfill/build/entry.*.js
 //   every script in dist/ minified by esbuild (whitespace, comments, syntax; names kept)
 //
@@ -48,7 +49,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT, DIST_DIR, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -81,7 +82,10 @@ const CLIENT_TARGET_DIR = 'target/wasm-client';
 export const VALIDATOR_FEATURES = ['--no-default-features', '--features', 'validator,validator-module'];
 const VALIDATOR_TARGET_DIR = 'target/wasm-validator';
 // What the validator module exports (src/schema/module.rs); wasm-metadce keeps these only.
-export const VALIDATOR_EXPORTS = ['memory', 'alloc', 'dealloc', 'compile', 'validate', 'free_schema', 'run_schema_suite'];
+export const VALIDATOR_EXPORTS = ['memory', 'alloc', 'dealloc', 'compile', 'validate', 'free_schema'];
+// The JSON-Schema-Test-Suite runner's export: kept only in the test build of the module
+// (VALIDATOR_SUITE_WASM), not in the one pages load (14 KB, 6 KB gzipped, of test code).
+const VALIDATOR_SUITE_EXPORTS = [...VALIDATOR_EXPORTS, 'run_schema_suite'];
 // The imports its dependencies bring (getrandom's wasm-bindgen import of crypto.getRandomValues,
 // and two wasm-bindgen intrinsics only its error path reaches). polyfill/src/validator.js
 // provides the first and stubs the rest; a new one must be looked at before it ships.
@@ -232,11 +236,14 @@ function inputsHash() {
 }
 
 const distFiles = () => (fs.existsSync(DIST_DIR) ? fs.readdirSync(DIST_DIR).sort() : []);
+const suiteHash = () =>
+  fs.existsSync(VALIDATOR_SUITE_WASM) ? createHash('sha256').update(fs.readFileSync(VALIDATOR_SUITE_WASM)).digest('hex') : null;
 const inputs = inputsHash();
 function upToDate() {
   try {
     const stamp = JSON.parse(fs.readFileSync(STAMP, 'utf8'));
-    return stamp.inputs === inputs && stamp.outputs === hashFiles(distFiles(), DIST_DIR);
+    return stamp.inputs === inputs && stamp.outputs === hashFiles(distFiles(), DIST_DIR) &&
+      stamp.suite === suiteHash();
   } catch {
     return false;
   }
@@ -418,12 +425,11 @@ const clientBytes = optimize(clientWeb.wasmPath, CLIENT_GLUE_NAME, 'client');
 const validatorRoot = path.join(REPO_ROOT, 'target', 'validator', PROFILE);
 fs.mkdirSync(validatorRoot, { recursive: true });
 const validatorOptimized = path.join(validatorRoot, OUT.validator);
+const validatorSuiteOptimized = path.join(validatorRoot, `suite-${OUT.validator}`);
 if (DEV) {
   fs.copyFileSync(cargoValidatorWasm, validatorOptimized);
+  fs.copyFileSync(cargoValidatorWasm, validatorSuiteOptimized);
 } else {
-  const graph = path.join(validatorRoot, 'metadce-graph.json');
-  fs.writeFileSync(graph, JSON.stringify(VALIDATOR_EXPORTS.map((e) => ({ name: e, export: e, root: true }))));
-  const dce = path.join(validatorRoot, 'validator.dce.wasm');
   // `-ocimfs 20`: a function with one caller is inlined into it only when it is tiny (binaryen's
   // default inlines it whatever its size). The module is then 0.3 % larger but 3.2 % smaller
   // gzipped (2.8 % with brotli): the bodies that are not merged into their callers are more
@@ -433,29 +439,44 @@ if (DEV) {
   // the core 2–3 % of the bench's concurrent calls/s (3–5 % of the sequential round trip), the
   // client's McpClient 7 % of its calls/s (9 % of its round trip).
   const opt = ['-Oz', '-ocimfs', '20', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers'];
-  reuse(cargoValidatorWasm, validatorOptimized, `${VALIDATOR_EXPORTS} ${opt.join(' ')}`, () => {
-    step('wasm-metadce (validator: its own exports only)', () =>
-      run(WASM_METADCE, ['--graph-file', graph, ...WASM_OPT_FEATURES, cargoValidatorWasm, '-o', dce], { stdio: ['inherit', 'ignore', 'inherit'] }));
-    step('wasm-opt -Oz (validator)', () => run(WASM_OPT, [...opt, dce, '-o', validatorOptimized]));
-  });
+  // The module pages load, and its test build with the suite runner's export kept: the same
+  // cargo output and flags, so the suite checks the code pages run.
+  for (const [exports, output, what] of [
+    [VALIDATOR_EXPORTS, validatorOptimized, 'validator'],
+    [VALIDATOR_SUITE_EXPORTS, validatorSuiteOptimized, 'validator, suite build'],
+  ]) {
+    const graph = path.join(validatorRoot, `metadce-graph.${exports.length}.json`);
+    fs.writeFileSync(graph, JSON.stringify(exports.map((e) => ({ name: e, export: e, root: true }))));
+    const dce = path.join(validatorRoot, `validator.dce.${exports.length}.wasm`);
+    reuse(cargoValidatorWasm, output, `${exports} ${opt.join(' ')}`, () => {
+      step(`wasm-metadce (${what}: its own exports only)`, () =>
+        run(WASM_METADCE, ['--graph-file', graph, ...WASM_OPT_FEATURES, cargoValidatorWasm, '-o', dce], { stdio: ['inherit', 'ignore', 'inherit'] }));
+      step(`wasm-opt -Oz (${what})`, () => run(WASM_OPT, [...opt, dce, '-o', output]));
+    });
+  }
 }
 const validatorBytes = fs.readFileSync(validatorOptimized);
-if (!WebAssembly.validate(validatorBytes)) fail(`${rel(validatorOptimized)} does not validate`);
-{
-  const mod = new WebAssembly.Module(validatorBytes);
+for (const [file, exports] of [[validatorOptimized, VALIDATOR_EXPORTS], [validatorSuiteOptimized, VALIDATOR_SUITE_EXPORTS]]) {
+  const bytes = fs.readFileSync(file);
+  if (!WebAssembly.validate(bytes)) fail(`${rel(file)} does not validate`);
+  const mod = new WebAssembly.Module(bytes);
   const exported = WebAssembly.Module.exports(mod).map((e) => e.name);
-  const missing = VALIDATOR_EXPORTS.filter((e) => !exported.includes(e));
-  if (missing.length) fail(`${OUT.validator} lacks the exports ${missing.join(', ')}`);
+  const missing = exports.filter((e) => !exported.includes(e));
+  if (missing.length) fail(`${rel(file)} lacks the exports ${missing.join(', ')}`);
   if (!DEV) {
+    const extra = exported.filter((e) => !exports.includes(e));
+    if (extra.length) fail(`${rel(file)} exports more than it should: ${extra.join(', ')}`);
     const unknown = WebAssembly.Module.imports(mod).filter(
       (i) => i.kind !== 'function' || !VALIDATOR_IMPORTS.some((re) => re.test(i.name)));
     if (unknown.length) {
-      fail(`${OUT.validator} has imports polyfill/src/validator.js does not expect: ` +
+      fail(`${rel(file)} has imports polyfill/src/validator.js does not expect: ` +
         unknown.map((i) => `${i.module}.${i.name} (${i.kind})`).join(', ') +
         '; a dependency brought them — find the feature that removes them, or provide them in the loader');
     }
   }
 }
+fs.mkdirSync(path.dirname(VALIDATOR_SUITE_WASM), { recursive: true });
+fs.copyFileSync(validatorSuiteOptimized, VALIDATOR_SUITE_WASM);
 await stepAsync('check the validator module through polyfill/src/validator.js', () => checkValidator(validatorBytes));
 
 /** Loads `bytes` with the loader as a page would (fetch stubbed) and validates one instance. */
@@ -627,7 +648,7 @@ step('assemble dist/', () => {
 });
 
 fs.mkdirSync(path.dirname(STAMP), { recursive: true });
-fs.writeFileSync(STAMP, JSON.stringify({ inputs, outputs: hashFiles(distFiles(), DIST_DIR), profile: PROFILE }) + '\n');
+fs.writeFileSync(STAMP, JSON.stringify({ inputs, outputs: hashFiles(distFiles(), DIST_DIR), suite: suiteHash(), profile: PROFILE }) + '\n');
 
 const total = timings.reduce((s, [, ms]) => s + ms, 0);
 console.log(`build: ${crate.name} ${crate.version} (${PROFILE}) → ${rel(DIST_DIR)}/`);

@@ -8,7 +8,6 @@
 //   validator.compile('{"type":"object"}')   → '{"handle":1}' | '{"error":"…"}'
 //   validator.validate(1, '{"a":1}')         → '{"violations":[…]}' | '{"error":"…"}' (text or its UTF-8 bytes)
 //   validator.free(1)
-//   validator.runSchemaSuite(dialect, filesJson, remotesJson) → JSON text
 
 /** A loader for the module at `url`; `load(urgent)` starts (at most once) and returns the promise. */
 function __mcpValidatorLoader(url, compile = undefined) {
@@ -112,9 +111,6 @@ function __mcpInstantiateValidator(module) {
       const s = schemas.get(handle);
       schemas.delete(handle);
       if (s && s.generation === generation) x.free_schema(s.handle);
-    },
-    runSchemaSuite(dialect, filesJson, remotesJson) {
-      return call('run_schema_suite', `[${JSON.stringify(dialect)},${filesJson},${remotesJson}]`);
     },
   };
 }

@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST_DIR = path.join(REPO_ROOT, 'dist');
+// The validator module with the JSON-Schema-Test-Suite runner's export kept (`run_schema_suite`,
+// src/schema/module.rs): the same cargo output and wasm-opt flags as dist/'s, which ships without
+// it. Written by every build (scripts/build.mjs), read by conformance/schema_suite.mjs.
+export const VALIDATOR_SUITE_WASM = path.join(REPO_ROOT, 'target', 'validator-suite', 'modelcontext_validator.wasm');
 
 /** Read a `key = "value"` from a TOML section (enough for Cargo.toml's [package]). */
 function tomlString(text, section, key) {

@@ -13,7 +13,7 @@
 //! | `compile(ptr, len) -> result` | compiles the schema (JSON text): `{"handle":N}` or `{"error":"…"}` |
 //! | `validate(handle, ptr, len) -> result` | validates the instance (JSON text): `{"violations":[…]}` or `{"error":"…"}` |
 //! | `free_schema(handle)` | forgets a compiled schema |
-//! | `run_schema_suite(ptr, len) -> result` | the JSON-Schema-Test-Suite runner on `[dialect, files, remotes]` |
+//! | `run_schema_suite(ptr, len) -> result` | the JSON-Schema-Test-Suite runner on `[dialect, files, remotes]`; kept only in the test build (`target/validator-suite/`), not in `dist/` |
 //!
 //! A `result` is a pointer to a little-endian `u32` byte length followed by that many bytes
 //! of UTF-8 JSON; the caller reads it and frees it with `dealloc(ptr, 4 + length)`. Arguments

@@ -1,7 +1,8 @@
 // The official JSON-Schema-Test-Suite (drafts 2020-12 and 7, with remotes) through the polyfill's
-// validator in Chromium — the wasm build's runSchemaSuite — must give the crate's native results
-// on the same files, test by test (conformance/schema_suite.mjs; native: cargo run --example
-// schema_suite). Both run src/schema/suite.rs, so any difference is a bug in the wasm glue.
+// validator in Chromium — the test build of the validator module, which is the shipped module's
+// code with its run_schema_suite export kept — must give the crate's native results on the same
+// files, test by test (conformance/schema_suite.mjs; native: cargo run --example schema_suite).
+// Both run src/schema/suite.rs, so any difference is a bug in the wasm glue.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
