@@ -441,13 +441,13 @@ if (DEV) {
   const opt = ['-Oz', '-ocimfs', '20', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers'];
   // The module pages load, and its test build with the suite runner's export kept: the same
   // cargo output and flags, so the suite checks the code pages run.
-  for (const [exports, output, what] of [
-    [VALIDATOR_EXPORTS, validatorOptimized, 'validator'],
-    [VALIDATOR_SUITE_EXPORTS, validatorSuiteOptimized, 'validator, suite build'],
+  for (const [exports, output, what, tag] of [
+    [VALIDATOR_EXPORTS, validatorOptimized, 'validator', 'pages'],
+    [VALIDATOR_SUITE_EXPORTS, validatorSuiteOptimized, 'validator, suite build', 'suite'],
   ]) {
-    const graph = path.join(validatorRoot, `metadce-graph.${exports.length}.json`);
+    const graph = path.join(validatorRoot, `metadce-graph.${tag}.json`);
     fs.writeFileSync(graph, JSON.stringify(exports.map((e) => ({ name: e, export: e, root: true }))));
-    const dce = path.join(validatorRoot, `validator.dce.${exports.length}.wasm`);
+    const dce = path.join(validatorRoot, `validator.dce.${tag}.wasm`);
     reuse(cargoValidatorWasm, output, `${exports} ${opt.join(' ')}`, () => {
       step(`wasm-metadce (${what}: its own exports only)`, () =>
         run(WASM_METADCE, ['--graph-file', graph, ...WASM_OPT_FEATURES, cargoValidatorWasm, '-o', dce], { stdio: ['inherit', 'ignore', 'inherit'] }));
