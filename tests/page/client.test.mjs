@@ -8,15 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { withPage, getServer, inlinePage, requireDist, DIST_DIR } from './harness.mjs';
+import { withPage, getServer, inlinePage, requireDist, DIST_DIR, PAGE_UNTIL } from './harness.mjs';
 
 requireDist();
 
-// The classic build, and `__until(f)`: waits until f() is true, up to 5 s (however late a loaded
-// machine runs the timers); the test's own assertions then say what did not happen.
-const CLASSIC = `<script>window.__until = async (f) => {
-  for (const end = performance.now() + 5000; !f() && performance.now() < end;) await new Promise((r) => setTimeout(r, 10));
-};</script><script src="/dist/modelcontext.iife.js"></script>`;
+// The classic build, and the page waits of the harness (`__until`, PAGE_UNTIL).
+const CLASSIC = `<script>${PAGE_UNTIL}</script><script src="/dist/modelcontext.iife.js"></script>`;
 const ESM = `<script type="module">
   import * as M from '/dist/modelcontext.js';
   await M.ready; // the classes come with the core
@@ -533,13 +530,13 @@ test('reconnect: a custom scheduler gets (reconnect, delay, attemptCount) on the
       const stateAfterLoss = client.state;
       // A request made while reconnecting waits for the new connection.
       const queued = client.callTool('echo', { q: 1 }, { timeoutMs: 5000 });
-      await __until(() => client.state === 'connected');
+      await __until(() => client.state === 'connected', 'the reconnect', 5000);
       const queuedResult = (await queued).structuredContent;
       const firstRound = calls.slice();
       // Second loss: the scheduler holds the reconnect; close() cancels it; a late call is a no-op.
       mode = 'hold';
       session.disconnect();
-      await __until(() => client.state !== 'connected');
+      await __until(() => client.state !== 'connected', 'the second loss', 5000);
       const heldState = client.state;
       await client.close();
       held();
@@ -623,7 +620,7 @@ test('heartbeat: pings while connected; a server that stops answering closes the
       const closed = new Promise((resolve) => { client.onclose = resolve; });
       await client.connect();
       // Two pings answered, then cut.
-      await __until(() => pings.length >= 2);
+      await __until(() => pings.length >= 2, 'two pings', 5000);
       const alive = client.state;
       deaf = true;
       const reason = await closed;

@@ -4,18 +4,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withPage, requireDist } from './harness.mjs';
+import { withPage, requireDist, PAGE_UNTIL } from './harness.mjs';
 import { MCP_CLIENT } from './webmcp.mcp.mjs';
 
 const HELPERS = `
-window.__until = async (f, what = 'condition') => {
-  for (let i = 0; i < 100; i++) {
-    const v = await f();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('timed out waiting for ' + what);
-};
+${PAGE_UNTIL}
 window.__tool = async (name) => (await document.modelContext.getTools()).find((t) => t.name === name);
 window.__names = async () => (await document.modelContext.getTools()).map((t) => t.name);
 window.__tick = () => new Promise((r) => setTimeout(r, 50));

@@ -70,6 +70,21 @@ export async function inlinePage(html) {
   return p;
 }
 
+/**
+ * A page script (the text inside a `<script>`) defining `window.__until(f, what = 'condition',
+ * ms = 2000)`: calls f() (awaiting it) every 20 ms until it gives a truthy value, and returns
+ * that value; after ms / 20 tries it throws "timed out waiting for <what>". It counts tries, not
+ * time, so a loaded machine whose timers run late makes it wait longer, never shorter.
+ */
+export const PAGE_UNTIL = `window.__until = async (f, what = 'condition', ms = 2000) => {
+  for (let i = 0; i < ms / 20; i++) {
+    const v = await f();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('timed out waiting for ' + what);
+};`;
+
 /** Throw a helpful error when dist/ has not been built. */
 export function requireDist(...files) {
   for (const f of files.length ? files : ['modelcontext.js', 'modelcontext.iife.js']) {

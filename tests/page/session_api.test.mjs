@@ -5,14 +5,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withPage, requireDist } from './harness.mjs';
+import { withPage, requireDist, PAGE_UNTIL } from './harness.mjs';
 import { MCP_CLIENT } from './webmcp.mcp.mjs';
 
 const HTML = `<script src="/dist/modelcontext.iife.js"></script><script>${MCP_CLIENT}
-window.__until = async (f, what = 'condition') => {
-  for (let i = 0; i < 100; i++) { const v = await f(); if (v) return v; await new Promise((r) => setTimeout(r, 20)); }
-  throw new Error('timed out waiting for ' + what);
-};
+${PAGE_UNTIL}
 </script>`;
 const run = (fn) => withPage(fn, { html: HTML });
 
