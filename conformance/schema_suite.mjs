@@ -127,7 +127,7 @@ async function main(argv) {
     console.error('dist/ missing: run `make build` first');
     return 2;
   }
-  const browser = await runInBrowser({ suite, dialects, validatorWasm: value('--validator-wasm') ?? VALIDATOR_SUITE_WASM });
+  const browser = await runInBrowser({ suite, dialects, validatorWasm: value('--validator-wasm') });
   const native = args.includes('--no-native') ? null : runNative({ suite });
   const rows = compare(browser, native);
   const fmt = (c) => (c ? `${c.passed} passed, ${c.failed} failed` : '—');
