@@ -259,7 +259,8 @@ test('tab: a 256 MiB message neither crashes the page nor grows wasm memory; the
       const before = wasmBytes();
       const out = { sizes: [] };
       for (const mib of [64, 256]) {
-        const reply = await peer.rpc.request('tools/call', { name: 'echo', arguments: { t: 'x'.repeat(mib * MiB) } }, `big-${mib}`);
+        // Cloning the message is most of the time (seconds for 256 MiB on a slow machine).
+        const reply = await peer.rpc.request('tools/call', { name: 'echo', arguments: { t: 'x'.repeat(mib * MiB) } }, `big-${mib}`, 60_000);
         out.sizes.push({ id: reply.id, code: reply.error?.code });
       }
       const next = await peer.rpc.request('tools/call', { name: 'echo', arguments: { n: 1 } });
