@@ -6,7 +6,7 @@
 // before wasm-metadce (target/wasm-validator/wasm32-unknown-unknown/release/modelcontext_polyfill.wasm).
 // wasm-opt -Oz then shrinks every part (the totals it prints are before that); the shares hold.
 //
-//   node scripts/wasm-sizes.mjs [file.wasm] [--top N] [--depth 1|2] [--grep SUBSTRING]
+//   node scripts/wasm-sizes.mjs [file.wasm] [--top N] [--depth N] [--grep SUBSTRING]
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,9 +17,18 @@ const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args.splice(i, 2)[1] : dflt;
 };
-const TOP = Number(opt("--top", 25));
-const FILTER = opt("--grep", null);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log('usage: node scripts/wasm-sizes.mjs [file.wasm] [--top N] [--depth N] [--grep SUBSTRING]');
+  process.exit(0);
+}
+const TOP = Number(opt('--top', 25));
+const FILTER = opt('--grep', null);
 const DEPTH = Number(opt('--depth', 2));
+const unknown = args.find((a) => a.startsWith('-'));
+if (unknown) {
+  console.error(`wasm-sizes: unknown option ${unknown} (--help lists them)`);
+  process.exit(2);
+}
 const file = args[0] ?? path.join(REPO_ROOT, 'target/bindgen/release/web/modelcontext_glue_bg.wasm');
 const buf = fs.readFileSync(file);
 
