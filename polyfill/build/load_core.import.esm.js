@@ -1,4 +1,6 @@
 (ctx) => {
+  const none = __mcpNoImport();
+  if (none) return Promise.reject(none);
   // The core wasm and the glue start loading now, beside the core script, not after it.
   const early = __mcpStartCore(
     ctx.config,

@@ -2,6 +2,8 @@
 // glue and the core wasm start loading now, beside it (each would otherwise wait for the one
 // before it).
 function loadCore(ctx) {
+  const none = __mcpNoImport();
+  if (none) return Promise.reject(none);
   const beside = (file) => {
     try {
       return new URL(file, scriptUrl).href;

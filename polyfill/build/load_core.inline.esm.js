@@ -1,1 +1,4 @@
-(ctx) => import('./@@CORE_JS@@').then((m) => m.start(ctx))
+(ctx) => {
+  const none = __mcpNoImport();
+  return none ? Promise.reject(none) : import('./@@CORE_JS@@').then((m) => m.start(ctx));
+}

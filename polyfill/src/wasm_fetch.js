@@ -31,6 +31,20 @@ function __mcpNoWasm(what) {
     : __mcpLoadError(`${what} cannot start: this browser has no WebAssembly (or it is turned off).`);
 }
 
+/**
+ * In a service worker, the error of a build that loads its core with import(), which HTML does
+ * not allow there (it throws a TypeError naming only the rule); null anywhere else. The build
+ * with every module inside it loads nothing and installs there.
+ */
+function __mcpNoImport() {
+  return typeof ServiceWorkerGlobalScope === 'function' && globalThis instanceof ServiceWorkerGlobalScope
+    ? __mcpLoadError(
+        'the core cannot load in a service worker: this build loads it with import(), which service workers ' +
+          'may not use. Load modelcontext.inline.iife.js there instead (importScripts), which carries the core.',
+      )
+    : null;
+}
+
 /** Compiles `bytes` off the main thread. */
 function __mcpCompile(bytes, what) {
   const none = __mcpNoWasm(what);
