@@ -97,3 +97,60 @@ for (const [name, options] of [
     assert.deepEqual(r.fetched.filter((f) => /^modelcontext_/.test(f)), []);
   });
 }
+
+test('service worker: a session served over a MessagePort answers a page client (inline IIFE)', async () => {
+  requireDist('modelcontext.inline.iife.js', 'modelcontext.iife.js');
+  const server = await getServer();
+  const url = `/sw-test-${process.pid}-${next++}.js`;
+  server.route(url, {
+    type: 'text/javascript',
+    body: `importScripts('/dist/modelcontext.inline.iife.js');
+self.addEventListener('message', async (ev) => {
+  try {
+    const session = await navigator.modelContext.connect({
+      serverInfo: { name: 'sw', version: '1' },
+      transport: { type: 'postMessage', target: ev.ports[0] },
+    });
+    session.registerTool('where', {
+      description: 'Where it runs',
+      inputSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+      handler: ({ n }) => ({ content: [{ type: 'text', text: (typeof clients) + ' ' + n }] }),
+    });
+    ev.source.postMessage({ ok: true });
+  } catch (e) {
+    ev.source.postMessage({ ok: false, error: e.name + ': ' + e.message });
+  }
+});`,
+  });
+  const r = await withPage(
+    async ({ page }) =>
+      page.evaluate(async (url) => {
+        const reg = await navigator.serviceWorker.register(url);
+        const sw = reg.installing || reg.waiting || reg.active;
+        if (sw.state !== 'activated') {
+          await new Promise((resolve) => sw.addEventListener('statechange', () => sw.state === 'activated' && resolve()));
+        }
+        const channel = new MessageChannel();
+        const started = new Promise((resolve) => navigator.serviceWorker.addEventListener('message', (e) => resolve(e.data)));
+        sw.postMessage('connect', [channel.port2]);
+        const start = await started;
+        if (!start.ok) return { start };
+        const { McpClient, PostMessageClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+        const client = new McpClient(new PostMessageClientTransport({ target: channel.port1 }));
+        const init = await client.connect();
+        const { tools } = await client.listTools();
+        const call = await client.callTool('where', { n: 7 });
+        const bad = await client.callTool('where', { n: 'x' });
+        const next = await client.callTool('where', { n: 8 });
+        await client.close();
+        return {
+          start, server: init.serverInfo.name, tools: tools.map((t) => t.name),
+          call: call.content[0].text, bad: bad.isError === true, next: next.content[0].text,
+        };
+      }, url),
+    { html: '<!doctype html><script src="/dist/modelcontext.iife.js"></script>' },
+  );
+  assert.deepEqual(r, {
+    start: { ok: true }, server: 'sw', tools: ['where'], call: 'object 7', bad: true, next: 'object 8',
+  });
+});
