@@ -203,7 +203,10 @@ impl EngineInner {
         if !self.tab_options.tab.enabled || self.tab.borrow().is_some() {
             return Ok(());
         }
-        let tab = persist::start(&self.server, self.tab_options.clone())?.running;
+        // The page did not ask for this server: it gives way to another on its channel.
+        let mut options = self.tab_options.clone();
+        options.tab.yields = true;
+        let tab = persist::start(&self.server, options)?.running;
         *self.tab.borrow_mut() = Some(tab);
         Ok(())
     }
@@ -215,9 +218,9 @@ impl EngineInner {
         }
     }
 
-    /// Whether the default tab server runs.
+    /// Whether the default tab server runs (not once it gave way to another server).
     pub fn tab_running(&self) -> bool {
-        self.tab.borrow().is_some()
+        self.tab.borrow().as_ref().is_some_and(|t| t.is_open())
     }
 }
 

@@ -146,7 +146,7 @@ impl Running for TabRunning {
         }
     }
     fn is_open(&self) -> bool {
-        self.tab.borrow().is_some()
+        self.tab.borrow().as_ref().is_some_and(|t| t.is_open())
     }
 }
 

@@ -2,7 +2,7 @@
 //! client in one window, talking through `window.postMessage` envelopes
 //! `{ channel, type: 'mcp', direction, payload }` (see `shared/spec/WIRE.md`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -28,6 +28,11 @@ pub struct TabOptions {
     /// default (the page's own scripts are its clients: a limit would only refuse a
     /// legitimate agent).
     pub security: Security,
+    /// What the server does when another server answers on its channel in this window (see
+    /// [`TabServer`]): `true`, stop serving, so that each request is answered once (the
+    /// default tab server, which the page did not ask for); `false`, keep serving (a server the
+    /// page made). Both warn. Not an option a page sets.
+    pub yields: bool,
 }
 
 impl TabOptions {
@@ -43,6 +48,7 @@ impl TabOptions {
             channel: DEFAULT_CHANNEL.into(),
             allowed: AllowedOrigins::List(vec![own_origin.to_string()]),
             security: Security::default(),
+            yields: false,
         };
         if v.is_undefined() || v.is_null() || *v == JsValue::TRUE {
             return Ok(o);
@@ -71,7 +77,25 @@ impl TabOptions {
 /// retires rather than closes: the wire has no client address, so the `initialize` may come
 /// from a second client in the window, and what the first was running is still answered.
 /// Dropping it stops it (see [`TabServer::stop`]).
+///
+/// Another server on the same channel, which this realm's claim cannot see (`@mcp-b/global`
+/// starts one with its own `document.modelContext`), would answer every request too, and a
+/// client would keep whichever answer came first. Each server answers a client's
+/// `mcp-check-ready` with `mcp-server-ready`, and announces itself with one when it starts, so
+/// the server counts the `mcp-server-ready`s it posts and watches the channel's: one it did not
+/// post is another server's. The count is the realm's, per channel ([`READIES`]): a server
+/// stopped and another started on its channel at once would otherwise take the first one's
+/// last `mcp-server-ready`, still on its way, for someone else's. A client posts its `initialize` only after its first
+/// `mcp-server-ready`, so the check answers of both servers come before it. A server that
+/// [`TabOptions::yields`] then stops serving without posting `mcp-server-stopped` (which would
+/// end the other server's clients); one that does not keeps serving. Each warns once.
 pub struct TabServer(Rc<Inner>);
+
+thread_local! {
+    /// Per channel, the `mcp-server-ready`s this realm's tab servers posted that no server has
+    /// seen yet (see [`TabServer`]); a channel leaves the list at 0.
+    static READIES: RefCell<Vec<(String, u32)>> = const { RefCell::new(Vec::new()) };
+}
 
 struct Inner {
     hub: Rc<Hub>,
@@ -83,6 +107,10 @@ struct Inner {
     /// show it.
     peer: String,
     listener: RefCell<Option<Listener>>,
+    /// The listener that sees the channel's `mcp-server-ready`s.
+    watch: RefCell<Option<Listener>>,
+    /// Whether another server was seen (and warned of).
+    other_seen: Cell<bool>,
     claim: RefCell<Option<Claim>>,
 }
 
@@ -91,6 +119,49 @@ impl Inner {
         let window: &JsValue = self.window.as_ref();
         // Target origin '*': the page's own window.
         let _ = mcpb::post(window, &self.channel, TO_CLIENT, payload, &js::name("*"));
+    }
+
+    /// Posts `mcp-server-ready`, counted (see [`TabServer`]).
+    fn post_ready(&self) {
+        READIES.with(|r| {
+            let mut r = r.borrow_mut();
+            match r.iter_mut().find(|(c, _)| *c == self.options.channel) {
+                Some((_, n)) => *n += 1,
+                None => r.push((self.options.channel.clone(), 1)),
+            }
+        });
+        self.post(&JsValue::from_str(READY));
+    }
+
+    /// A `mcp-server-ready` on our channel from our window: ours, or another server's.
+    fn on_ready_seen(&self) {
+        let ours = READIES.with(|r| {
+            let mut r = r.borrow_mut();
+            let at = r.iter().position(|(c, _)| *c == self.options.channel)?;
+            r[at].1 -= 1;
+            if r[at].1 == 0 {
+                r.swap_remove(at);
+            }
+            Some(())
+        });
+        if ours.is_some() || self.other_seen.replace(true) {
+            return;
+        }
+        let channel = &self.options.channel;
+        if self.options.yields {
+            js::warn(&format!(
+                "modelcontext-polyfill: another MCP server answers on the tab channel {channel:?} in this \
+                 window (@mcp-b/global runs one, for example). The polyfill's default tab server stops, so \
+                 that each request is answered once; to serve on the tab too, give it another channel \
+                 (modelContextPolyfillConfig.tab.channelId)."
+            ));
+            self.shut(false);
+        } else {
+            js::warn(&format!(
+                "modelcontext-polyfill: another MCP server also answers on the tab channel {channel:?} in \
+                 this window, so every request there is answered twice; serve on another channelId."
+            ));
+        }
     }
 
     fn reply(self: &Rc<Self>) -> Reply {
@@ -133,7 +204,7 @@ impl Inner {
         // JSON text.
         if let Some(s) = payload.as_string() {
             if s == CHECK {
-                self.post(&JsValue::from_str(READY));
+                self.post_ready();
             } else {
                 let e = ErrorObject::new(
                     INVALID_REQUEST,
@@ -150,15 +221,22 @@ impl Inner {
         self.hub.deliver(&self.peer, &payload, self.reply());
     }
 
-    /// Stops listening, posts `mcp-server-stopped`, closes the sessions, frees the channel.
-    /// Idempotent: only the call that removes the listener does anything.
-    fn stop(&self) {
+    /// Stops listening, posts `mcp-server-stopped` when `announce`, closes the sessions, frees
+    /// the channel. Idempotent: only the call that removes the listener does anything.
+    fn shut(&self, announce: bool) {
         if self.listener.borrow_mut().take().is_none() {
             return;
         }
-        self.post(&JsValue::from_str(STOPPED));
+        self.watch.borrow_mut().take();
+        if announce {
+            self.post(&JsValue::from_str(STOPPED));
+        }
         self.hub.close();
         self.claim.borrow_mut().take();
+    }
+
+    fn stop(&self) {
+        self.shut(true);
     }
 }
 
@@ -193,6 +271,8 @@ impl TabServer {
             channel,
             peer,
             listener: RefCell::new(None),
+            watch: RefCell::new(None),
+            other_seen: Cell::new(false),
             claim: RefCell::new(Some(claim)),
         });
         let weak = Rc::downgrade(&inner);
@@ -215,8 +295,32 @@ impl TabServer {
             }
         })?;
         *inner.listener.borrow_mut() = Some(listener);
-        inner.post(&JsValue::from_str(READY));
+        // The channel's `mcp-server-ready`s (the gate keeps every other message in JS).
+        let (to_client, ready) = (js::name(TO_CLIENT), js::name(READY));
+        let fields = [
+            ("channel", Some(&inner.channel)),
+            ("type", Some(&kind)),
+            ("direction", Some(&to_client)),
+            ("payload", Some(&ready)),
+        ];
+        let gate = MessageGate {
+            source: Some(window.as_ref()),
+            fields: &fields,
+        };
+        let weak = Rc::downgrade(&inner);
+        let watch = Listener::message(window.as_ref(), gate, move |_, _| {
+            if let Some(me) = weak.upgrade() {
+                me.on_ready_seen();
+            }
+        })?;
+        *inner.watch.borrow_mut() = Some(watch);
+        inner.post_ready();
         Ok(TabServer(inner))
+    }
+
+    /// Whether it still serves (false once stopped, or after it gave way to another server).
+    pub fn is_open(&self) -> bool {
+        self.0.listener.borrow().is_some()
     }
 
     /// Stops serving: posts `mcp-server-stopped`, closes the sessions, frees the channel.
