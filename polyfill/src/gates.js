@@ -37,19 +37,32 @@
 /** Each target's shared listener and its gates (replaced, never changed in place). */
 const __mcpGateHubs = new WeakMap();
 
+/** What the shared listener holds for a member of the event it has not read yet. */
+const __mcpUnread = Symbol('unread');
+
 function __mcpMessageGate(target, handler, source, fields) {
   const gate = { live: true, handler, source, fields };
   let hub = __mcpGateHubs.get(target);
   if (hub === undefined) {
     const shared = { gates: [], listener: null };
     shared.listener = (ev) => {
-      // The gates as they were when this event reached the listener.
+      // The gates as they were when this event reached the listener. The event's source and
+      // data are read once each, when a gate first needs them (each read is a call into the
+      // browser).
       const now = shared.gates;
+      let source = __mcpUnread;
+      let data = __mcpUnread;
       for (let i = 0; i < now.length; i++) {
         const g = now[i];
-        if (!g.live || (g.source !== undefined && ev.source !== g.source)) continue;
-        const data = ev.data;
-        if (data === null || typeof data !== 'object') return;
+        if (!g.live) continue;
+        if (g.source !== undefined) {
+          if (source === __mcpUnread) source = ev.source;
+          if (source !== g.source) continue;
+        }
+        if (data === __mcpUnread) {
+          data = ev.data;
+          if (data === null || typeof data !== 'object') return;
+        }
         if (!__mcpGateOpen(data, g.fields)) continue;
         try {
           g.handler(ev, data);

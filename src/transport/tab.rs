@@ -295,13 +295,14 @@ impl TabServer {
             }
         })?;
         *inner.listener.borrow_mut() = Some(listener);
-        // The channel's `mcp-server-ready`s (the gate keeps every other message in JS).
+        // The channel's `mcp-server-ready`s (the gate keeps every other message in JS). The
+        // payload is compared first: it is what sets a request or an answer apart at once.
         let (to_client, ready) = (js::name(TO_CLIENT), js::name(READY));
         let fields = [
+            ("payload", Some(&ready)),
+            ("direction", Some(&to_client)),
             ("channel", Some(&inner.channel)),
             ("type", Some(&kind)),
-            ("direction", Some(&to_client)),
-            ("payload", Some(&ready)),
         ];
         let gate = MessageGate {
             source: Some(window.as_ref()),
