@@ -13,8 +13,8 @@ function loadCore(ctx) {
   };
   const unreachable = (url) => (e) => {
     throw __mcpLoadError(
-      `the core script ${url} could not be loaded (${(e && e.message) || e}); serve the whole dist/ ` +
-        'directory beside modelcontext.iife.js, or load modelcontext.inline.iife.js, which needs no other file.',
+      __mcpUnreachable(`the core script ${url}`, 'loaded', e, url,
+        'serve the whole dist/ directory beside modelcontext.iife.js, or load modelcontext.inline.iife.js, which needs no other file.'),
     );
   };
   const core = beside('./@@CORE_JS@@');

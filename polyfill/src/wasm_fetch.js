@@ -45,6 +45,30 @@ function __mcpNoImport() {
     : null;
 }
 
+/**
+ * `${what} could not be ${done} (${e.message})`, then what to do: when `url` is cross-origin to
+ * this realm, the browser refuses the response unless its server allows it with CORS and tells
+ * a script no more than "Failed to fetch", so that comes first; then `fix`.
+ */
+function __mcpUnreachable(what, done, e, url, fix) {
+  const hint = __mcpCorsHint(url);
+  return `${what} could not be ${done} (${(e && e.message) || e})${hint ? `. ${hint}; or ${fix}` : `; ${fix}`}`;
+}
+
+/** The sentence (no final period) saying that `url` is cross-origin to this realm, or ''. */
+function __mcpCorsHint(url) {
+  try {
+    const own = globalThis.origin;
+    if (typeof own !== 'string' || new URL(url).origin === own) return '';
+    const whose = own === 'null'
+      ? 'this document, whose origin is opaque (a sandboxed frame, a data: URL)'
+      : `this document (${own})`;
+    return `It is cross-origin to ${whose}: its server must allow that with CORS (Access-Control-Allow-Origin)`;
+  } catch {
+    return '';
+  }
+}
+
 /** Compiles `bytes` off the main thread. */
 function __mcpCompile(bytes, what) {
   const none = __mcpNoWasm(what);
@@ -64,7 +88,7 @@ async function __mcpFetchWasm(url, what, key) {
   try {
     response = await fetch(url);
   } catch (e) {
-    const detail = `it could not be fetched (${(e && e.message) || e}); ${move}`;
+    const detail = __mcpUnreachable('it', 'fetched', e, url, move);
     throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
   }
   const type = response.headers.get('content-type') || '';

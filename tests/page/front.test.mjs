@@ -330,6 +330,47 @@ test('the classic front copied alone (no modelcontext_core.js beside it): every 
     assertFailure(r, consoleMessages, new RegExp(`the core script ${url} could not be loaded .*modelcontext\\.inline\\.iife\\.js, which needs no other file`));
   }));
 
+test('a core wasm URL on another origin without CORS: every call says the server must allow it (CORS), names the origin and the config key', () =>
+  withPage(async ({ page, goto, server, consoleMessages }) => {
+    // The second origin of the test server sends no Access-Control-Allow-Origin.
+    const url = server.url(`/dist/${CORE_WASM}`, { alt: true });
+    await goto(await inlinePage(`<script>modelContextPolyfillConfig = { coreUrl: ${JSON.stringify(url)} };</script>${BUILDS.classic}`));
+    await page.waitForFunction(() => document.modelContext);
+    const r = await page.evaluate(observeFailure);
+    const esc = (t) => t.replace(/[.?()]/g, '\\$&');
+    assertFailure(r, consoleMessages, new RegExp(
+      `core module ${esc(url)} could not be loaded: it could not be fetched \\(.*\\)\\. It is cross-origin to this document \\(${esc(server.origin)}\\): ` +
+        `its server must allow that with CORS \\(Access-Control-Allow-Origin\\); or serve it there, or set modelContextPolyfillConfig\\.coreUrl`,
+    ));
+  }));
+
+test('in a sandboxed frame (an opaque origin): the classic build names CORS and the self-contained build, which works there', () =>
+  withPage(async ({ page, goto }) => {
+    const inner = (src) => inlinePage(`<script src="${src}"></script><script>
+      (async () => {
+        const outcome = (p) => p.then((v) => ({ ok: v }), (e) => ({ name: e.name, message: e.message }));
+        const mc = document.modelContext;
+        const registered = await outcome(mc.registerTool({ name: 't', description: 'd', execute: ({ n }) => 'n=' + n + ' at ' + origin }));
+        const tools = await outcome(mc.getTools());
+        const ran = tools.ok ? await outcome(mc.executeTool(tools.ok[0], { n: 1 })) : null;
+        parent.postMessage({ report: { registered, tools: tools.ok ? tools.ok.map((t) => t.name) : tools, ran } }, '*');
+      })();
+    </script>`);
+    await goto(await inlinePage('<!doctype html><title>embedder</title>'));
+    const inFrame = (path) => page.evaluate((path) => new Promise((resolve) => {
+      addEventListener('message', (e) => e.data && e.data.report && resolve(e.data.report));
+      const f = document.createElement('iframe');
+      f.sandbox = 'allow-scripts';
+      f.src = path;
+      document.body.append(f);
+    }), path);
+    const classic = await inFrame(await inner('/dist/modelcontext.iife.js'));
+    assert.equal(classic.registered.name, 'NotSupportedError');
+    assert.match(classic.registered.message, /the core script .*modelcontext_core\.js could not be loaded \(.*\)\. It is cross-origin to this document, whose origin is opaque \(a sandboxed frame, a data: URL\): its server must allow that with CORS \(Access-Control-Allow-Origin\); or .*load modelcontext\.inline\.iife\.js, which needs no other file\./);
+    const inline = await inFrame(await inner('/dist/modelcontext.inline.iife.js'));
+    assert.deepEqual(inline, { registered: { ok: undefined }, tools: ['t'], ran: { ok: 'n=1 at null' } });
+  }));
+
 test('a validator URL answered with HTML: the console says so when the first tool with a schema the core cannot check is registered (content type, config key)', () =>
   withPage(async ({ page, goto, context, consoleMessages }) => {
     await context.route('**/modelcontext_validator.wasm', (route) =>
