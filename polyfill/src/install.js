@@ -17,7 +17,9 @@
 // beside this script (the builds with the wasm inline fetch nothing).
 //
 // Where there is neither a document nor a worker scope (Node, Deno, Bun, a bundler's SSR pass)
-// nothing is installed and nothing is loaded.
+// nothing is installed and nothing is loaded. Nor in a context that is not secure (plain http
+// to anything but localhost): the IDL exposes modelContext to secure contexts only, and
+// Chromium's own has none there. The console says why, once, and `ready` rejects saying it.
 //
 // env: { format, version, loadCore({ config }) → core | Promise<core> } where core is
 // { wasm (the initialized glue's exports), client (polyfill/src/client.js), validator (loader),
@@ -40,6 +42,7 @@ function install(env) {
   const hasDocument = typeof Document === 'function' && typeof document === 'object' && document !== null;
   const inWorker = typeof WorkerGlobalScope === 'function' && g instanceof WorkerGlobalScope;
   if (!hasDocument && !inWorker) return null;
+  if (g.isSecureContext === false) return __mcpInsecure(g, env);
 
   const config = g.modelContextPolyfillConfig || {};
   // The core starts loading before anything else is done: what it fetches does not wait for the
@@ -162,6 +165,27 @@ function install(env) {
   }
   record.ready.catch(() => {}); // reported on the console once, by failed()
   return record;
+}
+
+/**
+ * Installs nothing in a context that is not secure ([SecureContext]); warns once per realm.
+ * Returns what stands for the record: `ready` rejects with the reason.
+ */
+function __mcpInsecure(g, env) {
+  const here = typeof location === 'object' && location ? location.origin : 'this context';
+  const error = __mcpLoadError(
+    `not installed: ${here} is not a secure context, and WebMCP is exposed to secure contexts only ` +
+      `(https:, localhost, file:), as in Chromium. To try it over plain http, start Chromium with ` +
+      `--unsafely-treat-insecure-origin-as-secure=${here}.`,
+  );
+  const warned = Symbol.for('modelcontext-polyfill.insecure');
+  if (!g[warned]) {
+    Object.defineProperty(g, warned, { value: true, configurable: true });
+    console.warn(`${error.message} (version ${env.version})`);
+  }
+  const ready = Promise.reject(error);
+  ready.catch(() => {});
+  return { ready };
 }
 
 /** Starts the declarative API and gives SubmitEvent.prototype agentInvoked and respondWith (when absent). */

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withPage, requireDist, CRATE_VERSION } from './harness.mjs';
+import { withPage, requireDist, inlinePage, CRATE_VERSION } from './harness.mjs';
 
 const CLASSIC = '<script src="/dist/modelcontext.iife.js"></script>';
 const ESM = `<script type="module">import '/dist/modelcontext.js'; window.esmDone = true;</script>`;
@@ -112,3 +112,36 @@ test('the installed object works through both names (a smoke run of each door)',
     });
     assert.deepEqual(r, { names: ['session', 'w3c'], after: ['w3c'], offType: 'function' });
   }, { html: CLASSIC }));
+
+// [SecureContext]: plain http to a name other than localhost is not a secure context. Chromium
+// resolves insecure.test to the test server here.
+const INSECURE_HOST = ['--host-resolver-rules=MAP insecure.test 127.0.0.1'];
+
+test('in a context that is not secure nothing is installed (as in Chromium); the console says why once, and the ES module\'s ready rejects saying it', () =>
+  withPage(async ({ page, server, consoleMessages }) => {
+    const origin = server.origin.replace('127.0.0.1', 'insecure.test');
+    await page.goto(origin + (await inlinePage(`${CLASSIC}${CLASSIC}<script type="module">
+      import { ready } from '/dist/modelcontext.js';
+      window.esmReady = ready.then(() => 'resolved', (e) => e.name + ': ' + e.message);
+    </script>`)));
+    await page.waitForFunction(() => window.esmReady);
+    const r = await page.evaluate(async () => ({
+      secure: isSecureContext,
+      present: ['modelContext' in document, 'modelContext' in navigator, 'modelContextTesting' in navigator, typeof ModelContext, typeof ToolActivatedEvent],
+      record: typeof globalThis[Symbol.for('modelcontext-polyfill')],
+      ready: await window.esmReady,
+    }));
+    const expected = `modelcontext-polyfill: not installed: ${origin} is not a secure context, and WebMCP is exposed to secure contexts only ` +
+      `(https:, localhost, file:), as in Chromium. To try it over plain http, start Chromium with --unsafely-treat-insecure-origin-as-secure=${origin}.`;
+    assert.deepEqual(r, {
+      secure: false,
+      present: [false, false, false, 'undefined', 'undefined'],
+      record: 'undefined',
+      ready: `NotSupportedError: ${expected}`,
+    });
+    // Three copies (two classic, one ES module), one warning.
+    const warnings = consoleMessages.filter((m) => m.text.includes('not a secure context'));
+    assert.equal(warnings.length, 1, warnings.map((m) => m.text).join('\n'));
+    assert.equal(warnings[0].type, 'warning');
+    assert.equal(warnings[0].text, `${expected} (version ${CRATE_VERSION})`);
+  }, { args: INSECURE_HOST }));
