@@ -60,9 +60,8 @@ function __mcpCorsHint(url) {
   try {
     const own = globalThis.origin;
     if (typeof own !== 'string' || new URL(url).origin === own) return '';
-    const whose = own === 'null'
-      ? 'this document, whose origin is opaque (a sandboxed frame, a data: URL)'
-      : `this document (${own})`;
+    const here = typeof document === 'object' && document ? 'this document' : 'this worker';
+    const whose = own === 'null' ? `${here}, whose origin is opaque (a sandboxed frame, a data: URL)` : `${here} (${own})`;
     return `It is cross-origin to ${whose}: its server must allow that with CORS (Access-Control-Allow-Origin)`;
   } catch {
     return '';
