@@ -85,10 +85,11 @@ impl TabOptions {
 /// the server counts the `mcp-server-ready`s it posts and watches the channel's: one it did not
 /// post is another server's. The count is the realm's, per channel ([`READIES`]): a server
 /// stopped and another started on its channel at once would otherwise take the first one's
-/// last `mcp-server-ready`, still on its way, for someone else's. A client posts its `initialize` only after its first
-/// `mcp-server-ready`, so the check answers of both servers come before it. A server that
-/// [`TabOptions::yields`] then stops serving without posting `mcp-server-stopped` (which would
-/// end the other server's clients); one that does not keeps serving. Each warns once.
+/// last `mcp-server-ready`, still on its way, for someone else's. A client posts its
+/// `initialize` only after its first `mcp-server-ready`, so the check answers of both servers
+/// come before it. A server that [`TabOptions::yields`] then stops serving without posting
+/// `mcp-server-stopped` (which would end the other server's clients); one that does not keeps
+/// serving. Each warns once.
 pub struct TabServer(Rc<Inner>);
 
 thread_local! {
