@@ -42,7 +42,26 @@ function install(env) {
   const hasDocument = typeof Document === 'function' && typeof document === 'object' && document !== null;
   const inWorker = typeof WorkerGlobalScope === 'function' && g instanceof WorkerGlobalScope;
   if (!hasDocument && !inWorker) return null;
-  if (g.isSecureContext === false) return __mcpInsecure(g, env);
+  if (g.isSecureContext === false) {
+    const here = typeof location === 'object' && location ? location.origin : 'this context';
+    return __mcpNotInstalled(g, env, 'insecure',
+      `${here} is not a secure context, and WebMCP is exposed to secure contexts only (https:, localhost, file:), ` +
+        `as in Chromium. To try it over plain http, start Chromium with --unsafely-treat-insecure-origin-as-secure=${here}.`);
+  }
+
+  // Where the accessors go: on the prototypes, as the IDL has them; on the objects themselves
+  // where a lockdown (SES's, or Object.freeze) made a prototype take no new property. Where
+  // neither can take one, nothing is installed (all or nothing) and nothing is fetched.
+  const native = hasDocument && 'modelContext' in Document.prototype ? document.modelContext : undefined;
+  const navProto = typeof navigator === 'object' && navigator !== null ? Object.getPrototypeOf(navigator) : null;
+  const docHome = hasDocument && !native ? __mcpHome(Document.prototype, document) : undefined;
+  const navHome = navProto && !('modelContext' in navigator) ? __mcpHome(navProto, navigator) : undefined;
+  if (docHome === null || navHome === null) {
+    const which = docHome === null ? 'Document.prototype nor document' : 'Navigator.prototype nor navigator';
+    return __mcpNotInstalled(g, env, 'locked',
+      `neither ${which} can take a new property (a lockdown, such as SES's, froze them). ` +
+        'Load the polyfill before the lockdown.');
+  }
 
   const config = g.modelContextPolyfillConfig || {};
   // The core starts loading before anything else is done: what it fetches does not wait for the
@@ -58,7 +77,6 @@ function install(env) {
   const ToolCancelEvent = __mcpDefineToolEvent('ToolCancelEvent');
   const { ModelContext, create, attach, fail, call } = __mcpDefineModelContext();
 
-  const native = hasDocument && 'modelContext' in Document.prototype ? document.modelContext : undefined;
   const mc = create();
 
   if (!native) {
@@ -67,9 +85,8 @@ function install(env) {
     __mcpExposeInterface(g, 'ToolCancelEvent', ToolCancelEvent);
   }
 
-  const navProto = typeof navigator === 'object' && navigator !== null ? Object.getPrototypeOf(navigator) : null;
-  if (navProto && !('modelContext' in navigator)) {
-    Object.defineProperty(navProto, 'modelContext', {
+  if (navHome) {
+    Object.defineProperty(navHome, 'modelContext', {
       get() {
         return this === navigator ? mc : undefined;
       },
@@ -77,8 +94,8 @@ function install(env) {
       configurable: true,
     });
   }
-  if (hasDocument && !native) {
-    Object.defineProperty(Document.prototype, 'modelContext', {
+  if (docHome) {
+    Object.defineProperty(docHome, 'modelContext', {
       get() {
         return this === document ? mc : null;
       },
@@ -87,7 +104,9 @@ function install(env) {
     });
   }
 
-  if (navProto && !('modelContextTesting' in navigator)) {
+  // (The earlier drafts' testing API is left out where a lockdown left no room for it.)
+  const testingHome = navProto && !('modelContextTesting' in navigator) ? __mcpHome(navProto, navigator) : null;
+  if (testingHome) {
     // Before the core has loaded, listTools() is [] (no tool is registered yet).
     const testing = {
       listTools: () => call(mc, 'value', 'listTools', (e) => e.testingListTools(), []),
@@ -96,7 +115,7 @@ function install(env) {
       registerToolsChangedCallback: (cb) =>
         call(mc, 'void', 'registerToolsChangedCallback', (e) => e.testingRegisterToolsChangedCallback(cb)),
     };
-    Object.defineProperty(navProto, 'modelContextTesting', {
+    Object.defineProperty(testingHome, 'modelContextTesting', {
       get() {
         return this === navigator ? testing : undefined;
       },
@@ -167,20 +186,26 @@ function install(env) {
   return record;
 }
 
+/** `proto` when it can take a new property, else `object` when it can, else null. */
+function __mcpHome(proto, object) {
+  if (Object.isExtensible(proto)) return proto;
+  return Object.isExtensible(object) ? object : null;
+}
+
 /**
- * Installs nothing in a context that is not secure ([SecureContext]); warns once per realm.
- * Returns what stands for the record: `ready` rejects with the reason.
+ * Installs nothing, because `why`; the console says so once per realm and `kind` (every copy of
+ * the polyfill finds the same reason). Returns what stands for the record: `ready` rejects with
+ * the reason.
  */
-function __mcpInsecure(g, env) {
-  const here = typeof location === 'object' && location ? location.origin : 'this context';
-  const error = __mcpLoadError(
-    `not installed: ${here} is not a secure context, and WebMCP is exposed to secure contexts only ` +
-      `(https:, localhost, file:), as in Chromium. To try it over plain http, start Chromium with ` +
-      `--unsafely-treat-insecure-origin-as-secure=${here}.`,
-  );
-  const warned = Symbol.for('modelcontext-polyfill.insecure');
+function __mcpNotInstalled(g, env, kind, why) {
+  const error = __mcpLoadError(`not installed: ${why}`);
+  const warned = Symbol.for(`modelcontext-polyfill.not-installed.${kind}`);
   if (!g[warned]) {
-    Object.defineProperty(g, warned, { value: true, configurable: true });
+    try {
+      Object.defineProperty(g, warned, { value: true, configurable: true });
+    } catch {
+      // A frozen global: each copy warns.
+    }
     console.warn(`${error.message} (version ${env.version})`);
   }
   const ready = Promise.reject(error);
@@ -198,6 +223,11 @@ function __mcpInstallForms(g, engine) {
   }
   const SubmitEvent = g.SubmitEvent;
   if (typeof SubmitEvent !== 'function') return;
+  if (!Object.isExtensible(SubmitEvent.prototype)) {
+    console.warn('modelcontext-polyfill: SubmitEvent.prototype takes no new property (a lockdown froze it): ' +
+      'forms are tools, but their submit events have no agentInvoked or respondWith().');
+    return;
+  }
   const check = (self) => {
     if (!(self instanceof SubmitEvent)) throw new TypeError('Illegal invocation');
   };

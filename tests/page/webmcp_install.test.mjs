@@ -145,3 +145,59 @@ test('in a context that is not secure nothing is installed (as in Chromium); the
     assert.equal(warnings[0].type, 'warning');
     assert.equal(warnings[0].text, `${expected} (version ${CRATE_VERSION})`);
   }, { args: INSECURE_HOST }));
+
+// A lockdown (SES's `lockdown()`, or Object.freeze) before the polyfill loads: the prototypes
+// take no new property.
+const FREEZE_PROTOTYPES = `<script>
+  Object.freeze(Document.prototype);
+  Object.freeze(Object.getPrototypeOf(navigator));
+  Object.freeze(SubmitEvent.prototype);
+</script>`;
+
+test('prototypes frozen by a lockdown: the accessors go on document and navigator themselves, and everything works', () =>
+  withPage(async ({ page, consoleMessages }) => {
+    const r = await page.evaluate(async () => {
+      await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+      const mc = document.modelContext;
+      await mc.registerTool({ name: 'hi', description: 'd', inputSchema: { type: 'object', properties: { n: { type: 'number' } } }, execute: ({ n }) => 'hi ' + n });
+      const tools = await mc.getTools();
+      return {
+        same: mc === navigator.modelContext && mc instanceof ModelContext,
+        own: [Object.prototype.hasOwnProperty.call(document, 'modelContext'), Object.prototype.hasOwnProperty.call(navigator, 'modelContext')],
+        onPrototypes: ['modelContext' in Document.prototype, 'modelContext' in Object.getPrototypeOf(navigator)],
+        tools: tools.map((t) => t.name).sort(),
+        ran: await mc.executeTool(tools.find((t) => t.name === 'hi'), { n: 1 }),
+        submitExtras: 'agentInvoked' in SubmitEvent.prototype,
+      };
+    });
+    assert.deepEqual(r, {
+      same: true, own: [true, true], onPrototypes: [false, false],
+      // The form is a tool still; only its submit events lack the extras.
+      tools: ['form_tool', 'hi'], ran: 'hi 1', submitExtras: false,
+    });
+    const w = consoleMessages.filter((m) => m.type === 'warning' && /SubmitEvent\.prototype takes no new property/.test(m.text));
+    assert.equal(w.length, 1);
+  }, { html: `${FREEZE_PROTOTYPES}${CLASSIC}<form toolname="form_tool" tooldescription="A form"><input name="q"></form>` }));
+
+test('prototypes and objects frozen: nothing is installed and nothing fetched; the console says why once, and ready rejects saying it', () =>
+  withPage(async ({ page, goto, consoleMessages }) => {
+    const requested = [];
+    page.on('request', (q) => requested.push(new URL(q.url()).pathname));
+    await goto(await inlinePage(`${FREEZE_PROTOTYPES}<script>Object.freeze(document); Object.freeze(navigator);</script>${CLASSIC}${CLASSIC}
+      <script type="module">
+        import { ready } from '/dist/modelcontext.js';
+        window.esmReady = ready.then(() => 'resolved', (e) => e.name + ': ' + e.message);
+      </script>`));
+    await page.waitForFunction(() => window.esmReady);
+    const r = await page.evaluate(async () => ({
+      present: [typeof document.modelContext, typeof navigator.modelContext, typeof ModelContext],
+      record: typeof globalThis[Symbol.for('modelcontext-polyfill')],
+      ready: await window.esmReady,
+    }));
+    const why = 'modelcontext-polyfill: not installed: neither Document.prototype nor document can take a new property ' +
+      "(a lockdown, such as SES's, froze them). Load the polyfill before the lockdown.";
+    assert.deepEqual(r, { present: ['undefined', 'undefined', 'undefined'], record: 'undefined', ready: `NotSupportedError: ${why}` });
+    const w = consoleMessages.filter((m) => m.text.includes('not installed'));
+    assert.deepEqual(w.map((m) => [m.type, m.text]), [['warning', `${why} (version ${CRATE_VERSION})`]]);
+    assert.deepEqual(requested.filter((p) => /modelcontext_(core|glue)/.test(p)), []);
+  }));
