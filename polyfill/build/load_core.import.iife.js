@@ -11,14 +11,23 @@ function loadCore(ctx) {
       return file;
     }
   };
-  const unreachable = (url) => (e) => {
-    throw __mcpLoadError(
-      __mcpUnreachable(`the core script ${url}`, 'loaded', e, url,
-        'serve the whole dist/ directory beside modelcontext.iife.js, or load modelcontext.inline.iife.js, which needs no other file.'),
+  // import(url), failing with why it could not be loaded.
+  const load = (url) => {
+    const csp = __mcpWatchCsp(url);
+    return import(url).then(
+      (m) => (csp.stop(), m),
+      async (e) => {
+        const directive = await csp.refused();
+        csp.stop();
+        throw __mcpLoadError(
+          __mcpUnreachable(`the core script ${url}`, 'loaded', e, url,
+            'serve the whole dist/ directory beside modelcontext.iife.js, or load modelcontext.inline.iife.js, which needs no other file.',
+            directive),
+        );
+      },
     );
   };
   const core = beside('./@@CORE_JS@@');
-  const glue = beside('./@@GLUE_JS@@');
-  const early = __mcpStartCore(ctx.config, () => beside('./@@GLUE_WASM@@'), () => import(glue).catch(unreachable(glue)));
-  return import(core).then((m) => m.start({ ...ctx, early }), unreachable(core));
+  const early = __mcpStartCore(ctx.config, () => beside('./@@GLUE_WASM@@'), () => load(beside('./@@GLUE_JS@@')));
+  return load(core).then((m) => m.start({ ...ctx, early }));
 }

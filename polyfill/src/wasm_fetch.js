@@ -46,13 +46,56 @@ function __mcpNoImport() {
 }
 
 /**
- * `${what} could not be ${done} (${e.message})`, then what to do: when `url` is cross-origin to
- * this realm, the browser refuses the response unless its server allows it with CORS and tells
- * a script no more than "Failed to fetch", so that comes first; then `fix`.
+ * `${what} could not be ${done} (${e.message})`, then what to do. A script learns no more than
+ * "Failed to fetch" of a refusal, so the likely cause comes first: the page's
+ * Content-Security-Policy when it refused `url` (`directive`, from __mcpWatchCsp), else CORS when
+ * `url` is cross-origin to this realm; then `fix`.
  */
-function __mcpUnreachable(what, done, e, url, fix) {
+function __mcpUnreachable(what, done, e, url, fix, directive = '') {
+  const reason = `${what} could not be ${done} (${(e && e.message) || e})`;
+  if (directive) {
+    let origin = url;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      // (kept whole)
+    }
+    return `${reason}: the page's Content-Security-Policy does not allow it (${directive}). Add ${origin} to ${directive}, or ${fix}`;
+  }
   const hint = __mcpCorsHint(url);
-  return `${what} could not be ${done} (${(e && e.message) || e})${hint ? `. ${hint}; or ${fix}` : `; ${fix}`}`;
+  return `${reason}${hint ? `. ${hint}; or ${fix}` : `; ${fix}`}`;
+}
+
+/**
+ * Watches for the Content-Security-Policy refusing `url`: Chromium fires the
+ * `securitypolicyviolation` event just after the refused request has failed. `refused()` waits
+ * for one naming `url` (at most 100 ms: it is asked only once the request has failed) and gives
+ * its directive, or ''; `stop()` ends the watch.
+ */
+function __mcpWatchCsp(url) {
+  const target = typeof document === 'object' && document ? document : globalThis;
+  let directive = '';
+  let found = () => {};
+  const on = (e) => {
+    if (e.blockedURI && (e.blockedURI === url || url.startsWith(e.blockedURI))) {
+      directive = e.effectiveDirective || e.violatedDirective || 'a directive';
+      found();
+    }
+  };
+  const watching = typeof target.addEventListener === 'function';
+  if (watching) target.addEventListener('securitypolicyviolation', on);
+  const stop = () => watching && target.removeEventListener('securitypolicyviolation', on);
+  const refused = () =>
+    directive || !watching
+      ? Promise.resolve(directive)
+      : new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(directive), 100);
+          found = () => {
+            clearTimeout(timer);
+            resolve(directive);
+          };
+        });
+  return { refused, stop };
 }
 
 /** The sentence (no final period) saying that `url` is cross-origin to this realm, or ''. */
@@ -84,11 +127,14 @@ async function __mcpFetchWasm(url, what, key) {
   if (none) throw none;
   const move = `serve it there, or set modelContextPolyfillConfig.${key} to its URL (before the polyfill loads).`;
   let response;
+  const csp = __mcpWatchCsp(url);
   try {
     response = await fetch(url);
   } catch (e) {
-    const detail = __mcpUnreachable('it', 'fetched', e, url, move);
+    const detail = __mcpUnreachable('it', 'fetched', e, url, move, await csp.refused());
     throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
+  } finally {
+    csp.stop();
   }
   const type = response.headers.get('content-type') || '';
   const wasm = /^application\/wasm\b/i.test(type);

@@ -344,6 +344,32 @@ test('a core wasm URL on another origin without CORS: every call says the server
     ));
   }));
 
+test("a CDN allowed in script-src but not in connect-src: every call names the page's Content-Security-Policy, the directive and the origin to add", () =>
+  withPage(async ({ page, goto, server, consoleMessages }) => {
+    // dist/ served from the second origin with CORS, as a CDN serves it.
+    const cdn = server.altOrigin;
+    const id = `${process.pid}-${Math.random().toString(36).slice(2)}`;
+    for (const file of ['modelcontext.iife.js', 'modelcontext_core.js', 'modelcontext_glue.js', CORE_WASM]) {
+      server.route(`/__cdn/${id}/${file}`, {
+        type: file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript',
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        body: fs.readFileSync(path.join(DIST_DIR, file)),
+      });
+    }
+    server.route(`/__cdn/${id}/index.html`, {
+      headers: { 'Content-Security-Policy': `script-src 'self' 'wasm-unsafe-eval' ${cdn}; connect-src 'self'` },
+      body: `<!doctype html><script src="${cdn}/__cdn/${id}/modelcontext.iife.js"></script>`,
+    });
+    await goto(`/__cdn/${id}/index.html`);
+    await page.waitForFunction(() => document.modelContext);
+    const r = await page.evaluate(observeFailure);
+    const url = `${cdn}/__cdn/${id}/${CORE_WASM}`.replace(/[.?]/g, '\\$&');
+    assertFailure(r, consoleMessages, new RegExp(
+      `core module ${url} could not be loaded: it could not be fetched \\(.*\\): the page's Content-Security-Policy does not allow it ` +
+        `\\(connect-src\\)\\. Add ${cdn.replace(/[.]/g, '\\.')} to connect-src, or serve it there, or set modelContextPolyfillConfig\\.coreUrl`,
+    ));
+  }));
+
 test('in a sandboxed frame (an opaque origin): the classic build names CORS and the self-contained build, which works there', () =>
   withPage(async ({ page, goto }) => {
     const inner = (src) => inlinePage(`<script src="${src}"></script><script>
