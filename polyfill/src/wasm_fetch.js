@@ -103,6 +103,10 @@ function __mcpCorsHint(url) {
   try {
     const own = globalThis.origin;
     if (typeof own !== 'string' || new URL(url).origin === own) return '';
+    if (/^file:/i.test(url)) {
+      return 'It is a file: URL, which a page opened from disk may not load: serve the directory over http ' +
+        '(http://localhost is a secure context)';
+    }
     const here = typeof document === 'object' && document ? 'this document' : 'this worker';
     const whose = own === 'null' ? `${here}, whose origin is opaque (a sandboxed frame, a data: URL)` : `${here} (${own})`;
     return `It is cross-origin to ${whose}: its server must allow that with CORS (Access-Control-Allow-Origin)`;

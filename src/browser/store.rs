@@ -207,7 +207,9 @@ pub fn attached(tool: &Tool) -> Option<Rc<JsToolData>> {
 /// active, reject with InvalidStateError"; and the origin-keyed check Chromium makes):
 /// - a detached frame's, or a navigated-away, document → `InvalidStateError`;
 /// - a document that is not origin-keyed (served with `Origin-Agent-Cluster: ?0`, so it may
-///   set `document.domain` and reach other origins' objects) → `SecurityError`.
+///   set `document.domain` and reach other origins' objects) → `SecurityError`. An opaque
+///   origin cannot set `document.domain`: a page opened from a `file:` URL, which Chromium
+///   calls not origin-keyed, is served (as Chromium's own WebMCP serves it).
 ///
 /// Workers have no document; only the agent-cluster check applies to them.
 pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
@@ -224,7 +226,9 @@ pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
             ));
         }
     }
-    if js::field(global, "originAgentCluster").is_ok_and(|v| v.as_bool() == Some(false)) {
+    if inner.origin() != "null"
+        && js::field(global, "originAgentCluster").is_ok_and(|v| v.as_bool() == Some(false))
+    {
         return Err(DomError::Security(
             "WebMCP needs an origin-keyed document; this one was served with Origin-Agent-Cluster: ?0."
                 .into(),

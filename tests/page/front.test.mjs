@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { withPage, requireDist, inlinePage, getServer, DIST_DIR } from './harness.mjs';
 
@@ -342,6 +343,32 @@ test('a core wasm URL on another origin without CORS: every call says the server
       `core module ${esc(url)} could not be loaded: it could not be fetched \\(.*\\)\\. It is cross-origin to this document \\(${esc(server.origin)}\\): ` +
         `its server must allow that with CORS \\(Access-Control-Allow-Origin\\); or serve it there, or set modelContextPolyfillConfig\\.coreUrl`,
     ));
+  }));
+
+test('a page opened from disk (file:): the classic build says a file: URL cannot be loaded there; the self-contained build works', () =>
+  withPage(async ({ page }) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-file-'));
+    try {
+      for (const f of ['modelcontext.iife.js', 'modelcontext.inline.iife.js']) fs.copyFileSync(path.join(DIST_DIR, f), path.join(dir, f));
+      const app = `<script>
+        window.result = globalThis[Symbol.for('modelcontext-polyfill')].ready.then(async () => {
+          const mc = document.modelContext;
+          await mc.registerTool({ name: 't', description: 'd', execute: ({ n }) => 'n=' + n });
+          const [tool] = await mc.getTools();
+          return { origin, ran: await mc.executeTool(tool, { n: 3 }) };
+        }, (e) => ({ failed: e.name + ': ' + e.message }));
+      </script>`;
+      fs.writeFileSync(path.join(dir, 'classic.html'), `<!doctype html><script src="modelcontext.iife.js"></script>${app}`);
+      fs.writeFileSync(path.join(dir, 'inline.html'), `<!doctype html><script src="modelcontext.inline.iife.js"></script>${app}`);
+      await page.goto(`file://${dir}/classic.html`);
+      const classic = await page.evaluate(() => window.result);
+      assert.match(classic.failed, /^NotSupportedError: modelcontext-polyfill: the core script file:\/\/.*modelcontext_core\.js could not be loaded \(.*\)\. It is a file: URL, which a page opened from disk may not load: serve the directory over http \(http:\/\/localhost is a secure context\); or .*load modelcontext\.inline\.iife\.js, which needs no other file\./);
+      // Chromium says a file: page is not origin-keyed, and its own WebMCP serves it: so does this one.
+      await page.goto(`file://${dir}/inline.html`);
+      assert.deepEqual(await page.evaluate(async () => ({ oac: window.originAgentCluster, ...(await window.result) })), { oac: false, origin: 'null', ran: 'n=3' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }));
 
 test("a CDN allowed in script-src but not in connect-src: every call names the page's Content-Security-Policy, the directive and the origin to add", () =>
