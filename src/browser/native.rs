@@ -53,6 +53,19 @@ pub struct NativeBridge {
     again: Cell<bool>,
     /// The native object's `toolchange` listener, removed when the bridge goes.
     on_toolchange: RefCell<Option<Listener>>,
+    /// The native `executeTool` takes its input as JSON text (Chromium 154 and earlier drafts,
+    /// `@mcp-b/webmcp-polyfill`), not as an object (Chromium 155 on); found on the first call
+    /// it refuses (see [`text_form_refusal`]).
+    text_input: Rc<Cell<bool>>,
+}
+
+/// Whether `e`, a native `executeTool`'s rejection, refuses an object input before running
+/// anything, as an implementation that takes JSON text does: `@mcp-b/webmcp-polyfill` rejects
+/// with an `UnknownError` "Failed to parse input arguments", having looked the tool up and
+/// parsed nothing else. The call is then made again with the input as text, so the message
+/// must be that one exactly: a tool's own failure must never run the tool twice.
+fn text_form_refusal(e: &JsValue) -> bool {
+    js::get_string(e, "message").as_deref() == Some("Failed to parse input arguments")
 }
 
 /// Calls `obj[method](...args)`.
@@ -77,6 +90,7 @@ impl NativeBridge {
             reading: Cell::new(false),
             again: Cell::new(false),
             on_toolchange: RefCell::new(None),
+            text_input: Rc::new(Cell::new(false)),
         });
         // Polyfill → native: after every change to the engine's tools.
         let b = bridge.clone();
@@ -371,17 +385,38 @@ impl NativeBridge {
             v if v.is_undefined() || v.is_null() => None,
             v => js::stringify(&v)?,
         };
-        // Its execute: native executeTool(t, input, { signal }).
+        // Its execute: native executeTool(t, input, { signal }), the input as an object or,
+        // for an implementation that takes JSON text, as text.
         let native = self.native.clone();
         let tool = t.clone();
+        let text_input = self.text_input.clone();
         let execute: Function = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(
             move |input: JsValue, options: JsValue| -> JsValue {
                 let opts: JsValue = js::object().into();
                 if let Ok(signal) = js::get(&options, "signal") {
                     js::set(&opts, "signal", &signal);
                 }
-                call_method(&native, "executeTool", &[tool.clone(), input, opts])
-                    .unwrap_or_else(|e| Promise::reject(&e).into())
+                let (native, tool, text_input) = (native.clone(), tool.clone(), text_input.clone());
+                let run = move |input: &JsValue, as_text: bool| -> Result<JsFuture, JsValue> {
+                    let input = if as_text {
+                        JsValue::from_str(&js::stringify(input)?.unwrap_or_else(|| "{}".into()))
+                    } else {
+                        input.clone()
+                    };
+                    let p = call_method(&native, "executeTool", &[tool.clone(), input, opts.clone()])?;
+                    Ok(JsFuture::from(Promise::resolve(&p)))
+                };
+                wasm_bindgen_futures::future_to_promise(async move {
+                    let as_text = text_input.get();
+                    match run(&input, as_text)?.await {
+                        Err(e) if !as_text && text_form_refusal(&e) => {
+                            text_input.set(true);
+                            run(&input, true)?.await
+                        }
+                        outcome => outcome,
+                    }
+                })
+                .into()
             },
         )
         .into_js_value()

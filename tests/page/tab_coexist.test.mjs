@@ -3,6 +3,8 @@
 // the channel cannot see. Without care both servers answered every request, and the client kept
 // whichever answer came first. The default tab server now counts its own 'mcp-server-ready's and
 // gives way when it sees another server's; a tab server the page made warns and keeps serving.
+// `@mcp-b/webmcp-polyfill` (the W3C API, no server) loaded first is bridged as Chromium's own
+// object is (src/browser/native.rs), its `executeTool` taking the input as JSON text.
 //
 // The official MCP client over MCP-B's TabClientTransport is the client (an import map loads
 // them from node_modules, scripts/lib/importmap.mjs).
@@ -180,4 +182,50 @@ test('the default tab server stopped and started again at once does not take its
     assert.deepEqual([...new Set(r.answers)], [1]);
     assert.equal(r.isConnected, true);
     assert.deepEqual(warnings(consoleMessages), []);
+  }));
+
+// @mcp-b/webmcp-polyfill has the W3C API and no MCP server: loaded first, its object stays and
+// this polyfill serves its tools (as with Chromium's own); loaded after, it keeps ours.
+const WEBMCP_POLYFILL = '<script src="/node_modules/@mcp-b/webmcp-polyfill/dist/index.iife.js"></script>';
+for (const [order, scripts, ours] of [
+  ['@mcp-b/webmcp-polyfill, then this polyfill', WEBMCP_POLYFILL + OURS, false],
+  ['this polyfill, then @mcp-b/webmcp-polyfill', OURS + WEBMCP_POLYFILL, true],
+]) {
+  test(`${order}: this polyfill's server is the only one, and lists the page's tool`, () =>
+    withPage(async ({ page, goto, consoleMessages }) => {
+      await goto(await inlinePage(`${IMPORT_MAP}${scripts}${REGISTER}${CLIENT}`));
+      await page.evaluate(PAGE_UNTIL);
+      const r = await page.evaluate(connectAndCount, { clients: 2 });
+      for (const run of r.runs) assert.deepEqual([run.tools, run.text], [['hello'], 'hello']);
+      assert.deepEqual([...new Set(r.answers)], [1]);
+      assert.equal(r.isConnected, true);
+      const objectIsOurs = await page.evaluate(() => document.modelContext === globalThis[Symbol.for('modelcontext-polyfill')].modelContext);
+      assert.equal(objectIsOurs, ours);
+      assert.deepEqual(warnings(consoleMessages), []);
+    }));
+}
+
+test("@mcp-b/webmcp-polyfill first: its tools, served over MCP, get their arguments (it takes executeTool's input as JSON text) and run once per call", () =>
+  withPage(async ({ page, goto }) => {
+    await goto(await inlinePage(`${IMPORT_MAP}${WEBMCP_POLYFILL}${OURS}<script>
+      window.runs = [];
+      document.modelContext.registerTool({
+        name: 'double', description: 'Doubles n',
+        inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+        execute: (args) => { runs.push(args); return String(2 * args.n); },
+      });
+    </script>${CLIENT}`));
+    await page.evaluate(PAGE_UNTIL);
+    const r = await page.evaluate(async () => {
+      await window.__until(() => window.Peers, 'the client modules');
+      await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+      const client = new Peers.Client({ name: 'c', version: '1' });
+      await client.connect(new Peers.TabClientTransport({ targetOrigin: location.origin }));
+      const texts = [];
+      for (const n of [5, 6]) texts.push((await client.callTool({ name: 'double', arguments: { n } })).content[0].text);
+      const bad = await client.callTool({ name: 'double', arguments: { n: 'x' } });
+      await client.close();
+      return { texts, bad: bad.isError === true, runs: window.runs };
+    });
+    assert.deepEqual(r, { texts: ['10', '12'], bad: true, runs: [{ n: 5 }, { n: 6 }] });
   }));
