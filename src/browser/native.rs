@@ -53,9 +53,10 @@ pub struct NativeBridge {
     again: Cell<bool>,
     /// The native object's `toolchange` listener, removed when the bridge goes.
     on_toolchange: RefCell<Option<Listener>>,
-    /// The native `executeTool` takes its input as JSON text (Chromium 154 and earlier drafts,
-    /// `@mcp-b/webmcp-polyfill`), not as an object (Chromium 155 on); found on the first call
-    /// it refuses (see [`text_form_refusal`]).
+    /// The native `executeTool` takes its input as JSON text, as Chromium 154 did and
+    /// `@mcp-b/webmcp-polyfill` does, not as an object (Chromium 155 on); found on the first
+    /// call it refuses (see [`text_form_refusal`]: `@mcp-b/webmcp-polyfill`'s refusal, the one
+    /// this machine can run).
     text_input: Rc<Cell<bool>>,
 }
 
