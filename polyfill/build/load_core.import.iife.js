@@ -12,21 +12,12 @@ function loadCore(ctx) {
     }
   };
   // import(url), failing with why it could not be loaded.
-  const load = (url) => {
-    const csp = __mcpWatchCsp(url);
-    return import(url).then(
-      (m) => (csp.stop(), m),
-      async (e) => {
-        const directive = await csp.refused();
-        csp.stop();
-        throw __mcpLoadError(
-          __mcpUnreachable(`the core script ${url}`, 'loaded', e, url,
-            'serve the whole dist/ directory beside modelcontext.iife.js, or load modelcontext.inline.iife.js, which needs no other file.',
-            directive),
-        );
-      },
-    );
-  };
+  const load = (url) =>
+    __mcpReach(url, () => import(url), (e, directive) => __mcpLoadError(
+      __mcpUnreachable(`the core script ${url}`, 'loaded', e, url,
+        'serve the whole dist/ directory beside modelcontext.iife.js, or load modelcontext.inline.iife.js, which needs no other file.',
+        directive),
+    ));
   const core = beside('./@@CORE_JS@@');
   const early = __mcpStartCore(ctx.config, () => beside('./@@GLUE_WASM@@'), () => load(beside('./@@GLUE_JS@@')));
   return load(core).then((m) => m.start({ ...ctx, early }));

@@ -48,7 +48,7 @@ function __mcpNoImport() {
 /**
  * `${what} could not be ${done} (${e.message})`, then what to do. A script learns no more than
  * "Failed to fetch" of a refusal, so the likely cause comes first: the page's
- * Content-Security-Policy when it refused `url` (`directive`, from __mcpWatchCsp), else CORS when
+ * Content-Security-Policy when it refused `url` (`directive`, from __mcpReach), else CORS when
  * `url` is cross-origin to this realm; then `fix`.
  */
 function __mcpUnreachable(what, done, e, url, fix, directive = '') {
@@ -67,13 +67,15 @@ function __mcpUnreachable(what, done, e, url, fix, directive = '') {
 }
 
 /**
- * Watches for the Content-Security-Policy refusing `url`: Chromium fires the
- * `securitypolicyviolation` event just after the refused request has failed. `refused()` waits
- * for one naming `url` (at most 100 ms: it is asked only once the request has failed) and gives
- * its directive, or ''; `stop()` ends the watch.
+ * `attempt()`, a request for `url` (a fetch, an import); when it fails, rejects with
+ * `explain(error, directive)`, where `directive` names the part of the page's
+ * Content-Security-Policy that refused `url`, or is '' when none did. Chromium fires the
+ * `securitypolicyviolation` event just after the refused request has failed, so a failure waits
+ * for one at most 100 ms.
  */
-function __mcpWatchCsp(url) {
+async function __mcpReach(url, attempt, explain) {
   const target = typeof document === 'object' && document ? document : globalThis;
+  const watching = typeof target.addEventListener === 'function';
   let directive = '';
   let found = () => {};
   const on = (e) => {
@@ -82,20 +84,23 @@ function __mcpWatchCsp(url) {
       found();
     }
   };
-  const watching = typeof target.addEventListener === 'function';
   if (watching) target.addEventListener('securitypolicyviolation', on);
-  const stop = () => watching && target.removeEventListener('securitypolicyviolation', on);
-  const refused = () =>
-    directive || !watching
-      ? Promise.resolve(directive)
-      : new Promise((resolve) => {
-          const timer = setTimeout(() => resolve(directive), 100);
-          found = () => {
-            clearTimeout(timer);
-            resolve(directive);
-          };
-        });
-  return { refused, stop };
+  try {
+    return await attempt();
+  } catch (e) {
+    if (watching && !directive) {
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 100);
+        found = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    throw explain(e, directive);
+  } finally {
+    if (watching) target.removeEventListener('securitypolicyviolation', on);
+  }
 }
 
 /** The sentence (no final period) saying that `url` is cross-origin to this realm, or ''. */
@@ -130,16 +135,10 @@ async function __mcpFetchWasm(url, what, key) {
   const none = __mcpNoWasm(what);
   if (none) throw none;
   const move = `serve it there, or set modelContextPolyfillConfig.${key} to its URL (before the polyfill loads).`;
-  let response;
-  const csp = __mcpWatchCsp(url);
-  try {
-    response = await fetch(url);
-  } catch (e) {
-    const detail = __mcpUnreachable('it', 'fetched', e, url, move, await csp.refused());
-    throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
-  } finally {
-    csp.stop();
-  }
+  const response = await __mcpReach(url, () => fetch(url), (e, directive) => {
+    const detail = __mcpUnreachable('it', 'fetched', e, url, move, directive);
+    return __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
+  });
   const type = response.headers.get('content-type') || '';
   const wasm = /^application\/wasm\b/i.test(type);
   if (!response.ok) {
