@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use super::guard::{origins_from_js, AllowedOrigins, Security};
 use super::hub::{Hub, Reply, Rules};
 use super::served::{Claim, Served};
+use crate::collections::VecMap;
 use crate::js::{self, Listener, MessageGate};
 use crate::protocol::error_codes::INVALID_REQUEST;
 use crate::protocol::jsonrpc::{self, ErrorObject};
@@ -95,7 +96,7 @@ pub struct TabServer(Rc<Inner>);
 thread_local! {
     /// Per channel, the `mcp-server-ready`s this realm's tab servers posted that no server has
     /// seen yet (see [`TabServer`]); a channel leaves the list at 0.
-    static READIES: RefCell<Vec<(String, u32)>> = const { RefCell::new(Vec::new()) };
+    static READIES: RefCell<VecMap<String, u32>> = const { RefCell::new(VecMap::new()) };
 }
 
 struct Inner {
@@ -125,30 +126,27 @@ impl Inner {
     /// Posts `mcp-server-ready`, counted (see [`TabServer`]).
     fn post_ready(&self) {
         READIES.with(|r| {
-            let mut r = r.borrow_mut();
-            match r.iter_mut().find(|(c, _)| *c == self.options.channel) {
-                Some((_, n)) => *n += 1,
-                None => r.push((self.options.channel.clone(), 1)),
-            }
+            *r.borrow_mut()
+                .get_or_insert_with(self.options.channel.clone(), || 0) += 1;
         });
         self.post(&JsValue::from_str(READY));
     }
 
     /// A `mcp-server-ready` on our channel from our window: ours, or another server's.
     fn on_ready_seen(&self) {
+        let channel = self.options.channel.as_str();
         let ours = READIES.with(|r| {
             let mut r = r.borrow_mut();
-            let at = r.iter().position(|(c, _)| *c == self.options.channel)?;
-            r[at].1 -= 1;
-            if r[at].1 == 0 {
-                r.swap_remove(at);
+            let n = r.get_mut(channel)?;
+            *n -= 1;
+            if *n == 0 {
+                r.remove(channel);
             }
             Some(())
         });
         if ours.is_some() || self.other_seen.replace(true) {
             return;
         }
-        let channel = &self.options.channel;
         if self.options.yields {
             js::warn(&format!(
                 "modelcontext-polyfill: another MCP server answers on the tab channel {channel:?} in this \
