@@ -2,7 +2,8 @@
 // (src/browser/setup.rs). Every core template hands this one object to install(), which
 // passes it on. `callOptions` (call_options.js) and `messageText` (message_text.js) are
 // required; without `messageGate` or `postEnvelope` (gates.js) or `formChanges`
-// (form_changes.js) the engine does the same work at a higher cost.
+// (form_changes.js) the engine does the same work at a higher cost; without `taskChannel`
+// (below) it needs the platform's MessageChannel.
 
 function __mcpEngineHelpers() {
   return {
@@ -11,5 +12,18 @@ function __mcpEngineHelpers() {
     postEnvelope: __mcpPostEnvelope,
     messageText: __mcpMessageText,
     formChanges: __mcpFormChanges,
+    taskChannel: __mcpTaskChannel,
   };
+}
+
+/**
+ * The channel the engine queues its tasks on (one message per task): a MessageChannel, or
+ * where there is none (Jest's jsdom environment) a stand-in whose port1.postMessage() runs
+ * port2.onmessage in a zero-delay timer, which keeps the order.
+ */
+function __mcpTaskChannel() {
+  if (typeof MessageChannel === 'function') return new MessageChannel();
+  const port2 = { onmessage: null };
+  const port1 = { postMessage: () => setTimeout(() => port2.onmessage && port2.onmessage()) };
+  return { port1, port2 };
 }

@@ -52,9 +52,12 @@ function install(env) {
   // Where the accessors go: on the prototypes, as the IDL has them; on the objects themselves
   // where a lockdown (SES's, or Object.freeze) made a prototype take no new property. Where
   // neither can take one, nothing is installed (all or nothing) and nothing is fetched.
-  const native = hasDocument && 'modelContext' in Document.prototype ? document.modelContext : undefined;
+  // (A DOM emulation's document may not be an instance of its global Document, as happy-dom's
+  // is not: there, the document's own prototype.)
+  const docProto = !hasDocument ? null : document instanceof Document ? Document.prototype : Object.getPrototypeOf(document);
+  const native = docProto && 'modelContext' in docProto ? document.modelContext : undefined;
   const navProto = typeof navigator === 'object' && navigator !== null ? Object.getPrototypeOf(navigator) : null;
-  const docHome = hasDocument && !native ? __mcpHome(Document.prototype, document) : undefined;
+  const docHome = hasDocument && !native ? __mcpHome(docProto, document) : undefined;
   const navHome = navProto && !('modelContext' in navigator) ? __mcpHome(navProto, navigator) : undefined;
   if (docHome === null || navHome === null) {
     const which = docHome === null ? 'Document.prototype nor document' : 'Navigator.prototype nor navigator';
@@ -165,9 +168,15 @@ function install(env) {
   }
 
   function failed(e) {
+    const text = String((e && e.message) || e);
+    // A global the core needs is missing: a DOM emulation that leaves some out.
+    const lacks = e && e.name === 'ReferenceError' && /^(\w+) is not defined$/.exec(text);
     const error = e instanceof Error && /^modelcontext-polyfill: /.test(e.message)
       ? e
-      : __mcpLoadError(`the core could not start: ${(e && e.message) || e}`);
+      : __mcpLoadError(`the core could not start: ${text}` + (lacks
+        ? `: this environment has no ${lacks[1]}, which the core needs. Define it before the polyfill loads ` +
+          "(Jest's jsdom environment leaves out TextEncoder and TextDecoder: a setup file can take them from node:util)."
+        : ''));
     fail(mc, error);
     console.error(error.message);
     throw error;

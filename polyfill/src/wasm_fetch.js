@@ -109,14 +109,36 @@ function __mcpCorsHint(url) {
     const own = globalThis.origin;
     if (typeof own !== 'string' || new URL(url).origin === own) return '';
     if (/^file:/i.test(url)) {
-      return 'It is a file: URL, which a page opened from disk may not load: serve the directory over http ' +
-        '(http://localhost is a secure context)';
+      return globalThis.process && globalThis.process.versions && globalThis.process.versions.node
+        ? "It is a file: URL, which Node's fetch() does not read, and this Node has no process.getBuiltinModule " +
+            "to read it with (Node 20.16 and later have): update Node, or import 'modelcontext-polyfill/inline', " +
+            'which carries its modules'
+        : 'It is a file: URL, which a page opened from disk may not load: serve the directory over http ' +
+            '(http://localhost is a secure context)';
     }
     const here = typeof document === 'object' && document ? 'this document' : 'this worker';
     const whose = own === 'null' ? `${here}, whose origin is opaque (a sandboxed frame, a data: URL)` : `${here} (${own})`;
     return `It is cross-origin to ${whose}: its server must allow that with CORS (Access-Control-Allow-Origin)`;
   } catch {
     return '';
+  }
+}
+
+/**
+ * Node's `fs` when `url` is a file: URL and this realm runs in Node (or another runtime with
+ * `process.getBuiltinModule`, Node 20.16 and 22.3 on), else null. That is where DOM test
+ * environments (jsdom, happy-dom under Vitest or Jest) load the package from node_modules, and
+ * Node's fetch() refuses file: URLs. getBuiltinModule reaches `fs` without an import that a
+ * bundler would try to resolve for the browser.
+ */
+function __mcpFileSystem(url) {
+  const p = globalThis.process;
+  if (!/^file:/i.test(url) || !p || typeof p.getBuiltinModule !== 'function') return null;
+  try {
+    const fs = p.getBuiltinModule('fs');
+    return fs && fs.promises && typeof fs.promises.readFile === 'function' ? fs : null;
+  } catch {
+    return null;
   }
 }
 
@@ -135,6 +157,17 @@ async function __mcpFetchWasm(url, what, key) {
   const none = __mcpNoWasm(what);
   if (none) throw none;
   const move = `serve it there, or set modelContextPolyfillConfig.${key} to its URL (before the polyfill loads).`;
+  const fs = __mcpFileSystem(url);
+  if (fs) {
+    let bytes;
+    try {
+      bytes = await fs.promises.readFile(new URL(url));
+    } catch (e) {
+      const detail = `it could not be read (${(e && e.message) || e}); ${move}`;
+      throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
+    }
+    return __mcpCompile(bytes, what);
+  }
   const response = await __mcpReach(url, () => fetch(url), (e, directive) => {
     const detail = __mcpUnreachable('it', 'fetched', e, url, move, directive);
     return __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);

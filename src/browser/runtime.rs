@@ -153,19 +153,36 @@ impl Drop for Sleep {
 
 type Task = Box<dyn FnOnce()>;
 
+thread_local! {
+    /// `polyfill/src/engine_helpers.js`'s `__mcpTaskChannel`, from the engine's config
+    /// ([`use_task_channel`]): the platform's `MessageChannel`, or a stand-in where there is
+    /// none (Jest's jsdom environment).
+    static TASK_CHANNEL: js::Helper = const { js::Helper::new() };
+}
+
+/// Takes the task queue's channel maker from the engine's `config.taskChannel` (absent: the
+/// queue makes a `MessageChannel`).
+pub fn use_task_channel(config: &JsValue) {
+    TASK_CHANNEL.with(|h| h.take_from(config, "taskChannel"));
+}
+
 /// A FIFO queue of tasks run as separate event-loop tasks (one `MessageChannel` message
 /// each), the way a spec "queues a task": each runs after the current task and any
 /// microtasks, in the order queued.
 pub struct TaskQueue {
     tasks: Rc<RefCell<VecDeque<Task>>>,
     port: web_sys::MessagePort,
-    _receiver: web_sys::MessagePort,
+    receiver: web_sys::MessagePort,
     _onmessage: Closure<dyn FnMut()>,
 }
 
 impl TaskQueue {
     pub fn new() -> Result<TaskQueue, JsValue> {
-        let channel = web_sys::MessageChannel::new()?;
+        let channel: web_sys::MessageChannel =
+            match TASK_CHANNEL.with(|h| h.with(|f| f.call0(&JsValue::NULL))) {
+                Some(made) => made?.unchecked_into(),
+                None => web_sys::MessageChannel::new()?,
+            };
         let tasks: Rc<RefCell<VecDeque<Task>>> = Rc::new(RefCell::new(VecDeque::new()));
         let queue = tasks.clone();
         let onmessage = Closure::<dyn FnMut()>::new(move || {
@@ -179,7 +196,7 @@ impl TaskQueue {
         Ok(TaskQueue {
             tasks,
             port: channel.port1(),
-            _receiver: receiver,
+            receiver,
             _onmessage: onmessage,
         })
     }
@@ -188,5 +205,12 @@ impl TaskQueue {
     pub fn queue(&self, task: impl FnOnce() + 'static) {
         self.tasks.borrow_mut().push_back(Box::new(task));
         let _ = self.port.post_message(&JsValue::UNDEFINED);
+    }
+}
+
+impl Drop for TaskQueue {
+    /// A message still on its way finds no listener (not the dropped closure).
+    fn drop(&mut self) {
+        self.receiver.set_onmessage(None);
     }
 }

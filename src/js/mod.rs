@@ -361,6 +361,25 @@ pub fn define_hidden(obj: &JsValue, key: &'static str, value: &JsValue) {
     }
 }
 
+/// The `TypeError` for `subject` made where this realm's global object is no `Window` (`why`
+/// says what it needs one for). A DOM emulation (jsdom, happy-dom: a `document`, but a global
+/// object that is not a Window and a `postMessage` that gives no source or origin to check) is
+/// told to use a `MessageChannel`, which works there.
+pub fn no_window(subject: &str, why: &str) -> JsValue {
+    let emulated = get(&js_sys::global(), "document").is_ok_and(|d| d.is_object());
+    type_error(&if emulated {
+        format!(
+            "{subject} needs a window ({why}), and this realm's global object is not a Window: \
+             a DOM emulation such as jsdom or happy-dom, whose postMessage gives no source or \
+             origin to check. Use a MessageChannel there: the page serves on port1 with \
+             modelContext.connect({{ transport: {{ type: 'postMessage', target: port1 }} }}), \
+             and a client talks on port2 with PostMessageClientTransport({{ target: port2 }})"
+        )
+    } else {
+        format!("{subject} needs a window ({why})")
+    })
+}
+
 /// Whether `v` is a `Window` (WebIDL conversion to `Window`): an instance of this realm's
 /// `Window`, or another realm's window proxy (which refers to itself as `window`).
 pub fn is_window(v: &JsValue) -> bool {

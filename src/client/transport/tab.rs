@@ -103,8 +103,9 @@ struct TabWire {
 impl TabWire {
     fn window() -> Result<JsValue, JsValue> {
         web_sys::window().map(JsValue::from).ok_or_else(|| {
-            js::type_error(
-                "TabClientTransport needs a window (it talks to a server in the same window)",
+            js::no_window(
+                "TabClientTransport",
+                "it talks to a server in the same window",
             )
         })
     }
