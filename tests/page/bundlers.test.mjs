@@ -7,7 +7,9 @@
 // Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/),
 // webpack 5 (no config file), Parcel 2 (no config); Rollup (node-resolve) and esbuild (--bundle)
 // with the `inline` entry; and esbuild with the main entry, which copies no wasm: a clear error
-// naming the way out. And React through modelcontext-polyfill/react in Vite's dev server.
+// naming the way out. And React through modelcontext-polyfill/react in Vite's dev server; and
+// the test runners' DOM emulations, where tests load the package from node_modules under Node:
+// Vitest with jsdom and happy-dom, Jest with its jsdom environment (no MessageChannel there).
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -192,4 +194,38 @@ test('React (modelcontext-polyfill/react) in Vite dev under StrictMode: one regi
       assert.deepEqual(consoleMessages.filter((m) => m.type === 'error').map((m) => m.text), []);
     }, { timeout: 30_000 });
   });
+});
+
+test('Vitest (jsdom and happy-dom): a component tool an agent calls, an McpClient over a MessageChannel, the tab transport refused with the way out', () => {
+  const { dir } = app('vitest');
+  // Node reads the wasm files with process.getBuiltinModule (its fetch() does not read file:).
+  assert.equal(typeof process.getBuiltinModule, 'function', `Node ${process.version} has no process.getBuiltinModule (20.16 and later have)`);
+  const report = path.join(dir, 'report.json');
+  const r = spawnSync(BIN('vitest'), ['run', '--reporter=json', `--outputFile=${report}`], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  assert.ok(fs.existsSync(report), `vitest wrote no report (status ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  const results = JSON.parse(fs.readFileSync(report, 'utf8')).testResults.flatMap((file) =>
+    file.assertionResults.map((a) => `${path.basename(file.name)}: ${a.title}: ${a.status}${a.failureMessages.length ? ` (${a.failureMessages[0].split('\n')[0]})` : ''}`));
+  const titles = [
+    'an agent increments the counter through document.modelContext',
+    'an McpClient lists and calls the page tools over a MessageChannel',
+    'the tab transport, which a DOM emulation cannot carry, names the MessageChannel way',
+  ];
+  assert.deepEqual(results.sort(), ['counter.happy-dom.test.js', 'counter.test.js'].flatMap((f) => titles.map((t) => `${f}: ${t}: passed`)).sort());
+  assert.equal(r.status, 0, r.stderr);
+});
+
+test('Jest (native ES modules, jsdom): a tool through executeTool, an McpClient over a MessageChannel', () => {
+  const { dir } = app('jest');
+  const report = path.join(dir, 'report.json');
+  const r = spawnSync(process.execPath, ['--experimental-vm-modules', BIN('jest'), '--json', `--outputFile=${report}`], {
+    cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' },
+  });
+  assert.ok(fs.existsSync(report), `jest wrote no report (status ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  const results = JSON.parse(fs.readFileSync(report, 'utf8')).testResults.flatMap((file) =>
+    file.assertionResults.map((a) => `${a.title}: ${a.status}${a.failureMessages.length ? ` (${a.failureMessages[0].split('\n')[0]})` : ''}`));
+  assert.deepEqual(results, [
+    'a tool registered on document.modelContext runs through executeTool: passed',
+    'an McpClient calls it over a MessageChannel: passed',
+  ]);
+  assert.equal(r.status, 0, r.stderr);
 });

@@ -1,0 +1,4 @@
+// @vitest-environment happy-dom
+import { cases } from './cases.js';
+
+cases();

@@ -1,0 +1,3 @@
+import { cases } from './cases.js';
+
+cases();
