@@ -201,7 +201,11 @@ test('Vitest (jsdom and happy-dom): a component tool an agent calls, an McpClien
   // Node reads the wasm files with process.getBuiltinModule (its fetch() does not read file:).
   assert.equal(typeof process.getBuiltinModule, 'function', `Node ${process.version} has no process.getBuiltinModule (20.16 and later have)`);
   const report = path.join(dir, 'report.json');
-  const r = spawnSync(BIN('vitest'), ['run', '--reporter=json', `--outputFile=${report}`], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  // NODE_ENV as a developer's shell has it (unset; Vitest makes it 'test'): Vite, run in this
+  // process by the tests above, set it to 'production', where React has no act().
+  const env = { ...process.env, NO_COLOR: '1' };
+  delete env.NODE_ENV;
+  const r = spawnSync(BIN('vitest'), ['run', '--reporter=json', `--outputFile=${report}`], { cwd: dir, encoding: 'utf8', env });
   assert.ok(fs.existsSync(report), `vitest wrote no report (status ${r.status}):\n${r.stdout}\n${r.stderr}`);
   const results = JSON.parse(fs.readFileSync(report, 'utf8')).testResults.flatMap((file) =>
     file.assertionResults.map((a) => `${path.basename(file.name)}: ${a.title}: ${a.status}${a.failureMessages.length ? ` (${a.failureMessages[0].split('\n')[0]})` : ''}`));
@@ -218,7 +222,7 @@ test('Jest (native ES modules, jsdom): a tool through executeTool, an McpClient 
   const { dir } = app('jest');
   const report = path.join(dir, 'report.json');
   const r = spawnSync(process.execPath, ['--experimental-vm-modules', BIN('jest'), '--json', `--outputFile=${report}`], {
-    cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' },
+    cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_ENV: 'test' },
   });
   assert.ok(fs.existsSync(report), `jest wrote no report (status ${r.status}):\n${r.stdout}\n${r.stderr}`);
   const results = JSON.parse(fs.readFileSync(report, 'utf8')).testResults.flatMap((file) =>
