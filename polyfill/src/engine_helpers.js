@@ -2,7 +2,8 @@
 // (src/browser/setup.rs). Every core template hands this one object to install(), which
 // passes it on. `callOptions` (call_options.js) and `messageText` (message_text.js) are
 // required; without `messageGate` or `postEnvelope` (gates.js) or `formChanges`
-// (form_changes.js) the engine does the same work at a higher cost; without `taskChannel`
+// (form_changes.js) the engine does the same work at a higher cost; without `shadowRoots`
+// (form_roots.js) forms in shadow trees are no tools; without `taskChannel`
 // (below) it needs the platform's MessageChannel.
 
 function __mcpEngineHelpers() {
@@ -12,6 +13,7 @@ function __mcpEngineHelpers() {
     postEnvelope: __mcpPostEnvelope,
     messageText: __mcpMessageText,
     formChanges: __mcpFormChanges,
+    shadowRoots: __mcpShadowRoots,
     taskChannel: __mcpTaskChannel,
   };
 }

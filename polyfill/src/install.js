@@ -76,6 +76,10 @@ function install(env) {
     core = Promise.reject(e);
   }
 
+  // The shadow roots scripts attach from now on, closed ones included: the declarative API
+  // looks for tool forms in them once the core has loaded (polyfill/src/form_roots.js).
+  const shadow = hasDocument && !native ? __mcpWatchShadowRoots(g) : null;
+
   const ToolActivatedEvent = __mcpDefineToolEvent('ToolActivatedEvent');
   const ToolCancelEvent = __mcpDefineToolEvent('ToolCancelEvent');
   const { ModelContext, create, attach, fail, call } = __mcpDefineModelContext();
@@ -149,6 +153,7 @@ function install(env) {
       native,
       validator: core.validator,
       ...core.helpers,
+      shadowRoots: core.helpers.shadowRoots && core.helpers.shadowRoots.bind(null, shadow),
     });
     record.validatorUrl = core.validator.url;
     // The server transport classes (src/transport/classes.rs), for connect({ transport }),
@@ -162,12 +167,13 @@ function install(env) {
     record.client = core.client;
     // The declarative API (src/browser/forms/): <form toolname> as tools, unless the
     // browser's own WebMCP handles forms.
-    if (hasDocument && !native) __mcpInstallForms(g, engine);
+    if (hasDocument && !native) __mcpInstallForms(g, engine, shadow);
     attach(mc, engine);
     return record;
   }
 
   function failed(e) {
+    if (shadow) shadow.stop();
     const text = String((e && e.message) || e);
     // A global the core needs is missing: a DOM emulation that leaves some out.
     const lacks = e && e.name === 'ReferenceError' && /^(\w+) is not defined$/.exec(text);
@@ -193,6 +199,46 @@ function install(env) {
   }
   record.ready.catch(() => {}); // reported on the console once, by failed()
   return record;
+}
+
+/**
+ * Element.prototype.attachShadow, wrapped to note each root a script attaches (closed ones
+ * included), weakly, until the core's declarative API takes them (`found`, form_roots.js):
+ * { early, found, stop() }, or null where it cannot be wrapped (a lockdown).
+ */
+function __mcpWatchShadowRoots(g) {
+  const proto = g.Element && g.Element.prototype;
+  const attach = proto && proto.attachShadow;
+  if (typeof attach !== 'function' || typeof WeakRef !== 'function') return null;
+  const define = (value) =>
+    Object.defineProperty(proto, 'attachShadow', { ...Object.getOwnPropertyDescriptor(proto, 'attachShadow'), value });
+  const watch = {
+    early: [],
+    found: null,
+    stop() {
+      if (proto.attachShadow === wrapped) define(attach);
+      watch.early = [];
+      watch.found = null;
+    },
+  };
+  const wrapped = {
+    attachShadow(init) {
+      const root = attach.call(this, init);
+      try {
+        if (watch.found) watch.found(root);
+        else watch.early.push(new WeakRef(root));
+      } catch {
+        // (the page's root is what matters)
+      }
+      return root;
+    },
+  }.attachShadow;
+  try {
+    define(wrapped);
+  } catch {
+    return null;
+  }
+  return watch;
 }
 
 /** `proto` when it can take a new property, else `object` when it can, else null. */
@@ -223,10 +269,11 @@ function __mcpNotInstalled(g, env, kind, why) {
 }
 
 /** Starts the declarative API and gives SubmitEvent.prototype agentInvoked and respondWith (when absent). */
-function __mcpInstallForms(g, engine) {
+function __mcpInstallForms(g, engine, shadow) {
   try {
     engine.startForms();
   } catch (e) {
+    if (shadow) shadow.stop();
     console.warn(`modelcontext-polyfill: the declarative API did not start: ${e && e.message}`);
     return;
   }

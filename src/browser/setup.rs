@@ -162,6 +162,7 @@ impl Engine {
         crate::wire::mcpb::use_post_envelope(&config);
         crate::transport::guard::use_message_text(&config)?;
         super::forms::use_form_changes(&config);
+        super::forms::use_shadow_roots(&config);
         super::runtime::use_task_channel(&config);
         let inner = EngineInner::new(server, target, events, global, tab_options)?;
         super::frames::attach(&inner, super::webmcp::execute);

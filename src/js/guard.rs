@@ -109,6 +109,11 @@ impl Listener {
         Listener::add(target, add, remove, event, false, None, Box::new(f))
     }
 
+    /// The listener function (to add elsewhere too: the caller takes it off there).
+    pub fn function(&self) -> &JsValue {
+        self.callback.as_ref()
+    }
+
     /// Every listener is added here, its callback boxed by the caller: what follows is
     /// compiled once, not for every listener's closure type.
     fn add(
@@ -202,6 +207,11 @@ impl Observer {
             observer,
             _callback: callback,
         })
+    }
+
+    /// The observer object (to observe more targets from JS).
+    pub fn object(&self) -> &JsValue {
+        &self.observer
     }
 
     /// `observer.observe(target, options)`.

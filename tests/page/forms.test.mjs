@@ -509,6 +509,108 @@ sideBySide('respondWith: the last call answers; a rejected promise fails the cal
   // although the page handled the promise.
   { nativePageErrors: true });
 
+// Forms in shadow trees are tools too (native Chromium has them): open and closed roots, nested
+// ones and declarative shadow DOM; a submit event stays in its tree (it is not composed), where
+// the call still claims it; forms and roots added later; a host removed and put back.
+sideBySide('forms in shadow trees: open, closed, nested, declarative; submitted in their tree; added, removed and put back later',
+  `<form toolname="light" tooldescription="Light DOM"><input name="l"></form>
+   <div id="open"></div>
+   <div id="closed"></div>
+   <div><template shadowrootmode="open"><form toolname="declarative" tooldescription="Declarative shadow DOM"><input name="d"></form></template></div>
+   <script>
+     const open = document.getElementById('open').attachShadow({ mode: 'open' });
+     open.innerHTML = '<form toolname="auto" tooldescription="Autosubmit in a shadow root" toolautosubmit>' +
+       '<input name="q" required><button>Go</button></form><div id="inner"></div>';
+     open.getElementById('inner').attachShadow({ mode: 'open' }).innerHTML =
+       '<form toolname="nested" tooldescription="In a nested root"><label>N <input name="n" type="number"></label></form>';
+     document.getElementById('closed').attachShadow({ mode: 'closed' }).innerHTML =
+       '<form toolname="closed" tooldescription="In a closed root"><input name="c"></form>';
+     window.__events = [];
+     open.addEventListener('submit', (e) => {
+       __events.push('root, agentInvoked ' + e.agentInvoked);
+       e.preventDefault();
+       e.respondWith(Promise.resolve('got ' + new FormData(e.target).get('q')));
+     });
+     window.addEventListener('submit', () => __events.push('window'), true);
+     window.__open = open;
+   </script>`,
+  async () => {
+    const names = async () => (await document.modelContext.getTools()).map((t) => t.name);
+    const has = async (name) => (await names()).includes(name);
+    const initial = await names();
+    const nested = (await __tool('nested')).inputSchema;
+    const called = await __outcome(document.modelContext.executeTool(await __tool('auto'), { q: 'hi' }));
+    const events = [...__events];
+    const t = document.createElement('template');
+    t.innerHTML = '<form toolname="later" tooldescription="Added later"><input name="x"></form>';
+    __open.append(t.content);
+    const host = document.body.appendChild(document.createElement('div'));
+    host.attachShadow({ mode: 'closed' }).innerHTML = '<form toolname="late_closed" tooldescription="A closed root attached later"><input name="y"></form>';
+    await __until(async () => (await has('later')) && has('late_closed'), 'the forms added later');
+    const added = await names();
+    const openHost = document.getElementById('open');
+    openHost.remove();
+    await __until(async () => !(await has('auto')), 'the tools of the removed host to go');
+    const removed = await names();
+    document.body.append(openHost);
+    await __until(() => has('auto'), 'the tools of the host put back');
+    return { initial, nested, called, events, added, removed, back: await names() };
+  },
+  {
+    initial: ['auto', 'closed', 'declarative', 'light', 'nested'],
+    nested: { type: 'object', properties: { n: { type: 'number', description: 'N', multipleOf: 1 } }, required: [] },
+    called: 'got hi',
+    events: ['root, agentInvoked true'],
+    added: ['auto', 'closed', 'declarative', 'late_closed', 'later', 'light', 'nested'],
+    removed: ['closed', 'declarative', 'late_closed', 'light'],
+    back: ['auto', 'closed', 'declarative', 'late_closed', 'later', 'light', 'nested'],
+  });
+
+// The wrapper the polyfill puts on Element.prototype.attachShadow (to find closed roots) must
+// not change what the method does; and it comes off when the core cannot load.
+const ATTACH_SHADOW = async () => {
+  const frame = document.body.appendChild(document.createElement('iframe'));
+  const platform = frame.contentWindow.Element.prototype;
+  const shape = (proto) => {
+    const { value, ...rest } = Object.getOwnPropertyDescriptor(proto, 'attachShadow');
+    return { ...rest, name: value.name, length: value.length };
+  };
+  const outcome = (f) => {
+    try {
+      const r = f();
+      return r instanceof ShadowRoot ? 'ShadowRoot' : String(r);
+    } catch (e) {
+      return e.name;
+    }
+  };
+  const div = document.createElement('div');
+  return {
+    same: JSON.stringify(shape(Element.prototype)) === JSON.stringify(shape(platform)),
+    open: outcome(() => div.attachShadow({ mode: 'open' })) + ' ' + (div.shadowRoot !== null),
+    again: outcome(() => div.attachShadow({ mode: 'open' })),
+    input: outcome(() => document.createElement('input').attachShadow({ mode: 'open' })),
+    notElement: outcome(() => Element.prototype.attachShadow.call({}, { mode: 'open' })),
+    closed: (() => { const d = document.createElement('div'); d.attachShadow({ mode: 'closed' }); return d.shadowRoot; })(),
+    wrapped: !Function.prototype.toString.call(Element.prototype.attachShadow).includes('[native code]'),
+  };
+};
+
+test('attachShadow, wrapped to find shadow roots, behaves as the platform\'s', () =>
+  withPage(async ({ page: p }) => {
+    await p.evaluate(() => document.modelContext.getTools());
+    assert.deepEqual(await p.evaluate(ATTACH_SHADOW), {
+      same: true, open: 'ShadowRoot true', again: 'NotSupportedError', input: 'NotSupportedError',
+      notElement: 'TypeError', closed: null, wrapped: true,
+    });
+  }, { html: page('') }));
+
+test('attachShadow is the platform\'s again when the core cannot load', () =>
+  withPage(async ({ page: p }) => {
+    const failed = await p.evaluate(() => globalThis[Symbol.for('modelcontext-polyfill')].ready.then(() => 'loaded', (e) => e.name));
+    assert.equal(failed, 'NotSupportedError');
+    assert.equal((await p.evaluate(ATTACH_SHADOW)).wrapped, false);
+  }, { html: `<script>modelContextPolyfillConfig = { coreUrl: '/no/such/core.wasm' };</script>${POLYFILL}` }));
+
 test('toolautosubmit on an invalid form: the call fails, naming the control', () =>
   withPage(async ({ page: p }) => {
     const r = await p.evaluate(async () => {

@@ -2,10 +2,11 @@
 //! (<https://webmachinelearning.github.io/webmcp/>, its declarative API; digest:
 //! `shared/spec/WEBMCP.md`, "Declarative API (forms)").
 //!
-//! Each such form in the document is a tool in the engine's one registry ([`Door::Form`]),
-//! its input schema synthesized from the form's named controls. A `MutationObserver` keeps
-//! the registry in step with the document: forms added or removed, their tool attributes
-//! changed, controls added, removed or renamed (each change fires `toolchange`).
+//! Each such form in the document, or in a shadow tree of it, is a tool in the engine's one
+//! registry ([`Door::Form`]), its input schema synthesized from the form's named controls. A
+//! `MutationObserver` keeps the registry in step with the document and its shadow roots
+//! (`shadow.rs`): forms added or removed, their tool attributes changed, controls added, removed
+//! or renamed (each change fires `toolchange`).
 //!
 //! An agent's call fills the form and waits for its submission: at once (`requestSubmit()`)
 //! with `toolautosubmit`, else when the user submits it. The `SubmitEvent` then has
@@ -30,8 +31,10 @@ use crate::js::{Listener, Observer};
 mod changes;
 mod controls;
 mod invocation;
+mod shadow;
 
 pub use changes::use_form_changes;
+pub use shadow::use_shadow_roots;
 use controls::{attr, fill, has_attr, invalid_controls, WATCHED_ATTRIBUTES};
 pub use controls::{coerce, synthesize};
 use invocation::{default_button, Invocation, SubmitWatch, NAVIGATED};
@@ -62,6 +65,8 @@ pub struct Forms {
     on_submit: RefCell<Option<Listener>>,
     on_reset: RefCell<Option<Listener>>,
     observer: RefCell<Option<Observer>>,
+    /// The document's shadow roots (their forms are tools too).
+    shadow: RefCell<Option<shadow::ShadowRoots>>,
 }
 
 /// The tool a form describes now: name, description, autosubmit, schema, title
@@ -93,6 +98,7 @@ impl Forms {
             on_submit: RefCell::new(None),
             on_reset: RefCell::new(None),
             observer: RefCell::new(None),
+            shadow: RefCell::new(None),
         });
         // Every submit, before the page's own listeners (capture at the window).
         if inner.global().dyn_ref::<web_sys::EventTarget>().is_some() {
@@ -122,7 +128,8 @@ impl Forms {
                 // form (none known yet) or changed one (or a control or label it describes)
                 // is not worth a scan of the whole document.
                 let forms_known = !f.states.borrow().is_empty();
-                if changes::relevant(&records, forms_known) {
+                let moved = || f.shadow.borrow().as_ref().is_some_and(|r| r.moved());
+                if changes::relevant(&records, forms_known) || moved() {
                     f.sync();
                 }
             }
@@ -137,6 +144,21 @@ impl Forms {
             .collect();
         js::set(&init, "attributeFilter", &filter);
         observer.observe(&document, &init)?;
+        // The shadow roots: each observed as the document is, and listened to as the window
+        // is (a submit event does not leave its tree).
+        let function = |l: &RefCell<Option<Listener>>| {
+            l.borrow()
+                .as_ref()
+                .map_or(JsValue::UNDEFINED, |l| l.function().clone())
+        };
+        let roots = shadow::ShadowRoots::start(
+            &document,
+            observer.object(),
+            &init,
+            &function(&forms.on_submit),
+            &function(&forms.on_reset),
+        )?;
+        *forms.shadow.borrow_mut() = roots;
         *forms.observer.borrow_mut() = Some(observer);
         forms.sync();
         Ok(forms)
@@ -148,13 +170,17 @@ impl Forms {
         let Some(inner) = self.inner.upgrade() else {
             return;
         };
-        let found = js::call(
+        let mut found = js::call(
             &self.document,
             "querySelectorAll",
             &[&JsValue::from_str("form[toolname]")],
         )
         .map(|l| js::items(&l))
         .unwrap_or_default();
+        // Then the shadow trees' (after the document's own, root by root).
+        if let Some(roots) = &*self.shadow.borrow() {
+            found.extend(roots.forms());
+        }
         // Forms that left the document: their tools go, their calls fail.
         let (kept, gone): (Vec<_>, Vec<_>) = self
             .states

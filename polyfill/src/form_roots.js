@@ -1,0 +1,81 @@
+// The shadow trees the declarative API (src/browser/forms) looks in. A <form toolname> in a
+// shadow tree is a tool too, as in Chromium; and its submit event does not leave the tree (it
+// is not composed), so a tree that holds tool forms gets the capture listeners the window has.
+//
+//   __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) → { forms(), moved(), stop() }
+//
+// The roots: every open one in the document now (and, recursively, in those), then every root a
+// script attached since the front ran or attaches from now on, open or closed (`watch`, the
+// front's wrapper of Element.prototype.attachShadow, __mcpWatchShadowRoots; null where it could
+// not wrap it). Out of reach: closed roots attached before the polyfill's script ran, and roots
+// the HTML parser attaches after the core has loaded (declarative shadow DOM streamed in later).
+// Each root is observed by `observer` (the engine's MutationObserver, `init` its options) as the
+// document is. Roots are held weakly: a component that goes away takes its root. A page with
+// many components attaches many roots, so a new root costs only what it must (it is empty).
+//
+// forms(): the tool forms in the roots whose host is connected, root by root in the order the
+// roots were found (after the document's own, for the engine); each root that holds one gets the
+// submit and reset listeners. moved(): whether a root that held tool forms at the last forms()
+// was connected or disconnected since, by its host (or an ancestor) being removed or inserted,
+// which the document's observer sees without seeing into. stop(): the listeners off the roots,
+// attachShadow as it was.
+
+function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
+  const seen = new WeakSet();
+  const listened = new WeakSet();
+  let roots = [];
+  let held = [];
+  const add = (root) => {
+    if (!root || seen.has(root)) return false;
+    seen.add(root);
+    roots.push(new WeakRef(root));
+    observer.observe(root, init);
+    return true;
+  };
+  // The open roots in `node`, and in those.
+  const scan = (node) => {
+    for (const el of node.querySelectorAll('*')) if (add(el.shadowRoot)) scan(el.shadowRoot);
+  };
+  if (watch) {
+    for (const ref of watch.early) add(ref.deref());
+    watch.early = [];
+    watch.found = add;
+  }
+  scan(document);
+  return {
+    forms() {
+      const out = [];
+      held = [];
+      roots = roots.filter((ref) => {
+        const root = ref.deref();
+        if (!root) return false;
+        const list = root.querySelectorAll('form[toolname]');
+        if (list.length) {
+          const connected = root.host.isConnected;
+          held.push([root, connected]);
+          if (connected) out.push(...list);
+          if (!listened.has(root)) {
+            listened.add(root);
+            root.addEventListener('submit', onSubmit, true);
+            root.addEventListener('reset', onReset, true);
+          }
+        }
+        return true;
+      });
+      // (A root that no longer holds a tool form keeps its listeners until it goes.)
+      return out;
+    },
+    moved: () => held.some(([root, connected]) => root.host.isConnected !== connected),
+    stop() {
+      if (watch) watch.stop();
+      for (const ref of roots) {
+        const root = ref.deref();
+        if (!root || !listened.has(root)) continue;
+        root.removeEventListener('submit', onSubmit, true);
+        root.removeEventListener('reset', onReset, true);
+      }
+      roots = [];
+      held = [];
+    },
+  };
+}
