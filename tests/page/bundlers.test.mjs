@@ -7,7 +7,8 @@
 // Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/),
 // webpack 5 (no config file), Parcel 2 (no config); Rollup (node-resolve) and esbuild (--bundle)
 // with the `inline` entry; and esbuild with the main entry, which copies no wasm: a clear error
-// naming the way out. And React through modelcontext-polyfill/react in Vite's dev server; and
+// naming the way out. And React through modelcontext-polyfill/react in Vite's dev server, and
+// MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill there; and
 // the test runners' DOM emulations, where tests load the package from node_modules under Node:
 // Vitest with jsdom and happy-dom, Jest with its jsdom environment (no MessageChannel there).
 
@@ -191,6 +192,50 @@ test('React (modelcontext-polyfill/react) in Vite dev under StrictMode: one regi
       assert.deepEqual(await tools(), []);
       // No failed request (none of Vite's .vite/deps/ misses) and no console error.
       assert.deepEqual(failed, []);
+      assert.deepEqual(consoleMessages.filter((m) => m.type === 'error').map((m) => m.text), []);
+    }, { timeout: 30_000 });
+  });
+});
+
+test("MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill, in Vite dev under StrictMode: one registration, the call's result and state, invalid input refused, an MCP client's call, unmount", async () => {
+  const { dir } = app('react-webmcp');
+  await withVite('dev', dir, async (origin) => {
+    await withPage(async ({ page, consoleMessages }) => {
+      await page.goto(`${origin}/`);
+      await page.waitForFunction(async () => document.getElementById('counter') && (await document.modelContext.getTools()).length > 0);
+      const r = await page.evaluate(async () => {
+        const mc = document.modelContext;
+        const tools = await mc.getTools();
+        const tool = tools.find((t) => t.name === 'increment');
+        const outcome = (p) => p.then((v) => v, (e) => e.name);
+        const out = {
+          names: tools.map((t) => t.name),
+          schema: tool.inputSchema,
+          valid: JSON.parse(await mc.executeTool(tool, { by: 2 })),
+          invalid: await outcome(mc.executeTool(tool, { by: 'two' })),
+        };
+        // The same tool over MCP: the package's client on the tab transport (the classes from
+        // the polyfill's record, as the app's bundle holds its named exports).
+        const record = globalThis[Symbol.for('modelcontext-polyfill')];
+        await record.ready;
+        const { McpClient, TabClientTransport } = record.client;
+        const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+        await client.connect();
+        out.viaMcp = await client.callTool('increment', { by: 3 });
+        await client.close();
+        return out;
+      });
+      assert.deepEqual(r, {
+        names: ['increment'],
+        schema: { type: 'object', properties: { by: { type: 'integer' } }, required: ['by'] },
+        valid: { content: [{ type: 'text', text: '{"added":2}' }], structuredContent: { added: 2 }, isError: false },
+        invalid: 'DataError',
+        viaMcp: { content: [{ type: 'text', text: '{"added":3}' }], structuredContent: { added: 3 } },
+      });
+      await page.waitForFunction(() => document.getElementById('counter').textContent === 'count=5 calls=2');
+      await page.evaluate(() => window.toggle());
+      await page.waitForFunction(() => document.getElementById('gone'));
+      assert.deepEqual(await page.evaluate(async () => (await document.modelContext.getTools()).length), 0);
       assert.deepEqual(consoleMessages.filter((m) => m.type === 'error').map((m) => m.text), []);
     }, { timeout: 30_000 });
   });
