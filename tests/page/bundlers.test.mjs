@@ -5,10 +5,10 @@
 // the validator module), then an McpClient calls a tool (the client module): all three wasm files.
 //
 // Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/),
-// webpack 5 (no config file), Parcel 2 (no config); Rollup (node-resolve) and esbuild (--bundle)
-// with the `inline` entry; and esbuild with the main entry, which copies no wasm: a clear error
-// naming the way out. And React through modelcontext-polyfill/react in Vite's dev server, and
-// MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill there; and
+// webpack 5 and Rspack (no config file), Parcel 2 (no config); Rollup (node-resolve) and
+// esbuild (--bundle) with the `inline` entry; and esbuild with the main entry, which copies no
+// wasm: a clear error naming the way out. And React through modelcontext-polyfill/react in
+// Vite's dev server, and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill there; and
 // the test runners' DOM emulations, where tests load the package from node_modules under Node:
 // Vitest with jsdom and happy-dom, Jest with its jsdom environment (no MessageChannel there).
 
@@ -109,6 +109,18 @@ test('Vite dev server (no config): a module imported after the polyfill sees doc
 test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-machine path in the bundle', async () => {
   const { dir, url } = app('webpack');
   run(BIN('webpack'), ['--mode', 'production'], dir);
+  const files = fs.readdirSync(path.join(dir, 'dist'));
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
+  for (const f of files.filter((f) => f.endsWith('.js'))) {
+    assert.doesNotMatch(fs.readFileSync(path.join(dir, 'dist', f), 'utf8'), /file:\/\//, `${f} holds a file:// URL`);
+  }
+  const r = await result(url);
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
+test('Rspack (no config file): chunks and wasm beside dist/main.js; no build-machine path in the bundle', async () => {
+  const { dir, url } = app('rspack');
+  run(BIN('rspack'), ['build', '--mode', 'production'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
   for (const f of files.filter((f) => f.endsWith('.js'))) {
