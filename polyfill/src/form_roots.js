@@ -2,7 +2,8 @@
 // shadow tree is a tool too, as in Chromium; and its submit event does not leave the tree (it
 // is not composed), so a tree that holds tool forms gets the capture listeners the window has.
 //
-//   __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) → { forms(), moved(), stop() }
+//   __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset)
+//     → { forms(), relevant(records, formsKnown), moved(), stop() }
 //
 // The roots: every open one in the document now (and, recursively, in those), then every root a
 // script attached since the front ran or attaches from now on, open or closed (`watch`, the
@@ -15,7 +16,12 @@
 //
 // forms(): the tool forms in the roots whose host is connected, root by root in the order the
 // roots were found (after the document's own, for the engine); each root that holds one gets the
-// submit and reset listeners. moved(): whether a root that held tool forms at the last forms()
+// submit and reset listeners. relevant(): __mcpFormChanges (form_changes.js) for a batch of
+// records that also come from the roots: a root that held no tool form at the last forms() (most
+// components' roots, re-rendered all the time) matters only when a tool form arrives in it (a
+// control joins a form, and a label names a control, within one tree); the other records, the
+// document's and those of roots with tool forms, go to __mcpFormChanges as they are.
+// moved(): whether a root that held tool forms at the last forms()
 // was connected or disconnected since, by its host (or an ancestor) being removed or inserted,
 // which the document's observer sees without seeing into. stop(): the listeners off the roots,
 // attachShadow as it was.
@@ -25,6 +31,7 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
   const listened = new WeakSet();
   let roots = [];
   let held = [];
+  let holding = new WeakSet();
   const add = (root) => {
     if (!root || seen.has(root)) return false;
     seen.add(root);
@@ -33,6 +40,12 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
     return true;
   };
   // The open roots in `node`, and in those.
+  const holdsToolForm = (nodes) => {
+    for (const n of nodes) {
+      if (typeof n.querySelector === 'function' && (n.matches('form[toolname]') || n.querySelector('form[toolname]'))) return true;
+    }
+    return false;
+  };
   const scan = (node) => {
     for (const el of node.querySelectorAll('*')) if (add(el.shadowRoot)) scan(el.shadowRoot);
   };
@@ -46,6 +59,7 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
     forms() {
       const out = [];
       held = [];
+      holding = new WeakSet();
       roots = roots.filter((ref) => {
         const root = ref.deref();
         if (!root) return false;
@@ -53,6 +67,7 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
         if (list.length) {
           const connected = root.host.isConnected;
           held.push([root, connected]);
+          holding.add(root);
           if (connected) out.push(...list);
           if (!listened.has(root)) {
             listened.add(root);
@@ -64,6 +79,15 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
       });
       // (A root that no longer holds a tool form keeps its listeners until it goes.)
       return out;
+    },
+    relevant(records, formsKnown) {
+      const rest = [];
+      for (const r of records) {
+        const root = r.target.getRootNode();
+        if (!(root instanceof ShadowRoot) || holding.has(root)) rest.push(r);
+        else if (r.type === 'attributes' ? r.attributeName === 'toolname' : holdsToolForm(r.addedNodes)) return true;
+      }
+      return rest.length > 0 && __mcpFormChanges(rest, formsKnown);
     },
     moved: () => held.some(([root, connected]) => root.host.isConnected !== connected),
     stop() {

@@ -353,10 +353,26 @@ test('DOM changes that cannot concern a tool form do not make the polyfill scan 
       plain.append(input);
       await __until(async () => Object.keys((await __tool('later')).inputSchema.properties).includes('extra'), 'the added control');
       out.control = scans > before;
+      // Components' shadow roots re-rendering their own controls, which no tool form can
+      // use (a control joins a form of its own tree): not scanned for...
+      const roots = [];
+      for (let i = 0; i < 20; i++) roots.push(list.appendChild(document.createElement('li')).appendChild(document.createElement('div')).attachShadow({ mode: 'open' }));
+      await __tick();
+      before = scans;
+      for (let round = 0; round < 5; round++) {
+        for (const root of roots) root.innerHTML = `<button>b${round}</button><input name="c${round}"><label>l</label>`;
+        await Promise.resolve();
+      }
+      await __tick();
+      out.components = scans - before;
+      // ...a tool form arriving in one is.
+      roots[3].innerHTML = '<form toolname="in_root" tooldescription="In a component"><input name="r"></form>';
+      await __until(async () => (await __names()).includes('in_root'), 'the form in a component root');
+      out.inRoot = scans > before;
       Document.prototype.querySelectorAll = qsa;
       return out;
     });
-    assert.deepEqual(r, { noForms: 0, plainForm: 0, named: true, known: 0, control: true });
+    assert.deepEqual(r, { noForms: 0, plainForm: 0, named: true, known: 0, control: true, components: 0, inRoot: true });
   }, { html: page('<ul id="elsewhere"></ul>') }));
 
 test('a form without a description, or with a taken name, is not a tool (a console warning)', () =>

@@ -128,8 +128,15 @@ impl Forms {
                 // form (none known yet) or changed one (or a control or label it describes)
                 // is not worth a scan of the whole document.
                 let forms_known = !f.states.borrow().is_empty();
-                let moved = || f.shadow.borrow().as_ref().is_some_and(|r| r.moved());
-                if changes::relevant(&records, forms_known) || moved() {
+                let shadow = f.shadow.borrow();
+                let relevant = shadow
+                    .as_ref()
+                    .and_then(|r| r.relevant(&records, forms_known))
+                    .unwrap_or_else(|| changes::relevant(&records, forms_known));
+                // (A host with tool forms in its root, removed or put back, shows only there.)
+                let changed = relevant || shadow.as_ref().is_some_and(|r| r.moved());
+                drop(shadow);
+                if changed {
                     f.sync();
                 }
             }

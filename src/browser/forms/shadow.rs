@@ -50,6 +50,18 @@ impl ShadowRoots {
             .unwrap_or_default()
     }
 
+    /// Whether a batch of mutation records, the document's and the roots', may concern the
+    /// declarative API (see `changes::relevant`); `None` when the finder could not answer.
+    pub(super) fn relevant(&self, records: &JsValue, forms_known: bool) -> Option<bool> {
+        js::call(
+            &self.finder,
+            "relevant",
+            &[records, &JsValue::from_bool(forms_known)],
+        )
+        .ok()
+        .map(|r| r.is_truthy())
+    }
+
     /// Whether a root that held tool forms was connected or disconnected since [`Self::forms`].
     pub(super) fn moved(&self) -> bool {
         js::call(&self.finder, "moved", &[]).is_ok_and(|m| m.is_truthy())
