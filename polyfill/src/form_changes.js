@@ -19,26 +19,31 @@ const __MCP_DESCRIBED = 'form, label, input, select, textarea, button, option, o
 // Elements whose children a description reads.
 const __MCP_READ_INSIDE = 'form, label, select, datalist, optgroup, option';
 
+/** Whether one of `nodes` is or holds an element matching `selector` (text and comments hold nothing). */
+function __mcpAnyIsOrHolds(nodes, selector) {
+  for (const node of nodes) {
+    if (
+      typeof node.querySelector === 'function' &&
+      ((typeof node.matches === 'function' && node.matches(selector)) || node.querySelector(selector) !== null)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
 function __mcpFormChanges(records, formsKnown) {
-  // Whether `node` is or holds an element matching `selector` (text and comments hold nothing).
-  const isOrHolds = (node, selector) =>
-    typeof node.querySelector === 'function' &&
-    ((typeof node.matches === 'function' && node.matches(selector)) || node.querySelector(selector) !== null);
-  const anyIsOrHolds = (nodes, selector) => {
-    for (const n of nodes) if (isOrHolds(n, selector)) return true;
-    return false;
-  };
   for (const r of records) {
     if (r.type === 'attributes') {
       if (formsKnown || r.attributeName === 'toolname') return true;
     } else if (r.type === 'childList') {
       if (!formsKnown) {
-        if (anyIsOrHolds(r.addedNodes, 'form[toolname]')) return true;
+        if (__mcpAnyIsOrHolds(r.addedNodes, 'form[toolname]')) return true;
         continue;
       }
       const t = r.target;
       if (typeof t.closest === 'function' && t.closest(__MCP_READ_INSIDE) !== null) return true;
-      if (anyIsOrHolds(r.addedNodes, __MCP_DESCRIBED) || anyIsOrHolds(r.removedNodes, __MCP_DESCRIBED)) return true;
+      if (__mcpAnyIsOrHolds(r.addedNodes, __MCP_DESCRIBED) || __mcpAnyIsOrHolds(r.removedNodes, __MCP_DESCRIBED)) return true;
     } else {
       return true;
     }

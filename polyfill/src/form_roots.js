@@ -16,15 +16,16 @@
 //
 // forms(): the tool forms in the roots whose host is connected, root by root in the order the
 // roots were found (after the document's own, for the engine); each root that holds one gets the
-// submit and reset listeners. relevant(): __mcpFormChanges (form_changes.js) for a batch of
-// records that also come from the roots: a root that held no tool form at the last forms() (most
-// components' roots, re-rendered all the time) matters only when a tool form arrives in it (a
-// control joins a form, and a label names a control, within one tree); the other records, the
-// document's and those of roots with tool forms, go to __mcpFormChanges as they are.
-// moved(): whether a root that held tool forms at the last forms()
-// was connected or disconnected since, by its host (or an ancestor) being removed or inserted,
-// which the document's observer sees without seeing into. stop(): the listeners off the roots,
-// attachShadow as it was.
+// submit and reset listeners.
+// relevant(): __mcpFormChanges (form_changes.js) for a batch of records that also come from the
+// roots. A root that held no tool form at the last forms() (most components' roots, re-rendered
+// all the time) matters only when a tool form arrives in it: a control joins a form, and a label
+// names a control, within one tree. The other records, the document's and those of roots with
+// tool forms, go to __mcpFormChanges as they are.
+// moved(): whether a root that held tool forms at the last forms() was connected or
+// disconnected since, by its host (or an ancestor) being removed or inserted, which the
+// document's observer sees without seeing into.
+// stop(): the listeners off the roots, attachShadow as it was.
 
 function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
   const seen = new WeakSet();
@@ -40,12 +41,6 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
     return true;
   };
   // The open roots in `node`, and in those.
-  const holdsToolForm = (nodes) => {
-    for (const n of nodes) {
-      if (typeof n.querySelector === 'function' && (n.matches('form[toolname]') || n.querySelector('form[toolname]'))) return true;
-    }
-    return false;
-  };
   const scan = (node) => {
     for (const el of node.querySelectorAll('*')) if (add(el.shadowRoot)) scan(el.shadowRoot);
   };
@@ -85,7 +80,7 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
       for (const r of records) {
         const root = r.target.getRootNode();
         if (!(root instanceof ShadowRoot) || holding.has(root)) rest.push(r);
-        else if (r.type === 'attributes' ? r.attributeName === 'toolname' : holdsToolForm(r.addedNodes)) return true;
+        else if (r.type === 'attributes' ? r.attributeName === 'toolname' : __mcpAnyIsOrHolds(r.addedNodes, 'form[toolname]')) return true;
       }
       return rest.length > 0 && __mcpFormChanges(rest, formsKnown);
     },
