@@ -525,6 +525,40 @@ sideBySide('respondWith: the last call answers; a rejected promise fails the cal
   // although the page handled the promise.
   { nativePageErrors: true });
 
+// Input with a member the form has no parameter for: native Chromium fails the call with
+// UnknownError, naming it, before filling anything (the digest is silent; the polyfill copies
+// native). A control that cannot be filled (an <output>) is named as an invalid value.
+sideBySide('a member the tool has no parameter for fails the call, the form untouched; the next call is served',
+  `<form toolname="f" tooldescription="A form" toolautosubmit><input name="q" value="start"><output name="o"></output><button>Go</button></form>
+   <script>
+     document.querySelector('form').addEventListener('submit', (e) => {
+       e.preventDefault();
+       e.respondWith(Promise.resolve('q=' + new FormData(e.target).get('q')));
+     });
+   </script>`,
+  async () => {
+    const run = async (input) => {
+      try {
+        return await document.modelContext.executeTool(await __tool('f'), input);
+      } catch (e) {
+        return `${e.name}: ${e.message}`;
+      }
+    };
+    const q = () => document.querySelector('input[name=q]').value;
+    const unknown = await run({ q: 'a', zzz: 1 });
+    const afterUnknown = q();
+    const output = await run({ q: 'b', o: 'x' });
+    const afterOutput = q();
+    return { unknown, afterUnknown, output, afterOutput, next: await run({ q: 'c' }) };
+  },
+  {
+    unknown: 'UnknownError: Input contains a parameter "zzz" but there is no such parameter for the tool',
+    afterUnknown: 'start',
+    output: 'UnknownError: Invalid value "x" for parameter o',
+    afterOutput: 'start',
+    next: 'q=c',
+  });
+
 // Forms in shadow trees are tools too (native Chromium has them): open and closed roots, nested
 // ones and declarative shadow DOM; a submit event stays in its tree (it is not composed), where
 // the call still claims it; forms and roots added later; a host removed and put back.

@@ -452,8 +452,27 @@ pub(super) fn fire(el: &JsValue, kind: &str) {
     }
 }
 
-/// Fills `form`'s controls with `args` (members it does not name are left as they are),
-/// firing `input` and `change` at each control whose state changed.
+/// The failure of a call whose input has a member the form's tool has no parameter for, in
+/// native Chromium's words (the digest is silent; the polyfill copies native): a control
+/// of that name that cannot be filled (an `<output>`, a custom control), or none.
+pub(super) fn unknown_parameter(form: &JsValue, args: &Map<String, Value>) -> Option<String> {
+    let schema = synthesize(form);
+    let known = schema.get("properties").and_then(Value::as_object);
+    let (name, value) = args
+        .iter()
+        .find(|(k, _)| !known.is_some_and(|p| p.contains_key(*k)))?;
+    let control = js::get(form, "elements")
+        .and_then(|els| js::call(&els, "namedItem", &[&JsValue::from_str(name)]))
+        .is_ok_and(|c| c.is_object());
+    Some(if control {
+        format!("Invalid value {value} for parameter {name}")
+    } else {
+        format!("Input contains a parameter \"{name}\" but there is no such parameter for the tool")
+    })
+}
+
+/// Fills `form`'s controls with `args` (each member names a parameter: [`unknown_parameter`]
+/// turned the others away), firing `input` and `change` at each control whose state changed.
 pub(super) fn fill(form: &JsValue, args: &Map<String, Value>) {
     let all = controls(form);
     for (name, kind, _, el) in &all {

@@ -35,7 +35,7 @@ mod shadow;
 
 pub use changes::use_form_changes;
 pub use shadow::use_shadow_roots;
-use controls::{attr, fill, has_attr, invalid_controls, WATCHED_ATTRIBUTES};
+use controls::{attr, fill, has_attr, invalid_controls, unknown_parameter, WATCHED_ATTRIBUTES};
 pub use controls::{coerce, synthesize};
 use invocation::{default_button, Invocation, SubmitWatch, NAVIGATED};
 pub use invocation::{is_navigated, is_own_failure, ACTIVE_FORM, ACTIVE_SUBMIT};
@@ -300,6 +300,13 @@ impl Forms {
             Ok(Some(Value::Object(m))) => m,
             _ => Map::new(),
         };
+        // A member the tool has no parameter for fails the call, the form untouched (as in
+        // native Chromium).
+        if let Some(why) = unknown_parameter(&state.form, &args) {
+            let (inv, promise) = Invocation::new();
+            inv.fail(DomError::Unknown(why));
+            return promise;
+        }
         fill(&state.form, &args);
         let (inv, promise) = Invocation::new();
         if let Some(old) = state.pending.replace(Some(inv.clone())) {
