@@ -559,6 +559,49 @@ sideBySide('a member the tool has no parameter for fails the call, the form unto
     next: 'q=c',
   });
 
+// Controls out of an agent's reach are no parameters (disabled, in a disabled fieldset,
+// read-only), nor are two text controls of one name; a call naming one fails as for any
+// member without a parameter. A submission is made by the form's default button, whose name and
+// value are in it. Native Chromium and the polyfill alike.
+sideBySide('disabled, read-only and same-named controls are no parameters; the default button submits',
+  `<form toolname="k" tooldescription="Kinds" toolautosubmit>
+     <input name="d" disabled><fieldset disabled><input name="fs"></fieldset>
+     <input name="r" readonly value="rv"><input name="dup"><input name="dup">
+     <input name="q"><input type="submit" name="go" value="Go">
+   </form>
+   <script>
+     document.querySelector('form').addEventListener('submit', (e) => {
+       e.preventDefault();
+       e.respondWith(Promise.resolve(JSON.stringify([...new FormData(e.target, e.submitter)])));
+     });
+   </script>`,
+  async () => {
+    const tool = await __tool('k');
+    const run = async (input) => {
+      try {
+        return await document.modelContext.executeTool(tool, input);
+      } catch (e) {
+        return `${e.name}: ${e.message}`;
+      }
+    };
+    return {
+      properties: Object.keys(tool.inputSchema.properties),
+      disabled: await run({ d: 'x' }),
+      fieldset: await run({ fs: 'x' }),
+      readonly: await run({ r: 'x' }),
+      dup: await run({ dup: 'x' }),
+      submitted: JSON.parse(await run({ q: 'hello' })),
+    };
+  },
+  {
+    properties: ['q'],
+    disabled: 'UnknownError: Input contains a parameter "d" but there is no such parameter for the tool',
+    fieldset: 'UnknownError: Input contains a parameter "fs" but there is no such parameter for the tool',
+    readonly: 'UnknownError: Input contains a parameter "r" but there is no such parameter for the tool',
+    dup: 'UnknownError: Invalid value "x" for parameter dup',
+    submitted: [['r', 'rv'], ['dup', ''], ['dup', ''], ['q', 'hello'], ['go', 'Go']],
+  });
+
 // Forms in shadow trees are tools too (native Chromium has them): open and closed roots, nested
 // ones and declarative shadow DOM; a submit event stays in its tree (it is not composed), where
 // the call still claims it; forms and roots added later; a host removed and put back.

@@ -162,7 +162,9 @@ pub(super) fn kind_of(el: &JsValue) -> (Kind, String) {
     (kind, ty)
 }
 
-/// The named, fillable controls of `form`, in tree order.
+/// The named, fillable controls of `form`, in tree order. As in native Chromium, not a
+/// disabled control (or one in a disabled fieldset: neither is submitted) nor a read-only text
+/// or number control (the user cannot edit it either).
 pub(super) fn controls(form: &JsValue) -> Vec<(String, Kind, String, JsValue)> {
     let elements = js::get(form, "elements").unwrap_or(JsValue::UNDEFINED);
     js::items(&elements)
@@ -170,9 +172,18 @@ pub(super) fn controls(form: &JsValue) -> Vec<(String, Kind, String, JsValue)> {
         .filter_map(|el| {
             let name = prop_string(&el, "name");
             let (kind, ty) = kind_of(&el);
-            (!name.is_empty() && kind != Kind::Skip).then_some((name, kind, ty, el))
+            (!name.is_empty() && kind != Kind::Skip && !unavailable(&el, kind))
+                .then_some((name, kind, ty, el))
         })
         .collect()
+}
+
+/// Whether control `el` is out of an agent's reach: disabled (or in a disabled fieldset), or a
+/// read-only text or number control.
+fn unavailable(el: &JsValue, kind: Kind) -> bool {
+    js::call(el, "matches", &[&JsValue::from_str(":disabled")]).is_ok_and(|d| d.is_truthy())
+        || (matches!(kind, Kind::Text | Kind::Number)
+            && js::get(el, "readOnly").is_ok_and(|r| r.is_truthy()))
 }
 
 /// One property of the synthesized schema, gathered over the controls of that name.
@@ -184,6 +195,8 @@ pub(super) struct Field {
     values: Vec<(String, Option<String>)>,
     /// How many controls make the field.
     controls: usize,
+    /// Other controls share its name without making one group with it: not a parameter.
+    ambiguous: bool,
     required: bool,
     description: Option<String>,
     /// The label of its first control.
@@ -355,8 +368,12 @@ pub fn synthesize(form: &JsValue) -> Value {
                 if f.description.is_none() {
                     f.description = description;
                 }
+            } else {
+                // Two controls of one name that are not one group: no parameter can say
+                // which to fill, and native Chromium describes neither.
+                f.ambiguous = true;
             }
-            continue; // other controls of a taken name are not described
+            continue;
         }
         // A field of one control is described by toolparamdescription, else by its label.
         fields.push(Field {
@@ -365,6 +382,7 @@ pub fn synthesize(form: &JsValue) -> Value {
             kind,
             values: vec![value],
             controls: 1,
+            ambiguous: false,
             required,
             description,
             label,
@@ -372,7 +390,7 @@ pub fn synthesize(form: &JsValue) -> Value {
     }
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for f in fields {
+    for f in fields.into_iter().filter(|f| !f.ambiguous) {
         let mut s = f.schema;
         match f.kind {
             Kind::Radio => {
@@ -453,8 +471,9 @@ pub(super) fn fire(el: &JsValue, kind: &str) {
 }
 
 /// The failure of a call whose input has a member the form's tool has no parameter for, in
-/// native Chromium's words (the digest is silent; the polyfill copies native): a control
-/// of that name that cannot be filled (an `<output>`, a custom control), or none.
+/// native Chromium's words (the digest is silent; the polyfill copies native): controls of
+/// that name that cannot be filled (an `<output>`, a custom control, two text inputs), or none
+/// within reach (disabled or read-only ones count as none).
 pub(super) fn unknown_parameter(form: &JsValue, args: &Map<String, Value>) -> Option<String> {
     let schema = synthesize(form);
     let known = schema.get("properties").and_then(Value::as_object);
@@ -463,7 +482,7 @@ pub(super) fn unknown_parameter(form: &JsValue, args: &Map<String, Value>) -> Op
         .find(|(k, _)| !known.is_some_and(|p| p.contains_key(*k)))?;
     let control = js::get(form, "elements")
         .and_then(|els| js::call(&els, "namedItem", &[&JsValue::from_str(name)]))
-        .is_ok_and(|c| c.is_object());
+        .is_ok_and(|c| c.is_object() && !unavailable(&c, kind_of(&c).0));
     Some(if control {
         format!("Invalid value {value} for parameter {name}")
     } else {

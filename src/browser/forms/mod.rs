@@ -347,7 +347,10 @@ impl Forms {
         if !waiting {
             return; // cancelled meanwhile
         }
-        let submitted = js::call(&state.form, "requestSubmit", &[]);
+        // Submitted by its default button, as native Chromium does (the button's name and value
+        // are in the submission).
+        let submitter = default_button(&state.form).unwrap_or(JsValue::UNDEFINED);
+        let submitted = js::call(&state.form, "requestSubmit", &[&submitter]);
         // requestSubmit() dispatches the submit event synchronously; it did not happen when
         // the form is invalid.
         let still = matches!(&*state.pending.borrow(), Some(p) if Rc::ptr_eq(p, inv));
