@@ -61,7 +61,7 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
         const list = root.querySelectorAll('form[toolname]');
         if (list.length) {
           const connected = root.host.isConnected;
-          held.push([root, connected]);
+          held.push([ref, connected]); // (weakly: a component that goes for good takes its root)
           holding.add(root);
           if (connected) out.push(...list);
           if (!listened.has(root)) {
@@ -84,7 +84,11 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
       }
       return rest.length > 0 && __mcpFormChanges(rest, formsKnown);
     },
-    moved: () => held.some(([root, connected]) => root.host.isConnected !== connected),
+    moved: () =>
+      held.some(([ref, connected]) => {
+        const root = ref.deref();
+        return root !== undefined && root.host.isConnected !== connected;
+      }),
     stop() {
       if (watch) watch.stop();
       for (const ref of roots) {

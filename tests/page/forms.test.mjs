@@ -659,6 +659,35 @@ sideBySide('forms in shadow trees: open, closed, nested, declarative; submitted 
     back: ['auto', 'closed', 'declarative', 'late_closed', 'later', 'light', 'nested'],
   });
 
+// A component with a tool form in its shadow root, shown and removed again and again (a dialog):
+// its tool goes with it, and so does its root, once the page lets go of it (held weakly).
+test('shadow roots of removed components are not kept: their tools go, the roots are collected', () =>
+  withPage(async ({ page: p, context }) => {
+    await p.evaluate(async () => {
+      await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+      window.__refs = [];
+      window.__seen = [];
+      for (let i = 0; i < 10; i++) {
+        const host = document.body.appendChild(document.createElement('div'));
+        const root = host.attachShadow({ mode: i % 2 ? 'open' : 'closed' });
+        root.innerHTML = `<form toolname="dialog_${i}" tooldescription="A dialog"><input name="q"></form>`;
+        __refs.push(new WeakRef(root));
+        await __until(async () => (await __names()).includes(`dialog_${i}`), `dialog_${i}`);
+        host.remove();
+        await __until(async () => !(await __names()).includes(`dialog_${i}`), `dialog_${i} to go`);
+      }
+    });
+    const cdp = await context.newCDPSession(p);
+    for (let i = 0; i < 3; i++) {
+      await cdp.send('HeapProfiler.collectGarbage');
+      await p.evaluate(() => new Promise((r) => setTimeout(r, 20)));
+    }
+    assert.deepEqual(await p.evaluate(async () => ({
+      tools: (await __names()).length,
+      alive: __refs.filter((r) => r.deref() !== undefined).length,
+    })), { tools: 0, alive: 0 });
+  }, { html: page('') }));
+
 // The wrapper the polyfill puts on Element.prototype.attachShadow (to find closed roots) must
 // not change what the method does; and it comes off when the core cannot load.
 const ATTACH_SHADOW = async () => {
