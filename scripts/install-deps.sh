@@ -27,10 +27,11 @@ timed() { # timed "label" command...
 }
 
 command -v cargo >/dev/null || die "cargo not found: install Rust with rustup (https://rustup.rs)"
-command -v node >/dev/null || die "node not found: install Node.js >= 20"
-command -v npm >/dev/null || die "npm not found: install Node.js >= 20 with npm"
-NODE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
-[ "$NODE_MAJOR" -ge 20 ] || die "Node.js >= 20 needed, found $(node --version)"
+command -v node >/dev/null || die "node not found: install Node.js 20.19+ or 22.12+"
+command -v npm >/dev/null || die "npm not found: install Node.js 20.19+ or 22.12+ with npm"
+# What Vite (and the DOM-emulation tests' process.getBuiltinModule) need.
+node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) || (a === 20 && b >= 19) ? 0 : 1)' ||
+  die "Node.js 20.19+ or 22.12+ needed, found $(node --version)"
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"
