@@ -106,9 +106,14 @@ test('Vite dev server (no config): a module imported after the polyfill sees doc
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
 
-test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-machine path in the bundle', async () => {
-  const { dir, url } = app('webpack');
-  run(BIN('webpack'), ['--mode', 'production'], dir);
+/**
+ * Builds app `tool` with `args` of its CLI (webpack's defaults: dist/main.js), then checks that
+ * the three wasm files are beside the bundle, that no chunk holds a build-machine path, and that
+ * the app's calls work.
+ */
+async function builtBesideMain(tool, args) {
+  const { dir, url } = app(tool);
+  run(BIN(tool), args, dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
   for (const f of files.filter((f) => f.endsWith('.js'))) {
@@ -116,19 +121,13 @@ test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-
   }
   const r = await result(url);
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
-});
+}
 
-test('Rspack (no config file): chunks and wasm beside dist/main.js; no build-machine path in the bundle', async () => {
-  const { dir, url } = app('rspack');
-  run(BIN('rspack'), ['build', '--mode', 'production'], dir);
-  const files = fs.readdirSync(path.join(dir, 'dist'));
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
-  for (const f of files.filter((f) => f.endsWith('.js'))) {
-    assert.doesNotMatch(fs.readFileSync(path.join(dir, 'dist', f), 'utf8'), /file:\/\//, `${f} holds a file:// URL`);
-  }
-  const r = await result(url);
-  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
-});
+test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-machine path in the bundle', () =>
+  builtBesideMain('webpack', ['--mode', 'production']));
+
+test('Rspack (no config file): chunks and wasm beside dist/main.js; no build-machine path in the bundle', () =>
+  builtBesideMain('rspack', ['build', '--mode', 'production']));
 
 test('Parcel 2 (no config): the three wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
   const { dir, url } = app('parcel');
@@ -253,40 +252,43 @@ test("MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill, in Vite dev un
   });
 });
 
+/**
+ * Runs a test runner's `args` (`cmd`, in app `dir`) with a JSON report: each test as
+ * `file: title: status`, with the first line of its first failure; and the run's status.
+ * NODE_ENV is left unset, as a developer's shell has it (the runners make it 'test'): Vite, run
+ * in this process by the tests above, set it to 'production', where React has no act().
+ */
+function runnerResults(name, cmd, args, dir) {
+  const report = path.join(dir, 'report.json');
+  const env = { ...process.env, NO_COLOR: '1' };
+  delete env.NODE_ENV;
+  const r = spawnSync(cmd, [...args, `--outputFile=${report}`], { cwd: dir, encoding: 'utf8', env });
+  assert.ok(fs.existsSync(report), `${name} wrote no report (status ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  const results = JSON.parse(fs.readFileSync(report, 'utf8')).testResults.flatMap((file) =>
+    file.assertionResults.map((a) => `${path.basename(file.name)}: ${a.title}: ${a.status}${a.failureMessages.length ? ` (${a.failureMessages[0].split('\n')[0]})` : ''}`));
+  return { results, status: r.status, stderr: r.stderr };
+}
+
 test('Vitest (jsdom and happy-dom): a component tool an agent calls, an McpClient over a MessageChannel, the tab transport refused with the way out', () => {
   const { dir } = app('vitest');
   // Node reads the wasm files with process.getBuiltinModule (its fetch() does not read file:).
   assert.equal(typeof process.getBuiltinModule, 'function', `Node ${process.version} has no process.getBuiltinModule (20.16 and later have)`);
-  const report = path.join(dir, 'report.json');
-  // NODE_ENV as a developer's shell has it (unset; Vitest makes it 'test'): Vite, run in this
-  // process by the tests above, set it to 'production', where React has no act().
-  const env = { ...process.env, NO_COLOR: '1' };
-  delete env.NODE_ENV;
-  const r = spawnSync(BIN('vitest'), ['run', '--reporter=json', `--outputFile=${report}`], { cwd: dir, encoding: 'utf8', env });
-  assert.ok(fs.existsSync(report), `vitest wrote no report (status ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  const results = JSON.parse(fs.readFileSync(report, 'utf8')).testResults.flatMap((file) =>
-    file.assertionResults.map((a) => `${path.basename(file.name)}: ${a.title}: ${a.status}${a.failureMessages.length ? ` (${a.failureMessages[0].split('\n')[0]})` : ''}`));
+  const r = runnerResults('vitest', BIN('vitest'), ['run', '--reporter=json'], dir);
   const titles = [
     'an agent increments the counter through document.modelContext',
     'an McpClient lists and calls the page tools over a MessageChannel',
     'the tab transport, which a DOM emulation cannot carry, names the MessageChannel way',
   ];
-  assert.deepEqual(results.sort(), ['counter.happy-dom.test.js', 'counter.test.js'].flatMap((f) => titles.map((t) => `${f}: ${t}: passed`)).sort());
+  assert.deepEqual(r.results.sort(), ['counter.happy-dom.test.js', 'counter.test.js'].flatMap((f) => titles.map((t) => `${f}: ${t}: passed`)).sort());
   assert.equal(r.status, 0, r.stderr);
 });
 
 test('Jest (native ES modules, jsdom): a tool through executeTool, an McpClient over a MessageChannel', () => {
   const { dir } = app('jest');
-  const report = path.join(dir, 'report.json');
-  const r = spawnSync(process.execPath, ['--experimental-vm-modules', BIN('jest'), '--json', `--outputFile=${report}`], {
-    cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_ENV: 'test' },
-  });
-  assert.ok(fs.existsSync(report), `jest wrote no report (status ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  const results = JSON.parse(fs.readFileSync(report, 'utf8')).testResults.flatMap((file) =>
-    file.assertionResults.map((a) => `${a.title}: ${a.status}${a.failureMessages.length ? ` (${a.failureMessages[0].split('\n')[0]})` : ''}`));
-  assert.deepEqual(results, [
-    'a tool registered on document.modelContext runs through executeTool: passed',
-    'an McpClient calls it over a MessageChannel: passed',
+  const r = runnerResults('jest', process.execPath, ['--experimental-vm-modules', BIN('jest'), '--json'], dir);
+  assert.deepEqual(r.results, [
+    'tools.test.js: a tool registered on document.modelContext runs through executeTool: passed',
+    'tools.test.js: an McpClient calls it over a MessageChannel: passed',
   ]);
   assert.equal(r.status, 0, r.stderr);
 });

@@ -16,6 +16,10 @@ window.__tick = () => new Promise((r) => setTimeout(r, 50));
 window.__outcome = async (p) => {
   try { return await p; } catch (e) { return e.name; }
 };
+// The same, with the rejection's message: "name: message".
+window.__outcomeText = async (p) => {
+  try { return await p; } catch (e) { return e.name + ': ' + e.message; }
+};
 // Whether el matches :tool-<kind>-active (native Chromium) or has the polyfill's stand-in
 // attribute data-tool-<kind>-active (a script cannot add the pseudo-class to CSS).
 window.__active = (el, kind) => {
@@ -537,13 +541,7 @@ sideBySide('a member the tool has no parameter for fails the call, the form unto
      });
    </script>`,
   async () => {
-    const run = async (input) => {
-      try {
-        return await document.modelContext.executeTool(await __tool('f'), input);
-      } catch (e) {
-        return `${e.name}: ${e.message}`;
-      }
-    };
+    const run = async (input) => __outcomeText(document.modelContext.executeTool(await __tool('f'), input));
     const q = () => document.querySelector('input[name=q]').value;
     const unknown = await run({ q: 'a', zzz: 1 });
     const afterUnknown = q();
@@ -577,13 +575,7 @@ sideBySide('disabled, read-only and same-named controls are no parameters; the d
    </script>`,
   async () => {
     const tool = await __tool('k');
-    const run = async (input) => {
-      try {
-        return await document.modelContext.executeTool(tool, input);
-      } catch (e) {
-        return `${e.name}: ${e.message}`;
-      }
-    };
+    const run = (input) => __outcomeText(document.modelContext.executeTool(tool, input));
     return {
       properties: Object.keys(tool.inputSchema.properties),
       disabled: await run({ d: 'x' }),
