@@ -89,6 +89,12 @@ interface ModelContextHandlerExtra {
    */
   sendRequest<R = any>(method: string, params?: Record<string, unknown>): Promise<R>;
   /**
+   * The MCP TypeScript SDK's form (`extra.sendRequest(request, resultSchema)`,
+   * `ctx.mcpReq.send(request)`), for handlers ported from it: the same request. The schema and
+   * options are accepted and not used; the result is the client's answer as it came.
+   */
+  sendRequest<R = any>(request: { method: string; params?: Record<string, unknown> }, resultSchema?: unknown, options?: unknown): Promise<R>;
+  /**
    * Present when the call may run as a task (its tool has `taskSupport` and the client accepts
    * tasks): sets the task's `statusMessage`. @returns whether it was set
    */

@@ -80,7 +80,16 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
   hidden(base, 'requestUserInteraction', requestUserInteraction);
   lazy(base, 'reportProgress', (n) => (progress, total, message) => dispatch(n, 0, progress, total, message));
   lazy(base, 'log', (n) => (level, data, logger) => dispatch(n, 1, level, data, logger));
-  lazy(base, 'sendRequest', (n) => (method, params) => dispatch(n, 2, method, params));
+  // sendRequest(method, params), or the MCP TypeScript SDK's form, sendRequest({ method,
+  // params }, resultSchema, options) (v1's extra.sendRequest; v2's ctx.mcpReq.send), so a
+  // handler ported from the SDK runs as it is. The SDK's schema and options are not used: the
+  // result is the client's, as it answered.
+  lazy(base, 'sendRequest', (n) => (method, params) => {
+    if (method !== null && typeof method === 'object' && typeof method.method === 'string') {
+      ({ method, params } = method);
+    }
+    return dispatch(n, 2, method, params);
+  });
   const task = Object.create(base);
   lazy(task, 'setStatus', (n) => (message) => dispatch(n, 3, message));
   lazy(task, 'getTaskId', (n) => () => dispatch(n, 4));

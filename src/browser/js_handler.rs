@@ -273,7 +273,13 @@ fn dispatch(c: &RequestContext, kind: u32, a: JsValue, b: JsValue, d: JsValue) -
             c.log(level, d.as_string().as_deref(), data).into()
         }
         REQUEST => {
-            let method = a.as_string().unwrap_or_default();
+            let Some(method) = a.as_string() else {
+                return Promise::reject(&js::type_error(
+                    "sendRequest(method, params): method must be a string, such as \
+                     'elicitation/create' (or pass the request, { method, params })",
+                ))
+                .into();
+            };
             let params = js::to_json(&b).ok().flatten();
             let fut = c.request(&method, params);
             wasm_bindgen_futures::future_to_promise(async move {

@@ -632,7 +632,7 @@ test('heartbeat: pings while connected; a server that stops answering closes the
     assert.equal(r.state, 'closed');
   }, { html: CLASSIC }));
 
-test('server-to-client requests: a sampling handler declares the capability and answers; ping is automatic', () =>
+test('server-to-client requests: a sampling handler declares the capability and answers; ping is automatic; the SDK\'s request form; a method that is not a string', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
       const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
@@ -645,7 +645,13 @@ test('server-to-client requests: a sampling handler declares the capability and 
           const answer = await extra.sendRequest('sampling/createMessage', {
             messages: [{ role: 'user', content: { type: 'text', text: '2+2?' } }], maxTokens: 5,
           });
-          return { answer };
+          // The MCP TypeScript SDK's form: the request object, then a result schema (unused).
+          const sdkForm = await extra.sendRequest(
+            { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: '3+3?' } }], maxTokens: 6 } },
+            { parse: () => { throw new Error('the schema is not used'); } },
+          );
+          const notAMethod = await extra.sendRequest(42, {}).then(() => 'sent', (e) => `${e.name}: ${e.message}`);
+          return { answer, sdkForm, notAMethod };
         },
       });
       const client = new McpClient(new TabClientTransport({ channelId: 'ask' }));
@@ -656,11 +662,20 @@ test('server-to-client requests: a sampling handler declares the capability and 
       });
       await client.connect();
       const res = await client.callTool('ask').catch((e) => ({ error: e.message }));
+      // The session still serves after the refused request.
+      const again = await client.callTool('ask').then((x) => x.structuredContent.answer.content.text, (e) => e.message);
       await client.close();
-      return { res, seen };
+      return { res, seen, again };
     });
-    assert.deepEqual(r.res.structuredContent, { answer: { role: 'assistant', content: { type: 'text', text: '4' }, model: 'm' } }, JSON.stringify(r.res));
-    assert.deepEqual(r.seen, [['sampling/createMessage', 5, 'number', true]]);
+    const sampled = { role: 'assistant', content: { type: 'text', text: '4' }, model: 'm' };
+    assert.deepEqual(r.res.structuredContent, {
+      answer: sampled,
+      sdkForm: sampled,
+      notAMethod: "TypeError: sendRequest(method, params): method must be a string, such as 'elicitation/create' (or pass the request, { method, params })",
+    }, JSON.stringify(r.res));
+    assert.deepEqual(r.seen.slice(0, 2), [['sampling/createMessage', 5, 'number', true], ['sampling/createMessage', 6, 'number', true]]);
+    assert.equal(r.seen.length, 4);
+    assert.equal(r.again, '4');
   }, { html: CLASSIC }));
 
 test('IframeParentClientTransport: an iframe\'s server; a frame without one times out with a clear error', () =>

@@ -82,8 +82,13 @@ export async function w3c(): Promise<void> {
       const sent: boolean = options.reportProgress(1, 2, 'half');
       options.log('info', { id, meta, sent }, 'extras');
       const roots = await options.sendRequest<{ roots: { uri: string }[] }>('roots/list');
+      // The MCP TypeScript SDK's form: the request object, then its result schema.
+      const elicited = await options.sendRequest<{ action: string }>(
+        { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object' } } },
+        { parse: (x: unknown) => x },
+      );
       const confirmed = await options.requestUserInteraction(() => confirm('ok?'));
-      return { roots: roots.roots.length, confirmed };
+      return { roots: roots.roots.length, elicited: elicited.action, confirmed };
     },
   });
   // Deprecated unregister() on the returned promise.
