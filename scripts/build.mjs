@@ -55,7 +55,7 @@ import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, crateInfo, wasmBindgenPin, W
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
 // `function install(env)`; the core (loaded after, with the wasm) adds CORE_SOURCES.
 export const FRONT_SOURCES = ['webidl.js', 'events.js', 'model_context.js', 'wasm_fetch.js', 'install.js'];
-export const CORE_SOURCES = ['client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'form_changes.js', 'form_roots.js', 'engine_helpers.js'];
+export const CORE_SOURCES = ['client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'form_changes.js', 'form_roots.js', 'standard_schema.js', 'engine_helpers.js'];
 export const POLYFILL_SOURCES = [...FRONT_SOURCES, ...CORE_SOURCES];
 
 const GLUE_NAME = 'modelcontext_glue'; // wasm-bindgen --out-name: <name>.js + <name>_bg.wasm

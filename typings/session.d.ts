@@ -108,9 +108,10 @@ interface ToolDefinitionBase {
   title?: string;
   /** Defaults to `""`. */
   description?: string;
-  inputSchema?: ModelContextJSONSchema;
-  /** The shape of `structuredContent` (2025-06-18 and later). */
-  outputSchema?: ModelContextJSONSchema;
+  /** A JSON Schema, or a Standard Schema (zod …) that gives one. */
+  inputSchema?: ModelContextJSONSchema | ModelContextStandardSchema;
+  /** The shape of `structuredContent` (2025-06-18 and later); a JSON Schema or a Standard Schema. */
+  outputSchema?: ModelContextJSONSchema | ModelContextStandardSchema;
   annotations?: McpToolAnnotations;
   icons?: McpIcon[];
   _meta?: Record<string, unknown>;

@@ -35,6 +35,24 @@ interface ModelContextJSONSchema {
   [keyword: string]: unknown;
 }
 
+/**
+ * A Standard Schema (https://standardschema.dev) that gives its JSON Schema: zod 4.2 or later,
+ * ArkType, and others. Accepted wherever a tool's JSON Schema is (beyond the spec): the tool is
+ * listed and its input checked with the JSON Schema the library gives, and the tool function gets
+ * the value the library parses (defaults filled, transforms applied).
+ */
+interface ModelContextStandardSchema {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => unknown;
+    readonly jsonSchema: {
+      readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+      readonly output: (options: { readonly target: string }) => Record<string, unknown>;
+    };
+  };
+}
+
 /** WebMCP's tool annotations. All four default to `false`. */
 interface ToolAnnotations {
   /** The tool only reads; it changes nothing. */
@@ -127,8 +145,11 @@ interface ModelContextTool<Input extends object = Record<string, any>> {
   title?: string;
   /** Must not be empty. */
   description: string;
-  /** A JSON Schema for the input object; serialized as `JSON.stringify` would. */
-  inputSchema?: ModelContextJSONSchema;
+  /**
+   * A JSON Schema for the input object; serialized as `JSON.stringify` would. Or a Standard
+   * Schema (zod …), serialized as the JSON Schema it gives.
+   */
+  inputSchema?: ModelContextJSONSchema | ModelContextStandardSchema;
   execute: ToolExecuteCallback<Input>;
   annotations?: ToolAnnotations;
 }

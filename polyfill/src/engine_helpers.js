@@ -4,7 +4,8 @@
 // required; without `messageGate` or `postEnvelope` (gates.js) or `formChanges`
 // (form_changes.js) the engine does the same work at a higher cost; without `shadowRoots`
 // (form_roots.js) forms in shadow trees are no tools; without `taskChannel`
-// (below) it needs the platform's MessageChannel.
+// (below) it needs the platform's MessageChannel; without `standardSchema`
+// (standard_schema.js) a zod schema serializes as the library's internals.
 
 function __mcpEngineHelpers() {
   return {
@@ -15,6 +16,7 @@ function __mcpEngineHelpers() {
     formChanges: __mcpFormChanges,
     shadowRoots: __mcpShadowRoots,
     taskChannel: __mcpTaskChannel,
+    standardSchema: __mcpStandardSchema,
   };
 }
 

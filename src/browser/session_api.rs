@@ -15,7 +15,9 @@ use super::engine::{Engine, EngineInner};
 use super::js_handler::{JsCompleter, JsPrompt, JsResource, JsTool};
 use super::scope::{begin_registration, check_open, scoped_unregister, Scope};
 use super::setup::server_info_from_js;
-use super::store::{registry_error_to_js, unregister_if_current, Door, JsToolData};
+use super::store::{
+    registry_error_to_js, standard_schema, unregister_if_current, Door, JsToolData, StandardSchema,
+};
 use crate::js;
 use crate::server::{
     LogLevel, PromptArgument, PromptDef, ResourceDef, SchemaText, TaskSupport, ToolDef,
@@ -33,6 +35,24 @@ fn opt_json(def: &JsValue, key: &'static str) -> Result<Option<Value>, JsValue> 
     js::to_json(&v)?
         .map(Some)
         .ok_or_else(|| js::type_error(&format!("{key} cannot be serialized to JSON")))
+}
+
+/// `def[key]`, a tool schema, as JSON; a Standard Schema (zod …) as the JSON Schema it gives for
+/// `io`, returned too (store.rs).
+fn opt_schema(
+    def: &JsValue,
+    key: &'static str,
+    io: &'static str,
+) -> Result<(Option<Value>, Option<StandardSchema>), JsValue> {
+    let v = js::get(def, key)?;
+    if v.is_undefined() || v.is_null() {
+        return Ok((None, None));
+    }
+    let standard = standard_schema(&v, io)?;
+    let v = standard.as_ref().map_or(v, |s| s.json.clone());
+    let json = js::to_json(&v)?
+        .ok_or_else(|| js::type_error(&format!("{key} cannot be serialized to JSON")))?;
+    Ok((Some(json), standard))
 }
 
 fn handler(def: &JsValue, keys: &[&'static str], what: &str) -> Result<Function, JsValue> {
@@ -112,7 +132,12 @@ pub fn register_tool(
         }
     }
     let registration = inner.next_registration();
-    let input_schema = opt_json(def, "inputSchema")?.map(SchemaText::from);
+    let (input_schema, standard) = opt_schema(def, "inputSchema", "input")?;
+    let input_schema = input_schema.map(SchemaText::from);
+    let f = match standard {
+        Some(s) => s.validating(&f)?,
+        None => f,
+    };
     let mut t = ToolDef::new(
         name.clone(),
         opt_string(def, "description")?.unwrap_or_default(),
@@ -123,7 +148,9 @@ pub fn register_tool(
     );
     t.title = opt_string(def, "title")?;
     t.input_schema = input_schema.clone();
-    t.output_schema = opt_json(def, "outputSchema")?.map(SchemaText::from);
+    t.output_schema = opt_schema(def, "outputSchema", "output")?
+        .0
+        .map(SchemaText::from);
     t.annotations = annotations;
     t.icons = icons(def, &what)?;
     t.meta = opt_json(def, "_meta")?.map(Box::new);

@@ -257,10 +257,86 @@ pub fn check_name_and_description(inner: &EngineInner, dict: &ToolDict) -> Resul
     check_tool_name(&dict.name).map_err(|e| DomError::InvalidState(e.to_string()))
 }
 
+thread_local! {
+    /// `polyfill/src/standard_schema.js`'s `__mcpStandardSchema`, from the engine's config
+    /// ([`use_standard_schema`]).
+    static STANDARD_SCHEMA: js::Helper = const { js::Helper::new() };
+}
+
+/// Takes `config.standardSchema` (absent: a Standard Schema serializes as any object does).
+pub fn use_standard_schema(config: &JsValue) {
+    STANDARD_SCHEMA.with(|h| h.take_from(config, "standardSchema"));
+}
+
+/// A tool schema given as a Standard Schema (<https://standardschema.dev>: zod 4.2+, ArkType,
+/// …), as the MCP TypeScript SDK and `@mcp-b/global` take them.
+pub struct StandardSchema {
+    /// The JSON Schema the library gives, which the engine lists and validates with.
+    pub json: JsValue,
+    /// Puts a tool function behind the library's own parse.
+    validate: Function,
+}
+
+impl StandardSchema {
+    /// `execute` behind the library's parse: it gets the parsed value (defaults, transforms),
+    /// and input the library refuses is a `DataError`.
+    pub fn validating(&self, execute: &Function) -> Result<Function, JsValue> {
+        Ok(self
+            .validate
+            .call1(&JsValue::UNDEFINED, execute)?
+            .unchecked_into())
+    }
+}
+
+/// Whether `e`, thrown by a tool function behind [`StandardSchema::validating`], is the
+/// library's refusal of the input (a `DataError` to report as it is) rather than the tool's
+/// own failure.
+pub fn refused_input(e: &JsValue) -> bool {
+    e.is_object()
+        && js_sys::Reflect::get(
+            e,
+            &js_sys::Symbol::for_("modelcontext-polyfill.refused-input"),
+        )
+        .is_ok_and(|v| v.is_truthy())
+}
+
+/// Beyond the spec: `schema` as a Standard Schema for `io` (`"input"` or `"output"`), or `None`
+/// for any other value. A Standard Schema that gives no JSON Schema, or an object of schemas,
+/// is a `TypeError` saying what to pass (polyfill/src/standard_schema.js).
+pub fn standard_schema(
+    schema: &JsValue,
+    io: &'static str,
+) -> Result<Option<StandardSchema>, JsValue> {
+    let found = STANDARD_SCHEMA.with(|h| {
+        h.with(|f| f.call2(&JsValue::UNDEFINED, schema, &js::name(io)))
+    });
+    match found {
+        None => Ok(None),
+        Some(found) => {
+            let found = found?;
+            if found.is_undefined() {
+                return Ok(None);
+            }
+            Ok(Some(StandardSchema {
+                json: js::get(&found, "json")?,
+                validate: js::get(&found, "validate")?.unchecked_into(),
+            }))
+        }
+    }
+}
+
 /// registerTool step 5: the input schema serialized as `JSON.stringify` would. `undefined`
 /// → `TypeError`; a throw (cycle, BigInt, throwing `toJSON`) → that very exception.
-pub fn serialize_input_schema(schema: &Option<JsValue>) -> Result<Option<String>, JsValue> {
-    match schema {
+pub fn serialize_input_schema(dict: &mut ToolDict) -> Result<Option<String>, JsValue> {
+    // Beyond the spec: a Standard Schema (zod …) serializes as the JSON Schema it gives, not as
+    // the library's internals, and `execute` gets the value the library parses.
+    if let Some(schema) = &dict.input_schema {
+        if let Some(standard) = standard_schema(schema, "input")? {
+            dict.execute = standard.validating(&dict.execute)?;
+            dict.input_schema = Some(standard.json);
+        }
+    }
+    match &dict.input_schema {
         None => Ok(None),
         Some(s) => match js::stringify(s)? {
             Some(text) => Ok(Some(text)),
@@ -346,7 +422,8 @@ pub fn register_web_tool(
     door: Door,
 ) -> Result<u64, JsValue> {
     check_name_and_description(inner, &dict)?;
-    let schema_json = serialize_input_schema(&dict.input_schema)?;
+    let mut dict = dict;
+    let schema_json = serialize_input_schema(&mut dict)?;
     store_tool(inner, dict, schema_json, door, Vec::new())
 }
 

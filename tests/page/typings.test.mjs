@@ -255,6 +255,33 @@ test("McpClient accepts the MCP SDK's Transport and MCP-B's client transports (t
   }
 });
 
+test('a zod schema type-checks as a tool\'s inputSchema (W3C and session API) and outputSchema', () => {
+  const dir = stageConsumer();
+  try {
+    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', 'zod'), path.join(dir, 'node_modules', 'zod'), 'junction');
+    const file = path.join(dir, 'zod.mts');
+    fs.writeFileSync(
+      file,
+      [
+        `import type { ModelContextStandardSchema } from 'modelcontext-polyfill';`,
+        `import { z } from 'zod';`,
+        `const input = z.object({ a: z.number().default(1) });`,
+        `export const s: ModelContextStandardSchema = input;`,
+        `export async function f() {`,
+        `  await document.modelContext.registerTool({ name: 'z', description: 'd', inputSchema: input, execute: ({ a }) => String(a) });`,
+        `  navigator.modelContext.registerTool('s', { inputSchema: input, outputSchema: z.object({ n: z.number() }), handler: () => ({ content: [] }) });`,
+        `}`,
+      ].join('\n'),
+    );
+    for (const res of RESOLUTIONS) {
+      const r = tscConsumer(dir, file, res, ['--skipLibCheck']);
+      assert.equal(r.status, 0, `moduleResolution ${res[0]}:\n${r.out}`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 // Unions the declarations spell out that only the Rust source lists.
 test('McpProtocolVersion and McpClientState list what src/client/phase.rs does', () => {
   const core = fs.readFileSync(path.join(REPO_ROOT, 'src', 'client', 'phase.rs'), 'utf8');

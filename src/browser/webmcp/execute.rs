@@ -304,6 +304,9 @@ fn run(
             Err(e) if data.door == Door::Form && super::super::forms::is_own_failure(&e) => {
                 r.done.settle(false, &e)
             }
+            // Beyond the spec: the tool's Standard Schema refused the input (store.rs), as the
+            // JSON Schema check above would have.
+            Err(e) if super::super::store::refused_input(&e) => r.done.settle(false, &e),
             Err(e) => r.done.settle(
                 false,
                 &DomError::Unknown(format!(

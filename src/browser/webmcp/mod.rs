@@ -109,15 +109,16 @@ fn register_tool(
     options: &JsValue,
 ) -> Result<(Promise, String, u64), JsValue> {
     // WebIDL conversions: the tool dictionary, then the options dictionary.
-    let dict = read_tool_dict(tool)?;
+    let mut dict = read_tool_dict(tool)?;
     let options = read_register_options(options)?;
     // Step 1: the document must be fully active (and origin-keyed).
     check_document(inner)?;
     super::frames::check_policy(inner)?;
     // Steps 2–4: the name and the description.
     check_name_and_description(inner, &dict)?;
-    // Step 5: serialize the input schema.
-    let schema_json = serialize_input_schema(&dict.input_schema)?;
+    // Step 5: serialize the input schema (beyond the spec: a Standard Schema as the JSON
+    // Schema it gives, store.rs).
+    let schema_json = serialize_input_schema(&mut dict)?;
     // Step 6: an already-aborted signal rejects with its reason.
     if let Some(sig) = &options.signal {
         if sig.aborted() {

@@ -1,0 +1,77 @@
+// Tool schemas given as Standard Schemas (https://standardschema.dev: zod 4.2+, ArkType,
+// Valibot with its JSON Schema support …), which MCP's TypeScript SDK and @mcp-b/global take.
+// The spec serializes inputSchema with JSON.stringify, which turns such a schema into the
+// library's internals (a zod object gives {"def":…,"type":"object"}): agents would be shown
+// that, and no input would be checked. Beyond the spec, then, the engine (src/browser/store.rs)
+// asks this helper first:
+//
+//   __mcpStandardSchema(schema, io) → undefined | { json, validate }
+//     undefined: `schema` is not a Standard Schema (a JSON Schema, serialized as the spec says);
+//     json: the library's JSON Schema for `io` ('input' or 'output'), draft 2020-12 (draft 7
+//       when the library has no 2020-12), which the engine lists and validates with;
+//     validate(execute): `execute` behind the library's own parse, as the SDK runs a handler: it
+//       gets the parsed value (defaults filled, transforms applied), and input that passes the
+//       JSON Schema but not the library (a refinement) is a DataError naming the issues.
+//   It throws a TypeError for a Standard Schema without a JSON Schema (zod before 4.2), and for
+//   an object of schemas ({ a: z.number() }, the SDK v1's raw shape), saying what to pass.
+
+function __mcpStandardSchema(schema, io) {
+  const std = __mcpStandardOf(schema);
+  if (!std) {
+    if (schema !== null && typeof schema === 'object' && !Array.isArray(schema)) {
+      const values = Object.values(schema);
+      if (values.length && values.every((v) => __mcpStandardOf(v))) {
+        throw new TypeError(
+          `The ${io}Schema is an object of schemas ({ ${Object.keys(schema)[0]}: …, … }), as the MCP SDK v1 takes them: ` +
+            'pass one schema for the whole object (with zod, z.object({ … })) or a JSON Schema.',
+        );
+      }
+    }
+    return undefined;
+  }
+  const convert = std.jsonSchema && std.jsonSchema[io];
+  if (typeof convert !== 'function') {
+    throw new TypeError(
+      `The ${io}Schema is a Standard Schema (${JSON.stringify(String(std.vendor))}) that gives no JSON Schema ` +
+        '(~standard.jsonSchema): pass its JSON Schema instead, or a version of the library that gives one (zod 4.2 or later).',
+    );
+  }
+  let json;
+  let failure;
+  for (const target of ['draft-2020-12', 'draft-07']) {
+    try {
+      json = convert.call(std.jsonSchema, { target });
+      break;
+    } catch (e) {
+      failure = e;
+    }
+  }
+  if (json === undefined) {
+    throw new TypeError(`The ${io}Schema (${String(std.vendor)}) could not give its JSON Schema: ${(failure && failure.message) || failure}`);
+  }
+  const validate = (execute) =>
+    typeof std.validate !== 'function'
+      ? execute
+      : async function (input, options) {
+        const parsed = await std.validate(input);
+        if (parsed.issues) {
+          const issues = Array.from(parsed.issues, (i) => {
+            const path = (i.path || []).map((p) => (p !== null && typeof p === 'object' ? p.key : p)).join('/');
+            return path ? `/${path}: ${i.message}` : i.message;
+          });
+          const e = new DOMException(`The input does not match the tool's ${String(std.vendor)} schema: ${issues.join('; ')}`, 'DataError');
+          // (so that executeTool rejects with it, not with UnknownError as for a throwing tool)
+          Object.defineProperty(e, Symbol.for('modelcontext-polyfill.refused-input'), { value: true });
+          throw e;
+        }
+        return execute.call(this, parsed.value, options);
+      };
+  return { json, validate };
+}
+
+/** `value['~standard']` when `value` is a Standard Schema (version 1), else undefined. */
+function __mcpStandardOf(value) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return undefined;
+  const std = value['~standard'];
+  return std !== null && typeof std === 'object' && std.version === 1 ? std : undefined;
+}
