@@ -75,7 +75,7 @@ export interface ModelContextPolyfillRecord {
 
 export type ModelContextJSONValue = globalThis.ModelContextJSONValue;
 export type ModelContextJSONSchema = globalThis.ModelContextJSONSchema;
-export type ModelContextStandardSchema = globalThis.ModelContextStandardSchema;
+export type ModelContextStandardSchema<Output = unknown> = globalThis.ModelContextStandardSchema<Output>;
 export type ModelContextLoggingLevel = globalThis.ModelContextLoggingLevel;
 export type ModelContextHandlerExtra = globalThis.ModelContextHandlerExtra;
 

@@ -104,12 +104,12 @@ interface McpToolAnnotations extends ToolAnnotations {
   [hint: string]: unknown;
 }
 
-interface ToolDefinitionBase {
+interface ToolDefinitionBase<Input extends object = Record<string, any>> {
   title?: string;
   /** Defaults to `""`. */
   description?: string;
   /** A JSON Schema, or a Standard Schema (zod …) that gives one. */
-  inputSchema?: ModelContextJSONSchema | ModelContextStandardSchema;
+  inputSchema?: ModelContextJSONSchema | ModelContextStandardSchema<Input> | ModelContextStandardSchema<any>;
   /** The shape of `structuredContent` (2025-06-18 and later); a JSON Schema or a Standard Schema. */
   outputSchema?: ModelContextJSONSchema | ModelContextStandardSchema;
   annotations?: McpToolAnnotations;
@@ -128,7 +128,7 @@ interface ToolDefinitionBase {
 }
 
 /** `registerTool(name, definition)`: the handler is `handler` (or `execute`, the same thing). */
-type ToolDefinition<Input extends object = Record<string, any>> = ToolDefinitionBase &
+type ToolDefinition<Input extends object = Record<string, any>> = ToolDefinitionBase<Input> &
   ({ handler: ToolHandler<Input>; execute?: never } | { execute: ToolHandler<Input>; handler?: never });
 
 /** A completer for one template variable or prompt argument: the values that could follow `value`. */

@@ -41,11 +41,13 @@ interface ModelContextJSONSchema {
  * listed and its input checked with the JSON Schema the library gives, and the tool function gets
  * the value the library parses (defaults filled, transforms applied).
  */
-interface ModelContextStandardSchema {
+interface ModelContextStandardSchema<Output = unknown> {
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: string;
     readonly validate: (value: unknown) => unknown;
+    /** The library's types: a tool's `Input` is inferred from `output` (what the tool gets). */
+    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
     readonly jsonSchema: {
       readonly input: (options: { readonly target: string }) => Record<string, unknown>;
       readonly output: (options: { readonly target: string }) => Record<string, unknown>;
@@ -149,7 +151,7 @@ interface ModelContextTool<Input extends object = Record<string, any>> {
    * A JSON Schema for the input object; serialized as `JSON.stringify` would. Or a Standard
    * Schema (zod …), serialized as the JSON Schema it gives.
    */
-  inputSchema?: ModelContextJSONSchema | ModelContextStandardSchema;
+  inputSchema?: ModelContextJSONSchema | ModelContextStandardSchema<Input> | ModelContextStandardSchema<any>;
   execute: ToolExecuteCallback<Input>;
   annotations?: ToolAnnotations;
 }

@@ -255,7 +255,7 @@ test("McpClient accepts the MCP SDK's Transport and MCP-B's client transports (t
   }
 });
 
-test('a zod schema type-checks as a tool\'s inputSchema (W3C and session API) and outputSchema', () => {
+test('a zod schema type-checks as a tool\'s inputSchema (W3C and session API) and outputSchema; the tool\'s input type is inferred from it', () => {
   const dir = stageConsumer();
   try {
     fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', 'zod'), path.join(dir, 'node_modules', 'zod'), 'junction');
@@ -268,8 +268,11 @@ test('a zod schema type-checks as a tool\'s inputSchema (W3C and session API) an
         `const input = z.object({ a: z.number().default(1) });`,
         `export const s: ModelContextStandardSchema = input;`,
         `export async function f() {`,
-        `  await document.modelContext.registerTool({ name: 'z', description: 'd', inputSchema: input, execute: ({ a }) => String(a) });`,
-        `  navigator.modelContext.registerTool('s', { inputSchema: input, outputSchema: z.object({ n: z.number() }), handler: () => ({ content: [] }) });`,
+        // The tool's input type is the schema's output: \`a\` is a number (not any).
+        `  await document.modelContext.registerTool({ name: 'z', description: 'd', inputSchema: input, execute: ({ a }) => a.toFixed(1) });`,
+        `  navigator.modelContext.registerTool('s', { inputSchema: input, outputSchema: z.object({ n: z.number() }), handler: ({ a }) => ({ content: [], structuredContent: { n: a } }) });`,
+        `  // @ts-expect-error: a is a number`,
+        `  await document.modelContext.registerTool({ name: 'y', description: 'd', inputSchema: input, execute: ({ a }) => a.toUpperCase() });`,
         `}`,
       ].join('\n'),
     );
