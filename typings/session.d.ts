@@ -412,6 +412,15 @@ interface ModelContextConnectOptions {
 interface ModelContextSession {
   /** @returns a function that unregisters this tool */
   registerTool<Input extends object = Record<string, any>>(name: string, definition: ToolDefinition<Input>): () => void;
+  /**
+   * The MCP TypeScript SDK's form (`McpServer.registerTool(name, config, handler)`): the same
+   * registration, the handler as the third argument.
+   */
+  registerTool<Input extends object = Record<string, any>>(
+    name: string,
+    config: ToolDefinitionBase<Input>,
+    handler: ToolHandler<Input>,
+  ): () => void;
   /** @returns a function that unregisters it */
   registerResource(uriOrTemplate: string, definition: ResourceDefinition): () => void;
   /** @returns a function that unregisters the prompt */

@@ -115,6 +115,12 @@ interface ModelContextHandlerExtra {
    */
   sendRequest<R = any>(request: { method: string; params?: Record<string, unknown> }, resultSchema?: unknown, options?: unknown): Promise<R>;
   /**
+   * The MCP TypeScript SDK v1's `extra.sendNotification`, for handlers ported from it:
+   * `notifications/progress` (as `reportProgress`; the call's own progress token is used) and
+   * `notifications/message` (as `log`). Rejects with a `TypeError` for any other method.
+   */
+  sendNotification(notification: { method: 'notifications/progress'; params: { progress: number; total?: number; message?: string; progressToken?: string | number } } | { method: 'notifications/message'; params: { level: ModelContextLoggingLevel; data: unknown; logger?: string } }): Promise<void>;
+  /**
    * Present when the call may run as a task (its tool has `taskSupport` and the client accepts
    * tasks): sets the task's `statusMessage`. @returns whether it was set
    */
@@ -249,6 +255,15 @@ interface ModelContext extends EventTarget {
    * @returns a function that unregisters this tool
    */
   registerTool<Input extends object = Record<string, any>>(name: string, definition: ToolDefinition<Input>): () => void;
+  /**
+   * The MCP TypeScript SDK's form (`McpServer.registerTool(name, config, handler)`): the same
+   * registration, the handler as the third argument.
+   */
+  registerTool<Input extends object = Record<string, any>>(
+    name: string,
+    config: ToolDefinitionBase<Input>,
+    handler: ToolHandler<Input>,
+  ): () => void;
 
   getTools(options?: ModelContextGetToolOptions): Promise<RegisteredTool[]>;
   /**

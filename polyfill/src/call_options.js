@@ -1,10 +1,10 @@
 // The options object a page callback receives beside its input (src/browser/js_handler.rs
 // says what it carries). `signal` is its one own enumerable property; the extras are
 // non-enumerable, reachable by name. The object's functions (reportProgress, log, sendRequest,
-// and for a call that may run as a task setStatus and getTaskId) live on two shared
-// prototypes as getters that make the function when first read, bound to the call, so they
-// work destructured too; they all call the core's one dispatcher with the call's number (no
-// closure per call: src/browser/js_handler.rs).
+// sendNotification, and for a call that may run as a task setStatus and getTaskId) live on two
+// shared prototypes as getters that make the function when first read, bound to the call, so
+// they work destructured too; they all call the core's one dispatcher with the call's number
+// (no closure per call: src/browser/js_handler.rs).
 //
 // `signal` too is made when first read, unless the call brings its own: most tools never
 // read it, and an AbortController per call was a Blink object per call for the garbage
@@ -89,6 +89,23 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
       ({ method, params } = method);
     }
     return dispatch(n, 2, method, params);
+  });
+  // The MCP TypeScript SDK v1's extra.sendNotification({ method, params }) for the two
+  // notifications a call sends about itself: progress (the call's own token, whatever
+  // params.progressToken says) and log messages. Resolves when handed over, as the SDK's does.
+  lazy(base, 'sendNotification', (n) => (notification) => {
+    const { method, params = {} } = notification !== null && typeof notification === 'object' ? notification : {};
+    if (method === 'notifications/progress') {
+      dispatch(n, 0, params.progress, params.total, params.message);
+    } else if (method === 'notifications/message') {
+      dispatch(n, 1, params.level, params.data, params.logger);
+    } else {
+      return Promise.reject(new TypeError(
+        `sendNotification: a call sends notifications/progress or notifications/message, not ${JSON.stringify(String(method))}; ` +
+          'send other notifications with the session\'s notify(method, params)',
+      ));
+    }
+    return Promise.resolve();
   });
   const task = Object.create(base);
   lazy(task, 'setStatus', (n) => (message) => dispatch(n, 3, message));

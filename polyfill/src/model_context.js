@@ -124,9 +124,10 @@ function __mcpDefineModelContext() {
     }
 
     // registerTool(tool, options) — the W3C form; registerTool(name, definition) — the
-    // session-API form, told apart by the first argument's type.
-    registerTool(tool, options = undefined) {
-      if (typeof tool === 'string') return registering(this, 'registerTool', (e) => e.registerToolDef(tool, options));
+    // session-API form, told apart by the first argument's type (and registerTool(name,
+    // config, handler), the MCP TypeScript SDK's).
+    registerTool(tool, options = undefined, handler = undefined) {
+      if (typeof tool === 'string') return registering(this, 'registerTool', (e) => e.registerToolDef(tool, options, handler));
       // (The engine gives the promise the early drafts' non-enumerable unregister().)
       const opts = relayed(this, options);
       const p = promising(this, (e) => e.registerTool(tool, opts));

@@ -111,15 +111,34 @@ fn is_registration(attachment: &Option<Rc<dyn Any>>, registration: u64) -> bool 
 }
 
 /// `registerTool(name, { title, description, inputSchema, outputSchema, annotations, icons,
-/// handler })` → unregister function.
+/// handler })` → unregister function; or the MCP TypeScript SDK's form,
+/// `registerTool(name, config, handler)` (`sdk_handler`: the third argument).
 pub fn register_tool(
     inner: &Rc<EngineInner>,
     scope: &Rc<Scope>,
     name: &JsValue,
     def: &JsValue,
+    sdk_handler: &JsValue,
 ) -> Result<Function, JsValue> {
     let (name, what) = begin_registration(scope, "registerTool", "name", name, def)?;
-    let f = handler(def, &["handler", "execute"], &what)?;
+    let f = if sdk_handler.is_undefined() {
+        handler(def, &["handler", "execute"], &what)?
+    } else {
+        let Some(f) = sdk_handler.dyn_ref::<Function>() else {
+            return Err(js::type_error(&format!(
+                "{what}: the third argument must be the handler function"
+            )));
+        };
+        if ["handler", "execute"]
+            .iter()
+            .any(|k| js::get(def, k).is_ok_and(|v| !v.is_undefined()))
+        {
+            return Err(js::type_error(&format!(
+                "{what}: the handler is given twice (in the definition and as the third argument)"
+            )));
+        }
+        f.clone()
+    };
     let mut annotations = Map::new();
     if let Some(a) = opt_json(def, "annotations")? {
         match a {
@@ -411,10 +430,17 @@ pub struct ModelContextSession {
 
 #[wasm_bindgen]
 impl ModelContextSession {
+    /// `registerTool(name, definition)`, or `registerTool(name, config, handler)` (the MCP
+    /// TypeScript SDK's `McpServer.registerTool`).
     #[wasm_bindgen(js_name = registerTool)]
-    pub fn register_tool(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
+    pub fn register_tool(
+        &self,
+        name: JsValue,
+        def: JsValue,
+        handler: JsValue,
+    ) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
-            register_tool(&self.inner, &self.scope, &name, &def)
+            register_tool(&self.inner, &self.scope, &name, &def, &handler)
         })
     }
 
@@ -477,9 +503,20 @@ impl ModelContextSession {
 impl Engine {
     /// `modelContext.registerTool(name, def)` (session-API form).
     #[wasm_bindgen(js_name = registerToolDef)]
-    pub fn register_tool_def(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
+    pub fn register_tool_def(
+        &self,
+        name: JsValue,
+        def: JsValue,
+        handler: JsValue,
+    ) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
-            register_tool(&self.inner, &self.inner.state::<Scope>(), &name, &def)
+            register_tool(
+                &self.inner,
+                &self.inner.state::<Scope>(),
+                &name,
+                &def,
+                &handler,
+            )
         })
     }
 

@@ -76,6 +76,16 @@ const PAGE_SCRIPT = `
       return { content: [{ type: 'text', text: elicited.action + ': ' + sampled.content.text }] };
     },
   });
+  // A handler written for the SDK v1: its extra.sendNotification for progress and logging.
+  session.registerTool('sdkNotify', {
+    description: 'Reports progress and logs the way SDK v1 handlers do',
+    inputSchema: { type: 'object', properties: {} },
+  }, async (args, extra) => {
+    await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: extra._meta?.progressToken, progress: 1, total: 2 } });
+    await extra.sendNotification({ method: 'notifications/message', params: { level: 'warning', data: 'from sendNotification' } });
+    const other = await extra.sendNotification({ method: 'notifications/resources/list_changed' }).then(() => 'sent', (e) => e.name);
+    return { content: [{ type: 'text', text: other }] };
+  });
   session.registerTool('wait', {
     description: 'Waits until cancelled',
     inputSchema: { type: 'object', properties: {} },
@@ -166,7 +176,7 @@ for (const build of ['esm', 'classic']) {
       }, CONNECT.toString());
       assert.deepEqual(r.server, { name: 'v1-interop', version: '1.0.0' });
       assert.ok(r.capabilities.tools && r.capabilities.resources && r.capabilities.prompts, JSON.stringify(r.capabilities));
-      assert.deepEqual(r.tools.sort(), [['add', false], ['ask', false], ['stats', true], ['wait', false]]);
+      assert.deepEqual(r.tools.sort(), [['add', false], ['ask', false], ['sdkNotify', false], ['stats', true], ['wait', false]]);
       assert.deepEqual(r.add, { content: [{ type: 'text', text: '5' }] });
       assert.equal(r.addInvalid.isError, true);
       assert.match(r.addInvalid.content[0].text, /\/a: "two" is not of type "number"/);
@@ -187,7 +197,7 @@ for (const build of ['esm', 'classic']) {
     }, { timeout: 30_000 }));
 }
 
-test('the MCP TypeScript SDK v1: elicitation and sampling asked by a tool (both request forms), progress, logging, cancellation by AbortSignal; the server serves on', () =>
+test('the MCP TypeScript SDK v1: elicitation and sampling asked by a tool (both request forms), progress, logging (ours and the SDK\'s sendNotification), cancellation by AbortSignal; the server serves on', () =>
   withPage(async ({ page, goto }) => {
     await goto(await inlinePage(pageHtml('esm')));
     await page.waitForFunction(() => window.pageReady && window.V1);
@@ -200,6 +210,9 @@ test('the MCP TypeScript SDK v1: elicitation and sampling asked by a tool (both 
       out.ask = (await client.callTool({ name: 'ask', arguments: {} }, undefined, { onprogress: (p) => progress.push(p) })).content;
       out.progress = progress;
       out.requests = seen.requests;
+      const sdkProgress = [];
+      out.sdkNotify = (await client.callTool({ name: 'sdkNotify', arguments: {} }, undefined, { onprogress: (p) => sdkProgress.push(p) })).content;
+      out.sdkProgress = sdkProgress;
       out.notifications = seen.notifications.filter((n) => n.startsWith('log'));
       // v1 sends notifications/cancelled when the signal aborts; the page's handler sees its
       // own signal abort.
@@ -217,7 +230,9 @@ test('the MCP TypeScript SDK v1: elicitation and sampling asked by a tool (both 
     assert.deepEqual(r.ask, [{ type: 'text', text: 'accept: Hello, Ada!' }]);
     assert.deepEqual(r.requests, [['elicitation/create', 'Your name?'], ['sampling/createMessage', 'greet Ada']]);
     assert.deepEqual(r.progress, [{ progress: 1, total: 3, message: 'asking' }, { progress: 2, total: 3, message: 'sampling' }]);
-    assert.deepEqual(r.notifications, ['log info: asking the user']);
+    assert.deepEqual(r.notifications, ['log info: asking the user', 'log warning: from sendNotification']);
+    assert.deepEqual(r.sdkNotify, [{ type: 'text', text: 'TypeError' }]);
+    assert.deepEqual(r.sdkProgress, [{ progress: 1, total: 2 }]);
     assert.notEqual(r.cancelled, 'resolved');
     assert.deepEqual(r.calls, [['wait aborted', 'AbortError']]);
     assert.deepEqual(r.after, [{ type: 'text', text: '2' }]);

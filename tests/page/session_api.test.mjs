@@ -338,3 +338,43 @@ test('session-API registration errors are synchronous exceptions', () =>
       connectBadOptions: 'TypeError',
     });
   }));
+
+test("registerTool(name, config, handler), the MCP TypeScript SDK's form, on a session and on modelContext; the handler given twice, or a third argument that is no function, is a TypeError", () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      const s = await mc.connect();
+      const seen = [];
+      const config = {
+        title: 'Multiply',
+        description: 'Multiplies two numbers',
+        inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+        annotations: { readOnlyHint: true },
+      };
+      const off = s.registerTool('mul', config, async ({ a, b }, extra) => {
+        seen.push(typeof extra.sendRequest);
+        return { content: [{ type: 'text', text: String(a * b) }] };
+      });
+      mc.registerTool('neg', { description: 'Negates', inputSchema: { type: 'object', properties: { x: { type: 'number' } } } }, ({ x }) => String(-x));
+      const e = (f) => { try { f(); return 'registered'; } catch (x) { return `${x.name}: ${x.message}`; } };
+      const twice = e(() => s.registerTool('twice', { handler() {} }, () => 'x'));
+      const notFunction = e(() => s.registerTool('nofn', { description: 'd' }, 'x'));
+      const mcp = await __mcp.connect();
+      const listed = (await mcp.request('tools/list')).result.tools.map((t) => [t.name, t.title ?? null, t.annotations?.readOnlyHint ?? null]).sort();
+      const mul = (await mcp.request('tools/call', { name: 'mul', arguments: { a: 6, b: 7 } })).result.content[0].text;
+      const bad = await mcp.request('tools/call', { name: 'mul', arguments: { a: 'six', b: 7 } });
+      const mulBad = bad.error ? bad.error.message : bad.result.content[0].text;
+      const neg = (await mcp.request('tools/call', { name: 'neg', arguments: { x: 2 } })).result.content[0].text;
+      off();
+      const after = (await mc.getTools()).map((t) => t.name);
+      return { listed, mul, mulBad, neg, seen, twice, notFunction, after };
+    });
+    assert.deepEqual(r.listed, [['mul', 'Multiply', true], ['neg', null, null]]);
+    assert.equal(r.mul, '42');
+    assert.match(r.mulBad, /\/a: "six" is not of type "number"/);
+    assert.equal(r.neg, '-2');
+    assert.deepEqual(r.seen, ['function']);
+    assert.equal(r.twice, 'TypeError: registerTool("twice"): the handler is given twice (in the definition and as the third argument)');
+    assert.equal(r.notFunction, 'TypeError: registerTool("nofn"): the third argument must be the handler function');
+    assert.deepEqual(r.after, ['neg']);
+  }));
