@@ -255,7 +255,7 @@ test("McpClient accepts the MCP SDK's Transport and MCP-B's client transports (t
   }
 });
 
-test('a zod schema type-checks as a tool\'s inputSchema (W3C and session API) and outputSchema; the tool\'s input type is inferred from it', () => {
+test('a zod schema type-checks as a tool\'s inputSchema (W3C, session API, useTool) and outputSchema; the tool\'s input type is inferred from it', () => {
   const dir = stageConsumer();
   try {
     fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', 'zod'), path.join(dir, 'node_modules', 'zod'), 'junction');
@@ -265,6 +265,7 @@ test('a zod schema type-checks as a tool\'s inputSchema (W3C and session API) an
       [
         `import type { ModelContextStandardSchema } from 'modelcontext-polyfill';`,
         `import { z } from 'zod';`,
+        `import { useTool } from 'modelcontext-polyfill/react';`,
         `const input = z.object({ a: z.number().default(1) });`,
         `export const s: ModelContextStandardSchema = input;`,
         `export async function f() {`,
@@ -273,6 +274,13 @@ test('a zod schema type-checks as a tool\'s inputSchema (W3C and session API) an
         `  navigator.modelContext.registerTool('s', { inputSchema: input, outputSchema: z.object({ n: z.number() }), handler: ({ a }) => ({ content: [], structuredContent: { n: a } }) });`,
         `  // @ts-expect-error: a is a number`,
         `  await document.modelContext.registerTool({ name: 'y', description: 'd', inputSchema: input, execute: ({ a }) => a.toUpperCase() });`,
+        `}`,
+        `export function Component() {`,
+        `  const state = useTool({ name: 'r', description: 'd', inputSchema: input, execute: ({ a }) => a * 2 });`,
+        `  const last: number | undefined = state.lastResult;`,
+        `  // @ts-expect-error: a is a number`,
+        `  useTool({ name: 'q', description: 'd', inputSchema: input, execute: ({ a }) => a.toUpperCase() });`,
+        `  return last;`,
         `}`,
       ].join('\n'),
     );
