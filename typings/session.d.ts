@@ -196,6 +196,13 @@ interface PromptDefinitionBase {
   title?: string;
   description?: string;
   arguments?: PromptArgumentDefinition[];
+  /**
+   * The MCP TypeScript SDK's way to give the arguments (when `arguments` is absent): a Standard
+   * Schema of an object (`z.object({ … })`), or the SDK v1's object of schemas (`{ topic:
+   * z.string() }`, where an argument whose schema takes `undefined` is optional). Each property
+   * is an argument, with its description.
+   */
+  argsSchema?: ModelContextStandardSchema | Record<string, ModelContextStandardSchema>;
   icons?: McpIcon[];
   _meta?: Record<string, unknown>;
   /** Completers for arguments, by argument name. */
@@ -227,6 +234,11 @@ interface SkillDefinition {
 /** `registerPrompt(name, definition)`: the renderer is `handler` (or `get`). */
 type PromptDefinition = PromptDefinitionBase &
   ({ handler: PromptHandler; get?: never } | { get: PromptHandler; handler?: never });
+
+/** The MCP TypeScript SDK's `ResourceTemplate` (or anything whose `uriTemplate` gives the template's text). */
+interface McpSdkResourceTemplate {
+  readonly uriTemplate: { toString(): string };
+}
 
 /** The server's `serverInfo` (and `instructions`) as `initialize` / `server/discover` report them. */
 interface ModelContextServerInfo {
@@ -409,7 +421,27 @@ interface ModelContextConnectOptions {
 }
 
 /** What `modelContext.connect()` resolves with. Everything it registers goes away on `disconnect()`. */
-interface ModelContextSession {
+/** Resources and prompts, registered on a session or on `modelContext` itself. */
+interface ModelContextResourceRegistration {
+  /**
+   * Registers a resource or, with `{var}` placeholders, a resource template.
+   * @returns a function that unregisters it
+   */
+  registerResource(uriOrTemplate: string, definition: ResourceDefinition): () => void;
+  /** The MCP TypeScript SDK's form (`McpServer.registerResource`): the name first, the reader last. */
+  registerResource(
+    name: string,
+    uriOrTemplate: string | McpSdkResourceTemplate,
+    config: ResourceDefinitionBase,
+    read: ResourceHandler,
+  ): () => void;
+  /** @returns a function that unregisters the prompt */
+  registerPrompt(name: string, definition: PromptDefinition): () => void;
+  /** The MCP TypeScript SDK's form (`McpServer.registerPrompt`): the renderer as the third argument. */
+  registerPrompt(name: string, config: PromptDefinitionBase, callback: PromptHandler): () => void;
+}
+
+interface ModelContextSession extends ModelContextResourceRegistration {
   /** @returns a function that unregisters this tool */
   registerTool<Input extends object = Record<string, any>>(name: string, definition: ToolDefinition<Input>): () => void;
   /**
@@ -421,10 +453,6 @@ interface ModelContextSession {
     config: ToolDefinitionBase<Input>,
     handler: ToolHandler<Input>,
   ): () => void;
-  /** @returns a function that unregisters it */
-  registerResource(uriOrTemplate: string, definition: ResourceDefinition): () => void;
-  /** @returns a function that unregisters the prompt */
-  registerPrompt(name: string, definition: PromptDefinition): () => void;
   /** @returns a function that unregisters the skill and its files */
   registerSkill(name: string, definition: SkillDefinition): () => void;
   notify(method: ModelContextNotificationMethod, params?: Record<string, unknown>): void;

@@ -240,7 +240,7 @@ interface ModelContextEventMap {
  * `document.modelContext` / `navigator.modelContext`: the W3C WebMCP interface, the session API
  * and the in-page MCP server behind both.
  */
-interface ModelContext extends EventTarget {
+interface ModelContext extends EventTarget, ModelContextResourceRegistration {
   /**
    * Registers a tool (W3C). Rejects with `InvalidStateError` (duplicate or invalid name, empty
    * description), `TypeError` (schema not serializable), `SecurityError` (bad `exposedTo`), or
@@ -277,13 +277,6 @@ interface ModelContext extends EventTarget {
     options?: ModelContextExecuteToolOptions,
   ): Promise<string>;
 
-  /**
-   * Registers a resource or, with `{var}` placeholders, a resource template.
-   * @returns a function that unregisters it
-   */
-  registerResource(uriOrTemplate: string, definition: ResourceDefinition): () => void;
-  /** @returns a function that unregisters the prompt */
-  registerPrompt(name: string, definition: PromptDefinition): () => void;
   /** Registers a skill (MCP Skills extension). @returns a function that unregisters it */
   registerSkill(name: string, definition: SkillDefinition): () => void;
   /** Opens a session: the default tab server (started if stopped) or the given transport. */

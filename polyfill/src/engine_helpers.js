@@ -5,7 +5,8 @@
 // (form_changes.js) the engine does the same work at a higher cost; without `shadowRoots`
 // (form_roots.js) forms in shadow trees are no tools; without `taskChannel`
 // (below) it needs the platform's MessageChannel; without `standardSchema`
-// (standard_schema.js) a zod schema serializes as the library's internals.
+// (standard_schema.js) a zod schema serializes as the library's internals, and without
+// `promptArguments` (the same file) a prompt's argsSchema is a TypeError.
 
 function __mcpEngineHelpers() {
   return {
@@ -17,6 +18,7 @@ function __mcpEngineHelpers() {
     shadowRoots: __mcpShadowRoots,
     taskChannel: __mcpTaskChannel,
     standardSchema: __mcpStandardSchema,
+    promptArguments: __mcpPromptArguments,
   };
 }
 

@@ -159,12 +159,14 @@ function __mcpDefineModelContext() {
       return settled(promising(this, (e) => e.executeTool(tool, inputObject, opts)));
     }
 
-    registerResource(uriOrTemplate, definition) {
-      return registering(this, 'registerResource', (e) => e.registerResource(uriOrTemplate, definition));
+    // (And the MCP TypeScript SDK's registerResource(name, uriOrTemplate, config, read) and
+    // registerPrompt(name, config, callback).)
+    registerResource(uriOrTemplate, definition, config = undefined, read = undefined) {
+      return registering(this, 'registerResource', (e) => e.registerResource(uriOrTemplate, definition, config, read));
     }
 
-    registerPrompt(name, definition) {
-      return registering(this, 'registerPrompt', (e) => e.registerPrompt(name, definition));
+    registerPrompt(name, definition, callback = undefined) {
+      return registering(this, 'registerPrompt', (e) => e.registerPrompt(name, definition, callback));
     }
 
     registerSkill(name, definition) {

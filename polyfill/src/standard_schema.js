@@ -14,6 +14,9 @@
 //       JSON Schema but not the library (a refinement) is a DataError naming the issues.
 //   It throws a TypeError for a Standard Schema without a JSON Schema (zod before 4.2), and for
 //   an object of schemas ({ a: z.number() }, the SDK v1's raw shape), saying what to pass.
+//
+//   __mcpPromptArguments(argsSchema) → [{ name, description, required }]: a prompt's arguments
+//     from the SDK's argsSchema (below).
 
 function __mcpStandardSchema(schema, io) {
   const std = __mcpStandardOf(schema);
@@ -67,6 +70,46 @@ function __mcpStandardSchema(schema, io) {
         return execute.call(this, parsed.value, options);
       };
   return { json, validate };
+}
+
+/**
+ * A prompt's `arguments` from the MCP TypeScript SDK's `argsSchema` (src/browser/session_api.rs):
+ * a schema of an object (its properties, `required` and descriptions), or the SDK v1's object of
+ * schemas, where an argument is required unless its schema takes `undefined` (zod's
+ * `.optional()`). → [{ name, description, required }]
+ */
+function __mcpPromptArguments(argsSchema) {
+  if (__mcpStandardOf(argsSchema)) {
+    const { json } = __mcpStandardSchema(argsSchema, 'input');
+    const required = new Set(Array.isArray(json.required) ? json.required : []);
+    return Object.entries((json && json.properties) || {}).map(([name, p]) => ({
+      name,
+      description: p && typeof p.description === 'string' ? p.description : undefined,
+      required: required.has(name),
+    }));
+  }
+  if (argsSchema === null || typeof argsSchema !== 'object' || Array.isArray(argsSchema)) {
+    throw new TypeError('argsSchema must be a schema of an object (with zod, z.object({ … })) or an object of schemas');
+  }
+  return Object.entries(argsSchema).map(([name, schema]) => {
+    const std = __mcpStandardOf(schema);
+    if (!std) throw new TypeError(`argsSchema.${name} is not a Standard Schema (a zod schema, for example)`);
+    let description;
+    try {
+      const json = std.jsonSchema && std.jsonSchema.input({ target: 'draft-2020-12' });
+      if (json && typeof json.description === 'string') description = json.description;
+    } catch {
+      // (no description then)
+    }
+    let required = true;
+    try {
+      const r = std.validate(undefined);
+      required = !(r && typeof r.then !== 'function' && !r.issues);
+    } catch {
+      // (a schema that cannot even look at undefined does not take it)
+    }
+    return { name, description, required };
+  });
 }
 
 /** `value['~standard']` when `value` is a Standard Schema (version 1), else undefined. */

@@ -22,9 +22,11 @@ before(async () => {
     stdin: {
       contents: `
         import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+        import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
         import * as types from '@modelcontextprotocol/sdk/types.js';
         import { TabClientTransport } from '@mcp-b/transports';
-        window.V1 = { Client, types, TabClientTransport };`,
+        import { z } from 'zod';
+        window.V1 = { Client, types, TabClientTransport, ResourceTemplate, z };`,
       resolveDir: REPO_ROOT,
     },
     bundle: true,
@@ -103,6 +105,18 @@ const PAGE_SCRIPT = `
     arguments: [{ name: 'topic', required: true }],
     handler: ({ topic }) => 'Summarize ' + topic + ' in one line.',
   });
+  // Registrations as an SDK v1 server writes them (McpServer's forms): a resource and a
+  // ResourceTemplate read through their callbacks (uri is a URL), prompts with an argsSchema.
+  const { z, ResourceTemplate } = window.V1;
+  mc.registerResource('config', 'config://app', { title: 'App config', mimeType: 'text/plain' },
+    async (uri) => ({ contents: [{ uri: uri.href, text: 'theme=dark' }] }));
+  session.registerResource('note-by-tag', new ResourceTemplate('notes://tag/{tag}', { list: undefined }), { mimeType: 'text/plain' },
+    async (uri, { tag }) => ({ contents: [{ uri: uri.href, text: 'tagged ' + tag }] }));
+  session.registerPrompt('review', {
+    title: 'Review', description: 'Review code',
+    argsSchema: { code: z.string().describe('The code'), style: z.string().optional() },
+  }, ({ code, style }) => ({ messages: [{ role: 'user', content: { type: 'text', text: 'Review (' + (style ?? 'any') + '): ' + code } }] }));
+  session.registerPrompt('greet', { description: 'Greet', argsSchema: z.object({ name: z.string().describe('Who') }) }, ({ name }) => 'Hello ' + name);
   window.session = session;
   window.pageReady = true;
 `;
@@ -163,6 +177,10 @@ for (const build of ['esm', 'classic']) {
         out.readMissing = await settle(client.readResource({ uri: 'notes://nowhere' }));
         out.prompts = (await client.listPrompts()).prompts;
         out.prompt = (await client.getPrompt({ name: 'summarize', arguments: { topic: 'WebMCP' } })).messages;
+        out.sdkResource = (await client.readResource({ uri: 'config://app' })).contents;
+        out.sdkTemplate = (await client.readResource({ uri: 'notes://tag/urgent' })).contents;
+        out.sdkPrompt = (await client.getPrompt({ name: 'review', arguments: { code: 'x = 1' } })).messages;
+        out.sdkPromptObject = (await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } })).messages;
         out.promptMissingArg = await settle(client.getPrompt({ name: 'summarize', arguments: {} }));
         out.ping = await client.ping();
         out.setLevel = await client.setLoggingLevel('warning');
@@ -182,12 +200,20 @@ for (const build of ['esm', 'classic']) {
       assert.match(r.addInvalid.content[0].text, /\/a: "two" is not of type "number"/);
       assert.equal(r.unknown.error[0], -32602, JSON.stringify(r.unknown));
       assert.deepEqual(r.stats.ok?.structuredContent, { sum: 6.5, n: 3 }, JSON.stringify(r.stats));
-      assert.deepEqual(r.resources, ['notes://today']);
-      assert.deepEqual(r.templates, ['notes://day/{day}']);
+      assert.deepEqual(r.resources.sort(), ['config://app', 'notes://today']);
+      assert.deepEqual(r.templates.sort(), ['notes://day/{day}', 'notes://tag/{tag}']);
+      assert.deepEqual(r.sdkResource, [{ uri: 'config://app', mimeType: 'text/plain', text: 'theme=dark' }]);
+      assert.deepEqual(r.sdkTemplate, [{ uri: 'notes://tag/urgent', mimeType: 'text/plain', text: 'tagged urgent' }]);
+      assert.deepEqual(r.sdkPrompt, [{ role: 'user', content: { type: 'text', text: 'Review (any): x = 1' } }]);
+      assert.deepEqual(r.sdkPromptObject, [{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }]);
       assert.deepEqual(r.read, [{ uri: 'notes://today', mimeType: 'text/plain', text: 'Buy milk' }]);
       assert.deepEqual(r.readTemplate, [{ uri: 'notes://day/monday', mimeType: 'text/plain', text: 'Notes of monday' }]);
       assert.ok(r.readMissing.error, JSON.stringify(r.readMissing));
-      assert.deepEqual(r.prompts, [{ name: 'summarize', description: 'Summarize a topic', arguments: [{ name: 'topic', required: true }] }]);
+      assert.deepEqual(r.prompts, [
+        { name: 'greet', description: 'Greet', arguments: [{ name: 'name', description: 'Who', required: true }] },
+        { name: 'review', title: 'Review', description: 'Review code', arguments: [{ name: 'code', description: 'The code', required: true }, { name: 'style', required: false }] },
+        { name: 'summarize', description: 'Summarize a topic', arguments: [{ name: 'topic', required: true }] },
+      ]);
       assert.deepEqual(r.prompt, [{ role: 'user', content: { type: 'text', text: 'Summarize WebMCP in one line.' } }]);
       assert.equal(r.promptMissingArg.error?.[0], -32602, JSON.stringify(r.promptMissingArg));
       assert.deepEqual(r.ping, {});

@@ -339,7 +339,7 @@ test('session-API registration errors are synchronous exceptions', () =>
     });
   }));
 
-test("registerTool(name, config, handler), the MCP TypeScript SDK's form, on a session and on modelContext; the handler given twice, or a third argument that is no function, is a TypeError", () =>
+test("the MCP TypeScript SDK's forms (registerTool(name, config, handler), registerResource(name, uri, config, read), registerPrompt(name, config, callback)) on a session and on modelContext; what cannot work is a TypeError and registers nothing", () =>
   run(async ({ page }) => {
     const r = await page.evaluate(async () => {
       const mc = navigator.modelContext;
@@ -359,6 +359,11 @@ test("registerTool(name, config, handler), the MCP TypeScript SDK's form, on a s
       const e = (f) => { try { f(); return 'registered'; } catch (x) { return `${x.name}: ${x.message}`; } };
       const twice = e(() => s.registerTool('twice', { handler() {} }, () => 'x'));
       const notFunction = e(() => s.registerTool('nofn', { description: 'd' }, 'x'));
+      // The SDK's registerResource(name, uri, config, read) and registerPrompt(name, config, cb).
+      const resourceNoRead = e(() => s.registerResource('cfg', 'app://cfg', {}, 'read'));
+      const promptTwice = e(() => s.registerPrompt('p2', { handler() {} }, () => 'x'));
+      const argsNotSchema = e(() => s.registerPrompt('p3', { argsSchema: 5 }, () => 'x'));
+      const argsMemberNotSchema = e(() => s.registerPrompt('p4', { argsSchema: { topic: 'string' } }, () => 'x'));
       const mcp = await __mcp.connect();
       const listed = (await mcp.request('tools/list')).result.tools.map((t) => [t.name, t.title ?? null, t.annotations?.readOnlyHint ?? null]).sort();
       const mul = (await mcp.request('tools/call', { name: 'mul', arguments: { a: 6, b: 7 } })).result.content[0].text;
@@ -367,7 +372,8 @@ test("registerTool(name, config, handler), the MCP TypeScript SDK's form, on a s
       const neg = (await mcp.request('tools/call', { name: 'neg', arguments: { x: 2 } })).result.content[0].text;
       off();
       const after = (await mc.getTools()).map((t) => t.name);
-      return { listed, mul, mulBad, neg, seen, twice, notFunction, after };
+      const refusedNothingLeft = { resources: (await mcp.request('resources/list')).result.resources.length, prompts: (await mcp.request('prompts/list')).result.prompts.length };
+      return { listed, mul, mulBad, neg, seen, twice, notFunction, after, resourceNoRead, promptTwice, argsNotSchema, argsMemberNotSchema, refusedNothingLeft };
     });
     assert.deepEqual(r.listed, [['mul', 'Multiply', true], ['neg', null, null]]);
     assert.equal(r.mul, '42');
@@ -377,4 +383,9 @@ test("registerTool(name, config, handler), the MCP TypeScript SDK's form, on a s
     assert.equal(r.twice, 'TypeError: registerTool("twice"): the handler is given twice (in the definition and as the third argument)');
     assert.equal(r.notFunction, 'TypeError: registerTool("nofn"): the third argument must be the handler function');
     assert.deepEqual(r.after, ['neg']);
+    assert.equal(r.resourceNoRead, 'TypeError: registerResource("app://cfg"): the fourth argument must be the read callback');
+    assert.equal(r.promptTwice, 'TypeError: registerPrompt("p2"): the handler is given twice (in the definition and as the third argument)');
+    assert.equal(r.argsNotSchema, 'TypeError: argsSchema must be a schema of an object (with zod, z.object({ … })) or an object of schemas');
+    assert.equal(r.argsMemberNotSchema, 'TypeError: argsSchema.topic is not a Standard Schema (a zod schema, for example)');
+    assert.deepEqual(r.refusedNothingLeft, { resources: 0, prompts: 0 });
   }));

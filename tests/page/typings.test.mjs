@@ -275,6 +275,14 @@ test('a zod schema type-checks as a tool\'s inputSchema (W3C, session API, useTo
         `  // @ts-expect-error: a is a number`,
         `  await document.modelContext.registerTool({ name: 'y', description: 'd', inputSchema: input, execute: ({ a }) => a.toUpperCase() });`,
         `}`,
+        `export function sdkForms() {`,
+        `  navigator.modelContext.registerResource('config', 'config://app', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri: String(uri), text: 'x' }] }));`,
+        `  navigator.modelContext.registerResource('tagged', { uriTemplate: { toString: () => 'notes://{tag}' } }, {}, (uri, { tag }) => tag);`,
+        `  navigator.modelContext.registerPrompt('review', { argsSchema: { code: z.string(), style: z.string().optional() } }, ({ code }) => code);`,
+        `  navigator.modelContext.registerPrompt('greet', { argsSchema: z.object({ name: z.string() }) }, ({ name }) => name);`,
+        `  // @ts-expect-error: the reader comes last`,
+        `  navigator.modelContext.registerResource('config', 'config://app', { mimeType: 'text/plain' });`,
+        `}`,
         `export function Component() {`,
         `  const state = useTool({ name: 'r', description: 'd', inputSchema: input, execute: ({ a }) => a * 2 });`,
         `  const last: number | undefined = state.lastResult;`,
@@ -379,8 +387,9 @@ function declaredClasses(file) {
 test('the declared ModelContext, ModelContextSession, transport and handler-options members exist on the built polyfill', async () => {
   requireDist('modelcontext.iife.js');
   const declared = {
-    ModelContext: interfaceMembers('webmcp.d.ts', 'ModelContext'),
-    ModelContextSession: interfaceMembers('session.d.ts', 'ModelContextSession'),
+    // (With the members of the interfaces they extend, ModelContextResourceRegistration.)
+    ModelContext: [...declaredMembers('ModelContext')].sort(),
+    ModelContextSession: [...declaredMembers('ModelContextSession')].sort(),
     ToolExecuteCallbackOptions: interfaceMembers('webmcp.d.ts', 'ModelContextHandlerExtra'),
     ModelContextServerTransport: interfaceMembers('session.d.ts', 'ModelContextServerTransport'),
   };
