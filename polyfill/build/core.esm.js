@@ -26,6 +26,7 @@ export async function start({ config, early }) {
   );
   const [glue, module] = await Promise.all([early.glue, early.module]);
   await glue.default({ module_or_path: module });
+  __mcpAcceptSdkForms(glue);
   const compile = validatorUrl
     ? (url) => __mcpFetchWasm(url, 'the validator module', 'validatorUrl')
     : () => Promise.reject(new Error(NO_URL));

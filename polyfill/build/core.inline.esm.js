@@ -20,6 +20,7 @@ export async function start({ config }) {
   );
   const module = await __mcpCompile(decodeBase64(CORE), 'the core module');
   await __wbg_init({ module_or_path: module });
+  __mcpAcceptSdkForms(__wbg_exports);
   return {
     wasm: __wbg_exports,
     client,

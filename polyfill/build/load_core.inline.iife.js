@@ -31,7 +31,7 @@ function loadCore({ config }) {
   // Compiled and instantiated at once (where the browser allows), when the page first makes a client.
   const client = __mcpDefineClient(() => initInline(__mcpClientGlue, decodeBase64(CLIENT), 'the client module'), config.preloadClient);
   const parts = () => ({
-    wasm: wasm_bindgen,
+    wasm: __mcpAcceptSdkForms(wasm_bindgen),
     client,
     helpers: __mcpEngineHelpers(),
     validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),

@@ -15,6 +15,8 @@
 //   It throws a TypeError for a Standard Schema without a JSON Schema (zod before 4.2), and for
 //   an object of schemas ({ a: z.number() }, the SDK v1's raw shape), saying what to pass.
 //
+//   __mcpAcceptSdkForms(glue), __mcpSdkForm(method, key, def, third, fourth) → [key, def]: the
+//     SDK's registration forms as the session API's (below), for the core templates;
 //   __mcpPromptArguments(argsSchema) → [{ name, description, required }]: a prompt's arguments
 //     from the SDK's argsSchema (below).
 
@@ -70,6 +72,67 @@ function __mcpStandardSchema(schema, io) {
         return execute.call(this, parsed.value, options);
       };
   return { json, validate };
+}
+
+/**
+ * The MCP TypeScript SDK's registration forms (`McpServer`'s) as the session API's
+ * `[key, definition]` (for the methods __mcpAcceptSdkForms teaches, when a call has a third or
+ * fourth argument): registerTool(name, config, handler) and registerPrompt(name, config, callback) →
+ * [name, config with `handler`]; registerResource(name, uriOrTemplate, config, read) → [the URI
+ * or the template's text (the SDK's ResourceTemplate gives it as `uriTemplate`), config with
+ * `name` and `handler`]. The definition is a new object whose prototype is `config`: nothing
+ * is copied or read before the engine reads it. What cannot be meant is a TypeError.
+ */
+function __mcpSdkForm(method, key, def, third, fourth) {
+  if (method === 'registerResource') {
+    const uri = def !== null && typeof def === 'object' && def.uriTemplate !== undefined ? String(def.uriTemplate) : def;
+    if (typeof fourth !== 'function') {
+      throw new TypeError(`${method}(${JSON.stringify(String(uri))}): the fourth argument must be the read callback`);
+    }
+    const config = third === undefined ? {} : third;
+    if (config === null || typeof config !== 'object') {
+      throw new TypeError(`${method}(${JSON.stringify(String(uri))}): the third argument (the metadata) must be an object`);
+    }
+    return [uri, Object.assign(Object.create(config), { name: key, handler: fourth })];
+  }
+  const what = `${method}(${JSON.stringify(String(key))})`;
+  if (typeof third !== 'function') throw new TypeError(`${what}: the third argument must be the handler function`);
+  if (def !== null && typeof def === 'object') {
+    const own = method === 'registerTool' ? ['handler', 'execute'] : ['handler', 'get'];
+    if (own.some((k) => def[k] !== undefined)) {
+      throw new TypeError(`${what}: the handler is given twice (in the definition and as the third argument)`);
+    }
+    return [key, Object.assign(Object.create(def), { handler: third })];
+  }
+  return [key, def]; // (not an object: the engine says so)
+}
+
+/**
+ * The engine's and the sessions' registration methods (the glue's `Engine` and
+ * `ModelContextSession` classes, which take `(key, definition)`) taught the SDK's forms: a call
+ * with a third or fourth argument goes through `__mcpSdkForm` first. Once per glue; returns it.
+ */
+function __mcpAcceptSdkForms(glue) {
+  const methods = {
+    Engine: { registerToolDef: 'registerTool', registerResource: 'registerResource', registerPrompt: 'registerPrompt' },
+    ModelContextSession: { registerTool: 'registerTool', registerResource: 'registerResource', registerPrompt: 'registerPrompt' },
+  };
+  for (const [cls, names] of Object.entries(methods)) {
+    const proto = glue[cls] && glue[cls].prototype;
+    for (const [name, method] of Object.entries(names)) {
+      const own = proto && proto[name];
+      if (typeof own !== 'function' || own.sdkForms) continue;
+      const taught = function (key, def, third = undefined, fourth = undefined) {
+        if (third === undefined && fourth === undefined) return own.call(this, key, def);
+        const [k, d] = __mcpSdkForm(method, key, def, third, fourth);
+        return own.call(this, k, d);
+      };
+      Object.defineProperty(taught, 'name', { value: name });
+      taught.sdkForms = true;
+      Object.defineProperty(proto, name, { ...Object.getOwnPropertyDescriptor(proto, name), value: taught });
+    }
+  }
+  return glue;
 }
 
 /**

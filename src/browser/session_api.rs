@@ -55,40 +55,13 @@ fn opt_schema(
     Ok((Some(json), standard))
 }
 
-/// The handler: the MCP TypeScript SDK's third argument (`sdk_handler`), or the definition's
-/// own under one of `keys`; given both ways, a `TypeError`.
-fn sdk_or_own_handler(
-    def: &JsValue,
-    sdk_handler: &JsValue,
-    keys: &[&'static str],
-    what: &str,
-) -> Result<Function, JsValue> {
-    if sdk_handler.is_undefined() {
-        return handler(def, keys, what);
-    }
-    let Some(f) = sdk_handler.dyn_ref::<Function>() else {
-        return Err(js::type_error(&format!(
-            "{what}: the third argument must be the handler function"
-        )));
-    };
-    if keys
-        .iter()
-        .any(|k| js::get(def, k).is_ok_and(|v| !v.is_undefined()))
-    {
-        return Err(js::type_error(&format!(
-            "{what}: the handler is given twice (in the definition and as the third argument)"
-        )));
-    }
-    Ok(f.clone())
-}
-
 thread_local! {
     /// `polyfill/src/standard_schema.js`'s `__mcpPromptArguments`, from the engine's config
     /// ([`use_prompt_arguments`]).
     static PROMPT_ARGUMENTS: js::Helper = const { js::Helper::new() };
 }
 
-/// Takes `config.promptArguments` (absent: `argsSchema` is a `TypeError`).
+/// Takes `config.promptArguments` (absent: a prompt's `argsSchema` is a `TypeError`).
 pub fn use_prompt_arguments(config: &JsValue) {
     PROMPT_ARGUMENTS.with(|h| h.take_from(config, "promptArguments"));
 }
@@ -156,17 +129,15 @@ fn is_registration(attachment: &Option<Rc<dyn Any>>, registration: u64) -> bool 
 }
 
 /// `registerTool(name, { title, description, inputSchema, outputSchema, annotations, icons,
-/// handler })` → unregister function; or the MCP TypeScript SDK's form,
-/// `registerTool(name, config, handler)` (`sdk_handler`: the third argument).
+/// handler })` → unregister function.
 pub fn register_tool(
     inner: &Rc<EngineInner>,
     scope: &Rc<Scope>,
     name: &JsValue,
     def: &JsValue,
-    sdk_handler: &JsValue,
 ) -> Result<Function, JsValue> {
     let (name, what) = begin_registration(scope, "registerTool", "name", name, def)?;
-    let f = sdk_or_own_handler(def, sdk_handler, &["handler", "execute"], &what)?;
+    let f = handler(def, &["handler", "execute"], &what)?;
     let mut annotations = Map::new();
     if let Some(a) = opt_json(def, "annotations")? {
         match a {
@@ -257,57 +228,21 @@ fn unregister_prompt_if_current(inner: &EngineInner, name: &str, registration: u
 }
 
 /// `registerResource(uriOrTemplate, { name, title, description, mimeType, size,
-/// annotations, icons, handler, complete })` → unregister function; or the MCP TypeScript
-/// SDK's form, `registerResource(name, uriOrTemplate, config, readCallback)` (`sdk`: the
-/// third and fourth arguments; the SDK's `ResourceTemplate` gives its `uriTemplate`).
+/// annotations, icons, handler, complete })` → unregister function.
 pub fn register_resource(
     inner: &Rc<EngineInner>,
     scope: &Rc<Scope>,
     uri: &JsValue,
     def: &JsValue,
-    sdk: [&JsValue; 2],
 ) -> Result<Function, JsValue> {
-    let [sdk_config, sdk_handler] = sdk;
-    if !sdk_handler.is_undefined() {
-        let template = js::get(def, "uriTemplate").unwrap_or(JsValue::UNDEFINED);
-        let uri_or_template = if def.is_object() && !template.is_undefined() {
-            JsValue::from_str(&js::to_dom_string(&template)?)
-        } else {
-            def.clone()
-        };
-        let config: JsValue = if sdk_config.is_undefined() {
-            js::object().into()
-        } else {
-            sdk_config.clone()
-        };
-        let (uri_text, what) =
-            begin_registration(scope, "registerResource", "uri", &uri_or_template, &config)?;
-        let Some(f) = sdk_handler.dyn_ref::<Function>() else {
-            return Err(js::type_error(&format!(
-                "{what}: the fourth argument must be the read callback"
-            )));
-        };
-        let name = js::to_dom_string(uri)?;
-        return add_resource(inner, scope, uri_text, &config, name, f.clone(), &what);
-    }
     let (uri, what) = begin_registration(scope, "registerResource", "uri", uri, def)?;
     let f = handler(def, &["handler", "read"], &what)?;
-    let name = opt_string(def, "name")?.unwrap_or_else(|| uri.clone());
-    add_resource(inner, scope, uri, def, name, f, &what)
-}
-
-/// Registers resource `uri` (named `name`, read by `f`) with the rest of `def`.
-fn add_resource(
-    inner: &Rc<EngineInner>,
-    scope: &Rc<Scope>,
-    uri: String,
-    def: &JsValue,
-    name: String,
-    f: Function,
-    what: &str,
-) -> Result<Function, JsValue> {
     let registration = inner.next_registration();
-    let mut r = ResourceDef::new(uri.clone(), name, JsResource { f });
+    let mut r = ResourceDef::new(
+        uri.clone(),
+        opt_string(def, "name")?.unwrap_or_else(|| uri.clone()),
+        JsResource { f },
+    );
     r.title = opt_string(def, "title")?;
     r.description = opt_string(def, "description")?;
     r.mime_type = opt_string(def, "mimeType")?;
@@ -316,9 +251,9 @@ fn add_resource(
         .filter(|s| *s >= 0.0)
         .map(|s| s as u64);
     r.annotations = opt_json(def, "annotations")?;
-    r.icons = icons(def, what)?;
+    r.icons = icons(def, &what)?;
     r.meta = opt_json(def, "_meta")?.map(Box::new);
-    for (var, f) in completers(def, what)? {
+    for (var, f) in completers(def, &what)? {
         r.completers.insert(var, Rc::new(JsCompleter { f }));
     }
     r.attachment = Some(Rc::new(registration));
@@ -337,18 +272,16 @@ fn add_resource(
 }
 
 /// `registerPrompt(name, { title, description, arguments, handler, complete })` →
-/// unregister function; or the MCP TypeScript SDK's form, `registerPrompt(name, { title,
-/// description, argsSchema }, callback)` (`sdk_handler`: the third argument; `argsSchema`, a
-/// schema of an object or the SDK v1's object of schemas, gives the arguments).
+/// unregister function. Without `arguments`, the MCP TypeScript SDK's `argsSchema` (a schema
+/// of an object, or the SDK v1's object of schemas) gives them.
 pub fn register_prompt(
     inner: &Rc<EngineInner>,
     scope: &Rc<Scope>,
     name: &JsValue,
     def: &JsValue,
-    sdk_handler: &JsValue,
 ) -> Result<Function, JsValue> {
     let (name, what) = begin_registration(scope, "registerPrompt", "name", name, def)?;
-    let f = sdk_or_own_handler(def, sdk_handler, &["handler", "get"], &what)?;
+    let f = handler(def, &["handler", "get"], &what)?;
     let registration = inner.next_registration();
     let mut p = PromptDef::new(
         name.clone(),
@@ -503,46 +436,24 @@ pub struct ModelContextSession {
 
 #[wasm_bindgen]
 impl ModelContextSession {
-    /// `registerTool(name, definition)`, or `registerTool(name, config, handler)` (the MCP
-    /// TypeScript SDK's `McpServer.registerTool`).
     #[wasm_bindgen(js_name = registerTool)]
-    pub fn register_tool(
-        &self,
-        name: JsValue,
-        def: JsValue,
-        handler: JsValue,
-    ) -> Result<Function, JsValue> {
+    pub fn register_tool(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
-            register_tool(&self.inner, &self.scope, &name, &def, &handler)
+            register_tool(&self.inner, &self.scope, &name, &def)
         })
     }
 
-    /// `registerResource(uriOrTemplate, definition)`, or the MCP TypeScript SDK's
-    /// `registerResource(name, uriOrTemplate, config, readCallback)`.
     #[wasm_bindgen(js_name = registerResource)]
-    pub fn register_resource(
-        &self,
-        uri: JsValue,
-        def: JsValue,
-        config: JsValue,
-        read: JsValue,
-    ) -> Result<Function, JsValue> {
+    pub fn register_resource(&self, uri: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &uri, || {
-            register_resource(&self.inner, &self.scope, &uri, &def, [&config, &read])
+            register_resource(&self.inner, &self.scope, &uri, &def)
         })
     }
 
-    /// `registerPrompt(name, definition)`, or the MCP TypeScript SDK's
-    /// `registerPrompt(name, config, callback)`.
     #[wasm_bindgen(js_name = registerPrompt)]
-    pub fn register_prompt(
-        &self,
-        name: JsValue,
-        def: JsValue,
-        handler: JsValue,
-    ) -> Result<Function, JsValue> {
+    pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
-            register_prompt(&self.inner, &self.scope, &name, &def, &handler)
+            register_prompt(&self.inner, &self.scope, &name, &def)
         })
     }
 
@@ -591,57 +502,23 @@ impl ModelContextSession {
 impl Engine {
     /// `modelContext.registerTool(name, def)` (session-API form).
     #[wasm_bindgen(js_name = registerToolDef)]
-    pub fn register_tool_def(
-        &self,
-        name: JsValue,
-        def: JsValue,
-        handler: JsValue,
-    ) -> Result<Function, JsValue> {
+    pub fn register_tool_def(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
-            register_tool(
-                &self.inner,
-                &self.inner.state::<Scope>(),
-                &name,
-                &def,
-                &handler,
-            )
+            register_tool(&self.inner, &self.inner.state::<Scope>(), &name, &def)
         })
     }
 
     #[wasm_bindgen(js_name = registerResource)]
-    pub fn register_resource(
-        &self,
-        uri: JsValue,
-        def: JsValue,
-        config: JsValue,
-        read: JsValue,
-    ) -> Result<Function, JsValue> {
+    pub fn register_resource(&self, uri: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &uri, || {
-            register_resource(
-                &self.inner,
-                &self.inner.state::<Scope>(),
-                &uri,
-                &def,
-                [&config, &read],
-            )
+            register_resource(&self.inner, &self.inner.state::<Scope>(), &uri, &def)
         })
     }
 
     #[wasm_bindgen(js_name = registerPrompt)]
-    pub fn register_prompt(
-        &self,
-        name: JsValue,
-        def: JsValue,
-        handler: JsValue,
-    ) -> Result<Function, JsValue> {
+    pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
-            register_prompt(
-                &self.inner,
-                &self.inner.state::<Scope>(),
-                &name,
-                &def,
-                &handler,
-            )
+            register_prompt(&self.inner, &self.inner.state::<Scope>(), &name, &def)
         })
     }
 
