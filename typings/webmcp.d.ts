@@ -158,6 +158,12 @@ interface ModelContextTool<Input extends object = Record<string, any>> {
    * Schema (zod …), serialized as the JSON Schema it gives.
    */
   inputSchema?: ModelContextJSONSchema | ModelContextStandardSchema<Input> | ModelContextStandardSchema<any>;
+  /**
+   * Beyond the spec, as `@mcp-b/global` and the MCP TypeScript SDK take it: the shape of the
+   * `structuredContent` the tool returns (an object it returns is that), listed to MCP clients
+   * and checked. One that cannot be used is left out with a console warning.
+   */
+  outputSchema?: ModelContextJSONSchema | ModelContextStandardSchema;
   execute: ToolExecuteCallback<Input>;
   annotations?: ToolAnnotations;
 }

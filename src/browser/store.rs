@@ -69,6 +69,9 @@ pub struct ToolDict {
     pub execute: Function,
     /// `None` when the page gave no `annotations` member.
     pub annotations: Option<Map<String, Value>>,
+    /// Beyond the spec: the tool's `outputSchema` member (read after the dictionary's own),
+    /// as `@mcp-b/global` and the MCP TypeScript SDK take it; `undefined` when absent.
+    pub output_schema: JsValue,
 }
 
 pub fn required(dict: &JsValue, key: &'static str, dict_name: &str) -> Result<JsValue, JsValue> {
@@ -161,6 +164,9 @@ pub fn read_tool_dict(tool: &JsValue) -> Result<ToolDict, JsValue> {
         v if v.is_undefined() => None,
         v => Some(js::to_dom_string(&v)?),
     };
+    // Beyond the spec, after the dictionary's members: `outputSchema` (store_tool uses it
+    // when it can, and warns when it cannot).
+    let output_schema = js::get(tool, "outputSchema").unwrap_or(JsValue::UNDEFINED);
     Ok(ToolDict {
         name,
         title,
@@ -168,6 +174,7 @@ pub fn read_tool_dict(tool: &JsValue) -> Result<ToolDict, JsValue> {
         input_schema,
         execute,
         annotations,
+        output_schema,
     })
 }
 
@@ -379,6 +386,7 @@ pub fn store_tool(
         None => None,
     };
     def.annotations = dict.annotations.unwrap_or_default();
+    def.output_schema = output_schema(&dict.name, &dict.output_schema);
     def.attachment = Some(Rc::new(JsToolData {
         execute: dict.execute,
         input_schema_json: def.input_schema.as_ref().map(SchemaText::shared),
@@ -389,28 +397,57 @@ pub fn store_tool(
     register_lenient(inner, def).map(|()| registration)
 }
 
+/// Beyond the spec: a W3C tool's `outputSchema` member (a JSON Schema, or a Standard Schema
+/// that gives one) as JSON text, or `None` — with a console warning when it is there but
+/// cannot be used: the spec does not know the member, so it never fails a registration.
+fn output_schema(tool: &str, value: &JsValue) -> Option<SchemaText> {
+    if value.is_undefined() || value.is_null() {
+        return None;
+    }
+    let text = standard_schema(value, "output")
+        .and_then(|s| js::stringify(&s.map_or_else(|| value.clone(), |s| s.json)))
+        .map_err(|e| js::error_message(&e))
+        .and_then(|t| t.ok_or_else(|| "it serializes to nothing".to_string()))
+        .and_then(|t| SchemaText::parse(&t).map_err(|e| e.to_string()));
+    text.map_err(|why| {
+        js::warn(&format!(
+            "modelcontext-polyfill: the outputSchema of tool {tool:?} is not used ({why})."
+        ))
+    })
+    .ok()
+}
+
 /// Registers `def`; if the engine refuses its input schema (it validates arguments with
 /// it), registers it without one and warns: the W3C API stores any serializable schema,
-/// and the tool's stored JSON text still reports it through `getTools()`.
+/// and the tool's stored JSON text still reports it through `getTools()`. An output schema
+/// the engine refuses (beyond the spec, see [`output_schema`]) is dropped the same way.
 pub fn register_lenient(inner: &EngineInner, mut def: ToolDef) -> Result<(), JsValue> {
-    match inner.server().register_tool(def.clone()) {
-        Ok(()) => Ok(()),
-        Err(RegistryError::InvalidSchema {
-            which: "inputSchema",
-            message,
-        }) if def.input_schema.is_some() => {
-            js::warn(&format!(
-                "modelcontext-polyfill: the inputSchema of tool {:?} cannot validate arguments ({message}); \
-                 the tool is registered and its input is not validated.",
-                def.name
-            ));
-            def.input_schema = None;
-            inner
-                .server()
-                .register_tool(def)
-                .map_err(|e| registry_error_to_js(&e))
+    loop {
+        match inner.server().register_tool(def.clone()) {
+            Ok(()) => return Ok(()),
+            Err(RegistryError::InvalidSchema {
+                which: "inputSchema",
+                message,
+            }) if def.input_schema.is_some() => {
+                js::warn(&format!(
+                    "modelcontext-polyfill: the inputSchema of tool {:?} cannot validate arguments ({message}); \
+                     the tool is registered and its input is not validated.",
+                    def.name
+                ));
+                def.input_schema = None;
+            }
+            Err(RegistryError::InvalidSchema {
+                which: "outputSchema",
+                message,
+            }) if def.output_schema.is_some() => {
+                js::warn(&format!(
+                    "modelcontext-polyfill: the outputSchema of tool {:?} is not used ({message}).",
+                    def.name
+                ));
+                def.output_schema = None;
+            }
+            Err(e) => return Err(registry_error_to_js(&e)),
         }
-        Err(e) => Err(registry_error_to_js(&e)),
     }
 }
 

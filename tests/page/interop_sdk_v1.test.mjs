@@ -49,6 +49,16 @@ const PAGE_SCRIPT = `
     inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
     execute: ({ a, b }) => String(a + b),
   });
+  // Beyond the spec, as @mcp-b/global takes it: a W3C tool's outputSchema (here a zod schema);
+  // one that cannot be used is left out with a warning, the tool still registered.
+  await mc.registerTool({
+    name: 'max',
+    description: 'The largest number',
+    inputSchema: { type: 'object', properties: { xs: { type: 'array', items: { type: 'number' } } }, required: ['xs'] },
+    outputSchema: window.V1.z.object({ max: window.V1.z.number() }),
+    execute: ({ xs }) => ({ max: Math.max(...xs) }),
+  });
+  await mc.registerTool({ name: 'badOutput', description: 'Its outputSchema is no schema', outputSchema: 5, execute: () => 'ok' });
   const session = await mc.connect({ serverInfo: { name: 'v1-interop', version: '1.0.0' } });
   session.registerTool('stats', {
     description: 'Statistics of some numbers',
@@ -153,7 +163,7 @@ const CONNECT = async () => {
 
 for (const build of ['esm', 'classic']) {
   test(`the MCP TypeScript SDK v1 over MCP-B's TabClientTransport (${build} build): initialize, tools with v1's output-schema check, resources, templates, prompts, ping, list_changed`, () =>
-    withPage(async ({ page, goto }) => {
+    withPage(async ({ page, goto, consoleMessages }) => {
       await goto(await inlinePage(pageHtml(build)));
       await page.waitForFunction(() => window.pageReady && window.V1);
       const r = await page.evaluate(async (connectText) => {
@@ -170,6 +180,9 @@ for (const build of ['esm', 'classic']) {
         out.unknown = await settle(client.callTool({ name: 'nope', arguments: {} }));
         // v1 checks structuredContent against the outputSchema it listed.
         out.stats = await settle(client.callTool({ name: 'stats', arguments: { xs: [1, 2, 3.5] } }));
+        out.max = await settle(client.callTool({ name: 'max', arguments: { xs: [3, 9, 4] } }));
+        out.maxSchema = tools.find((t) => t.name === 'max').outputSchema;
+        out.badOutput = (await client.callTool({ name: 'badOutput', arguments: {} })).content;
         out.resources = (await client.listResources()).resources.map((x) => x.uri);
         out.templates = (await client.listResourceTemplates()).resourceTemplates.map((x) => x.uriTemplate);
         out.read = (await client.readResource({ uri: 'notes://today' })).contents;
@@ -194,12 +207,19 @@ for (const build of ['esm', 'classic']) {
       }, CONNECT.toString());
       assert.deepEqual(r.server, { name: 'v1-interop', version: '1.0.0' });
       assert.ok(r.capabilities.tools && r.capabilities.resources && r.capabilities.prompts, JSON.stringify(r.capabilities));
-      assert.deepEqual(r.tools.sort(), [['add', false], ['ask', false], ['sdkNotify', false], ['stats', true], ['wait', false]]);
+      assert.deepEqual(r.tools.sort(), [['add', false], ['ask', false], ['badOutput', false], ['max', true], ['sdkNotify', false], ['stats', true], ['wait', false]]);
       assert.deepEqual(r.add, { content: [{ type: 'text', text: '5' }] });
       assert.equal(r.addInvalid.isError, true);
       assert.match(r.addInvalid.content[0].text, /\/a: "two" is not of type "number"/);
       assert.equal(r.unknown.error[0], -32602, JSON.stringify(r.unknown));
       assert.deepEqual(r.stats.ok?.structuredContent, { sum: 6.5, n: 3 }, JSON.stringify(r.stats));
+      assert.deepEqual(r.max.ok?.structuredContent, { max: 9 }, JSON.stringify(r.max));
+      assert.deepEqual(r.maxSchema.required, ['max']);
+      assert.deepEqual(r.badOutput, [{ type: 'text', text: 'ok' }]);
+      assert.ok(
+        consoleMessages.some((m) => m.type === 'warning' && m.text.startsWith('modelcontext-polyfill: the outputSchema of tool "badOutput" is not used')),
+        JSON.stringify(consoleMessages),
+      );
       assert.deepEqual(r.resources.sort(), ['config://app', 'notes://today']);
       assert.deepEqual(r.templates.sort(), ['notes://day/{day}', 'notes://tag/{tag}']);
       assert.deepEqual(r.sdkResource, [{ uri: 'config://app', mimeType: 'text/plain', text: 'theme=dark' }]);

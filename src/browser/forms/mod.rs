@@ -242,6 +242,7 @@ impl Forms {
                 input_schema: Some(js::from_json(schema)),
                 execute: self.execute_fn(state),
                 annotations: None,
+                output_schema: JsValue::UNDEFINED,
             };
             match register_web_tool(&inner, dict, Door::Form) {
                 Ok(registration) => {
