@@ -16,7 +16,8 @@ use super::js_handler::{JsCompleter, JsPrompt, JsResource, JsTool};
 use super::scope::{begin_registration, check_open, scoped_unregister, Scope};
 use super::setup::server_info_from_js;
 use super::store::{
-    registry_error_to_js, standard_schema, unregister_if_current, Door, JsToolData, StandardSchema,
+    prompt_arguments, registry_error_to_js, standard_schema, unregister_if_current, Door,
+    JsToolData, StandardSchema,
 };
 use crate::js;
 use crate::server::{
@@ -53,24 +54,6 @@ fn opt_schema(
     let json = js::to_json(&v)?
         .ok_or_else(|| js::type_error(&format!("{key} cannot be serialized to JSON")))?;
     Ok((Some(json), standard))
-}
-
-thread_local! {
-    /// `polyfill/src/standard_schema.js`'s `__mcpPromptArguments`, from the engine's config
-    /// ([`use_prompt_arguments`]).
-    static PROMPT_ARGUMENTS: js::Helper = const { js::Helper::new() };
-}
-
-/// Takes `config.promptArguments` (absent: a prompt's `argsSchema` is a `TypeError`).
-pub fn use_prompt_arguments(config: &JsValue) {
-    PROMPT_ARGUMENTS.with(|h| h.take_from(config, "promptArguments"));
-}
-
-/// A prompt's `arguments` from the MCP TypeScript SDK's `argsSchema`.
-fn prompt_arguments(schema: &JsValue) -> Result<JsValue, JsValue> {
-    PROMPT_ARGUMENTS
-        .with(|h| h.with(|f| f.call1(&JsValue::UNDEFINED, schema)))
-        .unwrap_or_else(|| Err(js::type_error("argsSchema is not supported here")))
 }
 
 fn handler(def: &JsValue, keys: &[&'static str], what: &str) -> Result<Function, JsValue> {

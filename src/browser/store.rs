@@ -265,14 +265,25 @@ pub fn check_name_and_description(inner: &EngineInner, dict: &ToolDict) -> Resul
 }
 
 thread_local! {
-    /// `polyfill/src/standard_schema.js`'s `__mcpStandardSchema`, from the engine's config
-    /// ([`use_standard_schema`]).
+    /// `polyfill/src/standard_schema.js`'s `__mcpStandardSchema` and `__mcpPromptArguments`,
+    /// from the engine's config ([`use_schema_helpers`]).
     static STANDARD_SCHEMA: js::Helper = const { js::Helper::new() };
+    static PROMPT_ARGUMENTS: js::Helper = const { js::Helper::new() };
 }
 
-/// Takes `config.standardSchema` (absent: a Standard Schema serializes as any object does).
-pub fn use_standard_schema(config: &JsValue) {
+/// Takes `config.standardSchema` (absent: a Standard Schema serializes as any object does) and
+/// `config.promptArguments` (absent: a prompt's `argsSchema` is a `TypeError`).
+pub fn use_schema_helpers(config: &JsValue) {
     STANDARD_SCHEMA.with(|h| h.take_from(config, "standardSchema"));
+    PROMPT_ARGUMENTS.with(|h| h.take_from(config, "promptArguments"));
+}
+
+/// A prompt's `arguments` from the MCP TypeScript SDK's `argsSchema` (a schema of an object,
+/// or the SDK v1's object of schemas), for the session API's `registerPrompt`.
+pub fn prompt_arguments(schema: &JsValue) -> Result<JsValue, JsValue> {
+    PROMPT_ARGUMENTS
+        .with(|h| h.with(|f| f.call1(&JsValue::UNDEFINED, schema)))
+        .unwrap_or_else(|| Err(js::type_error("argsSchema is not supported here")))
 }
 
 /// A tool schema given as a Standard Schema (<https://standardschema.dev>: zod 4.2+, ArkType,
