@@ -121,6 +121,22 @@ interface ModelContextHandlerExtra {
    */
   sendNotification(notification: { method: 'notifications/progress'; params: { progress: number; total?: number; message?: string; progressToken?: string | number } } | { method: 'notifications/message'; params: { level: ModelContextLoggingLevel; data: unknown; logger?: string } }): Promise<void>;
   /**
+   * The MCP TypeScript SDK v2's `ctx.mcpReq` (a handler's second argument there), for handlers
+   * ported from it: the same request, signal and functions as above.
+   */
+  readonly mcpReq: {
+    readonly id: string | number | undefined;
+    readonly _meta: Record<string, unknown> | undefined;
+    readonly signal: AbortSignal;
+    readonly inputResponses: Record<string, unknown> | undefined;
+    requestState(): string | undefined;
+    send<R = any>(request: { method: string; params?: Record<string, unknown> }, options?: unknown): Promise<R>;
+    notify(notification: { method: 'notifications/progress'; params: { progress: number; total?: number; message?: string; progressToken?: string | number } } | { method: 'notifications/message'; params: { level: ModelContextLoggingLevel; data: unknown; logger?: string } }): Promise<void>;
+    log(level: ModelContextLoggingLevel, data: unknown, logger?: string): Promise<void>;
+    elicitInput<R = any>(params: Record<string, unknown>, options?: unknown): Promise<R>;
+    requestSampling<R = any>(params: Record<string, unknown>, options?: unknown): Promise<R>;
+  };
+  /**
    * Present when the call may run as a task (its tool has `taskSupport` and the client accepts
    * tasks): sets the task's `statusMessage`. @returns whether it was set
    */

@@ -1,9 +1,9 @@
 // The options object a page callback receives beside its input (src/browser/js_handler.rs
 // says what it carries). `signal` is its one own enumerable property; the extras are
 // non-enumerable, reachable by name. The object's functions (reportProgress, log, sendRequest,
-// sendNotification, and for a call that may run as a task setStatus and getTaskId) live on two
-// shared prototypes as getters that make the function when first read, bound to the call, so
-// they work destructured too; they all call the core's one dispatcher with the call's number
+// sendNotification, mcpReq, and for a call that may run as a task setStatus and getTaskId) live
+// on two shared prototypes as getters that make the function when first read, bound to the call,
+// so they work destructured too; they all call the core's one dispatcher with the call's number
 // (no closure per call: src/browser/js_handler.rs).
 //
 // `signal` too is made when first read, unless the call brings its own: most tools never
@@ -28,7 +28,7 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
       get() {
         const call = this[CALL];
         if (typeof call !== 'number') return undefined;
-        const f = make(call);
+        const f = make(call, this);
         hidden(this, name, f);
         return f;
       },
@@ -107,6 +107,21 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
     }
     return Promise.resolve();
   });
+  // The MCP TypeScript SDK v2's ctx.mcpReq (a handler's second argument there), made of the
+  // same parts: the request's id, _meta and signal, send and notify (as above), log, and the
+  // two requests it names (elicitInput, requestSampling).
+  lazy(base, 'mcpReq', (n, o) => Object.freeze({
+    get id() { return o.requestId; },
+    get _meta() { return o._meta; },
+    get signal() { return o.signal; },
+    get inputResponses() { return o.inputResponses; },
+    requestState: () => o.requestState,
+    send: (request) => o.sendRequest(request),
+    notify: (notification) => o.sendNotification(notification),
+    log: (level, data, logger) => (dispatch(n, 1, level, data, logger), Promise.resolve()),
+    elicitInput: (params) => dispatch(n, 2, 'elicitation/create', params),
+    requestSampling: (params) => dispatch(n, 2, 'sampling/createMessage', params),
+  }));
   const task = Object.create(base);
   lazy(task, 'setStatus', (n) => (message) => dispatch(n, 3, message));
   lazy(task, 'getTaskId', (n) => () => dispatch(n, 4));

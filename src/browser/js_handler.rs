@@ -4,8 +4,8 @@
 //! prompt renderer, a completer — is called as `fn(input, options)` where `options`
 //! carries `signal` (an `AbortSignal` that aborts when the call is cancelled) plus, for MCP
 //! calls, `requestId`, `reportProgress`, `log`, `sendRequest`, `sendNotification` (the MCP
-//! TypeScript SDK's, for progress and log messages) and `_meta`; and, for pages written against
-//! early drafts, `requestUserInteraction(cb)`.
+//! TypeScript SDK v1's, for progress and log messages), `mcpReq` (v2's context) and `_meta`;
+//! and, for pages written against early drafts, `requestUserInteraction(cb)`.
 
 use crate::collections::VecMap;
 use js_sys::{Function, Promise};
@@ -164,8 +164,9 @@ const TASK_ID: u32 = 4;
 
 /// The `options` object handed to a page callback, wired to `ctx`: `signal` is its one
 /// enumerable member (the IDL's `ToolExecuteCallbackOptions`); the extras — MCP's
-/// `requestId`, `_meta`, `reportProgress`, `log`, `sendRequest`, `sendNotification`, and
-/// early drafts' `requestUserInteraction` — are non-enumerable properties, reachable by name.
+/// `requestId`, `_meta`, `reportProgress`, `log`, `sendRequest`, `sendNotification`, `mcpReq`,
+/// and early drafts' `requestUserInteraction` — are non-enumerable properties, reachable by
+/// name.
 /// The functions are made in JS when first read, all calling the one dispatcher with this
 /// call's number, which finds `ctx` while the returned [`CallOptions`] lives.
 ///

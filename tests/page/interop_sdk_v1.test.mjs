@@ -98,6 +98,15 @@ const PAGE_SCRIPT = `
     const other = await extra.sendNotification({ method: 'notifications/resources/list_changed' }).then(() => 'sent', (e) => e.name);
     return { content: [{ type: 'text', text: other }] };
   });
+  // A handler written for the SDK v2 (@modelcontextprotocol/server): its ctx.mcpReq.
+  session.registerTool('v2ctx', { description: 'Uses ctx.mcpReq', inputSchema: { type: 'object', properties: {} } }, async (args, ctx) => {
+    await ctx.mcpReq.log('info', 'from mcpReq.log');
+    await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progress: 1, total: 1 } });
+    const elicited = await ctx.mcpReq.elicitInput({ message: 'Name (v2)?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+    const sampled = await ctx.mcpReq.send({ method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'v2' } }], maxTokens: 5 } });
+    const text = [typeof ctx.mcpReq.id, ctx.mcpReq.signal instanceof AbortSignal, elicited.action, sampled.content.text].join(' ');
+    return { content: [{ type: 'text', text }] };
+  });
   session.registerTool('wait', {
     description: 'Waits until cancelled',
     inputSchema: { type: 'object', properties: {} },
@@ -207,7 +216,7 @@ for (const build of ['esm', 'classic']) {
       }, CONNECT.toString());
       assert.deepEqual(r.server, { name: 'v1-interop', version: '1.0.0' });
       assert.ok(r.capabilities.tools && r.capabilities.resources && r.capabilities.prompts, JSON.stringify(r.capabilities));
-      assert.deepEqual(r.tools.sort(), [['add', false], ['ask', false], ['badOutput', false], ['max', true], ['sdkNotify', false], ['stats', true], ['wait', false]]);
+      assert.deepEqual(r.tools.sort(), [['add', false], ['ask', false], ['badOutput', false], ['max', true], ['sdkNotify', false], ['stats', true], ['v2ctx', false], ['wait', false]]);
       assert.deepEqual(r.add, { content: [{ type: 'text', text: '5' }] });
       assert.equal(r.addInvalid.isError, true);
       assert.match(r.addInvalid.content[0].text, /\/a: "two" is not of type "number"/);
@@ -243,7 +252,7 @@ for (const build of ['esm', 'classic']) {
     }, { timeout: 30_000 }));
 }
 
-test('the MCP TypeScript SDK v1: elicitation and sampling asked by a tool (both request forms), progress, logging (ours and the SDK\'s sendNotification), cancellation by AbortSignal; the server serves on', () =>
+test('the MCP TypeScript SDK v1: elicitation and sampling asked by a tool (both request forms), progress, logging (ours, v1\'s sendNotification, v2\'s ctx.mcpReq), cancellation by AbortSignal; the server serves on', () =>
   withPage(async ({ page, goto }) => {
     await goto(await inlinePage(pageHtml('esm')));
     await page.waitForFunction(() => window.pageReady && window.V1);
@@ -255,10 +264,15 @@ test('the MCP TypeScript SDK v1: elicitation and sampling asked by a tool (both 
       const progress = [];
       out.ask = (await client.callTool({ name: 'ask', arguments: {} }, undefined, { onprogress: (p) => progress.push(p) })).content;
       out.progress = progress;
-      out.requests = seen.requests;
+      out.requests = [...seen.requests];
       const sdkProgress = [];
       out.sdkNotify = (await client.callTool({ name: 'sdkNotify', arguments: {} }, undefined, { onprogress: (p) => sdkProgress.push(p) })).content;
       out.sdkProgress = sdkProgress;
+      const v2Progress = [];
+      const before = seen.requests.length;
+      out.v2ctx = (await client.callTool({ name: 'v2ctx', arguments: {} }, undefined, { onprogress: (p) => v2Progress.push(p) })).content;
+      out.v2Progress = v2Progress;
+      out.v2Requests = seen.requests.slice(before);
       out.notifications = seen.notifications.filter((n) => n.startsWith('log'));
       // v1 sends notifications/cancelled when the signal aborts; the page's handler sees its
       // own signal abort.
@@ -276,7 +290,10 @@ test('the MCP TypeScript SDK v1: elicitation and sampling asked by a tool (both 
     assert.deepEqual(r.ask, [{ type: 'text', text: 'accept: Hello, Ada!' }]);
     assert.deepEqual(r.requests, [['elicitation/create', 'Your name?'], ['sampling/createMessage', 'greet Ada']]);
     assert.deepEqual(r.progress, [{ progress: 1, total: 3, message: 'asking' }, { progress: 2, total: 3, message: 'sampling' }]);
-    assert.deepEqual(r.notifications, ['log info: asking the user', 'log warning: from sendNotification']);
+    assert.deepEqual(r.notifications, ['log info: asking the user', 'log warning: from sendNotification', 'log info: from mcpReq.log']);
+    assert.deepEqual(r.v2ctx, [{ type: 'text', text: 'number true accept Hello, Ada!' }]);
+    assert.deepEqual(r.v2Progress, [{ progress: 1, total: 1 }]);
+    assert.deepEqual(r.v2Requests, [['elicitation/create', 'Name (v2)?'], ['sampling/createMessage', 'v2']]);
     assert.deepEqual(r.sdkNotify, [{ type: 'text', text: 'TypeError' }]);
     assert.deepEqual(r.sdkProgress, [{ progress: 1, total: 2 }]);
     assert.notEqual(r.cancelled, 'resolved');

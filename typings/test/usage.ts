@@ -87,8 +87,11 @@ export async function w3c(): Promise<void> {
         { method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object' } } },
         { parse: (x: unknown) => x },
       );
+      // The SDK v2's context.
+      const sampled = await options.mcpReq.requestSampling<{ model: string }>({ messages: [], maxTokens: 1 });
+      await options.mcpReq.log('debug', { sampled: sampled.model });
       const confirmed = await options.requestUserInteraction(() => confirm('ok?'));
-      return { roots: roots.roots.length, elicited: elicited.action, confirmed };
+      return { roots: roots.roots.length, elicited: elicited.action, confirmed, aborted: options.mcpReq.signal.aborted };
     },
   });
   // Deprecated unregister() on the returned promise.
