@@ -42,6 +42,23 @@ export function getServer() {
   return serverPromise;
 }
 
+/**
+ * Serves at `url` (on the shared server) `source`, an ES module's text importing packages from
+ * node_modules, bundled by esbuild into one classic script, as an app would bundle them (for
+ * peers a page cannot import unbundled, such as those that load CommonJS).
+ */
+export async function serveBundle(url, source) {
+  const { build } = await import('esbuild');
+  const out = await build({
+    stdin: { contents: source, resolveDir: REPO_ROOT },
+    bundle: true,
+    format: 'iife',
+    write: false,
+    logLevel: 'silent',
+  });
+  (await getServer()).route(url, { body: out.outputFiles[0].text, type: 'text/javascript; charset=utf-8' });
+}
+
 const browsers = new Map();
 const browserKey = ({ nativeWebMCP = false, args = [] } = {}) => JSON.stringify([nativeWebMCP, args]);
 /** A shared Chromium for this launch configuration (`{ nativeWebMCP, args }`). */

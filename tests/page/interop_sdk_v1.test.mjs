@@ -10,32 +10,21 @@
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { withPage, inlinePage, requireDist, getServer, REPO_ROOT, PAGE_UNTIL } from './harness.mjs';
+import { withPage, inlinePage, requireDist, serveBundle, PAGE_UNTIL } from './harness.mjs';
 
 requireDist('modelcontext.js', 'modelcontext.iife.js');
 
 const CLIENT_URL = '/__interop_v1/client.js';
 
-before(async () => {
-  const out = await build({
-    stdin: {
-      contents: `
-        import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-        import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-        import * as types from '@modelcontextprotocol/sdk/types.js';
-        import { TabClientTransport } from '@mcp-b/transports';
-        import { z } from 'zod';
-        window.V1 = { Client, types, TabClientTransport, ResourceTemplate, z };`,
-      resolveDir: REPO_ROOT,
-    },
-    bundle: true,
-    format: 'iife',
-    write: false,
-    logLevel: 'silent',
-  });
-  (await getServer()).route(CLIENT_URL, { body: out.outputFiles[0].text, type: 'text/javascript; charset=utf-8' });
-});
+before(() =>
+  serveBundle(CLIENT_URL, `
+    import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+    import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+    import * as types from '@modelcontextprotocol/sdk/types.js';
+    import { TabClientTransport } from '@mcp-b/transports';
+    import { z } from 'zod';
+    window.V1 = { Client, types, TabClientTransport, ResourceTemplate, z };`),
+);
 
 // What the page registers: a W3C tool, and through the session API a tool with an output schema,
 // one that asks its client (both request forms), one that waits for cancellation, a resource, a

@@ -6,23 +6,13 @@
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { withPage, requireDist, getServer, REPO_ROOT, PAGE_UNTIL } from './harness.mjs';
+import { withPage, requireDist, serveBundle, PAGE_UNTIL } from './harness.mjs';
 
 requireDist('modelcontext.iife.js');
 
 const ZOD_URL = '/__standard_schema/zod.js';
 
-before(async () => {
-  const out = await build({
-    stdin: { contents: `import { z } from 'zod'; window.z = z;`, resolveDir: REPO_ROOT },
-    bundle: true,
-    format: 'iife',
-    write: false,
-    logLevel: 'silent',
-  });
-  (await getServer()).route(ZOD_URL, { body: out.outputFiles[0].text, type: 'text/javascript; charset=utf-8' });
-});
+before(() => serveBundle(ZOD_URL, `import { z } from 'zod'; window.z = z;`));
 
 const HTML = `<script>${PAGE_UNTIL}</script><script src="${ZOD_URL}"></script><script src="/dist/modelcontext.iife.js"></script>`;
 

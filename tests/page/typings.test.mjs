@@ -121,6 +121,27 @@ function tscConsumer(dir, file, [resolution, mod], extra = []) {
   );
 }
 
+/**
+ * Writes `lines` as `name` into a staged consumer project with `links` (packages or scopes from
+ * node_modules) beside the package, and type-checks it under each module resolution.
+ */
+function checkConsumer(name, links, lines) {
+  const dir = stageConsumer();
+  try {
+    for (const link of links) {
+      fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', link), path.join(dir, 'node_modules', link), 'junction');
+    }
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, lines.join('\n'));
+    for (const res of RESOLUTIONS) {
+      const r = tscConsumer(dir, file, res, ['--skipLibCheck']);
+      assert.equal(r.status, 0, `moduleResolution ${res[0]}:\n${r.out}`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 test("import { McpClient, TabClientTransport, … } from 'modelcontext-polyfill' type-checks (bundler and nodenext)", () => {
   const dir = stageConsumer();
   try {
@@ -227,78 +248,48 @@ test("McpClient accepts the MCP SDK's Transport and MCP-B's client transports (t
     t.skip(`${deps.join(', ')} not installed (run \`make deps\`)`);
     return;
   }
-  const dir = stageConsumer();
-  try {
-    for (const scope of ['@mcp-b', '@modelcontextprotocol']) {
-      fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', scope), path.join(dir, 'node_modules', scope), 'junction');
-    }
-    const file = path.join(dir, 'sdk.mts');
-    fs.writeFileSync(
-      file,
-      [
-        `import { McpClient } from 'modelcontext-polyfill';`,
-        `import * as mcpb from '@mcp-b/transports';`,
-        `import type { Transport } from '@modelcontextprotocol/client';`,
-        `export function f(sdk: Transport) {`,
-        `  const a = new McpClient(new mcpb.TabClientTransport({ targetOrigin: location.origin }));`,
-        `  const b: McpClient<Transport> = new McpClient(sdk, { timeoutMs: 10 });`,
-        `  return [a.transport.serverReadyPromise, b.transport.sessionId];`,
-        `}`,
-      ].join('\n'),
-    );
-    for (const res of RESOLUTIONS) {
-      const r = tscConsumer(dir, file, res, ['--skipLibCheck']);
-      assert.equal(r.status, 0, `moduleResolution ${res[0]}:\n${r.out}`);
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  checkConsumer('sdk.mts', ['@mcp-b', '@modelcontextprotocol'], [
+    `import { McpClient } from 'modelcontext-polyfill';`,
+    `import * as mcpb from '@mcp-b/transports';`,
+    `import type { Transport } from '@modelcontextprotocol/client';`,
+    `export function f(sdk: Transport) {`,
+    `  const a = new McpClient(new mcpb.TabClientTransport({ targetOrigin: location.origin }));`,
+    `  const b: McpClient<Transport> = new McpClient(sdk, { timeoutMs: 10 });`,
+    `  return [a.transport.serverReadyPromise, b.transport.sessionId];`,
+    `}`,
+  ]);
 });
 
 test('a zod schema type-checks as a tool\'s inputSchema (W3C, session API, useTool) and outputSchema; the tool\'s input type is inferred from it', () => {
-  const dir = stageConsumer();
-  try {
-    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', 'zod'), path.join(dir, 'node_modules', 'zod'), 'junction');
-    const file = path.join(dir, 'zod.mts');
-    fs.writeFileSync(
-      file,
-      [
-        `import type { ModelContextStandardSchema } from 'modelcontext-polyfill';`,
-        `import { z } from 'zod';`,
-        `import { useTool } from 'modelcontext-polyfill/react';`,
-        `const input = z.object({ a: z.number().default(1) });`,
-        `export const s: ModelContextStandardSchema = input;`,
-        `export async function f() {`,
-        // The tool's input type is the schema's output: \`a\` is a number (not any).
-        `  await document.modelContext.registerTool({ name: 'z', description: 'd', inputSchema: input, execute: ({ a }) => a.toFixed(1) });`,
-        `  navigator.modelContext.registerTool('s', { inputSchema: input, outputSchema: z.object({ n: z.number() }), handler: ({ a }) => ({ content: [], structuredContent: { n: a } }) });`,
-        `  // @ts-expect-error: a is a number`,
-        `  await document.modelContext.registerTool({ name: 'y', description: 'd', inputSchema: input, execute: ({ a }) => a.toUpperCase() });`,
-        `}`,
-        `export function sdkForms() {`,
-        `  navigator.modelContext.registerResource('config', 'config://app', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri: String(uri), text: 'x' }] }));`,
-        `  navigator.modelContext.registerResource('tagged', { uriTemplate: { toString: () => 'notes://{tag}' } }, {}, (uri, { tag }) => tag);`,
-        `  navigator.modelContext.registerPrompt('review', { argsSchema: { code: z.string(), style: z.string().optional() } }, ({ code }) => code);`,
-        `  navigator.modelContext.registerPrompt('greet', { argsSchema: z.object({ name: z.string() }) }, ({ name }) => name);`,
-        `  // @ts-expect-error: the reader comes last`,
-        `  navigator.modelContext.registerResource('config', 'config://app', { mimeType: 'text/plain' });`,
-        `}`,
-        `export function Component() {`,
-        `  const state = useTool({ name: 'r', description: 'd', inputSchema: input, execute: ({ a }) => a * 2 });`,
-        `  const last: number | undefined = state.lastResult;`,
-        `  // @ts-expect-error: a is a number`,
-        `  useTool({ name: 'q', description: 'd', inputSchema: input, execute: ({ a }) => a.toUpperCase() });`,
-        `  return last;`,
-        `}`,
-      ].join('\n'),
-    );
-    for (const res of RESOLUTIONS) {
-      const r = tscConsumer(dir, file, res, ['--skipLibCheck']);
-      assert.equal(r.status, 0, `moduleResolution ${res[0]}:\n${r.out}`);
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  checkConsumer('zod.mts', ['zod'], [
+    `import type { ModelContextStandardSchema } from 'modelcontext-polyfill';`,
+    `import { z } from 'zod';`,
+    `import { useTool } from 'modelcontext-polyfill/react';`,
+    `const input = z.object({ a: z.number().default(1) });`,
+    `export const s: ModelContextStandardSchema = input;`,
+    `export async function f() {`,
+    // The tool's input type is the schema's output: \`a\` is a number (not any).
+    `  await document.modelContext.registerTool({ name: 'z', description: 'd', inputSchema: input, execute: ({ a }) => a.toFixed(1) });`,
+    `  navigator.modelContext.registerTool('s', { inputSchema: input, outputSchema: z.object({ n: z.number() }), handler: ({ a }) => ({ content: [], structuredContent: { n: a } }) });`,
+    `  // @ts-expect-error: a is a number`,
+    `  await document.modelContext.registerTool({ name: 'y', description: 'd', inputSchema: input, execute: ({ a }) => a.toUpperCase() });`,
+    `}`,
+    `export function sdkForms() {`,
+    `  navigator.modelContext.registerResource('config', 'config://app', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri: String(uri), text: 'x' }] }));`,
+    `  navigator.modelContext.registerResource('tagged', { uriTemplate: { toString: () => 'notes://{tag}' } }, {}, (uri, { tag }) => tag);`,
+    `  navigator.modelContext.registerPrompt('review', { argsSchema: { code: z.string(), style: z.string().optional() } }, ({ code }) => code);`,
+    `  navigator.modelContext.registerPrompt('greet', { argsSchema: z.object({ name: z.string() }) }, ({ name }) => name);`,
+    `  // @ts-expect-error: the reader comes last`,
+    `  navigator.modelContext.registerResource('config', 'config://app', { mimeType: 'text/plain' });`,
+    `}`,
+    `export function Component() {`,
+    `  const state = useTool({ name: 'r', description: 'd', inputSchema: input, execute: ({ a }) => a * 2 });`,
+    `  const last: number | undefined = state.lastResult;`,
+    `  // @ts-expect-error: a is a number`,
+    `  useTool({ name: 'q', description: 'd', inputSchema: input, execute: ({ a }) => a.toUpperCase() });`,
+    `  return last;`,
+    `}`,
+  ]);
 });
 
 // Unions the declarations spell out that only the Rust source lists.
