@@ -93,12 +93,12 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
   // The MCP TypeScript SDK v1's extra.sendNotification({ method, params }) for the two
   // notifications a call sends about itself: progress (the call's own token, whatever
   // params.progressToken says) and log messages. Resolves when handed over, as the SDK's does.
-  lazy(base, 'sendNotification', (n) => (notification) => {
+  lazy(base, 'sendNotification', (_, o) => (notification) => {
     const { method, params = {} } = notification !== null && typeof notification === 'object' ? notification : {};
     if (method === 'notifications/progress') {
-      dispatch(n, 0, params.progress, params.total, params.message);
+      o.reportProgress(params.progress, params.total, params.message);
     } else if (method === 'notifications/message') {
-      dispatch(n, 1, params.level, params.data, params.logger);
+      o.log(params.level, params.data, params.logger);
     } else {
       return Promise.reject(new TypeError(
         `sendNotification: a call sends notifications/progress or notifications/message, not ${JSON.stringify(String(method))}; ` +
@@ -108,9 +108,9 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
     return Promise.resolve();
   });
   // The MCP TypeScript SDK v2's ctx.mcpReq (a handler's second argument there), made of the
-  // same parts: the request's id, _meta and signal, send and notify (as above), log, and the
-  // two requests it names (elicitInput, requestSampling).
-  lazy(base, 'mcpReq', (n, o) => Object.freeze({
+  // options' own members: the request's id, _meta and signal, send and notify (as above), log,
+  // and the two requests it names (elicitInput, requestSampling).
+  lazy(base, 'mcpReq', (_, o) => Object.freeze({
     get id() { return o.requestId; },
     get _meta() { return o._meta; },
     get signal() { return o.signal; },
@@ -118,9 +118,9 @@ function __mcpCallOptions(requestUserInteraction, dispatch) {
     requestState: () => o.requestState,
     send: (request) => o.sendRequest(request),
     notify: (notification) => o.sendNotification(notification),
-    log: (level, data, logger) => (dispatch(n, 1, level, data, logger), Promise.resolve()),
-    elicitInput: (params) => dispatch(n, 2, 'elicitation/create', params),
-    requestSampling: (params) => dispatch(n, 2, 'sampling/createMessage', params),
+    log: (level, data, logger) => (o.log(level, data, logger), Promise.resolve()),
+    elicitInput: (params) => o.sendRequest('elicitation/create', params),
+    requestSampling: (params) => o.sendRequest('sampling/createMessage', params),
   }));
   const task = Object.create(base);
   lazy(task, 'setStatus', (n) => (message) => dispatch(n, 3, message));

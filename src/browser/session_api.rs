@@ -29,27 +29,24 @@ fn opt_string(def: &JsValue, key: &'static str) -> Result<Option<String>, JsValu
 }
 
 fn opt_json(def: &JsValue, key: &'static str) -> Result<Option<Value>, JsValue> {
-    let v = js::get(def, key)?;
-    if v.is_undefined() || v.is_null() {
-        return Ok(None);
-    }
-    js::to_json(&v)?
-        .map(Some)
-        .ok_or_else(|| js::type_error(&format!("{key} cannot be serialized to JSON")))
+    Ok(opt_schema(def, key, None)?.0)
 }
 
-/// `def[key]`, a tool schema, as JSON; a Standard Schema (zod …) as the JSON Schema it gives for
-/// `io`, returned too (store.rs).
+/// `def[key]` as JSON (`None` when absent). With `io`, it is a tool schema: a Standard Schema
+/// (zod …) is the JSON Schema it gives for `io`, and is returned too (store.rs).
 fn opt_schema(
     def: &JsValue,
     key: &'static str,
-    io: &'static str,
+    io: Option<&'static str>,
 ) -> Result<(Option<Value>, Option<StandardSchema>), JsValue> {
     let v = js::get(def, key)?;
     if v.is_undefined() || v.is_null() {
         return Ok((None, None));
     }
-    let standard = standard_schema(&v, io)?;
+    let standard = match io {
+        Some(io) => standard_schema(&v, io)?,
+        None => None,
+    };
     let v = standard.as_ref().map_or(v, |s| s.json.clone());
     let json = js::to_json(&v)?
         .ok_or_else(|| js::type_error(&format!("{key} cannot be serialized to JSON")))?;
@@ -133,7 +130,7 @@ pub fn register_tool(
         }
     }
     let registration = inner.next_registration();
-    let (input_schema, standard) = opt_schema(def, "inputSchema", "input")?;
+    let (input_schema, standard) = opt_schema(def, "inputSchema", Some("input"))?;
     let input_schema = input_schema.map(SchemaText::from);
     let f = match standard {
         Some(s) => s.validating(&f)?,
@@ -149,7 +146,7 @@ pub fn register_tool(
     );
     t.title = opt_string(def, "title")?;
     t.input_schema = input_schema.clone();
-    t.output_schema = opt_schema(def, "outputSchema", "output")?
+    t.output_schema = opt_schema(def, "outputSchema", Some("output"))?
         .0
         .map(SchemaText::from);
     t.annotations = annotations;
