@@ -420,7 +420,6 @@ interface ModelContextConnectOptions {
   transport?: ModelContextTransportOptions | ModelContextServerTransport;
 }
 
-/** What `modelContext.connect()` resolves with. Everything it registers goes away on `disconnect()`. */
 /** Resources and prompts, registered on a session or on `modelContext` itself. */
 interface ModelContextResourceRegistration {
   /**
@@ -441,6 +440,7 @@ interface ModelContextResourceRegistration {
   registerPrompt(name: string, config: PromptDefinitionBase, callback: PromptHandler): () => void;
 }
 
+/** What `modelContext.connect()` resolves with. Everything it registers goes away on `disconnect()`. */
 interface ModelContextSession extends ModelContextResourceRegistration {
   /** @returns a function that unregisters this tool */
   registerTool<Input extends object = Record<string, any>>(name: string, definition: ToolDefinition<Input>): () => void;
