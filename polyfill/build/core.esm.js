@@ -19,7 +19,7 @@ export async function start({ config, early }) {
     __mcpClientFromGlue(
       () => import('./@@CLIENT_GLUE_JS@@'),
       () => clientUrl
-        ? __mcpFetchWasm(clientUrl, 'the client module', 'clientUrl')
+        ? __mcpFetchWasm(clientUrl, 'the client module', 'clientUrl', !config.clientUrl)
         : Promise.reject(__mcpLoadError(`the client module cannot be found: ${NO_URL}.`)),
     ),
     config.preloadClient,
@@ -28,7 +28,7 @@ export async function start({ config, early }) {
   await glue.default({ module_or_path: module });
   __mcpAcceptSdkForms(glue);
   const compile = validatorUrl
-    ? (url) => __mcpFetchWasm(url, 'the validator module', 'validatorUrl')
+    ? (url) => __mcpFetchWasm(url, 'the validator module', 'validatorUrl', !config.validatorUrl)
     : () => Promise.reject(new Error(NO_URL));
   return {
     wasm: glue,

@@ -150,13 +150,34 @@ function __mcpCompile(bytes, what) {
 }
 
 /**
- * Fetches `url` and compiles it (streaming when the server says application/wasm). `what`
- * names the module in errors, `key` the modelContextPolyfillConfig member that moves it.
+ * What to do when the file at a module's URL is missing. `beside`: the URL is the default one,
+ * next to the script that loads the module (no modelContextPolyfillConfig member set it), where
+ * a bundler that does not copy the files a module names with `new URL('./file.wasm', <the
+ * module's own URL>)` puts nothing: the builders of Angular and esbuild leave the wasm files in
+ * node_modules. The ways out are then a copy (in Angular, an `assets` entry), the inline entry,
+ * or the config member.
  */
-async function __mcpFetchWasm(url, what, key) {
+function __mcpMissingFix(key, beside) {
+  const move = `set modelContextPolyfillConfig.${key} to its URL (before the polyfill loads).`;
+  if (!beside) return `serve it there, or ${move}`;
+  return (
+    "the file is looked for beside the script that loads it, where some bundlers (Angular's, esbuild) " +
+    'copy nothing: copy node_modules/modelcontext-polyfill/dist/*.wasm there (Angular: add { "glob": "*.wasm", ' +
+    '"input": "node_modules/modelcontext-polyfill/dist", "output": "/" } to the build\'s "assets"), import ' +
+    `'modelcontext-polyfill/inline' (it carries the modules), or ${move}`
+  );
+}
+
+/**
+ * Fetches `url` and compiles it (streaming when the server says application/wasm). `what`
+ * names the module in errors, `key` the modelContextPolyfillConfig member that moves it;
+ * `beside`: `url` is the default one, beside the loading script (see __mcpMissingFix).
+ */
+async function __mcpFetchWasm(url, what, key, beside = false) {
   const none = __mcpNoWasm(what);
   if (none) throw none;
   const move = `serve it there, or set modelContextPolyfillConfig.${key} to its URL (before the polyfill loads).`;
+  const missing = __mcpMissingFix(key, beside);
   const fs = __mcpFileSystem(url);
   if (fs) {
     let bytes;
@@ -175,7 +196,7 @@ async function __mcpFetchWasm(url, what, key) {
   const type = response.headers.get('content-type') || '';
   const wasm = /^application\/wasm\b/i.test(type);
   if (!response.ok) {
-    const detail = `HTTP ${response.status} ${response.statusText}`.trim() + `; ${move}`;
+    const detail = `HTTP ${response.status} ${response.statusText}`.trim() + `; ${response.status === 404 ? missing : move}`;
     throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
   }
   if (wasm && typeof WebAssembly.compileStreaming === 'function') {
@@ -190,7 +211,7 @@ async function __mcpFetchWasm(url, what, key) {
     const detail =
       `it is not WebAssembly: the server answered HTTP ${response.status} with ` +
       `${type ? `Content-Type ${type}` : 'no Content-Type'} (the file is missing there and the server sent ` +
-      `something else); ${move}`;
+      `something else); ${missing}`;
     throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
   }
   return __mcpCompile(bytes, what);
@@ -215,14 +236,18 @@ function __mcpModuleUrl(configured, fallback) {
 }
 
 /**
- * Vite's dev server runs dependencies from node_modules/.vite/deps/, where it copies no assets:
- * from there, a wasm file is asked for where the package keeps it.
+ * Vite's dev server runs dependencies from its cache's deps/ directory, where it copies no
+ * assets: node_modules/.vite/deps/ by default, .angular/cache/<version>/<project>/vite/deps/
+ * under Angular's dev server (`ng serve`, which serves files of the workspace under /@fs/).
+ * From there, a wasm file is asked for where the package keeps it.
  */
 function __mcpFromPackage(url) {
   // (The cheap test first: compiling the pattern showed in the profile of every start.)
-  if (!url || !url.includes('/.vite/deps/')) return url;
-  const m = /^(.*\/node_modules\/)\.vite\/deps\/(?:[^/?#]*\/)*([^/?#]+\.wasm)(?:[?#].*)?$/.exec(url);
-  return m ? `${m[1]}modelcontext-polyfill/dist/${m[2]}` : url;
+  if (!url || !url.includes('/deps/')) return url;
+  const vite = /^(.*\/node_modules\/)\.vite\/deps\/(?:[^/?#]*\/)*([^/?#]+\.wasm)(?:[?#].*)?$/.exec(url);
+  if (vite) return `${vite[1]}modelcontext-polyfill/dist/${vite[2]}`;
+  const angular = /^(.*\/)\.angular\/cache\/[^/?#]+\/[^/?#]+\/vite\/deps\/(?:[^/?#]*\/)*([^/?#]+\.wasm)(?:[?#].*)?$/.exec(url);
+  return angular ? `${angular[1]}node_modules/modelcontext-polyfill/dist/${angular[2]}` : url;
 }
 
 /**
@@ -235,7 +260,7 @@ function __mcpFromPackage(url) {
 function __mcpStartCore(config, beside, importGlue, noUrl) {
   const url = __mcpFromPackage(__mcpModuleUrl(config.coreUrl, beside));
   const module = url
-    ? __mcpFetchWasm(url, 'the core module', 'coreUrl')
+    ? __mcpFetchWasm(url, 'the core module', 'coreUrl', !config.coreUrl)
     : Promise.reject(__mcpLoadError(`the core module cannot be found: ${noUrl}.`));
   let glue;
   try {

@@ -159,7 +159,22 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       await page.waitForFunction(() => document.modelContext);
       const r = await page.evaluate(observeFailure);
       const url = server.url('/no/such/core.wasm').replace(/[.?]/g, '\\$&');
-      assertFailure(r, consoleMessages, new RegExp(`core module ${url} could not be loaded: HTTP 404.*modelContextPolyfillConfig\\.coreUrl`));
+      assertFailure(r, consoleMessages, new RegExp(`core module ${url} could not be loaded: HTTP 404 Not Found; serve it there, or set modelContextPolyfillConfig\\.coreUrl`));
+      // A URL the page set is where the page said: no bundler advice.
+      assert.doesNotMatch(r.register.message, /beside the script|assets/);
+    }, { allowPageErrors: true }));
+
+  test(`${build} build: the core wasm missing from beside the script says where it is looked for and the ways out (a copy, the inline entry, the config key)`, () =>
+    withPage(async ({ page, goto, context, consoleMessages }) => {
+      await context.route(`**/${CORE_WASM}`, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+      await goto(await inlinePage(tag));
+      await page.waitForFunction(() => document.modelContext);
+      const r = await page.evaluate(observeFailure);
+      assertFailure(r, consoleMessages, new RegExp(
+        `${CORE_WASM} could not be loaded: HTTP 404 Not Found; the file is looked for beside the script that loads it, .*` +
+          `copy node_modules/modelcontext-polyfill/dist/\\*\\.wasm there .*"assets".*` +
+          `import 'modelcontext-polyfill/inline'.*modelContextPolyfillConfig\\.coreUrl`,
+      ));
     }, { allowPageErrors: true }));
 
   test(`${build} build: HTML served instead of the core wasm says so (content type, URL, config key), not "magic word"`, () =>
@@ -439,6 +454,8 @@ test('a validator URL answered with HTML: the console says so when the first too
     const warnings = consoleMessages.filter((m) => /validator module .*could not be loaded/.test(m.text)).map((m) => m.text);
     assert.equal(warnings.length, 1, consoleMessages.map((m) => m.text).join('\n'));
     assert.match(warnings[0], /it is not WebAssembly: the server answered HTTP 200 with Content-Type text\/html.*modelContextPolyfillConfig\.validatorUrl/);
+    // Its URL is the default one, beside the script: the ways out of a bundler that left it behind.
+    assert.match(warnings[0], /looked for beside the script that loads it.*"assets".*import 'modelcontext-polyfill\/inline'/);
     assert.doesNotMatch(warnings[0], /magic/);
   }));
 
