@@ -7,7 +7,9 @@
 // Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/),
 // webpack 5 and Rspack (no config file), Parcel 2 (no config); Rollup (node-resolve) and
 // esbuild (--bundle) with the `inline` entry; and esbuild with the main entry, which copies no
-// wasm: a clear error naming the way out. And React through modelcontext-polyfill/react in
+// wasm: a clear error naming the way out. Angular 20: `ng build` with the example's `assets`
+// entry, without it (the error names the entry), and `ng serve`, whose pre-bundled dependencies
+// live in .angular/cache/. And React through modelcontext-polyfill/react in
 // Vite's dev server, and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill there; and
 // the test runners' DOM emulations, where tests load the package from node_modules under Node:
 // Vitest with jsdom and happy-dom, Jest with its jsdom environment (no MessageChannel there).
@@ -16,8 +18,9 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { withPage, REPO_ROOT, CRATE_VERSION, requireDist } from './harness.mjs';
+import { startStaticServer } from '../../scripts/lib/static-server.mjs';
 
 const EXAMPLES = path.join(REPO_ROOT, 'examples', 'bundlers');
 const WORK = path.join(REPO_ROOT, 'target', 'bundlers');
@@ -158,6 +161,133 @@ test('esbuild --bundle with the main entry: the object exists and the error name
   const r = await result(url);
   assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module cannot be found: this bundle has no import\.meta\.url.*import 'modelcontext-polyfill\/inline'/);
   assert.equal(r.errors.filter((e) => e.startsWith('modelcontext-polyfill:')).length, 1, r.errors.join('\n'));
+});
+
+/**
+ * examples/bundlers/angular as a developer has it: Angular's toolchain (the example's own
+ * package.json, the polyfill left out) installed from the registry into
+ * target/bundlers/angular/node_modules, kept while those versions stay the same (the repository's
+ * TypeScript 7 is too new for Angular 20, so it cannot share the repository's devDependencies);
+ * the app beside it with the tarball in its node_modules. `assets: false` drops angular.json's
+ * entry that copies the wasm files. Returns the app's directory.
+ */
+function angularApp({ assets = true } = {}) {
+  const root = path.join(WORK, 'angular');
+  const example = path.join(EXAMPLES, 'angular');
+  const { dependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(example, 'package.json'), 'utf8'));
+  const toolchain = { ...dependencies, ...devDependencies };
+  delete toolchain['modelcontext-polyfill'];
+  const manifest = JSON.stringify({ private: true, dependencies: toolchain }, null, 2);
+  const stamp = path.join(root, 'package.json');
+  if (!fs.existsSync(stamp) || fs.readFileSync(stamp, 'utf8') !== manifest || !fs.existsSync(path.join(root, 'node_modules', '.bin', 'ng'))) {
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.mkdirSync(root, { recursive: true });
+    fs.writeFileSync(stamp, manifest);
+    run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], root);
+  }
+  for (const d of ['app', 'shared']) fs.rmSync(path.join(root, d), { recursive: true, force: true });
+  fs.cpSync(path.join(EXAMPLES, 'shared'), path.join(root, 'shared'), { recursive: true });
+  const dir = path.join(root, 'app');
+  fs.cpSync(example, dir, { recursive: true });
+  const pkg = path.join(dir, 'node_modules', 'modelcontext-polyfill');
+  fs.mkdirSync(pkg, { recursive: true });
+  run('tar', ['xzf', TARBALL, '-C', pkg, '--strip-components=1'], dir);
+  if (!assets) {
+    const file = path.join(dir, 'angular.json');
+    const config = JSON.parse(fs.readFileSync(file, 'utf8'));
+    delete config.projects.app.architect.build.options.assets;
+    fs.writeFileSync(file, JSON.stringify(config, null, 2));
+  }
+  return dir;
+}
+
+const NG = (dir) => path.join(dir, '..', 'node_modules', '.bin', 'ng');
+const NG_ENV = { NG_CLI_ANALYTICS: 'false', NO_COLOR: '1' };
+
+/** `ng build` of the Angular app in `dir`, its dist/browser/ served by a static server for `fn(origin)`. */
+async function withAngularBuild(dir, fn) {
+  const r = spawnSync(NG(dir), ['build'], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...NG_ENV } });
+  assert.equal(r.status, 0, `ng build failed:\n${r.stdout}\n${r.stderr}`);
+  const server = await startStaticServer({ root: path.join(dir, 'dist', 'browser'), port: 0 });
+  try {
+    return await fn(server.origin);
+  } finally {
+    await server.close();
+  }
+}
+
+/** The app's results, the tools listed once the component registered its own, console errors. */
+function angularResult(url) {
+  return withPage(async ({ page, consoleMessages }) => {
+    await page.goto(url);
+    await page.waitForFunction(() => window.result, null, { timeout: 30_000 });
+    const result = await page.evaluate(() => window.result);
+    if (result.error) return { result, errors: consoleMessages.filter((m) => m.type === 'error').map((m) => m.text) };
+    await page.waitForFunction(async () => (await document.modelContext.getTools()).some((t) => t.name === 'component_status'));
+    const tools = await page.evaluate(async () => (await document.modelContext.getTools()).map((t) => t.name).sort());
+    const status = await page.evaluate(async () => {
+      const tool = (await document.modelContext.getTools()).find((t) => t.name === 'component_status');
+      return document.modelContext.executeTool(tool, {});
+    });
+    return { result, tools, status, errors: consoleMessages.filter((m) => m.type === 'error').map((m) => m.text) };
+  }, { timeout: 30_000 });
+}
+
+test("Angular 20 (ng build, the example's assets entry): the three wasm files beside the bundle; the calls work; a component's tool", async () => {
+  const dir = angularApp();
+  await withAngularBuild(dir, async (origin) => {
+    const files = fs.readdirSync(path.join(dir, 'dist', 'browser'));
+    assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
+    const r = await angularResult(`${origin}/`);
+    assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+    assert.deepEqual(r.tools, ['add', 'component_status', 'greet']);
+    assert.equal(r.status, 'component_status registered');
+    assert.deepEqual(r.errors, []);
+  });
+});
+
+test('Angular 20 (ng build without the assets entry): the error names the entry to add and the inline import', async () => {
+  const dir = angularApp({ assets: false });
+  await withAngularBuild(dir, async (origin) => {
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'dist', 'browser')).filter((f) => f.endsWith('.wasm')), []);
+    const r = await angularResult(`${origin}/`);
+    assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module http:\/\/[^ ]+\/modelcontext_glue_bg\.wasm could not be loaded: HTTP 404/);
+    assert.match(r.result.error, /\{ "glob": "\*\.wasm", "input": "node_modules\/modelcontext-polyfill\/dist", "output": "\/" \} to the build's "assets"/);
+    assert.match(r.result.error, /import 'modelcontext-polyfill\/inline'/);
+    assert.equal(r.errors.filter((e) => e.startsWith('modelcontext-polyfill:')).length, 1, r.errors.join('\n'));
+  });
+});
+
+test("Angular 20 dev server (ng serve, no assets entry): the dependencies pre-bundled in .angular/cache still find the three wasm files", async () => {
+  const dir = angularApp({ assets: false });
+  const child = spawn(NG(dir), ['serve', '--port', '0', '--host', '127.0.0.1'], { cwd: dir, env: { ...process.env, ...NG_ENV }, detached: true });
+  let output = '';
+  try {
+    const origin = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`ng serve did not start:\n${output}`)), 120_000);
+      const seen = (chunk) => {
+        output += chunk;
+        const m = /Local:\s+(http:\/\/[^\s/]+)/.exec(output);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      };
+      child.stdout.on('data', seen);
+      child.stderr.on('data', seen);
+      child.on('exit', (code) => reject(new Error(`ng serve exited (${code}):\n${output}`)));
+    });
+    const r = await angularResult(`${origin}/`);
+    assert.deepEqual(r.result, WORKS, `${r.errors.join('\n')}\n${output}`);
+    assert.deepEqual(r.tools, ['add', 'component_status', 'greet']);
+    assert.deepEqual(r.errors, []);
+  } finally {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // (already gone)
+    }
+  }
 });
 
 test('React (modelcontext-polyfill/react) in Vite dev under StrictMode: one registration, call state for UI, remount and unmount', async () => {
