@@ -169,9 +169,11 @@ test('esbuild --bundle with the main entry: the object exists and the error name
  * target/bundlers/angular/node_modules, kept while those versions stay the same (the repository's
  * TypeScript 7 is too new for Angular 20, so it cannot share the repository's devDependencies);
  * the app beside it with the tarball in its node_modules. `assets: false` drops angular.json's
- * entry that copies the wasm files. Returns the app's directory.
+ * entry that copies the wasm files; `zoneless: true` makes the app zoneless (no zone.js, whose
+ * presence makes the CLI rewrite every async function, the package's included, as generators).
+ * Returns the app's directory.
  */
-function angularApp({ assets = true } = {}) {
+function angularApp({ assets = true, zoneless = false } = {}) {
   const root = path.join(WORK, 'angular');
   const example = path.join(EXAMPLES, 'angular');
   const { dependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(example, 'package.json'), 'utf8'));
@@ -192,12 +194,21 @@ function angularApp({ assets = true } = {}) {
   const pkg = path.join(dir, 'node_modules', 'modelcontext-polyfill');
   fs.mkdirSync(pkg, { recursive: true });
   run('tar', ['xzf', TARBALL, '-C', pkg, '--strip-components=1'], dir);
-  if (!assets) {
-    const file = path.join(dir, 'angular.json');
-    const config = JSON.parse(fs.readFileSync(file, 'utf8'));
-    delete config.projects.app.architect.build.options.assets;
-    fs.writeFileSync(file, JSON.stringify(config, null, 2));
+  const file = path.join(dir, 'angular.json');
+  const config = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const options = config.projects.app.architect.build.options;
+  if (!assets) delete options.assets;
+  if (zoneless) {
+    delete options.polyfills;
+    const main = path.join(dir, 'src', 'main.ts');
+    const source = fs.readFileSync(main, 'utf8');
+    const zoneless = source
+      .replace('provideZoneChangeDetection, ', 'provideZonelessChangeDetection, ')
+      .replace('provideZoneChangeDetection({ eventCoalescing: true })', 'provideZonelessChangeDetection()');
+    assert.notEqual(zoneless, source, 'main.ts provides zone change detection');
+    fs.writeFileSync(main, zoneless);
   }
+  fs.writeFileSync(file, JSON.stringify(config, null, 2));
   return dir;
 }
 
@@ -233,7 +244,7 @@ function angularResult(url) {
   }, { timeout: 30_000 });
 }
 
-test("Angular 20 (ng build, the example's assets entry): the three wasm files beside the bundle; the calls work; a component's tool", async () => {
+test("Angular 20 (ng build, the example's assets entry, zone.js): the three wasm files beside the bundle; the calls work; a component's tool", async () => {
   const dir = angularApp();
   await withAngularBuild(dir, async (origin) => {
     const files = fs.readdirSync(path.join(dir, 'dist', 'browser'));
@@ -258,8 +269,8 @@ test('Angular 20 (ng build without the assets entry): the error names the entry 
   });
 });
 
-test("Angular 20 dev server (ng serve, no assets entry): the dependencies pre-bundled in .angular/cache still find the three wasm files", async () => {
-  const dir = angularApp({ assets: false });
+test("Angular 20 dev server (ng serve, no assets entry, zoneless): the dependencies pre-bundled in .angular/cache still find the three wasm files", async () => {
+  const dir = angularApp({ assets: false, zoneless: true });
   const child = spawn(NG(dir), ['serve', '--port', '0', '--host', '127.0.0.1'], { cwd: dir, env: { ...process.env, ...NG_ENV }, detached: true });
   let output = '';
   try {

@@ -4,7 +4,7 @@
 // (Or import 'modelcontext-polyfill/inline', which carries them: nothing to copy.)
 import 'modelcontext-polyfill';
 import '../../shared/app.js'; // uses document.modelContext as soon as it runs
-import { Component, DestroyRef, inject, provideZonelessChangeDetection, signal } from '@angular/core';
+import { Component, DestroyRef, inject, provideZoneChangeDetection, signal } from '@angular/core';
 import { bootstrapApplication } from '@angular/platform-browser';
 
 // A component's tool lives as long as the component: its AbortSignal unregisters it.
@@ -33,4 +33,4 @@ class App {
   }
 }
 
-bootstrapApplication(App, { providers: [provideZonelessChangeDetection()] });
+bootstrapApplication(App, { providers: [provideZoneChangeDetection({ eventCoalescing: true })] });
