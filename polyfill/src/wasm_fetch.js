@@ -62,8 +62,23 @@ function __mcpUnreachable(what, done, e, url, fix, directive = '') {
     }
     return `${reason}: the page's Content-Security-Policy does not allow it (${directive}). Add ${origin} to ${directive}, or ${fix}`;
   }
+  if (__mcpBuildMachinePath(url)) {
+    return (
+      `${reason}. It is a file: URL in a page served over http(s): the bundler wrote the path the ` +
+      "package's script had on the machine that built the page where its URL belongs (webpack does so " +
+      "when it rewrites the module's own URL but not new URL(), as Angular's webpack builder has it). Copy " +
+      'node_modules/modelcontext-polyfill/dist/*.wasm to where the page is served and set ' +
+      'modelContextPolyfillConfig.coreUrl, validatorUrl and clientUrl to their URLs before the polyfill ' +
+      "loads, or import 'modelcontext-polyfill/inline', which carries the modules."
+    );
+  }
   const hint = __mcpCorsHint(url);
   return `${reason}${hint ? `. ${hint}; or ${fix}` : `; ${fix}`}`;
+}
+
+/** Whether `url` is a file: URL while this realm was served over http(s): a build machine's path. */
+function __mcpBuildMachinePath(url) {
+  return /^file:/i.test(url) && typeof location === 'object' && location !== null && /^https?:$/.test(location.protocol);
 }
 
 /**
