@@ -9,7 +9,9 @@
 // esbuild (--bundle) with the `inline` entry; and esbuild with the main entry, which copies no
 // wasm: a clear error naming the way out. Angular 20: `ng build` with the example's `assets`
 // entry, without it (the error names the entry), and `ng serve`, whose pre-bundled dependencies
-// live in .angular/cache/. And React through modelcontext-polyfill/react in
+// live in .angular/cache/; Angular's older webpack builder, which writes file: URLs of the build
+// machine into the bundle (the error says so; the URLs set in index.html work). And React
+// through modelcontext-polyfill/react in
 // Vite's dev server, and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill there; and
 // the test runners' DOM emulations, where tests load the package from node_modules under Node:
 // Vitest with jsdom and happy-dom, Jest with its jsdom environment (no MessageChannel there).
@@ -173,11 +175,12 @@ test('esbuild --bundle with the main entry: the object exists and the error name
  * presence makes the CLI rewrite every async function, the package's included, as generators).
  * Returns the app's directory.
  */
-function angularApp({ assets = true, zoneless = false } = {}) {
+function angularApp({ assets = true, zoneless = false, webpack = false } = {}) {
   const root = path.join(WORK, 'angular');
   const example = path.join(EXAMPLES, 'angular');
   const { dependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(example, 'package.json'), 'utf8'));
-  const toolchain = { ...dependencies, ...devDependencies };
+  // And Angular's webpack builder, which apps made before Angular 17 still build with.
+  const toolchain = { ...dependencies, ...devDependencies, '@angular-devkit/build-angular': devDependencies['@angular/build'] };
   delete toolchain['modelcontext-polyfill'];
   const manifest = JSON.stringify({ private: true, dependencies: toolchain }, null, 2);
   const stamp = path.join(root, 'package.json');
@@ -198,6 +201,18 @@ function angularApp({ assets = true, zoneless = false } = {}) {
   const config = JSON.parse(fs.readFileSync(file, 'utf8'));
   const options = config.projects.app.architect.build.options;
   if (!assets) delete options.assets;
+  if (webpack) {
+    // The builder `ng new` made before Angular 17 (@angular-devkit/build-angular:browser): its
+    // entry option is `main`, and it writes to outputPath itself (no browser/ directory).
+    const build = config.projects.app.architect.build;
+    build.builder = '@angular-devkit/build-angular:browser';
+    options.main = options.browser;
+    delete options.browser;
+    options.outputPath = 'dist/browser';
+    for (const c of Object.values(build.configurations)) {
+      if (c.optimization === false) Object.assign(c, { buildOptimizer: false, vendorChunk: true, namedChunks: true });
+    }
+  }
   if (zoneless) {
     delete options.polyfills;
     const main = path.join(dir, 'src', 'main.ts');
@@ -266,6 +281,31 @@ test('Angular 20 (ng build without the assets entry): the error names the entry 
     assert.match(r.result.error, /\{ "glob": "\*\.wasm", "input": "node_modules\/modelcontext-polyfill\/dist", "output": "\/" \} to the build's "assets"/);
     assert.match(r.result.error, /import 'modelcontext-polyfill\/inline'/);
     assert.equal(r.errors.filter((e) => e.startsWith('modelcontext-polyfill:')).length, 1, r.errors.join('\n'));
+  });
+});
+
+test("Angular's webpack builder (build-angular:browser): it writes the build machine's path where the package's URL belongs; the error says so and the ways out", async () => {
+  const dir = angularApp({ webpack: true });
+  await withAngularBuild(dir, async (origin) => {
+    const bundle = fs.readdirSync(path.join(dir, 'dist', 'browser')).filter((f) => f.endsWith('.js'));
+    assert.ok(bundle.some((f) => fs.readFileSync(path.join(dir, 'dist', 'browser', f), 'utf8').includes('file:///')), 'the builder still writes file: URLs');
+    const r = await angularResult(`${origin}/`);
+    assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module file:\/\/\/.*\/modelcontext_glue_bg\.wasm could not be loaded: .*It is a file: URL in a page served over http\(s\): the bundler wrote the path/);
+    assert.match(r.result.error, /set modelContextPolyfillConfig\.coreUrl, validatorUrl and clientUrl to their URLs before the polyfill loads, or import 'modelcontext-polyfill\/inline'/);
+    assert.doesNotMatch(r.result.error, /opened from disk/);
+  });
+});
+
+test("Angular's webpack builder with the assets entry and the three URLs set in index.html: the calls work", async () => {
+  const dir = angularApp({ webpack: true });
+  const index = path.join(dir, 'src', 'index.html');
+  const urls = "modelContextPolyfillConfig = { coreUrl: 'modelcontext_glue_bg.wasm', validatorUrl: 'modelcontext_validator.wasm', clientUrl: 'modelcontext_client_glue_bg.wasm' };";
+  fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace('</head>', `<script>${urls}</script>\n</head>`));
+  await withAngularBuild(dir, async (origin) => {
+    const r = await angularResult(`${origin}/`);
+    assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+    assert.deepEqual(r.tools, ['add', 'component_status', 'greet']);
+    assert.deepEqual(r.errors, []);
   });
 });
 
