@@ -252,15 +252,16 @@ function __mcpModuleUrl(configured, fallback) {
 
 /**
  * Vite's dev server runs dependencies from its cache's deps/ directory, where it copies no
- * assets: node_modules/.vite/deps/ by default, .angular/cache/<version>/<project>/vite/deps/
- * under Angular's dev server (`ng serve`, which serves files of the workspace under /@fs/).
- * From there, a wasm file is asked for where the package keeps it.
+ * assets: node_modules/.vite/deps/ by default, node_modules/.cache/vite/client/deps/ under Nuxt,
+ * .angular/cache/<version>/<project>/vite/deps/ under Angular's dev server (`ng serve`, which
+ * serves the workspace's files under /@fs/). From there, a wasm file is asked for where the
+ * package keeps it.
  */
 function __mcpFromPackage(url) {
   // (The cheap test first: compiling the pattern showed in the profile of every start.)
   if (!url || !url.includes('/deps/')) return url;
-  const vite = /^(.*\/node_modules\/)\.vite\/deps\/(?:[^/?#]*\/)*([^/?#]+\.wasm)(?:[?#].*)?$/.exec(url);
-  if (vite) return `${vite[1]}modelcontext-polyfill/dist/${vite[2]}`;
+  const cache = /^(.*?\/node_modules\/)\.[^/?#]+\/(?:[^?#]*\/)?deps\/(?:[^/?#]*\/)*([^/?#]+\.wasm)(?:[?#].*)?$/.exec(url);
+  if (cache) return `${cache[1]}modelcontext-polyfill/dist/${cache[2]}`;
   const angular = /^(.*\/)\.angular\/cache\/[^/?#]+\/[^/?#]+\/vite\/deps\/(?:[^/?#]*\/)*([^/?#]+\.wasm)(?:[?#].*)?$/.exec(url);
   return angular ? `${angular[1]}node_modules/modelcontext-polyfill/dist/${angular[2]}` : url;
 }
