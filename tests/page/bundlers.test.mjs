@@ -4,7 +4,8 @@
 // invalid one rejects with DataError (a plain schema checked by the core, and a pattern that needs
 // the validator module), then an McpClient calls a tool (the client module): all three wasm files.
 //
-// Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/),
+// Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/; Vite 7's
+// leaves their new URL()s pointing there, also from where Nuxt keeps its cache),
 // webpack 5 and Rspack (no config file), Parcel 2 (no config); Rollup (node-resolve) and
 // esbuild (--bundle) with the `inline` entry; and esbuild with the main entry, which copies no
 // wasm: a clear error naming the way out. Angular 20: `ng build` with the example's `assets`
@@ -78,12 +79,15 @@ function result(url, { absolute = false } = {}) {
 // Then an McpClient calls `add` through the page's tab server: the client module's wasm too.
 const WORKS = { valid: '5', invalid: 'DataError', patternValid: 'hi ada', patternInvalid: 'DataError', viaClient: '42' };
 
-/** Runs `fn(origin)` with Vite serving `dir`: its dev server (`dev`) or `vite preview` of dist/. */
-async function withVite(kind, dir, fn) {
-  const vite = await import(VITE);
+/**
+ * Runs `fn(origin)` with Vite serving `dir`: its dev server (`dev`) or `vite preview` of dist/;
+ * `config`: more of Vite's inline configuration; `entry`: another Vite's module.
+ */
+async function withVite(kind, dir, fn, config = {}, entry = VITE) {
+  const vite = await import(entry);
   const where = { port: 0, host: '127.0.0.1' };
   const server = kind === 'dev'
-    ? await vite.createServer({ root: dir, logLevel: 'silent', server: where })
+    ? await vite.createServer({ root: dir, logLevel: 'silent', server: where, ...config })
     : await vite.preview({ root: dir, logLevel: 'silent', preview: where });
   if (kind === 'dev') await server.listen();
   try {
@@ -166,25 +170,18 @@ test('esbuild --bundle with the main entry: the object exists and the error name
 });
 
 /**
- * examples/bundlers/angular as a developer has it: Angular's toolchain (the example's own
- * package.json, the polyfill left out) installed from the registry into
- * target/bundlers/angular/node_modules, kept while those versions stay the same (the repository's
- * TypeScript 7 is too new for Angular 20, so it cannot share the repository's devDependencies);
- * the app beside it with the tarball in its node_modules. `assets: false` drops angular.json's
- * entry that copies the wasm files; `zoneless: true` makes the app zoneless (no zone.js, whose
- * presence makes the CLI rewrite every async function, the package's included, as generators).
- * Returns the app's directory.
+ * A toolchain from the registry (`deps`: name → exact version) in target/bundlers/<name>/, kept
+ * there while the versions stay the same, for what cannot share the repository's
+ * devDependencies; and beside it a fresh copy of examples/bundlers/<example> (with shared/),
+ * the tarball in its node_modules. Returns the app's directory (the toolchain is found by
+ * walking up from it).
  */
-function angularApp({ assets = true, zoneless = false, webpack = false } = {}) {
-  const root = path.join(WORK, 'angular');
-  const example = path.join(EXAMPLES, 'angular');
-  const { dependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(example, 'package.json'), 'utf8'));
-  // And Angular's webpack builder, which apps made before Angular 17 still build with.
-  const toolchain = { ...dependencies, ...devDependencies, '@angular-devkit/build-angular': devDependencies['@angular/build'] };
-  delete toolchain['modelcontext-polyfill'];
-  const manifest = JSON.stringify({ private: true, dependencies: toolchain }, null, 2);
+function registryApp(name, example, deps) {
+  const root = path.join(WORK, name);
+  const manifest = JSON.stringify({ private: true, dependencies: deps }, null, 2);
   const stamp = path.join(root, 'package.json');
-  if (!fs.existsSync(stamp) || fs.readFileSync(stamp, 'utf8') !== manifest || !fs.existsSync(path.join(root, 'node_modules', '.bin', 'ng'))) {
+  const installed = fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === manifest && fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'));
+  if (!installed) {
     fs.rmSync(root, { recursive: true, force: true });
     fs.mkdirSync(root, { recursive: true });
     fs.writeFileSync(stamp, manifest);
@@ -193,10 +190,41 @@ function angularApp({ assets = true, zoneless = false, webpack = false } = {}) {
   for (const d of ['app', 'shared']) fs.rmSync(path.join(root, d), { recursive: true, force: true });
   fs.cpSync(path.join(EXAMPLES, 'shared'), path.join(root, 'shared'), { recursive: true });
   const dir = path.join(root, 'app');
-  fs.cpSync(example, dir, { recursive: true });
+  fs.cpSync(path.join(EXAMPLES, example), dir, { recursive: true });
   const pkg = path.join(dir, 'node_modules', 'modelcontext-polyfill');
   fs.mkdirSync(pkg, { recursive: true });
   run('tar', ['xzf', TARBALL, '-C', pkg, '--strip-components=1'], dir);
+  return dir;
+}
+
+test('Vite 7 dev server, whose pre-bundled dependencies keep their new URL()s as written: from node_modules/.vite/deps/, and from node_modules/.cache/vite/client/deps/ where Nuxt keeps them, the three wasm files are found in the package', async () => {
+  // (Vite 8 rewrites those URLs to the package's files itself.)
+  const dir = registryApp('vite7', 'vite', { vite: '7.3.6' });
+  const entry = new URL(`file://${path.join(dir, '..', 'node_modules', 'vite', 'dist', 'node', 'index.js')}`).href;
+  for (const cacheDir of [path.join(dir, 'node_modules', '.vite'), path.join(dir, 'node_modules', '.cache', 'vite', 'client')]) {
+    const r = await withVite('dev', dir, (origin) => result(`${origin}/`, { absolute: true }), { cacheDir }, entry);
+    assert.deepEqual(r.result, WORKS, `${cacheDir}: ${r.errors.join('\n')}`);
+    const deps = path.join(cacheDir, 'deps');
+    const bundled = fs.readFileSync(path.join(deps, fs.readdirSync(deps).find((f) => /^modelcontext-polyfill\.js$/.test(f))), 'utf8');
+    assert.match(bundled, /new URL\(["']\.\/modelcontext_glue_bg\.wasm["'],\s*import\.meta\.url\)/, 'the URL as the package wrote it');
+  }
+});
+
+/**
+ * examples/bundlers/angular as a developer has it: Angular's toolchain (the example's own
+ * package.json, the polyfill left out, and the webpack builder) from the registry
+ * (registryApp: the repository's TypeScript 7 is too new for Angular 20). `assets: false` drops
+ * angular.json's entry that copies the wasm files; `zoneless: true` makes the app zoneless (no
+ * zone.js, whose presence makes the CLI rewrite every async function, the package's included, as
+ * generators); `webpack: true` builds with Angular's webpack builder. Returns the app's
+ * directory.
+ */
+function angularApp({ assets = true, zoneless = false, webpack = false } = {}) {
+  const { dependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'angular', 'package.json'), 'utf8'));
+  // And Angular's webpack builder, which apps made before Angular 17 still build with.
+  const toolchain = { ...dependencies, ...devDependencies, '@angular-devkit/build-angular': devDependencies['@angular/build'] };
+  delete toolchain['modelcontext-polyfill'];
+  const dir = registryApp('angular', 'angular', toolchain);
   const file = path.join(dir, 'angular.json');
   const config = JSON.parse(fs.readFileSync(file, 'utf8'));
   const options = config.projects.app.architect.build.options;
