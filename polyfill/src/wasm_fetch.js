@@ -165,7 +165,8 @@ function __mcpCompile(bytes, what) {
 }
 
 /**
- * What to do when the file at a module's URL is missing. `beside`: the URL is the default one,
+ * What to do when the file at a module's URL is missing (or, with `beside` false, cannot be had
+ * there for another reason: serve it, or move the URL). `beside`: the URL is the default one,
  * next to the script that loads the module (no modelContextPolyfillConfig member set it), where
  * a bundler that does not copy the files a module names with `new URL('./file.wasm', <the
  * module's own URL>)` puts nothing: the builders of Angular and esbuild leave the wasm files in
@@ -191,7 +192,7 @@ function __mcpMissingFix(key, beside) {
 async function __mcpFetchWasm(url, what, key, beside = false) {
   const none = __mcpNoWasm(what);
   if (none) throw none;
-  const move = `serve it there, or set modelContextPolyfillConfig.${key} to its URL (before the polyfill loads).`;
+  const move = __mcpMissingFix(key, false);
   const missing = __mcpMissingFix(key, beside);
   const fs = __mcpFileSystem(url);
   if (fs) {

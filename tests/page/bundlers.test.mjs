@@ -45,17 +45,26 @@ before(() => {
   assert.ok(fs.existsSync(TARBALL), TARBALL);
 });
 
+/**
+ * Copies examples/bundlers/<example> to <root>/app (and shared/ to <root>/shared), the tarball
+ * in its node_modules; returns the app's directory.
+ */
+function copyApp(root, example) {
+  fs.mkdirSync(root, { recursive: true });
+  fs.cpSync(path.join(EXAMPLES, 'shared'), path.join(root, 'shared'), { recursive: true });
+  const dir = path.join(root, 'app');
+  fs.cpSync(path.join(EXAMPLES, example), dir, { recursive: true });
+  const pkg = path.join(dir, 'node_modules', 'modelcontext-polyfill');
+  fs.mkdirSync(pkg, { recursive: true });
+  run('tar', ['xzf', TARBALL, '-C', pkg, '--strip-components=1'], dir);
+  return dir;
+}
+
 /** A fresh copy of examples/bundlers/<tool> (and shared/) with the tarball in its node_modules. */
 function app(tool, { main } = {}) {
   const root = path.join(WORK, `${tool}${main ? '-main' : ''}`);
   fs.rmSync(root, { recursive: true, force: true });
-  fs.mkdirSync(root, { recursive: true });
-  fs.cpSync(path.join(EXAMPLES, 'shared'), path.join(root, 'shared'), { recursive: true });
-  const dir = path.join(root, 'app');
-  fs.cpSync(path.join(EXAMPLES, tool), dir, { recursive: true });
-  const pkg = path.join(dir, 'node_modules', 'modelcontext-polyfill');
-  fs.mkdirSync(pkg, { recursive: true });
-  run('tar', ['xzf', TARBALL, '-C', pkg, '--strip-components=1'], dir);
+  const dir = copyApp(root, tool);
   if (main) {
     const entry = fs.readdirSync(path.join(dir, 'src'))[0];
     const file = path.join(dir, 'src', entry);
@@ -188,13 +197,7 @@ function registryApp(name, example, deps) {
     run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], root);
   }
   for (const d of ['app', 'shared']) fs.rmSync(path.join(root, d), { recursive: true, force: true });
-  fs.cpSync(path.join(EXAMPLES, 'shared'), path.join(root, 'shared'), { recursive: true });
-  const dir = path.join(root, 'app');
-  fs.cpSync(path.join(EXAMPLES, example), dir, { recursive: true });
-  const pkg = path.join(dir, 'node_modules', 'modelcontext-polyfill');
-  fs.mkdirSync(pkg, { recursive: true });
-  run('tar', ['xzf', TARBALL, '-C', pkg, '--strip-components=1'], dir);
-  return dir;
+  return copyApp(root, example);
 }
 
 test('Vite 7 dev server, whose pre-bundled dependencies keep their new URL()s as written: from node_modules/.vite/deps/, and from node_modules/.cache/vite/client/deps/ where Nuxt keeps them, the three wasm files are found in the package', async () => {
