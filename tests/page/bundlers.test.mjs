@@ -11,7 +11,9 @@
 // wasm: a clear error naming the way out. Angular 20: `ng build` with the example's `assets`
 // entry, without it (the error names the entry), and `ng serve`, whose pre-bundled dependencies
 // live in .angular/cache/; Angular's older webpack builder, which writes file: URLs of the build
-// machine into the bundle (the error says so; the URLs set in index.html work). And React
+// machine into the bundle (the error says so; the URLs set in index.html work). Nuxt 3: its
+// build with the Nitro server, and its dev server (Vite 7, its cache in node_modules/.cache/).
+// And React
 // through modelcontext-polyfill/react in
 // Vite's dev server, and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill there; and
 // the test runners' DOM emulations, where tests load the package from node_modules under Node:
@@ -273,11 +275,15 @@ async function withAngularBuild(dir, fn) {
   }
 }
 
-/** The app's results, the tools listed once the component registered its own, console errors. */
-function angularResult(url) {
+/**
+ * A framework app's results (the shared app's calls), the tools listed once its component
+ * registered its own (`component_status`) and that tool's answer, and the console's errors.
+ * (A dev server may build the page on its first request: a minute for all of it.)
+ */
+function componentAppResult(url) {
   return withPage(async ({ page, consoleMessages }) => {
-    await page.goto(url);
-    await page.waitForFunction(() => window.result, null, { timeout: 30_000 });
+    await page.goto(url, { timeout: 60_000 });
+    await page.waitForFunction(() => window.result, null, { timeout: 60_000 });
     const result = await page.evaluate(() => window.result);
     if (result.error) return { result, errors: consoleMessages.filter((m) => m.type === 'error').map((m) => m.text) };
     await page.waitForFunction(async () => (await document.modelContext.getTools()).some((t) => t.name === 'component_status'));
@@ -287,7 +293,54 @@ function angularResult(url) {
       return document.modelContext.executeTool(tool, {});
     });
     return { result, tools, status, errors: consoleMessages.filter((m) => m.type === 'error').map((m) => m.text) };
-  }, { timeout: 30_000 });
+  }, { timeout: 90_000 });
+}
+
+/**
+ * Asserts that the framework app at `origin` works: the shared app's calls, its component's
+ * tool listed and answering, no console error. `more()`: text to add to a failure's message.
+ */
+async function assertComponentAppWorks(origin, more = () => '') {
+  const r = await componentAppResult(`${origin}/`);
+  assert.deepEqual(r.result, WORKS, `${r.errors.join('\n')}\n${more()}`);
+  assert.deepEqual(r.tools, ['add', 'component_status', 'greet']);
+  assert.equal(r.status, 'component_status registered');
+  assert.deepEqual(r.errors, []);
+}
+
+/**
+ * Starts `cmd args` in `dir` (a dev server, an app's server), waits until its output names its
+ * URL, runs `fn(origin, output)` and stops it, its children included (its process group).
+ */
+async function withServerProcess(cmd, args, dir, env, fn) {
+  const child = spawn(cmd, args, { cwd: dir, env: { ...process.env, NO_COLOR: '1', ...env }, detached: true });
+  let output = '';
+  try {
+    const origin = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${path.basename(cmd)} did not start:\n${output}`)), 120_000);
+      const seen = (chunk) => {
+        output += chunk;
+        const m = /(http:\/\/(?:127\.0\.0\.1|localhost):\d+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''));
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      };
+      child.stdout.on('data', seen);
+      child.stderr.on('data', seen);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${path.basename(cmd)} exited (${code}):\n${output}`));
+      });
+    });
+    return await fn(origin, () => output);
+  } finally {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // (already gone)
+    }
+  }
 }
 
 test("Angular 20 (ng build, the example's assets entry, zone.js): the three wasm files beside the bundle; the calls work; a component's tool", async () => {
@@ -295,11 +348,7 @@ test("Angular 20 (ng build, the example's assets entry, zone.js): the three wasm
   await withAngularBuild(dir, async (origin) => {
     const files = fs.readdirSync(path.join(dir, 'dist', 'browser'));
     assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
-    const r = await angularResult(`${origin}/`);
-    assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
-    assert.deepEqual(r.tools, ['add', 'component_status', 'greet']);
-    assert.equal(r.status, 'component_status registered');
-    assert.deepEqual(r.errors, []);
+    await assertComponentAppWorks(origin);
   });
 });
 
@@ -307,7 +356,7 @@ test('Angular 20 (ng build without the assets entry): the error names the entry 
   const dir = angularApp({ assets: false });
   await withAngularBuild(dir, async (origin) => {
     assert.deepEqual(fs.readdirSync(path.join(dir, 'dist', 'browser')).filter((f) => f.endsWith('.wasm')), []);
-    const r = await angularResult(`${origin}/`);
+    const r = await componentAppResult(`${origin}/`);
     assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module http:\/\/[^ ]+\/modelcontext_glue_bg\.wasm could not be loaded: HTTP 404/);
     assert.match(r.result.error, /\{ "glob": "\*\.wasm", "input": "node_modules\/modelcontext-polyfill\/dist", "output": "\/" \} to the build's "assets"/);
     assert.match(r.result.error, /import 'modelcontext-polyfill\/inline'/);
@@ -320,7 +369,7 @@ test("Angular's webpack builder (build-angular:browser): it writes the build mac
   await withAngularBuild(dir, async (origin) => {
     const bundle = fs.readdirSync(path.join(dir, 'dist', 'browser')).filter((f) => f.endsWith('.js'));
     assert.ok(bundle.some((f) => fs.readFileSync(path.join(dir, 'dist', 'browser', f), 'utf8').includes('file:///')), 'the builder still writes file: URLs');
-    const r = await angularResult(`${origin}/`);
+    const r = await componentAppResult(`${origin}/`);
     assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module file:\/\/\/.*\/modelcontext_glue_bg\.wasm could not be loaded: .*It is a file: URL in a page served over http\(s\): the bundler wrote the path/);
     assert.match(r.result.error, /set modelContextPolyfillConfig\.coreUrl, validatorUrl and clientUrl to their URLs before the polyfill loads, or import 'modelcontext-polyfill\/inline'/);
     assert.doesNotMatch(r.result.error, /opened from disk/);
@@ -333,43 +382,44 @@ test("Angular's webpack builder with the assets entry and the three URLs set in 
   const urls = "modelContextPolyfillConfig = { coreUrl: 'modelcontext_glue_bg.wasm', validatorUrl: 'modelcontext_validator.wasm', clientUrl: 'modelcontext_client_glue_bg.wasm' };";
   fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace('</head>', `<script>${urls}</script>\n</head>`));
   await withAngularBuild(dir, async (origin) => {
-    const r = await angularResult(`${origin}/`);
-    assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
-    assert.deepEqual(r.tools, ['add', 'component_status', 'greet']);
-    assert.deepEqual(r.errors, []);
+    await assertComponentAppWorks(origin);
   });
 });
 
 test("Angular 20 dev server (ng serve, no assets entry, zoneless): the dependencies pre-bundled in .angular/cache still find the three wasm files", async () => {
   const dir = angularApp({ assets: false, zoneless: true });
-  const child = spawn(NG(dir), ['serve', '--port', '0', '--host', '127.0.0.1'], { cwd: dir, env: { ...process.env, ...NG_ENV }, detached: true });
-  let output = '';
-  try {
-    const origin = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`ng serve did not start:\n${output}`)), 120_000);
-      const seen = (chunk) => {
-        output += chunk;
-        const m = /Local:\s+(http:\/\/[^\s/]+)/.exec(output);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      };
-      child.stdout.on('data', seen);
-      child.stderr.on('data', seen);
-      child.on('exit', (code) => reject(new Error(`ng serve exited (${code}):\n${output}`)));
-    });
-    const r = await angularResult(`${origin}/`);
-    assert.deepEqual(r.result, WORKS, `${r.errors.join('\n')}\n${output}`);
-    assert.deepEqual(r.tools, ['add', 'component_status', 'greet']);
-    assert.deepEqual(r.errors, []);
-  } finally {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // (already gone)
-    }
-  }
+  await withServerProcess(NG(dir), ['serve', '--port', '0', '--host', '127.0.0.1'], dir, NG_ENV, async (origin, output) => {
+    await assertComponentAppWorks(origin, output);
+  });
+});
+
+/** examples/bundlers/nuxt with its toolchain (the example's pinned Nuxt and Vue) from the registry. */
+function nuxtApp() {
+  const { dependencies } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'nuxt', 'package.json'), 'utf8'));
+  const toolchain = { ...dependencies };
+  delete toolchain['modelcontext-polyfill'];
+  return registryApp('nuxt', 'nuxt', toolchain);
+}
+
+const NUXI = (dir) => path.join(dir, '..', 'node_modules', '.bin', 'nuxi');
+const NUXT_ENV = { NUXT_TELEMETRY_DISABLED: '1' };
+
+test('Nuxt 3 (nuxi build, the Nitro server): the three wasm files emitted; the calls work; a component\'s tool', async () => {
+  const dir = nuxtApp();
+  run(NUXI(dir), ['build'], dir);
+  const assets = fs.readdirSync(path.join(dir, '.output', 'public', '_nuxt'));
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 3, assets.join(' '));
+  await withServerProcess(process.execPath, ['.output/server/index.mjs'], dir, { ...NUXT_ENV, HOST: '127.0.0.1', PORT: '0' }, async (origin) => {
+    await assertComponentAppWorks(origin);
+  });
+});
+
+test('Nuxt 3 dev server (nuxi dev, Vite 7): the package pre-bundled in node_modules/.cache/vite/client/deps/ still finds the three wasm files', async () => {
+  const dir = nuxtApp();
+  await withServerProcess(NUXI(dir), ['dev', '--host', '127.0.0.1', '--port', '0'], dir, NUXT_ENV, async (origin, output) => {
+    await assertComponentAppWorks(origin, output);
+    assert.ok(fs.readdirSync(path.join(dir, 'node_modules', '.cache', 'vite', 'client', 'deps')).includes('modelcontext-polyfill.js'), 'pre-bundled there');
+  });
 });
 
 test('React (modelcontext-polyfill/react) in Vite dev under StrictMode: one registration, call state for UI, remount and unmount', async () => {

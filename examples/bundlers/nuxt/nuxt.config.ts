@@ -1,0 +1,5 @@
+export default defineNuxtConfig({
+  compatibilityDate: '2025-01-01',
+  devtools: { enabled: false },
+  telemetry: false,
+});
