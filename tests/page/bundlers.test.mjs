@@ -181,22 +181,27 @@ test('esbuild --bundle with the main entry: the object exists and the error name
 });
 
 /**
- * A toolchain from the registry (`deps`: name → exact version) in target/bundlers/<name>/, kept
- * there while the versions stay the same, for what cannot share the repository's
- * devDependencies; and beside it a fresh copy of examples/bundlers/<example> (with shared/),
- * the tarball in its node_modules. Returns the app's directory (the toolchain is found by
- * walking up from it).
+ * A toolchain from the registry (`deps`: name → exact version) in target/bundlers/<name>/, for
+ * what cannot share the repository's devDependencies, installed with `npm ci` from the lock file
+ * tests/page/toolchains/<name>.package-lock.json (so its own dependencies cannot move under
+ * the test) and kept there while the two stay the same; and beside it a fresh copy of
+ * examples/bundlers/<example> (with shared/), the tarball in its node_modules. Returns the app's
+ * directory (the toolchain is found by walking up from it). A new or changed toolchain's lock:
+ * `npm install --package-lock-only` in a directory named <name> holding the manifest this writes.
  */
 function registryApp(name, example, deps) {
   const root = path.join(WORK, name);
   const manifest = JSON.stringify({ private: true, dependencies: deps }, null, 2);
-  const stamp = path.join(root, 'package.json');
-  const installed = fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === manifest && fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'));
+  const lock = fs.readFileSync(path.join(REPO_ROOT, 'tests', 'page', 'toolchains', `${name}.package-lock.json`), 'utf8');
+  assert.deepEqual(JSON.parse(lock).packages[''].dependencies, deps, `tests/page/toolchains/${name}.package-lock.json is not of these versions`);
+  const same = (file, text) => fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text;
+  const installed = same(path.join(root, 'package.json'), manifest) && same(path.join(root, 'package-lock.json'), lock) && fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'));
   if (!installed) {
     fs.rmSync(root, { recursive: true, force: true });
     fs.mkdirSync(root, { recursive: true });
-    fs.writeFileSync(stamp, manifest);
-    run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], root);
+    fs.writeFileSync(path.join(root, 'package.json'), manifest);
+    fs.writeFileSync(path.join(root, 'package-lock.json'), lock);
+    run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], root);
   }
   for (const d of ['app', 'shared']) fs.rmSync(path.join(root, d), { recursive: true, force: true });
   return copyApp(root, example);
