@@ -420,12 +420,14 @@ fn output_schema(tool: &str, value: &JsValue) -> Option<SchemaText> {
         .map_err(|e| js::error_message(&e))
         .and_then(|t| t.ok_or_else(|| "it serializes to nothing".to_string()))
         .and_then(|t| SchemaText::parse(&t).map_err(|e| e.to_string()));
-    text.map_err(|why| {
-        js::warn(&format!(
-            "modelcontext-polyfill: the outputSchema of tool {tool:?} is not used ({why})."
-        ))
-    })
-    .ok()
+    text.map_err(|why| warn_output_schema_unused(tool, &why)).ok()
+}
+
+/// The console warning for an `outputSchema` left out of a registration (it never fails one).
+fn warn_output_schema_unused(tool: &str, why: &str) {
+    js::warn(&format!(
+        "modelcontext-polyfill: the outputSchema of tool {tool:?} is not used ({why})."
+    ));
 }
 
 /// Registers `def`; if the engine refuses its input schema (it validates arguments with
@@ -451,10 +453,7 @@ pub fn register_lenient(inner: &EngineInner, mut def: ToolDef) -> Result<(), JsV
                 which: "outputSchema",
                 message,
             }) if def.output_schema.is_some() => {
-                js::warn(&format!(
-                    "modelcontext-polyfill: the outputSchema of tool {:?} is not used ({message}).",
-                    def.name
-                ));
+                warn_output_schema_unused(&def.name, &message);
                 def.output_schema = None;
             }
             Err(e) => return Err(registry_error_to_js(&e)),
