@@ -229,7 +229,7 @@ test('Vite 7 dev server, whose pre-bundled dependencies keep their new URL()s as
  * generators); `webpack: true` builds with Angular's webpack builder. Returns the app's
  * directory.
  */
-function angularApp({ assets = true, zoneless = false, webpack = false } = {}) {
+function angularApp({ assets = true, zoneless = false, webpack = false, cache = true } = {}) {
   const { dependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'angular', 'package.json'), 'utf8'));
   // And Angular's webpack builder, which apps made before Angular 17 still build with.
   const toolchain = { ...dependencies, ...devDependencies, '@angular-devkit/build-angular': devDependencies['@angular/build'] };
@@ -239,6 +239,10 @@ function angularApp({ assets = true, zoneless = false, webpack = false } = {}) {
   const config = JSON.parse(fs.readFileSync(file, 'utf8'));
   const options = config.projects.app.architect.build.options;
   if (!assets) delete options.assets;
+  // Angular's cache, and with it the dev server's pre-bundling, is off by default where the
+  // environment says CI (its `cli.cache.environment` is 'local'); stated here so that the tests
+  // build the same on a developer's machine and in CI.
+  config.cli = { ...config.cli, cache: cache ? { environment: 'all' } : { enabled: false } };
   if (webpack) {
     // The builder `ng new` made before Angular 17 (@angular-devkit/build-angular:browser): its
     // entry option is `main`, and it writes to outputPath itself (no browser/ directory).
@@ -395,6 +399,14 @@ test("Angular 20 dev server (ng serve, no assets entry, zoneless): the dependenc
   const dir = angularApp({ assets: false, zoneless: true });
   await withServerProcess(NG(dir), ['serve', '--port', '0', '--host', '127.0.0.1'], dir, NG_ENV, async (origin, output) => {
     await assertComponentAppWorks(origin, output);
+  });
+});
+
+test("Angular 20 dev server with its cache off (as in CI) and the example's assets entry: nothing pre-bundled, the wasm files served from the assets; the calls work", async () => {
+  const dir = angularApp({ zoneless: true, cache: false });
+  await withServerProcess(NG(dir), ['serve', '--port', '0', '--host', '127.0.0.1'], dir, NG_ENV, async (origin, output) => {
+    await assertComponentAppWorks(origin, output);
+    assert.match(output(), /Prebundling has been configured but will not be used/);
   });
 });
 
