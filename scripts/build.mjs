@@ -334,8 +334,29 @@ function bindgen(target, { input = cargoWasm, name = GLUE_NAME, dir = target } =
   };
 }
 
+/** wasm-bindgen's glue with the two changes below (the second to the ES module glue only). */
+function patchGlue(js, target) {
+  return target === 'web' ? withoutDefaultUrl(readsShortAscii(js, target)) : readsShortAscii(js, target);
+}
+
 /**
- * One change to the glue wasm-bindgen writes: `getStringFromWasm0` (every string the core hands
+ * A second change, to the ES module glue: its initializer's fallback, `new URL('…_bg.wasm',
+ * import.meta.url)` when it is called without a module, goes. Every loader here hands the glue
+ * its compiled module (the front's `new URL()`s are what bundlers follow to emit the wasm files);
+ * without the fallback the glue holds no `import.meta`, which webpack 4 and other tools from
+ * before it cannot parse, so the inline entry that imports the glue builds with them.
+ */
+function withoutDefaultUrl(js) {
+  const fallback = /new URL\('[\w.]+_bg\.wasm', import\.meta\.url\)/g;
+  const found = js.match(fallback) ?? [];
+  if (found.length !== 1) fail(`unexpected wasm-bindgen --target web glue: ${found.length} default module URLs where scripts/build.mjs removes one`);
+  const patched = js.replace(fallback, "(() => { throw new Error('modelcontext-polyfill: the glue is always given its module'); })()");
+  if (patched.includes('import.meta')) fail('wasm-bindgen --target web glue: import.meta is left after its default module URL is removed');
+  return patched;
+}
+
+/**
+ * A change to the glue wasm-bindgen writes: `getStringFromWasm0` (every string the core hands
  * to JS) reads short ASCII text itself instead of calling `TextDecoder.decode`. Each string that
  * `decode` returns comes from Blink, which keeps a weak handle on it (its string cache), and the
  * next full garbage collection processes every dead one. A tools/call takes three such strings
@@ -345,7 +366,7 @@ function bindgen(target, { input = cargoWasm, name = GLUE_NAME, dir = target } =
  * at the 256-byte limit it costs about 0.1 µs more. Longer text, and text with other bytes,
  * still goes through `decode`.
  */
-function patchGlue(js, target) {
+function readsShortAscii(js, target) {
   const original = /function getStringFromWasm0\(ptr, len\) \{\n(\s*)ptr = ptr >>> 0;\n\s*return decodeText\(getUint8ArrayMemory0\(\)\.subarray\(ptr, ptr \+ len\)\);\n(\s*)\}/;
   const m = js.match(original);
   if (!m) fail(`unexpected wasm-bindgen --target ${target} glue: getStringFromWasm0 is not the one scripts/build.mjs patches`);
@@ -600,17 +621,26 @@ step('assemble dist/', () => {
   // A release build's scripts are minified: whitespace and comments (the `/*!` license header
   // stays) and syntax, never names, so what a page can see (ModelContext.name, the glue's
   // exports, the functions the templates share) is the same as in a --dev build. Nothing is
-  // lowered: the output is the same language as the input.
+  // lowered but the inline ES module entry and its core (LOWERED, in --dev builds too): the
+  // entry for bundlers that do not follow new URL('./file.wasm', import.meta.url) is also the
+  // one for webpack 4, whose parser (acorn 6) reads ES2019 and not what came after (private
+  // fields, `?.`, `??`); those two files are written in ES2019 with `import()`, the glue they
+  // import has no newer syntax, and none of the three has `import.meta`.
+  const LOWERED = new Set([OUT.inlineEsm, OUT.inlineCore]);
   const minify = (text, name) => {
-    if (DEV) return text;
+    if (DEV && !LOWERED.has(name)) return text;
     try {
-      return esbuild.transformSync(text, {
-        minifyWhitespace: true,
-        minifySyntax: true,
+      const { code } = esbuild.transformSync(text, {
+        ...(DEV ? {} : { minifyWhitespace: true, minifySyntax: true }),
+        ...(LOWERED.has(name) ? { target: 'es2019', supported: { 'dynamic-import': true } } : {}),
         legalComments: 'inline',
         charset: 'utf8',
         sourcefile: name,
-      }).code;
+      });
+      // Lowering puts esbuild's helpers (private fields as WeakMaps) first: the license header
+      // goes back to the top.
+      const header = /\/\*! modelcontext-polyfill [^*]*\*\/\n?/.exec(code);
+      return header && header.index > 0 ? header[0] + code.slice(0, header.index) + code.slice(header.index + header[0].length) : code;
     } catch (e) {
       fail(`${name}: the minifier failed: ${e.message}`);
     }

@@ -8,6 +8,8 @@
 //     package.json   polyfill/package.json (its version must equal Cargo.toml's)
 //     dist/          the files `make build` wrote to dist/
 //     typings/       typings/**/*.d.ts
+//     inline/, iife/, iife/inline/, react/
+//                    a package.json for each subpath entry, for tools that do not read `exports`
 //     README.md      polyfill/README.md, the package's README for its users (the repository's
 //                    README.md is for contributors)
 //     LICENSE        the repository's LICENSE
@@ -57,6 +59,22 @@ function copyDts(from, to) {
   }
 }
 copyDts(typingsDir, path.join(stage, 'typings'));
+
+// Each subpath entry ('./inline', './react', …) also as a directory with its own package.json,
+// for the tools that do not read `exports` and look for node_modules/modelcontext-polyfill/<sub>
+// itself: webpack 4, Parcel 2 (where `packageExports` is not turned on), TypeScript's `node10`
+// resolution. They point at the files `exports` names; package.json's `files` lists them.
+for (const [sub, entry] of Object.entries(pkg.exports)) {
+  if (sub === '.' || sub.includes('*') || !entry || typeof entry !== 'object') continue;
+  const dir = path.join(stage, sub);
+  const up = (file) => path.posix.relative(sub, file);
+  fs.mkdirSync(dir, { recursive: true });
+  // `module` for the ES modules only; the classic scripts are `main` alone.
+  const file = up(entry.default);
+  const proxy = { main: file, ...(file.endsWith('.iife.js') ? {} : { module: file }), types: up(entry.types), sideEffects: true };
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(proxy, null, 2) + '\n');
+  if (!pkg.files.includes(`${sub.slice(2).split('/')[0]}/`)) fail(`package.json's files does not list ${sub.slice(2).split('/')[0]}/, where the ${sub} entry's directory goes`);
+}
 for (const [from, to] of [['polyfill/README.md', 'README.md'], ['LICENSE', 'LICENSE']]) {
   if (!fs.existsSync(path.join(REPO_ROOT, from))) fail(`${from} is missing`);
   fs.copyFileSync(path.join(REPO_ROOT, from), path.join(stage, to));
