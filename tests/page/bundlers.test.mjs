@@ -34,8 +34,8 @@ const TARBALL = path.join(PACKED, `modelcontext-polyfill-${CRATE_VERSION}.tgz`);
 const VITE = new URL(`file://${path.join(REPO_ROOT, 'node_modules', 'vite', 'dist', 'node', 'index.js')}`).href;
 const BIN = (name) => path.join(REPO_ROOT, 'node_modules', '.bin', name);
 
-function run(cmd, args, cwd) {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+function run(cmd, args, cwd, env = {}) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
   assert.equal(r.status, 0, `${path.basename(cmd)} ${args.join(' ')} failed in ${cwd}:\n${r.stdout}\n${r.stderr}`);
   return r;
 }
@@ -154,6 +154,19 @@ test('Parcel 2 (no config): the three wasm files emitted; valid call resolves, i
   run(BIN('parcel'), ['build', 'index.html', '--no-cache', '--cache-dir', path.join(dir, '.parcel-cache'), '--dist-dir', 'dist', '--public-url', './', '--log-level', 'warn'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
+  const r = await result(`${url}dist/`);
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
+test("Parcel 2 with the inline entry: Parcel reads no package exports unless told to, and finds the entry's own directory; nothing to copy", async () => {
+  const { dir, url } = app('parcel');
+  const entry = path.join(dir, 'src', 'main.js');
+  const source = fs.readFileSync(entry, 'utf8');
+  fs.writeFileSync(entry, source.replace("import 'modelcontext-polyfill';", "import 'modelcontext-polyfill/inline';"));
+  assert.notEqual(fs.readFileSync(entry, 'utf8'), source);
+  run(BIN('parcel'), ['build', 'index.html', '--no-cache', '--dist-dir', 'dist', '--public-url', './', '--log-level', 'warn'], dir);
+  const files = fs.readdirSync(path.join(dir, 'dist'));
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], files.join(' '));
   const r = await result(`${url}dist/`);
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
@@ -408,6 +421,18 @@ test("Angular 20 dev server with its cache off (as in CI) and the example's asse
     await assertComponentAppWorks(origin, output);
     assert.match(output(), /Prebundling has been configured but will not be used/);
   });
+});
+
+test('webpack 4 (which reads neither package exports nor import.meta) with modelcontext-polyfill/inline: it builds, nothing to copy; the calls work', async () => {
+  const { devDependencies } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'webpack4', 'package.json'), 'utf8'));
+  const dir = registryApp('webpack4', 'webpack4', devDependencies);
+  // Node 17 and later need this for webpack 4's md4 hashes (the example's build script sets it).
+  run(path.join(dir, '..', 'node_modules', '.bin', 'webpack'), ['--mode', 'production'], dir, { NODE_OPTIONS: '--openssl-legacy-provider' });
+  const files = fs.readdirSync(path.join(dir, 'dist'));
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], 'the inline entry has its modules inside');
+  assert.ok(files.length > 1, `the core is a chunk of its own: ${files.join(' ')}`);
+  const r = await result('/target/bundlers/webpack4/app/');
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
 
 /** examples/bundlers/nuxt with its toolchain (the example's pinned Nuxt and Vue) from the registry. */

@@ -72,3 +72,25 @@ test('the tarball holds LICENSE, the users\' README, the typings of every entry,
     assert.ok(list.includes(href.replace(/^\.\//, '')), `README links ${href}, which is not in the package`);
   }
 });
+
+test('each subpath entry is also a directory whose package.json names the same files, for tools that do not read exports', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(STAGE, 'package.json'), 'utf8'));
+  const list = run('tar', ['tzf', TARBALL]).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+  const subpaths = Object.keys(pkg.exports).filter((k) => k !== '.' && !k.includes('*') && k !== './package.json');
+  assert.deepEqual(subpaths, ['./inline', './iife', './iife/inline', './react']);
+  for (const sub of subpaths) {
+    const file = `${sub.slice(2)}/package.json`;
+    assert.ok(list.includes(file), `${file} is not in the tarball`);
+    const proxy = JSON.parse(fs.readFileSync(path.join(STAGE, file), 'utf8'));
+    const at = (rel) => path.posix.join(sub.slice(2), rel);
+    assert.equal(`./${at(proxy.main)}`, pkg.exports[sub].default, `${file}: main`);
+    assert.equal(`./${at(proxy.types)}`, pkg.exports[sub].types, `${file}: types`);
+    if (sub.includes('iife')) assert.equal(proxy.module, undefined, `${file}: a classic script is no module`);
+    else assert.equal(`./${at(proxy.module)}`, pkg.exports[sub].default, `${file}: module`);
+  }
+  // What webpack 4 bundles through ./inline: the entry, its core and the glue they import, none
+  // with import.meta (which it cannot parse).
+  for (const f of ['modelcontext.inline.js', 'modelcontext_core.inline.js', 'modelcontext_glue.js', 'modelcontext_client_glue.js']) {
+    assert.doesNotMatch(fs.readFileSync(path.join(STAGE, 'dist', f), 'utf8'), /import\.meta/, f);
+  }
+});
