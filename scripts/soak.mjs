@@ -68,6 +68,8 @@ async function setup({ kind, src }) {
   const S = (window.S = { lag: 0, errors: [] });
   await window.__benchLoad(kind, src); // scripts/lib/bench-page.mjs
   if (kind === 'esm') {
+    // The glue's exports once the polyfill has initialized it (it is always given its module).
+    await globalThis[Symbol.for('modelcontext-polyfill')].ready;
     const glue = await import('/dist/modelcontext_glue.js');
     const exports = await glue.default();
     S.wasmBytes = () => exports.memory.buffer.byteLength;

@@ -17,7 +17,10 @@ const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script>\n${SCRIPTS}`
 const ESM = (config) => `${config ? `<script>window.modelContextPolyfillConfig = ${JSON.stringify(config)};</script>` : ''}
 ${SCRIPTS}
 <script type="module">
-  import '/dist/modelcontext.js';
+  import { ready } from '/dist/modelcontext.js';
+  // The glue's exports once the polyfill has initialized it (the glue has no module of its own
+  // to load: it is always given one).
+  await ready;
   const glue = await import('/dist/modelcontext_glue.js');
   const exports = await glue.default();
   window.wasmBytes = () => exports.memory.buffer.byteLength;
