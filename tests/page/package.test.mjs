@@ -53,7 +53,9 @@ test('the tarball holds LICENSE, the users\' README, the typings of every entry,
   const pkg = JSON.parse(fs.readFileSync(path.join(STAGE, 'package.json'), 'utf8'));
   assert.equal(pkg.license, 'MIT');
   for (const k of ['repository', 'homepage', 'bugs']) assert.ok(pkg[k], k);
-  assert.deepEqual(pkg.peerDependencies, { react: '>=18' });
+  // The hook uses only useEffect, useRef, useState and useCallback: React 16.8 and later (React 17
+  // apps, Create React App 4's among them, could not install the package under '>=18').
+  assert.deepEqual(pkg.peerDependencies, { react: '>=16.8.0' });
   assert.equal(pkg.peerDependenciesMeta.react.optional, true);
   const list = run('tar', ['tzf', TARBALL]).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
   for (const f of ['LICENSE', 'README.md', 'typings/index.d.ts', 'typings/iife.d.ts', 'typings/react.d.ts',
