@@ -464,52 +464,73 @@ test('Nuxt 3 dev server (nuxi dev, Vite 7): the package pre-bundled in node_modu
   });
 });
 
+/**
+ * The checks of examples/bundlers/react at `origin` (a counter whose tool useTool registers, under
+ * StrictMode): one registration, the call's state for the UI, invalid input refused, a remount
+ * and an unmount; no failed request and no console error.
+ */
+function assertCounterAppWorks(origin) {
+  return withPage(async ({ page, consoleMessages }) => {
+    const failed = [];
+    page.on('response', (r) => r.status() >= 400 && failed.push(new URL(r.url()).pathname));
+    await page.goto(`${origin}/`);
+    const text = () => page.textContent('#root');
+    await page.waitForFunction(() => document.getElementById('counter'));
+    const tools = () => page.evaluate(async () => (await document.modelContext.getTools()).map((t) => t.name));
+    await page.waitForFunction(async () => (await document.modelContext.getTools()).length > 0);
+    assert.deepEqual(await tools(), ['increment'], 'registered once under StrictMode');
+
+    const call = (input) => page.evaluate(async (input) => {
+      const tool = (await document.modelContext.getTools()).find((t) => t.name === 'increment');
+      return document.modelContext.executeTool(tool, input).then((v) => v, (e) => e.name);
+    }, input);
+    assert.equal(await call({ n: 2 }), 'added 2');
+    await page.waitForFunction(() => document.getElementById('counter').textContent.includes('calls=1'));
+    assert.equal(await text(), 'count=2 running=false last=added 2 error= calls=1');
+    assert.equal(await call({ n: 'two' }), 'DataError');
+    assert.equal(await text(), 'count=2 running=false last=added 2 error= calls=1', 'invalid input never reaches execute');
+
+    // A running call shows in the state.
+    const pending = call({ n: 99 });
+    await page.waitForFunction(() => document.getElementById('counter').textContent.includes('running=true'));
+    await page.evaluate(() => window.finish());
+    assert.equal(await pending, 'added 99');
+    await page.waitForFunction(() => document.getElementById('counter').textContent.includes('running=false last=added 99'));
+
+    // Remounting (what hot reload does) several times at once: never "already registered".
+    await page.evaluate(() => { window.remount(); window.remount(); window.remount(); });
+    await page.waitForFunction(() => document.getElementById('counter').textContent.includes('calls=0'));
+    assert.deepEqual(await tools(), ['increment']);
+    assert.equal(await call({ n: 1 }), 'added 1');
+
+    // Unmount: the tool goes away.
+    await page.evaluate(() => window.toggle());
+    await page.waitForFunction(() => document.getElementById('gone'));
+    assert.deepEqual(await tools(), []);
+    // No failed request (none of Vite's .vite/deps/ misses) and no console error.
+    assert.deepEqual(failed, []);
+    assert.deepEqual(consoleMessages.filter((m) => m.type === 'error').map((m) => m.text), []);
+  }, { timeout: 30_000 });
+}
+
 test('React (modelcontext-polyfill/react) in Vite dev under StrictMode: one registration, call state for UI, remount and unmount', async () => {
   const { dir } = app('react');
   // React and react-dom come from the repository's node_modules (devDependencies).
-  await withVite('dev', dir, async (origin) => {
-    await withPage(async ({ page, consoleMessages }) => {
-      const failed = [];
-      page.on('response', (r) => r.status() >= 400 && failed.push(new URL(r.url()).pathname));
-      await page.goto(`${origin}/`);
-      const text = () => page.textContent('#root');
-      await page.waitForFunction(() => document.getElementById('counter'));
-      const tools = () => page.evaluate(async () => (await document.modelContext.getTools()).map((t) => t.name));
-      await page.waitForFunction(async () => (await document.modelContext.getTools()).length > 0);
-      assert.deepEqual(await tools(), ['increment'], 'registered once under StrictMode');
+  await withVite('dev', dir, assertCounterAppWorks);
+});
 
-      const call = (input) => page.evaluate(async (input) => {
-        const tool = (await document.modelContext.getTools()).find((t) => t.name === 'increment');
-        return document.modelContext.executeTool(tool, input).then((v) => v, (e) => e.name);
-      }, input);
-      assert.equal(await call({ n: 2 }), 'added 2');
-      await page.waitForFunction(() => document.getElementById('counter').textContent.includes('calls=1'));
-      assert.equal(await text(), 'count=2 running=false last=added 2 error= calls=1');
-      assert.equal(await call({ n: 'two' }), 'DataError');
-      assert.equal(await text(), 'count=2 running=false last=added 2 error= calls=1', 'invalid input never reaches execute');
-
-      // A running call shows in the state.
-      const pending = call({ n: 99 });
-      await page.waitForFunction(() => document.getElementById('counter').textContent.includes('running=true'));
-      await page.evaluate(() => window.finish());
-      assert.equal(await pending, 'added 99');
-      await page.waitForFunction(() => document.getElementById('counter').textContent.includes('running=false last=added 99'));
-
-      // Remounting (what hot reload does) several times at once: never "already registered".
-      await page.evaluate(() => { window.remount(); window.remount(); window.remount(); });
-      await page.waitForFunction(() => document.getElementById('counter').textContent.includes('calls=0'));
-      assert.deepEqual(await tools(), ['increment']);
-      assert.equal(await call({ n: 1 }), 'added 1');
-
-      // Unmount: the tool goes away.
-      await page.evaluate(() => window.toggle());
-      await page.waitForFunction(() => document.getElementById('gone'));
-      assert.deepEqual(await tools(), []);
-      // No failed request (none of Vite's .vite/deps/ misses) and no console error.
-      assert.deepEqual(failed, []);
-      assert.deepEqual(consoleMessages.filter((m) => m.type === 'error').map((m) => m.text), []);
-    }, { timeout: 30_000 });
-  });
+test('React 17 (ReactDOM.render; the peer range takes React 16.8 and later) in Vite dev under StrictMode: the same checks', async () => {
+  // React 17 from the registry (a lock file, as the other toolchains): the example's app with
+  // React 17's root API instead of createRoot.
+  const dir = registryApp('react17', 'react', { react: '17.0.2', 'react-dom': '17.0.2' });
+  const main = path.join(dir, 'src', 'main.js');
+  const source = fs.readFileSync(main, 'utf8');
+  const legacy = source
+    .replace("import { createRoot } from 'react-dom/client';", "import { render } from 'react-dom';")
+    .replace("createRoot(document.getElementById('root')).render(h(StrictMode, null, h(App)));", "render(h(StrictMode, null, h(App)), document.getElementById('root'));");
+  assert.ok(!legacy.includes('createRoot'), 'the example renders with createRoot');
+  fs.writeFileSync(main, legacy);
+  await withVite('dev', dir, assertCounterAppWorks);
 });
 
 test("MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill, in Vite dev under StrictMode: one registration, the call's result and state, invalid input refused, an MCP client's call, unmount", async () => {
