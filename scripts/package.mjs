@@ -73,7 +73,8 @@ for (const [sub, entry] of Object.entries(pkg.exports)) {
   const file = up(entry.default);
   const proxy = { main: file, ...(file.endsWith('.iife.js') ? {} : { module: file }), types: up(entry.types), sideEffects: true };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(proxy, null, 2) + '\n');
-  if (!pkg.files.includes(`${sub.slice(2).split('/')[0]}/`)) fail(`package.json's files does not list ${sub.slice(2).split('/')[0]}/, where the ${sub} entry's directory goes`);
+  const top = `${sub.slice(2).split('/')[0]}/`;
+  if (!pkg.files.includes(top)) fail(`package.json's files does not list ${top}, where the ${sub} entry's directory goes`);
 }
 for (const [from, to] of [['polyfill/README.md', 'README.md'], ['LICENSE', 'LICENSE']]) {
   if (!fs.existsSync(path.join(REPO_ROOT, from))) fail(`${from} is missing`);

@@ -62,6 +62,22 @@ function copyApp(root, example) {
   return dir;
 }
 
+/**
+ * Rewrites `file` of a copied example: each `[from, to]` once, in order; each `from` must be
+ * there.
+ */
+function rewrite(file, ...pairs) {
+  let text = fs.readFileSync(file, 'utf8');
+  for (const [from, to] of pairs) {
+    assert.ok(text.includes(from), `${path.relative(WORK, file)} has no ${from}`);
+    text = text.replace(from, () => to);
+  }
+  fs.writeFileSync(file, text);
+}
+
+/** The `.bin` of a registry toolchain (registryApp), from its app's directory. */
+const TOOLCHAIN_BIN = (dir, name) => path.join(dir, '..', 'node_modules', '.bin', name);
+
 /** A fresh copy of examples/bundlers/<tool> (and shared/) with the tarball in its node_modules. */
 function app(tool, { main } = {}) {
   const root = path.join(WORK, `${tool}${main ? '-main' : ''}`);
@@ -69,8 +85,7 @@ function app(tool, { main } = {}) {
   const dir = copyApp(root, tool);
   if (main) {
     const entry = fs.readdirSync(path.join(dir, 'src'))[0];
-    const file = path.join(dir, 'src', entry);
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace("'modelcontext-polyfill/inline'", "'modelcontext-polyfill'"));
+    rewrite(path.join(dir, 'src', entry), ["'modelcontext-polyfill/inline'", "'modelcontext-polyfill'"]);
   }
   return { dir, url: `/target/bundlers/${path.basename(root)}/app/` };
 }
@@ -160,10 +175,7 @@ test('Parcel 2 (no config): the three wasm files emitted; valid call resolves, i
 
 test("Parcel 2 with the inline entry: Parcel reads no package exports unless told to, and finds the entry's own directory; nothing to copy", async () => {
   const { dir, url } = app('parcel');
-  const entry = path.join(dir, 'src', 'main.js');
-  const source = fs.readFileSync(entry, 'utf8');
-  fs.writeFileSync(entry, source.replace("import 'modelcontext-polyfill';", "import 'modelcontext-polyfill/inline';"));
-  assert.notEqual(fs.readFileSync(entry, 'utf8'), source);
+  rewrite(path.join(dir, 'src', 'main.js'), ["import 'modelcontext-polyfill';", "import 'modelcontext-polyfill/inline';"]);
   run(BIN('parcel'), ['build', 'index.html', '--no-cache', '--dist-dir', 'dist', '--public-url', './', '--log-level', 'warn'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
   assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], files.join(' '));
@@ -227,8 +239,7 @@ test('Vite 7 dev server, whose pre-bundled dependencies keep their new URL()s as
   for (const cacheDir of [path.join(dir, 'node_modules', '.vite'), path.join(dir, 'node_modules', '.cache', 'vite', 'client')]) {
     const r = await withVite('dev', dir, (origin) => result(`${origin}/`, { absolute: true }), { cacheDir }, entry);
     assert.deepEqual(r.result, WORKS, `${cacheDir}: ${r.errors.join('\n')}`);
-    const deps = path.join(cacheDir, 'deps');
-    const bundled = fs.readFileSync(path.join(deps, fs.readdirSync(deps).find((f) => /^modelcontext-polyfill\.js$/.test(f))), 'utf8');
+    const bundled = fs.readFileSync(path.join(cacheDir, 'deps', 'modelcontext-polyfill.js'), 'utf8');
     assert.match(bundled, /new URL\(["']\.\/modelcontext_glue_bg\.wasm["'],\s*import\.meta\.url\)/, 'the URL as the package wrote it');
   }
 });
@@ -270,19 +281,15 @@ function angularApp({ assets = true, zoneless = false, webpack = false, cache = 
   }
   if (zoneless) {
     delete options.polyfills;
-    const main = path.join(dir, 'src', 'main.ts');
-    const source = fs.readFileSync(main, 'utf8');
-    const zoneless = source
-      .replace('provideZoneChangeDetection, ', 'provideZonelessChangeDetection, ')
-      .replace('provideZoneChangeDetection({ eventCoalescing: true })', 'provideZonelessChangeDetection()');
-    assert.notEqual(zoneless, source, 'main.ts provides zone change detection');
-    fs.writeFileSync(main, zoneless);
+    rewrite(path.join(dir, 'src', 'main.ts'),
+      ['provideZoneChangeDetection, ', 'provideZonelessChangeDetection, '],
+      ['provideZoneChangeDetection({ eventCoalescing: true })', 'provideZonelessChangeDetection()']);
   }
   fs.writeFileSync(file, JSON.stringify(config, null, 2));
   return dir;
 }
 
-const NG = (dir) => path.join(dir, '..', 'node_modules', '.bin', 'ng');
+const NG = (dir) => TOOLCHAIN_BIN(dir, 'ng');
 const NG_ENV = { NG_CLI_ANALYTICS: 'false', NO_COLOR: '1' };
 
 /** `ng build` of the Angular app in `dir`, its dist/browser/ served by a static server for `fn(origin)`. */
@@ -400,9 +407,8 @@ test("Angular's webpack builder (build-angular:browser): it writes the build mac
 
 test("Angular's webpack builder with the assets entry and the three URLs set in index.html: the calls work", async () => {
   const dir = angularApp({ webpack: true });
-  const index = path.join(dir, 'src', 'index.html');
   const urls = "modelContextPolyfillConfig = { coreUrl: 'modelcontext_glue_bg.wasm', validatorUrl: 'modelcontext_validator.wasm', clientUrl: 'modelcontext_client_glue_bg.wasm' };";
-  fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace('</head>', `<script>${urls}</script>\n</head>`));
+  rewrite(path.join(dir, 'src', 'index.html'), ['</head>', `<script>${urls}</script>\n</head>`]);
   await withAngularBuild(dir, async (origin) => {
     await assertComponentAppWorks(origin);
   });
@@ -427,7 +433,7 @@ test('webpack 4 (which reads neither package exports nor import.meta) with model
   const { devDependencies } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'webpack4', 'package.json'), 'utf8'));
   const dir = registryApp('webpack4', 'webpack4', devDependencies);
   // Node 17 and later need this for webpack 4's md4 hashes (the example's build script sets it).
-  run(path.join(dir, '..', 'node_modules', '.bin', 'webpack'), ['--mode', 'production'], dir, { NODE_OPTIONS: '--openssl-legacy-provider' });
+  run(TOOLCHAIN_BIN(dir, 'webpack'), ['--mode', 'production'], dir, { NODE_OPTIONS: '--openssl-legacy-provider' });
   const files = fs.readdirSync(path.join(dir, 'dist'));
   assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], 'the inline entry has its modules inside');
   assert.ok(files.length > 1, `the core is a chunk of its own: ${files.join(' ')}`);
@@ -443,7 +449,7 @@ function nuxtApp() {
   return registryApp('nuxt', 'nuxt', toolchain);
 }
 
-const NUXI = (dir) => path.join(dir, '..', 'node_modules', '.bin', 'nuxi');
+const NUXI = (dir) => TOOLCHAIN_BIN(dir, 'nuxi');
 const NUXT_ENV = { NUXT_TELEMETRY_DISABLED: '1' };
 
 test('Nuxt 3 (nuxi build, the Nitro server): the three wasm files emitted; the calls work; a component\'s tool', async () => {
@@ -524,12 +530,10 @@ test('React 17 (ReactDOM.render; the peer range takes React 16.8 and later) in V
   // React 17's root API instead of createRoot.
   const dir = registryApp('react17', 'react', { react: '17.0.2', 'react-dom': '17.0.2' });
   const main = path.join(dir, 'src', 'main.js');
-  const source = fs.readFileSync(main, 'utf8');
-  const legacy = source
-    .replace("import { createRoot } from 'react-dom/client';", "import { render } from 'react-dom';")
-    .replace("createRoot(document.getElementById('root')).render(h(StrictMode, null, h(App)));", "render(h(StrictMode, null, h(App)), document.getElementById('root'));");
-  assert.ok(!legacy.includes('createRoot'), 'the example renders with createRoot');
-  fs.writeFileSync(main, legacy);
+  rewrite(main,
+    ["import { createRoot } from 'react-dom/client';", "import { render } from 'react-dom';"],
+    ["createRoot(document.getElementById('root')).render(h(StrictMode, null, h(App)));", "render(h(StrictMode, null, h(App)), document.getElementById('root'));"]);
+  assert.ok(!fs.readFileSync(main, 'utf8').includes('createRoot'), 'no createRoot left');
   await withVite('dev', dir, assertCounterAppWorks);
 });
 

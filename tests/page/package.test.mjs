@@ -18,6 +18,10 @@ function run(cmd, args, cwd = REPO_ROOT) {
   return spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
 }
 
+/** The staged package.json, and the files the tarball holds (paths inside the package). */
+const stagedManifest = () => JSON.parse(fs.readFileSync(path.join(STAGE, 'package.json'), 'utf8'));
+const tarballFiles = () => run('tar', ['tzf', TARBALL]).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+
 before(() => {
   requireDist('modelcontext.js');
   fs.rmSync(OUT, { recursive: true, force: true });
@@ -50,14 +54,14 @@ test('@arethetypeswrong/cli: every entry resolves its types (ESM-only package: n
 });
 
 test('the tarball holds LICENSE, the users\' README, the typings of every entry, and repository links', () => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(STAGE, 'package.json'), 'utf8'));
+  const pkg = stagedManifest();
   assert.equal(pkg.license, 'MIT');
   for (const k of ['repository', 'homepage', 'bugs']) assert.ok(pkg[k], k);
   // The hook uses only useEffect, useRef, useState and useCallback: React 16.8 and later (React 17
   // apps, Create React App 4's among them, could not install the package under '>=18').
   assert.deepEqual(pkg.peerDependencies, { react: '>=16.8.0' });
   assert.equal(pkg.peerDependenciesMeta.react.optional, true);
-  const list = run('tar', ['tzf', TARBALL]).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+  const list = tarballFiles();
   for (const f of ['LICENSE', 'README.md', 'typings/index.d.ts', 'typings/iife.d.ts', 'typings/react.d.ts',
     'dist/modelcontext.js', 'dist/modelcontext_core.js', 'dist/modelcontext_glue_bg.wasm', 'dist/modelcontext_validator.wasm',
     'dist/modelcontext_client_glue.js', 'dist/modelcontext_client_glue_bg.wasm',
@@ -76,8 +80,8 @@ test('the tarball holds LICENSE, the users\' README, the typings of every entry,
 });
 
 test('each subpath entry is also a directory whose package.json names the same files, for tools that do not read exports', () => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(STAGE, 'package.json'), 'utf8'));
-  const list = run('tar', ['tzf', TARBALL]).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+  const pkg = stagedManifest();
+  const list = tarballFiles();
   const subpaths = Object.keys(pkg.exports).filter((k) => k !== '.' && !k.includes('*') && k !== './package.json');
   assert.deepEqual(subpaths, ['./inline', './iife', './iife/inline', './react']);
   for (const sub of subpaths) {
