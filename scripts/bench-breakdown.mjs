@@ -15,10 +15,14 @@
 //    `window.postMessage`; both cost the same for every implementation.
 // 2. The start of this polyfill by phase (median over ROUNDS loads), with the other two's total.
 // 3. The wasm functions V8 compiled on first call (Liftoff; V8 compiles a module's functions
-//    lazily) during the start, the first requests and the first `tools/call`, with the largest:
-//    from Chromium's --trace-wasm-compilation-times, in a Chromium started apart for it. The
-//    functions are named when `make build`'s wasm-bindgen output is there (a copy of the core is
-//    optimized as the release one, keeping its names).
+//    lazily) during the start, the first requests, the first `tools/call` and then a page's
+//    everyday use of the W3C API and the tab server (a thousand registrations, calls one by one
+//    and at once, invalid arguments, a throwing tool, an unknown tool, `executeTool`, an aborted
+//    registration, `unregisterTool`), with the largest and with what all the phases touched of
+//    the module: the part of the core such a page runs, which is what a module split would have
+//    to keep. From Chromium's --trace-wasm-compilation-times, in a Chromium started apart for
+//    it. The functions are named when `make build`'s wasm-bindgen output is there (a copy of the
+//    core is optimized as the release one, keeping its names).
 //
 //   node scripts/bench-breakdown.mjs        ROUNDS=3, CALLS=2000 (under a minute on 2 cores)
 //
@@ -216,6 +220,36 @@ function sections(bytes) {
   return out;
 }
 
+/** Function index (imports first, as V8 and the name section count) → its body's size in bytes. */
+function codeSizes(bytes) {
+  const sizes = new Map();
+  const all = sections(bytes);
+  let index = 0;
+  const imports = all.find((s) => s.id === 2);
+  if (imports) {
+    const r = reader(imports.body);
+    for (let n = r.u32(); n > 0; n--) {
+      r.name();
+      r.name();
+      const kind = imports.body[r.p++];
+      if (kind === 0) {
+        r.u32();
+        index++;
+      } else throw new Error(`codeSizes: an import of kind ${kind} (only functions are expected)`);
+    }
+  }
+  const code = all.find((s) => s.id === 10);
+  const r = reader(code.body);
+  for (let n = r.u32(); n > 0; n--) {
+    const size = r.u32();
+    sizes.set(index++, size);
+    r.p += size;
+  }
+  return sizes;
+}
+
+const sum = (xs) => [...xs].reduce((a, x) => a + x, 0);
+
 /** Function index → name, from a module's name section (its function-names subsection). */
 function functionNames(bytes) {
   const names = new Map();
@@ -359,6 +393,41 @@ async function traceCompiles(server, distUrl) {
     await step('the first tools/call', async () => {
       await client.callTool({ name: 'probe', arguments: { a: 1 } });
     });
+    await step("a page's everyday use: W3C API and tab server", async () => {
+      const mc = document.modelContext;
+      const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
+      const echo = ({ a }) => String(a);
+      for (let i = 0; i < 1000; i++) await mc.registerTool({ name: `tool_${i}`, description: `Echoes a (${i})`, inputSchema: schema, execute: echo });
+      const thrower = () => {
+        throw new Error('boom');
+      };
+      await mc.registerTool({ name: 'thrower', description: 'Throws', execute: thrower });
+      await client.listTools();
+      for (let i = 0; i < 50; i++) await client.callTool({ name: `tool_${i}`, arguments: { a: i } });
+      await Promise.all(Array.from({ length: 200 }, (_, i) => client.callTool({ name: 'probe', arguments: { a: i } })));
+      const refused = await client.callTool({ name: 'probe', arguments: { a: 'x' } });
+      const thrown = await client.callTool({ name: 'thrower', arguments: {} });
+      if (!refused.isError || !thrown.isError) throw new Error('an invalid or throwing call was not an error');
+      await client.callTool({ name: 'unknown', arguments: {} }).then(
+        (r) => {
+          if (!r.isError) throw new Error('an unknown tool was called');
+        },
+        () => {},
+      );
+      const [probe] = (await mc.getTools()).filter((t) => t.name === 'probe');
+      for (let i = 0; i < 20; i++) await mc.executeTool(probe, { a: i });
+      await mc.executeTool(probe, { a: 'x' }).then(
+        () => {
+          throw new Error('executeTool took invalid arguments');
+        },
+        () => {},
+      );
+      const aborted = new AbortController();
+      await mc.registerTool({ name: 'scoped', description: 'Scoped', execute: echo }, { signal: aborted.signal });
+      aborted.abort();
+      mc.unregisterTool('tool_1');
+      await client.listTools();
+    });
   } finally {
     await t.close();
   }
@@ -410,8 +479,16 @@ async function main() {
       const c = p.lines.map(parseCompile).filter((x) => x && x.tier === 'Liftoff');
       return [p.name, c.length, (c.reduce((a, x) => a + x.body, 0) / 1000).toFixed(1), (c.reduce((a, x) => a + x.us, 0) / 1000).toFixed(2)];
     });
-    console.log(table(['phase', 'functions', 'code KB', 'compile ms'], compileRows));
     const all = phases.flatMap((p) => p.lines.map(parseCompile).filter((x) => x && x.tier === 'Liftoff'));
+    const code = codeSizes(fs.readFileSync(path.join(named.dir, 'modelcontext_glue_bg.wasm')));
+    const touched = new Set(all.map((c) => c.index));
+    compileRows.push([
+      `all of them, of the module's ${code.size} functions (${(sum(code.values()) / 1000).toFixed(1)} KB)`,
+      touched.size,
+      (sum([...touched].map((i) => code.get(i) ?? 0)) / 1000).toFixed(1),
+      (all.reduce((a, x) => a + x.us, 0) / 1000).toFixed(2),
+    ]);
+    console.log(table(['phase', 'functions', 'code KB', 'compile ms'], compileRows));
     console.log('\nthe largest:');
     for (const c of [...all].sort((a, b) => b.body - a.body).slice(0, 8)) {
       console.log(`  ${String(c.body).padStart(6)} B  ${String(c.us).padStart(4)} µs  ${named.names.get(c.index) ?? `function #${c.index}`}`);
