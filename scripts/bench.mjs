@@ -4,8 +4,10 @@
 // (@modelcontextprotocol/client) over MCP-B's TabClientTransport (@mcp-b/transports) — over
 // several alternating rounds. Prints every figure for each implementation (median and range over
 // the rounds) with the median of the per-round ratios (ours / peer), then the byte figures (gzip
-// and brotli), and warns when one of our figures is worse than the README's performance table by
-// more than this run's own spread. A third MCP column, the client floor, is a bare page script
+// and brotli), and warns when one of our ratios is worse than the README's performance table by
+// more than this run's own spread of that ratio (ratios, not times: both sides of a ratio run on
+// the same machine in the same round, so a slower or faster machine than the table's does not
+// read as a change of ours), and when a byte figure is larger. A third MCP column, the client floor, is a bare page script
 // answering the same wire with canned replies: what the client itself costs, so the best ratio
 // any server could reach against @mcp-b/global with this client.
 //
@@ -417,6 +419,7 @@ async function main() {
       mcpb: values('mcpb', f.key),
       w3c,
       floor: values('floor', f.key),
+      ratios,
       ratio: median(ratios),
       floorRatio: f.withFloor ? median(floorRatios) : NaN,
     };
@@ -445,18 +448,24 @@ async function main() {
   const heading = `make bench — ${date}, Chromium ${chromium}, ${ROUNDS} alternating rounds (${seconds} s); ` +
     `medians with the range over the rounds in parentheses; ratio = median of the per-round ratios`;
 
-  // Warnings: a figure worse than the README's by more than this run's spread.
+  // Warnings: a ratio worse than the README's by more than this run's spread of it (a figure of
+  // ours by more than its spread, where the README records no ratio: that compares machines too).
   const recorded = readmeData();
   const warnings = [];
   if (recorded) {
     for (const f of figureRows) {
-      const was = recorded.figures?.[f.key];
-      const v = f.ours.filter(Number.isFinite);
+      const wasRatio = recorded.ratios?.[f.key];
+      const byRatio = Number.isFinite(wasRatio);
+      const was = byRatio ? wasRatio : recorded.figures?.[f.key];
+      const v = (byRatio ? f.ratios : f.ours).filter(Number.isFinite);
       if (!Number.isFinite(was) || !v.length) continue;
       const m = median(v);
       const spread = Math.max(...v) - Math.min(...v);
       const worse = f.better === 'lower' ? m - was : was - m;
-      if (worse > spread) {
+      if (!(worse > spread)) continue;
+      if (byRatio) {
+        warnings.push(`${f.name}: ours / MCP-B ${ratioText(m)} now, ${ratioText(was)} in the README (worse by ${ratioText(worse)}, more than this run's spread of ${ratioText(spread)})`);
+      } else {
         warnings.push(`${f.name}: ${num(m, f.unit)} now, ${num(was, f.unit)} in the README (worse by ${num(worse, f.unit)}, more than this run's spread of ${num(spread, f.unit)})`);
       }
     }
@@ -484,6 +493,7 @@ async function main() {
   if (process.argv.includes('--readme')) {
     const data = {
       figures: Object.fromEntries(figureRows.map((f) => [f.key, Number(median(f.ours).toPrecision(4))])),
+      ratios: Object.fromEntries(figureRows.map((f) => [f.key, Number(f.ratio.toPrecision(4))])),
       bytes: Object.fromEntries(bytes.rows.map((b) => [b.name, b.gzip])),
     };
     const section = [
