@@ -7,9 +7,9 @@
 // and brotli), and warns when one of our ratios is worse than the README's performance table by
 // more than this run's own spread of that ratio (ratios, not times: both sides of a ratio run on
 // the same machine in the same round, so a slower or faster machine than the table's does not
-// read as a change of ours), and when a byte figure is larger. A third MCP column, the client floor, is a bare page script
-// answering the same wire with canned replies: what the client itself costs, so the best ratio
-// any server could reach against @mcp-b/global with this client.
+// read as a change of ours), and when a byte figure is larger. A third MCP column, the client
+// floor, is a bare page script answering the same wire with canned replies: what the client
+// itself costs, so the best ratio any server could reach against @mcp-b/global with this client.
 //
 //   node scripts/bench.mjs              ROUNDS=3 by default (a few minutes on 2 cores)
 //   ROUNDS=7 node scripts/bench.mjs     more rounds, tighter medians
