@@ -37,6 +37,7 @@ import { chromium } from 'playwright-core';
 import { REPO_ROOT, DIST_DIR, WASM_OPT_FEATURES } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median } from './lib/stats.mjs';
+import { readModule } from './lib/wasm-module.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
 import { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from '../tests/page/lib/chromium.mjs';
 
@@ -220,55 +221,7 @@ function sections(bytes) {
   return out;
 }
 
-/** Function index (imports first, as V8 and the name section count) → its body's size in bytes. */
-function codeSizes(bytes) {
-  const sizes = new Map();
-  const all = sections(bytes);
-  let index = 0;
-  const imports = all.find((s) => s.id === 2);
-  if (imports) {
-    const r = reader(imports.body);
-    for (let n = r.u32(); n > 0; n--) {
-      r.name();
-      r.name();
-      const kind = imports.body[r.p++];
-      if (kind === 0) {
-        r.u32();
-        index++;
-      } else throw new Error(`codeSizes: an import of kind ${kind} (only functions are expected)`);
-    }
-  }
-  const code = all.find((s) => s.id === 10);
-  const r = reader(code.body);
-  for (let n = r.u32(); n > 0; n--) {
-    const size = r.u32();
-    sizes.set(index++, size);
-    r.p += size;
-  }
-  return sizes;
-}
-
 const sum = (xs) => [...xs].reduce((a, x) => a + x, 0);
-
-/** Function index → name, from a module's name section (its function-names subsection). */
-function functionNames(bytes) {
-  const names = new Map();
-  const section = sections(bytes).find((s) => s.id === 0 && s.name === 'name');
-  if (!section) return names;
-  const r = reader(section.body);
-  while (r.p < section.body.length) {
-    const sub = section.body[r.p++];
-    const end = r.u32() + r.p;
-    if (sub === 1) {
-      for (let n = r.u32(); n > 0; n--) {
-        const index = r.u32();
-        names.set(index, r.name());
-      }
-    }
-    r.p = end;
-  }
-  return names;
-}
 
 /**
  * dist/ with its core wasm optimized as `make build` does but keeping the names, when the
@@ -291,7 +244,7 @@ function namedDist() {
   const b = standard(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
   const same = a.length === b.length && a.every((s, i) => s.id === b[i].id && Buffer.compare(s.body, b[i].body) === 0);
   if (!same) return { dir: DIST_DIR, names: new Map(), stale: true };
-  return { dir, names: functionNames(named) };
+  return { dir, names: readModule(named).names };
 }
 
 /** Chromium started apart, with V8's compile trace on its stdout; connected over CDP. */
@@ -480,12 +433,12 @@ async function main() {
       return [p.name, c.length, (c.reduce((a, x) => a + x.body, 0) / 1000).toFixed(1), (c.reduce((a, x) => a + x.us, 0) / 1000).toFixed(2)];
     });
     const all = phases.flatMap((p) => p.lines.map(parseCompile).filter((x) => x && x.tier === 'Liftoff'));
-    const code = codeSizes(fs.readFileSync(path.join(named.dir, 'modelcontext_glue_bg.wasm')));
+    const { imported, bodies } = readModule(fs.readFileSync(path.join(named.dir, 'modelcontext_glue_bg.wasm')));
     const touched = new Set(all.map((c) => c.index));
     compileRows.push([
-      `all of them, of the module's ${code.size} functions (${(sum(code.values()) / 1000).toFixed(1)} KB)`,
+      `all of them, of the module's ${bodies.length} functions (${(sum(bodies) / 1000).toFixed(1)} KB)`,
       touched.size,
-      (sum([...touched].map((i) => code.get(i) ?? 0)) / 1000).toFixed(1),
+      (sum([...touched].map((i) => bodies[i - imported] ?? 0)) / 1000).toFixed(1),
       (all.reduce((a, x) => a + x.us, 0) / 1000).toFixed(2),
     ]);
     console.log(table(['phase', 'functions', 'code KB', 'compile ms'], compileRows));

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './lib/project.mjs';
+import { readModule } from './lib/wasm-module.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -32,92 +33,7 @@ if (unknown) {
 const file = args[0] ?? path.join(REPO_ROOT, 'target/bindgen/release/web/modelcontext_glue_bg.wasm');
 const buf = fs.readFileSync(file);
 
-let pos = 8;
-const u32 = () => {
-  let result = 0;
-  let shift = 0;
-  for (;;) {
-    const b = buf[pos++];
-    result += (b & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (!(b & 0x80)) return result;
-  }
-};
-const name = () => {
-  const len = u32();
-  const s = buf.toString('utf8', pos, pos + len);
-  pos += len;
-  return s;
-};
-
-let imported = 0;
-const bodies = []; // code size per defined function
-const names = new Map();
-const sections = new Map();
-let dataBytes = 0;
-while (pos < buf.length) {
-  const id = buf[pos++];
-  const size = u32();
-  const start = pos;
-  const end = pos + size;
-  if (id === 0) {
-    const n = name();
-    sections.set(`custom:${n}`, size);
-    if (n === 'name') {
-      while (pos < end) {
-        const sub = buf[pos++];
-        const len = u32();
-        const subEnd = pos + len;
-        if (sub === 1) {
-          const count = u32();
-          for (let i = 0; i < count; i++) {
-            const idx = u32();
-            names.set(idx, name());
-          }
-        }
-        pos = subEnd;
-      }
-    }
-  } else {
-    sections.set(['custom', 'type', 'import', 'function', 'table', 'memory', 'global', 'export', 'start', 'element', 'code', 'data', 'datacount'][id] ?? `id ${id}`, size);
-    if (id === 2) {
-      const count = u32();
-      for (let i = 0; i < count; i++) {
-        name();
-        name();
-        const kind = buf[pos++];
-        if (kind === 0) {
-          u32();
-          imported++;
-        } else if (kind === 1) {
-          pos++;
-          const flags = u32();
-          u32();
-          if (flags & 1) u32();
-        } else if (kind === 2) {
-          const flags = u32();
-          u32();
-          if (flags & 1) u32();
-        } else if (kind === 3) {
-          pos += 2;
-        } else if (kind === 4) {
-          pos++;
-          u32();
-        }
-      }
-    } else if (id === 10) {
-      const count = u32();
-      for (let i = 0; i < count; i++) {
-        const len = u32();
-        bodies.push(len);
-        pos += len;
-      }
-    } else if (id === 11) {
-      dataBytes = size;
-    }
-  }
-  pos = end;
-}
+const { imported, bodies, names, dataBytes } = readModule(buf);
 
 // Rust's legacy mangling (`_ZN5serde2de...17h0123456789abcdefE`, what rustc leaves when no
 // wasm-bindgen demangles the names) → `serde::de::...`.
