@@ -121,6 +121,12 @@ impl EngineInner {
         self.tasks.queue(task);
     }
 
+    /// Runs `task` after the tasks already queued, at the end of the last one when it has
+    /// not run yet (`TaskQueue::queue_after_last`).
+    pub fn queue_after_last(&self, task: impl FnOnce() + 'static) {
+        self.tasks.queue_after_last(task);
+    }
+
     /// Calls `callback` (after `toolchange`) whenever the tools change.
     pub fn on_tools_changed(&self, callback: Function) {
         self.tool_change_callbacks.borrow_mut().push(callback);
@@ -187,15 +193,19 @@ impl EngineInner {
     /// tools changed (its own registry, or another document's of the frame tree).
     pub fn tools_changed(self: &Rc<Self>) {
         let me = self.clone();
-        self.tasks.queue(move || {
-            if let Ok(ev) = web_sys::Event::new("toolchange") {
-                let _ = me.target.dispatch_event(&ev);
-            }
-            let callbacks = me.tool_change_callbacks.borrow().clone();
-            for cb in callbacks {
-                let _ = cb.call0(&JsValue::UNDEFINED);
-            }
-        });
+        self.tasks.queue(move || me.fire_tools_changed());
+    }
+
+    /// Fires `toolchange` (and the earlier drafts' callbacks) now: for a task that is
+    /// already the one the spec queues for it.
+    pub fn fire_tools_changed(&self) {
+        if let Ok(ev) = web_sys::Event::new("toolchange") {
+            let _ = self.target.dispatch_event(&ev);
+        }
+        let callbacks = self.tool_change_callbacks.borrow().clone();
+        for cb in callbacks {
+            let _ = cb.call0(&JsValue::UNDEFINED);
+        }
     }
 
     /// Starts the default tab server (if enabled and not running).

@@ -206,6 +206,24 @@ impl TaskQueue {
         self.tasks.borrow_mut().push_back(Box::new(task));
         let _ = self.port.post_message(&JsValue::UNDEFINED);
     }
+
+    /// Runs `task` at the end of the task queued last, when that one has not run yet (one
+    /// event-loop task for both, in the same order); otherwise queues it as its own. Nothing
+    /// can run between the two then, which no caller may count on either way: another task
+    /// source's task may or may not run between two queued tasks.
+    pub fn queue_after_last(&self, task: impl FnOnce() + 'static) {
+        let mut tasks = self.tasks.borrow_mut();
+        match tasks.pop_back() {
+            Some(last) => tasks.push_back(Box::new(move || {
+                last();
+                task();
+            })),
+            None => {
+                drop(tasks);
+                self.queue(task);
+            }
+        }
+    }
 }
 
 impl Drop for TaskQueue {

@@ -263,6 +263,39 @@ export const CASES = [
     },
   },
   {
+    // The spec's "notify documents of a tool change" example: the promise resolves after
+    // `toolchange` fired in every same-origin document of the tree.
+    name: 'frames: registerTool resolves after toolchange in every same-origin document',
+    run: async () => {
+      const mc = document.modelContext;
+      const order = (window.__order = []);
+      mc.addEventListener('toolchange', () => order.push('top toolchange'));
+      const f = await __f.frame();
+      // The frame's core has loaded once its getTools() answers (before, a change waits for it).
+      await f.run(`
+        await document.modelContext.getTools();
+        document.modelContext.addEventListener('toolchange', () => parent.__order.push('child toolchange'));
+        return 'ok';`);
+      await __f.tick(20);
+      order.length = 0;
+      await mc.registerTool(__f.tool('from_top'));
+      order.push('resolved');
+      const fromTop = order.splice(0);
+      await f.run(`
+        await document.modelContext.registerTool(__f.tool('from_child'));
+        parent.__order.push('resolved');
+        return 'ok';`);
+      await __f.tick(20);
+      // Which document hears first when a frame registers is not what this case is about.
+      const fromChild = [...order.slice(0, -1).sort(), ...order.slice(-1)];
+      return { fromTop, fromChild };
+    },
+    expect: {
+      fromTop: ['top toolchange', 'child toolchange', 'resolved'],
+      fromChild: ['child toolchange', 'top toolchange', 'resolved'],
+    },
+  },
+  {
     name: 'frames: cross-origin frames, exposedTo and allow="tools"',
     run: async () => {
       const mc = document.modelContext;

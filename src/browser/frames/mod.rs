@@ -135,11 +135,23 @@ pub fn attach(inner: &Rc<EngineInner>, execute: calls::Executor) {
         if kind == ListKind::Tools {
             me.state::<wire::ToolsChangedAt>().mark();
             listing::tools_changed(&me);
-            for mc in peers(&me) {
-                if let Some(f) = method(&mc, PEER_CHANGED) {
-                    let _ = f.call0(&mc);
+            // The other same-origin documents hear in the task that fires `toolchange` here,
+            // right after it (the engine queued it first), so every document of the tree has
+            // heard before anything queued later runs, such as the resolution of the
+            // `registerTool` promise that made the change (the spec's "notify documents of a
+            // tool change" example); a task each document queued for itself would not be
+            // ordered with this document's.
+            let weak = Rc::downgrade(&me);
+            me.queue_after_last(move || {
+                let Some(me) = weak.upgrade() else {
+                    return;
+                };
+                for mc in peers(&me) {
+                    if let Some(f) = method(&mc, PEER_CHANGED) {
+                        let _ = f.call0(&mc);
+                    }
                 }
-            }
+            });
         }
     });
 }
@@ -166,9 +178,10 @@ impl Engine {
         policy::policy_value(&self.inner)
     }
 
-    /// Another document's tools changed: fires `toolchange` here.
+    /// Another document's tools changed: fires `toolchange` here, now (the other document
+    /// calls this from the task it queued for the change).
     #[wasm_bindgen(js_name = peerToolsChanged)]
     pub fn peer_tools_changed(&self) {
-        self.inner.tools_changed();
+        self.inner.fire_tools_changed();
     }
 }

@@ -134,8 +134,7 @@ fn register_tool(
             None => return Err(security_error("exposedTo", entry).into_js()),
         }
     }
-    // Step 8: store the tool (the registry queues `toolchange`), then resolve in a task
-    // queued after it.
+    // Step 8: store the tool (the registry queues `toolchange`), then resolve after it.
     let name = dict.name.clone();
     let registration = store_tool(inner, dict, schema_json, Door::WebMcp, exposed_to)?;
     let done = js::Deferred::new();
@@ -151,7 +150,9 @@ fn register_tool(
         });
     }
     let d = done.clone();
-    inner.queue(move || d.settle(true, &JsValue::UNDEFINED));
+    // At the end of the task that fires `toolchange` here and in the other same-origin
+    // documents (frames/mod.rs): after every one of them, in one task instead of two.
+    inner.queue_after_last(move || d.settle(true, &JsValue::UNDEFINED));
     Ok((done.promise().clone(), name, registration))
 }
 
