@@ -14,8 +14,8 @@
 //! exponential for `^(a+)+$`), where the full validator's regex engine runs in linear time.
 //!
 //! A `$ref` that points into the document (`#/$defs/day`, `#/definitions/a`, `#/properties/b`)
-//! is compiled in place, its target plain too; a violation's schema path is the target's own
-//! location, as the full validator gives it. Cycles, anchors, other documents, a `false`
+//! is plain when its target is; the target is compiled once, for every `$ref` to it, and a
+//! violation's schema path is the target's own location, as the full validator gives it. Cycles, anchors, other documents, a `false`
 //! target and, in draft 7, a `$ref` with siblings are the validator's.
 //!
 //! Anything else — `pattern`, `patternProperties`, `contains`, a float `multipleOf`, a
@@ -50,13 +50,14 @@ use super::validator::{depth_violation, CompiledSchema, SchemaViolation, DEFAULT
 use crate::server::depth;
 use numbers::MAX_SAFE;
 use serde_json::{Number, Value};
+use std::sync::Arc;
 use walk::{walk, Path, Walk};
 
 /// How deeply a plain schema may nest subschemas; deeper ones go to the full validator.
 const MAX_SCHEMA_DEPTH: usize = 32;
 
-/// How many subschemas a plain schema may compile to. A `$ref` is compiled in place each time,
-/// so `$defs` that refer to each other twice over would otherwise grow exponentially.
+/// How many subschemas a plain schema may compile to (each `$ref` target counts once: it is
+/// compiled once and shared by every `$ref` to it).
 const MAX_NODES: usize = 10_000;
 
 /// The `$schema`s a plain schema may name (without a trailing `#`, over http or https): 2020-12,
@@ -144,8 +145,8 @@ struct Rare {
     if_: Option<Node>,
     then: Option<Node>,
     else_: Option<Node>,
-    /// `$ref`'s target, compiled.
-    reference: Option<Node>,
+    /// `$ref`'s target, compiled (shared with the other `$ref`s to it).
+    reference: Option<Arc<Node>>,
 }
 
 /// What a subschema without the rare keywords has of them: none.
@@ -205,6 +206,7 @@ impl PlainSchema {
             document: schema,
             draft7,
             budget: MAX_NODES,
+            targets: Vec::new(),
         };
         Some(PlainSchema {
             root: cx.node(schema, String::new(), 0, true)?,
@@ -220,9 +222,23 @@ struct Cx<'p> {
     draft7: bool,
     /// How many more subschemas may be compiled ([`MAX_NODES`]).
     budget: usize,
+    /// The `$ref` targets compiled so far, by their JSON Pointer (a document has a handful).
+    targets: Vec<(String, Arc<Node>)>,
 }
 
 impl<'p> Cx<'p> {
+    /// The subschema at `pointer` (`schema`), compiled at its first `$ref` or `$defs` entry and
+    /// shared from then on. One still being compiled is compiled again: a cycle ends at the
+    /// depth limit.
+    fn target(&mut self, schema: &Value, pointer: &str, depth: usize) -> Option<Arc<Node>> {
+        if let Some((_, done)) = self.targets.iter().find(|(p, _)| p == pointer) {
+            return Some(done.clone());
+        }
+        let node = Arc::new(self.node(schema, pointer.to_owned(), depth, false)?);
+        self.targets.push((pointer.to_owned(), node.clone()));
+        Some(node)
+    }
+
     fn node(&mut self, schema: &Value, at: String, depth: usize, root: bool) -> Option<Node> {
         if depth > MAX_SCHEMA_DEPTH {
             return None;
@@ -293,7 +309,7 @@ impl<'p> Cx<'p> {
                 "if" => r!().if_ = Some(self.node(value, sub(key), depth + 1, false)?),
                 "then" => r!().then = Some(self.node(value, sub(key), depth + 1, false)?),
                 "else" => r!().else_ = Some(self.node(value, sub(key), depth + 1, false)?),
-                // A pointer into this document, compiled in place. A violation's schema path is
+                // A pointer into this document, its target compiled once. A violation's schema path is
                 // the target's own location (`/$defs/a/type`), as the full validator gives it.
                 // A cycle ends at the depth limit, and the full validator takes the schema.
                 "$ref" => {
@@ -313,13 +329,14 @@ impl<'p> Cx<'p> {
                     if target == &Value::Bool(false) {
                         return None;
                     }
-                    let compiled = self.node(target, pointer.to_owned(), depth + 1, false)?;
-                    r!().reference = Some(compiled);
+                    r!().reference = Some(self.target(target, pointer, depth + 1)?);
                 }
-                // Where `$ref`s point: each must be plain itself.
+                // Where `$ref`s point: each must be plain itself, and is compiled once for
+                // every `$ref` to it.
                 "$defs" | "definitions" => {
-                    for s in value.as_object()?.values() {
-                        self.node(s, String::new(), depth + 1, false)?;
+                    let place = sub(key);
+                    for (name, s) in value.as_object()? {
+                        self.target(s, &format!("{place}/{}", escape(name)), depth + 1)?;
                     }
                 }
                 "anyOf" | "oneOf" | "allOf" => {
