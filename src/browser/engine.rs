@@ -124,7 +124,7 @@ impl EngineInner {
     /// Runs `task` after the tasks already queued, at the end of the last one when it has
     /// not run yet (`TaskQueue::queue_after_last`).
     pub fn queue_after_last(&self, task: impl FnOnce() + 'static) {
-        self.tasks.queue_after_last(task);
+        self.tasks.queue_after_last(Box::new(task));
     }
 
     /// Calls `callback` (after `toolchange`) whenever the tools change.

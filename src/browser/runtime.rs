@@ -151,7 +151,8 @@ impl Drop for Sleep {
     }
 }
 
-type Task = Box<dyn FnOnce()>;
+/// A queued task.
+pub type Task = Box<dyn FnOnce()>;
 
 thread_local! {
     /// `polyfill/src/engine_helpers.js`'s `__mcpTaskChannel`, from the engine's config
@@ -211,7 +212,7 @@ impl TaskQueue {
     /// event-loop task for both, in the same order); otherwise queues it as its own. Nothing
     /// can run between the two then, which no caller may count on either way: another task
     /// source's task may or may not run between two queued tasks.
-    pub fn queue_after_last(&self, task: impl FnOnce() + 'static) {
+    pub fn queue_after_last(&self, task: Task) {
         let mut tasks = self.tasks.borrow_mut();
         match tasks.pop_back() {
             Some(last) => tasks.push_back(Box::new(move || {
@@ -219,8 +220,9 @@ impl TaskQueue {
                 task();
             })),
             None => {
+                tasks.push_back(task);
                 drop(tasks);
-                self.queue(task);
+                let _ = self.port.post_message(&JsValue::UNDEFINED);
             }
         }
     }
