@@ -15,8 +15,9 @@
 //!
 //! A `$ref` that points into the document (`#/$defs/day`, `#/definitions/a`, `#/properties/b`)
 //! is plain when its target is; the target is compiled once, for every `$ref` to it, and a
-//! violation's schema path is the target's own location, as the full validator gives it. Cycles, anchors, other documents, a `false`
-//! target and, in draft 7, a `$ref` with siblings are the validator's.
+//! violation's schema path is the target's own location, as the full validator gives it.
+//! Cycles, anchors, other documents, a `false` target and, in draft 7, a `$ref` with siblings
+//! are the validator's.
 //!
 //! Anything else — `pattern`, `patternProperties`, `contains`, a float `multipleOf`, a
 //! `$schema` other than 2020-12 or draft 7, a keyword this module does not know, a value of the wrong
@@ -309,9 +310,10 @@ impl<'p> Cx<'p> {
                 "if" => r!().if_ = Some(self.node(value, sub(key), depth + 1, false)?),
                 "then" => r!().then = Some(self.node(value, sub(key), depth + 1, false)?),
                 "else" => r!().else_ = Some(self.node(value, sub(key), depth + 1, false)?),
-                // A pointer into this document, its target compiled once. A violation's schema path is
-                // the target's own location (`/$defs/a/type`), as the full validator gives it.
-                // A cycle ends at the depth limit, and the full validator takes the schema.
+                // A pointer into this document, its target compiled once. A violation's schema
+                // path is the target's own location (`/$defs/a/type`), as the full validator
+                // gives it. A cycle ends at the depth limit, and the full validator takes the
+                // schema.
                 "$ref" => {
                     let pointer = value.as_str()?.strip_prefix('#')?;
                     // Only plain pointers (a percent-escape or an anchor is the validator's).
