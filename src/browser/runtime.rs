@@ -204,7 +204,12 @@ impl TaskQueue {
 
     /// Queues `task` to run as its own task.
     pub fn queue(&self, task: impl FnOnce() + 'static) {
-        self.tasks.borrow_mut().push_back(Box::new(task));
+        self.push(Box::new(task));
+    }
+
+    /// Appends `task` and posts the message that will run it.
+    fn push(&self, task: Task) {
+        self.tasks.borrow_mut().push_back(task);
         let _ = self.port.post_message(&JsValue::UNDEFINED);
     }
 
@@ -220,9 +225,8 @@ impl TaskQueue {
                 task();
             })),
             None => {
-                tasks.push_back(task);
                 drop(tasks);
-                let _ = self.port.post_message(&JsValue::UNDEFINED);
+                self.push(task);
             }
         }
     }

@@ -140,18 +140,18 @@ pub fn attach(inner: &Rc<EngineInner>, execute: calls::Executor) {
             // heard before anything queued later runs, such as the resolution of the
             // `registerTool` promise that made the change (the spec's "notify documents of a
             // tool change" example); a task each document queued for itself would not be
-            // ordered with this document's.
-            let weak = Rc::downgrade(&me);
-            me.queue_after_last(move || {
-                let Some(me) = weak.upgrade() else {
-                    return;
-                };
-                for mc in peers(&me) {
-                    if let Some(f) = method(&mc, PEER_CHANGED) {
-                        let _ = f.call0(&mc);
+            // ordered with this document's. A document alone in its tree (most pages) adds
+            // nothing to the task.
+            let peers = peers(&me);
+            if !peers.is_empty() {
+                me.queue_after_last(move || {
+                    for mc in peers {
+                        if let Some(f) = method(&mc, PEER_CHANGED) {
+                            let _ = f.call0(&mc);
+                        }
                     }
-                }
-            });
+                });
+            }
         }
     });
 }
