@@ -73,6 +73,7 @@ const OUT = {
   inlineCore: 'modelcontext_core.inline.js',
   inlineIife: 'modelcontext.inline.iife.js',
   react: 'react.js',
+  reactInline: 'react.inline.js',
 };
 
 // The core's, the client's and the validator module's cargo features (see Cargo.toml).
@@ -660,7 +661,13 @@ step('assemble dist/', () => {
   writeJs(OUT.inlineEsm, inlineEsm);
   writeJs(OUT.inlineCore, inlineCore);
   writeJs(OUT.inlineIife, inlineIife);
-  fs.copyFileSync(path.join(REPO_ROOT, 'polyfill', 'react', 'index.js'), path.join(DIST_DIR, OUT.react));
+  // The React hook, as written (ES2019: webpack 4 reads it), twice: importing the main entry,
+  // and importing the inline one (modelcontext-polyfill/react/inline).
+  const hook = fs.readFileSync(path.join(REPO_ROOT, 'polyfill', 'react', 'index.js'), 'utf8');
+  const mainImport = `import './${OUT.esm}';`;
+  if (hook.split(mainImport).length !== 2) fail(`polyfill/react/index.js must have the line ${mainImport} once`);
+  fs.writeFileSync(path.join(DIST_DIR, OUT.react), hook);
+  fs.writeFileSync(path.join(DIST_DIR, OUT.reactInline), hook.replace(mainImport, `import './${OUT.inlineEsm}';`));
 
   // Syntax checks of what ships: the classic builds as scripts, the ESM files as modules
   // (a --dev build, not minified, shows a template's mistake where it is).
@@ -671,7 +678,7 @@ step('assemble dist/', () => {
       fail(`${f} does not parse as a classic script: ${e.message}`);
     }
   }
-  for (const f of [OUT.esm, OUT.core, OUT.glueJs, OUT.clientGlueJs, OUT.inlineEsm, OUT.inlineCore, OUT.react]) {
+  for (const f of [OUT.esm, OUT.core, OUT.glueJs, OUT.clientGlueJs, OUT.inlineEsm, OUT.inlineCore, OUT.react, OUT.reactInline]) {
     const r = spawnSync(process.execPath, ['--check', path.join(DIST_DIR, f)], { encoding: 'utf8' });
     if (r.status !== 0) fail(`${f} does not parse as a module:\n${r.stderr}`);
   }

@@ -1,5 +1,5 @@
-// Type definitions for `modelcontext-polyfill/react` (React is a peer dependency; these types
-// need none of React's own).
+// Type definitions for `modelcontext-polyfill/react` and `modelcontext-polyfill/react/inline`
+// (React is a peer dependency; these types need none of React's own).
 
 import type { ModelContextTool, ToolExecuteCallbackOptions } from './index.js';
 

@@ -8,6 +8,11 @@
 // meets "already registered". `deps` re-registers the tool when they change (default: its name);
 // the latest `execute` is always the one called. The returned state follows the calls (for UI).
 // React is a peer dependency; this file only binds (no algorithm: the engine does the work).
+//
+// It is written in ES2019, which webpack 4 parses. The build writes it twice: dist/react.js
+// (`modelcontext-polyfill/react`), which imports the main entry, and dist/react.inline.js
+// (`modelcontext-polyfill/react/inline`), which imports the inline one instead, for the bundlers
+// that take `modelcontext-polyfill/inline` (webpack 4, esbuild, Rollup).
 
 import { useEffect, useRef, useState, useCallback } from 'react';
 import './modelcontext.js';
@@ -53,7 +58,7 @@ export function useTool(definition, deps = undefined) {
       controller.abort();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps ?? [definition.name]);
+  }, deps === undefined || deps === null ? [definition.name] : deps);
 
   const reset = useCallback(() => setState(IDLE), []);
   return { ...state, reset };

@@ -13,9 +13,9 @@
 // live in .angular/cache/; Angular's older webpack builder, which writes file: URLs of the build
 // machine into the bundle (the error says so; the URLs set in index.html work). Nuxt 3: its
 // build with the Nitro server, and its dev server (Vite 7, its cache in node_modules/.cache/).
-// And React
-// through modelcontext-polyfill/react in
-// Vite's dev server, and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill there; and
+// And React through modelcontext-polyfill/react in Vite's dev server (React 19 and 17), through
+// modelcontext-polyfill/react/inline in webpack 4 (React 17, no Babel: Create React App 4's
+// toolchain), and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill in Vite; and
 // the test runners' DOM emulations, where tests load the package from node_modules under Node:
 // Vitest with jsdom and happy-dom, Jest with its jsdom environment (no MessageChannel there).
 
@@ -535,6 +535,22 @@ test('React 17 (ReactDOM.render; the peer range takes React 16.8 and later) in V
     ["createRoot(document.getElementById('root')).render(h(StrictMode, null, h(App)));", "render(h(StrictMode, null, h(App)), document.getElementById('root'));"]);
   assert.ok(!fs.readFileSync(main, 'utf8').includes('createRoot'), 'no createRoot left');
   await withVite('dev', dir, assertCounterAppWorks);
+});
+
+test('React 17 with webpack 4 (Create React App 4\'s toolchain) and modelcontext-polyfill/react/inline: it builds without Babel, nothing to copy; the same checks', async () => {
+  const { dependencies, devDependencies } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'webpack4-react', 'package.json'), 'utf8'));
+  const toolchain = { ...dependencies, ...devDependencies };
+  delete toolchain['modelcontext-polyfill'];
+  const dir = registryApp('webpack4-react', 'webpack4-react', toolchain);
+  run(TOOLCHAIN_BIN(dir, 'webpack'), ['--mode', 'production'], dir, { NODE_OPTIONS: '--openssl-legacy-provider' });
+  const files = fs.readdirSync(path.join(dir, 'dist'));
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), [], 'the inline entry has its modules inside');
+  const server = await startStaticServer({ root: dir, port: 0 });
+  try {
+    await assertCounterAppWorks(server.origin);
+  } finally {
+    await server.close();
+  }
 });
 
 test("MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill, in Vite dev under StrictMode: one registration, the call's result and state, invalid input refused, an MCP client's call, unmount", async () => {

@@ -45,7 +45,7 @@ test('@arethetypeswrong/cli: every entry resolves its types (ESM-only package: n
   assert.equal(r.status, 0, r.stderr);
   // Each entry with types is resolved to a .d.ts (not to the JavaScript itself).
   const entries = report.analysis.entrypoints;
-  for (const entry of ['.', './inline', './iife', './iife/inline', './react']) {
+  for (const entry of ['.', './inline', './iife', './iife/inline', './react', './react/inline']) {
     for (const kind of ['bundler', 'node16-esm']) {
       const res = entries[entry]?.resolutions?.[kind]?.resolution;
       assert.ok(res && res.isTypeScript && res.fileName.endsWith('.d.ts'), `${entry} (${kind}): ${JSON.stringify(res)?.slice(0, 200)}`);
@@ -65,7 +65,7 @@ test('the tarball holds LICENSE, the users\' README, the typings of every entry,
   for (const f of ['LICENSE', 'README.md', 'typings/index.d.ts', 'typings/iife.d.ts', 'typings/react.d.ts',
     'dist/modelcontext.js', 'dist/modelcontext_core.js', 'dist/modelcontext_glue_bg.wasm', 'dist/modelcontext_validator.wasm',
     'dist/modelcontext_client_glue.js', 'dist/modelcontext_client_glue_bg.wasm',
-    'dist/modelcontext.iife.js', 'dist/modelcontext.inline.js', 'dist/modelcontext.inline.iife.js', 'dist/react.js']) {
+    'dist/modelcontext.iife.js', 'dist/modelcontext.inline.js', 'dist/modelcontext.inline.iife.js', 'dist/react.js', 'dist/react.inline.js']) {
     assert.ok(list.includes(f), `${f} is not in the tarball`);
   }
   assert.match(fs.readFileSync(path.join(REPO_ROOT, 'LICENSE'), 'utf8'), /^MIT License/);
@@ -83,7 +83,7 @@ test('each subpath entry is also a directory whose package.json names the same f
   const pkg = stagedManifest();
   const list = tarballFiles();
   const subpaths = Object.keys(pkg.exports).filter((k) => k !== '.' && !k.includes('*') && k !== './package.json');
-  assert.deepEqual(subpaths, ['./inline', './iife', './iife/inline', './react']);
+  assert.deepEqual(subpaths, ['./inline', './iife', './iife/inline', './react', './react/inline']);
   for (const sub of subpaths) {
     const file = `${sub.slice(2)}/package.json`;
     assert.ok(list.includes(file), `${file} is not in the tarball`);
@@ -94,9 +94,9 @@ test('each subpath entry is also a directory whose package.json names the same f
     if (sub.includes('iife')) assert.equal(proxy.module, undefined, `${file}: a classic script is no module`);
     else assert.equal(`./${at(proxy.module)}`, pkg.exports[sub].default, `${file}: module`);
   }
-  // What webpack 4 bundles through ./inline: the entry, its core and the glue they import, none
-  // with import.meta (which it cannot parse).
-  for (const f of ['modelcontext.inline.js', 'modelcontext_core.inline.js', 'modelcontext_glue.js', 'modelcontext_client_glue.js']) {
+  // What webpack 4 bundles through ./inline and ./react/inline: the entries, the core and the
+  // glue they import, none with import.meta (which it cannot parse).
+  for (const f of ['modelcontext.inline.js', 'modelcontext_core.inline.js', 'modelcontext_glue.js', 'modelcontext_client_glue.js', 'react.inline.js']) {
     assert.doesNotMatch(fs.readFileSync(path.join(STAGE, 'dist', f), 'utf8'), /import\.meta/, f);
   }
 });
