@@ -37,7 +37,7 @@ import { chromium } from 'playwright-core';
 import { REPO_ROOT, DIST_DIR, WASM_OPT_FEATURES } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median } from './lib/stats.mjs';
-import { readModule } from './lib/wasm-module.mjs';
+import { readModule, sections } from './lib/wasm-module.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
 import { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from '../tests/page/lib/chromium.mjs';
 
@@ -181,45 +181,6 @@ async function measure(server) {
 }
 
 // ---- the lazy compilation trace ---------------------------------------------------------------
-
-/** A cursor over `bytes` that reads unsigned LEB128 numbers (`u32()`) and strings (`name()`). */
-function reader(bytes) {
-  const r = {
-    p: 0,
-    u32() {
-      let v = 0;
-      let shift = 0;
-      let b;
-      do {
-        b = bytes[r.p++];
-        v |= (b & 0x7f) << shift;
-        shift += 7;
-      } while (b & 0x80);
-      return v >>> 0;
-    },
-    name() {
-      const len = r.u32();
-      r.p += len;
-      return bytes.subarray(r.p - len, r.p).toString();
-    },
-  };
-  return r;
-}
-
-/** A module's sections, in order: `{ id, name (custom sections), body }`. */
-function sections(bytes) {
-  const out = [];
-  const r = reader(bytes);
-  r.p = 8;
-  while (r.p < bytes.length) {
-    const id = bytes[r.p++];
-    const end = r.u32() + r.p;
-    const name = id === 0 ? r.name() : undefined;
-    out.push({ id, name, body: bytes.subarray(r.p, end) });
-    r.p = end;
-  }
-  return out;
-}
 
 const sum = (xs) => [...xs].reduce((a, x) => a + x, 0);
 

@@ -1,6 +1,51 @@
-// What the size scripts read of a wasm module's binary: how many functions it imports, each
-// defined function's code size, the function names of its name section and its data section's
-// size. (`scripts/wasm-sizes.mjs`, `scripts/bench-breakdown.mjs`.)
+// What the size scripts read of a wasm module's binary: its sections; how many functions it
+// imports, each defined function's code size, the function names of its name section and its
+// data section's size. (`scripts/wasm-sizes.mjs`, `scripts/bench-breakdown.mjs`.)
+
+/**
+ * A cursor over `buf` from `pos`: `u32()` reads an unsigned LEB128 number, `name()` a
+ * length-prefixed UTF-8 string; `pos` is where the next read starts.
+ */
+function cursor(buf, pos = 0) {
+  const c = {
+    pos,
+    u32() {
+      let result = 0;
+      let shift = 0;
+      for (;;) {
+        const b = buf[c.pos++];
+        result += (b & 0x7f) * 2 ** shift;
+        shift += 7;
+        if (!(b & 0x80)) return result;
+      }
+    },
+    name() {
+      const len = c.u32();
+      const s = Buffer.from(buf.buffer, buf.byteOffset + c.pos, len).toString('utf8');
+      c.pos += len;
+      return s;
+    },
+  };
+  return c;
+}
+
+/**
+ * A module's sections, in order: `{ id, name, body }`, where a custom section (id 0) has its
+ * `name` and its `body` starts after it.
+ * @param {Uint8Array} buf a module's bytes
+ */
+export function sections(buf) {
+  const out = [];
+  const c = cursor(buf, 8);
+  while (c.pos < buf.length) {
+    const id = buf[c.pos++];
+    const end = c.u32() + c.pos;
+    const name = id === 0 ? c.name() : undefined;
+    out.push({ id, name, body: buf.subarray(c.pos, end) });
+    c.pos = end;
+  }
+  return out;
+}
 
 /**
  * @param {Uint8Array} buf a module's bytes
@@ -9,84 +54,60 @@
  *   (imports first, as V8 and the name section count) to its name.
  */
 export function readModule(buf) {
-  let pos = 8;
-  const u32 = () => {
-    let result = 0;
-    let shift = 0;
-    for (;;) {
-      const b = buf[pos++];
-      result += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-      if (!(b & 0x80)) return result;
-    }
-  };
-  const name = () => {
-    const len = u32();
-    const s = Buffer.from(buf.buffer, buf.byteOffset + pos, len).toString('utf8');
-    pos += len;
-    return s;
-  };
-
   let imported = 0;
   const bodies = [];
   const names = new Map();
   let dataBytes = 0;
-  while (pos < buf.length) {
-    const id = buf[pos++];
-    const size = u32();
-    const end = pos + size;
-    if (id === 0) {
-      if (name() === 'name') {
-        while (pos < end) {
-          const sub = buf[pos++];
-          const len = u32();
-          const subEnd = pos + len;
-          if (sub === 1) {
-            const count = u32();
-            for (let i = 0; i < count; i++) {
-              const idx = u32();
-              names.set(idx, name());
-            }
+  for (const { id, name: sectionName, body } of sections(buf)) {
+    const c = cursor(body);
+    if (id === 0 && sectionName === 'name') {
+      while (c.pos < body.length) {
+        const sub = body[c.pos++];
+        const subEnd = c.u32() + c.pos;
+        if (sub === 1) {
+          const count = c.u32();
+          for (let i = 0; i < count; i++) {
+            const idx = c.u32();
+            names.set(idx, c.name());
           }
-          pos = subEnd;
         }
+        c.pos = subEnd;
       }
     } else if (id === 2) {
-      const count = u32();
+      const count = c.u32();
       for (let i = 0; i < count; i++) {
-        name();
-        name();
-        const kind = buf[pos++];
+        c.name();
+        c.name();
+        const kind = body[c.pos++];
         if (kind === 0) {
-          u32();
+          c.u32();
           imported++;
         } else if (kind === 1) {
-          pos++;
-          const flags = u32();
-          u32();
-          if (flags & 1) u32();
+          c.pos++;
+          const flags = c.u32();
+          c.u32();
+          if (flags & 1) c.u32();
         } else if (kind === 2) {
-          const flags = u32();
-          u32();
-          if (flags & 1) u32();
+          const flags = c.u32();
+          c.u32();
+          if (flags & 1) c.u32();
         } else if (kind === 3) {
-          pos += 2;
+          c.pos += 2;
         } else if (kind === 4) {
-          pos++;
-          u32();
+          c.pos++;
+          c.u32();
         }
       }
     } else if (id === 10) {
-      const count = u32();
+      const count = c.u32();
       for (let i = 0; i < count; i++) {
-        const len = u32();
+        const len = c.u32();
         bodies.push(len);
-        pos += len;
+        c.pos += len;
       }
     } else if (id === 11) {
-      dataBytes = size;
+      dataBytes = body.length;
     }
-    pos = end;
   }
   return { imported, bodies, names, dataBytes };
 }
