@@ -259,12 +259,30 @@ pub fn to_json(v: &JsValue) -> Result<Option<Value>, JsValue> {
 
 /// [`to_json`] of a value known to be an object or a function: straight to `JSON.stringify`.
 pub fn object_to_json(v: &JsValue) -> Result<Option<Value>, JsValue> {
-    match stringify(v)? {
-        None => Ok(None),
-        Some(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| type_error(&format!("Value is not valid JSON: {e}"))),
-    }
+    Ok(object_to_json_text(v)?.map(|(value, _)| value))
+}
+
+/// [`object_to_json`], with the JSON text it read, still a JS string: [`parse_text`] makes a
+/// fresh copy of the object from it without the text crossing into wasm and back.
+pub fn object_to_json_text(v: &JsValue) -> Result<Option<(Value, JsValue)>, JsValue> {
+    let text: JsValue = JSON::stringify(v)?.into();
+    let Some(rust) = text.as_string() else {
+        return Ok(None);
+    };
+    serde_json::from_str(&rust)
+        .map(|value| Some((value, text)))
+        .map_err(|e| type_error(&format!("Value is not valid JSON: {e}")))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn parse_js_string(text: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// `JSON.parse(text)` of JSON text that is a JS string.
+pub fn parse_text(text: &JsValue) -> Result<JsValue, JsValue> {
+    parse_js_string(text)
 }
 
 /// A number as serde_json reads JSON.stringify's text of it: integers that fit as `u64` /

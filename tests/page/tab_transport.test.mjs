@@ -424,7 +424,12 @@ test('text of any length and alphabet arrives intact from the core', () =>
       });
       send('mcp-default', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
       await replyTo('mcp-default', 0);
-      const texts = ['', 'a', 'é', '日本語', '😀', 'x'.repeat(300) + 'é', 'é' + 'x'.repeat(300), 'y'.repeat(2000)];
+      // Into the core, text of more than 256 UTF-16 units is written by TextEncoder.encodeInto
+      // into as many bytes as it has units, then the rest after a realloc (scripts/build.mjs
+      // writesLongText): all of it ASCII, other characters first, last, only, and a pair split
+      // at the first buffer's end.
+      const texts = ['', 'a', 'é', '日本語', '😀', 'x'.repeat(300) + 'é', 'é' + 'x'.repeat(300), 'y'.repeat(2000),
+        'é'.repeat(400), '日本語'.repeat(200), '😀'.repeat(300), 'a'.repeat(299) + '😀'.repeat(100), 'a'.repeat(257) + '€', 'x'.repeat(1 << 20)];
       for (let n = 150; n <= 300; n++) texts.push('z'.repeat(n));
       const wrong = [];
       let id = 1;
@@ -440,8 +445,8 @@ test('text of any length and alphabet arrives intact from the core', () =>
       return { wrong, count: texts.length, ping: await replyTo('mcp-default', id) };
     });
     assert.deepEqual(r.wrong, []);
-    assert.equal(r.count, 159);
-    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 160, result: {} });
+    assert.equal(r.count, 165);
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 166, result: {} });
   }, { html: PAGE }));
 
 // The core's wasm stack is 256 KiB, not Rust's default 1 MiB (build.rs): its deep recursion is

@@ -733,6 +733,25 @@ export const CASES = [
     },
   },
   {
+    name: 'executeTool: long text of any alphabet arrives intact, in the input and in the result',
+    run: async () => {
+      const mc = document.modelContext;
+      await mc.registerTool(__t.tool('echo', {
+        inputSchema: { type: 'object', properties: { s: { type: 'string' } } },
+        execute: ({ s }) => s + '|' + s.length,
+      }));
+      const [tool] = await mc.getTools();
+      const texts = ['x'.repeat(300) + 'é', 'é'.repeat(400), '日本語'.repeat(200), '😀'.repeat(300), 'a'.repeat(299) + '😀'.repeat(100), 'y'.repeat(1 << 20)];
+      const wrong = [];
+      for (const s of texts) {
+        const got = await mc.executeTool(tool, { s });
+        if (got !== s + '|' + s.length) wrong.push([s.length, typeof got === 'string' ? got.length : got]);
+      }
+      return { wrong };
+    },
+    expect: { wrong: [] },
+  },
+  {
     name: 'executeTool: a Symbol result → UnknownError',
     skipNative: 'returning a Symbol from execute crashes the Chromium 156 renderer ("Target crashed")',
     run: async () => {

@@ -18,10 +18,10 @@ use crate::server::{CancellationToken, RequestContext};
 /// Serializes an `execute` result the way `executeTool` reports it: strings as they are,
 /// other primitives by string conversion (`undefined` → `"undefined"`, `10n` → `"10"`, as
 /// Chromium does), objects with `JSON.stringify`; what cannot be serialized (a function,
-/// a symbol, a cycle) is an `UnknownError`.
-fn serialize_result(name: &str, v: &JsValue) -> Result<String, DomError> {
-    if let Some(s) = v.as_string() {
-        return Ok(s);
+/// a symbol, a cycle) is an `UnknownError`. The text stays a JS string (it is the page's).
+fn serialize_result(name: &str, v: &JsValue) -> Result<JsValue, DomError> {
+    if v.is_string() {
+        return Ok(v.clone());
     }
     let failed = |why: String| {
         DomError::Unknown(format!(
@@ -29,11 +29,13 @@ fn serialize_result(name: &str, v: &JsValue) -> Result<String, DomError> {
         ))
     };
     if !v.is_object() && !v.is_function() {
-        return js::to_dom_string(v).map_err(|e| failed(js::error_message(&e)));
+        return js::to_dom_string(v)
+            .map(|s| JsValue::from_str(&s))
+            .map_err(|e| failed(js::error_message(&e)));
     }
-    match js::stringify(v) {
-        Ok(Some(s)) => Ok(s),
-        Ok(None) => Err(failed("JSON.stringify gives undefined".into())),
+    match js_sys::JSON::stringify(v) {
+        Ok(s) if s.is_string() => Ok(s.into()),
+        Ok(_) => Err(failed("JSON.stringify gives undefined".into())),
         Err(e) => Err(failed(js::error_message(&e))),
     }
 }
@@ -71,18 +73,20 @@ fn unknown(name: &str) -> JsValue {
 /// The `inputObject` argument as JSON: an object (absent means `{}`), handed over as a JSON
 /// copy. Chromium ≤ 154 took the input as a JSON string (`executeTool(tool, inputJson)`), and
 /// pages written for it still pass one: such a string is parsed (it must hold an object or an
-/// array, as an object input may be), with a one-time deprecation warning.
-fn read_input(input: &JsValue) -> Result<Value, JsValue> {
+/// array, as an object input may be), with a one-time deprecation warning. With the value, its
+/// JSON text as a JS string when there is one (`execute`'s copy is parsed from it).
+fn read_input(input: &JsValue) -> Result<(Value, Option<JsValue>), JsValue> {
     // The common case first: an object, taken through JSON.stringify.
     if input.is_object() {
-        return js::object_to_json(input)?.ok_or_else(|| {
-            js::type_error(
+        return match js::object_to_json_text(input)? {
+            Some((value, text)) => Ok((value, Some(text))),
+            None => Err(js::type_error(
                 "Failed to execute 'executeTool' on 'ModelContext': the input cannot be serialized to JSON.",
-            )
-        });
+            )),
+        };
     }
     if input.is_undefined() {
-        return Ok(Value::Object(Map::new()));
+        return Ok((Value::Object(Map::new()), None));
     }
     if let Some(text) = input.as_string() {
         js::warn_once(
@@ -91,7 +95,7 @@ fn read_input(input: &JsValue) -> Result<Value, JsValue> {
              pass the input as an object.",
         );
         return match serde_json::from_str::<Value>(&text) {
-            Ok(v @ (Value::Object(_) | Value::Array(_))) => Ok(v),
+            Ok(v @ (Value::Object(_) | Value::Array(_))) => Ok((v, Some(input.clone()))),
             Ok(_) => Err(not_object()),
             Err(e) => Err(js::type_error(&format!(
                 "Failed to execute 'executeTool' on 'ModelContext': the input string is not JSON ({e})."
@@ -158,7 +162,7 @@ pub(super) fn execute_tool(
     // The document checks come before the input is looked at (as in Chromium).
     check_document(inner)?;
     super::super::frames::check_policy(inner)?;
-    let args = read_input(input)?;
+    let (args, text) = read_input(input)?;
     // An unknown tool, or one of another window or origin → UnknownError.
     if window != *inner.global() {
         // The tool's document went away (its frame was detached or navigated away).
@@ -187,7 +191,7 @@ pub(super) fn execute_tool(
     if origin != inner.origin() {
         return Err(unknown(&name));
     }
-    run(inner, name, args, signal)
+    run(inner, name, args, text, signal)
 }
 
 /// `executeTool(name, inputJson)` of `modelContextTesting`: the same checks and run as
@@ -203,26 +207,30 @@ pub(crate) fn execute_by_name(
     if !input.is_object() && !input.is_array() {
         return Err(not_object());
     }
-    run(inner, name, input, None)
+    run(inner, name, input, None, None)
 }
 
 /// Runs this document's tool `name` once the caller's checks are done: validates `args`,
 /// fires `toolactivated`, calls `execute` and settles the returned promise with its result.
+/// `text`, when given, is `args`' JSON text as a JS string, which `execute`'s copy of the
+/// input is parsed from.
 fn run(
     inner: &Rc<EngineInner>,
     name: String,
     args: Value,
+    text: Option<JsValue>,
     signal: Option<web_sys::AbortSignal>,
 ) -> Result<Promise, JsValue> {
     let Some((registered, data)) = inner.tool_data(&name) else {
         return Err(unknown(&name));
     };
-    // A form's controls take text: input is coerced as native Chromium fills them.
-    let args = if data.door == Door::Form {
+    // A form's controls take text: input is coerced as native Chromium fills them (the
+    // text then no longer says what the input is).
+    let (args, text) = if data.door == Door::Form {
         let schema = registered.def.input_schema.as_ref().and_then(|s| s.value().ok());
-        super::super::forms::coerce(schema.as_ref(), args)
+        (super::super::forms::coerce(schema.as_ref(), args), None)
     } else {
-        args
+        (args, text)
     };
     // An already-aborted signal rejects with its reason.
     if let Some(sig) = &signal {
@@ -281,9 +289,11 @@ fn run(
         }
         let ctx = RequestContext::detached(r.cancel.clone());
         let call_opts = call_options(&ctx, None);
-        let called = data
-            .execute
-            .call2(&JsValue::UNDEFINED, &js::from_json(&args), &call_opts);
+        let input = match &text {
+            Some(text) => js::parse_text(text).unwrap_or_else(|_| js::from_json(&args)),
+            None => js::from_json(&args),
+        };
+        let called = data.execute.call2(&JsValue::UNDEFINED, &input, &call_opts);
         if form {
             me.fire_activated(&r.name);
         }
@@ -296,7 +306,7 @@ fn run(
                 r.done.settle(true, &JsValue::NULL)
             }
             Ok(v) => match serialize_result(&r.name, &v) {
-                Ok(text) => r.done.settle(true, &JsValue::from_str(&text)),
+                Ok(text) => r.done.settle(true, &text),
                 Err(e) => r.done.settle(false, &e.into_js()),
             },
             // A form's own failure (reset, preventDefault without respondWith, an invalid
