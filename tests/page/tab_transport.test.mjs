@@ -35,6 +35,15 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>tab transport</title>
     }
   };
   window.settle = () => new Promise((res) => setTimeout(res, 50));
+  // The size of every WebAssembly memory the page's instances export.
+  const memories = new Set();
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = (...a) => instantiate.apply(WebAssembly, a).then((r) => {
+    const instance = r instanceof WebAssembly.Instance ? r : r.instance;
+    for (const v of Object.values(instance.exports)) if (v instanceof WebAssembly.Memory) memories.add(v);
+    return r;
+  });
+  window.wasmBytes = () => [...memories].reduce((n, m) => n + m.buffer.byteLength, 0);
 </script>
 <script src="/dist/modelcontext.iife.js"></script>`;
 
@@ -447,6 +456,36 @@ test('text of any length and alphabet arrives intact from the core', () =>
     assert.deepEqual(r.wrong, []);
     assert.equal(r.count, 165);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 166, result: {} });
+  }, { html: PAGE }));
+
+// WebAssembly memory grows and never shrinks. A tool's text result is in the core twice while
+// its answer is written (the result, and the answer's JSON text); the text is written into one
+// buffer of about its size (src/server/session json_text), where a buffer doubled from small
+// took a copy of 1 MiB and then 2 MiB: 4 MiB more memory for a 1 MiB result.
+test('a 1 MiB result grows the core\'s memory by about twice its size, once, and the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const big = 'x'.repeat(1 << 20);
+      await document.modelContext.registerTool({ name: 'big', description: 'Returns 1 MiB of text', execute: () => big });
+      send('mcp-default', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      await replyTo('mcp-default', 0);
+      const before = wasmBytes();
+      const lengths = [];
+      for (let id = 1; id <= 3; id++) {
+        send('mcp-default', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'big', arguments: {} } });
+        lengths.push((await replyTo('mcp-default', id))?.result?.content?.[0]?.text?.length);
+        if (id === 1) window.afterOne = wasmBytes();
+      }
+      send('mcp-default', ping(4));
+      return { before, afterOne, afterThree: wasmBytes(), lengths, ping: await replyTo('mcp-default', 4) };
+    });
+    const MiB = 1 << 20;
+    assert.deepEqual(r.lengths, [MiB, MiB, MiB]);
+    const grew = r.afterOne - r.before;
+    assert.ok(grew >= MiB && grew < 3 * MiB, `the memory grew by ${(grew / MiB).toFixed(2)} MiB for one 1 MiB result`);
+    assert.equal(r.afterThree, r.afterOne, 'the next results reuse that memory');
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 4, result: {} });
   }, { html: PAGE }));
 
 // The core's wasm stack is 256 KiB, not Rust's default 1 MiB (build.rs): its deep recursion is

@@ -125,12 +125,38 @@ impl Outcome {
 
 /// `v` as JSON text.
 fn json_text(v: &Value) -> Option<String> {
-    // Most answers are short: one allocation instead of a string grown from empty four or
-    // five times.
-    let mut text = Vec::with_capacity(256);
+    // One allocation of about the text's size, with room for some escapes, instead of a
+    // buffer doubled from small: a tool's 1 MiB result was written into 2 MiB after a copy
+    // of 1 MiB, and the wasm memory, which never shrinks, kept the 4 MiB that took.
+    let hint = text_size_hint(v, 0);
+    let mut text = Vec::with_capacity(hint + hint / 16 + 64);
     serde_json::to_writer(&mut text, v).ok()?;
     // (serde_json writes UTF-8.)
     String::from_utf8(text).ok()
+}
+
+/// About how many bytes `v` takes as JSON text: its strings' and keys' bytes and the
+/// punctuation around them, a guess for numbers, literals and whatever is nested deeper than
+/// a few levels (escapes are not counted).
+fn text_size_hint(v: &Value, depth: u32) -> usize {
+    const GUESS: usize = 8;
+    match v {
+        Value::String(s) => s.len() + 2,
+        _ if depth >= 8 => GUESS,
+        Value::Array(a) => {
+            2 + a
+                .iter()
+                .map(|x| text_size_hint(x, depth + 1) + 1)
+                .sum::<usize>()
+        }
+        Value::Object(m) => {
+            2 + m
+                .iter()
+                .map(|(k, x)| k.len() + 4 + text_size_hint(x, depth + 1))
+                .sum::<usize>()
+        }
+        _ => GUESS,
+    }
 }
 
 impl Session {
