@@ -18,7 +18,7 @@
 //
 // Env: ROUNDS (3), TOOLS (1000 registered tools), SEQ_CALLS (200, timed in five batches),
 // CONCURRENT (500, three bursts), LIST_REPEATS (5), WARMUP (1000 untimed calls before the
-// timed ones). Needs dist/ (make build), node_modules (make deps) and Debian's Chromium.
+// timed ones), BIG_BYTES (1 MiB: the text result of the large-result figures). Needs dist/ (make build), node_modules (make deps) and Debian's Chromium.
 //
 // Both run with their defaults: the page's own window is the only peer, which neither
 // rate-limits (see the README's Limits).
@@ -39,6 +39,8 @@ const SEQ_CALLS = intEnv('SEQ_CALLS', 200);
 const CONCURRENT = intEnv('CONCURRENT', 500);
 const LIST_REPEATS = intEnv('LIST_REPEATS', 5);
 const WARMUP = intEnv('WARMUP', 1000);
+const BIG_BYTES = intEnv('BIG_BYTES', 1 << 20);
+const BIG_LABEL = BIG_BYTES % (1 << 20) === 0 ? `${BIG_BYTES / (1 << 20)} MiB` : `${BIG_BYTES.toLocaleString('en')} B`;
 const README = path.join(REPO_ROOT, 'README.md');
 const BEGIN = '<!-- bench:begin -->';
 const END = '<!-- bench:end -->';
@@ -98,6 +100,12 @@ const FIGURES = [
   // The floor's heap is the page, the client and the floor's own few objects: what any server
   // adds is on top of it.
   { key: 'heapMB', name: 'heap after the run (JS heap + array buffers, incl. wasm memory)', unit: 'MB', better: 'lower', goal: '≤ 0.5', withFloor: true },
+  // Then, after the heap is measured, a tool whose result is BIG_BYTES of text (a page's
+  // content, a document): what moving large text costs each implementation.
+  { key: 'bigExecuteUs', name: `await executeTool, ${BIG_LABEL} text result (W3C API)`, unit: 'µs', better: 'lower' },
+  { key: 'bigCallMs', name: `tools/call round trip, ${BIG_LABEL} text result`, unit: 'ms', better: 'lower', mcp: true, withFloor: true },
+  // WebAssembly memory grows and never shrinks: what large text leaves behind.
+  { key: 'bigHeapMB', name: `heap after the ${BIG_LABEL} results (as above)`, unit: 'MB', better: 'lower', withFloor: true },
 ];
 
 // ---- the page -----------------------------------------------------------------------------
@@ -170,6 +178,7 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
     } catch {
       asText = true; // refuses an object: takes the input as a JSON string
     }
+    window.benchInputAsText = asText;
     const execute = async (i) => {
       const r = await mc.executeTool(probe, asText ? JSON.stringify({ a: i }) : { a: i });
       if (r !== String(i)) throw new Error(`executeTool ${i}: ${JSON.stringify(r)}`);
@@ -246,6 +255,56 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
   }
   out.callsPerS = median(rates);
   if (failed) out.errors.push(`${failed} of ${3 * concurrent} concurrent calls failed (first: ${firstError})`);
+  return out;
+}
+
+/**
+ * Runs in the page after runInPage and the heap figure: registers a tool whose result is `bytes`
+ * characters of text, then times `executeTool` of it (not on the client floor, which has no W3C
+ * API) and, where there is an MCP server, its tools/call through the same client. Each: three
+ * untimed calls, then the median of five batches (of 40 executeTools, of 4 tools/calls: each
+ * batch takes milliseconds, and performance.now() has 100 µs steps), in ms.
+ */
+async function runBigInPage({ kind, mcp, bytes }) {
+  const now = () => performance.now();
+  const out = { errors: [] };
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const timed = async (batch, once) => {
+    for (let i = 0; i < 3; i++) await once(i);
+    const per = [];
+    for (let b = 0; b < 5; b++) {
+      const t = now();
+      for (let i = 0; i < batch; i++) await once(b * batch + i);
+      per.push((now() - t) / batch);
+    }
+    return median(per);
+  };
+  const mc = document.modelContext || navigator.modelContext;
+  const big = 'x'.repeat(bytes);
+  await mc.registerTool({
+    name: 'big',
+    description: `Returns ${bytes} characters of text`,
+    inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+    execute: ({ a }) => big + a,
+  });
+  const length = (i) => bytes + String(i).length;
+  if (kind !== 'floor') {
+    const [tool] = (await mc.getTools()).filter((t) => t.name === 'big');
+    const asText = window.benchInputAsText; // (runInPage found which input it takes)
+    out.bigExecuteUs = await timed(40, async (i) => {
+      const r = await mc.executeTool(tool, asText ? JSON.stringify({ a: i }) : { a: i });
+      if (typeof r !== 'string' || r.length !== length(i)) throw new Error(`executeTool of big ${i}: ${String(r).slice(0, 100)}`);
+    }) * 1000;
+  }
+  if (mcp) {
+    out.bigCallMs = await timed(4, async (i) => {
+      const r = await window.benchClient.callTool({ name: 'big', arguments: { a: i } });
+      if (r.isError || r.content?.[0]?.text?.length !== length(i)) throw new Error(`tools/call of big ${i}: ${JSON.stringify(r).slice(0, 200)}`);
+    });
+  }
   return out;
 }
 
@@ -387,10 +446,16 @@ async function main() {
           // The heap once the run is over, after a full garbage collection: JS heap, array
           // buffer backing stores and every WebAssembly memory (runInPage records them).
           const cdp = await context.newCDPSession(page);
-          await cdp.send('HeapProfiler.collectGarbage');
-          const heap = await cdp.send('Runtime.getHeapUsage');
-          const wasm = await page.evaluate(() => window.wasmMemoryBytes());
-          r.heapMB = (heap.usedSize + (heap.backingStorageSize ?? 0) + wasm) / 1e6;
+          const heapMB = async () => {
+            await cdp.send('HeapProfiler.collectGarbage');
+            const heap = await cdp.send('Runtime.getHeapUsage');
+            const wasm = await page.evaluate(() => window.wasmMemoryBytes());
+            return (heap.usedSize + (heap.backingStorageSize ?? 0) + wasm) / 1e6;
+          };
+          r.heapMB = await heapMB();
+          const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
+          Object.assign(r, big, { errors: [...r.errors, ...big.errors] });
+          r.bigHeapMB = await heapMB();
           results[id].push(r);
           for (const e of [...r.errors, ...pageErrors]) problems.push(`${impl.label}, round ${round + 1}: ${e}`);
           process.stderr.write(`  round ${round + 1}/${ROUNDS} ${impl.label}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
