@@ -392,6 +392,7 @@ function readsShortAscii(js, target) {
     `${end}}`,
   ].join('\n'));
 }
+
 /**
  * A change to the glue wasm-bindgen writes: `passStringToWasm0` (every string JS hands to the
  * core: a request's JSON text, a tool's result) copies a string of more than 256 UTF-16 units
@@ -400,8 +401,8 @@ function readsShortAscii(js, target) {
  * tools/call in that loop (Chromium 156, under the profiler). The destination is the same:
  * `len` bytes, which ASCII text fills exactly; the part that does not fit (text with other
  * characters) is written after a `realloc` to three bytes per remaining unit, then trimmed,
- * as the glue does. Shorter text keeps the loop, cheaper than the call below about a hundred
- * characters.
+ * as the glue does. Shorter text (most of what the core takes: names, origins, small
+ * messages) keeps the glue's own path; 256 is readsShortAscii's limit the other way.
  */
 function writesLongText(js, target) {
   const start = /\n(\s*)let len = arg\.length;\n\s*let ptr = malloc\(len, 1\) >>> 0;\n/g;
