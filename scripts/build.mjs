@@ -406,9 +406,9 @@ function readsShortAscii(js, target) {
  */
 function writesLongText(js, target) {
   const start = /\n(\s*)let len = arg\.length;\n\s*let ptr = malloc\(len, 1\) >>> 0;\n/g;
-  const found = js.match(start) ?? [];
+  const found = [...js.matchAll(start)];
   if (found.length !== 1) fail(`unexpected wasm-bindgen --target ${target} glue: passStringToWasm0 is not the one scripts/build.mjs patches`);
-  const i = /\n(\s*)let len/.exec(found[0])[1];
+  const [, i] = found[0];
   return js.replace(start, (whole) => whole + [
     `${i}if (len > 256) {`,
     `${i}    const first = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(ptr, ptr + len));`,

@@ -27,6 +27,11 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>tab transport</title>
     }
   };
   window.ping = (id) => ({ jsonrpc: '2.0', id, method: 'ping' });
+  // A client's initialize on mcp-default (request id 0), answered.
+  window.initialize = () => {
+    send('mcp-default', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    return replyTo('mcp-default', 0);
+  };
   // The default server starts when the polyfill's core has loaded and says so with
   // 'mcp-server-ready' (a client speaking before it would reach no server).
   window.serverReady = async () => {
@@ -431,8 +436,7 @@ test('text of any length and alphabet arrives intact from the core', () =>
         name: 'echo', description: 'Echoes s', inputSchema: { type: 'object', properties: { s: { type: 'string' } } },
         execute: ({ s }) => s,
       });
-      send('mcp-default', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-      await replyTo('mcp-default', 0);
+      await initialize();
       // Into the core, text of more than 256 UTF-16 units is written by TextEncoder.encodeInto
       // into as many bytes as it has units, then the rest after a realloc (scripts/build.mjs
       // writesLongText): all of it ASCII, other characters first, last, only, and a pair split
@@ -468,14 +472,14 @@ test('a 1 MiB result grows the core\'s memory by about twice its size, once, and
       await serverReady();
       const big = 'x'.repeat(1 << 20);
       await document.modelContext.registerTool({ name: 'big', description: 'Returns 1 MiB of text', execute: () => big });
-      send('mcp-default', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-      await replyTo('mcp-default', 0);
+      await initialize();
       const before = wasmBytes();
       const lengths = [];
+      let afterOne;
       for (let id = 1; id <= 3; id++) {
         send('mcp-default', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'big', arguments: {} } });
         lengths.push((await replyTo('mcp-default', id))?.result?.content?.[0]?.text?.length);
-        if (id === 1) window.afterOne = wasmBytes();
+        if (id === 1) afterOne = wasmBytes();
       }
       send('mcp-default', ping(4));
       return { before, afterOne, afterThree: wasmBytes(), lengths, ping: await replyTo('mcp-default', 4) };
