@@ -112,9 +112,7 @@ impl Outcome {
     /// answers) or wait before answering (a queued request).
     fn into_sent(self) -> LocalBoxFuture<'static, Option<Sent>> {
         match self {
-            Outcome::Now(v) => {
-                Box::pin(async move { v.as_ref().and_then(json_text).map(Sent::Text) })
-            }
+            Outcome::Now(v) => Box::pin(async move { v.as_ref().map(json_text).map(Sent::Text) }),
             Outcome::Shared(id, result) => {
                 Box::pin(async move { Some(Sent::Shared { id, result }) })
             }
@@ -123,16 +121,15 @@ impl Outcome {
     }
 }
 
-/// `v` as JSON text.
-fn json_text(v: &Value) -> Option<String> {
+/// `v` as JSON text (`serde_json`'s, written by [`crate::server::json_text`]).
+fn json_text(v: &Value) -> String {
     // One allocation of about the text's size, with room for some escapes, instead of a
     // buffer doubled from small: a tool's 1 MiB result was written into 2 MiB after a copy
     // of 1 MiB, and the wasm memory, which never shrinks, kept the 4 MiB that took.
     let hint = text_size_hint(v, 0);
-    let mut text = Vec::with_capacity(hint + hint / 16 + 64);
-    serde_json::to_writer(&mut text, v).ok()?;
-    // (serde_json writes UTF-8.)
-    String::from_utf8(text).ok()
+    let mut text = String::with_capacity(hint + hint / 16 + 64);
+    crate::server::json_text::write_value(&mut text, v);
+    text
 }
 
 /// About how many bytes `v` takes as JSON text: its strings' and keys' bytes and the
@@ -406,9 +403,7 @@ impl SessionInner {
 
     fn send(&self, v: &Value) {
         if !self.is_closed() {
-            if let Some(text) = json_text(v) {
-                (self.sink)(Sent::Text(text));
-            }
+            (self.sink)(Sent::Text(json_text(v)));
         }
     }
 

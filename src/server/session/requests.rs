@@ -287,9 +287,9 @@ impl SessionInner {
                         // A cancelled request gets no response.
                         Either::Right(_) => None,
                         Either::Left(_) if abort.is_cancelled() => None,
-                        Either::Left(r) => {
-                            super::json_text(&me.reply(&id, &method, version, r)).map(Sent::Text)
-                        }
+                        Either::Left(r) => Some(Sent::Text(super::json_text(
+                            &me.reply(&id, &method, version, r),
+                        ))),
                     }
                 }))
             }
