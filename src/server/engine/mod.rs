@@ -8,6 +8,7 @@ use std::cell::{Cell, Ref, RefCell};
 use std::rc::{Rc, Weak};
 
 use super::input_required::StateKey;
+use super::json_text;
 use super::logging::LogLevel;
 use super::registry::{
     ListKind, PromptDef, Registry, RegistryError, Resource, ResourceDef, Tool, ToolDef,
@@ -278,27 +279,29 @@ impl Server {
             // keeps its high-water mark, and a buffer grown by doubling or shrunk to fit (a
             // copy), the pieces of a list kept while it is joined, or a copy into the `Rc`
             // would each leave up to once or twice the text behind. So each tool is shaped
-            // and serialized twice, once to count: this runs once per change of the tools.
+            // and written twice, first into a scratch buffer to count (the size of the
+            // largest tool's text): this runs once per change of the tools.
             let registry = self.0.registry.borrow();
-            const OPEN: &[u8] = br#"{"tools":["#;
-            const CLOSE: &[u8] = b"]}";
+            const OPEN: &str = r#"{"tools":["#;
+            const CLOSE: &str = "]}";
             let commas = registry.tools().len().saturating_sub(1);
-            let mut count = ByteCount(OPEN.len() + CLOSE.len() + commas);
+            let mut size = OPEN.len() + CLOSE.len() + commas;
+            let mut scratch = String::new();
             for tool in registry.tools() {
-                let _ = serde_json::to_writer(&mut count, &super::shape::tool(tool, version));
+                scratch.clear();
+                json_text::write_value(&mut scratch, &super::shape::tool(tool, version));
+                size += scratch.len();
             }
-            let mut out = Vec::with_capacity(count.0);
-            out.extend_from_slice(OPEN);
+            drop(scratch);
+            let mut text = String::with_capacity(size);
+            text.push_str(OPEN);
             for (i, tool) in registry.tools().enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    text.push(',');
                 }
-                // (Writing into a Vec cannot fail.)
-                let _ = serde_json::to_writer(&mut out, &super::shape::tool(tool, version));
+                json_text::write_value(&mut text, &super::shape::tool(tool, version));
             }
-            out.extend_from_slice(CLOSE);
-            // (serde_json writes UTF-8.)
-            let text = String::from_utf8(out).unwrap_or_default();
+            text.push_str(CLOSE);
             Rc::new(text.into_boxed_str())
         }))
     }
@@ -458,19 +461,5 @@ impl Server {
         let mut list = self.0.sessions.borrow_mut();
         list.retain(|w| w.upgrade().is_some_and(|s| !s.is_closed()));
         list.iter().filter_map(Weak::upgrade).collect()
-    }
-}
-
-/// A writer that only counts what it is given.
-struct ByteCount(usize);
-
-impl std::io::Write for ByteCount {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0 += bytes.len();
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
