@@ -33,6 +33,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::js;
+use crate::server::json_text;
 use crate::server::plain_schema::PlainSchema;
 use crate::server::{CompiledSchema, LocalBoxFuture, SchemaCompiler, SchemaViolation, Server};
 
@@ -318,7 +319,7 @@ fn internal(message: String) -> SchemaViolation {
 impl RemoteSchema {
     fn compile(instance: &ValidatorInstance, schema: &Value) -> Result<Rc<RemoteSchema>, String> {
         let answer = instance
-            .compile(&schema.to_string())
+            .compile(&json_text::to_string(schema))
             .map_err(|e| format!("the validator failed: {}", js::error_message(&e)))?;
         let answer: Value = serde_json::from_str(&answer)
             .map_err(|e| format!("the validator gave an unreadable answer: {e}"))?;
@@ -340,7 +341,7 @@ impl CompiledSchema for RemoteSchema {
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
         let answer = match self
             .instance
-            .validate(self.handle, instance.to_string().as_bytes())
+            .validate(self.handle, json_text::to_string(instance).as_bytes())
         {
             // The answer for a valid instance, the common case, needs no parsing.
             Ok(text) if text == VALID => return Vec::new(),

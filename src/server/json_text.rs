@@ -28,6 +28,37 @@
 use serde_json::Value;
 use std::fmt::Write as _;
 
+/// `v` as compact JSON text, written into one allocation of about its size.
+///
+/// A buffer doubled from small would copy a tool's 1 MiB result into 2 MiB after a copy of
+/// 1 MiB, and wasm memory, which never shrinks, would keep the 4 MiB that took; this one is
+/// sized from the strings' and keys' lengths, with room for some escapes.
+pub fn to_string(v: &Value) -> String {
+    let hint = size_hint(v, 0);
+    let mut text = String::with_capacity(hint + hint / 16 + 64);
+    write_value(&mut text, v);
+    text
+}
+
+/// About how many bytes `v` takes as JSON text: its strings' and keys' bytes and the
+/// punctuation around them, a guess for numbers, literals and whatever is nested deeper than
+/// a few levels (escapes are not counted).
+fn size_hint(v: &Value, depth: u32) -> usize {
+    const GUESS: usize = 8;
+    match v {
+        Value::String(s) => s.len() + 2,
+        _ if depth >= 8 => GUESS,
+        Value::Array(a) => 2 + a.iter().map(|x| size_hint(x, depth + 1) + 1).sum::<usize>(),
+        Value::Object(m) => {
+            2 + m
+                .iter()
+                .map(|(k, x)| k.len() + 4 + size_hint(x, depth + 1))
+                .sum::<usize>()
+        }
+        _ => GUESS,
+    }
+}
+
 /// Appends `v` as compact JSON text to `out`.
 pub fn write_value(out: &mut String, v: &Value) {
     match v {
@@ -160,6 +191,7 @@ mod tests {
         let mut text = String::new();
         write_value(&mut text, v);
         assert_eq!(text, serde_json::to_string(v).unwrap(), "{v:?}");
+        assert_eq!(to_string(v), text);
     }
 
     #[test]

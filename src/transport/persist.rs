@@ -18,6 +18,7 @@ use super::tab::{TabOptions, TabServer};
 use super::{opt_string, Running, Started};
 use crate::js;
 use crate::js::Listener;
+use crate::server::json_text;
 use crate::server::Server;
 use crate::wire::mcpb;
 
@@ -101,7 +102,7 @@ impl TabRunning {
             .and_then(|t| t.session_snapshot());
         match snap.filter(|s| !s["protocolVersion"].is_null()) {
             Some(s) => {
-                let _ = store.set_item(key, &s.to_string());
+                let _ = store.set_item(key, &json_text::to_string(&s));
             }
             None => {
                 let _ = store.remove_item(key);

@@ -24,6 +24,7 @@ use super::call::CallSession;
 use super::engine::{Audience, Server};
 use super::error::ServerError;
 use super::futures::join_all;
+use super::json_text;
 use super::limits::{nesting_depth, Limits};
 use super::logging::LogLevel;
 use super::registry::ListKind;
@@ -112,47 +113,14 @@ impl Outcome {
     /// answers) or wait before answering (a queued request).
     fn into_sent(self) -> LocalBoxFuture<'static, Option<Sent>> {
         match self {
-            Outcome::Now(v) => Box::pin(async move { v.as_ref().map(json_text).map(Sent::Text) }),
+            Outcome::Now(v) => {
+                Box::pin(async move { v.as_ref().map(json_text::to_string).map(Sent::Text) })
+            }
             Outcome::Shared(id, result) => {
                 Box::pin(async move { Some(Sent::Shared { id, result }) })
             }
             Outcome::Later(f) => f,
         }
-    }
-}
-
-/// `v` as JSON text (`serde_json`'s, written by [`crate::server::json_text`]).
-fn json_text(v: &Value) -> String {
-    // One allocation of about the text's size, with room for some escapes, instead of a
-    // buffer doubled from small: a tool's 1 MiB result was written into 2 MiB after a copy
-    // of 1 MiB, and the wasm memory, which never shrinks, kept the 4 MiB that took.
-    let hint = text_size_hint(v, 0);
-    let mut text = String::with_capacity(hint + hint / 16 + 64);
-    crate::server::json_text::write_value(&mut text, v);
-    text
-}
-
-/// About how many bytes `v` takes as JSON text: its strings' and keys' bytes and the
-/// punctuation around them, a guess for numbers, literals and whatever is nested deeper than
-/// a few levels (escapes are not counted).
-fn text_size_hint(v: &Value, depth: u32) -> usize {
-    const GUESS: usize = 8;
-    match v {
-        Value::String(s) => s.len() + 2,
-        _ if depth >= 8 => GUESS,
-        Value::Array(a) => {
-            2 + a
-                .iter()
-                .map(|x| text_size_hint(x, depth + 1) + 1)
-                .sum::<usize>()
-        }
-        Value::Object(m) => {
-            2 + m
-                .iter()
-                .map(|(k, x)| k.len() + 4 + text_size_hint(x, depth + 1))
-                .sum::<usize>()
-        }
-        _ => GUESS,
     }
 }
 
@@ -403,7 +371,7 @@ impl SessionInner {
 
     fn send(&self, v: &Value) {
         if !self.is_closed() {
-            (self.sink)(Sent::Text(json_text(v)));
+            (self.sink)(Sent::Text(json_text::to_string(v)));
         }
     }
 

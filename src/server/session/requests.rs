@@ -15,6 +15,7 @@ use crate::protocol::{ProtocolVersion, RequestId};
 use crate::server::call::{Call, Reply};
 use crate::server::error::ServerError;
 use crate::server::futures::{race, Either};
+use crate::server::json_text;
 use crate::server::methods;
 
 /// A request admitted, before it runs.
@@ -287,7 +288,7 @@ impl SessionInner {
                         // A cancelled request gets no response.
                         Either::Right(_) => None,
                         Either::Left(_) if abort.is_cancelled() => None,
-                        Either::Left(r) => Some(Sent::Text(super::json_text(
+                        Either::Left(r) => Some(Sent::Text(json_text::to_string(
                             &me.reply(&id, &method, version, r),
                         ))),
                     }
