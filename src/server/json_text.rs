@@ -15,14 +15,20 @@
 //! every byte value at every position of an eight-byte word, long strings and the shared
 //! JSON-Schema-Test-Suite's documents.
 //!
+//! Two operations: [`to_string`], a value's text in a buffer of about its size, and
+//! [`write_value`], a value's text appended to a buffer the caller sized.
+//!
 //! ```
-//! use modelcontext_polyfill::server::json_text::write_value;
+//! use modelcontext_polyfill::server::json_text::{to_string, write_value};
 //! use serde_json::json;
 //!
 //! let v = json!({"content": [{"type": "text", "text": "a \"quote\"\n"}], "n": [1, -2, 0.5]});
-//! let mut text = String::with_capacity(64);
-//! write_value(&mut text, &v);
-//! assert_eq!(text, serde_json::to_string(&v).unwrap());
+//! assert_eq!(to_string(&v), serde_json::to_string(&v).unwrap());
+//!
+//! let mut text = String::from(r#"{"tools":["#);
+//! write_value(&mut text, &json!({"name": "x"}));
+//! text.push_str("]}");
+//! assert_eq!(text, r#"{"tools":[{"name":"x"}]}"#);
 //! ```
 
 use serde_json::Value;
@@ -94,7 +100,7 @@ pub fn write_value(out: &mut String, v: &Value) {
 }
 
 /// Appends `s` as a JSON string: quoted, with `"`, `\` and the control characters escaped.
-pub fn write_str(out: &mut String, s: &str) {
+fn write_str(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     out.push('"');
     // `run`: the start of the bytes not yet written; `i`: the next byte to look at.
