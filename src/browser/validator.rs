@@ -33,7 +33,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::js;
-use crate::server::json_text;
+use crate::protocol::json_text;
 use crate::server::plain_schema::PlainSchema;
 use crate::server::{CompiledSchema, LocalBoxFuture, SchemaCompiler, SchemaViolation, Server};
 
@@ -366,7 +366,12 @@ impl CompiledSchema for RemoteSchema {
                 .iter()
                 .map(|v| {
                     SchemaViolation::from_json(v)
-                        .unwrap_or_else(|| internal(format!("the validator reported {v}")))
+                        .unwrap_or_else(|| {
+                            internal(format!(
+                                "the validator reported {}",
+                                json_text::to_string(v)
+                            ))
+                        })
                 })
                 .collect(),
             None => vec![internal(

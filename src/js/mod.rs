@@ -4,6 +4,7 @@
 //! from Rust ([`deferred`]), and the one error type mapped to DOMExceptions ([`DomError`]). It imports nothing else from the crate.
 
 use crate::collections::VecMap;
+use crate::protocol::json_text;
 use js_sys::{Function, Object, Reflect, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -307,7 +308,7 @@ pub fn from_json(v: &Value) -> JsValue {
         Value::Bool(b) => JsValue::from_bool(*b),
         Value::Number(n) => n.as_f64().map_or(JsValue::NULL, JsValue::from_f64),
         Value::String(s) => JsValue::from_str(s),
-        _ => JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL),
+        _ => JSON::parse(&json_text::to_string(v)).unwrap_or(JsValue::NULL),
     }
 }
 

@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
 
+use super::json_text;
+
 use super::error_codes::INVALID_REQUEST;
 
 /// A request id: a string or an integer (MCP forbids `null` and fractions).
@@ -367,7 +369,7 @@ fn value_end(b: &[u8], start: usize) -> Option<usize> {
 
 /// A short rendering of a value for error messages (at most 60 characters).
 pub fn compact(v: &Value) -> String {
-    let s = v.to_string();
+    let s = json_text::to_string(v);
     if s.chars().count() > 60 {
         let cut: String = s.chars().take(57).collect();
         format!("{cut}...")
@@ -390,7 +392,7 @@ pub fn success(id: &RequestId, result: Value) -> Value {
 pub fn success_text(id: &RequestId, result: &str) -> String {
     format!(
         r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
-        id.to_value()
+        json_text::to_string(&id.to_value())
     )
 }
 

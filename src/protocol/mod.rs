@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod error_codes;
+pub mod json_text;
 pub mod jsonrpc;
 pub mod version;
 

@@ -1,5 +1,6 @@
 //! The engine's errors, and their one mapping to JSON-RPC error objects.
 
+use crate::protocol::json_text;
 use serde_json::{json, Value};
 use std::fmt;
 
@@ -115,7 +116,10 @@ impl ServerError {
             .with_data(json!({ "requested": requested, "supported": supported })),
             ServerError::MissingClientCapability { required } => ErrorObject::new(
                 MISSING_CLIENT_CAPABILITY,
-                format!("Missing required client capability: {required}"),
+                format!(
+                    "Missing required client capability: {required}",
+                    required = json_text::to_string(required)
+                ),
             )
             .with_data(json!({ "requiredCapabilities": required })),
             ServerError::LimitExceeded {

@@ -25,6 +25,7 @@
 //!   the client itself with server-to-client requests and calls the handler again with the
 //!   answers, so one handler serves both eras.
 
+use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 
@@ -70,7 +71,12 @@ pub fn parse_result(v: &Value) -> Result<InputRequired, String> {
     let requests = match v.get("inputRequests") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(o)) => o.clone(),
-        Some(other) => return Err(format!("inputRequests must be an object, got {other}")),
+        Some(other) => {
+            return Err(format!(
+                "inputRequests must be an object, got {other}",
+                other = json_text::to_string(other)
+            ))
+        }
     };
     for (key, r) in &requests {
         let method = r
@@ -90,7 +96,12 @@ pub fn parse_result(v: &Value) -> Result<InputRequired, String> {
     let request_state = match v.get("requestState") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => return Err(format!("requestState must be a string, got {other}")),
+        Some(other) => {
+            return Err(format!(
+                "requestState must be a string, got {other}",
+                other = json_text::to_string(other)
+            ))
+        }
     };
     if requests.is_empty() && request_state.is_none() {
         return Err("an input_required result needs inputRequests or requestState".into());
@@ -111,7 +122,8 @@ pub fn read_inputs(params: &Map<String, Value>, key: &StateKey) -> Result<Inputs
                     return Err(ServerError::InvalidParams {
                         message: format!(
                             "inputResponses[{k:?}] must be the result object of the request it \
-                             answers, got {v}"
+                             answers, got {v}",
+                            v = json_text::to_string(v)
                         ),
                         data: Some(json!({ "key": k })),
                     });
@@ -121,7 +133,8 @@ pub fn read_inputs(params: &Map<String, Value>, key: &StateKey) -> Result<Inputs
         }
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
-            "inputResponses must be an object mapping input request keys to results, got {other}"
+            "inputResponses must be an object mapping input request keys to results, got {other}",
+            other = json_text::to_string(other)
         )))
         }
     };
@@ -135,7 +148,8 @@ pub fn read_inputs(params: &Map<String, Value>, key: &StateKey) -> Result<Inputs
         })?),
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
-                "requestState must be the string the server sent, got {other}"
+                "requestState must be the string the server sent, got {other}",
+                other = json_text::to_string(other)
             )))
         }
     };

@@ -15,7 +15,6 @@ pub mod error;
 pub(crate) mod futures;
 pub mod handler;
 pub mod input_required;
-pub mod json_text;
 pub mod limits;
 pub mod logging;
 mod methods;

@@ -3,6 +3,7 @@
 //! Handlers are lenient in what they return (a page's function may return a string, an
 //! object, or a full MCP result); these functions are strict in what they produce.
 
+use crate::protocol::json_text;
 use serde_json::{Map, Value};
 
 /// Text content: `{"type":"text","text":…}`.
@@ -44,7 +45,7 @@ fn sanitize_blocks(blocks: &[Value]) -> Vec<Value> {
             if is_valid_block(b) {
                 b.clone()
             } else {
-                text_block(b.to_string())
+                text_block(json_text::to_string(b))
             }
         })
         .collect()
@@ -78,7 +79,7 @@ pub fn call_tool_result(value: Value) -> Map<String, Value> {
             let sc = o.get("structuredContent").cloned().unwrap_or(Value::Null);
             out.insert(
                 "content".into(),
-                Value::Array(vec![text_block(sc.to_string())]),
+                Value::Array(vec![text_block(json_text::to_string(&sc))]),
             );
             out.insert("structuredContent".into(), sc);
         }
@@ -92,14 +93,14 @@ pub fn call_tool_result(value: Value) -> Map<String, Value> {
             let v = Value::Object(o);
             out.insert(
                 "content".into(),
-                Value::Array(vec![text_block(v.to_string())]),
+                Value::Array(vec![text_block(json_text::to_string(&v))]),
             );
             out.insert("structuredContent".into(), v);
         }
         other => {
             out.insert(
                 "content".into(),
-                Value::Array(vec![text_block(other.to_string())]),
+                Value::Array(vec![text_block(json_text::to_string(&other))]),
             );
         }
     }
@@ -142,7 +143,8 @@ pub fn resource_contents(
         Value::Object(o) => vec![Value::Object(o)],
         other => {
             return Err(format!(
-                "a resource handler must return text, contents or {{contents}}, got {other}"
+                "a resource handler must return text, contents or {{contents}}, got {other}",
+                other = json_text::to_string(&other)
             ))
         }
     };
@@ -203,7 +205,8 @@ pub fn prompt_result(
         ),
         other => {
             return Err(format!(
-                "a prompt handler must return text, messages or {{messages}}, got {other}"
+                "a prompt handler must return text, messages or {{messages}}, got {other}",
+                other = json_text::to_string(&other)
             ))
         }
     };
@@ -223,7 +226,12 @@ pub fn prompt_result(
         let content = match o.remove("content") {
             Some(Value::String(s)) => text_block(s),
             Some(b) if is_valid_block(&b) => b,
-            Some(b) => return Err(format!("messages[{i}].content is not a content block: {b}")),
+            Some(b) => {
+                return Err(format!(
+                    "messages[{i}].content is not a content block: {b}",
+                    b = json_text::to_string(&b)
+                ))
+            }
             None => return Err(format!("messages[{i}] has no content")),
         };
         o.insert("content".into(), content);

@@ -18,7 +18,7 @@ use super::tab::{TabOptions, TabServer};
 use super::{opt_string, Running, Started};
 use crate::js;
 use crate::js::Listener;
-use crate::server::json_text;
+use crate::protocol::json_text;
 use crate::server::Server;
 use crate::wire::mcpb;
 

@@ -2,6 +2,7 @@
 //! synthesize, coercing an agent's input to what controls take, filling them, and what makes
 //! a submission invalid.
 
+use crate::protocol::json_text;
 use crate::js;
 use js_sys::Reflect;
 use serde_json::{json, Map, Value};
@@ -455,7 +456,7 @@ pub(super) fn value_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
-        other => other.to_string(),
+        other => json_text::to_string(other),
     }
 }
 
@@ -484,7 +485,7 @@ pub(super) fn unknown_parameter(form: &JsValue, args: &Map<String, Value>) -> Op
         .and_then(|els| js::call(&els, "namedItem", &[&JsValue::from_str(name)]))
         .is_ok_and(|c| c.is_object() && !unavailable(&c, kind_of(&c).0));
     Some(if control {
-        format!("Invalid value {value} for parameter {name}")
+        format!("Invalid value {value} for parameter {name}", value = json_text::to_string(value))
     } else {
         format!("Input contains a parameter \"{name}\" but there is no such parameter for the tool")
     })

@@ -14,6 +14,7 @@
 //! the tool's result; without it the result is a short text saying the form was submitted.
 //! Only when the browser has no WebMCP of its own (which handles forms itself).
 
+use crate::protocol::json_text;
 use crate::collections::VecMap;
 use js_sys::{Array, Function, Promise};
 use serde_json::{Map, Value};
@@ -218,7 +219,14 @@ impl Forms {
                 })
             });
             let d = describe(&form);
-            let signature = format!("{}\n{}\n{}\n{}\n{:?}", d.0, d.1, d.2, d.3, d.4);
+            let signature = format!(
+                "{}\n{}\n{}\n{}\n{:?}",
+                d.0,
+                d.1,
+                d.2,
+                json_text::to_string(&d.3),
+                d.4
+            );
             wanted.push((state, d, signature));
         }
         // First unregister what changed (two forms may swap names), then register.

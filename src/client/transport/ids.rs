@@ -6,6 +6,7 @@
 //! on receipt it restores its own and drops answers and progress tagged for anyone else.
 //! Pure Rust on JSON values.
 
+use crate::protocol::json_text;
 use serde_json::Value;
 
 /// One client's tag.
@@ -22,7 +23,7 @@ impl IdNamespace {
     }
 
     fn tag(&self, v: &mut Value) {
-        *v = Value::String(format!("{}{}", self.prefix, v));
+        *v = Value::String(format!("{}{}", self.prefix, json_text::to_string(v)));
     }
 
     /// The original of a value this client tagged; `None` for anything else.

@@ -8,7 +8,6 @@ use std::cell::{Cell, Ref, RefCell};
 use std::rc::{Rc, Weak};
 
 use super::input_required::StateKey;
-use super::json_text;
 use super::logging::LogLevel;
 use super::registry::{
     ListKind, PromptDef, Registry, RegistryError, Resource, ResourceDef, Tool, ToolDef,
@@ -18,6 +17,7 @@ use super::session::SharedText;
 use super::skills::SkillRegistry;
 use super::tasks::TaskStore;
 use super::validator::SchemaCompiler;
+use crate::protocol::json_text;
 use crate::protocol::ProtocolVersion;
 
 mod calls;

@@ -1,5 +1,6 @@
 //! The MCP methods: one function each, reading their params strictly.
 
+use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
 
 use super::call::{Call, Reply};
@@ -60,7 +61,8 @@ fn param_str<'a>(
     match p.get(key) {
         Some(Value::String(s)) => Ok(s),
         Some(other) => Err(ServerError::invalid_params(format!(
-            "{method}: \"{key}\" must be a string, got {other}"
+            "{method}: \"{key}\" must be a string, got {other}",
+            other = json_text::to_string(other)
         ))),
         None => Err(ServerError::invalid_params(format!(
             "{method}: missing required parameter \"{key}\""
@@ -151,7 +153,8 @@ fn initialize(call: &Call) -> R {
         Some(c @ Value::Object(_)) => c.clone(),
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
-                "initialize: \"capabilities\" must be an object, got {other}"
+                "initialize: \"capabilities\" must be an object, got {other}",
+                other = json_text::to_string(other)
             )))
         }
     };
@@ -162,7 +165,8 @@ fn initialize(call: &Call) -> R {
         }
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
-                "initialize: \"clientInfo\" must be an object with a string \"name\", got {other}"
+                "initialize: \"clientInfo\" must be an object with a string \"name\", got {other}",
+                other = json_text::to_string(other)
             )))
         }
     };

@@ -1,6 +1,7 @@
 //! `prompts/list`, `prompts/get` and `completion/complete`.
 
 use crate::collections::VecMap;
+use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
 
 use crate::protocol::ProtocolVersion;
@@ -42,12 +43,14 @@ pub(super) fn string_map(
             .map(|(k, v)| match v {
                 Value::String(s) => Ok((k.clone(), s.clone())),
                 other => Err(ServerError::invalid_params(format!(
-                    "{what}: argument \"{k}\" must be a string, got {other}"
+                    "{what}: argument \"{k}\" must be a string, got {other}",
+                    other = json_text::to_string(other)
                 ))),
             })
             .collect(),
         Some(other) => Err(ServerError::invalid_params(format!(
-            "{what}: \"arguments\" must be an object of strings, got {other}"
+            "{what}: \"arguments\" must be an object of strings, got {other}",
+            other = json_text::to_string(other)
         ))),
     }
 }
@@ -233,7 +236,8 @@ pub(super) fn complete(call: &Call) -> Reply {
             }
             other => {
                 return Err(ServerError::Internal(format!(
-                    "Completion must return an array of strings, got {other}"
+                    "Completion must return an array of strings, got {other}",
+                    other = json_text::to_string(&other)
                 )))
             }
         };
@@ -242,7 +246,8 @@ pub(super) fn complete(call: &Call) -> Reply {
             .map(|v| match v {
                 Value::String(s) => Ok(s),
                 other => Err(ServerError::Internal(format!(
-                    "Completion values must be strings, got {other}"
+                    "Completion values must be strings, got {other}",
+                    other = json_text::to_string(&other)
                 ))),
             })
             .collect::<Result<_, _>>()?;

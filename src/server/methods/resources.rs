@@ -1,6 +1,7 @@
 //! `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe`
 //! and `subscriptions/listen`.
 
+use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
 
 use crate::protocol::ProtocolVersion;
@@ -113,7 +114,8 @@ pub(super) fn listen(call: &Call) -> Reply {
         Some(Value::Object(f)) => f,
         Some(other) => {
             return now(Err(ServerError::invalid_params(format!(
-                "subscriptions/listen: \"notifications\" must be an object, got {other}"
+                "subscriptions/listen: \"notifications\" must be an object, got {other}",
+                other = json_text::to_string(other)
             ))))
         }
         None => {
@@ -131,7 +133,8 @@ pub(super) fn listen(call: &Call) -> Reply {
             .collect(),
         Some(other) => {
             return now(Err(ServerError::invalid_params(format!(
-                "subscriptions/listen: \"resourceSubscriptions\" must be an array of strings, got {other}"
+                "subscriptions/listen: \"resourceSubscriptions\" must be an array of strings, got {other}",
+                other = json_text::to_string(other)
             ))))
         }
     };

@@ -6,6 +6,7 @@
 use super::numbers::{compare, equal, is_integer, is_multiple, unique};
 use super::{escape, Checks, Node, TYPE_NAMES};
 use super::{ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+use crate::protocol::json_text;
 use crate::server::SchemaViolation;
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
@@ -58,7 +59,10 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
                 instance_path: path.pointer(),
                 keyword: holder.to_owned(),
                 schema_path: at.clone(),
-                message: format!("False schema does not allow {instance}"),
+                message: format!(
+                    "False schema does not allow {instance}",
+                    instance = json_text::to_string(instance)
+                ),
             });
             return false;
         }
@@ -93,7 +97,10 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         }
     }
     if let Some(k) = r.constant.as_ref().filter(|k| !equal(k, instance)) {
-        fail!("const", format!("{k} was expected"));
+        fail!(
+            "const",
+            format!("{k} was expected", k = json_text::to_string(k))
+        );
     }
     if let Some(options) = &r.options {
         if !options.iter().any(|o| equal(o, instance)) {
@@ -104,19 +111,28 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         if let Some(l) = past(n, &r.minimum, &[Ordering::Less]) {
             fail!(
                 "minimum",
-                format!("{instance} is less than the minimum of {l}")
+                format!(
+                    "{instance} is less than the minimum of {l}",
+                    instance = json_text::to_string(instance)
+                )
             );
         }
         if let Some(l) = past(n, &r.maximum, &[Ordering::Greater]) {
             fail!(
                 "maximum",
-                format!("{instance} is greater than the maximum of {l}")
+                format!(
+                    "{instance} is greater than the maximum of {l}",
+                    instance = json_text::to_string(instance)
+                )
             );
         }
         if let Some(l) = past(n, &r.exclusive_minimum, &[Ordering::Less, Ordering::Equal]) {
             fail!(
                 "exclusiveMinimum",
-                format!("{instance} is less than or equal to the minimum of {l}")
+                format!(
+                    "{instance} is less than or equal to the minimum of {l}",
+                    instance = json_text::to_string(instance)
+                )
             );
         }
         if let Some(l) = past(
@@ -126,14 +142,20 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         ) {
             fail!(
                 "exclusiveMaximum",
-                format!("{instance} is greater than or equal to the maximum of {l}")
+                format!(
+                    "{instance} is greater than or equal to the maximum of {l}",
+                    instance = json_text::to_string(instance)
+                )
             );
         }
         if let Some(m) = r.multiple_of.filter(|m| !is_multiple(n, *m)) {
             fail!(
                 "multipleOf",
                 // `m` ≤ 2^53 is whole, so it prints as the validator prints it as a float.
-                format!("{instance} is not a multiple of {m}")
+                format!(
+                    "{instance} is not a multiple of {m}",
+                    instance = json_text::to_string(instance)
+                )
             );
         }
     }
@@ -159,7 +181,8 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
                     keyword,
                     format!(
                         "{instance} {phrase} {m} {}",
-                        if m == 1 { one } else { many }
+                        if m == 1 { one } else { many },
+                        instance = json_text::to_string(instance)
                     )
                 );
             }
@@ -169,13 +192,22 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         for r in c.required.iter().filter(|r| !map.contains_key(*r)) {
             fail!(
                 "required",
-                format!("{} is a required property", Value::String(r.clone()))
+                format!(
+                    "{} is a required property",
+                    json_text::to_string(&Value::String(r.clone()))
+                )
             );
         }
     }
     if let Value::Array(items) = instance {
         if r.unique_items && !unique(items) {
-            fail!("uniqueItems", format!("{instance} has non-unique elements"));
+            fail!(
+                "uniqueItems",
+                format!(
+                    "{instance} has non-unique elements",
+                    instance = json_text::to_string(instance)
+                )
+            );
         }
     }
     if let Value::Object(map) = instance {
@@ -198,7 +230,10 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
                 // Without `properties` every member is unexpected, and the crate reports the
                 // first one's value as refused by the `false` schema, at the object.
                 match map.values().next().filter(|_| c.properties.is_empty()) {
-                    Some(first) => format!("False schema does not allow {first}"),
+                    Some(first) => format!(
+                        "False schema does not allow {first}",
+                        first = json_text::to_string(first)
+                    ),
                     None => format!(
                         "Additional properties are not allowed ({} {} unexpected)",
                         unexpected
@@ -255,7 +290,8 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         fail!(
             "anyOf",
             format!(
-                "{instance} is not valid under any of the schemas listed in the 'anyOf' keyword"
+                "{instance} is not valid under any of the schemas listed in the 'anyOf' keyword",
+                instance = json_text::to_string(instance)
             )
         );
     }
@@ -271,21 +307,30 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             fail!(
                 "oneOf",
                 format!(
-                    "{instance} is not valid under any of the schemas listed in the 'oneOf' keyword"
+                    "{instance} is not valid under any of the schemas listed in the 'oneOf' keyword",
+                    instance = json_text::to_string(instance)
                 )
             );
         } else if valid > 1 {
             fail!(
                 "oneOf",
                 format!(
-                    "{instance} is valid under more than one of the schemas listed in the 'oneOf' keyword"
+                    "{instance} is valid under more than one of the schemas listed in the 'oneOf' keyword",
+                    instance = json_text::to_string(instance)
                 )
             );
         }
     }
     if let Some((n, written)) = &r.not {
         if holds("not", n) {
-            fail!("not", format!("{written} is not allowed for {instance}"));
+            fail!(
+                "not",
+                format!(
+                    "{written} is not allowed for {instance}",
+                    written = json_text::to_string(written),
+                    instance = json_text::to_string(instance)
+                )
+            );
         }
     }
     // `then` or `else` by `if`'s verdict, their own violations as `allOf`'s branches.
@@ -336,9 +381,17 @@ fn type_message(instance: &Value, bits: u8, single: bool) -> String {
         .map(|(n, _)| format!("\"{n}\""))
         .collect();
     if single {
-        format!("{instance} is not of type {}", listed[0])
+        format!(
+            "{instance} is not of type {}",
+            listed[0],
+            instance = json_text::to_string(instance)
+        )
     } else {
-        format!("{instance} is not of types {}", listed.join(", "))
+        format!(
+            "{instance} is not of types {}",
+            listed.join(", "),
+            instance = json_text::to_string(instance)
+        )
     }
 }
 
@@ -358,15 +411,18 @@ fn past<'a>(n: &Number, limit: &'a Option<Number>, bad: &[Ordering]) -> Option<&
 
 /// `x is not one of a, b or c` (at most three listed; then "or N other candidates").
 fn enum_message(instance: &Value, options: &[Value]) -> String {
-    let mut m = format!("{instance} is not one of ");
+    let mut m = format!(
+        "{instance} is not one of ",
+        instance = json_text::to_string(instance)
+    );
     if options.len() <= 3 {
         for (i, o) in options.iter().enumerate() {
             if i == 0 {
-                m.push_str(&o.to_string());
+                json_text::write_value(&mut m, o);
             } else if i == options.len() - 1 {
-                m.push_str(&format!(" or {o}"));
+                m.push_str(&format!(" or {o}", o = json_text::to_string(o)));
             } else {
-                m.push_str(&format!(", {o}"));
+                m.push_str(&format!(", {o}", o = json_text::to_string(o)));
             }
         }
     } else {
@@ -374,7 +430,7 @@ fn enum_message(instance: &Value, options: &[Value]) -> String {
             if i > 0 {
                 m.push_str(", ");
             }
-            m.push_str(&o.to_string());
+            json_text::write_value(&mut m, o);
         }
         m.push_str(&format!(" or {} other candidates", options.len() - 2));
     }

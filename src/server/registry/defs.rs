@@ -3,6 +3,7 @@
 //! its compiled schemas, [`Resource`] with its parsed template).
 
 use crate::collections::VecMap;
+use crate::protocol::json_text;
 use serde_json::{Map, Value};
 use std::any::Any;
 use std::rc::Rc;
@@ -149,13 +150,13 @@ impl SchemaText {
 
 impl From<Value> for SchemaText {
     fn from(value: Value) -> Self {
-        SchemaText(value.to_string().into())
+        SchemaText(json_text::to_string(&value).into())
     }
 }
 
 impl From<&Value> for SchemaText {
     fn from(value: &Value) -> Self {
-        SchemaText(value.to_string().into())
+        SchemaText(json_text::to_string(value).into())
     }
 }
 

@@ -4,6 +4,7 @@
 //! registry. Schemas are compiled once, at registration; an invalid one is refused there.
 
 use crate::collections::{VecMap, VecSet};
+use crate::protocol::json_text;
 use serde_json::Value;
 use std::fmt;
 use std::rc::{Rc, Weak};
@@ -161,7 +162,10 @@ impl Registry {
         if !(parsed.is_object() || parsed.is_boolean()) {
             return Err(RegistryError::InvalidSchema {
                 which,
-                message: format!("a schema must be an object or a boolean, got {parsed}"),
+                message: format!(
+                    "a schema must be an object or a boolean, got {parsed}",
+                    parsed = json_text::to_string(parsed)
+                ),
             });
         }
         let text = schema.as_str();
@@ -223,7 +227,8 @@ impl Registry {
                     return Err(RegistryError::InvalidSchema {
                         which: "inputSchema",
                         message: format!(
-                            "tool arguments are always an object, but the schema's \"type\" is {t}"
+                            "tool arguments are always an object, but the schema's \"type\" is {t}",
+                            t = json_text::to_string(t)
                         ),
                     });
                 }

@@ -1,6 +1,7 @@
 //! What differs by era: which era serves a request (handshake or stateless), the context a
 //! handler sees, and the 2026-07-28 decoration of results.
 
+use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -76,7 +77,8 @@ impl SessionInner {
                 }),
             },
             Some(other) => Err(ServerError::invalid_params(format!(
-                "_meta[\"{META_PROTOCOL_VERSION}\"] must be a string, got {other}"
+                "_meta[\"{META_PROTOCOL_VERSION}\"] must be a string, got {other}",
+                other = json_text::to_string(other)
             ))),
             None if method == "server/discover" => Err(ServerError::invalid_params(format!(
                 "server/discover: _meta[\"{META_PROTOCOL_VERSION}\"] is required"

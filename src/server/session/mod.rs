@@ -24,13 +24,13 @@ use super::call::CallSession;
 use super::engine::{Audience, Server};
 use super::error::ServerError;
 use super::futures::join_all;
-use super::json_text;
 use super::limits::{nesting_depth, Limits};
 use super::logging::LogLevel;
 use super::registry::ListKind;
 use super::runtime::LocalBoxFuture;
 use crate::peer::{self, InFlight, Outgoing};
 use crate::protocol::error_codes::INTERNAL_ERROR;
+use crate::protocol::json_text;
 use crate::protocol::jsonrpc::{self, classify_owned, Message};
 use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
 

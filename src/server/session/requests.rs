@@ -10,12 +10,12 @@ use std::task::{Context, Poll, Waker};
 
 use super::{Mode, Outcome, Sent, SessionInner};
 use crate::peer::CancellationToken;
+use crate::protocol::json_text;
 use crate::protocol::jsonrpc;
 use crate::protocol::{ProtocolVersion, RequestId};
 use crate::server::call::{Call, Reply};
 use crate::server::error::ServerError;
 use crate::server::futures::{race, Either};
-use crate::server::json_text;
 use crate::server::methods;
 
 /// A request admitted, before it runs.

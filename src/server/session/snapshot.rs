@@ -1,5 +1,6 @@
 //! A session kept across a page load: its lifecycle state as JSON, and restoring it.
 
+use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -42,13 +43,16 @@ impl SessionInner {
     /// Loads a [`Session::snapshot`] into this fresh session. Checks everything first and
     /// changes nothing on error.
     pub(crate) fn restore(&self, snap: &Value) -> Result<Vec<RequestId>, String> {
-        let obj = snap
-            .as_object()
-            .ok_or_else(|| format!("a session snapshot must be an object, got {snap}"))?;
+        let obj = snap.as_object().ok_or_else(|| {
+            format!(
+                "a session snapshot must be an object, got {snap}",
+                snap = json_text::to_string(snap)
+            )
+        })?;
         if obj.get("format") != Some(&json!(SNAPSHOT_FORMAT)) {
             return Err(format!(
                 "unsupported session snapshot format {} (expected {SNAPSHOT_FORMAT})",
-                obj.get("format").unwrap_or(&Value::Null)
+                json_text::to_string(obj.get("format").unwrap_or(&Value::Null))
             ));
         }
         let negotiated = match obj.get("protocolVersion") {
@@ -57,14 +61,20 @@ impl SessionInner {
                 Some(v) if v.era() == Era::Handshake => Some(v),
                 _ => return Err(format!("snapshot protocolVersion {s:?} is not a handshake-era version this server speaks")),
             },
-            Some(other) => return Err(format!("snapshot protocolVersion must be a string, got {other}")),
+            Some(other) => {
+                return Err(format!(
+                    "snapshot protocolVersion must be a string, got {other}",
+                    other = json_text::to_string(other)
+                ))
+            }
         };
         let ready = match obj.get("initialized") {
             None => false,
             Some(Value::Bool(b)) => *b,
             Some(other) => {
                 return Err(format!(
-                    "snapshot initialized must be a boolean, got {other}"
+                    "snapshot initialized must be a boolean, got {other}",
+                    other = json_text::to_string(other)
                 ))
             }
         };
@@ -74,7 +84,8 @@ impl SessionInner {
             Some(v @ Value::Object(_)) => v.clone(),
             Some(other) => {
                 return Err(format!(
-                    "snapshot clientCapabilities must be an object, got {other}"
+                    "snapshot clientCapabilities must be an object, got {other}",
+                    other = json_text::to_string(other)
                 ))
             }
         };
@@ -84,13 +95,21 @@ impl SessionInner {
                 LogLevel::parse(s)
                     .ok_or_else(|| format!("snapshot logLevel {s:?} is not a log level"))?,
             ),
-            Some(other) => return Err(format!("snapshot logLevel must be a string, got {other}")),
+            Some(other) => {
+                return Err(format!(
+                    "snapshot logLevel must be a string, got {other}",
+                    other = json_text::to_string(other)
+                ))
+            }
         };
         let list = |key: &str| -> Result<Vec<Value>, String> {
             match obj.get(key) {
                 None | Some(Value::Null) => Ok(Vec::new()),
                 Some(Value::Array(a)) => Ok(a.clone()),
-                Some(other) => Err(format!("snapshot {key} must be an array, got {other}")),
+                Some(other) => Err(format!(
+                    "snapshot {key} must be an array, got {other}",
+                    other = json_text::to_string(other)
+                )),
             }
         };
         let subscriptions = list("subscriptions")?
@@ -98,15 +117,20 @@ impl SessionInner {
             .map(|v| match v {
                 Value::String(s) => Ok(s),
                 other => Err(format!(
-                    "snapshot subscriptions must be strings, got {other}"
+                    "snapshot subscriptions must be strings, got {other}",
+                    other = json_text::to_string(&other)
                 )),
             })
             .collect::<Result<VecSet<String>, String>>()?;
         let interrupted = list("inFlight")?
             .iter()
             .map(|v| {
-                RequestId::from_value(v)
-                    .ok_or_else(|| format!("snapshot inFlight holds a bad id {v}"))
+                RequestId::from_value(v).ok_or_else(|| {
+                    format!(
+                        "snapshot inFlight holds a bad id {v}",
+                        v = json_text::to_string(v)
+                    )
+                })
             })
             .collect::<Result<Vec<RequestId>, String>>()?;
         let since = self.server.generation();

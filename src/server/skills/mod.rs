@@ -20,6 +20,7 @@
 //! directory, more than [`MAX_FILES`] entries or [`MAX_TOTAL_BYTES`] bytes.
 
 use crate::collections::{VecMap, VecSet};
+use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -195,7 +196,7 @@ fn yaml_key(k: &str) -> String {
     if plain {
         k.to_string()
     } else {
-        Value::from(k).to_string()
+        json_text::to_string(&Value::from(k))
     }
 }
 
@@ -206,7 +207,7 @@ pub fn skill_md(frontmatter: &Map<String, Value>, instructions: &str) -> String 
     for (k, v) in frontmatter {
         s.push_str(&yaml_key(k));
         s.push_str(": ");
-        s.push_str(&v.to_string());
+        json_text::write_value(&mut s, v);
         s.push('\n');
     }
     s.push_str("---\n");

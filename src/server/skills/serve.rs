@@ -2,6 +2,7 @@
 //! (`skills/list`, `skills/get`, `resources/directory/read`).
 
 use crate::collections::VecMap;
+use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -81,7 +82,8 @@ fn uri_param(call: &Call) -> Result<&str, ServerError> {
         Some(Value::String(s)) => Ok(s),
         Some(other) => Err(ServerError::invalid_params(format!(
             "{}: \"uri\" must be a string, got {other}",
-            call.method
+            call.method,
+            other = json_text::to_string(other)
         ))),
         None => Err(ServerError::invalid_params(format!(
             "{}: missing required parameter \"uri\"",

@@ -1,6 +1,7 @@
 //! The extension's requests (`tasks/get`, `tasks/update`, `tasks/cancel`) and the task ids
 //! a `subscriptions/listen` stream asks for.
 
+use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
 
 use crate::server::call::{Call, Reply};
@@ -29,7 +30,8 @@ pub(super) fn answer(call: &Call) -> Result<Value, ServerError> {
         Some(Value::String(s)) => s.clone(),
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
-                "{m}: \"taskId\" must be a string, got {other}"
+                "{m}: \"taskId\" must be a string, got {other}",
+                other = json_text::to_string(other)
             )))
         }
         None => {
@@ -51,7 +53,8 @@ pub(super) fn answer(call: &Call) -> Result<Value, ServerError> {
                 Some(other) => {
                     return Err(ServerError::invalid_params(format!(
                         "tasks/update: \"inputResponses\" must be an object mapping input \
-                         request keys to results, got {other}"
+                         request keys to results, got {other}",
+                        other = json_text::to_string(other)
                     )))
                 }
                 None => {
@@ -135,7 +138,8 @@ pub(crate) fn listen_task_ids(
             .collect::<Vec<_>>(),
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
-                "subscriptions/listen: \"taskIds\" must be an array of strings, got {other}"
+                "subscriptions/listen: \"taskIds\" must be an array of strings, got {other}",
+                other = json_text::to_string(other)
             )))
         }
     };

@@ -2,8 +2,12 @@
 //!
 //! Every answer a session sends is one [`Value`] written as text once (the tab and window
 //! wires then hand that text to `JSON.parse`); the cached `tools/list` text, what the core
-//! sends to the validator module and the tab session's snapshot are written here too. `serde_json` looks at a string's bytes one at
-//! a time to find the ones JSON escapes; a tool that returns a page's text or a document
+//! sends to the validator module and the tab session's snapshot are written here too, and so is
+//! every other value the core and the client module turn into text (a value in an error
+//! message, a tool's non-string result as its text block, a value handed to the page through
+//! `JSON.parse`): `Value`'s `Display` is not used in either module, so `serde_json`'s text
+//! serializer is not in them (the validator module keeps it: `jsonschema` formats with it).
+//! `serde_json` looks at a string's bytes one at a time to find the ones JSON escapes; a tool that returns a page's text or a document
 //! makes that string hundreds of kilobytes long (a tools/call of a 1 MiB text result spent
 //! 7 % of its time there in a CPU profile, Chromium 156, and another 2 % checking that the
 //! finished text was UTF-8). Here a string is looked at a word (eight bytes) at a time, the
@@ -20,7 +24,7 @@
 //! [`write_value`], a value's text appended to a buffer the caller sized.
 //!
 //! ```
-//! use modelcontext_polyfill::server::json_text::{to_string, write_value};
+//! use modelcontext_polyfill::protocol::json_text::{to_string, write_value};
 //! use serde_json::json;
 //!
 //! let v = json!({"content": [{"type": "text", "text": "a \"quote\"\n"}], "n": [1, -2, 0.5]});
