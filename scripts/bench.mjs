@@ -10,6 +10,10 @@
 // read as a change of ours), and when a byte figure is larger. A third MCP column, the client
 // floor, is a bare page script answering the same wire with canned replies: what the client
 // itself costs, so the best ratio any server could reach against @mcp-b/global with this client.
+// Playwright drives the pages, and a DevTools client attached to a page makes it record the JS
+// stack at every postMessage, timer and promise reaction; so each MCP implementation also runs
+// the same page once per round in a Chromium started without one (its page reports over HTTP),
+// and the sequential and concurrent tools/call figures are given both ways.
 //
 //   node scripts/bench.mjs              ROUNDS=3 by default (a few minutes on 2 cores)
 //   ROUNDS=7 node scripts/bench.mjs     more rounds, tighter medians
@@ -26,12 +30,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import { execFileSync, spawn } from 'node:child_process';
 import { REPO_ROOT, DIST_DIR } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median } from './lib/stats.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
-import { launchChromium } from '../tests/page/lib/chromium.mjs';
+import { launchChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/page/lib/chromium.mjs';
 
 const ROUNDS = intEnv('ROUNDS', 3);
 const TOOLS = intEnv('TOOLS', 1000);
@@ -97,6 +102,12 @@ const FIGURES = [
   { key: 'listMs', name: `tools/list of ${(TOOLS + 1).toLocaleString('en')} tools (all pages)`, unit: 'ms', better: 'lower', goal: '≤ 0.5', mcp: true, withFloor: true },
   { key: 'callUs', name: 'sequential tools/call round trip', unit: 'µs', better: 'lower', goal: '≤ 0.7', mcp: true, withFloor: true },
   { key: 'callsPerS', name: `concurrent calls/s (${CONCURRENT} at once)`, unit: '/s', better: 'higher', goal: '≥ 1.5', mcp: true, withFloor: true },
+  // The same two again in a Chromium that no DevTools client drives (runDetached): as a user's
+  // browser runs them. Playwright's connection turns on the inspector's async stack traces,
+  // which record the JS stack at every postMessage, timer and promise reaction, a cost each
+  // implementation pays in proportion to the JS it runs.
+  { key: 'callUsDetached', name: 'sequential tools/call round trip, no DevTools client attached', unit: 'µs', better: 'lower', goal: '≤ 0.7', mcp: true, withFloor: true },
+  { key: 'callsPerSDetached', name: `concurrent calls/s (${CONCURRENT} at once), no DevTools client attached`, unit: '/s', better: 'higher', goal: '≥ 1.5', mcp: true, withFloor: true },
   // The floor's heap is the page, the client and the floor's own few objects: what any server
   // adds is on top of it.
   { key: 'heapMB', name: 'heap after the run (JS heap + array buffers, incl. wasm memory)', unit: 'MB', better: 'lower', goal: '≤ 0.5', withFloor: true },
@@ -308,6 +319,59 @@ async function runBigInPage({ kind, mcp, bytes }) {
   return out;
 }
 
+/**
+ * The page runDetached opens: the bench page, then runInPage with the same parameters (the same
+ * work before the calls, so the same warm-up), its sequential and concurrent figures posted back.
+ */
+function detachedPageHtml(impl, params) {
+  return `${pageHtml(impl)}
+<script type="module">
+  const report = (body) => fetch('/__bench/report' + location.search, { method: 'POST', body: JSON.stringify(body) });
+  try {
+    while (!window.Bench) await new Promise((r) => setTimeout(r, 5));
+    const r = await (${runInPage.toString()})(${JSON.stringify(params)});
+    await report(r.errors.length ? { error: r.errors.join('; ') } : { callUsDetached: r.callUs, callsPerSDetached: r.callsPerS });
+  } catch (e) {
+    await report({ error: String((e && e.message) || e) });
+  }
+</script>`;
+}
+
+/**
+ * Opens impl's detached page in a Chromium started for it alone, with no DevTools client (the
+ * page reports over HTTP), and resolves with its two figures ({ error } on failure or after
+ * three minutes).
+ */
+async function runDetached(server, impl, reports) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-detached-'));
+  const id = `${impl.id}-${reports.size}-${Date.now()}`;
+  const got = new Promise((resolve) => reports.set(id, resolve));
+  // Its own process group, so that its renderer and helper processes are stopped with it.
+  const child = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, `--user-data-dir=${dir}`, server.url(`/__bench/${impl.id}-detached.html?id=${id}`)], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let timer;
+  try {
+    return await Promise.race([
+      got,
+      exited.then((code) => ({ error: `Chromium exited (${code}) before the page reported` })),
+      new Promise((resolve) => (timer = setTimeout(() => resolve({ error: 'no report within 180 s' }), 180_000))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    reports.delete(id);
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // (already gone)
+    }
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  }
+}
+
 // ---- statistics and formatting ----------------------------------------------------------------
 
 function num(v, unit) {
@@ -416,7 +480,27 @@ async function main() {
     const p = `/__bench/${impl.id}.html`;
     server.route(p, { body: pageHtml(impl) });
     pages.set(impl.id, p);
+    if (impl.mcp) {
+      const params = { kind: impl.kind, src: impl.src, mcp: true, tools: TOOLS, seqCalls: SEQ_CALLS, warmup: WARMUP, concurrent: CONCURRENT, listRepeats: LIST_REPEATS };
+      server.route(`/__bench/${impl.id}-detached.html`, { body: detachedPageHtml(impl, params) });
+    }
   }
+  // Reports of the detached pages (runDetached), by the id in their URL.
+  const reports = new Map();
+  server.route('/__bench/report', (req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      res.end('ok');
+      const resolve = reports.get(new URL(req.url, 'http://x').searchParams.get('id'));
+      try {
+        resolve?.(JSON.parse(body));
+      } catch (e) {
+        resolve?.({ error: `unreadable report: ${e.message}` });
+      }
+    });
+  });
 
   process.stderr.write(`bench: ${ROUNDS} rounds, Chromium ${chromium}\n`);
   try {
@@ -456,6 +540,11 @@ async function main() {
           const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
           Object.assign(r, big, { errors: [...r.errors, ...big.errors] });
           r.bigHeapMB = await heapMB();
+          if (impl.mcp) {
+            const detached = await runDetached(server, impl, reports);
+            if (detached.error) r.errors.push(`no DevTools client attached: ${detached.error}`);
+            else Object.assign(r, detached);
+          }
           results[id].push(r);
           for (const e of [...r.errors, ...pageErrors]) problems.push(`${impl.label}, round ${round + 1}: ${e}`);
           process.stderr.write(`  round ${round + 1}/${ROUNDS} ${impl.label}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
