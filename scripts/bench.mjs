@@ -10,10 +10,11 @@
 // read as a change of ours), and when a byte figure is larger. A third MCP column, the client
 // floor, is a bare page script answering the same wire with canned replies: what the client
 // itself costs, so the best ratio any server could reach against @mcp-b/global with this client.
-// Playwright drives the pages, and a DevTools client attached to a page makes it record the JS
-// stack at every postMessage, timer and promise reaction; so each MCP implementation also runs
-// the same page once per round in a Chromium started without one (its page reports over HTTP),
-// and the sequential and concurrent tools/call figures are given both ways.
+// Playwright drives the pages, and a page with a DevTools client attached runs with DevTools'
+// instrumentation on (it records the JS stack at every postMessage for async stack traces, for
+// one); so each MCP implementation also runs the same page once per round in a Chromium started
+// without one (its page reports over HTTP), and the sequential and concurrent tools/call
+// figures are given both ways.
 //
 //   node scripts/bench.mjs              ROUNDS=3 by default (a few minutes on 2 cores)
 //   ROUNDS=7 node scripts/bench.mjs     more rounds, tighter medians
@@ -103,9 +104,7 @@ const FIGURES = [
   { key: 'callUs', name: 'sequential tools/call round trip', unit: 'µs', better: 'lower', goal: '≤ 0.7', mcp: true, withFloor: true },
   { key: 'callsPerS', name: `concurrent calls/s (${CONCURRENT} at once)`, unit: '/s', better: 'higher', goal: '≥ 1.5', mcp: true, withFloor: true },
   // The same two again in a Chromium that no DevTools client drives (runDetached): as a user's
-  // browser runs them. Playwright's connection turns on the inspector's async stack traces,
-  // which record the JS stack at every postMessage, timer and promise reaction, a cost each
-  // implementation pays in proportion to the JS it runs.
+  // browser runs them (see the top of this file).
   { key: 'callUsDetached', name: 'sequential tools/call round trip, no DevTools client attached', unit: 'µs', better: 'lower', goal: '≤ 0.7', mcp: true, withFloor: true },
   { key: 'callsPerSDetached', name: `concurrent calls/s (${CONCURRENT} at once), no DevTools client attached`, unit: '/s', better: 'higher', goal: '≥ 1.5', mcp: true, withFloor: true },
   // The floor's heap is the page, the client and the floor's own few objects: what any server
