@@ -350,7 +350,10 @@ async function runDetached(server, impl, reports) {
     stdio: 'ignore',
     detached: true,
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const exited = new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.once('error', resolve); // (not started: no 'exit' follows)
+  });
   let timer;
   try {
     return await Promise.race([
@@ -540,6 +543,7 @@ async function main() {
           Object.assign(r, big, { errors: [...r.errors, ...big.errors] });
           r.bigHeapMB = await heapMB();
           if (impl.mcp) {
+            await context.close(); // (idle, but a second browser while the detached one runs)
             const detached = await runDetached(server, impl, reports);
             if (detached.error) r.errors.push(`no DevTools client attached: ${detached.error}`);
             else Object.assign(r, detached);
