@@ -7,10 +7,11 @@
 //! message, a tool's non-string result as its text block, a value handed to the page through
 //! `JSON.parse`): `Value`'s `Display` is not used in either module, so `serde_json`'s text
 //! serializer is not in them (the validator module keeps it: `jsonschema` formats with it).
-//! `serde_json` looks at a string's bytes one at a time to find the ones JSON escapes; a tool that returns a page's text or a document
-//! makes that string hundreds of kilobytes long (a tools/call of a 1 MiB text result spent
-//! 7 % of its time there in a CPU profile, Chromium 156, and another 2 % checking that the
-//! finished text was UTF-8). Here a string is looked at a word (eight bytes) at a time, the
+//!
+//! `serde_json` looks at a string's bytes one at a time to find the ones JSON escapes; a tool
+//! that returns a page's text or a document makes that string hundreds of kilobytes long (a
+//! tools/call of a 1 MiB text result spent 7 % of its time there in a CPU profile, Chromium
+//! 156, and another 2 % checking that the finished text was UTF-8). Here a string is looked at a word (eight bytes) at a time, the
 //! runs that need no escape are copied as they are, and the text is built as a `String` from
 //! string slices and ASCII, so it needs no check at the end.
 //!

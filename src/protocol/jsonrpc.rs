@@ -5,9 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
 
-use super::json_text;
-
 use super::error_codes::INVALID_REQUEST;
+use super::json_text;
 
 /// A request id: a string or an integer (MCP forbids `null` and fractions).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

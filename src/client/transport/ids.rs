@@ -23,7 +23,9 @@ impl IdNamespace {
     }
 
     fn tag(&self, v: &mut Value) {
-        *v = Value::String(format!("{}{}", self.prefix, json_text::to_string(v)));
+        let mut tagged = self.prefix.clone();
+        json_text::write_value(&mut tagged, v);
+        *v = Value::String(tagged);
     }
 
     /// The original of a value this client tagged; `None` for anything else.

@@ -411,19 +411,14 @@ fn past<'a>(n: &Number, limit: &'a Option<Number>, bad: &[Ordering]) -> Option<&
 
 /// `x is not one of a, b or c` (at most three listed; then "or N other candidates").
 fn enum_message(instance: &Value, options: &[Value]) -> String {
-    let mut m = format!(
-        "{instance} is not one of ",
-        instance = json_text::to_string(instance)
-    );
+    let mut m = json_text::to_string(instance);
+    m.push_str(" is not one of ");
     if options.len() <= 3 {
         for (i, o) in options.iter().enumerate() {
-            if i == 0 {
-                json_text::write_value(&mut m, o);
-            } else if i == options.len() - 1 {
-                m.push_str(&format!(" or {o}", o = json_text::to_string(o)));
-            } else {
-                m.push_str(&format!(", {o}", o = json_text::to_string(o)));
+            if i > 0 {
+                m.push_str(if i == options.len() - 1 { " or " } else { ", " });
             }
+            json_text::write_value(&mut m, o);
         }
     } else {
         for (i, o) in options.iter().take(2).enumerate() {
