@@ -48,10 +48,12 @@ function __mcpNoImport() {
 /**
  * `${what} could not be ${done} (${e.message})`, then what to do. A script learns no more than
  * "Failed to fetch" of a refusal, so the likely cause comes first: the page's
- * Content-Security-Policy when it refused `url` (`directive`, from __mcpReach), else CORS when
- * `url` is cross-origin to this realm; then `fix`.
+ * Content-Security-Policy when it refused `url` (`directive`, from __mcpReach); a file: URL in
+ * a page served over http(s): a bundler's doing when `url` is the package's own, the page's
+ * when its modelContextPolyfillConfig member `configuredBy` set it; else CORS when `url` is
+ * cross-origin to this realm; then `fix`.
  */
-function __mcpUnreachable(what, done, e, url, fix, directive = '') {
+function __mcpUnreachable(what, done, e, url, fix, directive = '', configuredBy = '') {
   const reason = `${what} could not be ${done} (${(e && e.message) || e})`;
   if (directive) {
     let origin = url;
@@ -63,6 +65,10 @@ function __mcpUnreachable(what, done, e, url, fix, directive = '') {
     return `${reason}: the page's Content-Security-Policy does not allow it (${directive}). Add ${origin} to ${directive}, or ${fix}`;
   }
   if (__mcpBuildMachinePath(url)) {
+    if (configuredBy) {
+      return `${reason}. It is a file: URL, which a page served over http(s) may not load: serve the file over ` +
+        `http(s) and set modelContextPolyfillConfig.${configuredBy} to its URL there (before the polyfill loads).`;
+    }
     return (
       `${reason}. It is a file: URL in a page served over http(s): the bundler wrote the path the ` +
       "package's script had on the machine that built the page where its URL belongs (webpack does so " +
@@ -76,7 +82,10 @@ function __mcpUnreachable(what, done, e, url, fix, directive = '') {
   return `${reason}${hint ? `. ${hint}; or ${fix}` : `; ${fix}`}`;
 }
 
-/** Whether `url` is a file: URL while this realm was served over http(s): a build machine's path. */
+/**
+ * Whether `url` is a file: URL while this realm was served over http(s): a build machine's path
+ * (or a page's configuration naming one), which the page may not load.
+ */
 function __mcpBuildMachinePath(url) {
   return /^file:/i.test(url) && typeof location === 'object' && location !== null && /^https?:$/.test(location.protocol);
 }
@@ -206,7 +215,7 @@ async function __mcpFetchWasm(url, what, key, beside = false) {
     return __mcpCompile(bytes, what);
   }
   const response = await __mcpReach(url, () => fetch(url), (e, directive) => {
-    const detail = __mcpUnreachable('it', 'fetched', e, url, move, directive);
+    const detail = __mcpUnreachable('it', 'fetched', e, url, move, directive, beside ? '' : key);
     return __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
   });
   const type = response.headers.get('content-type') || '';

@@ -360,6 +360,19 @@ test('a core wasm URL on another origin without CORS: every call says the server
     ));
   }));
 
+test('a core wasm URL the page configured as a file: URL, in a page served over http: every call says so and names the config key, not a bundler', () =>
+  withPage(async ({ page, goto, consoleMessages }) => {
+    const url = new URL(`file://${DIST_DIR}/${CORE_WASM}`).href;
+    await goto(await inlinePage(`<script>modelContextPolyfillConfig = { coreUrl: ${JSON.stringify(url)} };</script>${BUILDS.classic}`));
+    await page.waitForFunction(() => document.modelContext);
+    const r = await page.evaluate(observeFailure);
+    assertFailure(r, consoleMessages, new RegExp(
+      `core module ${url.replace(/[.?]/g, '\\$&')} could not be loaded: it could not be fetched \\(.*\\)\\. It is a file: URL, which a page ` +
+        `served over http\\(s\\) may not load: serve the file over http\\(s\\) and set modelContextPolyfillConfig\\.coreUrl to its URL there`,
+    ));
+    assert.doesNotMatch(r.register.message, /bundler|opened from disk/);
+  }, { allowPageErrors: true }));
+
 test('a page opened from disk (file:): the classic build says a file: URL cannot be loaded there; the self-contained build works', () =>
   withPage(async ({ page }) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-file-'));
