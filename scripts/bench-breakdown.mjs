@@ -13,7 +13,10 @@
 //    (it reads `event.data` first, so the structured-clone read of each message is counted in
 //    the transit segments, not in the listeners that follow) and a wrapper of
 //    `window.postMessage`; both cost the same for every implementation.
-// 2. The start of this polyfill by phase (median over ROUNDS loads), with the other two's total.
+// 2. The start of this polyfill by phase (median over ROUNDS loads), with the other two's total;
+//    and ours again in a Chromium whose V8 compiles every wasm function before instantiating the
+//    module (--no-wasm-lazy-compilation), which says what compiling each function on its first
+//    call costs the part of the start after the instantiation.
 // 3. The wasm functions V8 compiled on first call (Liftoff; V8 compiles a module's functions
 //    lazily) during the start, the first requests, the first `tools/call` and then a page's
 //    everyday use of the W3C API and the tab server (a thousand registrations, calls one by one
@@ -151,12 +154,13 @@ function table(headers, rows) {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-async function measure(server) {
-  const browser = await launchChromium();
-  const results = Object.fromEntries(IMPLS.map((i) => [i.id, []]));
+/** Each of `ids` (all by default) ROUNDS times, alternating, in a Chromium started with `args`. */
+async function measure(server, { ids = ['ours', 'mcpb', 'floor'], args = [] } = {}) {
+  const browser = await launchChromium({ args });
+  const results = Object.fromEntries(ids.map((id) => [id, []]));
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 ? ['mcpb', 'ours', 'floor'] : ['ours', 'mcpb', 'floor'];
+      const order = round % 2 ? [...ids.slice(1, 2), ids[0], ...ids.slice(2)] : ids;
       for (const id of order) {
         const impl = IMPLS.find((i) => i.id === id);
         const context = await browser.newContext();
@@ -363,6 +367,10 @@ async function main() {
   try {
     process.stderr.write(`bench-breakdown: ${ROUNDS} rounds of ${CALLS} sequential calls\n`);
     const { results, chromium: version } = await measure(server);
+    // Our start again in a Chromium whose V8 compiles every function of a module before
+    // instantiating it instead of each on its first call (on the main thread): what the lazy
+    // compilation costs the start after the core wasm has arrived.
+    const eager = (await measure(server, { ids: ['ours'], args: ['--js-flags=--no-wasm-lazy-compilation'] })).results.ours;
     const med = (id, f) => median(results[id].map(f));
     const us = (v) => (Number.isFinite(v) ? v.toFixed(1) : '—');
 
@@ -379,10 +387,18 @@ async function main() {
     console.log(`\nThe start, by phase (ms from the script's start: median of ${ROUNDS} loads)\n`);
     const names = [...new Set(IMPLS.flatMap((i) => results[i.id].flatMap((r) => Object.keys(r.phases))))];
     const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : '');
+    const at = (runs, n) => median(runs.map((r) => r.phases[n]).filter(Number.isFinite));
     const phaseRows = names
-      .map((n) => [n, ...IMPLS.map((i) => ms(median(results[i.id].map((r) => r.phases[n]).filter(Number.isFinite))))])
+      .map((n) => [n, ...IMPLS.map((i) => ms(at(results[i.id], n))), ms(at(eager, n))])
       .sort((a, b) => (Number(a[1]) || Number(a[2]) || 0) - (Number(b[1]) || Number(b[2]) || 0));
-    console.log(table(['phase', ...IMPLS.map((i) => i.label)], phaseRows));
+    console.log(table(['phase', ...IMPLS.map((i) => i.label), `${IMPLS[0].label}, wasm compiled eagerly`], phaseRows));
+    // From the instantiation to the first registration: the engine made, the queued calls run.
+    const after = (runs) => median(runs.map((r) => r.phases['first registerTool resolved'] - r.phases['core wasm instantiated']).filter(Number.isFinite));
+    console.log(
+      `\ncore wasm instantiated → first registerTool resolved: ${ms(after(results.ours))} ms as V8 compiles by default ` +
+        `(each function on its first call, on the main thread), ${ms(after(eager))} ms with every function compiled ` +
+        '(--no-wasm-lazy-compilation, whose whole-module compile then delays the instantiation instead)',
+    );
 
     const named = namedDist();
     if (named.stale) console.log('\n(the wasm-bindgen output is not dist/\'s: functions are not named; run make build)');
