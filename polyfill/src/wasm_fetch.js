@@ -84,10 +84,19 @@ function __mcpUnreachable(what, done, e, url, fix, directive = '', configuredBy 
 
 /**
  * Whether `url` is a file: URL while this realm was served over http(s): a build machine's path
- * (or a page's configuration naming one), which the page may not load.
+ * (or a page's configuration naming one), which the page may not load. Not in Node, where a DOM
+ * test environment (jsdom, happy-dom) has an http(s) location and loads the package from
+ * node_modules by file: URLs (__mcpCorsHint says what failed there).
  */
 function __mcpBuildMachinePath(url) {
-  return /^file:/i.test(url) && typeof location === 'object' && location !== null && /^https?:$/.test(location.protocol);
+  return /^file:/i.test(url) && !__mcpInNode() && typeof location === 'object' && location !== null &&
+    /^https?:$/.test(location.protocol);
+}
+
+/** Whether this realm runs in Node (or a runtime that says it is Node). */
+function __mcpInNode() {
+  const p = globalThis.process;
+  return !!(p && p.versions && p.versions.node);
 }
 
 /**
@@ -130,15 +139,18 @@ async function __mcpReach(url, attempt, explain) {
 /** The sentence (no final period) saying that `url` is cross-origin to this realm, or ''. */
 function __mcpCorsHint(url) {
   try {
+    // (In Node a file: URL is fetched only where process.getBuiltinModule is missing:
+    // __mcpFileSystem reads it otherwise.)
+    if (/^file:/i.test(url) && __mcpInNode()) {
+      return "It is a file: URL, which Node's fetch() does not read, and this Node has no process.getBuiltinModule " +
+        "to read it with (Node 20.16 and later have): update Node, or import 'modelcontext-polyfill/inline', " +
+        'which carries its modules';
+    }
     const own = globalThis.origin;
     if (typeof own !== 'string' || new URL(url).origin === own) return '';
     if (/^file:/i.test(url)) {
-      return globalThis.process && globalThis.process.versions && globalThis.process.versions.node
-        ? "It is a file: URL, which Node's fetch() does not read, and this Node has no process.getBuiltinModule " +
-            "to read it with (Node 20.16 and later have): update Node, or import 'modelcontext-polyfill/inline', " +
-            'which carries its modules'
-        : 'It is a file: URL, which a page opened from disk may not load: serve the directory over http ' +
-            '(http://localhost is a secure context)';
+      return 'It is a file: URL, which a page opened from disk may not load: serve the directory over http ' +
+        '(http://localhost is a secure context)';
     }
     const here = typeof document === 'object' && document ? 'this document' : 'this worker';
     const whose = own === 'null' ? `${here}, whose origin is opaque (a sandboxed frame, a data: URL)` : `${here} (${own})`;

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { withPage, requireDist, inlinePage, getServer, DIST_DIR } from './harness.mjs';
+import { REPO_ROOT } from '../../scripts/lib/project.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext.inline.iife.js');
 
@@ -334,6 +335,30 @@ test('importing either ES module entry in Node does nothing and throws nothing',
       McpClient: 'undefined', mark: 'undefined', navigator: 'undefined', globals: 0,
     });
   }
+});
+
+test('in Node, in a DOM test environment at an http URL (jsdom) without process.getBuiltinModule: the error says Node cannot read the file: URL, not that a bundler wrote it', () => {
+  // What Vitest's or Jest's jsdom environment gives a test on a Node older than 20.16: the
+  // page's globals at http://localhost:3000, the package loaded from node_modules by file: URLs.
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    import { JSDOM } from 'jsdom';
+    const dom = new JSDOM('<!doctype html>', { url: 'http://localhost:3000/' });
+    for (const k of ['window', 'document', 'Document', 'location', 'origin', 'navigator', 'HTMLElement', 'Element', 'Node', 'MutationObserver', 'ShadowRoot']) {
+      if (!(k in globalThis)) globalThis[k] = dom.window[k];
+    }
+    delete process.getBuiltinModule;
+    const errors = [];
+    console.error = (m) => errors.push(String(m));
+    const m = await import(${JSON.stringify(new URL(`file://${DIST_DIR}/modelcontext.js`).href)});
+    const reason = await m.ready.then(() => 'resolved', (e) => e.message);
+    const calls = await document.modelContext.getTools().then(() => 'resolved', (e) => e.message);
+    console.log(JSON.stringify({ reason, calls, errors }));`], { cwd: REPO_ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const { reason, calls, errors } = JSON.parse(r.stdout);
+  assert.match(reason, /^modelcontext-polyfill: the core module file:\/\/\/.*\/modelcontext_glue_bg\.wasm could not be loaded: it could not be fetched \(.*\)\. It is a file: URL, which Node's fetch\(\) does not read, and this Node has no process\.getBuiltinModule .*update Node, or import 'modelcontext-polyfill\/inline'/);
+  assert.doesNotMatch(reason, /bundler/);
+  assert.equal(calls, reason, 'every call fails with the same error');
+  assert.deepEqual(errors, [reason], 'and the console shows it once');
 });
 
 test('the classic front copied alone (no modelcontext_core.js beside it): every call names the missing file and the self-contained build', () =>
