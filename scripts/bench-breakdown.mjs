@@ -33,16 +33,15 @@
 // not judge: `make bench` is the comparison of record.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { REPO_ROOT, DIST_DIR, WASM_OPT_FEATURES } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median } from './lib/stats.mjs';
 import { readModule, sections } from './lib/wasm-module.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
-import { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS } from '../tests/page/lib/chromium.mjs';
+import { launchChromium, spawnChromium } from '../tests/page/lib/chromium.mjs';
 
 const ROUNDS = intEnv('ROUNDS', 3);
 const CALLS = intEnv('CALLS', 2000);
@@ -214,10 +213,10 @@ function namedDist() {
 
 /** Chromium started apart, with V8's compile trace on its stdout; connected over CDP. */
 async function tracingChromium() {
-  const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'breakdown-'));
-  const proc = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, `--user-data-dir=${userDir}`, '--remote-debugging-port=0', '--js-flags=--trace-wasm-compilation-times', 'about:blank'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const { child: proc, exited, dir: userDir, stop } = spawnChromium(
+    ['--remote-debugging-port=0', '--js-flags=--trace-wasm-compilation-times', 'about:blank'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const lines = [];
   let partial = '';
   proc.stdout.on('data', (chunk) => {
@@ -229,20 +228,19 @@ async function tracingChromium() {
   let browser;
   const close = async () => {
     if (proc.exitCode === null && proc.signalCode === null) {
-      const exited = new Promise((r) => proc.once('exit', r));
-      // Asked over CDP, Chromium shuts its helper processes down before it exits; a signal is
-      // the fallback.
+      // Asked over CDP, Chromium shuts its helper processes down before it exits; killing its
+      // process group (stop) is the fallback.
       const asked = browser
         ? browser.newBrowserCDPSession().then((cdp) => cdp.send('Browser.close')).catch(() => false)
         : Promise.resolve(false);
-      const timer = setTimeout(() => proc.kill(), (await asked) === false ? 0 : 10_000);
-      await exited;
+      let timer;
+      const waited = (await asked) === false ? 0 : 10_000;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, waited)))]);
       clearTimeout(timer);
     }
     await browser?.close().catch(() => {});
-    // Its helper processes may still be writing there for a moment after it exits.
     try {
-      fs.rmSync(userDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+      await stop();
     } catch (e) {
       process.stderr.write(`bench-breakdown: warning: ${userDir} is left behind: ${e.message}\n`);
     }

@@ -31,13 +31,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import os from 'node:os';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { REPO_ROOT, DIST_DIR } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median } from './lib/stats.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
-import { launchChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/page/lib/chromium.mjs';
+import { launchChromium, spawnChromium } from '../tests/page/lib/chromium.mjs';
 
 const ROUNDS = intEnv('ROUNDS', 3);
 const TOOLS = intEnv('TOOLS', 1000);
@@ -342,18 +341,9 @@ function detachedPageHtml(impl, params) {
  * three minutes).
  */
 async function runDetached(server, impl, reports) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-detached-'));
   const id = `${impl.id}-${reports.size}-${Date.now()}`;
   const got = new Promise((resolve) => reports.set(id, resolve));
-  // Its own process group, so that its renderer and helper processes are stopped with it.
-  const child = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, `--user-data-dir=${dir}`, server.url(`/__bench/${impl.id}-detached.html?id=${id}`)], {
-    stdio: 'ignore',
-    detached: true,
-  });
-  const exited = new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.once('error', resolve); // (not started: no 'exit' follows)
-  });
+  const { exited, stop } = spawnChromium([server.url(`/__bench/${impl.id}-detached.html?id=${id}`)]);
   let timer;
   try {
     return await Promise.race([
@@ -364,13 +354,7 @@ async function runDetached(server, impl, reports) {
   } finally {
     clearTimeout(timer);
     reports.delete(id);
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // (already gone)
-    }
-    await exited;
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await stop();
   }
 }
 

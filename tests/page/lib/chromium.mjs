@@ -1,7 +1,10 @@
 // Launching Debian's Chromium with playwright-core (no downloaded browser on these machines).
 
 import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 /** The browser binary: $CHROMIUM, else Debian's /usr/bin/chromium. */
 export const CHROMIUM_PATH = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -40,4 +43,33 @@ export async function launchChromium({ nativeWebMCP = false, args = [] } = {}) {
     args: [...CHROMIUM_ARGS, ...(nativeWebMCP ? NATIVE_WEBMCP_ARGS : []), ...args],
     timeout: 60_000,
   });
+}
+
+/**
+ * Starts Chromium apart from Playwright (no DevTools client unless `args` opens a port for one),
+ * with `args` after the usual flags, a fresh user-data directory and its own process group.
+ * `exited` resolves when it exits (with its exit code, or the spawn error when it could not
+ * start). `stop()` kills the whole group, waits for the exit and removes the directory: killing
+ * only the main process leaves its renderer and helpers writing there.
+ * @param {string[]} args
+ * @param {object} [options]
+ * @param {import('node:child_process').StdioOptions} [options.stdio='ignore']
+ */
+export function spawnChromium(args, { stdio = 'ignore' } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-'));
+  const child = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, `--user-data-dir=${dir}`, ...args], { stdio, detached: true });
+  const exited = new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.once('error', resolve); // (not started: no 'exit' follows)
+  });
+  const stop = async () => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // (already gone)
+    }
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+  };
+  return { child, exited, dir, stop };
 }
