@@ -10,7 +10,8 @@
 #   make bench       this polyfill beside @mcp-b/global in headless Chromium (not in make test;
 #                    ROUNDS=N for more rounds; scripts/bench.mjs)
 #   make bench-breakdown  where bench's time goes: a round trip by segment, the start by phase,
-#                    the wasm compiled on first call (scripts/bench-breakdown.mjs)
+#                    the wasm compiled on first call, what a core split by it would weigh
+#                    (scripts/bench-breakdown.mjs)
 #   make soak        100,000 calls, register/abort cycles, hostile input, slow calls beside
 #                    @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a tenth; scripts/soak.mjs)
 #   make imports     the import graph of src/ from the code: folder edges, circles, largest files

@@ -26,6 +26,11 @@
 //    to keep. From Chromium's --trace-wasm-compilation-times, in a Chromium started apart for
 //    it. The functions are named when `make build`'s wasm-bindgen output is there (a copy of the
 //    core is optimized as the release one, keeping its names).
+// 4. What a core split in two would weigh: dist/'s core wasm cut by binaryen's `wasm-split`
+//    (Debian's `binaryen` package; skipped, saying so, where it is not installed) into a first
+//    module holding the functions the phases above ran (those of the start and the first
+//    requests, then those of every phase) and a second holding the rest, each compressed as
+//    `make size` does. It weighs the modules; loading the second one is not part of it.
 //
 //   node scripts/bench-breakdown.mjs        ROUNDS=3, CALLS=2000 (under a minute on 2 cores)
 //
@@ -33,6 +38,7 @@
 // not judge: `make bench` is the comparison of record.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
@@ -40,6 +46,7 @@ import { REPO_ROOT, DIST_DIR, WASM_OPT_FEATURES } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median } from './lib/stats.mjs';
 import { readModule, sections } from './lib/wasm-module.mjs';
+import { compressed } from './lib/compressed.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
 import { launchChromium, spawnChromium } from '../tests/page/lib/chromium.mjs';
 
@@ -355,6 +362,60 @@ function parseCompile(line) {
   return m && { index: Number(m[1]), tier: m[2], us: Number(m[3]), body: Number(m[4]) };
 }
 
+// ---- a split core's weight ---------------------------------------------------------------------
+
+/**
+ * binaryen's `wasm-split` and the feature flags of `make build`'s wasm-opt it knows (Debian's
+ * binaryen 108 predates two encodings' flags, which this module parses without); null when it is
+ * not installed.
+ */
+function wasmSplit() {
+  try {
+    const help = execFileSync('wasm-split', ['--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const version = execFileSync('wasm-split', ['--version'], { encoding: 'utf8' }).trim();
+    return { version, features: WASM_OPT_FEATURES.filter((f) => help.includes(`${f} `)) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * dist/'s core wasm cut by `wasm-split` into a first module with the functions `keep` (indices
+ * among all functions, imports first, as V8's trace numbers them) and a second with the rest.
+ * The module has no names, so binaryen names each function by its index among the defined ones.
+ */
+function splitCore(split, keep, imported) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-split-'));
+  try {
+    const list = path.join(dir, 'keep.txt');
+    fs.writeFileSync(list, `${[...keep].filter((i) => i >= imported).map((i) => i - imported).join('\n')}\n`);
+    const [first, rest] = [path.join(dir, 'first.wasm'), path.join(dir, 'rest.wasm')];
+    const core = path.join(DIST_DIR, 'modelcontext_glue_bg.wasm');
+    execFileSync('wasm-split', [core, ...split.features, '--keep-funcs', `@${list}`, '-o1', first, '-o2', rest], { stdio: ['ignore', 'ignore', 'pipe'] });
+    return { first: compressed(fs.readFileSync(first)), rest: compressed(fs.readFileSync(rest)) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The weight of the core split at each of `sets` ([name, function indices]), beside the whole. */
+function printSplit(imported, sets) {
+  const split = wasmSplit();
+  if (!split) {
+    console.log('\n(a split core is not weighed: binaryen\'s wasm-split is not installed; `apt install binaryen`)');
+    return;
+  }
+  const whole = compressed(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
+  const b = (s) => `${s.gzip.toLocaleString('en')} (${s.brotli.toLocaleString('en')})`;
+  console.log(`\nThe core wasm split in two by ${split.version}, at the functions these phases ran: bytes gzip (brotli)\n`);
+  const rows = sets.map(([name, keep]) => {
+    const { first, rest } = splitCore(split, keep, imported);
+    return [name, keep.size, b(first), b(rest), b({ gzip: first.gzip + rest.gzip, brotli: first.brotli + rest.brotli })];
+  });
+  console.log(table(['first module: the functions of', 'functions', 'first module', 'second module', 'both'], rows));
+  console.log(`\nthe whole core wasm: ${b(whole)}`);
+}
+
 // ---- main -------------------------------------------------------------------------------------
 
 async function main() {
@@ -421,6 +482,12 @@ async function main() {
     for (const c of [...all].sort((a, b) => b.body - a.body).slice(0, 8)) {
       console.log(`  ${String(c.body).padStart(6)} B  ${String(c.us).padStart(4)} µs  ${named.names.get(c.index) ?? `function #${c.index}`}`);
     }
+
+    const ran = (n) => new Set(phases.slice(0, n).flatMap((p) => p.lines.map(parseCompile).filter(Boolean).map((c) => c.index)));
+    printSplit(imported, [
+      ['the start and the first requests (tools listable)', ran(2)],
+      ['every phase above', ran(phases.length)],
+    ]);
   } finally {
     await server.close();
   }

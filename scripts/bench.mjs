@@ -30,9 +30,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { REPO_ROOT, DIST_DIR } from './lib/project.mjs';
+import { compressed } from './lib/compressed.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median } from './lib/stats.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
@@ -393,16 +393,6 @@ function markdown(headers, rows) {
 }
 
 // ---- bytes ------------------------------------------------------------------------------------
-
-function compressed(bytes) {
-  return {
-    raw: bytes.length,
-    gzip: zlib.gzipSync(bytes, { level: 9 }).length,
-    brotli: zlib.brotliCompressSync(bytes, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-    }).length,
-  };
-}
 
 /** What each way of loading costs, from `make size`'s own definition of the loads. */
 function byteFigures() {

@@ -8,8 +8,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { DIST_DIR } from './lib/project.mjs';
+import { compressed } from './lib/compressed.mjs';
 
 if (!fs.existsSync(DIST_DIR)) {
   console.error('size: dist/ does not exist; run `make build` first');
@@ -27,16 +27,8 @@ const rows = walk(DIST_DIR)
   .sort()
   .map((file) => {
     const bytes = fs.readFileSync(file);
-    return { file: path.relative(DIST_DIR, file), ...measure(bytes) };
+    return { file: path.relative(DIST_DIR, file), ...compressed(bytes) };
   });
-
-function measure(bytes) {
-  return {
-    raw: bytes.length,
-    gzip: zlib.gzipSync(bytes, { level: 9 }).length,
-    brotli: zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
-  };
-}
 
 // `files` names what a load is made of (scripts/bench.mjs adds brotli sizes from it).
 const sum = (names) => ({
@@ -87,7 +79,7 @@ const peers = PEERS.flatMap(([name, rel]) => {
   const file = path.join(DIST_DIR, '..', rel);
   if (!fs.existsSync(file)) return [];
   const bytes = fs.readFileSync(file);
-  return [{ file: name, ...measure(bytes) }];
+  return [{ file: name, ...compressed(bytes) }];
 });
 
 if (process.argv.includes('--json')) {
