@@ -13,6 +13,12 @@
 //    (it reads `event.data` first, so the structured-clone read of each message is counted in
 //    the transit segments, not in the listeners that follow) and a wrapper of
 //    `window.postMessage`; both cost the same for every implementation.
+//    With CHURN=1, three more columns say why the client's own segments are longer beside a
+//    real server than beside the floor: the floor with about 25 µs of extra work in the
+//    request's task, after its answer is posted, that touches neither memory nor code (a
+//    spin on the clock), that touches memory (one element in every 512 bytes of a 1 MiB
+//    array), or that runs code (300 distinct small functions). Its time shows in the answer's
+//    transit; what it does to the caches shows in the client's segments.
 // 2. The start of this polyfill by phase (median over ROUNDS loads), with the other two's total;
 //    and ours again in a Chromium whose V8 compiles every wasm function before instantiating the
 //    module (--no-wasm-lazy-compilation), which says what compiling each function on its first
@@ -33,6 +39,7 @@
 //    `make size` does. It weighs the modules; loading the second one is not part of it.
 //
 //   node scripts/bench-breakdown.mjs        ROUNDS=3, CALLS=2000 (under a minute on 2 cores)
+//   CHURN=1 node scripts/bench-breakdown.mjs  with the floor's three churn columns (1.)
 //
 // Needs dist/ (make build), node_modules (make deps) and Debian's Chromium. It measures; it does
 // not judge: `make bench` is the comparison of record.
@@ -59,11 +66,19 @@ const IMPLS = [
   { id: 'mcpb', label: '@mcp-b/global', kind: 'classic', src: '/node_modules/@mcp-b/global/dist/index.iife.js' },
   { id: 'floor', label: 'client floor', kind: 'floor' },
 ];
+// The floor with extra work in each request's task (CHURN=1; see 1. above).
+const CHURNS = [
+  { id: 'spin', label: 'floor + spin', kind: 'floor', churn: 'spin' },
+  { id: 'memory', label: 'floor + memory', kind: 'floor', churn: 'memory' },
+  { id: 'code', label: 'floor + code', kind: 'floor', churn: 'code' },
+];
+const SEGMENT_IMPLS = process.env.CHURN === '1' ? [...IMPLS, ...CHURNS] : IMPLS;
+const implOf = (id) => SEGMENT_IMPLS.find((i) => i.id === id);
 
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 /** Runs in the page: the start by phase, then the marked sequential calls. */
-async function runInPage({ kind, src, calls, warmup }) {
+async function runInPage({ kind, src, calls, warmup, churn }) {
   const now = () => performance.now();
   if (!crossOriginIsolated) throw new Error('the page is not cross-origin isolated (5 µs timers)');
   const phases = {};
@@ -106,6 +121,22 @@ async function runInPage({ kind, src, calls, warmup }) {
   });
 
   const loaded = await window.__benchLoad(kind, src); // scripts/lib/bench-page.mjs
+  if (churn) {
+    // Extra work in each tools/call request's task: this listener runs after the floor's, whose
+    // answer is posted by then. The same length each way (about 25 µs on a 2-core machine).
+    const memory = new Float64Array(1 << 17); // 1 MiB
+    const code = Array.from({ length: 300 }, (_, i) => new Function('a', `let s = a; for (let j = 0; j < 3; j++) s = (s * ${i + 3} + j) % 1000003; return s + ${i};`));
+    let round = 0;
+    let sink = 0;
+    window.addEventListener('message', (ev) => {
+      const d = ev.data;
+      if (!d || d.type !== 'mcp' || d.direction !== 'client-to-server' || d.payload?.method !== 'tools/call') return;
+      if (churn === 'memory') for (let i = round++ & 63; i < memory.length; i += 64) sink += memory[i]++;
+      else if (churn === 'code') for (let i = 0; i < code.length; i++) sink += code[i](i);
+      else for (const t = now(); now() - t < 0.025; ) sink++;
+      window.__churned = sink;
+    });
+  }
   if (kind === 'esm') {
     mark('front evaluated (import resolved)');
     loaded.ready.then(() => mark('core ready (engine made, queued calls run)'));
@@ -168,7 +199,7 @@ async function measure(server, { ids = ['ours', 'mcpb', 'floor'], args = [] } = 
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 ? [...ids.slice(1, 2), ids[0], ...ids.slice(2)] : ids;
       for (const id of order) {
-        const impl = IMPLS.find((i) => i.id === id);
+        const impl = implOf(id);
         const context = await browser.newContext();
         try {
           const page = await context.newPage();
@@ -176,7 +207,7 @@ async function measure(server, { ids = ['ours', 'mcpb', 'floor'], args = [] } = 
           page.on('pageerror', (e) => errors.push(e.message));
           await page.goto(server.url(`/__breakdown/${id}.html`));
           await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
-          results[id].push(await page.evaluate(runInPage, { kind: impl.kind, src: impl.src, calls: CALLS, warmup: WARMUP }));
+          results[id].push(await page.evaluate(runInPage, { kind: impl.kind, src: impl.src, calls: CALLS, warmup: WARMUP, churn: impl.churn }));
           if (errors.length) throw new Error(`${impl.label}: ${errors[0]}`);
           process.stderr.write(`  round ${round + 1}/${ROUNDS} ${impl.label}\n`);
         } finally {
@@ -422,10 +453,10 @@ async function main() {
   if (!fs.existsSync(path.join(DIST_DIR, 'modelcontext.js'))) throw new Error('dist/ missing: run `make build` first');
   const server = await startStaticServer({ root: REPO_ROOT, port: 0 });
   server.unref();
-  for (const impl of IMPLS) server.route(`/__breakdown/${impl.id}.html`, { body: benchPage({ title: `breakdown ${impl.id}` }), headers: ISOLATED });
+  for (const impl of SEGMENT_IMPLS) server.route(`/__breakdown/${impl.id}.html`, { body: benchPage({ title: `breakdown ${impl.id}` }), headers: ISOLATED });
   try {
     process.stderr.write(`bench-breakdown: ${ROUNDS} rounds of ${CALLS} sequential calls\n`);
-    const { results, chromium: version } = await measure(server);
+    const { results, chromium: version } = await measure(server, { ids: SEGMENT_IMPLS.map((i) => i.id) });
     // Our start again in a Chromium whose V8 compiles every function of a module before
     // instantiating it instead of each on its first call (on the main thread): what the lazy
     // compilation costs the start after the core wasm has arrived.
@@ -434,14 +465,19 @@ async function main() {
     const us = (v) => (Number.isFinite(v) ? v.toFixed(1) : '—');
 
     console.log(`\nOne sequential tools/call round trip, by segment (µs: the mean of ${CALLS} calls, median of ${ROUNDS} rounds; Chromium ${version})\n`);
-    const rows = SEGMENTS.map(([key, name]) => [name, ...IMPLS.map((i) => us(med(i.id, (r) => r.segments[key])))]);
+    const rows = SEGMENTS.map(([key, name]) => [name, ...SEGMENT_IMPLS.map((i) => us(med(i.id, (r) => r.segments[key])))]);
     const total = (r) => SEGMENTS.reduce((a, [k]) => a + r.segments[k], 0);
-    rows.push(['round trip', ...IMPLS.map((i) => us(med(i.id, total)))]);
+    rows.push(['round trip', ...SEGMENT_IMPLS.map((i) => us(med(i.id, total)))]);
     const server_ = (r) => r.segments['recv→exec'] + r.segments['exec→post'];
     const client_ = (r) => r.segments['t0→send'] + r.segments['send→recv'] + r.segments['post→back'] + r.segments['back→t1'];
-    rows.push(['  of which the server (listener → answer posted)', ...IMPLS.map((i) => us(med(i.id, server_)))]);
-    rows.push(['  of which the client and the two messages', ...IMPLS.map((i) => us(med(i.id, client_)))]);
-    console.log(table(['segment', ...IMPLS.map((i) => i.label)], rows));
+    rows.push(['  of which the server (listener → answer posted)', ...SEGMENT_IMPLS.map((i) => us(med(i.id, server_)))]);
+    rows.push(['  of which the client and the two messages', ...SEGMENT_IMPLS.map((i) => us(med(i.id, client_)))]);
+    // The client's part without the answer's transit, which holds the rest of the server's task
+    // (the churn columns' work too): its two segments and the request's transit (the rest of
+    // its own task, then the message).
+    const own = (r) => r.segments['t0→send'] + r.segments['send→recv'] + r.segments['back→t1'];
+    rows.push(['  of which the client and the request (no answer transit)', ...SEGMENT_IMPLS.map((i) => us(med(i.id, own)))]);
+    console.log(table(['segment', ...SEGMENT_IMPLS.map((i) => i.label)], rows));
 
     console.log(`\nThe start, by phase (ms from the script's start: median of ${ROUNDS} loads)\n`);
     const names = [...new Set(IMPLS.flatMap((i) => results[i.id].flatMap((r) => Object.keys(r.phases))))];
