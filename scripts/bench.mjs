@@ -14,7 +14,11 @@
 // instrumentation on (it records the JS stack at every postMessage for async stack traces, for
 // one); so each MCP implementation also runs the same page once per round in a Chromium started
 // without one (its page reports over HTTP), and the sequential and concurrent tools/call
-// figures are given both ways.
+// figures are given both ways. The page's own server is on the loopback, where bytes cost almost
+// nothing, so the start is timed again over two emulated networks, Lighthouse's desktop and
+// mobile profiles (40 ms round trip and 10 Mbit/s; 150 ms and 1.6 Mbit/s: CDP's
+// Network.emulateNetworkConditions, set once the page and its client have loaded), from a server
+// that sends the files gzip-encoded as a production one would.
 //
 //   node scripts/bench.mjs              ROUNDS=3 by default (a few minutes on 2 cores)
 //   ROUNDS=7 node scripts/bench.mjs     more rounds, tighter medians
@@ -87,6 +91,12 @@ const IMPLS = [
   },
 ];
 
+/** The emulated networks of the start's second and third rows (Lighthouse's profiles). */
+const NETWORKS = [
+  { key: 'startupDesktopMs', label: 'desktop network: 40 ms, 10 Mbit/s', latencyMs: 40, kbps: 10 * 1024 },
+  { key: 'startupMobileMs', label: 'mobile network: 150 ms, 1.6 Mbit/s', latencyMs: 150, kbps: 1.6 * 1024 },
+];
+
 /**
  * The figures: `key` in the page's result, `better`: which direction is good, `goal`: the
  * issue's goal for the ratio ours / @mcp-b/global (printed beside the ratio).
@@ -94,6 +104,15 @@ const IMPLS = [
 const FIGURES = [
   { key: 'installMs', name: 'script start → document.modelContext', unit: 'ms', better: 'lower' },
   { key: 'startupMs', name: 'script start → tools listable by an agent', unit: 'ms', better: 'lower', goal: '≤ 0.5', mcp: true, withFloor: true },
+  ...NETWORKS.map((n) => ({
+    key: n.key,
+    name: `script start → tools listable, ${n.label}, files gzip`,
+    unit: 'ms',
+    better: 'lower',
+    goal: '≤ 0.5',
+    mcp: true,
+    withFloor: true,
+  })),
   { key: 'registerUs', name: `await registerTool, per tool (${TOOLS.toLocaleString('en')} tools)`, unit: 'µs', better: 'lower', goal: '≤ 0.01' },
   // The W3C API's own call path, in the page (no MCP, no client): what an extension or another
   // frame's script pays. Each implementation gets the input in the form it accepts: an object
@@ -125,7 +144,7 @@ function pageHtml(impl) {
 }
 
 /** Runs in the page: loads the implementation, then measures. Returns the figures. */
-async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepeats, warmup }) {
+async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepeats, warmup, startOnly = false }) {
   const now = () => performance.now();
   const out = { errors: [] };
   const median = (xs) => {
@@ -171,6 +190,7 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
     out.startupMs = now() - t0;
     window.benchClient = client;
   }
+  if (startOnly) return out;
 
   // registerTool, one at a time, each awaited.
   const t1 = now();
@@ -340,6 +360,33 @@ function detachedPageHtml(impl, params) {
  * page reports over HTTP), and resolves with its two figures ({ error } on failure or after
  * three minutes).
  */
+/**
+ * The start of `impl` over the emulated network `net`, served by `netServer` (gzip): the page and
+ * its client load first, at loopback speed; then the network is slowed and the timed start runs.
+ */
+async function runOnNetwork(browser, netServer, impl, net) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(netServer.url(`/__bench/${impl.id}.html`));
+    await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const bytesPerS = (net.kbps * 1024) / 8;
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: net.latencyMs,
+      downloadThroughput: bytesPerS,
+      uploadThroughput: bytesPerS,
+    });
+    const r = await page.evaluate(runInPage, { kind: impl.kind, src: impl.src, mcp: true, startOnly: true });
+    if (r.errors.length) throw new Error(r.errors[0]);
+    return r.startupMs;
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
 async function runDetached(server, impl, reports) {
   const id = `${impl.id}-${reports.size}-${Date.now()}`;
   const got = new Promise((resolve) => reports.set(id, resolve));
@@ -447,6 +494,9 @@ async function main() {
   const started = Date.now();
   const server = await startStaticServer({ root: REPO_ROOT, port: 0 });
   server.unref();
+  // The same files gzip-encoded, for the start over an emulated network (runOnNetwork).
+  const netServer = await startStaticServer({ root: REPO_ROOT, port: 0, gzip: true });
+  netServer.unref();
   const browser = await launchChromium();
   const chromium = browser.version();
   const results = Object.fromEntries(IMPLS.map((i) => [i.id, []]));
@@ -455,6 +505,7 @@ async function main() {
   for (const impl of IMPLS) {
     const p = `/__bench/${impl.id}.html`;
     server.route(p, { body: pageHtml(impl) });
+    netServer.route(p, { body: pageHtml(impl) });
     pages.set(impl.id, p);
     if (impl.mcp) {
       const params = { kind: impl.kind, src: impl.src, mcp: true, tools: TOOLS, seqCalls: SEQ_CALLS, warmup: WARMUP, concurrent: CONCURRENT, listRepeats: LIST_REPEATS };
@@ -521,6 +572,13 @@ async function main() {
             const detached = await runDetached(server, impl, reports);
             if (detached.error) r.errors.push(`no DevTools client attached: ${detached.error}`);
             else Object.assign(r, detached);
+            for (const net of NETWORKS) {
+              try {
+                r[net.key] = await runOnNetwork(browser, netServer, impl, net);
+              } catch (e) {
+                r.errors.push(`${net.label}: ${e.message.split('\n')[0]}`);
+              }
+            }
           }
           results[id].push(r);
           for (const e of [...r.errors, ...pageErrors]) problems.push(`${impl.label}, round ${round + 1}: ${e}`);
@@ -536,6 +594,7 @@ async function main() {
   } finally {
     await browser.close().catch(() => {});
     await server.close();
+    await netServer.close();
   }
 
   // Figures: per implementation median and range; the median of the per-round ratios.

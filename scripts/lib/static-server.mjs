@@ -15,6 +15,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 export const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -69,12 +70,17 @@ ${items}
  * @param {string} [options.host='127.0.0.1'] primary address
  * @param {boolean} [options.ipv6Loopback=true] also listen on [::1] with the same port
  * @param {boolean} [options.log=false] log each request to stderr
+ * @param {boolean} [options.gzip=false] send files gzip-encoded (level 9) to a client that
+ *   accepts it, as a production server would (each file compressed once, while unchanged)
  */
 export async function startStaticServer(options = {}) {
   const root = path.resolve(options.root ?? process.cwd());
   const host = options.host ?? '127.0.0.1';
   const routes = new Map();
   const log = options.log ?? false;
+  const gzip = options.gzip ?? false;
+  /** file → { mtimeMs, size, body }: each file compressed once while it is unchanged. */
+  const gzipped = new Map();
 
   function handler(req, res) {
     let urlPath;
@@ -130,6 +136,15 @@ export async function startStaticServer(options = {}) {
 
   function sendFile(req, res, file) {
     const stat = fs.statSync(file);
+    if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      let z = gzipped.get(file);
+      if (!z || z.mtimeMs !== stat.mtimeMs || z.size !== stat.size) {
+        z = { mtimeMs: stat.mtimeMs, size: stat.size, body: zlib.gzipSync(fs.readFileSync(file), { level: 9 }) };
+        gzipped.set(file, z);
+      }
+      res.writeHead(200, { 'Content-Type': mimeFor(file), 'Content-Encoding': 'gzip', 'Content-Length': z.body.length, Vary: 'Accept-Encoding' });
+      return res.end(req.method === 'HEAD' ? undefined : z.body);
+    }
     res.writeHead(200, { 'Content-Type': mimeFor(file), 'Content-Length': stat.size });
     if (req.method === 'HEAD') return res.end();
     fs.createReadStream(file).pipe(res);
