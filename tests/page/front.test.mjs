@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { withPage, requireDist, inlinePage, getServer, DIST_DIR } from './harness.mjs';
 import { REPO_ROOT } from '../../scripts/lib/project.mjs';
+import { startStaticServer } from '../../scripts/lib/static-server.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext.inline.iife.js');
 
@@ -281,6 +282,40 @@ for (const [build, script] of [
       assert.deepEqual(core, ['/dist/modelcontext_core.js', '/dist/modelcontext_glue.js', '/dist/modelcontext_glue_bg.wasm']);
       const unused = consoleMessages.filter((m) => /preload/i.test(m.text));
       assert.deepEqual(unused, []);
+    }));
+}
+
+for (const [build, tag] of Object.entries(BUILDS)) {
+  test(`${build} build from a server that sends every file gzip-encoded, as production servers do: the core wasm streams in, a tool registers and runs`, () =>
+    withPage(async ({ page }) => {
+      const gzipping = await startStaticServer({ root: REPO_ROOT, port: 0, gzip: true });
+      try {
+        gzipping.route('/gzip.html', { body: `<!doctype html><title>gzip</title>${tag}` });
+        await page.addInitScript(() => {
+          const compileStreaming = WebAssembly.compileStreaming;
+          window.streamed = 0;
+          WebAssembly.compileStreaming = function (...args) {
+            window.streamed++;
+            return compileStreaming.apply(this, args);
+          };
+        });
+        const encodings = new Map();
+        page.on('response', (r) => encodings.set(new URL(r.url()).pathname, r.headers()['content-encoding']));
+        await page.goto(gzipping.url('/gzip.html'));
+        const result = await page.evaluate(async (schema) => {
+          await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+          await document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: schema, execute: ({ n }) => 'n=' + n });
+          const [tool] = await document.modelContext.getTools();
+          return document.modelContext.executeTool(tool, { n: 2 });
+        }, TYPED);
+        assert.equal(result, 'n=2');
+        assert.equal(await page.evaluate(() => window.streamed), 1, 'the core wasm is compiled as it arrives');
+        for (const file of ['modelcontext_core.js', 'modelcontext_glue.js', CORE_WASM]) {
+          assert.equal(encodings.get(`/dist/${file}`), 'gzip', `${file} arrived gzip-encoded`);
+        }
+      } finally {
+        await gzipping.close();
+      }
     }));
 }
 
