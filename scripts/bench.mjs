@@ -91,10 +91,13 @@ const IMPLS = [
   },
 ];
 
-/** The emulated networks of the start's second and third rows (Lighthouse's profiles). */
+/**
+ * The emulated networks of the start's second and third rows: Lighthouse's desktop and mobile
+ * profiles (round trip, download and upload kbit/s).
+ */
 const NETWORKS = [
-  { key: 'startupDesktopMs', label: 'desktop network: 40 ms, 10 Mbit/s', latencyMs: 40, kbps: 10 * 1024 },
-  { key: 'startupMobileMs', label: 'mobile network: 150 ms, 1.6 Mbit/s', latencyMs: 150, kbps: 1.6 * 1024 },
+  { key: 'startupDesktopMs', label: 'desktop network: 40 ms, 10 Mbit/s', latencyMs: 40, kbps: 10 * 1024, uploadKbps: 10 * 1024 },
+  { key: 'startupMobileMs', label: 'mobile network: 150 ms, 1.6 Mbit/s', latencyMs: 150, kbps: 1.6 * 1024, uploadKbps: 750 },
 ];
 
 /**
@@ -356,11 +359,6 @@ function detachedPageHtml(impl, params) {
 }
 
 /**
- * Opens impl's detached page in a Chromium started for it alone, with no DevTools client (the
- * page reports over HTTP), and resolves with its two figures ({ error } on failure or after
- * three minutes).
- */
-/**
  * The start of `impl` over the emulated network `net`, served by `netServer` (gzip): the page and
  * its client load first, at loopback speed; then the network is slowed and the timed start runs.
  */
@@ -372,12 +370,12 @@ async function runOnNetwork(browser, netServer, impl, net) {
     await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    const bytesPerS = (net.kbps * 1024) / 8;
+    const bytesPerS = (kbps) => (kbps * 1024) / 8;
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false,
       latency: net.latencyMs,
-      downloadThroughput: bytesPerS,
-      uploadThroughput: bytesPerS,
+      downloadThroughput: bytesPerS(net.kbps),
+      uploadThroughput: bytesPerS(net.uploadKbps),
     });
     const r = await page.evaluate(runInPage, { kind: impl.kind, src: impl.src, mcp: true, startOnly: true });
     if (r.errors.length) throw new Error(r.errors[0]);
@@ -387,6 +385,11 @@ async function runOnNetwork(browser, netServer, impl, net) {
   }
 }
 
+/**
+ * Opens impl's detached page in a Chromium started for it alone, with no DevTools client (the
+ * page reports over HTTP), and resolves with its two figures ({ error } on failure or after
+ * three minutes).
+ */
 async function runDetached(server, impl, reports) {
   const id = `${impl.id}-${reports.size}-${Date.now()}`;
   const got = new Promise((resolve) => reports.set(id, resolve));
