@@ -75,6 +75,9 @@ const CHURNS = [
 const SEGMENT_IMPLS = process.env.CHURN === '1' ? [...IMPLS, ...CHURNS] : IMPLS;
 const implOf = (id) => SEGMENT_IMPLS.find((i) => i.id === id);
 
+/** dist/'s core wasm, as make build leaves it. */
+const CORE_WASM = path.join(DIST_DIR, 'modelcontext_glue_bg.wasm');
+
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 /** Runs in the page: the start by phase, then the marked sequential calls. */
@@ -243,7 +246,7 @@ function namedDist() {
   const named = fs.readFileSync(out);
   const standard = (bytes) => sections(bytes).filter((s) => s.id !== 0);
   const a = standard(named);
-  const b = standard(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
+  const b = standard(fs.readFileSync(CORE_WASM));
   const same = a.length === b.length && a.every((s, i) => s.id === b[i].id && Buffer.compare(s.body, b[i].body) === 0);
   if (!same) return { dir: DIST_DIR, names: new Map(), stale: true };
   return { dir, names: readModule(named).names };
@@ -421,8 +424,7 @@ function splitCore(split, keep, imported) {
     const list = path.join(dir, 'keep.txt');
     fs.writeFileSync(list, `${[...keep].filter((i) => i >= imported).map((i) => i - imported).join('\n')}\n`);
     const [first, rest] = [path.join(dir, 'first.wasm'), path.join(dir, 'rest.wasm')];
-    const core = path.join(DIST_DIR, 'modelcontext_glue_bg.wasm');
-    execFileSync('wasm-split', [core, ...split.features, '--keep-funcs', `@${list}`, '-o1', first, '-o2', rest], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('wasm-split', [CORE_WASM, ...split.features, '--keep-funcs', `@${list}`, '-o1', first, '-o2', rest], { stdio: ['ignore', 'ignore', 'pipe'] });
     return { first: compressed(fs.readFileSync(first)), rest: compressed(fs.readFileSync(rest)) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -436,7 +438,7 @@ function printSplit(imported, sets) {
     console.log('\n(a split core is not weighed: binaryen\'s wasm-split is not installed; `apt install binaryen`)');
     return;
   }
-  const whole = compressed(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
+  const whole = compressed(fs.readFileSync(CORE_WASM));
   const b = (s) => `${s.gzip.toLocaleString('en')} (${s.brotli.toLocaleString('en')})`;
   console.log(`\nThe core wasm split in two by ${split.version}, at the functions these phases ran: bytes gzip (brotli)\n`);
   const rows = sets.map(([name, keep]) => {
@@ -500,11 +502,14 @@ async function main() {
     const distUrl = `/${path.relative(REPO_ROOT, named.dir).split(path.sep).join('/')}`;
     const phases = await traceCompiles(server, distUrl);
     console.log('\nCore wasm functions compiled on their first call (V8 Liftoff, --trace-wasm-compilation-times)\n');
-    const compileRows = phases.map((p) => {
-      const c = p.lines.map(parseCompile).filter((x) => x && x.tier === 'Liftoff');
+    // Each phase's first-call compiles (Liftoff: a function tiered up later was compiled by
+    // Liftoff first), read once for the table, the largest and the split below.
+    const compiled = phases.map((p) => p.lines.map(parseCompile).filter((x) => x && x.tier === 'Liftoff'));
+    const compileRows = phases.map((p, i) => {
+      const c = compiled[i];
       return [p.name, c.length, (c.reduce((a, x) => a + x.body, 0) / 1000).toFixed(1), (c.reduce((a, x) => a + x.us, 0) / 1000).toFixed(2)];
     });
-    const all = phases.flatMap((p) => p.lines.map(parseCompile).filter((x) => x && x.tier === 'Liftoff'));
+    const all = compiled.flat();
     const { imported, bodies } = readModule(fs.readFileSync(path.join(named.dir, 'modelcontext_glue_bg.wasm')));
     const touched = new Set(all.map((c) => c.index));
     compileRows.push([
@@ -519,7 +524,7 @@ async function main() {
       console.log(`  ${String(c.body).padStart(6)} B  ${String(c.us).padStart(4)} µs  ${named.names.get(c.index) ?? `function #${c.index}`}`);
     }
 
-    const ran = (n) => new Set(phases.slice(0, n).flatMap((p) => p.lines.map(parseCompile).filter(Boolean).map((c) => c.index)));
+    const ran = (n) => new Set(compiled.slice(0, n).flat().map((c) => c.index));
     printSplit(imported, [
       ['the start and the first requests (tools listable)', ran(2)],
       ['every phase above', ran(phases.length)],
