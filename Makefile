@@ -10,8 +10,10 @@
 #   make bench       this polyfill beside @mcp-b/global in headless Chromium (not in make test;
 #                    ROUNDS=N for more rounds; scripts/bench.mjs)
 #   make bench-breakdown  where bench's time goes: a round trip by segment, the start by phase,
-#                    the wasm compiled on first call, what a core split by it would weigh
+#                    the wasm compiled on first call, what the core's cut and others weigh
 #                    (scripts/bench-breakdown.mjs)
+#   make split-list  polyfill/build/core-first.txt from what a page's everyday use runs: the
+#                    functions the core's first module keeps (then `make build` again)
 #   make soak        100,000 calls, register/abort cycles, hostile input, slow calls beside
 #                    @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a tenth; scripts/soak.mjs)
 #   make imports     the import graph of src/ from the code: folder edges, circles, largest files
@@ -32,7 +34,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8787
 export PORT
 
-.PHONY: all deps build build-dev size bench bench-breakdown soak imports package test test-rust test-wasm test-page test-interop demo clean distclean
+.PHONY: all deps build build-dev size bench bench-breakdown split-list soak imports package test test-rust test-wasm test-page test-interop demo clean distclean
 
 all: build
 
@@ -53,6 +55,9 @@ bench: build
 
 bench-breakdown: build
 	@$(NODE) scripts/bench-breakdown.mjs
+
+split-list: build
+	@$(NODE) scripts/bench-breakdown.mjs --write-split-list
 
 # Reliability under a long run beside @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a
 # quick look; scripts/soak.mjs).

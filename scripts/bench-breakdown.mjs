@@ -28,28 +28,30 @@
 //    everyday use of the W3C API and the tab server (a thousand registrations, calls one by one
 //    and at once, invalid arguments, a throwing tool, an unknown tool, `executeTool`, an aborted
 //    registration, `unregisterTool`), with the largest and with what all the phases touched of
-//    the module: the part of the core such a page runs, which is what a module split would have
-//    to keep. From Chromium's --trace-wasm-compilation-times, in a Chromium started apart for
-//    it. The functions are named when `make build`'s wasm-bindgen output is there (a copy of the
-//    core is optimized as the release one, keeping its names).
-// 4. What a core split in two would weigh: dist/'s core wasm cut by binaryen's `wasm-split`
-//    (Debian's `binaryen` package; skipped, saying so, where it is not installed) into a first
-//    module holding the functions the phases above ran (those of the start and the first
-//    requests, then those of every phase) and a second holding the rest, each compressed as
-//    `make size` does. It weighs the modules; loading the second one is not part of it.
+//    the module: the part of the core such a page runs, which the core's first module keeps.
+//    From Chromium's --trace-wasm-compilation-times, in a Chromium started apart for it, on a
+//    copy of dist/ whose core is whole and keeps its names (the build's
+//    target/bindgen/release/modelcontext_glue_bg.named.wasm).
+// 4. What the core's cut weighs: dist/'s two parts (the first module keeps what
+//    polyfill/build/core-first.txt names, scripts/lib/core-split.mjs) beside the whole core cut
+//    as `make build` does at the functions the phases above ran (those of the start and the
+//    first requests, with the first tools/call, of every phase), each compressed as `make size`
+//    does (skipped, saying so, where binaryen's wasm-split is not installed).
 //
 //   node scripts/bench-breakdown.mjs        ROUNDS=3, CALLS=2000 (under a minute on 2 cores)
 //   CHURN=1 node scripts/bench-breakdown.mjs  with the floor's three churn columns (1.)
+//   node scripts/bench-breakdown.mjs --write-split-list   (`make split-list`) only the trace of 3.,
+//                                           written as polyfill/build/core-first.txt: the names
+//                                           of the functions every phase ran
 //
 // Needs dist/ (make build), node_modules (make deps) and Debian's Chromium. It measures; it does
 // not judge: `make bench` is the comparison of record.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
-import { REPO_ROOT, DIST_DIR, WASM_OPT_FEATURES } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, CORE_KEEP_LIST } from './lib/project.mjs';
+import { wasmSplitTool, splitCore } from './lib/core-split.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median } from './lib/stats.mjs';
 import { readModule, sections } from './lib/wasm-module.mjs';
@@ -75,8 +77,10 @@ const CHURNS = [
 const SEGMENT_IMPLS = process.env.CHURN === '1' ? [...IMPLS, ...CHURNS] : IMPLS;
 const implOf = (id) => SEGMENT_IMPLS.find((i) => i.id === id);
 
-/** dist/'s core wasm, as make build leaves it. */
-const CORE_WASM = path.join(DIST_DIR, 'modelcontext_glue_bg.wasm');
+/** The core wasm whole, as `make build` optimizes it before cutting it in two; the same with its names. */
+const WHOLE_CORE = path.join(REPO_ROOT, 'target/bindgen/release/modelcontext_glue_bg.opt.wasm');
+const NAMED_CORE = path.join(REPO_ROOT, 'target/bindgen/release/modelcontext_glue_bg.named.wasm');
+const WASM_OPT = path.join(REPO_ROOT, 'node_modules/.bin/wasm-opt');
 
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
@@ -229,26 +233,26 @@ async function measure(server, { ids = ['ours', 'mcpb', 'floor'], args = [] } = 
 const sum = (xs) => [...xs].reduce((a, x) => a + x, 0);
 
 /**
- * dist/ with its core wasm optimized as `make build` does but keeping the names, when the
- * wasm-bindgen output it came from is there; else dist/ itself (no names).
+ * dist/ with its core whole and named: the build's copy that keeps the names, whose standard
+ * sections (the code, the imports, the function indices the names refer to) are byte for byte
+ * those of the whole core that dist/ cuts in two. The compile trace then numbers and names the
+ * functions of the whole core, whichever part of it dist/ puts them in.
  */
 function namedDist() {
-  const input = path.join(REPO_ROOT, 'target/bindgen/release/web/modelcontext_glue_bg.wasm');
-  const wasmOpt = path.join(REPO_ROOT, 'node_modules/.bin/wasm-opt');
-  if (!fs.existsSync(input) || !fs.existsSync(wasmOpt)) return { dir: DIST_DIR, names: new Map() };
+  for (const f of [WHOLE_CORE, NAMED_CORE]) {
+    if (!fs.existsSync(f)) throw new Error(`${path.relative(REPO_ROOT, f)} missing: run make build`);
+  }
+  const named = fs.readFileSync(NAMED_CORE);
+  const standard = (bytes) => sections(bytes).filter((s) => s.id !== 0);
+  const a = standard(named);
+  const b = standard(fs.readFileSync(WHOLE_CORE));
+  const same = a.length === b.length && a.every((s, i) => s.id === b[i].id && Buffer.compare(s.body, b[i].body) === 0);
+  if (!same) throw new Error(`${path.relative(REPO_ROOT, NAMED_CORE)} is not the whole core with names: run make build`);
   const dir = path.join(REPO_ROOT, 'target/bench-breakdown/dist');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.cpSync(DIST_DIR, dir, { recursive: true });
-  const out = path.join(dir, 'modelcontext_glue_bg.wasm');
-  execFileSync(wasmOpt, ['-Oz', ...WASM_OPT_FEATURES, '-g', '--strip-producers', input, '-o', out]);
-  // The copy must be the released module with names: every standard section (the code, the
-  // imports, the function indices the names refer to) byte for byte the same.
-  const named = fs.readFileSync(out);
-  const standard = (bytes) => sections(bytes).filter((s) => s.id !== 0);
-  const a = standard(named);
-  const b = standard(fs.readFileSync(CORE_WASM));
-  const same = a.length === b.length && a.every((s, i) => s.id === b[i].id && Buffer.compare(s.body, b[i].body) === 0);
-  if (!same) return { dir: DIST_DIR, names: new Map(), stale: true };
+  fs.writeFileSync(path.join(dir, 'modelcontext_glue_bg.wasm'), named);
+  fs.rmSync(path.join(dir, 'modelcontext_deferred.wasm'), { force: true });
   return { dir, names: readModule(named).names };
 }
 
@@ -399,54 +403,57 @@ function parseCompile(line) {
 // ---- a split core's weight ---------------------------------------------------------------------
 
 /**
- * binaryen's `wasm-split` and the feature flags of `make build`'s wasm-opt it knows (Debian's
- * binaryen 108 predates two encodings' flags, which this module parses without); null when it is
- * not installed.
+ * The weight of the whole core cut at each of `sets` ([name, function indices, imports first,
+ * as V8's trace numbers them]), beside the cut dist/ ships and the whole.
  */
-function wasmSplit() {
-  try {
-    const help = execFileSync('wasm-split', ['--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    const version = execFileSync('wasm-split', ['--version'], { encoding: 'utf8' }).trim();
-    return { version, features: WASM_OPT_FEATURES.filter((f) => help.includes(`${f} `)) };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * dist/'s core wasm cut by `wasm-split` into a first module with the functions `keep` (indices
- * among all functions, imports first, as V8's trace numbers them) and a second with the rest.
- * The module has no names, so binaryen names each function by its index among the defined ones.
- */
-function splitCore(split, keep, imported) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-split-'));
-  try {
-    const list = path.join(dir, 'keep.txt');
-    fs.writeFileSync(list, `${[...keep].filter((i) => i >= imported).map((i) => i - imported).join('\n')}\n`);
-    const [first, rest] = [path.join(dir, 'first.wasm'), path.join(dir, 'rest.wasm')];
-    execFileSync('wasm-split', [CORE_WASM, ...split.features, '--keep-funcs', `@${list}`, '-o1', first, '-o2', rest], { stdio: ['ignore', 'ignore', 'pipe'] });
-    return { first: compressed(fs.readFileSync(first)), rest: compressed(fs.readFileSync(rest)) };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** The weight of the core split at each of `sets` ([name, function indices]), beside the whole. */
 function printSplit(imported, sets) {
-  const split = wasmSplit();
-  if (!split) {
-    console.log('\n(a split core is not weighed: binaryen\'s wasm-split is not installed; `apt install binaryen`)');
+  const tool = wasmSplitTool();
+  if (!tool) {
+    console.log("\n(other cuts of the core are not weighed: binaryen's wasm-split is not installed; `make deps`)");
     return;
   }
-  const whole = compressed(fs.readFileSync(CORE_WASM));
   const b = (s) => `${s.gzip.toLocaleString('en')} (${s.brotli.toLocaleString('en')})`;
-  console.log(`\nThe core wasm split in two by ${split.version}, at the functions these phases ran: bytes gzip (brotli)\n`);
+  const both = (x, y) => b({ gzip: x.gzip + y.gzip, brotli: x.brotli + y.brotli });
+  const whole = fs.readFileSync(WHOLE_CORE);
+  console.log(`\nThe core wasm cut in two by ${tool.version}: bytes gzip (brotli)\n`);
   const rows = sets.map(([name, keep]) => {
-    const { first, rest } = splitCore(split, keep, imported);
-    return [name, keep.size, b(first), b(rest), b({ gzip: first.gzip + rest.gzip, brotli: first.brotli + rest.brotli })];
+    const parts = splitCore(tool, whole, [...keep].filter((i) => i >= imported).map((i) => i - imported), WASM_OPT);
+    const [first, deferred] = [compressed(parts.first), compressed(parts.deferred)];
+    return [`the functions of ${name}`, keep.size, b(first), b(deferred), both(first, deferred)];
   });
-  console.log(table(['first module: the functions of', 'functions', 'first module', 'second module', 'both'], rows));
-  console.log(`\nthe whole core wasm: ${b(whole)}`);
+  const shipped = ['modelcontext_glue_bg.wasm', 'modelcontext_deferred.wasm'].map((f) => path.join(DIST_DIR, f));
+  if (shipped.every((f) => fs.existsSync(f))) {
+    const [first, deferred] = shipped.map((f) => compressed(fs.readFileSync(f)));
+    // (Its function count is the first module's: the kept functions and wasm-split's
+    // trampolines for exports moved to the deferred module.)
+    const defined = readModule(fs.readFileSync(shipped[0])).bodies.length;
+    rows.unshift([`dist/'s (${path.relative(REPO_ROOT, CORE_KEEP_LIST)})`, `${defined} defined`, b(first), b(deferred), both(first, deferred)]);
+  }
+  console.log(table(['first module', 'functions', 'first module', 'deferred module', 'both'], rows));
+  console.log(`\nthe whole core wasm: ${b(compressed(whole))}`);
+}
+
+// ---- the core's keep list ----------------------------------------------------------------------
+
+/**
+ * Writes CORE_KEEP_LIST: the names (without their hashes) of the functions the trace saw run in
+ * every phase, which `make build` keeps in the core's first module.
+ */
+async function writeKeepList(server) {
+  const named = namedDist();
+  const distUrl = `/${path.relative(REPO_ROOT, named.dir).split(path.sep).join('/')}`;
+  const phases = await traceCompiles(server, distUrl);
+  const ran = new Set(phases.flatMap((p) => p.lines.map(parseCompile).filter(Boolean).map((c) => c.index)));
+  const names = [...new Set([...ran].map((i) => named.names.get(i)).filter(Boolean))].sort();
+  const header = [
+    '# The functions the core\'s first module keeps (scripts/lib/core-split.mjs): those a page\'s',
+    '# everyday use ran, by their names. Written by `make split-list`',
+    '# (scripts/bench-breakdown.mjs --write-split-list) from the phases of its compile trace:',
+    ...phases.map((p) => `#   ${p.name}`),
+    '# The core\'s functions without a name are kept too. The rest are in the deferred module.',
+  ];
+  fs.writeFileSync(CORE_KEEP_LIST, `${[...header, ...names].join('\n')}\n`);
+  console.log(`bench-breakdown: ${path.relative(REPO_ROOT, CORE_KEEP_LIST)}: ${names.length} names (${ran.size} functions ran)`);
 }
 
 // ---- main -------------------------------------------------------------------------------------
@@ -457,6 +464,7 @@ async function main() {
   server.unref();
   for (const impl of SEGMENT_IMPLS) server.route(`/__breakdown/${impl.id}.html`, { body: benchPage({ title: `breakdown ${impl.id}` }), headers: ISOLATED });
   try {
+    if (process.argv.includes('--write-split-list')) return await writeKeepList(server);
     process.stderr.write(`bench-breakdown: ${ROUNDS} rounds of ${CALLS} sequential calls\n`);
     const { results, chromium: version } = await measure(server, { ids: SEGMENT_IMPLS.map((i) => i.id) });
     // Our start again in a Chromium whose V8 compiles every function of a module before
@@ -498,7 +506,6 @@ async function main() {
     );
 
     const named = namedDist();
-    if (named.stale) console.log('\n(the wasm-bindgen output is not dist/\'s: functions are not named; run make build)');
     const distUrl = `/${path.relative(REPO_ROOT, named.dir).split(path.sep).join('/')}`;
     const phases = await traceCompiles(server, distUrl);
     console.log('\nCore wasm functions compiled on their first call (V8 Liftoff, --trace-wasm-compilation-times)\n');
@@ -527,6 +534,7 @@ async function main() {
     const ran = (n) => new Set(compiled.slice(0, n).flat().map((c) => c.index));
     printSplit(imported, [
       ['the start and the first requests (tools listable)', ran(2)],
+      ['those and the first tools/call', ran(3)],
       ['every phase above', ran(phases.length)],
     ]);
   } finally {

@@ -17,7 +17,10 @@
 //       → target/wasm32-unknown-unknown/release/<lib>.wasm
 //     wasm-bindgen --target web        → target/bindgen/<profile>/web/        (ESM glue)
 //     wasm-bindgen --target no-modules → target/bindgen/<profile>/no-modules/ (classic-script glue)
-//     wasm-opt -Oz (npm binaryen) on the wasm-bindgen output wasm (both targets emit the same bytes)
+//     wasm-opt -Oz (npm binaryen) on the wasm-bindgen output wasm (both targets emit the same bytes),
+//       keeping the names (…_bg.named.wasm), then without them (…_bg.opt.wasm: the whole core)
+//     wasm-split (Debian's binaryen): the whole core cut in two, the first module keeping the
+//       functions polyfill/build/core-first.txt names (scripts/lib/core-split.mjs)
 //   the client (McpClient and the client transports, loaded when a page first makes one):
 //     the same with --features web-client --target-dir target/wasm-client, its glue named
 //     modelcontext_client_glue (target/bindgen/<profile>/client-web/, client-no-modules/)
@@ -34,9 +37,11 @@
 //                             at once (load_core.import.esm.js), then installs synchronously
 //   modelcontext_core.js      the core script: instantiates the glue with the compiled wasm
 //   modelcontext_glue.js      wasm-bindgen `--target web` glue (imported by modelcontext.js)
-//   modelcontext_glue_bg.wasm the optimized core wasm (fetched via new URL(..., import.meta.url))
+//   modelcontext_glue_bg.wasm the core wasm's first module (fetched via new URL(..., import.meta.url))
+//   modelcontext_deferred.wasm the core wasm's deferred module, which modelcontext_core.js fetches
+//                             once the core has started (polyfill/src/deferred.js)
 //   modelcontext.iife.js      classic-script front, loading the same three (load_core.import.iife.js)
-//   *.inline.*                the same with the three wasm modules inside, as base64
+//   *.inline.*                the same with the three wasm modules inside, as base64 (the core whole)
 //   modelcontext_validator.wasm the validator module, for both builds (polyfill/src/validator.js
 //                             fetches it beside the script, or from config.validatorUrl)
 //   modelcontext_client_glue.js, modelcontext_client_glue_bg.wasm
@@ -49,13 +54,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
+import { wasmSplitTool, readKeepList, keptFunctions, splitCore, withoutNames } from './lib/core-split.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
 // `function install(env)`; the core (loaded after, with the wasm) adds CORE_SOURCES.
 export const FRONT_SOURCES = ['webidl.js', 'events.js', 'model_context.js', 'wasm_fetch.js', 'install.js'];
-export const CORE_SOURCES = ['client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'form_changes.js', 'form_roots.js', 'standard_schema.js', 'engine_helpers.js'];
+export const CORE_SOURCES = ['deferred.js', 'client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'form_changes.js', 'form_roots.js', 'standard_schema.js', 'engine_helpers.js'];
 export const POLYFILL_SOURCES = [...FRONT_SOURCES, ...CORE_SOURCES];
 
 const GLUE_NAME = 'modelcontext_glue'; // wasm-bindgen --out-name: <name>.js + <name>_bg.wasm
@@ -65,6 +71,7 @@ const OUT = {
   core: 'modelcontext_core.js',
   glueJs: `${GLUE_NAME}.js`,
   glueWasm: `${GLUE_NAME}_bg.wasm`,
+  deferred: 'modelcontext_deferred.wasm',
   iife: 'modelcontext.iife.js',
   validator: 'modelcontext_validator.wasm',
   clientGlueJs: `${CLIENT_GLUE_NAME}.js`,
@@ -193,6 +200,10 @@ const BUILD_STD_ENV = BUILD_STD
 if (!DEV && !fs.existsSync(WASM_OPT)) fail(`${rel(WASM_OPT)} missing; run \`make deps\``);
 const WASM_METADCE = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-metadce');
 if (!DEV && !fs.existsSync(WASM_METADCE)) fail(`${rel(WASM_METADCE)} missing; run \`make deps\``);
+// A release build cuts the core in two with binaryen's wasm-split (scripts/lib/core-split.mjs),
+// which npm's binaryen lacks: Debian's `binaryen` package has it (`make deps` installs it).
+const SPLIT = DEV ? null : wasmSplitTool();
+if (!DEV && !SPLIT) fail('wasm-split (binaryen) not found on PATH; run `make deps` (it installs Debian\'s binaryen)');
 
 // ---------------------------------------------------------------------------------------------
 // Up to date? The inputs' hash against target/dist-stamp.json
@@ -220,7 +231,7 @@ function hashFiles(files, root) {
 }
 
 function inputsHash() {
-  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs']
+  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/wasm-module.mjs']
     .flatMap(filesUnder);
   const version = (pkg) => {
     try {
@@ -232,7 +243,7 @@ function inputsHash() {
   const [wasmOpt, minifier] = [version('binaryen'), version('esbuild')];
   return createHash('sha256')
     .update(hashFiles(inputs, REPO_ROOT))
-    .update(JSON.stringify({ PROFILE, noCargo: args.has('--no-cargo'), bindgenVersion, wasmOpt, minifier, rustflags: process.env.RUSTFLAGS ?? '', rustc: RUSTC_VERSION, buildStd: BUILD_STD }))
+    .update(JSON.stringify({ PROFILE, noCargo: args.has('--no-cargo'), bindgenVersion, wasmOpt, minifier, rustflags: process.env.RUSTFLAGS ?? '', rustc: RUSTC_VERSION, buildStd: BUILD_STD, wasmSplit: SPLIT?.version ?? '' }))
     .digest('hex');
 }
 
@@ -330,15 +341,64 @@ function bindgen(target, { input = cargoWasm, name = GLUE_NAME, dir = target } =
     input,
   ]);
   return {
-    js: patchGlue(fs.readFileSync(path.join(outDir, `${name}.js`), 'utf8'), target),
+    js: patchGlue(fs.readFileSync(path.join(outDir, `${name}.js`), 'utf8'), target, name),
     wasmPath: path.join(outDir, `${name}_bg.wasm`),
   };
 }
 
-/** wasm-bindgen's glue with the three changes below (the last to the ES module glue only). */
-function patchGlue(js, target) {
+/**
+ * wasm-bindgen's glue with the four changes below (the last two to the ES module glue only, the
+ * last to the core's: the classic glue is only the inline build's, whose core is whole).
+ */
+function patchGlue(js, target, name) {
   const both = writesLongText(readsShortAscii(js, target), target);
-  return target === 'web' ? withoutDefaultUrl(both) : both;
+  if (target !== 'web') return both;
+  const esm = withoutDefaultUrl(both);
+  return name === GLUE_NAME ? withDeferredModule(esm, name) : esm;
+}
+
+/**
+ * A change to the core's ES module glue: the imports it gives the core wasm get the namespace
+ * `placeholder`, the functions the first module of a core cut in two imports in place of the
+ * deferred module's (scripts/lib/core-split.mjs), one per slot of its function table. The first
+ * call of one instantiates the deferred module, whose element segment puts the real functions in
+ * the table, then calls the real one. The core script (polyfill/src/deferred.js) gives the glue
+ * the deferred module: `__mcpDeferred(source)`, where `source()` returns it compiled,
+ * synchronously if it must, and `__mcpInstantiateDeferred(module)` once it has arrived. A whole
+ * core imports no placeholder.
+ */
+function withDeferredModule(js, name) {
+  const tail = `    return {\n        __proto__: null,\n        "./${name}_bg.js": import0,\n    };\n}\n`;
+  if (js.split(tail).length !== 2) fail('unexpected wasm-bindgen --target web glue: __wbg_get_imports does not end as scripts/build.mjs expects');
+  if (!/^let wasmModule, wasmInstance, wasm;$/m.test(js)) fail('unexpected wasm-bindgen --target web glue: no `let wasmModule, wasmInstance, wasm;`');
+  return js.replace(tail, [
+    '    return {',
+    '        __proto__: null,',
+    `        "./${name}_bg.js": import0,`,
+    '        placeholder: __mcpPlaceholders,',
+    '    };',
+    '}',
+    '',
+    'let __mcpDeferredSource = null;',
+    'let __mcpDeferredInstance = null;',
+    'const __mcpPlaceholders = new Proxy({}, {',
+    '    get: (_, slot) => typeof slot !== \'string\' ? undefined : (...args) => {',
+    '        if (!__mcpDeferredInstance) {',
+    '            if (!__mcpDeferredSource) throw new Error(\'modelcontext-polyfill: the core\\\'s deferred module was needed before the core script gave its source\');',
+    '            __mcpInstantiateDeferred(__mcpDeferredSource());',
+    '        }',
+    '        return wasm.table.get(Number(slot))(...args);',
+    '    },',
+    '});',
+    'function __mcpInstantiateDeferred(module) {',
+    '    if (!__mcpDeferredInstance) __mcpDeferredInstance = new WebAssembly.Instance(module, { primary: wasm });',
+    '}',
+    'function __mcpDeferred(source) {',
+    '    __mcpDeferredSource = source;',
+    '}',
+    'export { __mcpDeferred, __mcpInstantiateDeferred };',
+    '',
+  ].join('\n'));
 }
 
 /**
@@ -473,8 +533,46 @@ function optimize(input, name, what) {
   if (!WebAssembly.validate(bytes)) fail(`${rel(optimized)} does not validate`);
   return bytes;
 }
-const wasmBytes = optimize(web.wasmPath, GLUE_NAME, 'core');
 const clientBytes = optimize(clientWeb.wasmPath, CLIENT_GLUE_NAME, 'client');
+
+// ---------------------------------------------------------------------------------------------
+// The core: optimized keeping its names (target/bindgen/release/modelcontext_glue_bg.named.wasm,
+// which `make bench-breakdown` traces and names functions by), the names stripped (the whole
+// core, which the inline builds carry), then cut in two (the file builds): the first module
+// keeps the functions CORE_KEEP_LIST names, the deferred module has the rest.
+
+const coreNamed = path.join(bindgenRoot, `${GLUE_NAME}_bg.named.wasm`);
+let wasmBytes;
+let coreFirst = null;
+let coreDeferred = null;
+if (DEV) {
+  wasmBytes = optimize(web.wasmPath, GLUE_NAME, 'core');
+} else {
+  const opt = ['-Oz', ...WASM_OPT_FEATURES, '-g', '--strip-producers'];
+  reuse(web.wasmPath, coreNamed, opt.join(' '), () =>
+    step('wasm-opt -Oz (core, names kept)', () => run(WASM_OPT, [...opt, web.wasmPath, '-o', coreNamed])));
+  const whole = path.join(bindgenRoot, `${GLUE_NAME}_bg.opt.wasm`);
+  wasmBytes = withoutNames(fs.readFileSync(coreNamed));
+  fs.writeFileSync(whole, wasmBytes);
+  if (!WebAssembly.validate(wasmBytes)) fail(`${rel(whole)} does not validate`);
+  step(`wasm-split (core, ${SPLIT.version}) + wasm-opt -Oz of each part`, () => {
+    const { kept, total, missing } = keptFunctions(fs.readFileSync(coreNamed), readKeepList(CORE_KEEP_LIST));
+    ({ first: coreFirst, deferred: coreDeferred } = splitCore(SPLIT, wasmBytes, kept, WASM_OPT));
+    for (const [what, bytes] of [['first', coreFirst], ['deferred', coreDeferred]]) {
+      if (!WebAssembly.validate(bytes)) fail(`wasm-split's ${what} module does not validate`);
+    }
+    // What the glue (withDeferredModule) relies on: the first module's function table exported
+    // as `table`, the deferred module importing what it needs from the namespace `primary`.
+    const mod = new WebAssembly.Module(coreFirst);
+    const placeholders = WebAssembly.Module.imports(mod).filter((i) => i.module === 'placeholder').length;
+    if (!WebAssembly.Module.exports(mod).some((e) => e.name === 'table' && e.kind === 'table')) fail("wasm-split's first module exports no `table`");
+    const foreign = WebAssembly.Module.imports(new WebAssembly.Module(coreDeferred)).filter((i) => i.module !== 'primary');
+    if (foreign.length) fail(`wasm-split's deferred module imports from ${foreign[0].module}, not only from primary`);
+    console.log(`build: the core's first module keeps ${kept.length} of ${total} functions ` +
+      `(${placeholders} placeholders for the deferred module's)` +
+      (missing.length ? `; ${missing.length} names of ${rel(CORE_KEEP_LIST)} are not in the core (renamed or gone)` : ''));
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // The validator module: only its own exports, optimized, imports checked, tried through its loader
@@ -574,7 +672,7 @@ step('assemble dist/', () => {
   const tpl = (name) => fs.readFileSync(path.join(REPO_ROOT, 'polyfill', 'build', name), 'utf8');
   const common = {
     '@@VERSION@@': crate.version, '@@GLUE_JS@@': OUT.glueJs, '@@GLUE_WASM@@': OUT.glueWasm,
-    '@@VALIDATOR_WASM@@': OUT.validator, '@@CLIENT_GLUE_JS@@': OUT.clientGlueJs, '@@CLIENT_GLUE_WASM@@': OUT.clientGlueWasm,
+    '@@VALIDATOR_WASM@@': OUT.validator, '@@DEFERRED_WASM@@': OUT.deferred, '@@CLIENT_GLUE_JS@@': OUT.clientGlueJs, '@@CLIENT_GLUE_WASM@@': OUT.clientGlueWasm,
     // Why the ES module builds cannot find a wasm file, in the front (the core) and in the core
     // script (the validator); a single-quoted literal.
     '@@NO_URL@@':
@@ -688,7 +786,12 @@ step('assemble dist/', () => {
   writeJs(OUT.esm, esm);
   writeJs(OUT.core, core);
   writeJs(OUT.glueJs, web.js);
-  fs.writeFileSync(path.join(DIST_DIR, OUT.glueWasm), wasmBytes);
+  // The file builds load the core in two (a --dev build's core is whole); the inline builds
+  // carry it whole.
+  fs.writeFileSync(path.join(DIST_DIR, OUT.glueWasm), coreFirst ?? wasmBytes);
+  // (A --dev build writes an empty module there, which nothing loads: the files, and so what a
+  // bundler finds that the core script names, are those of a release build.)
+  fs.writeFileSync(path.join(DIST_DIR, OUT.deferred), coreDeferred ?? Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
   writeJs(OUT.clientGlueJs, clientWeb.js);
   fs.writeFileSync(path.join(DIST_DIR, OUT.clientGlueWasm), clientBytes);
   writeJs(OUT.iife, iife);

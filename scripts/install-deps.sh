@@ -5,10 +5,12 @@
 #
 #   1. rustup target wasm32-unknown-unknown (+ rustfmt, clippy, rust-src components)
 #   2. wasm-bindgen CLI, exactly the version Cargo.toml pins (wasm-bindgen = "=X.Y.Z")
-#   3. chromium + chromium-driver from apt, only if /usr/bin/chromium or /usr/bin/chromedriver is missing
+#   3. chromium + chromium-driver from apt, only if /usr/bin/chromium or /usr/bin/chromedriver is missing;
+#      binaryen from apt (wasm-split, which release builds cut the core in two with; npm's binaryen
+#      has none), only if wasm-split is missing
 #   4. npm ci in the repository root, only if node_modules is missing or older than package-lock.json
 #
-# Environment: SKIP_APT=1 skips step 3 (e.g. when a browser is provided another way).
+# Environment: SKIP_APT=1 skips step 3 (e.g. when a browser and wasm-split are provided another way).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -107,6 +109,19 @@ chromium_apt() {
   fi
 }
 timed "chromium (apt)" chromium_apt
+
+binaryen_apt() {
+  if command -v wasm-split >/dev/null; then
+    say "wasm-split (binaryen): present"
+  elif [ "${SKIP_APT:-}" = 1 ]; then
+    say "wasm-split missing, SKIP_APT=1: not installing (release builds need it)"
+  else
+    say "installing binaryen with apt (wasm-split)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y binaryen ||
+      { as_root env DEBIAN_FRONTEND=noninteractive apt-get update && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y binaryen; }
+  fi
+}
+timed "binaryen (apt)" binaryen_apt
 
 # 4. npm packages --------------------------------------------------------------------------------
 npm_packages() {

@@ -36,10 +36,13 @@ const sum = (names) => ({
   ...rows.filter((r) => names.includes(r.file)).reduce(
     (a, r) => ({ raw: a.raw + r.raw, gzip: a.gzip + r.gzip, brotli: a.brotli + r.brotli }), { raw: 0, gzip: 0, brotli: 0 }),
 });
-// The front installs document.modelContext; the core (its module, the glue, the core wasm) follows.
+// The front installs document.modelContext; the core (its module, the glue, the core wasm's first
+// module) follows.
 const FRONT_ESM = ['modelcontext.js'];
 const FRONT_CLASSIC = ['modelcontext.iife.js'];
 const CORE = ['modelcontext_core.js', 'modelcontext_glue.js', 'modelcontext_glue_bg.wasm'];
+// The core wasm's deferred module, fetched once the core has started (polyfill/src/deferred.js).
+const DEFERRED = ['modelcontext_deferred.wasm'];
 const ESM = [...FRONT_ESM, ...CORE];
 const CLASSIC = [...FRONT_CLASSIC, ...CORE];
 const SELF_CONTAINED = ['modelcontext.inline.iife.js'];
@@ -54,11 +57,13 @@ const bundles = [
   { file: 'front, ESM (modelcontext.js): before document.modelContext', ...sum(FRONT_ESM) },
   { file: 'front, classic (modelcontext.iife.js): before document.modelContext', ...sum(FRONT_CLASSIC) },
   { file: 'core, loaded after the front (core js + glue + core wasm)', ...sum(CORE) },
-  { file: 'core wasm (modelcontext_glue_bg.wasm)', ...sum(['modelcontext_glue_bg.wasm']) },
+  { file: 'core wasm, first module (modelcontext_glue_bg.wasm)', ...sum(['modelcontext_glue_bg.wasm']) },
+  { file: 'core wasm, deferred module (modelcontext_deferred.wasm), after the start', ...sum(DEFERRED) },
   ...(hasValidator ? [{ file: 'validator wasm (modelcontext_validator.wasm)', ...sum(VALIDATOR) }] : []),
   ...(hasClient ? [{ file: 'client module (client glue + client wasm), when a page first makes a client', ...sum(CLIENT) }] : []),
   { file: 'ESM, front + core (modelcontext.js, modelcontext_core.js, glue, core wasm)', ...sum(ESM) },
   { file: 'classic, front + core (modelcontext.iife.js, modelcontext_core.js, glue, core wasm)', ...sum(CLASSIC) },
+  { file: 'ESM, front + core + deferred module (all a page with forms loads at the start)', ...sum([...ESM, ...DEFERRED]) },
   { file: 'self-contained classic (modelcontext.inline.iife.js, every wasm inside)', ...sum(SELF_CONTAINED) },
   ...(hasValidator
     ? [

@@ -394,6 +394,14 @@ interface ModelContextPolyfillConfig {
    */
   coreUrl?: string | URL;
   /**
+   * Where the core's deferred wasm module (what a page's everyday use does not run: the other
+   * transports, the session API, the declarative forms, the legacy methods…) is fetched from,
+   * once the core has started (relative URLs resolve against the page). Default:
+   * `modelcontext_deferred.wasm` beside `coreUrl` when that is set, else beside the polyfill's
+   * files. Unused by the builds with the wasm inline.
+   */
+  deferredUrl?: string | URL;
+  /**
    * Where the JSON Schema validator module is fetched from, when a tool with a schema is first
    * registered (relative URLs resolve against the page). Default: `modelcontext_validator.wasm`
    * beside the polyfill script.

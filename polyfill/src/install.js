@@ -166,8 +166,21 @@ function install(env) {
     // The client side (polyfill/src/client.js): McpClient, the client transports, their errors.
     record.client = core.client;
     // The declarative API (src/browser/forms/): <form toolname> as tools, unless the
-    // browser's own WebMCP handles forms.
-    if (hasDocument && !native) __mcpInstallForms(g, engine, shadow);
+    // browser's own WebMCP handles forms. Most of its work is in the core's deferred module
+    // (polyfill/src/deferred.js): a document that has such a form already starts it once that
+    // module has arrived (or failed to) instead of reading it synchronously; the calls queued
+    // meanwhile, and `ready`, wait for it, so that they see the forms' tools as they always do.
+    if (hasDocument && !native) {
+      if (core.deferred && typeof document.querySelector === 'function' && document.querySelector('form[toolname]')) {
+        const forms = () => {
+          __mcpInstallForms(g, engine, shadow);
+          attach(mc, engine);
+          return record;
+        };
+        return core.deferred.then(forms, forms);
+      }
+      __mcpInstallForms(g, engine, shadow);
+    }
     attach(mc, engine);
     return record;
   }

@@ -11,6 +11,10 @@ export const DIST_DIR = path.join(REPO_ROOT, 'dist');
 // it. Written by every build (scripts/build.mjs), read by conformance/schema_suite.mjs.
 export const VALIDATOR_SUITE_WASM = path.join(REPO_ROOT, 'target', 'validator-suite', 'modelcontext_validator.wasm');
 
+// The functions the core's first module keeps (scripts/lib/core-split.mjs): their names, one
+// per line. `make split-list` writes it from what a page's everyday use runs.
+export const CORE_KEEP_LIST = path.join(REPO_ROOT, 'polyfill', 'build', 'core-first.txt');
+
 /** Read a `key = "value"` from a TOML section (enough for Cargo.toml's [package]). */
 function tomlString(text, section, key) {
   const lines = text.split(/\r?\n/);

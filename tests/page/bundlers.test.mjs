@@ -2,7 +2,8 @@
 // installed into each app of examples/bundlers/<tool>/, built with that bundler's defaults, then
 // opened in Chromium. The app registers a tool with an input schema: a valid call resolves, an
 // invalid one rejects with DataError (a plain schema checked by the core, and a pattern that needs
-// the validator module), then an McpClient calls a tool (the client module): all three wasm files.
+// the validator module), an McpClient calls a tool (the client module), and a <form toolname>
+// becomes a tool (the core's deferred module): all four wasm files.
 //
 // Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/; Vite 7's
 // leaves their new URL()s pointing there, also from where Nuxt keeps its cache),
@@ -103,7 +104,8 @@ function result(url, { absolute = false } = {}) {
 // `add`'s schema is plain (checked by the core); `greet`'s has a pattern, which only the
 // validator module checks: both wasm files must load from where the bundler put them.
 // Then an McpClient calls `add` through the page's tab server: the client module's wasm too.
-const WORKS = { valid: '5', invalid: 'DataError', patternValid: 'hi ada', patternInvalid: 'DataError', viaClient: '42' };
+// Then a <form toolname> becomes a tool: the core's deferred module, fetched after the start.
+const WORKS = { valid: '5', invalid: 'DataError', patternValid: 'hi ada', patternInvalid: 'DataError', viaClient: '42', formTool: 'subscribe' };
 
 /**
  * Runs `fn(origin)` with Vite serving `dir`: its dev server (`dev`) or `vite preview` of dist/;
@@ -123,19 +125,20 @@ async function withVite(kind, dir, fn, config = {}, entry = VITE) {
   }
 }
 
-test('Vite build (no config): the three wasm files emitted; valid call resolves, invalid rejects with DataError, the client calls', async () => {
+test('Vite build (no config): the four wasm files emitted; valid call resolves, invalid rejects with DataError, the client calls', async () => {
   const { dir } = app('vite');
   run(BIN('vite'), ['build', '--logLevel', 'warn'], dir);
   const assets = fs.readdirSync(path.join(dir, 'dist', 'assets'));
   assert.ok(assets.some((f) => /^modelcontext_glue_bg-.*\.wasm$/.test(f)), assets.join(' '));
   assert.ok(assets.some((f) => /^modelcontext_validator-.*\.wasm$/.test(f)), assets.join(' '));
   assert.ok(assets.some((f) => /^modelcontext_client_glue_bg-.*\.wasm$/.test(f)), assets.join(' '));
+  assert.ok(assets.some((f) => /^modelcontext_deferred-.*\.wasm$/.test(f)), assets.join(' '));
   // Served by `vite preview`, as the app's users would.
   const r = await withVite('preview', dir, (origin) => result(`${origin}/`, { absolute: true }));
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
 
-test('Vite dev server (no config): a module imported after the polyfill sees document.modelContext; pre-bundled .vite/deps still find the three wasm files', async () => {
+test('Vite dev server (no config): a module imported after the polyfill sees document.modelContext; pre-bundled .vite/deps still find the four wasm files', async () => {
   const { dir } = app('vite');
   const r = await withVite('dev', dir, (origin) => result(`${origin}/`, { absolute: true }));
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
@@ -143,14 +146,14 @@ test('Vite dev server (no config): a module imported after the polyfill sees doc
 
 /**
  * Builds app `tool` with `args` of its CLI (webpack's defaults: dist/main.js), then checks that
- * the three wasm files are beside the bundle, that no chunk holds a build-machine path, and that
+ * the four wasm files are beside the bundle, that no chunk holds a build-machine path, and that
  * the app's calls work.
  */
 async function builtBesideMain(tool, args) {
   const { dir, url } = app(tool);
   run(BIN(tool), args, dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 4, files.join(' '));
   for (const f of files.filter((f) => f.endsWith('.js'))) {
     assert.doesNotMatch(fs.readFileSync(path.join(dir, 'dist', f), 'utf8'), /file:\/\//, `${f} holds a file:// URL`);
   }
@@ -164,11 +167,11 @@ test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-
 test('Rspack (no config file): chunks and wasm beside dist/main.js; no build-machine path in the bundle', () =>
   builtBesideMain('rspack', ['build', '--mode', 'production']));
 
-test('Parcel 2 (no config): the three wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
+test('Parcel 2 (no config): the four wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
   const { dir, url } = app('parcel');
   run(BIN('parcel'), ['build', 'index.html', '--no-cache', '--cache-dir', path.join(dir, '.parcel-cache'), '--dist-dir', 'dist', '--public-url', './', '--log-level', 'warn'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 4, files.join(' '));
   const r = await result(`${url}dist/`);
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
@@ -232,7 +235,7 @@ function registryApp(name, example, deps) {
   return copyApp(root, example);
 }
 
-test('Vite 7 dev server, whose pre-bundled dependencies keep their new URL()s as written: from node_modules/.vite/deps/, and from node_modules/.cache/vite/client/deps/ where Nuxt keeps them, the three wasm files are found in the package', async () => {
+test('Vite 7 dev server, whose pre-bundled dependencies keep their new URL()s as written: from node_modules/.vite/deps/, and from node_modules/.cache/vite/client/deps/ where Nuxt keeps them, the four wasm files are found in the package', async () => {
   // (Vite 8 rewrites those URLs to the package's files itself.)
   const dir = registryApp('vite7', 'vite', { vite: '7.3.6' });
   const entry = new URL(`file://${path.join(dir, '..', 'node_modules', 'vite', 'dist', 'node', 'index.js')}`).href;
@@ -332,7 +335,7 @@ function componentAppResult(url) {
 async function assertComponentAppWorks(origin, more = () => '') {
   const r = await componentAppResult(`${origin}/`);
   assert.deepEqual(r.result, WORKS, `${r.errors.join('\n')}\n${more()}`);
-  assert.deepEqual(r.tools, ['add', 'component_status', 'greet']);
+  assert.deepEqual(r.tools, ['add', 'component_status', 'greet', 'subscribe']);
   assert.equal(r.status, 'component_status registered');
   assert.deepEqual(r.errors, []);
 }
@@ -372,11 +375,11 @@ async function withServerProcess(cmd, args, dir, env, fn) {
   }
 }
 
-test("Angular 20 (ng build, the example's assets entry, zone.js): the three wasm files beside the bundle; the calls work; a component's tool", async () => {
+test("Angular 20 (ng build, the example's assets entry, zone.js): the four wasm files beside the bundle; the calls work; a component's tool", async () => {
   const dir = angularApp();
   await withAngularBuild(dir, async (origin) => {
     const files = fs.readdirSync(path.join(dir, 'dist', 'browser'));
-    assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 3, files.join(' '));
+    assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 4, files.join(' '));
     await assertComponentAppWorks(origin);
   });
 });
@@ -414,7 +417,7 @@ test("Angular's webpack builder with the assets entry and the three URLs set in 
   });
 });
 
-test("Angular 20 dev server (ng serve, no assets entry, zoneless): the dependencies pre-bundled in .angular/cache still find the three wasm files", async () => {
+test("Angular 20 dev server (ng serve, no assets entry, zoneless): the dependencies pre-bundled in .angular/cache still find the four wasm files", async () => {
   const dir = angularApp({ assets: false, zoneless: true });
   await withServerProcess(NG(dir), ['serve', '--port', '0', '--host', '127.0.0.1'], dir, NG_ENV, async (origin, output) => {
     await assertComponentAppWorks(origin, output);
@@ -452,17 +455,17 @@ function nuxtApp() {
 const NUXI = (dir) => TOOLCHAIN_BIN(dir, 'nuxi');
 const NUXT_ENV = { NUXT_TELEMETRY_DISABLED: '1' };
 
-test('Nuxt 3 (nuxi build, the Nitro server): the three wasm files emitted; the calls work; a component\'s tool', async () => {
+test('Nuxt 3 (nuxi build, the Nitro server): the four wasm files emitted; the calls work; a component\'s tool', async () => {
   const dir = nuxtApp();
   run(NUXI(dir), ['build'], dir);
   const assets = fs.readdirSync(path.join(dir, '.output', 'public', '_nuxt'));
-  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 3, assets.join(' '));
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, assets.join(' '));
   await withServerProcess(process.execPath, ['.output/server/index.mjs'], dir, { ...NUXT_ENV, HOST: '127.0.0.1', PORT: '0' }, async (origin) => {
     await assertComponentAppWorks(origin);
   });
 });
 
-test('Nuxt 3 dev server (nuxi dev, Vite 7): the package pre-bundled in node_modules/.cache/vite/client/deps/ still finds the three wasm files', async () => {
+test('Nuxt 3 dev server (nuxi dev, Vite 7): the package pre-bundled in node_modules/.cache/vite/client/deps/ still finds the four wasm files', async () => {
   const dir = nuxtApp();
   await withServerProcess(NUXI(dir), ['dev', '--host', '127.0.0.1', '--port', '0'], dir, NUXT_ENV, async (origin, output) => {
     await assertComponentAppWorks(origin, output);

@@ -274,7 +274,7 @@ async function slowCorePage() {
   });
   const slow = '/__frames/slow-core.html';
   server.route(slow, {
-    body: `<!doctype html><meta charset="utf-8"><script>modelContextPolyfillConfig = { coreUrl: '/__frames/slow-core.wasm' };</script>` +
+    body: `<!doctype html><meta charset="utf-8"><script>modelContextPolyfillConfig = { coreUrl: '/__frames/slow-core.wasm', deferredUrl: '/dist/modelcontext_deferred.wasm' };</script>` +
       `<script src="/dist/modelcontext.iife.js"></script><script>${HELPERS}</script><body>`,
   });
   return { polyfill: (await routes('polyfill')).plain, slow };

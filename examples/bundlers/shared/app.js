@@ -4,7 +4,8 @@
 // fetched where the bundler put it). It runs when it is imported: document.modelContext already
 // exists then (the polyfill installs synchronously) and the calls wait for the core wasm. Then an
 // McpClient calls `add` through the page's own tab server: the client module (the third wasm
-// file) loads when the client is made.
+// file) loads when the client is made. Last, a <form toolname> becomes a tool (the core's
+// deferred module, the fourth).
 const mc = document.modelContext;
 const show = (result) => {
   window.result = result;
@@ -45,6 +46,21 @@ mc.registerTool({
     await client.connect();
     const viaClient = (await client.callTool('add', { a: 20, b: 22 })).content[0].text;
     await client.close();
-    show({ valid, invalid, patternValid, patternInvalid, viaClient });
+    // A declarative tool: a <form toolname> is a tool once the declarative API has read it (its
+    // work is in the core's deferred module, the fourth wasm file, fetched after the start).
+    const form = document.createElement('form');
+    form.setAttribute('toolname', 'subscribe');
+    form.setAttribute('tooldescription', 'Subscribes an address to the newsletter');
+    form.innerHTML = '<input name="email" type="email" required>';
+    document.body.append(form);
+    let formTool = 'not a tool after 10 s';
+    for (let i = 0; i < 200; i++) {
+      if ((await mc.getTools()).some((t) => t.name === 'subscribe')) {
+        formTool = 'subscribe';
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    show({ valid, invalid, patternValid, patternInvalid, viaClient, formTool });
   })
   .catch((e) => show({ error: `${e.name}: ${e.message}` }));

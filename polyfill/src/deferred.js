@@ -1,0 +1,73 @@
+// The core's deferred module: the build cuts the core wasm in two (scripts/lib/core-split.mjs),
+// a first module with what a page's everyday use runs and a deferred one with the rest (other
+// transports, the session API, the declarative forms' work, the legacy methods, the Tasks and
+// Skills extensions…). The deferred module is fetched and instantiated once the core has started;
+// a function of it that runs before then loads it synchronously. Moves bytes only.
+
+/**
+ * Sets up the deferred module of the core `module` (compiled; instantiated by `glue`) at `url`
+ * (`configured`: a modelContextPolyfillConfig member gave it). Returns a promise that settles once
+ * it is instantiated (rejecting when it could not be fetched), or null for a whole core, which
+ * imports no placeholder.
+ */
+function __mcpDeferCore(glue, module, url, configured) {
+  const what = "the core's deferred module";
+  if (!WebAssembly.Module.imports(module).some((i) => i.module === 'placeholder')) return null;
+  if (!url) {
+    const e = __mcpLoadError(`${what} cannot be found: no URL for it.`);
+    glue.__mcpDeferred(() => {
+      throw e;
+    });
+    return Promise.reject(e);
+  }
+  let compiled = null;
+  glue.__mcpDeferred(() => compiled || (compiled = __mcpCompileNow(__mcpReadNow(url, what), what)));
+  const arrived = __mcpFetchWasm(url, what, 'deferredUrl', !configured).then((m) => {
+    glue.__mcpInstantiateDeferred(compiled || (compiled = m));
+  });
+  arrived.catch((e) => {
+    console.warn(`${e.message} (the part of the core a page uses less; it is asked for again when first needed)`);
+  });
+  return arrived;
+}
+
+/**
+ * The bytes at `url`, read synchronously: with Node's `fs` for a file: URL in Node, else with a
+ * synchronous XMLHttpRequest (HTML allows one in windows and dedicated and shared workers).
+ */
+function __mcpReadNow(url, what) {
+  const fail = (detail) => __mcpLoadError(`${what} ${url} was needed before it had arrived and could not be read: ${detail}`);
+  const fs = __mcpFileSystem(url);
+  if (fs) {
+    try {
+      return fs.readFileSync(new URL(url));
+    } catch (e) {
+      throw fail((e && e.message) || String(e));
+    }
+  }
+  if (typeof XMLHttpRequest !== 'function') throw fail('this realm has no XMLHttpRequest to read it with at once');
+  const xhr = new XMLHttpRequest();
+  try {
+    xhr.open('GET', url, false);
+    // A synchronous request of a window may not ask for an ArrayBuffer: the bytes come as text,
+    // one character each.
+    xhr.overrideMimeType('text/plain; charset=x-user-defined');
+    xhr.send();
+  } catch (e) {
+    throw fail((e && e.message) || String(e));
+  }
+  if (xhr.status !== 200 && !(xhr.status === 0 && /^file:/i.test(url))) throw fail(`HTTP ${xhr.status} ${xhr.statusText}`.trim());
+  const text = xhr.responseText;
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+  return bytes;
+}
+
+/** `bytes` compiled synchronously (on this thread). */
+function __mcpCompileNow(bytes, what) {
+  try {
+    return new WebAssembly.Module(bytes);
+  } catch (e) {
+    throw __mcpCompileFailure(e, what);
+  }
+}

@@ -1,0 +1,216 @@
+// The core wasm cut in two by binaryen's `wasm-split`: a first module with the functions a page
+// runs every day (polyfill/build/core-first.txt names them) and a deferred module with the rest,
+// which the core fetches once it has started (polyfill/src/deferred.js). `make build` runs it on
+// the optimized core; `make bench-breakdown` weighs other cuts with it.
+//
+// How wasm-split leaves the two: each function of the deferred module is a slot of the first
+// module's function table, which holds a placeholder until the deferred module is instantiated
+// (its element segment then writes the real functions there); a placeholder is an import of the
+// namespace `placeholder` named by its slot. The deferred module imports the first's memory,
+// tables, globals and functions from the namespace `primary`.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { WASM_OPT_FEATURES } from './project.mjs';
+import { readModule, sections } from './wasm-module.mjs';
+
+/**
+ * binaryen's `wasm-split` (Debian's `binaryen` package; npm's `binaryen` has none) with its
+ * version and the feature flags of `make build`'s wasm-opt it knows (Debian bookworm's 108 knows
+ * neither `bulk-memory-opt` nor `call-indirect-overlong`, and parses the core without them); null
+ * when it is not installed.
+ */
+export function wasmSplitTool() {
+  try {
+    const help = execFileSync('wasm-split', ['--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const version = execFileSync('wasm-split', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return { version, features: WASM_OPT_FEATURES.filter((f) => help.includes(`${f} `)) };
+  } catch {
+    return null;
+  }
+}
+
+/** A function's name without the hash rustc appends (`::h` and 16 hex digits). */
+export function baseName(name) {
+  return name.replace(/::h[0-9a-f]{16}$/, '');
+}
+
+/**
+ * The names of a keep list: one per line, `#` starting a comment line.
+ * @param {string} file
+ */
+export function readKeepList(file) {
+  return new Set(
+    fs.readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')),
+  );
+}
+
+/**
+ * The defined functions of `named` (the optimized core with its name section) that the first
+ * module keeps, by the names of `keep`: a function whose name is there; where none of a base
+ * name's functions (the name without rustc's hash) is, because the hashes moved (another rustc,
+ * another version of the crate), every function of that base name; and the functions without a
+ * name (wasm-bindgen's small shims). Indices count the defined functions only, as binaryen names
+ * the functions of a module without names. `missing`: the base names of `keep` the module has
+ * not.
+ */
+export function keptFunctions(named, keep) {
+  const { imported, bodies, names } = readModule(named);
+  const bases = new Set([...keep].map(baseName));
+  const exact = new Set();
+  for (const name of names.values()) if (keep.has(name)) exact.add(baseName(name));
+  const kept = [];
+  const found = new Set();
+  for (let i = 0; i < bodies.length; i++) {
+    const name = names.get(imported + i);
+    if (name === undefined) {
+      kept.push(i);
+      continue;
+    }
+    const base = baseName(name);
+    if (keep.has(name) || (bases.has(base) && !exact.has(base))) {
+      kept.push(i);
+      found.add(base);
+    }
+  }
+  return { kept, total: bodies.length, missing: [...bases].filter((n) => !found.has(n)) };
+}
+
+/**
+ * `bytes` without its name section, every other section as it was. (Re-encoding the module, as
+ * `wasm-opt --strip-debug` would, loses what `-Oz` did to the code as it wrote it: 1.2 KB.)
+ */
+export function withoutNames(bytes) {
+  const out = [bytes.subarray(0, 8)];
+  let end = 8;
+  for (const s of sections(bytes)) {
+    const start = end;
+    end = s.body.byteOffset - bytes.byteOffset + s.body.length;
+    if (s.id !== 0 || s.name !== 'name') out.push(bytes.subarray(start, end));
+  }
+  return Buffer.concat(out);
+}
+
+/**
+ * The export section of `bytes` with the table export `name` pointing at table `index`, as a
+ * new module (the other sections as they were).
+ */
+function withTableExport(bytes, name, index) {
+  const out = [bytes.subarray(0, 8)];
+  for (const s of sections(bytes)) {
+    let body = s.body;
+    if (s.id === 7) {
+      const entries = parseExports(body);
+      const e = entries.find((x) => x.name === name && x.kind === 1);
+      if (e) e.index = index;
+      body = Buffer.concat([uleb(entries.length), ...entries.map((x) => {
+        const n = Buffer.from(x.name, 'utf8');
+        return Buffer.concat([uleb(n.length), n, Buffer.from([x.kind]), uleb(x.index)]);
+      })]);
+    }
+    const head = s.id === 0 ? Buffer.concat([uleb(Buffer.byteLength(s.name)), Buffer.from(s.name)]) : Buffer.alloc(0);
+    out.push(Buffer.from([s.id]), uleb(head.length + body.length), head, body);
+  }
+  return Buffer.concat(out);
+}
+
+function uleb(n) {
+  const b = [];
+  do {
+    let byte = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n) byte |= 0x80;
+    b.push(byte);
+  } while (n);
+  return Buffer.from(b);
+}
+
+function parseExports(body) {
+  let pos = 0;
+  const u32 = () => {
+    let r = 0;
+    let shift = 0;
+    for (;;) {
+      const b = body[pos++];
+      r += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (!(b & 0x80)) return r;
+    }
+  };
+  const count = u32();
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const len = u32();
+    const name = Buffer.from(body.subarray(pos, pos + len)).toString('utf8');
+    pos += len;
+    const kind = body[pos++];
+    entries.push({ name, kind, index: u32() });
+  }
+  return entries;
+}
+
+/** The element type of each table a module defines (after those it imports): 'funcref', 'externref'. */
+function tableTypes(bytes) {
+  const mod = new WebAssembly.Module(bytes);
+  const imported = WebAssembly.Module.imports(mod).filter((i) => i.kind === 'table').length;
+  const types = [];
+  for (const s of sections(bytes)) {
+    if (s.id !== 4) continue;
+    // A vector of table types: the element type (0x70 funcref, 0x6f externref), then the
+    // limits (a flag, the minimum, the maximum when the flag says so).
+    let pos = 0;
+    const skipU32 = () => {
+      while (s.body[pos++] & 0x80);
+    };
+    const count = s.body[pos++];
+    if (count & 0x80) throw new Error('a module with 128 tables or more');
+    for (let i = 0; i < count; i++) {
+      const t = s.body[pos++];
+      types.push(t === 0x6f ? 'externref' : t === 0x70 ? 'funcref' : `0x${t.toString(16)}`);
+      const flags = s.body[pos++];
+      skipU32();
+      if (flags & 1) skipU32();
+    }
+  }
+  return { imported, types };
+}
+
+/**
+ * Cuts `whole` (the optimized core, no names) into `first` and `deferred` by `wasm-split`,
+ * keeping in the first module the defined functions `kept` (indices among the defined ones).
+ * wasm-split 108 points the first module's export `__wbindgen_externrefs` (wasm-bindgen's table
+ * of JS values) at the function table; it is pointed back at the externref table, which both
+ * modules then share. With `wasmOpt` (npm binaryen's wasm-opt), each part is optimized again
+ * (`-Oz`): wasm-split writes what it reads without the optimizations `-Oz` makes to the code as
+ * it writes it, and each part then has less to keep (0.6 % and 1.2 % off the two, gzip).
+ * Returns both modules' bytes.
+ */
+export function splitCore(tool, whole, kept, wasmOpt = null) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-split-'));
+  try {
+    const input = path.join(dir, 'whole.wasm');
+    const list = path.join(dir, 'keep.txt');
+    fs.writeFileSync(input, whole);
+    fs.writeFileSync(list, `${kept.join('\n')}\n`);
+    const [first, deferred] = [path.join(dir, 'first.wasm'), path.join(dir, 'deferred.wasm')];
+    execFileSync('wasm-split', [input, ...tool.features, '--keep-funcs', `@${list}`, '-o1', first, '-o2', deferred], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const firstBytes = fs.readFileSync(first);
+    const { imported, types } = tableTypes(firstBytes);
+    const externrefs = types.indexOf('externref');
+    const exported = parseExports(sections(firstBytes).find((s) => s.id === 7).body).find((e) => e.name === '__wbindgen_externrefs');
+    if (externrefs < 0 || !exported) throw new Error('wasm-split: the first module has no externref table or no __wbindgen_externrefs export');
+    if (exported.index !== imported + externrefs) fs.writeFileSync(first, withTableExport(firstBytes, '__wbindgen_externrefs', imported + externrefs));
+    if (wasmOpt) {
+      for (const f of [first, deferred]) {
+        execFileSync(wasmOpt, ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', f, '-o', f], { stdio: ['ignore', 'ignore', 'pipe'] });
+      }
+    }
+    return { first: fs.readFileSync(first), deferred: fs.readFileSync(deferred) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

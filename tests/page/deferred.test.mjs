@@ -1,0 +1,196 @@
+// The core's deferred module (polyfill/src/deferred.js, scripts/lib/core-split.mjs): the file
+// builds load the core wasm in two, a first module with what a page's everyday use runs and a
+// deferred one, fetched once the core has started. A page's everyday use never waits for the
+// deferred module; a function of it needed before it has arrived reads it synchronously; a page
+// with a <form toolname> starts its forms once it has arrived; when it cannot be had, the console
+// says why and the first module's work goes on.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { withPage, requireDist, inlinePage, DIST_DIR, PAGE_UNTIL } from './harness.mjs';
+import { benchPage } from '../../scripts/lib/bench-page.mjs';
+import { readModule } from '../../scripts/lib/wasm-module.mjs';
+
+requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext_deferred.wasm');
+
+const DEFERRED = 'modelcontext_deferred.wasm';
+const BUILDS = {
+  classic: `<script>${PAGE_UNTIL}</script><script src="/dist/modelcontext.iife.js"></script>`,
+  ESM: `<script>${PAGE_UNTIL}</script><script type="module">import '/dist/modelcontext.js';</script>`,
+};
+const READY = () => globalThis[Symbol.for('modelcontext-polyfill')].ready;
+
+// What a page's everyday use of the W3C API and the tab server asks of the core (the phases of
+// `make split-list`): registrations, a listing, calls valid, invalid, throwing and unknown, at
+// once and one by one, executeTool, an aborted registration, unregisterTool.
+const EVERYDAY = async () => {
+  const mc = document.modelContext;
+  const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
+  for (let i = 0; i < 50; i++) await mc.registerTool({ name: `t${i}`, description: `T${i}`, inputSchema: schema, execute: ({ a }) => String(a) });
+  await mc.registerTool({ name: 'thrower', description: 'Throws', execute: () => { throw new Error('boom'); } });
+  const client = new Bench.Client({ name: 'everyday', version: '1.0.0' });
+  await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+  const listed = (await client.listTools()).tools.length;
+  const one = await client.callTool({ name: 't1', arguments: { a: 1 } });
+  const many = await Promise.all(Array.from({ length: 20 }, (_, i) => client.callTool({ name: `t${i}`, arguments: { a: i } })));
+  const invalid = await client.callTool({ name: 't1', arguments: { a: 'x' } });
+  const thrown = await client.callTool({ name: 'thrower', arguments: {} });
+  const unknown = await client.callTool({ name: 'nope', arguments: {} }).then((r) => r.isError, () => true);
+  const [t2] = (await mc.getTools()).filter((t) => t.name === 't2');
+  const executed = await mc.executeTool(t2, { a: 7 });
+  const aborted = new AbortController();
+  await mc.registerTool({ name: 'scoped', description: 'S', execute: () => 's' }, { signal: aborted.signal });
+  aborted.abort();
+  mc.unregisterTool('t0');
+  const after = (await client.listTools()).tools.length;
+  return {
+    listed, one: one.content[0].text, many: many.every((r, i) => r.content[0].text === String(i)),
+    invalid: invalid.isError, thrown: thrown.isError, unknown, executed, after,
+  };
+};
+const EVERYDAY_RESULT = { listed: 51, one: '1', many: true, invalid: true, thrown: true, unknown: true, executed: '7', after: 50 };
+
+/** A page with the bench page's client (the official client over MCP-B's TabClientTransport). */
+function clientPage(tag) {
+  return inlinePage(`${benchPage({ title: 'deferred' })}\n${tag}`);
+}
+
+/** Counts the requests for the deferred module by kind (fetch, xhr); `answer(route, n)` answers the n-th. */
+async function watchDeferred(context, answer = (route) => route.continue()) {
+  const asked = [];
+  await context.route(`**/${DEFERRED}`, (route) => {
+    asked.push(route.request().resourceType());
+    return answer(route, asked.length);
+  });
+  return asked;
+}
+
+test('the file builds ship the core in two: the first module imports a placeholder for each function of the deferred one, which imports only from it', () => {
+  const first = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
+  const deferred = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, DEFERRED)));
+  const placeholders = WebAssembly.Module.imports(first).filter((i) => i.module === 'placeholder');
+  const defined = readModule(fs.readFileSync(path.join(DIST_DIR, DEFERRED))).bodies.length;
+  assert.ok(placeholders.length > 100, `${placeholders.length} placeholders`);
+  assert.ok(defined >= placeholders.length, `${defined} functions in the deferred module`);
+  assert.deepEqual([...new Set(WebAssembly.Module.imports(deferred).map((i) => i.module))], ['primary']);
+  assert.ok(WebAssembly.Module.exports(first).some((e) => e.name === 'table' && e.kind === 'table'));
+});
+
+for (const [build, tag] of Object.entries(BUILDS)) {
+  test(`${build} build: a page's everyday use runs in the first module alone (the deferred module answering 404: no second request), then the console says why it is missing`, () =>
+    withPage(async ({ page, context, goto, consoleMessages }) => {
+      const asked = await watchDeferred(context, (route) => route.fulfill({ status: 404, body: 'not here' }));
+      await goto(await clientPage(tag));
+      await page.waitForFunction(() => window.Bench && document.modelContext);
+      await page.evaluate(READY);
+      assert.deepEqual(await page.evaluate(EVERYDAY), EVERYDAY_RESULT);
+      // One request: the fetch after the start. A second (a synchronous one) would mean that the
+      // everyday use ran a function of the deferred module: polyfill/build/core-first.txt is
+      // behind the code (`make split-list`).
+      assert.deepEqual(asked, ['fetch'], 'the everyday use needed the deferred module: run make split-list');
+      const warning = consoleMessages.find((m) => m.type === 'warning' && m.text.includes(DEFERRED));
+      assert.ok(warning, consoleMessages.map((m) => m.text).join('\n'));
+      assert.match(warning.text, /the core's deferred module .*modelcontext_deferred\.wasm could not be loaded: HTTP 404.*modelContextPolyfillConfig\.deferredUrl/);
+    }));
+
+  test(`${build} build: the deferred module is fetched once after the start, and what it holds works (a form added later is a tool, the legacy provideContext)`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const asked = await watchDeferred(context);
+      await goto(await inlinePage(tag));
+      await page.evaluate(READY);
+      await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/modelcontext_deferred.wasm') && e.responseEnd > 0));
+      const names = await page.evaluate(async () => {
+        document.modelContext.provideContext({ tools: [{ name: 'legacy', description: 'L', execute: () => 'l' }] });
+        const f = document.createElement('form');
+        f.setAttribute('toolname', 'later');
+        f.setAttribute('tooldescription', 'A form');
+        f.innerHTML = '<input name="q">';
+        document.body.append(f);
+        await __until(() => navigator.modelContextTesting.listTools().length === 2, 'the form and the legacy tool', 5000);
+        return navigator.modelContextTesting.listTools().map((t) => t.name).sort();
+      }).catch(async (e) => {
+        throw new Error(`${e.message}: ${JSON.stringify(await page.evaluate(() => navigator.modelContextTesting.listTools()))}`);
+      });
+      assert.deepEqual(names, ['later', 'legacy']);
+      assert.deepEqual(asked, ['fetch']);
+    }));
+
+  test(`${build} build: a function of the deferred module needed before it has arrived reads it synchronously; the tools go on being served`, () =>
+    withPage(async ({ page, context, goto }) => {
+      // The fetch after the start is held until the test ends; a second request is answered.
+      let release;
+      const held = new Promise((r) => (release = r));
+      const asked = await watchDeferred(context, async (route, n) => {
+        if (n === 1) await held;
+        return route.continue().catch(() => {});
+      });
+      try {
+        await goto(await inlinePage(tag));
+        await page.evaluate(READY);
+        const r = await page.evaluate(async () => {
+          const mc = document.modelContext;
+          await mc.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
+          mc.provideContext({ tools: [{ name: 'legacy', description: 'L', execute: () => 'l' }] });
+          const tools = navigator.modelContextTesting.listTools().map((t) => t.name);
+          return { tools, called: await navigator.modelContextTesting.executeTool('legacy', '{}') };
+        });
+        assert.deepEqual(r, { tools: ['legacy'], called: 'l' });
+        assert.deepEqual(asked, ['fetch', 'xhr']);
+      } finally {
+        release();
+      }
+    }));
+
+  test(`${build} build: a page with a <form toolname> starts its forms once the deferred module has arrived (no synchronous read); calls made meanwhile and ready wait for them`, () =>
+    withPage(async ({ page, context, goto }) => {
+      let release;
+      const held = new Promise((r) => (release = r));
+      const asked = await watchDeferred(context, async (route) => {
+        await held;
+        return route.continue();
+      });
+      await goto(await inlinePage(`<form toolname="early" tooldescription="A form"><input name="q"></form>${tag}`));
+      await page.waitForFunction(() => globalThis[Symbol.for('modelcontext-polyfill')]);
+      await page.evaluate(() => {
+        window.seen = [];
+        const mc = document.modelContext;
+        globalThis[Symbol.for('modelcontext-polyfill')].ready.then(() => seen.push(['ready', navigator.modelContextTesting.listTools().map((t) => t.name)]));
+        mc.registerTool({ name: 'script', description: 'S', execute: () => 's' })
+          .then(() => mc.getTools())
+          .then((tools) => seen.push(['getTools', tools.map((t) => t.name).sort()]));
+      });
+      const deadline = Date.now() + 10_000;
+      while (asked.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+      assert.deepEqual(await page.evaluate(() => window.seen), []);
+      release();
+      await page.waitForFunction(() => window.seen.length === 2);
+      const seen = Object.fromEntries(await page.evaluate(() => window.seen));
+      assert.ok(seen.ready.includes('early'), JSON.stringify(seen));
+      assert.deepEqual(seen.getTools, ['early', 'script']);
+      assert.deepEqual(asked, ['fetch']);
+    }));
+}
+
+test('the deferred module is looked for beside a configured coreUrl, or at deferredUrl', () =>
+  withPage(async ({ page, context, goto }) => {
+    const asked = [];
+    await context.route((url) => url.pathname.endsWith('.wasm'), (route) => {
+      asked.push(new URL(route.request().url()).pathname);
+      return route.continue();
+    });
+    const twoAsked = async () => {
+      const deadline = Date.now() + 10_000;
+      while (asked.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return [...asked].sort();
+    };
+    await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { coreUrl: '/dist/modelcontext_glue_bg.wasm?moved' };</script>${BUILDS.classic}`));
+    await page.evaluate(READY);
+    assert.deepEqual(await twoAsked(), ['/dist/modelcontext_deferred.wasm', '/dist/modelcontext_glue_bg.wasm']);
+    asked.length = 0;
+    await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { deferredUrl: '/missing/deferred.wasm' };</script>${BUILDS.ESM}`));
+    await page.evaluate(READY);
+    assert.deepEqual(await twoAsked(), ['/dist/modelcontext_glue_bg.wasm', '/missing/deferred.wasm']);
+  }));
