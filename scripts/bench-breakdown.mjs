@@ -26,12 +26,14 @@
 // 3. The wasm functions V8 compiled on first call (Liftoff; V8 compiles a module's functions
 //    lazily) during the start, the first requests, the first `tools/call` and then a page's
 //    everyday use of the W3C API and the tab server (a thousand registrations, calls one by one
-//    and at once, invalid arguments, a throwing tool, an unknown tool, `executeTool`, an aborted
-//    registration, `unregisterTool`), with the largest and with what all the phases touched of
-//    the module: the part of the core such a page runs, which the core's first module keeps.
-//    From Chromium's --trace-wasm-compilation-times, in a Chromium started apart for it, on a
-//    copy of dist/ whose core is whole and keeps its names (the build's
-//    target/bindgen/release/modelcontext_glue_bg.named.wasm).
+//    and at once, invalid arguments, a throwing tool, an unknown tool, a schema the validator
+//    module checks, `executeTool`, `isConnected()` and `modelContextTesting`, an aborted
+//    registration, `unregisterTool`), with the largest
+//    and with what all the phases touched of the module: the part of the core such a page runs,
+//    which the core's first module keeps. From Chromium's --trace-wasm-compilation-times, in a
+//    Chromium started apart for it, on a copy of dist/ whose core is whole and keeps its names
+//    (the build's target/bindgen/release/modelcontext_glue_bg.named.wasm); the core's compiles
+//    only (the validator module's are left out).
 // 4. What the core's cut weighs: dist/'s two parts (the first module keeps what
 //    polyfill/build/core-first.txt names, scripts/lib/core-split.mjs) beside the whole core cut
 //    as `make build` does at the functions the phases above ran (those of the start and the
@@ -375,6 +377,14 @@ async function traceCompiles(server, distUrl) {
         },
         () => {},
       );
+      // A schema the core does not check itself (a pattern): the validator module loads.
+      const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
+      await mc.registerTool({ name: 'word', description: 'Echoes a lowercase word', inputSchema: word, execute: ({ w }) => w });
+      const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
+      if (words[0].isError || !words[1].isError) throw new Error('the validator did not check the pattern');
+      // The synchronous reads a page or an agent makes: isConnected(), modelContextTesting.
+      if (!mc.isConnected() || !navigator.modelContextTesting.listTools().length) throw new Error('not serving');
+      await navigator.modelContextTesting.executeTool('probe', '{"a":1}');
       const [probe] = (await mc.getTools()).filter((t) => t.name === 'probe');
       for (let i = 0; i < 20; i++) await mc.executeTool(probe, { a: i });
       await mc.executeTool(probe, { a: 'x' }).then(
@@ -392,12 +402,16 @@ async function traceCompiles(server, distUrl) {
   } finally {
     await t.close();
   }
-  return phases;
+  // Only the core's compiles: the first module compiled is the core; the validator module
+  // compiles its own functions when a schema needs it.
+  const first = phases.flatMap((p) => p.lines).map(parseCompile).find(Boolean);
+  return phases.map((p) => ({ ...p, lines: p.lines.filter((l) => parseCompile(l)?.module === first?.module) }));
 }
 
+/** A trace line: the module (V8's address of it), the function's index, the tier, µs, body bytes. */
 function parseCompile(line) {
-  const m = /#(\d+) using (\w+), took (\d+) μs.*bodysize (\d+)/.exec(line);
-  return m && { index: Number(m[1]), tier: m[2], us: Number(m[3]), body: Number(m[4]) };
+  const m = /function (\S*)#(\d+) using (\w+), took (\d+) μs.*bodysize (\d+)/.exec(line);
+  return m && { module: m[1], index: Number(m[2]), tier: m[3], us: Number(m[4]), body: Number(m[5]) };
 }
 
 // ---- a split core's weight ---------------------------------------------------------------------

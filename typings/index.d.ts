@@ -26,8 +26,9 @@ export * from './transports.js';
 export * from './client.js';
 
 /**
- * Resolves with the installed copy's record once its core wasm has loaded; rejects with the
- * cause and the fix when it cannot (or, outside a browser, when nothing was installed).
+ * Resolves with the installed copy's record once its core wasm has loaded (both its parts, in
+ * the builds that load the core in two: after it every call goes straight to the core); rejects
+ * with the cause and the fix when it cannot (or, outside a browser, when nothing was installed).
  * `document.modelContext` exists before: calls made earlier wait for the core. The exported
  * classes (`McpClient`, the transports, the errors) come with the core: use them after `ready`.
  */

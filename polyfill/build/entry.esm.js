@@ -8,7 +8,7 @@
 const __mcp = (function () {
   'use strict';
 /*@@FRONT_SOURCES@@*/
-  return install({ format: 'esm', version: '@@VERSION@@', loadCore: /*@@LOAD_CORE@@*/ });
+  return install({ format: 'esm', version: '@@VERSION@@', started: __mcpClasses, loadCore: /*@@LOAD_CORE@@*/ });
 })();
 
 /** Resolves with the installed copy's record once its core has loaded. */
@@ -32,7 +32,12 @@ export let McpClient, TabClientTransport, PostMessageClientTransport, BroadcastC
 export function loadClient() {
   return ready.then((r) => r.client.load());
 }
-ready.then((r) => {
+// The classes, as soon as the engine exists (install's `started`, before the calls made earlier
+// run): a page's first call that settles finds them, even before `ready`, which waits for the
+// core's deferred module too. (The core loads with import(), so this runs after this module.)
+// A copy that finds another installed takes that one's, once ready.
+ready.then(__mcpClasses, () => {});
+function __mcpClasses(r) {
   ({
     TabServerTransport, PostMessageServerTransport, BroadcastChannelServerTransport,
     IframeChildServerTransport, IframeParentServerTransport, EventServerTransport, ExtensionServerTransport,
@@ -42,4 +47,4 @@ ready.then((r) => {
     IframeParentClientTransport, EventClientTransport, ExtensionClientTransport,
     TransportError, TransportClosedError, RequestTimeoutError, McpError,
   } = r.client);
-}, () => {});
+}

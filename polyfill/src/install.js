@@ -82,7 +82,7 @@ function install(env) {
 
   const ToolActivatedEvent = __mcpDefineToolEvent('ToolActivatedEvent');
   const ToolCancelEvent = __mcpDefineToolEvent('ToolCancelEvent');
-  const { ModelContext, create, attach, fail, call } = __mcpDefineModelContext();
+  const { ModelContext, create, attach, arrived, fail, call } = __mcpDefineModelContext();
 
   const mc = create();
 
@@ -165,13 +165,21 @@ function install(env) {
     record.transports = Object.freeze(transports);
     // The client side (polyfill/src/client.js): McpClient, the client transports, their errors.
     record.client = core.client;
+    if (env.started) env.started(record);
     // The declarative API (src/browser/forms/): <form toolname> as tools, unless the
     // browser's own WebMCP handles forms. Most of its work is in the core's deferred module
     // (polyfill/src/deferred.js): a document that has such a form already starts it once that
     // module has arrived (or failed to) instead of reading it synchronously; the calls queued
     // meanwhile, and `ready`, wait for it, so that they see the forms' tools as they always do.
+    // The calls of that module wait for it too (polyfill/src/model_context.js), and `ready`
+    // (after which every call goes straight to the engine).
+    const later = !!core.deferred;
+    if (later) {
+      const arrive = () => arrived(mc);
+      core.deferred.then(arrive, arrive);
+    }
     if (hasDocument && !native) {
-      if (core.deferred && typeof document.querySelector === 'function' && document.querySelector('form[toolname]')) {
+      if (later && typeof document.querySelector === 'function' && document.querySelector('form[toolname]')) {
         const forms = () => {
           __mcpInstallForms(g, engine, shadow);
           attach(mc, engine);
@@ -181,8 +189,8 @@ function install(env) {
       }
       __mcpInstallForms(g, engine, shadow);
     }
-    attach(mc, engine);
-    return record;
+    attach(mc, engine, later);
+    return later ? core.deferred.then(() => record, () => record) : record;
   }
 
   function failed(e) {

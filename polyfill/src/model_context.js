@@ -14,10 +14,13 @@
 //   engine when the call runs, goes to the console: there is no caller left to throw to);
 // - isConnected() is false (nothing is served yet).
 // If the core cannot load, every operation rejects (or throws) with the one load error.
+// The operations of the session API, of resources, prompts and skills and of the earlier drafts
+// run in the core's deferred module (polyfill/src/deferred.js): until it has arrived they are
+// held the same way, and what is called after them waits behind them.
 
 function __mcpDefineModelContext() {
   const KEY = Symbol('ModelContext');
-  const slots = new WeakMap(); // ModelContext → { engine, queue, failure }
+  const slots = new WeakMap(); // ModelContext → { engine, later, queue, failure }
 
   function slotOf(obj) {
     const s = slots.get(obj);
@@ -25,21 +28,22 @@ function __mcpDefineModelContext() {
     return s;
   }
 
-  // The engine, when calls can go straight to it (it exists and nothing queued is left).
-  function direct(s) {
+  // The engine, when calls can go straight to it (it exists, nothing queued is left and, for an
+  // operation of the core's deferred module (`later`), that module has arrived).
+  function direct(s, later = false) {
     if (s.failure) throw s.failure;
-    return s.engine && s.queue.length === 0 ? s.engine : null;
+    return s.engine && s.queue.length === 0 && !(later && s.later) ? s.engine : null;
   }
 
   const report = (what, e) =>
     console.error(`modelcontext-polyfill: ${what} (called before the core had loaded) failed: ${(e && e.message) || e}`);
 
   // A promise-returning operation: a failed brand check or a failed core is a rejection.
-  function promising(obj, fn) {
+  function promising(obj, fn, later = false) {
     let s, e;
     try {
       s = slotOf(obj);
-      e = direct(s);
+      e = direct(s, later);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -47,6 +51,7 @@ function __mcpDefineModelContext() {
     let inner;
     const outer = new Promise((resolve, reject) => {
       s.queue.push({
+        later,
         run(engine) {
           try {
             inner = fn(engine);
@@ -62,11 +67,12 @@ function __mcpDefineModelContext() {
   }
 
   // A void operation.
-  function voiding(obj, what, fn) {
+  function voiding(obj, what, fn, later = false) {
     const s = slotOf(obj);
-    const e = direct(s);
+    const e = direct(s, later);
     if (e) return fn(e);
     s.queue.push({
+      later,
       run(engine) {
         try {
           fn(engine);
@@ -79,17 +85,17 @@ function __mcpDefineModelContext() {
     return undefined;
   }
 
-  // An operation returning an unregister function.
+  // An operation returning an unregister function (all of the core's deferred module).
   function registering(obj, what, fn) {
     const s = slotOf(obj);
-    const e = direct(s);
+    const e = direct(s, true);
     if (e) return fn(e);
     let off;
     let cancelled = false;
     voiding(obj, what, (engine) => {
       off = fn(engine);
       if (cancelled && typeof off === 'function') off();
-    });
+    }, true);
     return function unregister() {
       if (typeof off === 'function') return off();
       cancelled = true;
@@ -174,11 +180,11 @@ function __mcpDefineModelContext() {
     }
 
     connect(options = undefined) {
-      return settled(promising(this, (e) => e.connect(options)));
+      return settled(promising(this, (e) => e.connect(options), true));
     }
 
     disconnect() {
-      voiding(this, 'disconnect', (e) => e.disconnect());
+      voiding(this, 'disconnect', (e) => e.disconnect(), true);
     }
 
     isConnected() {
@@ -187,15 +193,15 @@ function __mcpDefineModelContext() {
     }
 
     notify(method, params = undefined) {
-      voiding(this, 'notify', (e) => e.notify(method, params));
+      voiding(this, 'notify', (e) => e.notify(method, params), true);
     }
 
     provideContext(context = undefined) {
-      voiding(this, 'provideContext', (e) => e.provideContext(context));
+      voiding(this, 'provideContext', (e) => e.provideContext(context), true);
     }
 
     clearContext() {
-      voiding(this, 'clearContext', (e) => e.clearContext());
+      voiding(this, 'clearContext', (e) => e.clearContext(), true);
     }
 
     unregisterTool(name) {
@@ -284,17 +290,30 @@ function __mcpDefineModelContext() {
 
   function create() {
     const mc = new ModelContext(KEY);
-    slots.set(mc, { engine: null, queue: [], failure: null });
+    slots.set(mc, { engine: null, later: false, queue: [], failure: null });
     return mc;
   }
 
-  // The engine has been made: run what was queued, in order, then go direct.
-  function attach(mc, engine) {
+  // The engine has been made: run what was queued, in order, then go direct. `later`: the
+  // core's deferred module has yet to arrive (arrived() says when); the calls of it wait, and
+  // every call after them.
+  function attach(mc, engine, later = false) {
     const s = slotOf(mc);
     s.engine = engine;
+    s.later = later;
+    flush(s);
+  }
+
+  function arrived(mc) {
+    const s = slotOf(mc);
+    s.later = false;
+    if (s.engine) flush(s);
+  }
+
+  function flush(s) {
     // Each call runs while still at the head, so calls it makes itself queue behind the rest.
-    while (s.queue.length) {
-      s.queue[0].run(engine);
+    while (s.queue.length && !(s.later && s.queue[0].later)) {
+      s.queue[0].run(s.engine);
       s.queue.shift();
     }
   }
@@ -316,5 +335,5 @@ function __mcpDefineModelContext() {
     return e ? fn(e) : pending;
   }
 
-  return { ModelContext, create, attach, fail, call };
+  return { ModelContext, create, attach, arrived, fail, call };
 }

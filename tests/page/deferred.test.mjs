@@ -21,10 +21,13 @@ const BUILDS = {
   ESM: `<script>${PAGE_UNTIL}</script><script type="module">import '/dist/modelcontext.js';</script>`,
 };
 const READY = () => globalThis[Symbol.for('modelcontext-polyfill')].ready;
+// The core's first part is there (the engine serves): `ready` waits for the deferred part too.
+const STARTED = () => document.modelContext.getTools();
 
 // What a page's everyday use of the W3C API and the tab server asks of the core (the phases of
 // `make split-list`): registrations, a listing, calls valid, invalid, throwing and unknown, at
-// once and one by one, executeTool, an aborted registration, unregisterTool.
+// once and one by one, a schema the validator module checks, isConnected() and
+// modelContextTesting, executeTool, an aborted registration, unregisterTool.
 const EVERYDAY = async () => {
   const mc = document.modelContext;
   const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
@@ -38,6 +41,12 @@ const EVERYDAY = async () => {
   const invalid = await client.callTool({ name: 't1', arguments: { a: 'x' } });
   const thrown = await client.callTool({ name: 'thrower', arguments: {} });
   const unknown = await client.callTool({ name: 'nope', arguments: {} }).then((r) => r.isError, () => true);
+  const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
+  await mc.registerTool({ name: 'word', description: 'W', inputSchema: word, execute: ({ w }) => w });
+  const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
+  const pattern = [words[0].content[0].text, words[1].isError];
+  const serving = mc.isConnected() && navigator.modelContextTesting.listTools().length === 52 &&
+    (await navigator.modelContextTesting.executeTool('t3', '{"a":3}')) === '3';
   const [t2] = (await mc.getTools()).filter((t) => t.name === 't2');
   const executed = await mc.executeTool(t2, { a: 7 });
   const aborted = new AbortController();
@@ -47,10 +56,10 @@ const EVERYDAY = async () => {
   const after = (await client.listTools()).tools.length;
   return {
     listed, one: one.content[0].text, many: many.every((r, i) => r.content[0].text === String(i)),
-    invalid: invalid.isError, thrown: thrown.isError, unknown, executed, after,
+    invalid: invalid.isError, thrown: thrown.isError, unknown, pattern, serving, executed, after,
   };
 };
-const EVERYDAY_RESULT = { listed: 51, one: '1', many: true, invalid: true, thrown: true, unknown: true, executed: '7', after: 50 };
+const EVERYDAY_RESULT = { listed: 51, one: '1', many: true, invalid: true, thrown: true, unknown: true, pattern: ['ok', true], serving: true, executed: '7', after: 51 };
 
 /** A page with the bench page's client (the official client over MCP-B's TabClientTransport). */
 function clientPage(tag) {
@@ -117,7 +126,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
-  test(`${build} build: a function of the deferred module needed before it has arrived reads it synchronously; the tools go on being served`, () =>
+  test(`${build} build: a function of the deferred module needed before it has arrived (a form added later) reads it synchronously; the tools go on being served`, () =>
     withPage(async ({ page, context, goto }) => {
       // The fetch after the start is held until the test ends; a second request is answered.
       let release;
@@ -128,19 +137,70 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       });
       try {
         await goto(await inlinePage(tag));
-        await page.evaluate(READY);
+        await page.evaluate(STARTED);
         const r = await page.evaluate(async () => {
           const mc = document.modelContext;
           await mc.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
-          mc.provideContext({ tools: [{ name: 'legacy', description: 'L', execute: () => 'l' }] });
-          const tools = navigator.modelContextTesting.listTools().map((t) => t.name);
-          return { tools, called: await navigator.modelContextTesting.executeTool('legacy', '{}') };
+          const f = document.createElement('form');
+          f.setAttribute('toolname', 'later');
+          f.setAttribute('tooldescription', 'A form');
+          f.innerHTML = '<input name="q">';
+          document.body.append(f);
+          await __until(() => navigator.modelContextTesting.listTools().length === 2, 'the form', 5000);
+          return {
+            tools: navigator.modelContextTesting.listTools().map((t) => t.name).sort(),
+            called: await navigator.modelContextTesting.executeTool('first', '{}'),
+          };
         });
-        assert.deepEqual(r, { tools: ['legacy'], called: 'l' });
+        assert.deepEqual(r, { tools: ['first', 'later'], called: 'f' });
         assert.deepEqual(asked, ['fetch', 'xhr']);
       } finally {
         release();
       }
+    }));
+
+  test(`${build} build: the session API and the earlier drafts' methods wait for the deferred module (no synchronous read), and the calls after them wait behind them, in order`, () =>
+    withPage(async ({ page, context, goto }) => {
+      let release;
+      const held = new Promise((r) => (release = r));
+      const asked = await watchDeferred(context, async (route) => {
+        await held;
+        return route.continue();
+      });
+      await goto(await inlinePage(tag));
+      await page.evaluate(STARTED);
+      await page.evaluate(() => {
+        window.seen = [];
+        const mc = document.modelContext;
+        mc.registerTool({ name: 'before', description: 'B', execute: () => 'b' }).then(() => seen.push('registered before'));
+        mc.connect({ serverInfo: { name: 'held', version: '1.0.0' } }).then((session) => {
+          seen.push('connected');
+          session.registerTool('fromSession', { description: 'S', handler: () => 's' });
+        });
+        const off = mc.registerTool('defined', { description: 'D', handler: () => 'd' });
+        seen.push(`registerTool(name, def) gave ${typeof off}`);
+        mc.provideContext({ tools: [{ name: 'legacy', description: 'L', execute: () => 'l' }] });
+        mc.registerTool({ name: 'after', description: 'A', execute: () => 'a' }).then(() => seen.push('registered after'));
+      });
+      const deadline = Date.now() + 10_000;
+      while (asked.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+      // What does not need the deferred module went through; the rest waits, and 'after' with it,
+      // and `ready`.
+      assert.deepEqual(await page.evaluate(() => window.seen), ['registerTool(name, def) gave function', 'registered before']);
+      await page.evaluate(() => {
+        globalThis[Symbol.for('modelcontext-polyfill')].ready.then(() => seen.push('ready'));
+      });
+      release();
+      await page.waitForFunction(() => window.seen.length === 5);
+      const r = await page.evaluate(async () => {
+        await __until(() => navigator.modelContextTesting.listTools().length === 4, 'the tools', 5000);
+        return { seen: window.seen, tools: navigator.modelContextTesting.listTools().map((t) => t.name).sort() };
+      });
+      assert.deepEqual(r.seen.slice(2).sort(), ['connected', 'ready', 'registered after']);
+      // provideContext replaced the W3C tools registered before it ('before'), as it always does.
+      assert.ok(['after', 'defined', 'fromSession', 'legacy'].every((t) => r.tools.includes(t)), JSON.stringify(r.tools));
+      assert.deepEqual(asked, ['fetch']);
     }));
 
   test(`${build} build: a page with a <form toolname> starts its forms once the deferred module has arrived (no synchronous read); calls made meanwhile and ready wait for them`, () =>
