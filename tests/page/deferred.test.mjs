@@ -16,9 +16,19 @@ import { readModule } from '../../scripts/lib/wasm-module.mjs';
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext_deferred.wasm');
 
 const DEFERRED = 'modelcontext_deferred.wasm';
+// The page waits of the harness (`__until`), and `__addForm(name)`: a <form toolname> added to
+// the document (the declarative API's work is in the deferred module).
+const HELPERS = `<script>${PAGE_UNTIL}
+window.__addForm = (name) => {
+  const f = document.createElement('form');
+  f.setAttribute('toolname', name);
+  f.setAttribute('tooldescription', 'A form');
+  f.innerHTML = '<input name="q">';
+  document.body.append(f);
+};</script>`;
 const BUILDS = {
-  classic: `<script>${PAGE_UNTIL}</script><script src="/dist/modelcontext.iife.js"></script>`,
-  ESM: `<script>${PAGE_UNTIL}</script><script type="module">import '/dist/modelcontext.js';</script>`,
+  classic: `${HELPERS}<script src="/dist/modelcontext.iife.js"></script>`,
+  ESM: `${HELPERS}<script type="module">import '/dist/modelcontext.js';</script>`,
 };
 const READY = () => globalThis[Symbol.for('modelcontext-polyfill')].ready;
 // The core's first part is there (the engine serves): `ready` waits for the deferred part too.
@@ -112,11 +122,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/modelcontext_deferred.wasm') && e.responseEnd > 0));
       const names = await page.evaluate(async () => {
         document.modelContext.provideContext({ tools: [{ name: 'legacy', description: 'L', execute: () => 'l' }] });
-        const f = document.createElement('form');
-        f.setAttribute('toolname', 'later');
-        f.setAttribute('tooldescription', 'A form');
-        f.innerHTML = '<input name="q">';
-        document.body.append(f);
+        __addForm('later');
         await __until(() => navigator.modelContextTesting.listTools().length === 2, 'the form and the legacy tool', 5000);
         return navigator.modelContextTesting.listTools().map((t) => t.name).sort();
       }).catch(async (e) => {
@@ -141,11 +147,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         const r = await page.evaluate(async () => {
           const mc = document.modelContext;
           await mc.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
-          const f = document.createElement('form');
-          f.setAttribute('toolname', 'later');
-          f.setAttribute('tooldescription', 'A form');
-          f.innerHTML = '<input name="q">';
-          document.body.append(f);
+          __addForm('later');
           await __until(() => navigator.modelContextTesting.listTools().length === 2, 'the form', 5000);
           return {
             tools: navigator.modelContextTesting.listTools().map((t) => t.name).sort(),
