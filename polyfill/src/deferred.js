@@ -1,8 +1,9 @@
 // The core's deferred module: the build cuts the core wasm in two (scripts/lib/core-split.mjs),
 // a first module with what a page's everyday use runs and a deferred one with the rest (other
 // transports, the session API, the declarative forms' work, the legacy methods, the Tasks and
-// Skills extensions…). The deferred module is fetched and instantiated once the core has started;
-// a function of it that runs before then loads it synchronously. Moves bytes only.
+// Skills extensions…). The deferred module is fetched and instantiated once the core has started.
+// Until then the page's calls of it wait for it (polyfill/src/model_context.js, install.js);
+// anything else of it that runs before then reads it synchronously. Moves bytes only.
 
 /**
  * Sets up the deferred module of the core `module` (compiled; instantiated by `glue`) at `url`
@@ -13,20 +14,23 @@
 function __mcpDeferCore(glue, module, url, configured) {
   const what = "the core's deferred module";
   if (!WebAssembly.Module.imports(module).some((i) => i.module === 'placeholder')) return null;
-  if (!url) {
-    const e = __mcpLoadError(`${what} cannot be found: no URL for it.`);
+  let compiled = null;
+  let arrived;
+  if (url) {
+    glue.__mcpDeferred(() => compiled || (compiled = __mcpCompileNow(__mcpReadNow(url, what), what)));
+    arrived = __mcpFetchWasm(url, what, 'deferredUrl', !configured).then((m) => {
+      glue.__mcpInstantiateDeferred(compiled || (compiled = m));
+    });
+  } else {
+    // (This bundle has no import.meta.url and no URL was configured.)
+    const e = __mcpLoadError(`${what} cannot be found: no URL for it; set modelContextPolyfillConfig.deferredUrl.`);
     glue.__mcpDeferred(() => {
       throw e;
     });
-    return Promise.reject(e);
+    arrived = Promise.reject(e);
   }
-  let compiled = null;
-  glue.__mcpDeferred(() => compiled || (compiled = __mcpCompileNow(__mcpReadNow(url, what), what)));
-  const arrived = __mcpFetchWasm(url, what, 'deferredUrl', !configured).then((m) => {
-    glue.__mcpInstantiateDeferred(compiled || (compiled = m));
-  });
   arrived.catch((e) => {
-    console.warn(`${e.message} (the part of the core a page uses less; it is asked for again when first needed)`);
+    console.warn(`${e.message} (the part of the core a page uses less${url ? '; it is asked for again when first needed' : ''})`);
   });
   return arrived;
 }

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { WASM_OPT_FEATURES } from './project.mjs';
-import { readModule, sections } from './wasm-module.mjs';
+import { cursor, readModule, sections } from './wasm-module.mjs';
 
 /**
  * binaryen's `wasm-split` (Debian's `binaryen` package; npm's `binaryen` has none) with its
@@ -128,25 +128,13 @@ function uleb(n) {
 }
 
 function parseExports(body) {
-  let pos = 0;
-  const u32 = () => {
-    let r = 0;
-    let shift = 0;
-    for (;;) {
-      const b = body[pos++];
-      r += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-      if (!(b & 0x80)) return r;
-    }
-  };
-  const count = u32();
+  const c = cursor(body);
+  const count = c.u32();
   const entries = [];
   for (let i = 0; i < count; i++) {
-    const len = u32();
-    const name = Buffer.from(body.subarray(pos, pos + len)).toString('utf8');
-    pos += len;
-    const kind = body[pos++];
-    entries.push({ name, kind, index: u32() });
+    const name = c.name();
+    const kind = body[c.pos++];
+    entries.push({ name, kind, index: c.u32() });
   }
   return entries;
 }
@@ -160,18 +148,14 @@ function tableTypes(bytes) {
     if (s.id !== 4) continue;
     // A vector of table types: the element type (0x70 funcref, 0x6f externref), then the
     // limits (a flag, the minimum, the maximum when the flag says so).
-    let pos = 0;
-    const skipU32 = () => {
-      while (s.body[pos++] & 0x80);
-    };
-    const count = s.body[pos++];
-    if (count & 0x80) throw new Error('a module with 128 tables or more');
+    const c = cursor(s.body);
+    const count = c.u32();
     for (let i = 0; i < count; i++) {
-      const t = s.body[pos++];
+      const t = s.body[c.pos++];
       types.push(t === 0x6f ? 'externref' : t === 0x70 ? 'funcref' : `0x${t.toString(16)}`);
-      const flags = s.body[pos++];
-      skipU32();
-      if (flags & 1) skipU32();
+      const flags = s.body[c.pos++];
+      c.u32();
+      if (flags & 1) c.u32();
     }
   }
   return { imported, types };

@@ -6,7 +6,7 @@
  * A cursor over `buf` from `pos`: `u32()` reads an unsigned LEB128 number, `name()` a
  * length-prefixed UTF-8 string; `pos` is where the next read starts.
  */
-function cursor(buf, pos = 0) {
+export function cursor(buf, pos = 0) {
   const c = {
     pos,
     u32() {
