@@ -148,7 +148,7 @@ async function runInPage({ kind, src, calls, warmup, churn }) {
   }
   if (kind === 'esm') {
     mark('front evaluated (import resolved)');
-    loaded.ready.then(() => mark('core ready (engine made, queued calls run)'));
+    loaded.ready.then(() => mark('ready (both parts of the core there)'));
   } else if (kind === 'classic') {
     mark('script evaluated');
   }
