@@ -314,7 +314,10 @@ async function tracingChromium() {
   return { browser, lines, close };
 }
 
-/** The compiles of each phase: stdout is read until it has been quiet for a moment. */
+/**
+ * The core's compiles of each phase (`{ name, compiles }`, parsed): stdout is read until it has
+ * been quiet for a moment.
+ */
 async function traceCompiles(server, distUrl) {
   const t = await tracingChromium();
   const quiet = async () => {
@@ -402,10 +405,11 @@ async function traceCompiles(server, distUrl) {
   } finally {
     await t.close();
   }
-  // Only the core's compiles: the first module compiled is the core; the validator module
-  // compiles its own functions when a schema needs it.
-  const first = phases.flatMap((p) => p.lines).map(parseCompile).find(Boolean);
-  return phases.map((p) => ({ ...p, lines: p.lines.filter((l) => parseCompile(l)?.module === first?.module) }));
+  // Each line parsed once; only the core's compiles: the first module compiled is the core; the
+  // validator module compiles its own functions when a schema needs it.
+  const parsed = phases.map((p) => p.lines.map(parseCompile).filter(Boolean));
+  const core = parsed.flat()[0]?.module;
+  return phases.map((p, i) => ({ name: p.name, compiles: parsed[i].filter((c) => c.module === core) }));
 }
 
 /** A trace line: the module (V8's address of it), the function's index, the tier, µs, body bytes. */
@@ -457,7 +461,7 @@ async function writeKeepList(server) {
   const named = namedDist();
   const distUrl = `/${path.relative(REPO_ROOT, named.dir).split(path.sep).join('/')}`;
   const phases = await traceCompiles(server, distUrl);
-  const ran = new Set(phases.flatMap((p) => p.lines.map(parseCompile).filter(Boolean).map((c) => c.index)));
+  const ran = new Set(phases.flatMap((p) => p.compiles.map((c) => c.index)));
   const names = [...new Set([...ran].map((i) => named.names.get(i)).filter(Boolean))].sort();
   const header = [
     '# The functions the core\'s first module keeps (scripts/lib/core-split.mjs): those a page\'s',
@@ -525,7 +529,7 @@ async function main() {
     console.log('\nCore wasm functions compiled on their first call (V8 Liftoff, --trace-wasm-compilation-times)\n');
     // Each phase's first-call compiles (Liftoff: a function tiered up later was compiled by
     // Liftoff first), read once for the table, the largest and the split below.
-    const compiled = phases.map((p) => p.lines.map(parseCompile).filter((x) => x && x.tier === 'Liftoff'));
+    const compiled = phases.map((p) => p.compiles.filter((x) => x.tier === 'Liftoff'));
     const compileRows = phases.map((p, i) => {
       const c = compiled[i];
       return [p.name, c.length, (c.reduce((a, x) => a + x.body, 0) / 1000).toFixed(1), (c.reduce((a, x) => a + x.us, 0) / 1000).toFixed(2)];

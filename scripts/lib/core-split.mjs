@@ -141,8 +141,7 @@ function parseExports(body) {
 
 /** The element type of each table a module defines (after those it imports): 'funcref', 'externref'. */
 function tableTypes(bytes) {
-  const mod = new WebAssembly.Module(bytes);
-  const imported = WebAssembly.Module.imports(mod).filter((i) => i.kind === 'table').length;
+  const imported = readModule(bytes).importedTables;
   const types = [];
   for (const s of sections(bytes)) {
     if (s.id !== 4) continue;

@@ -49,12 +49,14 @@ export function sections(buf) {
 
 /**
  * @param {Uint8Array} buf a module's bytes
- * @returns {{ imported: number, bodies: number[], names: Map<number, string>, dataBytes: number }}
- *   `bodies[i]` is the code size of function `imported + i`; `names` maps a function index
- *   (imports first, as V8 and the name section count) to its name.
+ * @returns {{ imported: number, importedTables: number, bodies: number[], names: Map<number, string>,
+ *   dataBytes: number }} `bodies[i]` is the code size of function `imported + i`; `names` maps a
+ *   function index (imports first, as V8 and the name section count) to its name;
+ *   `importedTables`, how many tables it imports (their indices come first).
  */
 export function readModule(buf) {
   let imported = 0;
+  let importedTables = 0;
   const bodies = [];
   const names = new Map();
   let dataBytes = 0;
@@ -83,6 +85,7 @@ export function readModule(buf) {
           c.u32();
           imported++;
         } else if (kind === 1) {
+          importedTables++;
           c.pos++;
           const flags = c.u32();
           c.u32();
@@ -109,5 +112,5 @@ export function readModule(buf) {
       dataBytes = body.length;
     }
   }
-  return { imported, bodies, names, dataBytes };
+  return { imported, importedTables, bodies, names, dataBytes };
 }

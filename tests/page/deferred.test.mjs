@@ -86,6 +86,25 @@ async function watchDeferred(context, answer = (route) => route.continue()) {
   return asked;
 }
 
+/**
+ * Holds the requests for the deferred module until `release()`: all of them, or with `firstOnly`
+ * the first (the fetch after the start), the others answered at once. `asked` counts them by kind
+ * (watchDeferred); `askedFor()` waits until the first has been made.
+ */
+async function holdDeferred(context, { firstOnly = false } = {}) {
+  let release;
+  const held = new Promise((r) => (release = r));
+  const asked = await watchDeferred(context, async (route, n) => {
+    if (!firstOnly || n === 1) await held;
+    return route.continue().catch(() => {});
+  });
+  const askedFor = async () => {
+    const deadline = Date.now() + 10_000;
+    while (asked.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  };
+  return { asked, release, askedFor };
+}
+
 test('the file builds ship the core in two: the first module imports a placeholder for each function of the deferred one, which imports only from it', () => {
   const first = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
   const deferred = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, DEFERRED)));
@@ -135,12 +154,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
   test(`${build} build: a function of the deferred module needed before it has arrived (a form added later) reads it synchronously; the tools go on being served`, () =>
     withPage(async ({ page, context, goto }) => {
       // The fetch after the start is held until the test ends; a second request is answered.
-      let release;
-      const held = new Promise((r) => (release = r));
-      const asked = await watchDeferred(context, async (route, n) => {
-        if (n === 1) await held;
-        return route.continue().catch(() => {});
-      });
+      const { asked, release } = await holdDeferred(context, { firstOnly: true });
       try {
         await goto(await inlinePage(tag));
         await page.evaluate(STARTED);
@@ -163,12 +177,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
 
   test(`${build} build: the session API and the earlier drafts' methods wait for the deferred module (no synchronous read), and the calls after them wait behind them, in order`, () =>
     withPage(async ({ page, context, goto }) => {
-      let release;
-      const held = new Promise((r) => (release = r));
-      const asked = await watchDeferred(context, async (route) => {
-        await held;
-        return route.continue();
-      });
+      const { asked, release, askedFor } = await holdDeferred(context);
       await goto(await inlinePage(tag));
       await page.evaluate(STARTED);
       await page.evaluate(() => {
@@ -184,8 +193,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         mc.provideContext({ tools: [{ name: 'legacy', description: 'L', execute: () => 'l' }] });
         mc.registerTool({ name: 'after', description: 'A', execute: () => 'a' }).then(() => seen.push('registered after'));
       });
-      const deadline = Date.now() + 10_000;
-      while (asked.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await askedFor();
       await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
       // What does not need the deferred module went through; the rest waits, and 'after' with it,
       // and `ready`.
@@ -207,12 +215,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
 
   test(`${build} build: a page with a <form toolname> starts its forms once the deferred module has arrived (no synchronous read); calls made meanwhile and ready wait for them`, () =>
     withPage(async ({ page, context, goto }) => {
-      let release;
-      const held = new Promise((r) => (release = r));
-      const asked = await watchDeferred(context, async (route) => {
-        await held;
-        return route.continue();
-      });
+      const { asked, release, askedFor } = await holdDeferred(context);
       await goto(await inlinePage(`<form toolname="early" tooldescription="A form"><input name="q"></form>${tag}`));
       await page.waitForFunction(() => globalThis[Symbol.for('modelcontext-polyfill')]);
       await page.evaluate(() => {
@@ -223,8 +226,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           .then(() => mc.getTools())
           .then((tools) => seen.push(['getTools', tools.map((t) => t.name).sort()]));
       });
-      const deadline = Date.now() + 10_000;
-      while (asked.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await askedFor();
       await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
       assert.deepEqual(await page.evaluate(() => window.seen), []);
       release();
