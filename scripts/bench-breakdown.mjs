@@ -24,27 +24,27 @@
 //    module (--no-wasm-lazy-compilation), which says what compiling each function on its first
 //    call costs the part of the start after the instantiation.
 // 3. The wasm functions V8 compiled on first call (Liftoff; V8 compiles a module's functions
-//    lazily) during the start, the first requests, the first `tools/call` and then a page's
-//    everyday use of the W3C API and the tab server (a thousand registrations, calls one by one
-//    and at once, invalid arguments, a throwing tool, an unknown tool, a schema the validator
-//    module checks, `executeTool`, `isConnected()` and `modelContextTesting`, an aborted
-//    registration, `unregisterTool`), with the largest
-//    and with what all the phases touched of the module: the part of the core such a page runs,
-//    which the core's first module keeps. From Chromium's --trace-wasm-compilation-times, in a
+//    lazily) during the start, the first requests, the page's registrations with an agent
+//    connected (a thousand tools, a throwing one, a refused duplicate and schema, a schema the
+//    validator module checks, `isConnected()` and `modelContextTesting.listTools()`, an aborted
+//    registration, `unregisterTool`) — the phases the core's first module keeps — then the first
+//    `tools/call` and the calls (an agent's one by one and at once, invalid arguments, a throwing
+//    tool, an unknown tool, a validated one; the page's `getTools` and `executeTool`), which wait
+//    for the deferred module in a page; with the largest. From Chromium's --trace-wasm-compilation-times, in a
 //    Chromium started apart for it, on a copy of dist/ whose core is whole and keeps its names
 //    (the build's target/bindgen/release/modelcontext_glue_bg.named.wasm); the core's compiles
 //    only (the validator module's are left out).
 // 4. What the core's cut weighs: dist/'s two parts (the first module keeps what
 //    polyfill/build/core-first.txt names, scripts/lib/core-split.mjs) beside the whole core cut
 //    as `make build` does at the functions the phases above ran (those of the start and the
-//    first requests, with the first tools/call, of every phase), each compressed as `make size`
+//    first requests, of the kept phases, of every phase), each compressed as `make size`
 //    does (skipped, saying so, where binaryen's wasm-split is not installed).
 //
 //   node scripts/bench-breakdown.mjs        ROUNDS=3, CALLS=2000 (under a minute on 2 cores)
 //   CHURN=1 node scripts/bench-breakdown.mjs  with the floor's three churn columns (1.)
 //   node scripts/bench-breakdown.mjs --write-split-list   (`make split-list`) only the trace of 3.,
 //                                           written as polyfill/build/core-first.txt: the names
-//                                           of the functions every phase ran
+//                                           of the functions the kept phases ran
 //
 // Needs dist/ (make build), node_modules (make deps) and Debian's Chromium. It measures; it does
 // not judge: `make bench` is the comparison of record.
@@ -335,41 +335,109 @@ async function traceCompiles(server, distUrl) {
     await page.goto(server.url('/__breakdown/ours.html'));
     await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
     let from = await quiet();
-    const step = async (name, fn, arg) => {
+    // `keep`: the first module keeps what the phase ran (--write-split-list); the others are
+    // measured beside it (what an agent's calls and the page's own calls of its tools add), and
+    // wait for the deferred module in a page (src/transport/held.rs, polyfill/src/model_context.js).
+    const step = async (name, keep, fn, arg) => {
       await page.evaluate(fn, arg);
       const to = await quiet();
-      phases.push({ name, lines: t.lines.slice(from, to) });
+      phases.push({ name, keep, lines: t.lines.slice(from, to) });
       from = to;
     };
-    await step('start: import → ready → first registerTool', async (src) => {
+    await step('start: import → ready → first registerTool', true, async (src) => {
       const m = await import(src);
       await m.ready;
       await document.modelContext.registerTool({
         name: 'probe',
-        description: 'Echoes a',
+        // (Text that JSON escapes, as real descriptions have: the escapes are kept too.)
+        description: 'Echoes "a" \\ its number — as text,\n\tunchanged \u0001',
         inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
         execute: ({ a }) => String(a),
       });
     }, `${distUrl}/modelcontext.js`);
-    await step('first requests: connect (initialize) + tools/list', async () => {
+    await step('first requests: connect (initialize) + tools/list', true, async () => {
       window.client = new Bench.Client({ name: 'breakdown', version: '1.0.0' });
       await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
       await client.listTools();
     });
-    await step('the first tools/call', async () => {
-      await client.callTool({ name: 'probe', arguments: { a: 1 } });
-    });
-    await step("a page's everyday use: W3C API and tab server", async () => {
+    await step("the page's registrations and synchronous reads, an agent connected; messages held", true, async (dist) => {
       const mc = document.modelContext;
       const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
       const echo = ({ a }) => String(a);
       for (let i = 0; i < 1000; i++) await mc.registerTool({ name: `tool_${i}`, description: `Echoes a (${i})`, inputSchema: schema, execute: echo });
-      const thrower = () => {
-        throw new Error('boom');
+      await mc.registerTool({ name: 'thrower', description: 'Throws', execute: () => { throw new Error('boom'); } });
+      await mc.registerTool({ name: 'probe', description: 'Again', execute: echo }).then(
+        () => { throw new Error('a second tool of the same name was registered'); },
+        () => {},
+      );
+      await mc.registerTool({ name: 'bad', description: 'Bad schema', inputSchema: 'x', execute: echo }).then(() => {}, () => {});
+      // A schema the core does not check itself (a pattern): the validator module loads.
+      const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
+      await mc.registerTool({ name: 'word', description: 'Echoes a lowercase word', inputSchema: word, execute: ({ w }) => w });
+      // (Its load and the schema's compilation, once the module has arrived: the phase's quiet
+      // wait follows.)
+      while (!performance.getEntriesByType('resource').some((r) => /modelcontext_validator\.wasm$/.test(r.name))) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // The synchronous reads a page or an agent makes: isConnected(), modelContextTesting.
+      if (!mc.isConnected() || !navigator.modelContextTesting.listTools().length) throw new Error('not serving');
+      const aborted = new AbortController();
+      await mc.registerTool({ name: 'scoped', description: 'Scoped', execute: echo }, { signal: aborted.signal });
+      aborted.abort();
+      mc.unregisterTool('tool_1');
+      // A schema with every keyword the core checks itself, compiled at registration, and its
+      // tool unregistered both ways (its schema dropped with it: the 1,000 above share one).
+      const rich = {
+        type: 'object',
+        description: 'Every plain keyword',
+        properties: {
+          s: { type: 'string', minLength: 1, maxLength: 80, format: 'email', default: 'a@b.c', examples: ['x@y.z'] },
+          i: { type: 'integer', minimum: 0, maximum: 10, exclusiveMaximum: 11, multipleOf: 2 },
+          n: { type: ['number', 'null'], exclusiveMinimum: 0 },
+          b: { type: 'boolean', const: true },
+          e: { enum: ['x', 'y', 1, null] },
+          a: { type: 'array', items: { type: 'string' }, minItems: 0, maxItems: 3, uniqueItems: true },
+          o: { type: 'object', properties: { p: { $ref: '#/$defs/day' } }, additionalProperties: false, minProperties: 0, maxProperties: 2 },
+          u: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+          x: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+          y: { allOf: [{ type: 'object' }], not: { type: 'null' } },
+          c: { if: { type: 'string' }, then: { minLength: 1 }, else: { type: 'number' } },
+        },
+        required: ['s'],
+        $defs: { day: { type: 'string', enum: ['mon', 'tue'] } },
       };
-      await mc.registerTool({ name: 'thrower', description: 'Throws', execute: thrower });
+      const richScope = new AbortController();
+      await mc.registerTool({ name: 'rich', description: 'Rich', inputSchema: rich, execute: echo }, { signal: richScope.signal });
+      richScope.abort();
+      await mc.registerTool({ name: 'rich', description: 'Rich', inputSchema: structuredClone(rich), execute: echo });
+      mc.unregisterTool('rich');
       await client.listTools();
-      for (let i = 0; i < 50; i++) await client.callTool({ name: `tool_${i}`, arguments: { a: i } });
+      // The gate a core cut in two closes while its deferred module is on its way
+      // (src/transport/held.rs; this core is whole, so its loader leaves it open): an agent's
+      // requests held, refused once the module could not be had (discovery still served), and
+      // held again, then delivered as when it has arrived.
+      const glue = await import(`${dist}/modelcontext_glue.js`);
+      const pause = () => new Promise((r) => setTimeout(r, 50));
+      const refused = (p) => p.then(() => false, () => true);
+      glue.holdForDeferred();
+      const held = refused(client.callTool({ name: 'probe', arguments: { a: 1 } }));
+      await pause();
+      glue.deferredFailed('the deferred module could not be had: "HTTP 404" \\ — a trace\n');
+      if (!(await held) || !(await refused(client.callTool({ name: 'probe', arguments: { a: 1 } })))) throw new Error('a tools/call was not refused');
+      await client.listTools();
+      glue.holdForDeferred();
+      await client.transport.send({ jsonrpc: '2.0', id: 'unasked', result: {} });
+      const pinged = client.ping();
+      await pause();
+      while (glue.deliverHeld());
+      await pinged;
+    }, distUrl);
+    await step('the first tools/call', false, async () => {
+      await client.callTool({ name: 'probe', arguments: { a: 1 } });
+    });
+    await step("calls: an agent's (one by one, at once, refused, throwing, unknown, validated) and the page's", false, async () => {
+      const mc = document.modelContext;
+      for (let i = 0; i < 50; i++) await client.callTool({ name: `tool_${i + 2}`, arguments: { a: i } });
       await Promise.all(Array.from({ length: 200 }, (_, i) => client.callTool({ name: 'probe', arguments: { a: i } })));
       const refused = await client.callTool({ name: 'probe', arguments: { a: 'x' } });
       const thrown = await client.callTool({ name: 'thrower', arguments: {} });
@@ -380,13 +448,8 @@ async function traceCompiles(server, distUrl) {
         },
         () => {},
       );
-      // A schema the core does not check itself (a pattern): the validator module loads.
-      const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
-      await mc.registerTool({ name: 'word', description: 'Echoes a lowercase word', inputSchema: word, execute: ({ w }) => w });
       const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
       if (words[0].isError || !words[1].isError) throw new Error('the validator did not check the pattern');
-      // The synchronous reads a page or an agent makes: isConnected(), modelContextTesting.
-      if (!mc.isConnected() || !navigator.modelContextTesting.listTools().length) throw new Error('not serving');
       await navigator.modelContextTesting.executeTool('probe', '{"a":1}');
       const [probe] = (await mc.getTools()).filter((t) => t.name === 'probe');
       for (let i = 0; i < 20; i++) await mc.executeTool(probe, { a: i });
@@ -396,11 +459,6 @@ async function traceCompiles(server, distUrl) {
         },
         () => {},
       );
-      const aborted = new AbortController();
-      await mc.registerTool({ name: 'scoped', description: 'Scoped', execute: echo }, { signal: aborted.signal });
-      aborted.abort();
-      mc.unregisterTool('tool_1');
-      await client.listTools();
     });
   } finally {
     await t.close();
@@ -409,7 +467,7 @@ async function traceCompiles(server, distUrl) {
   // validator module compiles its own functions when a schema needs it.
   const parsed = phases.map((p) => p.lines.map(parseCompile).filter(Boolean));
   const core = parsed.flat()[0]?.module;
-  return phases.map((p, i) => ({ name: p.name, compiles: parsed[i].filter((c) => c.module === core) }));
+  return phases.map((p, i) => ({ name: p.name, keep: p.keep, compiles: parsed[i].filter((c) => c.module === core) }));
 }
 
 /** A trace line: the module (V8's address of it), the function's index, the tier, µs, body bytes. */
@@ -455,20 +513,23 @@ function printSplit(imported, sets) {
 
 /**
  * Writes CORE_KEEP_LIST: the names (without their hashes) of the functions the trace saw run in
- * every phase, which `make build` keeps in the core's first module.
+ * its kept phases, which `make build` keeps in the core's first module.
  */
 async function writeKeepList(server) {
   const named = namedDist();
   const distUrl = `/${path.relative(REPO_ROOT, named.dir).split(path.sep).join('/')}`;
-  const phases = await traceCompiles(server, distUrl);
+  const phases = (await traceCompiles(server, distUrl)).filter((p) => p.keep);
   const ran = new Set(phases.flatMap((p) => p.compiles.map((c) => c.index)));
   const names = [...new Set([...ran].map((i) => named.names.get(i)).filter(Boolean))].sort();
   const header = [
     '# The functions the core\'s first module keeps (scripts/lib/core-split.mjs): those a page\'s',
-    '# everyday use ran, by their names. Written by `make split-list`',
-    '# (scripts/bench-breakdown.mjs --write-split-list) from the phases of its compile trace:',
+    '# start, its registrations and an agent\'s discovery ran, by their names. Written by',
+    '# `make split-list` (scripts/bench-breakdown.mjs --write-split-list) from the phases of its',
+    '# compile trace:',
     ...phases.map((p) => `#   ${p.name}`),
-    '# The core\'s functions without a name are kept too. The rest are in the deferred module.',
+    '# The core\'s functions without a name are kept too. The rest are in the deferred module; what',
+    '# runs them waits for it (tool calls, src/transport/held.rs; the page\'s calls of its tools,',
+    '# polyfill/src/model_context.js).',
   ];
   fs.writeFileSync(CORE_KEEP_LIST, `${[...header, ...names].join('\n')}\n`);
   console.log(`bench-breakdown: ${path.relative(REPO_ROOT, CORE_KEEP_LIST)}: ${names.length} names (${ran.size} functions ran)`);
@@ -550,9 +611,10 @@ async function main() {
     }
 
     const ran = (n) => new Set(compiled.slice(0, n).flat().map((c) => c.index));
+    const kept = new Set(compiled.filter((_, i) => phases[i].keep).flat().map((c) => c.index));
     printSplit(imported, [
       ['the start and the first requests (tools listable)', ran(2)],
-      ['those and the first tools/call', ran(3)],
+      ['the phases kept (the split list)', kept],
       ['every phase above', ran(phases.length)],
     ]);
   } finally {

@@ -1,9 +1,10 @@
 // The core's deferred module: the build cuts the core wasm in two (scripts/lib/core-split.mjs),
-// a first module with what a page's everyday use runs and a deferred one with the rest (other
-// transports, the session API, the declarative forms' work, the legacy methods, the Tasks and
-// Skills extensions…). The deferred module is fetched and instantiated once the core has started.
-// Until then the page's calls of it wait for it (polyfill/src/model_context.js, install.js);
-// anything else of it that runs before then reads it synchronously. Moves bytes only.
+// a first module with what a page's start, its registrations and an agent's discovery run and a
+// deferred one with the rest (tool calls, other transports, the session API, the declarative
+// forms' work, the legacy methods, the Tasks and Skills extensions…). The deferred module is fetched and instantiated once the core has started.
+// Until then the page's calls of it wait for it (polyfill/src/model_context.js, install.js), and
+// so do agents' messages other than discovery (src/transport/held.rs); anything else of it that
+// runs before then reads it synchronously. Moves bytes only.
 
 /**
  * Sets up the deferred module of the core `module` (compiled; instantiated by `glue`) at `url`
@@ -32,6 +33,22 @@ function __mcpDeferCore(glue, module, url, configured) {
   arrived.catch((e) => {
     console.warn(`${e.message} (the part of the core a page uses less${url ? '; it is asked for again when first needed' : ''})`);
   });
+  // Agents' messages other than discovery wait for it too (src/transport/held.rs), then go in
+  // the order they came, each on its own (one that fails does not take the others with it); when
+  // it could not be had, the requests among them are answered with the reason.
+  glue.holdForDeferred();
+  arrived.then(
+    () => {
+      for (;;) {
+        try {
+          if (!glue.deliverHeld()) return;
+        } catch (e) {
+          console.error(`modelcontext-polyfill: an agent's message held for ${what} failed: ${(e && e.message) || e}`);
+        }
+      }
+    },
+    (e) => glue.deferredFailed(String((e && e.message) || e)),
+  );
   return arrived;
 }
 

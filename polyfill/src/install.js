@@ -118,9 +118,9 @@ function install(env) {
     const testing = {
       listTools: () => call(mc, 'value', 'listTools', (e) => e.testingListTools(), []),
       executeTool: (name, inputArgsJson) =>
-        call(mc, 'promise', 'executeTool', (e) => e.testingExecuteTool(name, inputArgsJson)),
+        call(mc, 'promise', 'executeTool', (e) => e.testingExecuteTool(name, inputArgsJson), undefined, true),
       registerToolsChangedCallback: (cb) =>
-        call(mc, 'void', 'registerToolsChangedCallback', (e) => e.testingRegisterToolsChangedCallback(cb)),
+        call(mc, 'void', 'registerToolsChangedCallback', (e) => e.testingRegisterToolsChangedCallback(cb), undefined, true),
     };
     Object.defineProperty(testingHome, 'modelContextTesting', {
       get() {

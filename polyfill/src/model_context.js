@@ -157,12 +157,12 @@ function __mcpDefineModelContext() {
     }
 
     getTools(options = undefined) {
-      return settled(promising(this, (e) => e.getTools(options)));
+      return settled(promising(this, (e) => e.getTools(options), true));
     }
 
     executeTool(tool, inputObject = undefined, options = undefined) {
       const opts = relayed(this, options);
-      return settled(promising(this, (e) => e.executeTool(tool, inputObject, opts)));
+      return settled(promising(this, (e) => e.executeTool(tool, inputObject, opts), true));
     }
 
     // (And the MCP TypeScript SDK's registerResource(name, uriOrTemplate, config, read) and
@@ -327,10 +327,10 @@ function __mcpDefineModelContext() {
 
   // A call shaped like the operations above, for the other objects the installer makes
   // (modelContextTesting): `mode` is 'promise', 'void' or 'value' (with `pending`, its value
-  // before the engine exists).
-  function call(mc, mode, what, fn, pending = undefined) {
-    if (mode === 'promise') return settled(promising(mc, fn));
-    if (mode === 'void') return voiding(mc, what, fn);
+  // before the engine exists); `later` as above (a promise or void operation).
+  function call(mc, mode, what, fn, pending = undefined, later = false) {
+    if (mode === 'promise') return settled(promising(mc, fn, later));
+    if (mode === 'void') return voiding(mc, what, fn, later);
     const e = direct(slotOf(mc));
     return e ? fn(e) : pending;
   }

@@ -12,7 +12,8 @@ export const DIST_DIR = path.join(REPO_ROOT, 'dist');
 export const VALIDATOR_SUITE_WASM = path.join(REPO_ROOT, 'target', 'validator-suite', 'modelcontext_validator.wasm');
 
 // The functions the core's first module keeps (scripts/lib/core-split.mjs): their names, one
-// per line. `make split-list` writes it from what a page's everyday use runs.
+// per line. `make split-list` writes it from what a page's start, its registrations and an
+// agent's discovery run.
 export const CORE_KEEP_LIST = path.join(REPO_ROOT, 'polyfill', 'build', 'core-first.txt');
 
 /** Read a `key = "value"` from a TOML section (enough for Cargo.toml's [package]). */

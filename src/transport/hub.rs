@@ -10,13 +10,14 @@ use super::guard::{
     limit_error, message_text, refuse_oversize, request_id_of, warn_dropping, Admit, Bucket,
     Security, Text,
 };
+use super::held;
 use super::served::Claim;
 use super::Running;
 use crate::js;
 use crate::js::Listener;
 use crate::protocol::error_codes::PARSE_ERROR;
-use crate::protocol::jsonrpc::{self, ErrorObject};
-use crate::server::{Incoming, Replaced, Sent, Server, SessionChain, SharedText};
+use crate::protocol::jsonrpc::{self, ErrorObject, RequestId};
+use crate::server::{Incoming, Replaced, Sent, Server, ServerError, SessionChain, SharedText};
 
 /// Posts one outgoing JSON-RPC message (a JS object) to a peer.
 pub type Reply = Rc<dyn Fn(&JsValue)>;
@@ -262,19 +263,37 @@ impl Hub {
             Some(_) if has_id => Incoming::Request,
             _ => Incoming::Other,
         };
-        match message_text(payload, max) {
-            Text::Fits(text) => chain.receive(&text, incoming),
-            Text::TooBig(n) => refuse_oversize(payload, max, n, |m| reply(m)),
-            // Cycles, BigInts, a throwing toJSON: not JSON, so not a message.
-            Text::NotJson if self.rules.answer_malformed => reply(&parse_error(
-                "Parse error: the payload has no JSON representation".into(),
-            )),
-            Text::Threw(e) if self.rules.answer_malformed => reply(&parse_error(format!(
-                "Parse error: the payload cannot be serialized as JSON: {}",
-                js::error_message(&e)
-            ))),
-            Text::NotJson | Text::Threw(_) => {}
-        }
+        // While the core's deferred module is on its way, all but discovery waits for it; a
+        // request is refused, naming why, when it could not be had.
+        let answer_malformed = self.rules.answer_malformed;
+        let payload = payload.clone();
+        let refuse = {
+            let (reply, method) = (reply.clone(), method.clone());
+            move |why: &str| {
+                if has_id || is_batch {
+                    reply(&unserved(id.as_ref(), method.as_deref(), why));
+                }
+            }
+        };
+        held::deliver_or_hold(
+            method.as_deref(),
+            move || {
+                match message_text(&payload, max) {
+                    Text::Fits(text) => chain.receive(&text, incoming),
+                    Text::TooBig(n) => refuse_oversize(&payload, max, n, |m| reply(m)),
+                    // Cycles, BigInts, a throwing toJSON: not JSON, so not a message.
+                    Text::NotJson if answer_malformed => reply(&parse_error(
+                        "Parse error: the payload has no JSON representation".into(),
+                    )),
+                    Text::Threw(e) if answer_malformed => reply(&parse_error(format!(
+                        "Parse error: the payload cannot be serialized as JSON: {}",
+                        js::error_message(&e)
+                    ))),
+                    Text::NotJson | Text::Threw(_) => {}
+                }
+            },
+            refuse,
+        );
     }
 
     pub fn is_closed(&self) -> bool {
@@ -323,6 +342,15 @@ impl Hub {
 }
 
 /// A JSON-RPC parse error (`id` unknown, so absent) as a JS object.
+/// The answer to a request the core's deferred module was needed for and could not be had.
+fn unserved(id: Option<&RequestId>, method: Option<&str>, why: &str) -> JsValue {
+    let what = method.unwrap_or("This message");
+    js::from_json(&jsonrpc::failure(
+        id,
+        ServerError::Internal(format!("{what} cannot be served: {why}")).to_error_object(None),
+    ))
+}
+
 fn parse_error(message: String) -> JsValue {
     js::from_json(&jsonrpc::failure(
         None,

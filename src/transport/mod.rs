@@ -15,7 +15,8 @@
 //! `{ type, … }` or a transport object made with one of the classes in `classes.rs`.
 //! `kinds.rs` is the one table of kinds and the [`kinds::ServerTransport`] trait each
 //! kind's options implement.
-//! `guard.rs` holds the shared security options, `hub.rs` the per-peer sessions, `served.rs`
+//! `guard.rs` holds the shared security options, `hub.rs` the per-peer sessions (`held.rs`: what
+//! waits for the core's deferred module), `served.rs`
 //! the realm-wide record of what is served (JS helpers and drop-guards are in `crate::js`).
 
 pub mod broadcast;
@@ -24,6 +25,7 @@ pub mod emitter;
 pub mod event;
 pub mod extension;
 pub mod guard;
+pub mod held;
 pub mod hub;
 pub mod iframe;
 pub mod kinds;

@@ -1,9 +1,11 @@
 // The core's deferred module (polyfill/src/deferred.js, scripts/lib/core-split.mjs): the file
-// builds load the core wasm in two, a first module with what a page's everyday use runs and a
-// deferred one, fetched once the core has started. A page's everyday use never waits for the
-// deferred module; a function of it needed before it has arrived reads it synchronously; a page
-// with a <form toolname> starts its forms once it has arrived; when it cannot be had, the console
-// says why and the first module's work goes on.
+// builds load the core wasm in two, a first module with what a page's start, its registrations
+// and an agent's discovery run and a deferred one, fetched once the core has started. Those never
+// wait for the deferred module; calls (an agent's tools/call, the page's executeTool) and the
+// session API wait for it, an agent's requests refused with the reason when it cannot be had; a
+// function of it needed otherwise before it has arrived reads it synchronously; a page with a
+// <form toolname> starts its forms once it has arrived; when it cannot be had, the console says
+// why and the first module's work goes on.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,45 +33,71 @@ const BUILDS = {
   ESM: `${HELPERS}<script type="module">import '/dist/modelcontext.js';</script>`,
 };
 const READY = () => globalThis[Symbol.for('modelcontext-polyfill')].ready;
-// The core's first part is there (the engine serves): `ready` waits for the deferred part too.
-const STARTED = () => document.modelContext.getTools();
+// The core's first part is there (the engine exists, its transport classes with it): `ready`
+// waits for the deferred part too.
+const STARTED = () =>
+  __until(() => Object.keys(globalThis[Symbol.for('modelcontext-polyfill')]?.transports ?? {}).length > 0, 'the engine', 10_000);
 
-// What a page's everyday use of the W3C API and the tab server asks of the core (the phases of
-// `make split-list`): registrations, a listing, calls valid, invalid, throwing and unknown, at
-// once and one by one, a schema the validator module checks, isConnected() and
-// modelContextTesting, executeTool, an aborted registration, unregisterTool.
-const EVERYDAY = async () => {
+// What the first module serves alone (the kept phases of `make split-list`): the page's
+// registrations (fifty tools, a throwing tool, a schema the validator module checks, an aborted
+// one, one of its own schema, unregisterTool), an agent's connection and listings, isConnected()
+// and modelContextTesting.listTools().
+const FIRST = async () => {
   const mc = document.modelContext;
   const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
   for (let i = 0; i < 50; i++) await mc.registerTool({ name: `t${i}`, description: `T${i}`, inputSchema: schema, execute: ({ a }) => String(a) });
   await mc.registerTool({ name: 'thrower', description: 'Throws', execute: () => { throw new Error('boom'); } });
-  const client = new Bench.Client({ name: 'everyday', version: '1.0.0' });
+  window.client = new Bench.Client({ name: 'everyday', version: '1.0.0' });
   await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
   const listed = (await client.listTools()).tools.length;
-  const one = await client.callTool({ name: 't1', arguments: { a: 1 } });
-  const many = await Promise.all(Array.from({ length: 20 }, (_, i) => client.callTool({ name: `t${i}`, arguments: { a: i } })));
-  const invalid = await client.callTool({ name: 't1', arguments: { a: 'x' } });
-  const thrown = await client.callTool({ name: 'thrower', arguments: {} });
-  const unknown = await client.callTool({ name: 'nope', arguments: {} }).then((r) => r.isError, () => true);
   const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
   await mc.registerTool({ name: 'word', description: 'W', inputSchema: word, execute: ({ w }) => w });
-  const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
-  const pattern = [words[0].content[0].text, words[1].isError];
-  const serving = mc.isConnected() && navigator.modelContextTesting.listTools().length === 52 &&
-    (await navigator.modelContextTesting.executeTool('t3', '{"a":3}')) === '3';
-  const [t2] = (await mc.getTools()).filter((t) => t.name === 't2');
-  const executed = await mc.executeTool(t2, { a: 7 });
+  const serving = mc.isConnected() && navigator.modelContextTesting.listTools().length === 52;
   const aborted = new AbortController();
   await mc.registerTool({ name: 'scoped', description: 'S', execute: () => 's' }, { signal: aborted.signal });
   aborted.abort();
   mc.unregisterTool('t0');
+  // A tool of its own schema (keywords the core checks itself, a description JSON escapes),
+  // listed, then unregistered (the schema dropped with it).
+  const own = {
+    type: 'object',
+    properties: {
+      day: { enum: ['mon', 'tue'] },
+      tags: { type: 'array', items: { type: 'string', maxLength: 10 }, maxItems: 3 },
+      at: { type: 'object', properties: { h: { type: 'integer', minimum: 0, maximum: 23 } }, required: ['h'] },
+      note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+    },
+    required: ['day'],
+  };
+  await mc.registerTool({ name: 'own', description: 'Books a "day" — or not\n', inputSchema: own, execute: () => 'o' });
+  const ownListed = (await client.listTools()).tools.some((t) => t.name === 'own' && t.description.startsWith('Books a "day"'));
+  mc.unregisterTool('own');
   const after = (await client.listTools()).tools.length;
+  return { listed, serving, ownListed, after };
+};
+const FIRST_RESULT = { listed: 51, serving: true, ownListed: true, after: 51 };
+
+// The calls, which wait for the deferred module: an agent's (valid, invalid, throwing, unknown,
+// at once and one by one, a pattern the validator module checks) and the page's
+// (modelContextTesting.executeTool, getTools, executeTool). After FIRST.
+const CALLS = async () => {
+  const mc = document.modelContext;
+  const one = await client.callTool({ name: 't1', arguments: { a: 1 } });
+  const many = await Promise.all(Array.from({ length: 20 }, (_, i) => client.callTool({ name: `t${i + 1}`, arguments: { a: i } })));
+  const invalid = await client.callTool({ name: 't1', arguments: { a: 'x' } });
+  const thrown = await client.callTool({ name: 'thrower', arguments: {} });
+  const unknown = await client.callTool({ name: 'nope', arguments: {} }).then((r) => r.isError, () => true);
+  const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
+  const pattern = [words[0].content[0].text, words[1].isError];
+  const testing = await navigator.modelContextTesting.executeTool('t3', '{"a":3}');
+  const [t2] = (await mc.getTools()).filter((t) => t.name === 't2');
+  const executed = await mc.executeTool(t2, { a: 7 });
   return {
-    listed, one: one.content[0].text, many: many.every((r, i) => r.content[0].text === String(i)),
-    invalid: invalid.isError, thrown: thrown.isError, unknown, pattern, serving, executed, after,
+    one: one.content[0].text, many: many.every((r, i) => r.content[0].text === String(i)),
+    invalid: invalid.isError, thrown: thrown.isError, unknown, pattern, testing, executed,
   };
 };
-const EVERYDAY_RESULT = { listed: 51, one: '1', many: true, invalid: true, thrown: true, unknown: true, pattern: ['ok', true], serving: true, executed: '7', after: 51 };
+const CALLS_RESULT = { one: '1', many: true, invalid: true, thrown: true, unknown: true, pattern: ['ok', true], testing: '3', executed: '7' };
 
 /** A page with the bench page's client (the official client over MCP-B's TabClientTransport). */
 function clientPage(tag) {
@@ -117,20 +145,53 @@ test('the file builds ship the core in two: the first module imports a placehold
 });
 
 for (const [build, tag] of Object.entries(BUILDS)) {
-  test(`${build} build: a page's everyday use runs in the first module alone (the deferred module answering 404: no second request), then the console says why it is missing`, () =>
+  test(`${build} build: a page's start, its registrations and an agent's discovery run in the first module alone (the deferred module answering 404: no second request); an agent's tools/call is refused naming the module, and discovery goes on; the console says why it is missing`, () =>
     withPage(async ({ page, context, goto, consoleMessages }) => {
       const asked = await watchDeferred(context, (route) => route.fulfill({ status: 404, body: 'not here' }));
       await goto(await clientPage(tag));
       await page.waitForFunction(() => window.Bench && document.modelContext);
       await page.evaluate(READY);
-      assert.deepEqual(await page.evaluate(EVERYDAY), EVERYDAY_RESULT);
+      assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
       // One request: the fetch after the start. A second (a synchronous one) would mean that the
-      // everyday use ran a function of the deferred module: polyfill/build/core-first.txt is
-      // behind the code (`make split-list`).
-      assert.deepEqual(asked, ['fetch'], 'the everyday use needed the deferred module: run make split-list');
+      // first module's work ran a function of the deferred module: polyfill/build/core-first.txt
+      // is behind the code (`make split-list`).
+      assert.deepEqual(asked, ['fetch'], 'the first module needed the deferred module: run make split-list');
+      const r = await page.evaluate(async () => ({
+        call: await client.callTool({ name: 't1', arguments: { a: 1 } }).then(() => 'answered', (e) => e.message),
+        listed: (await client.listTools()).tools.length,
+      }));
+      assert.match(r.call, /tools\/call cannot be served: .*the core's deferred module .*modelcontext_deferred\.wasm could not be loaded: HTTP 404/);
+      assert.equal(r.listed, 51);
+      assert.deepEqual(asked, ['fetch'], 'the refused call read the deferred module');
       const warning = consoleMessages.find((m) => m.type === 'warning' && m.text.includes(DEFERRED));
       assert.ok(warning, consoleMessages.map((m) => m.text).join('\n'));
       assert.match(warning.text, /the core's deferred module .*modelcontext_deferred\.wasm could not be loaded: HTTP 404.*modelContextPolyfillConfig\.deferredUrl/);
+    }));
+
+  test(`${build} build: while the deferred module is on its way the page registers and an agent lists (FIRST), and the calls wait, then are answered without a synchronous read, the page's getTools too; everything works after it`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const { asked, release } = await holdDeferred(context);
+      await goto(await clientPage(tag));
+      await page.waitForFunction(() => window.Bench && document.modelContext);
+      await page.evaluate(STARTED);
+      assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
+      await page.evaluate(() => {
+        window.seen = [];
+        client.callTool({ name: 't1', arguments: { a: 1 } }).then((r) => seen.push(`call ${r.content[0].text}`));
+        client.callTool({ name: 't2', arguments: { a: 'x' } }).then((r) => seen.push(`invalid ${r.isError}`));
+        document.modelContext.getTools().then((tools) => seen.push(`getTools ${tools.length}`));
+      });
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      assert.deepEqual(await page.evaluate(() => window.seen), []);
+      release();
+      await page.waitForFunction(() => window.seen.length === 3);
+      const seen = await page.evaluate(() => window.seen);
+      // (Delivered in order; the refusal of the invalid call is answered before the tool's
+      // promise has settled.)
+      assert.deepEqual(seen.filter((s) => !s.startsWith('getTools')).sort(), ['call 1', 'invalid true']);
+      assert.ok(seen.includes('getTools 51'), JSON.stringify(seen));
+      assert.deepEqual(await page.evaluate(CALLS), CALLS_RESULT);
+      assert.deepEqual(asked, ['fetch']);
     }));
 
   test(`${build} build: the deferred module is fetched once after the start, and what it holds works (a form added later is a tool, the legacy provideContext)`, () =>
@@ -158,18 +219,18 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       try {
         await goto(await inlinePage(tag));
         await page.evaluate(STARTED);
-        const r = await page.evaluate(async () => {
+        const tools = await page.evaluate(async () => {
           const mc = document.modelContext;
           await mc.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
           __addForm('later');
           await __until(() => navigator.modelContextTesting.listTools().length === 2, 'the form', 5000);
-          return {
-            tools: navigator.modelContextTesting.listTools().map((t) => t.name).sort(),
-            called: await navigator.modelContextTesting.executeTool('first', '{}'),
-          };
+          return navigator.modelContextTesting.listTools().map((t) => t.name).sort();
         });
-        assert.deepEqual(r, { tools: ['first', 'later'], called: 'f' });
+        assert.deepEqual(tools, ['first', 'later']);
         assert.deepEqual(asked, ['fetch', 'xhr']);
+        // (A call waits for the fetch, which the read does not settle.)
+        release();
+        assert.equal(await page.evaluate(() => navigator.modelContextTesting.executeTool('first', '{}')), 'f');
       } finally {
         release();
       }

@@ -1,0 +1,130 @@
+//! Agents' messages held while the core's deferred module is on its way.
+//!
+//! `make build` cuts the core wasm in two (`scripts/lib/core-split.mjs`): a first module with
+//! what a page's start, its own registrations and an agent's discovery run, and a deferred
+//! module with the rest, fetched once the core has started (`polyfill/src/deferred.js`). A
+//! function of the deferred module that runs before it has arrived reads it synchronously,
+//! which blocks the page while it downloads. So while it is on its way every [`Hub`] delivers
+//! an agent's discovery (`initialize`, `notifications/initialized`, `ping`, `tools/list`) at
+//! once and holds anything else (`tools/call`, resources, prompts, tasks, responses, batches,
+//! malformed messages) until it has arrived; a message that comes after a held one is held too,
+//! so every peer's messages reach its session in the order they came.
+//!
+//! The gate is open unless the loader closes it ([`hold_for_deferred`], for a core cut in
+//! two), so a whole core (the inline builds) and the crate's own tests never hold anything.
+//! Once the deferred module has arrived the loader calls [`deliver_held`] until nothing is
+//! left, one message a call, so that one failing message does not take the others with it; the
+//! gate is open again. When it could not be had ([`deferred_failed`]) the held requests, and
+//! every later one the first module cannot serve, are answered with an error naming why
+//! (instead of reading it synchronously again, which would block the page for a module that has
+//! just failed to arrive); discovery goes on being served.
+//!
+//! [`Hub`]: super::hub::Hub
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use wasm_bindgen::prelude::*;
+
+/// One message held: delivered once the deferred module has arrived, or refused (with why)
+/// when it could not be had.
+pub(crate) struct Held {
+    deliver: Box<dyn FnOnce()>,
+    refuse: Box<dyn FnOnce(&str)>,
+}
+
+enum Gate {
+    Open,
+    /// The deferred module is on its way; the messages held meanwhile, in order.
+    Holding(VecDeque<Held>),
+    /// It could not be had, for this reason.
+    Failed(String),
+}
+
+thread_local! {
+    static GATE: RefCell<Gate> = const { RefCell::new(Gate::Open) };
+}
+
+/// The methods the first module serves while the deferred module is on its way.
+fn is_discovery(method: &str) -> bool {
+    matches!(
+        method,
+        "initialize" | "notifications/initialized" | "ping" | "tools/list"
+    )
+}
+
+/// Runs `deliver` (one incoming message of `method`, `None` for anything that is not a request
+/// or notification) now, or holds it until the deferred module has arrived, or calls `refuse`
+/// with the reason it could not be had: see the module's documentation.
+pub(crate) fn deliver_or_hold(
+    method: Option<&str>,
+    deliver: impl FnOnce() + 'static,
+    refuse: impl FnOnce(&str) + 'static,
+) {
+    let discovery = method.is_some_and(is_discovery);
+    let now = GATE.with(|g| match &*g.borrow() {
+        Gate::Open => Ok(true),
+        Gate::Holding(queue) => Ok(queue.is_empty() && discovery),
+        Gate::Failed(_) if discovery => Ok(true),
+        Gate::Failed(why) => Err(why.clone()),
+    });
+    // (Outside the borrow: a delivery may send answers that bring further messages.)
+    match now {
+        Ok(true) => deliver(),
+        Ok(false) => GATE.with(|g| {
+            if let Gate::Holding(queue) = &mut *g.borrow_mut() {
+                queue.push_back(Held {
+                    deliver: Box::new(deliver),
+                    refuse: Box::new(refuse),
+                });
+            }
+        }),
+        Err(why) => refuse(&why),
+    }
+}
+
+/// Closes the gate: the core's deferred module is on its way (the loader, for a core cut in
+/// two, before any transport exists).
+#[wasm_bindgen(js_name = holdForDeferred)]
+pub fn hold_for_deferred() {
+    GATE.with(|g| *g.borrow_mut() = Gate::Holding(VecDeque::new()));
+}
+
+/// The deferred module has arrived: delivers the first held message and returns whether
+/// another is left; when none is, opens the gate.
+#[wasm_bindgen(js_name = deliverHeld)]
+pub fn deliver_held() -> bool {
+    let next = GATE.with(|g| {
+        let mut gate = g.borrow_mut();
+        let next = match &mut *gate {
+            Gate::Holding(queue) => queue.pop_front(),
+            _ => None,
+        };
+        if next.is_none() {
+            *gate = Gate::Open;
+        }
+        next
+    });
+    match next {
+        Some(held) => {
+            (held.deliver)();
+            true
+        }
+        None => false,
+    }
+}
+
+/// The deferred module could not be had (`why`): the held messages are refused, and so is
+/// every later one the first module cannot serve.
+#[wasm_bindgen(js_name = deferredFailed)]
+pub fn deferred_failed(why: String) {
+    let held =
+        GATE.with(
+            |g| match std::mem::replace(&mut *g.borrow_mut(), Gate::Failed(why.clone())) {
+                Gate::Holding(queue) => queue,
+                _ => VecDeque::new(),
+            },
+        );
+    for h in held {
+        (h.refuse)(&why);
+    }
+}
