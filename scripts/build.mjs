@@ -55,7 +55,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
-import { wasmSplitTool, readKeepList, keptFunctions, splitCore, withoutNames } from './lib/core-split.mjs';
+import { wasmSplitTool, readKeepList, keptFunctions, splitCore, withoutNames, CORE_APART } from './lib/core-split.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -548,7 +548,8 @@ let coreDeferred = null;
 if (DEV) {
   wasmBytes = optimize(web.wasmPath, GLUE_NAME, 'core');
 } else {
-  const opt = ['-Oz', ...WASM_OPT_FEATURES, '-g', '--strip-producers'];
+  // (The --no-inline marks go before -Oz: wasm-opt runs its passes in the order given.)
+  const opt = [...CORE_APART.map((p) => `--no-inline=${p}`), '-Oz', ...WASM_OPT_FEATURES, '-g', '--strip-producers'];
   reuse(web.wasmPath, coreNamed, opt.join(' '), () =>
     step('wasm-opt -Oz (core, names kept)', () => run(WASM_OPT, [...opt, web.wasmPath, '-o', coreNamed])));
   const whole = path.join(bindgenRoot, `${GLUE_NAME}_bg.opt.wasm`);

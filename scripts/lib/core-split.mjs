@@ -38,6 +38,13 @@ export function baseName(name) {
 }
 
 /**
+ * The functions of the core `wasm-opt` must not inline into their callers (`--no-inline`
+ * patterns): the Rust code keeps them apart (`#[inline(never)]`) so that what a page runs first
+ * does not carry them, and binaryen would inline them again where they have one caller.
+ */
+export const CORE_APART = ['*::methods::dispatch_other::*'];
+
+/**
  * The names of a keep list: one per line, `#` starting a comment line.
  * @param {string} file
  */
