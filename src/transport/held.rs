@@ -52,33 +52,48 @@ fn is_discovery(method: &str) -> bool {
     )
 }
 
-/// Runs `deliver` (one incoming message of `method`, `None` for anything that is not a request
-/// or notification) now, or holds it until the deferred module has arrived, or calls `refuse`
-/// with the reason it could not be had: see the module's documentation.
-pub(crate) fn deliver_or_hold(
-    method: Option<&str>,
-    deliver: impl FnOnce() + 'static,
-    refuse: impl FnOnce(&str) + 'static,
-) {
-    let discovery = method.is_some_and(is_discovery);
-    let now = GATE.with(|g| match &*g.borrow() {
-        Gate::Open => Ok(true),
-        Gate::Holding(queue) => Ok(queue.is_empty() && discovery),
-        Gate::Failed(_) if discovery => Ok(true),
-        Gate::Failed(why) => Err(why.clone()),
+/// What becomes of an incoming message ([`admit`]).
+pub(crate) enum Admission {
+    /// Delivered now.
+    Now,
+    /// Held ([`hold`]) until the deferred module has arrived.
+    Hold,
+    /// Refused: the deferred module could not be had, for this reason.
+    Refused(String),
+}
+
+/// What becomes of one incoming message of `method` (`None` for anything that is not a request
+/// or notification): see the module's documentation.
+pub(crate) fn admit(method: Option<&str>) -> Admission {
+    GATE.with(|g| match &*g.borrow() {
+        Gate::Open => Admission::Now,
+        Gate::Holding(queue) if queue.is_empty() && method.is_some_and(is_discovery) => {
+            Admission::Now
+        }
+        Gate::Holding(_) => Admission::Hold,
+        Gate::Failed(_) if method.is_some_and(is_discovery) => Admission::Now,
+        Gate::Failed(why) => Admission::Refused(why.clone()),
+    })
+}
+
+/// Holds a message [`admit`] said to hold: `deliver` runs once the deferred module has arrived,
+/// or `refuse` with the reason it could not be had.
+pub(crate) fn hold(deliver: impl FnOnce() + 'static, refuse: impl FnOnce(&str) + 'static) {
+    let held = Held {
+        deliver: Box::new(deliver),
+        refuse: Box::new(refuse),
+    };
+    // (The gate cannot have opened between admit and hold, which run in one task; if it had,
+    // the message goes now, outside the borrow.)
+    let now = GATE.with(|g| match &mut *g.borrow_mut() {
+        Gate::Holding(queue) => {
+            queue.push_back(held);
+            None
+        }
+        _ => Some(held),
     });
-    // (Outside the borrow: a delivery may send answers that bring further messages.)
-    match now {
-        Ok(true) => deliver(),
-        Ok(false) => GATE.with(|g| {
-            if let Gate::Holding(queue) = &mut *g.borrow_mut() {
-                queue.push_back(Held {
-                    deliver: Box::new(deliver),
-                    refuse: Box::new(refuse),
-                });
-            }
-        }),
-        Err(why) => refuse(&why),
+    if let Some(held) = now {
+        (held.deliver)();
     }
 }
 

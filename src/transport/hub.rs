@@ -10,7 +10,7 @@ use super::guard::{
     limit_error, message_text, refuse_oversize, request_id_of, warn_dropping, Admit, Bucket,
     Security, Text,
 };
-use super::held;
+use super::held::{self, Admission};
 use super::served::Claim;
 use super::Running;
 use crate::js;
@@ -266,34 +266,26 @@ impl Hub {
         // While the core's deferred module is on its way, all but discovery waits for it; a
         // request is refused, naming why, when it could not be had.
         let answer_malformed = self.rules.answer_malformed;
-        let payload = payload.clone();
-        let refuse = {
-            let (reply, method) = (reply.clone(), method.clone());
-            move |why: &str| {
+        match held::admit(method.as_deref()) {
+            Admission::Now => hand_over(&chain, payload, max, incoming, answer_malformed, &reply),
+            Admission::Hold => {
+                let payload = payload.clone();
+                let refused = reply.clone();
+                held::hold(
+                    move || hand_over(&chain, &payload, max, incoming, answer_malformed, &reply),
+                    move |why| {
+                        if has_id || is_batch {
+                            refused(&unserved(id.as_ref(), method.as_deref(), why));
+                        }
+                    },
+                );
+            }
+            Admission::Refused(why) => {
                 if has_id || is_batch {
-                    reply(&unserved(id.as_ref(), method.as_deref(), why));
+                    reply(&unserved(id.as_ref(), method.as_deref(), &why));
                 }
             }
-        };
-        held::deliver_or_hold(
-            method.as_deref(),
-            move || {
-                match message_text(&payload, max) {
-                    Text::Fits(text) => chain.receive(&text, incoming),
-                    Text::TooBig(n) => refuse_oversize(&payload, max, n, |m| reply(m)),
-                    // Cycles, BigInts, a throwing toJSON: not JSON, so not a message.
-                    Text::NotJson if answer_malformed => reply(&parse_error(
-                        "Parse error: the payload has no JSON representation".into(),
-                    )),
-                    Text::Threw(e) if answer_malformed => reply(&parse_error(format!(
-                        "Parse error: the payload cannot be serialized as JSON: {}",
-                        js::error_message(&e)
-                    ))),
-                    Text::NotJson | Text::Threw(_) => {}
-                }
-            },
-            refuse,
-        );
+        }
     }
 
     pub fn is_closed(&self) -> bool {
@@ -342,6 +334,31 @@ impl Hub {
 }
 
 /// A JSON-RPC parse error (`id` unknown, so absent) as a JS object.
+/// Hands one message, admitted, to `chain`: its JSON text, or the error a message without one
+/// gets (when `answer_malformed`).
+fn hand_over(
+    chain: &SessionChain,
+    payload: &JsValue,
+    max: usize,
+    incoming: Incoming,
+    answer_malformed: bool,
+    reply: &Reply,
+) {
+    match message_text(payload, max) {
+        Text::Fits(text) => chain.receive(&text, incoming),
+        Text::TooBig(n) => refuse_oversize(payload, max, n, |m| reply(m)),
+        // Cycles, BigInts, a throwing toJSON: not JSON, so not a message.
+        Text::NotJson if answer_malformed => reply(&parse_error(
+            "Parse error: the payload has no JSON representation".into(),
+        )),
+        Text::Threw(e) if answer_malformed => reply(&parse_error(format!(
+            "Parse error: the payload cannot be serialized as JSON: {}",
+            js::error_message(&e)
+        ))),
+        Text::NotJson | Text::Threw(_) => {}
+    }
+}
+
 /// The answer to a request the core's deferred module was needed for and could not be had.
 fn unserved(id: Option<&RequestId>, method: Option<&str>, why: &str) -> JsValue {
     let what = method.unwrap_or("This message");
