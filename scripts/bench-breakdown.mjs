@@ -26,11 +26,12 @@
 // 3. The wasm functions V8 compiled on first call (Liftoff; V8 compiles a module's functions
 //    lazily) during the start, the first requests, the page's registrations with an agent
 //    connected (a thousand tools, a throwing one, a refused duplicate and schema, a schema the
-//    validator module checks, `isConnected()` and `modelContextTesting.listTools()`, an aborted
-//    registration, `unregisterTool`) — the phases the core's first module keeps — then the first
-//    `tools/call` and the calls (an agent's one by one and at once, invalid arguments, a throwing
-//    tool, an unknown tool, a validated one; the page's `getTools` and `executeTool`), which wait
-//    for the deferred module in a page; with the largest. From Chromium's --trace-wasm-compilation-times, in a
+//    validator module checks and one with every keyword the core checks, `isConnected()` and
+//    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`) and the held
+//    messages' gate — the phases the core's first module keeps — then the first `tools/call` and
+//    the calls (an agent's one by one and at once, invalid arguments, a throwing tool, an unknown
+//    tool, a validated one; the page's `getTools` and `executeTool`), which wait for the deferred
+//    module in a page; with the largest. From Chromium's --trace-wasm-compilation-times, in a
 //    Chromium started apart for it, on a copy of dist/ whose core is whole and keeps its names
 //    (the build's target/bindgen/release/modelcontext_glue_bg.named.wasm); the core's compiles
 //    only (the validator module's are left out).

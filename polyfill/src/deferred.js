@@ -1,10 +1,11 @@
 // The core's deferred module: the build cuts the core wasm in two (scripts/lib/core-split.mjs),
 // a first module with what a page's start, its registrations and an agent's discovery run and a
 // deferred one with the rest (tool calls, other transports, the session API, the declarative
-// forms' work, the legacy methods, the Tasks and Skills extensions…). The deferred module is fetched and instantiated once the core has started.
-// Until then the page's calls of it wait for it (polyfill/src/model_context.js, install.js), and
-// so do agents' messages other than discovery (src/transport/held.rs); anything else of it that
-// runs before then reads it synchronously. Moves bytes only.
+// forms' work, the legacy methods, the Tasks and Skills extensions…). The deferred module is
+// fetched and instantiated once the core has started. Until then the page's calls of it wait for
+// it (polyfill/src/model_context.js, install.js), and so do agents' messages other than discovery
+// (src/transport/held.rs); anything else of it that runs before then reads it synchronously.
+// Moves bytes only.
 
 /**
  * Sets up the deferred module of the core `module` (compiled; instantiated by `glue`) at `url`

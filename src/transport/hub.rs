@@ -333,7 +333,6 @@ impl Hub {
     }
 }
 
-/// A JSON-RPC parse error (`id` unknown, so absent) as a JS object.
 /// Hands one message, admitted, to `chain`: its JSON text, or the error a message without one
 /// gets (when `answer_malformed`).
 fn hand_over(
@@ -368,6 +367,7 @@ fn unserved(id: Option<&RequestId>, method: Option<&str>, why: &str) -> JsValue 
     ))
 }
 
+/// A JSON-RPC parse error (`id` unknown, so absent) as a JS object.
 fn parse_error(message: String) -> JsValue {
     js::from_json(&jsonrpc::failure(
         None,
