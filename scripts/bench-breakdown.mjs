@@ -512,6 +512,16 @@ function printSplit(imported, sets) {
 
 // ---- the core's keep list ----------------------------------------------------------------------
 
+// What a core cut in two runs only once its deferred module has arrived, though the whole core
+// the trace runs does it at the start: the declarative forms' start (polyfill/src/install.js).
+const AFTER_ARRIVAL = [/^modelcontext_polyfill::browser::forms::/, /^engine_startForms\b/];
+
+/** The functions the kept phases' `compiles` ran, but those of AFTER_ARRIVAL (by `names`). */
+function keptOf(compiles, names) {
+  const ran = new Set(compiles.flat().map((c) => c.index));
+  return new Set([...ran].filter((i) => !AFTER_ARRIVAL.some((re) => re.test(names.get(i) ?? ''))));
+}
+
 /**
  * Writes CORE_KEEP_LIST: the names (without their hashes) of the functions the trace saw run in
  * its kept phases, which `make build` keeps in the core's first module.
@@ -520,7 +530,7 @@ async function writeKeepList(server) {
   const named = namedDist();
   const distUrl = `/${path.relative(REPO_ROOT, named.dir).split(path.sep).join('/')}`;
   const phases = (await traceCompiles(server, distUrl)).filter((p) => p.keep);
-  const ran = new Set(phases.flatMap((p) => p.compiles.map((c) => c.index)));
+  const ran = keptOf(phases.map((p) => p.compiles), named.names);
   const names = [...new Set([...ran].map((i) => named.names.get(i)).filter(Boolean))].sort();
   const header = [
     '# The functions the core\'s first module keeps (scripts/lib/core-split.mjs): those a page\'s',
@@ -528,9 +538,10 @@ async function writeKeepList(server) {
     '# `make split-list` (scripts/bench-breakdown.mjs --write-split-list) from the phases of its',
     '# compile trace:',
     ...phases.map((p) => `#   ${p.name}`),
-    '# The core\'s functions without a name are kept too. The rest are in the deferred module; what',
-    '# runs them waits for it (tool calls, src/transport/held.rs; the page\'s calls of its tools,',
-    '# polyfill/src/model_context.js).',
+    '# but for the declarative forms\' start, which a core cut in two runs once the deferred module',
+    '# has arrived. The core\'s functions without a name are kept too. The rest are in the deferred',
+    '# module; what runs them waits for it (tool calls, src/transport/held.rs; the page\'s calls of',
+    '# its tools, polyfill/src/model_context.js; the forms\' start, polyfill/src/install.js).',
   ];
   fs.writeFileSync(CORE_KEEP_LIST, `${[...header, ...names].join('\n')}\n`);
   console.log(`bench-breakdown: ${path.relative(REPO_ROOT, CORE_KEEP_LIST)}: ${names.length} names (${ran.size} functions ran)`);
@@ -612,7 +623,7 @@ async function main() {
     }
 
     const ran = (n) => new Set(compiled.slice(0, n).flat().map((c) => c.index));
-    const kept = new Set(compiled.filter((_, i) => phases[i].keep).flat().map((c) => c.index));
+    const kept = keptOf(compiled.filter((_, i) => phases[i].keep), named.names);
     printSplit(imported, [
       ['the start and the first requests (tools listable)', ran(2)],
       ['the phases kept (the split list)', kept],

@@ -167,27 +167,33 @@ function install(env) {
     record.client = core.client;
     if (env.started) env.started(record);
     // The declarative API (src/browser/forms/): <form toolname> as tools, unless the
-    // browser's own WebMCP handles forms. Most of its work is in the core's deferred module
-    // (polyfill/src/deferred.js): a document that has such a form already starts it once that
-    // module has arrived (or failed to) instead of reading it synchronously; the calls queued
-    // meanwhile, and `ready`, wait for it, so that they see the forms' tools as they always do.
-    // The calls of that module wait for it too (polyfill/src/model_context.js), and `ready`
-    // (after which every call goes straight to the engine).
+    // browser's own WebMCP handles forms. Its work is in the core's deferred module
+    // (polyfill/src/deferred.js), so it starts once that module has arrived (or failed to)
+    // instead of reading it synchronously; a form added meanwhile is found then. A document
+    // that has such a form already holds the calls queued meanwhile, and `ready`, until then, so
+    // that they see the forms' tools as they always do. The calls of that module wait for it too
+    // (polyfill/src/model_context.js), and `ready` (after which every call goes straight to the
+    // engine).
     const later = !!core.deferred;
     if (later) {
       const arrive = () => arrived(mc);
       core.deferred.then(arrive, arrive);
     }
     if (hasDocument && !native) {
+      // (When it could not be had, the forms do not start: the console says why.)
       if (later && typeof document.querySelector === 'function' && document.querySelector('form[toolname]')) {
-        const forms = () => {
-          __mcpInstallForms(g, engine, shadow);
+        const start = (failure) => {
+          __mcpInstallForms(g, engine, shadow, failure);
           attach(mc, engine);
           return record;
         };
-        return core.deferred.then(forms, forms);
+        return core.deferred.then(() => start(null), start);
       }
-      __mcpInstallForms(g, engine, shadow);
+      if (later) {
+        core.deferred.then(() => __mcpInstallForms(g, engine, shadow), (e) => __mcpInstallForms(g, engine, shadow, e));
+      } else {
+        __mcpInstallForms(g, engine, shadow);
+      }
     }
     attach(mc, engine, later);
     return later ? core.deferred.then(() => record, () => record) : record;
@@ -289,13 +295,18 @@ function __mcpNotInstalled(g, env, kind, why) {
   return { ready };
 }
 
-/** Starts the declarative API and gives SubmitEvent.prototype agentInvoked and respondWith (when absent). */
-function __mcpInstallForms(g, engine, shadow) {
+/**
+ * Starts the declarative API and gives SubmitEvent.prototype agentInvoked and respondWith (when
+ * absent); or, with `failure` (the core's deferred module could not be had), says why it did not.
+ */
+function __mcpInstallForms(g, engine, shadow, failure = null) {
   try {
+    if (failure) throw failure;
     engine.startForms();
   } catch (e) {
     if (shadow) shadow.stop();
-    console.warn(`modelcontext-polyfill: the declarative API did not start: ${e && e.message}`);
+    const why = String((e && e.message) || e).replace(/^modelcontext-polyfill: /, '');
+    console.warn(`modelcontext-polyfill: the declarative API did not start: ${why}`);
     return;
   }
   const SubmitEvent = g.SubmitEvent;

@@ -2,10 +2,10 @@
 // builds load the core wasm in two, a first module with what a page's start, its registrations
 // and an agent's discovery run and a deferred one, fetched once the core has started. Those never
 // wait for the deferred module; calls (an agent's tools/call, the page's executeTool) and the
-// session API wait for it, an agent's requests refused with the reason when it cannot be had; a
-// function of it needed otherwise before it has arrived reads it synchronously; a page with a
-// <form toolname> starts its forms once it has arrived; when it cannot be had, the console says
-// why and the first module's work goes on.
+// session API wait for it, an agent's requests refused with the reason when it cannot be had; the
+// declarative forms start once it has arrived (a page with a <form toolname> holds its calls and
+// ready until then); a function of it needed otherwise before it has arrived reads it
+// synchronously; when it cannot be had, the console says why and the first module's work goes on.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -145,7 +145,7 @@ test('the file builds ship the core in two: the first module imports a placehold
 });
 
 for (const [build, tag] of Object.entries(BUILDS)) {
-  test(`${build} build: a page's start, its registrations and an agent's discovery run in the first module alone (the deferred module answering 404: no second request); an agent's tools/call is refused naming the module, and discovery goes on; the console says why it is missing`, () =>
+  test(`${build} build: a page's start, its registrations and an agent's discovery run in the first module alone (the deferred module answering 404: no second request); an agent's tools/call is refused naming the module, and discovery goes on; the console says why it is missing and that the forms did not start`, () =>
     withPage(async ({ page, context, goto, consoleMessages }) => {
       const asked = await watchDeferred(context, (route) => route.fulfill({ status: 404, body: 'not here' }));
       await goto(await clientPage(tag));
@@ -166,6 +166,9 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       const warning = consoleMessages.find((m) => m.type === 'warning' && m.text.includes(DEFERRED));
       assert.ok(warning, consoleMessages.map((m) => m.text).join('\n'));
       assert.match(warning.text, /the core's deferred module .*modelcontext_deferred\.wasm could not be loaded: HTTP 404.*modelContextPolyfillConfig\.deferredUrl/);
+      // The declarative forms, whose work is in it, did not start, saying why.
+      assert.ok(consoleMessages.some((m) => m.type === 'warning' && /^modelcontext-polyfill: the declarative API did not start: the core's deferred module .*HTTP 404/.test(m.text)),
+        consoleMessages.map((m) => m.text).join('\n'));
     }));
 
   test(`${build} build: while the deferred module is on its way the page registers and an agent lists (FIRST), and the calls wait, then are answered without a synchronous read, the page's getTools too; everything works after it`, () =>
@@ -212,25 +215,42 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
-  test(`${build} build: a function of the deferred module needed before it has arrived (a form added later) reads it synchronously; the tools go on being served`, () =>
+  test(`${build} build: a form added before the deferred module has arrived is a tool once it has (no synchronous read); until then the page's tools are served`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const { asked, release, askedFor } = await holdDeferred(context);
+      await goto(await inlinePage(tag));
+      await page.evaluate(STARTED);
+      await page.evaluate(async () => {
+        await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
+        __addForm('later');
+      });
+      await askedFor();
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+      assert.deepEqual(await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name)), ['first']);
+      release();
+      const tools = await page.evaluate(async () => {
+        await __until(() => navigator.modelContextTesting.listTools().length === 2, 'the form', 5000);
+        return navigator.modelContextTesting.listTools().map((t) => t.name).sort();
+      });
+      assert.deepEqual(tools, ['first', 'later']);
+      assert.deepEqual(asked, ['fetch']);
+    }));
+
+  test(`${build} build: a function of the deferred module needed before it has arrived (another document of the frame tree reading this one's tools) reads it synchronously; the tools go on being served`, () =>
     withPage(async ({ page, context, goto }) => {
       // The fetch after the start is held until the test ends; a second request is answered.
       const { asked, release } = await holdDeferred(context, { firstOnly: true });
       try {
         await goto(await inlinePage(tag));
         await page.evaluate(STARTED);
-        const tools = await page.evaluate(async () => {
+        const names = await page.evaluate(async () => {
           const mc = document.modelContext;
           await mc.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
-          __addForm('later');
-          await __until(() => navigator.modelContextTesting.listTools().length === 2, 'the form', 5000);
-          return navigator.modelContextTesting.listTools().map((t) => t.name).sort();
+          return mc[Symbol.for('modelcontext-polyfill.localTools')]().map((t) => t.name);
         });
-        assert.deepEqual(tools, ['first', 'later']);
+        assert.deepEqual(names, ['first']);
         assert.deepEqual(asked, ['fetch', 'xhr']);
-        // (A call waits for the fetch, which the read does not settle.)
-        release();
-        assert.equal(await page.evaluate(() => navigator.modelContextTesting.executeTool('first', '{}')), 'f');
+        assert.deepEqual(await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name)), ['first']);
       } finally {
         release();
       }
