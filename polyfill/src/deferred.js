@@ -31,9 +31,6 @@ function __mcpDeferCore(glue, module, url, configured) {
     });
     arrived = Promise.reject(e);
   }
-  arrived.catch((e) => {
-    console.warn(`${e.message} (the part of the core a page uses less${url ? '; it is asked for again when first needed' : ''})`);
-  });
   // Agents' messages other than discovery wait for it too (src/transport/held.rs), then go in
   // the order they came, each on its own (one that fails does not take the others with it); when
   // it could not be had, the requests among them are answered with the reason.
@@ -48,7 +45,10 @@ function __mcpDeferCore(glue, module, url, configured) {
         }
       }
     },
-    (e) => glue.deferredFailed(String((e && e.message) || e)),
+    (e) => {
+      console.warn(`${e.message} (the part of the core a page uses less${url ? '; it is asked for again when first needed' : ''})`);
+      glue.deferredFailed(String((e && e.message) || e));
+    },
   );
   return arrived;
 }

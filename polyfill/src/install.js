@@ -180,19 +180,17 @@ function install(env) {
       core.deferred.then(arrive, arrive);
     }
     if (hasDocument && !native) {
-      // (When it could not be had, the forms do not start: the console says why.)
-      if (later && typeof document.querySelector === 'function' && document.querySelector('form[toolname]')) {
-        const start = (failure) => {
-          __mcpInstallForms(g, engine, shadow, failure);
-          attach(mc, engine);
-          return record;
-        };
-        return core.deferred.then(() => start(null), start);
-      }
-      if (later) {
-        core.deferred.then(() => __mcpInstallForms(g, engine, shadow), (e) => __mcpInstallForms(g, engine, shadow, e));
-      } else {
+      if (!later) {
         __mcpInstallForms(g, engine, shadow);
+      } else {
+        // (When it could not be had, the forms do not start: the console says why.)
+        const forms = core.deferred.then(() => __mcpInstallForms(g, engine, shadow), (e) => __mcpInstallForms(g, engine, shadow, e));
+        if (typeof document.querySelector === 'function' && document.querySelector('form[toolname]')) {
+          return forms.then(() => {
+            attach(mc, engine);
+            return record;
+          });
+        }
       }
     }
     attach(mc, engine, later);

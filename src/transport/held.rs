@@ -27,7 +27,7 @@ use wasm_bindgen::prelude::*;
 
 /// One message held: delivered once the deferred module has arrived, or refused (with why)
 /// when it could not be had.
-pub(crate) struct Held {
+struct Held {
     deliver: Box<dyn FnOnce()>,
     refuse: Box<dyn FnOnce(&str)>,
 }
