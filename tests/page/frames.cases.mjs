@@ -69,13 +69,15 @@ window.__f = (() => {
     },
     async names(mc, options) { return (await (mc || document.modelContext).getTools(options)).map((t) => t.name); },
     // An iframe showing this page (same path), same-origin or on the other origin.
-    async frame({ cross = false, allow, sandbox, path } = {}) {
+    // With srcdoc, the page's own source is the frame's srcdoc (the document is of this origin).
+    async frame({ cross = false, allow, sandbox, path, srcdoc = false } = {}) {
       const el = document.createElement('iframe');
       const url = cross ? altOf(location.href) : new URL(location.href);
       if (path) url.pathname = path;
       if (allow !== undefined) el.setAttribute('allow', allow);
       if (sandbox !== undefined) el.setAttribute('sandbox', sandbox);
-      el.src = url.href;
+      if (srcdoc) el.srcdoc = await (await fetch(url.href)).text();
+      else el.src = url.href;
       const loaded = new Promise((r) => el.addEventListener('load', r, { once: true }));
       const which = 'frame ' + url.origin + (allow === undefined ? '' : ' allow=' + allow);
       reached(which + ': appended');
@@ -377,6 +379,31 @@ export const CASES = [
     expect: {
       tools: { registerTool: 'ok', getTools: ['x'] },
       "camera; tools 'self'": { registerTool: 'ok', getTools: ['x'] },
+    },
+  },
+  {
+    // The frame's declared origin, which 'src' (the keyword allow="tools" implies) names, is its
+    // embedder's for a srcdoc frame (Permissions Policy, "declared origin").
+    name: 'frames: allow="tools" and allow="tools \'src\'" on a srcdoc frame allow it; allow="tools \'none\'" does not',
+    run: async () => {
+      const out = {};
+      for (const allow of ['tools', "tools 'src'", "tools 'none'"]) {
+        const f = await __f.frame({ allow, srcdoc: true });
+        out[allow] = await f.run(`
+          const mc = document.modelContext;
+          const o = (fn) => __f.outcome(fn);
+          return {
+            registerTool: await o(() => mc.registerTool(__f.tool('x'))),
+            getTools: await o(async () => (await mc.getTools()).map((t) => t.name)),
+          };`);
+        f.el.remove();
+      }
+      return out;
+    },
+    expect: {
+      tools: { registerTool: 'ok', getTools: ['x'] },
+      "tools 'src'": { registerTool: 'ok', getTools: ['x'] },
+      "tools 'none'": { registerTool: 'NotAllowedError', getTools: 'NotAllowedError' },
     },
   },
   {

@@ -85,14 +85,33 @@ pub(super) fn element_admits(el: &JsValue, origin: &str, embedder: &str) -> bool
         .and_then(|a| a.as_string())
         .unwrap_or_default();
     match tools_directive(&allow) {
-        Some(list) => {
-            let src = js::get_string(el, "src")
-                .and_then(|s| web_sys::Url::new(&s).ok())
-                .map(|u| u.origin())
-                .unwrap_or_default();
-            allowlist_admits(list, origin, &src, embedder)
-        }
+        Some(list) => allowlist_admits(list, origin, &declared_origin(el, embedder), embedder),
         None => origin == embedder,
+    }
+}
+
+/// The frame element's declared origin, which `'src'` (and an allowlist of no origins) in its
+/// `allow` attribute names: the embedder's for a `srcdoc` frame and one without a `src`, else
+/// the origin of its `src`.
+///
+/// Spec: <https://w3c.github.io/webappsec-permissions-policy/#declared-origin>. Its first step
+/// (a sandboxed frame's declared origin is opaque) needs no code here: a document of a sandbox
+/// without `allow-same-origin` has an opaque origin, which equals no declared origin.
+fn declared_origin(el: &JsValue, embedder: &str) -> String {
+    let has = |name: &str| {
+        js::call(el, "hasAttribute", &[&JsValue::from_str(name)]).is_ok_and(|v| v.is_truthy())
+    };
+    if has("srcdoc") {
+        return embedder.to_string();
+    }
+    // (The IDL attribute is the content attribute parsed against the document's base URL.)
+    let src = has("src")
+        .then(|| js::get_string(el, "src"))
+        .flatten()
+        .and_then(|s| web_sys::Url::new(&s).ok());
+    match src {
+        Some(url) => url.origin(),
+        None => embedder.to_string(),
     }
 }
 
