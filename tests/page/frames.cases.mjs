@@ -101,6 +101,16 @@ window.__f = (() => {
       };
       return h;
     },
+    // In the frame f: registerTool() of a tool 'x', then the names getTools() lists (outcomes).
+    registerAndList(f) {
+      return f.run(\`
+        const mc = document.modelContext;
+        const o = (fn) => __f.outcome(fn);
+        return {
+          registerTool: await o(() => mc.registerTool(__f.tool('x'))),
+          getTools: await o(async () => (await mc.getTools()).map((t) => t.name)),
+        };\`);
+    },
     otherOrigin: () => altOf(location.href).origin,
     // The last steps reached here and in each frame, asked by message (so a cross-origin
     // frame answers too; one that does not within 500 ms is reported as silent).
@@ -365,13 +375,7 @@ export const CASES = [
       const out = {};
       for (const allow of ['tools', "camera; tools 'self'"]) {
         const f = await __f.frame({ allow });
-        out[allow] = await f.run(`
-          const mc = document.modelContext;
-          const o = (fn) => __f.outcome(fn);
-          return {
-            registerTool: await o(() => mc.registerTool(__f.tool('x'))),
-            getTools: await o(async () => (await mc.getTools()).map((t) => t.name)),
-          };`);
+        out[allow] = await __f.registerAndList(f);
         f.el.remove();
       }
       return out;
@@ -389,13 +393,7 @@ export const CASES = [
       const out = {};
       for (const allow of ['tools', "tools 'src'", "tools 'none'"]) {
         const f = await __f.frame({ allow, srcdoc: true });
-        out[allow] = await f.run(`
-          const mc = document.modelContext;
-          const o = (fn) => __f.outcome(fn);
-          return {
-            registerTool: await o(() => mc.registerTool(__f.tool('x'))),
-            getTools: await o(async () => (await mc.getTools()).map((t) => t.name)),
-          };`);
+        out[allow] = await __f.registerAndList(f);
         f.el.remove();
       }
       return out;
