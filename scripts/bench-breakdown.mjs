@@ -27,8 +27,11 @@
 //    lazily) during the start, the first requests, the page's registrations with an agent
 //    connected (a thousand tools, a throwing one, a refused duplicate and schema, a schema the
 //    validator module checks and one with every keyword the core checks, `isConnected()` and
-//    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`) and the held
-//    messages' gate — the phases the core's first module keeps — then the first `tools/call` and
+//    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`), the held
+//    messages' gate, and frames running the polyfill (one of this origin without an `allow`
+//    attribute, one of another with `allow="tools"` exposing a tool to this one: their start,
+//    their embedder's policy, each document hearing of the others' changes; and a frame in the
+//    document at the start) — the phases the core's first module keeps — then the first `tools/call` and
 //    the calls (an agent's one by one and at once, invalid arguments, a throwing tool, an unknown
 //    tool, a validated one; the page's `getTools` and `executeTool`), which wait for the deferred
 //    module in a page; with the largest. From Chromium's --trace-wasm-compilation-times, in a
@@ -330,6 +333,20 @@ async function traceCompiles(server, distUrl) {
     return n;
   };
   const phases = [];
+  // The frame of another origin (the frames phase): the same files from a second server (another
+  // port: the same site, so the same renderer, whose trace this reads); the page is cross-origin
+  // isolated, so the frame says it may be embedded (CORP) and is isolated too.
+  const other = await startStaticServer({ root: REPO_ROOT, port: 0 });
+  other.route('/__breakdown/frame.html', {
+    headers: { ...ISOLATED, 'Cross-Origin-Resource-Policy': 'cross-origin' },
+    body: `<!doctype html><meta charset="utf-8"><script type="module">
+      const m = await import('${distUrl}/modelcontext.js');
+      await m.ready;
+      const embedder = new URL(location.href).searchParams.get('origin');
+      await document.modelContext.registerTool({ name: 'exposed', description: 'Of another origin', execute: () => 'x' }, { exposedTo: [embedder] });
+      parent.postMessage('breakdown: frame registered', embedder);
+    </script>`,
+  });
   try {
     const context = t.browser.contexts()[0] ?? (await t.browser.newContext());
     const page = await context.newPage();
@@ -346,6 +363,8 @@ async function traceCompiles(server, distUrl) {
       from = to;
     };
     await step('start: import → ready → first registerTool', true, async (src) => {
+      // (A frame in the document at the start: the frame wire greets it.)
+      document.body.append(document.createElement('iframe'));
       const m = await import(src);
       await m.ready;
       await document.modelContext.registerTool({
@@ -433,6 +452,38 @@ async function traceCompiles(server, distUrl) {
       while (glue.deliverHeld());
       await pinged;
     }, distUrl);
+    // A frame of this origin and one of another (the same server as localhost): each starts,
+    // finds its embedder (the other origin's asks this document for its `tools` policy over the
+    // frame wire) and registers a tool (the other origin's exposed to this one), and each
+    // document hears of the others' changes.
+    await step("frames running the polyfill, of this origin and another: their start and registrations, and each document hearing of the others' changes", true, async ([dist, otherFrame]) => {
+      // (The one of another origin with allow="tools", the other without an allow attribute.)
+      const frame = (src, srcdoc) => {
+        const f = document.createElement('iframe');
+        if (srcdoc) f.srcdoc = srcdoc;
+        else {
+          f.allow = 'tools';
+          f.src = src;
+        }
+        document.body.append(f);
+        return f;
+      };
+      const registered = new Promise((resolve) => addEventListener('message', (e) => e.data === 'breakdown: frame registered' && resolve()));
+      frame(`${otherFrame}?origin=${encodeURIComponent(location.origin)}`);
+      await registered;
+      const same = frame(null, `<script type="module">
+        const m = await import('${dist}/modelcontext.js');
+        await m.ready;
+        await document.modelContext.registerTool({ name: 'inner', description: 'In the frame', execute: () => 'i' });
+        window.registered = true;
+      </script>`);
+      while (!same.contentWindow.registered) await new Promise((r) => setTimeout(r, 20));
+      const mc = document.modelContext;
+      await mc.registerTool({ name: 'outer', description: 'Beside the frames', execute: () => 'o' });
+      mc.unregisterTool('outer');
+      // (The other documents' toolchange runs in a task of their own.)
+      await new Promise((r) => setTimeout(r, 100));
+    }, [distUrl, other.url('/__breakdown/frame.html')]);
     await step('the first tools/call', false, async () => {
       await client.callTool({ name: 'probe', arguments: { a: 1 } });
     });
@@ -463,6 +514,7 @@ async function traceCompiles(server, distUrl) {
     });
   } finally {
     await t.close();
+    await other.close();
   }
   // Each line parsed once; only the core's compiles: the first module compiled is the core; the
   // validator module compiles its own functions when a schema needs it.

@@ -4,7 +4,9 @@
 // forms' work, the legacy methods, the Tasks and Skills extensions…). The deferred module is
 // fetched and instantiated once the core has started. Until then the page's calls of it wait for
 // it (polyfill/src/model_context.js, install.js), and so do agents' messages other than discovery
-// (src/transport/held.rs); anything else of it that runs before then reads it synchronously.
+// (src/transport/held.rs), other documents' reads of this one's tools (the front's localTools)
+// and, with a persisted tab session, the engine's start; anything else of it that runs before
+// then reads it synchronously.
 // Moves bytes only.
 
 /**

@@ -213,11 +213,19 @@ function install(env) {
     throw error;
   }
 
+  // The tab transport's persisted session (`tab.persist`: restored at the start, saved after
+  // each of the agent's messages) is work of the core's deferred module: with it on, the engine
+  // is made once that module has arrived (or failed to), instead of reading it synchronously at
+  // the start. The page's calls wait in the queue meanwhile, as while the core loads.
+  const tab = config.tab;
+  const persists = tab !== null && typeof tab === 'object' && tab.persist != null && tab.persist !== false;
+  const begin = (c) => (persists && c.deferred ? c.deferred.then(() => started(c), () => started(c)) : started(c));
+
   if (core && typeof core.then === 'function') {
-    record.ready = Promise.resolve(core).then(started).catch(failed);
+    record.ready = Promise.resolve(core).then(begin).catch(failed);
   } else {
     try {
-      record.ready = Promise.resolve(started(core));
+      record.ready = Promise.resolve(begin(core));
     } catch (e) {
       record.ready = Promise.reject(e).catch(failed);
     }

@@ -223,7 +223,10 @@ function __mcpDefineModelContext() {
     }
   };
   for (const [key, fn] of [
-    ['modelcontext-polyfill.localTools', (e) => (e ? e.localTools() : [])],
+    // While this document's core waits for its deferred module (which lists them), a promise
+    // of them once it has arrived: the other document waits for it instead of this one reading
+    // that module synchronously.
+    ['modelcontext-polyfill.localTools', (e, mc) => (!e ? [] : slots.get(mc).later ? settled(promising(mc, (engine) => engine.localTools(), true)) : e.localTools())],
     // While this document's core loads, the change is kept for it: its page may already
     // listen for `toolchange`.
     [

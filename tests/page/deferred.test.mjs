@@ -4,8 +4,10 @@
 // wait for the deferred module; calls (an agent's tools/call, the page's executeTool) and the
 // session API wait for it, an agent's requests refused with the reason when it cannot be had; the
 // declarative forms start once it has arrived (a page with a <form toolname> holds its calls and
-// ready until then); a function of it needed otherwise before it has arrived reads it
-// synchronously; when it cannot be had, the console says why and the first module's work goes on.
+// ready until then), and so does the engine of a page whose tab session persists; frames read a
+// document's tools once its module has arrived; a function of it needed otherwise before it has
+// arrived reads it synchronously; when it cannot be had, the console says why and the first
+// module's work goes on.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -236,21 +238,108 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
-  test(`${build} build: a function of the deferred module needed before it has arrived (another document of the frame tree reading this one's tools) reads it synchronously; the tools go on being served`, () =>
+  test(`${build} build: another document of the frame tree reading this one's tools while this one's deferred module is on its way gets a promise of them (no synchronous read): getTools() there waits for it and lists them`, () =>
+    withPage(async ({ page, context, goto }) => {
+      // Only the frame's deferred module is held: the top document's arrives.
+      const asked = [];
+      let release;
+      const held = new Promise((r) => (release = r));
+      await context.route(`**/${DEFERRED}`, async (route) => {
+        const where = route.request().frame().parentFrame() ? 'frame' : 'top';
+        asked.push(`${where} ${route.request().resourceType()}`);
+        if (where === 'frame') await held;
+        return route.continue().catch(() => {});
+      });
+      try {
+        // (A module script runs after the ESM build's.)
+        const frame = await inlinePage(`${tag}<script type="module">document.modelContext.registerTool({ name: 'inner', description: 'I', execute: () => 'i' });</script>`);
+        await goto(await inlinePage(`${HELPERS}${tag}<iframe src="${frame}"></iframe>`));
+        await page.waitForFunction(() => globalThis[Symbol.for('modelcontext-polyfill')]);
+        await page.evaluate(READY);
+        await page.evaluate(() => __until(() => frames[0].navigator.modelContextTesting?.listTools().length === 1, 'the frame\'s tool', 10_000));
+        await page.evaluate(() => {
+          window.seen = [];
+          document.modelContext.registerTool({ name: 'top', description: 'T', execute: () => 't' });
+          document.modelContext.getTools().then((tools) => seen.push(tools.map((t) => t.name)));
+        });
+        await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+        assert.deepEqual(await page.evaluate(() => window.seen), []);
+        assert.deepEqual(asked.sort(), ['frame fetch', 'top fetch']);
+        release();
+        await page.waitForFunction(() => window.seen.length === 1);
+        assert.deepEqual(await page.evaluate(() => window.seen[0]), ['inner', 'top']);
+        // The frame's tool runs in the frame, from the top document.
+        const r = await page.evaluate(async () => {
+          const [inner] = (await document.modelContext.getTools()).filter((t) => t.name === 'inner');
+          return document.modelContext.executeTool(inner, {});
+        });
+        assert.equal(r, 'i');
+        assert.deepEqual(asked.sort(), ['frame fetch', 'top fetch']);
+      } finally {
+        release();
+      }
+    }));
+
+  test(`${build} build: a function of the deferred module needed before it has arrived (a server transport class made at once) reads it synchronously; the tools go on being served`, () =>
     withPage(async ({ page, context, goto }) => {
       // The fetch after the start is held until the test ends; a second request is answered.
       const { asked, release } = await holdDeferred(context, { firstOnly: true });
       try {
         await goto(await inlinePage(tag));
         await page.evaluate(STARTED);
-        const names = await page.evaluate(async () => {
-          const mc = document.modelContext;
-          await mc.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
-          return mc[Symbol.for('modelcontext-polyfill.localTools')]().map((t) => t.name);
+        const made = await page.evaluate(async () => {
+          await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
+          const { TabServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+          const t = new TabServerTransport({ channelId: 'elsewhere' });
+          return typeof t;
         });
-        assert.deepEqual(names, ['first']);
+        assert.equal(made, 'object');
         assert.deepEqual(asked, ['fetch', 'xhr']);
         assert.deepEqual(await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name)), ['first']);
+      } finally {
+        release();
+      }
+    }));
+
+  test(`${build} build: with the tab transport's session persisted (tab.persist), the engine starts once the deferred module has arrived (no synchronous read; the page's calls wait), and a reload restores the agent's session`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const { asked, release, askedFor } = await holdDeferred(context, { firstOnly: true });
+      try {
+        await goto(await clientPage(`<script>window.modelContextPolyfillConfig = { tab: { persist: true } };
+window.loads = Number(sessionStorage.getItem('loads') || 0) + 1; sessionStorage.setItem('loads', String(loads));</script>${tag}
+<script type="module">window.seen = [];
+document.modelContext.registerTool({ name: 'which', description: 'Which load answers', execute: () => 'load ' + loads }).then(() => seen.push('registered'));</script>`));
+        await page.waitForFunction(() => window.Bench && globalThis[Symbol.for('modelcontext-polyfill')]);
+        await askedFor();
+        await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+        assert.deepEqual(await page.evaluate(() => [window.seen, Object.keys(globalThis[Symbol.for('modelcontext-polyfill')].transports).length]), [[], 0]);
+        release();
+        const first = await page.evaluate(async () => {
+          await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+          window.client = new Bench.Client({ name: 'persisted', version: '1.0.0' });
+          await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+          const r = await client.callTool({ name: 'which', arguments: {} });
+          return [seen, r.content[0].text, !!sessionStorage.getItem('mcp-tab-session-mcp-default')];
+        });
+        assert.deepEqual(first, [['registered'], 'load 1', true]);
+        assert.deepEqual(asked, ['fetch']);
+        // The reload: the agent's session goes on (a tools/call without initialize) once the
+        // engine has started with the deferred module.
+        await page.reload();
+        await page.waitForFunction(() => globalThis[Symbol.for('modelcontext-polyfill')]);
+        const after = await page.evaluate(async () => {
+          const answers = [];
+          addEventListener('message', (e) => {
+            const d = e.data;
+            if (d && d.type === 'mcp' && d.direction === 'server-to-client' && d.payload && d.payload.id === 'c2') answers.push(d.payload);
+          });
+          await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+          postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id: 'c2', method: 'tools/call', params: { name: 'which', arguments: {} } } }, '*');
+          const [answer] = await __until(() => answers.length && answers, 'the answer', 5000);
+          return answer.result?.content?.[0]?.text ?? answer.error;
+        });
+        assert.equal(after, 'load 2');
+        assert.deepEqual(asked, ['fetch', 'fetch']);
       } finally {
         release();
       }

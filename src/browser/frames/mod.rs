@@ -99,16 +99,21 @@ fn peers(inner: &EngineInner) -> Vec<JsValue> {
         .collect()
 }
 
-/// The tools of the other same-origin documents of the tree, as their documents list them.
-pub fn peer_tools(inner: &EngineInner) -> Vec<JsValue> {
-    let mut out = Vec::new();
-    for mc in peers(inner) {
-        let listed = method(&mc, LOCAL_TOOLS).and_then(|f| f.call0(&mc).ok());
-        if let Some(list) = listed.filter(|l| l.is_object()) {
-            out.extend(Array::from(&list).iter());
-        }
-    }
-    out
+/// The lists of the other same-origin documents' own tools, as their documents give them: an
+/// array, or a promise of one while that document's core waits for the module that lists them
+/// ([`pending`]; the front's `localTools`).
+pub fn peer_lists(inner: &EngineInner) -> Vec<JsValue> {
+    peers(inner)
+        .into_iter()
+        .filter_map(|mc| method(&mc, LOCAL_TOOLS).and_then(|f| f.call0(&mc).ok()))
+        .filter(|l| l.is_object())
+        .collect()
+}
+
+/// Whether a document's list ([`peer_lists`]) is a promise of it (of that document's realm:
+/// known by its `then`).
+pub fn pending(list: &JsValue) -> bool {
+    js::get(list, "then").is_ok_and(|t| t.is_function())
 }
 
 /// The `ModelContext` of `window`, when it is another same-origin document of the tree that

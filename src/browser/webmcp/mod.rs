@@ -202,36 +202,54 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
             trustworthy_url_origin(entry).ok_or_else(|| security_error("fromOrigins", entry))?,
         );
     }
+    // The other same-origin documents' own tools, read now: a document whose core waits for the
+    // module that lists them answers with a promise of them (beyond the spec: the polyfill's
+    // core loads in two parts, polyfill/src/deferred.js).
+    let peers = super::frames::peer_lists(inner);
     // Tools of frames of other origins that exposed them to this one (frames/listing.rs):
     // asked first, listed with the rest once they answered.
-    match super::frames::listing::list(inner, &origins) {
-        None => Ok(Promise::resolve(&local_and_peer_tools(inner, Vec::new()))),
-        Some(remote) => {
-            let me = inner.clone();
-            let done = js::Deferred::new();
-            let d = done.clone();
-            js::spawn(async move {
-                let remote = wasm_bindgen_futures::JsFuture::from(remote)
-                    .await
-                    .map(|r| Array::from(&r).to_vec())
-                    .unwrap_or_default();
-                d.settle(true, &local_and_peer_tools(&me, remote));
-            });
-            Ok(done.promise().clone())
-        }
+    let remote = super::frames::listing::list(inner, &origins);
+    if remote.is_none() && !peers.iter().any(super::frames::pending) {
+        return Ok(Promise::resolve(&local_and_peer_tools(inner, peers, Vec::new())));
     }
+    let me = inner.clone();
+    let done = js::Deferred::new();
+    let d = done.clone();
+    js::spawn(async move {
+        let remote = match remote {
+            Some(remote) => wasm_bindgen_futures::JsFuture::from(remote)
+                .await
+                .map(|r| Array::from(&r).to_vec())
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+        // (A document whose core failed lists nothing.)
+        let mut lists = Vec::with_capacity(peers.len());
+        for list in peers {
+            if super::frames::pending(&list) {
+                let settled = wasm_bindgen_futures::JsFuture::from(Promise::resolve(&list)).await;
+                lists.extend(settled.ok().filter(|l| l.is_object()));
+            } else {
+                lists.push(list);
+            }
+        }
+        d.settle(true, &local_and_peer_tools(&me, lists, remote));
+    });
+    Ok(done.promise().clone())
 }
 
 /// The tools of this document and of the other same-origin documents of the frame tree
-/// (super::frames), as fresh dictionaries, with `more` (other origins' tools), sorted by name.
-fn local_and_peer_tools(inner: &EngineInner, more: Vec<JsValue>) -> JsValue {
+/// (`peers`: their lists, super::frames), as fresh dictionaries, with `more` (other origins'
+/// tools), sorted by name.
+fn local_and_peer_tools(inner: &EngineInner, peers: Vec<JsValue>, more: Vec<JsValue>) -> JsValue {
     let mut tools: Vec<(String, JsValue)> = inner
         .server()
         .tools()
         .iter()
         .map(|t| (t.def.name.clone(), registered_tool(inner, t)))
         .collect();
-    for t in super::frames::peer_tools(inner).into_iter().chain(more) {
+    let peer_tools = peers.iter().flat_map(|l| Array::from(l).to_vec());
+    for t in peer_tools.chain(more) {
         let name = js::get_string(&t, "name").unwrap_or_default();
         tools.push((name, t));
     }
