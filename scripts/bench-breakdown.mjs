@@ -63,7 +63,7 @@ import { median } from './lib/stats.mjs';
 import { readModule, sections } from './lib/wasm-module.mjs';
 import { compressed } from './lib/compressed.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
-import { launchChromium, spawnChromium } from '../tests/page/lib/chromium.mjs';
+import { launchChromium, spawnChromium, NATIVE_WEBMCP_ARGS } from '../tests/page/lib/chromium.mjs';
 
 const ROUNDS = intEnv('ROUNDS', 3);
 const CALLS = intEnv('CALLS', 2000);
@@ -262,10 +262,10 @@ function namedDist() {
   return { dir, names: readModule(named).names };
 }
 
-/** Chromium started apart, with V8's compile trace on its stdout; connected over CDP. */
-async function tracingChromium() {
+/** Chromium started apart (with `args`), with V8's compile trace on its stdout; connected over CDP. */
+async function tracingChromium(args = []) {
   const { child: proc, exited, dir: userDir, stop } = spawnChromium(
-    ['--remote-debugging-port=0', '--js-flags=--trace-wasm-compilation-times', 'about:blank'],
+    [...args, '--remote-debugging-port=0', '--js-flags=--trace-wasm-compilation-times', 'about:blank'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const lines = [];
@@ -319,20 +319,10 @@ async function tracingChromium() {
 }
 
 /**
- * The core's compiles of each phase (`{ name, compiles }`, parsed): stdout is read until it has
- * been quiet for a moment.
+ * The core's compiles of each phase (`{ name, keep, compiles }`, parsed), over two Chromiums: one
+ * as most browsers are, one with the browser's own WebMCP.
  */
 async function traceCompiles(server, distUrl) {
-  const t = await tracingChromium();
-  const quiet = async () => {
-    let n = -1;
-    while (n !== t.lines.length) {
-      n = t.lines.length;
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    return n;
-  };
-  const phases = [];
   // The frame of another origin (the frames phase): the same files from a second server (another
   // port: the same site, so the same renderer, whose trace this reads); the page is cross-origin
   // isolated, so the frame says it may be embedded (CORP) and is isolated too.
@@ -348,176 +338,219 @@ async function traceCompiles(server, distUrl) {
     </script>`,
   });
   try {
+    const phases = await traceSession(server, [], async (step) => {
+      await step('start: import → ready → first registerTool', true, async (src) => {
+        // (A frame in the document at the start: the frame wire greets it.)
+        document.body.append(document.createElement('iframe'));
+        const m = await import(src);
+        await m.ready;
+        await document.modelContext.registerTool({
+          name: 'probe',
+          // (Text that JSON escapes, as real descriptions have: the escapes are kept too.)
+          description: 'Echoes "a" \\ its number — as text,\n\tunchanged \u0001',
+          inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+          execute: ({ a }) => String(a),
+        });
+      }, `${distUrl}/modelcontext.js`);
+      await step('first requests: connect (initialize) + tools/list', true, async () => {
+        window.client = new Bench.Client({ name: 'breakdown', version: '1.0.0' });
+        await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+        await client.listTools();
+      });
+      await step("the page's registrations and synchronous reads, an agent connected; messages held", true, async (dist) => {
+        const mc = document.modelContext;
+        const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
+        const echo = ({ a }) => String(a);
+        for (let i = 0; i < 1000; i++) await mc.registerTool({ name: `tool_${i}`, description: `Echoes a (${i})`, inputSchema: schema, execute: echo });
+        await mc.registerTool({ name: 'thrower', description: 'Throws', execute: () => { throw new Error('boom'); } });
+        await mc.registerTool({ name: 'probe', description: 'Again', execute: echo }).then(
+          () => { throw new Error('a second tool of the same name was registered'); },
+          () => {},
+        );
+        await mc.registerTool({ name: 'bad', description: 'Bad schema', inputSchema: 'x', execute: echo }).then(() => {}, () => {});
+        // A schema the core does not check itself (a pattern): the validator module loads.
+        const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
+        await mc.registerTool({ name: 'word', description: 'Echoes a lowercase word', inputSchema: word, execute: ({ w }) => w });
+        // (Its load and the schema's compilation, once the module has arrived: the phase's quiet
+        // wait follows.)
+        while (!performance.getEntriesByType('resource').some((r) => /modelcontext_validator\.wasm$/.test(r.name))) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        // The synchronous reads a page or an agent makes: isConnected(), modelContextTesting.
+        if (!mc.isConnected() || !navigator.modelContextTesting.listTools().length) throw new Error('not serving');
+        const aborted = new AbortController();
+        await mc.registerTool({ name: 'scoped', description: 'Scoped', execute: echo }, { signal: aborted.signal });
+        aborted.abort();
+        mc.unregisterTool('tool_1');
+        // A schema with every keyword the core checks itself, compiled at registration, and its
+        // tool unregistered both ways (its schema dropped with it: the 1,000 above share one).
+        const rich = {
+          type: 'object',
+          description: 'Every plain keyword',
+          properties: {
+            s: { type: 'string', minLength: 1, maxLength: 80, format: 'email', default: 'a@b.c', examples: ['x@y.z'] },
+            i: { type: 'integer', minimum: 0, maximum: 10, exclusiveMaximum: 11, multipleOf: 2 },
+            n: { type: ['number', 'null'], exclusiveMinimum: 0 },
+            b: { type: 'boolean', const: true },
+            e: { enum: ['x', 'y', 1, null] },
+            a: { type: 'array', items: { type: 'string' }, minItems: 0, maxItems: 3, uniqueItems: true },
+            o: { type: 'object', properties: { p: { $ref: '#/$defs/day' } }, additionalProperties: false, minProperties: 0, maxProperties: 2 },
+            u: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+            x: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+            y: { allOf: [{ type: 'object' }], not: { type: 'null' } },
+            c: { if: { type: 'string' }, then: { minLength: 1 }, else: { type: 'number' } },
+          },
+          required: ['s'],
+          $defs: { day: { type: 'string', enum: ['mon', 'tue'] } },
+        };
+        const richScope = new AbortController();
+        await mc.registerTool({ name: 'rich', description: 'Rich', inputSchema: rich, execute: echo }, { signal: richScope.signal });
+        richScope.abort();
+        await mc.registerTool({ name: 'rich', description: 'Rich', inputSchema: structuredClone(rich), execute: echo });
+        mc.unregisterTool('rich');
+        await client.listTools();
+        // The gate a core cut in two closes while its deferred module is on its way
+        // (src/transport/held.rs; this core is whole, so its loader leaves it open): an agent's
+        // requests held, refused once the module could not be had (discovery still served), and
+        // held again, then delivered as when it has arrived.
+        const glue = await import(`${dist}/modelcontext_glue.js`);
+        const pause = () => new Promise((r) => setTimeout(r, 50));
+        const refused = (p) => p.then(() => false, () => true);
+        glue.holdForDeferred();
+        const held = refused(client.callTool({ name: 'probe', arguments: { a: 1 } }));
+        await pause();
+        glue.deferredFailed('the deferred module could not be had: "HTTP 404" \\ — a trace\n');
+        if (!(await held) || !(await refused(client.callTool({ name: 'probe', arguments: { a: 1 } })))) throw new Error('a tools/call was not refused');
+        await client.listTools();
+        glue.holdForDeferred();
+        await client.transport.send({ jsonrpc: '2.0', id: 'unasked', result: {} });
+        const pinged = client.ping();
+        await pause();
+        while (glue.deliverHeld());
+        await pinged;
+      }, distUrl);
+      // A frame of this origin and one of another (the same server as localhost): each starts,
+      // finds its embedder (the other origin's asks this document for its `tools` policy over the
+      // frame wire) and registers a tool (the other origin's exposed to this one), and each
+      // document hears of the others' changes.
+      await step("frames running the polyfill, of this origin and another: their start and registrations, and each document hearing of the others' changes", true, async ([dist, otherFrame]) => {
+        // (The one of another origin with allow="tools", the other without an allow attribute.)
+        const frame = (src, srcdoc) => {
+          const f = document.createElement('iframe');
+          if (srcdoc) f.srcdoc = srcdoc;
+          else {
+            f.allow = 'tools';
+            f.src = src;
+          }
+          document.body.append(f);
+          return f;
+        };
+        const registered = new Promise((resolve) => addEventListener('message', (e) => e.data === 'breakdown: frame registered' && resolve()));
+        frame(`${otherFrame}?origin=${encodeURIComponent(location.origin)}`);
+        await registered;
+        const same = frame(null, `<script type="module">
+          const m = await import('${dist}/modelcontext.js');
+          await m.ready;
+          await document.modelContext.registerTool({ name: 'inner', description: 'In the frame', execute: () => 'i' });
+          window.registered = true;
+        </script>`);
+        while (!same.contentWindow.registered) await new Promise((r) => setTimeout(r, 20));
+        const mc = document.modelContext;
+        await mc.registerTool({ name: 'outer', description: 'Beside the frames', execute: () => 'o' });
+        mc.unregisterTool('outer');
+        // (The other documents' toolchange runs in a task of their own.)
+        await new Promise((r) => setTimeout(r, 100));
+      }, [distUrl, other.url('/__breakdown/frame.html')]);
+      await step('the first tools/call', false, async () => {
+        await client.callTool({ name: 'probe', arguments: { a: 1 } });
+      });
+      await step("calls: an agent's (one by one, at once, refused, throwing, unknown, validated) and the page's", false, async () => {
+        const mc = document.modelContext;
+        for (let i = 0; i < 50; i++) await client.callTool({ name: `tool_${i + 2}`, arguments: { a: i } });
+        await Promise.all(Array.from({ length: 200 }, (_, i) => client.callTool({ name: 'probe', arguments: { a: i } })));
+        const refused = await client.callTool({ name: 'probe', arguments: { a: 'x' } });
+        const thrown = await client.callTool({ name: 'thrower', arguments: {} });
+        if (!refused.isError || !thrown.isError) throw new Error('an invalid or throwing call was not an error');
+        await client.callTool({ name: 'unknown', arguments: {} }).then(
+          (r) => {
+            if (!r.isError) throw new Error('an unknown tool was called');
+          },
+          () => {},
+        );
+        const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
+        if (words[0].isError || !words[1].isError) throw new Error('the validator did not check the pattern');
+        await navigator.modelContextTesting.executeTool('probe', '{"a":1}');
+        const [probe] = (await mc.getTools()).filter((t) => t.name === 'probe');
+        for (let i = 0; i < 20; i++) await mc.executeTool(probe, { a: i });
+        await mc.executeTool(probe, { a: 'x' }).then(
+          () => {
+            throw new Error('executeTool took invalid arguments');
+          },
+          () => {},
+        );
+      });
+    });
+    // The browser's own WebMCP beside the polyfill (src/browser/native.rs), in a Chromium of its
+    // own: the page's registrations are mirrored on the browser's object and its tools served.
+    phases.push(...(await traceSession(server, NATIVE_WEBMCP_ARGS, async (step) => {
+      await step("with the browser's own WebMCP (--enable-features=WebMCP): the start, registrations on both objects (mirrored both ways), an agent's discovery", true, async (src) => {
+        const m = await import(src);
+        await m.ready;
+        const schema = { type: 'object', properties: { a: { type: 'number' } } };
+        const echo = ({ a }) => String(a);
+        if (document.modelContext === navigator.modelContext) throw new Error('the browser has no WebMCP of its own');
+        await navigator.modelContext.registerTool({ name: 'mine', description: 'Echoes "a"', inputSchema: schema, execute: echo });
+        const scoped = new AbortController();
+        await navigator.modelContext.registerTool({ name: 'scoped', description: 'Scoped', execute: echo }, { signal: scoped.signal });
+        scoped.abort();
+        await document.modelContext.registerTool({ name: 'native', description: 'The browser\'s', inputSchema: schema, execute: echo });
+        window.client = new Bench.Client({ name: 'breakdown', version: '1.0.0' });
+        await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+        while (!(await client.listTools()).tools.some((t) => t.name === 'native')) await new Promise((r) => setTimeout(r, 20));
+      }, `${distUrl}/modelcontext.js`);
+    })));
+    return phases;
+  } finally {
+    await other.close();
+  }
+}
+
+/**
+ * One Chromium's share of the trace (`args`: its flags): the breakdown page, then `run(step)`,
+ * whose `step(name, keep, fn, arg)` evaluates `fn(arg)` in the page and takes the core's compiles
+ * until the trace has been quiet for a moment (`keep`: the first module keeps what the phase ran,
+ * --write-split-list; the others are measured beside it, and wait for the deferred module in a
+ * page: src/transport/held.rs, polyfill/src/model_context.js). Returns the phases, parsed.
+ */
+async function traceSession(server, args, run) {
+  const t = await tracingChromium(args);
+  const quiet = async () => {
+    let n = -1;
+    while (n !== t.lines.length) {
+      n = t.lines.length;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return n;
+  };
+  const phases = [];
+  try {
     const context = t.browser.contexts()[0] ?? (await t.browser.newContext());
     const page = await context.newPage();
     await page.goto(server.url('/__breakdown/ours.html'));
     await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
     let from = await quiet();
-    // `keep`: the first module keeps what the phase ran (--write-split-list); the others are
-    // measured beside it (what an agent's calls and the page's own calls of its tools add), and
-    // wait for the deferred module in a page (src/transport/held.rs, polyfill/src/model_context.js).
-    const step = async (name, keep, fn, arg) => {
+    await run(async (name, keep, fn, arg) => {
       await page.evaluate(fn, arg);
       const to = await quiet();
       phases.push({ name, keep, lines: t.lines.slice(from, to) });
       from = to;
-    };
-    await step('start: import → ready → first registerTool', true, async (src) => {
-      // (A frame in the document at the start: the frame wire greets it.)
-      document.body.append(document.createElement('iframe'));
-      const m = await import(src);
-      await m.ready;
-      await document.modelContext.registerTool({
-        name: 'probe',
-        // (Text that JSON escapes, as real descriptions have: the escapes are kept too.)
-        description: 'Echoes "a" \\ its number — as text,\n\tunchanged \u0001',
-        inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
-        execute: ({ a }) => String(a),
-      });
-    }, `${distUrl}/modelcontext.js`);
-    await step('first requests: connect (initialize) + tools/list', true, async () => {
-      window.client = new Bench.Client({ name: 'breakdown', version: '1.0.0' });
-      await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
-      await client.listTools();
-    });
-    await step("the page's registrations and synchronous reads, an agent connected; messages held", true, async (dist) => {
-      const mc = document.modelContext;
-      const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
-      const echo = ({ a }) => String(a);
-      for (let i = 0; i < 1000; i++) await mc.registerTool({ name: `tool_${i}`, description: `Echoes a (${i})`, inputSchema: schema, execute: echo });
-      await mc.registerTool({ name: 'thrower', description: 'Throws', execute: () => { throw new Error('boom'); } });
-      await mc.registerTool({ name: 'probe', description: 'Again', execute: echo }).then(
-        () => { throw new Error('a second tool of the same name was registered'); },
-        () => {},
-      );
-      await mc.registerTool({ name: 'bad', description: 'Bad schema', inputSchema: 'x', execute: echo }).then(() => {}, () => {});
-      // A schema the core does not check itself (a pattern): the validator module loads.
-      const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
-      await mc.registerTool({ name: 'word', description: 'Echoes a lowercase word', inputSchema: word, execute: ({ w }) => w });
-      // (Its load and the schema's compilation, once the module has arrived: the phase's quiet
-      // wait follows.)
-      while (!performance.getEntriesByType('resource').some((r) => /modelcontext_validator\.wasm$/.test(r.name))) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      // The synchronous reads a page or an agent makes: isConnected(), modelContextTesting.
-      if (!mc.isConnected() || !navigator.modelContextTesting.listTools().length) throw new Error('not serving');
-      const aborted = new AbortController();
-      await mc.registerTool({ name: 'scoped', description: 'Scoped', execute: echo }, { signal: aborted.signal });
-      aborted.abort();
-      mc.unregisterTool('tool_1');
-      // A schema with every keyword the core checks itself, compiled at registration, and its
-      // tool unregistered both ways (its schema dropped with it: the 1,000 above share one).
-      const rich = {
-        type: 'object',
-        description: 'Every plain keyword',
-        properties: {
-          s: { type: 'string', minLength: 1, maxLength: 80, format: 'email', default: 'a@b.c', examples: ['x@y.z'] },
-          i: { type: 'integer', minimum: 0, maximum: 10, exclusiveMaximum: 11, multipleOf: 2 },
-          n: { type: ['number', 'null'], exclusiveMinimum: 0 },
-          b: { type: 'boolean', const: true },
-          e: { enum: ['x', 'y', 1, null] },
-          a: { type: 'array', items: { type: 'string' }, minItems: 0, maxItems: 3, uniqueItems: true },
-          o: { type: 'object', properties: { p: { $ref: '#/$defs/day' } }, additionalProperties: false, minProperties: 0, maxProperties: 2 },
-          u: { anyOf: [{ type: 'string' }, { type: 'number' }] },
-          x: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
-          y: { allOf: [{ type: 'object' }], not: { type: 'null' } },
-          c: { if: { type: 'string' }, then: { minLength: 1 }, else: { type: 'number' } },
-        },
-        required: ['s'],
-        $defs: { day: { type: 'string', enum: ['mon', 'tue'] } },
-      };
-      const richScope = new AbortController();
-      await mc.registerTool({ name: 'rich', description: 'Rich', inputSchema: rich, execute: echo }, { signal: richScope.signal });
-      richScope.abort();
-      await mc.registerTool({ name: 'rich', description: 'Rich', inputSchema: structuredClone(rich), execute: echo });
-      mc.unregisterTool('rich');
-      await client.listTools();
-      // The gate a core cut in two closes while its deferred module is on its way
-      // (src/transport/held.rs; this core is whole, so its loader leaves it open): an agent's
-      // requests held, refused once the module could not be had (discovery still served), and
-      // held again, then delivered as when it has arrived.
-      const glue = await import(`${dist}/modelcontext_glue.js`);
-      const pause = () => new Promise((r) => setTimeout(r, 50));
-      const refused = (p) => p.then(() => false, () => true);
-      glue.holdForDeferred();
-      const held = refused(client.callTool({ name: 'probe', arguments: { a: 1 } }));
-      await pause();
-      glue.deferredFailed('the deferred module could not be had: "HTTP 404" \\ — a trace\n');
-      if (!(await held) || !(await refused(client.callTool({ name: 'probe', arguments: { a: 1 } })))) throw new Error('a tools/call was not refused');
-      await client.listTools();
-      glue.holdForDeferred();
-      await client.transport.send({ jsonrpc: '2.0', id: 'unasked', result: {} });
-      const pinged = client.ping();
-      await pause();
-      while (glue.deliverHeld());
-      await pinged;
-    }, distUrl);
-    // A frame of this origin and one of another (the same server as localhost): each starts,
-    // finds its embedder (the other origin's asks this document for its `tools` policy over the
-    // frame wire) and registers a tool (the other origin's exposed to this one), and each
-    // document hears of the others' changes.
-    await step("frames running the polyfill, of this origin and another: their start and registrations, and each document hearing of the others' changes", true, async ([dist, otherFrame]) => {
-      // (The one of another origin with allow="tools", the other without an allow attribute.)
-      const frame = (src, srcdoc) => {
-        const f = document.createElement('iframe');
-        if (srcdoc) f.srcdoc = srcdoc;
-        else {
-          f.allow = 'tools';
-          f.src = src;
-        }
-        document.body.append(f);
-        return f;
-      };
-      const registered = new Promise((resolve) => addEventListener('message', (e) => e.data === 'breakdown: frame registered' && resolve()));
-      frame(`${otherFrame}?origin=${encodeURIComponent(location.origin)}`);
-      await registered;
-      const same = frame(null, `<script type="module">
-        const m = await import('${dist}/modelcontext.js');
-        await m.ready;
-        await document.modelContext.registerTool({ name: 'inner', description: 'In the frame', execute: () => 'i' });
-        window.registered = true;
-      </script>`);
-      while (!same.contentWindow.registered) await new Promise((r) => setTimeout(r, 20));
-      const mc = document.modelContext;
-      await mc.registerTool({ name: 'outer', description: 'Beside the frames', execute: () => 'o' });
-      mc.unregisterTool('outer');
-      // (The other documents' toolchange runs in a task of their own.)
-      await new Promise((r) => setTimeout(r, 100));
-    }, [distUrl, other.url('/__breakdown/frame.html')]);
-    await step('the first tools/call', false, async () => {
-      await client.callTool({ name: 'probe', arguments: { a: 1 } });
-    });
-    await step("calls: an agent's (one by one, at once, refused, throwing, unknown, validated) and the page's", false, async () => {
-      const mc = document.modelContext;
-      for (let i = 0; i < 50; i++) await client.callTool({ name: `tool_${i + 2}`, arguments: { a: i } });
-      await Promise.all(Array.from({ length: 200 }, (_, i) => client.callTool({ name: 'probe', arguments: { a: i } })));
-      const refused = await client.callTool({ name: 'probe', arguments: { a: 'x' } });
-      const thrown = await client.callTool({ name: 'thrower', arguments: {} });
-      if (!refused.isError || !thrown.isError) throw new Error('an invalid or throwing call was not an error');
-      await client.callTool({ name: 'unknown', arguments: {} }).then(
-        (r) => {
-          if (!r.isError) throw new Error('an unknown tool was called');
-        },
-        () => {},
-      );
-      const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
-      if (words[0].isError || !words[1].isError) throw new Error('the validator did not check the pattern');
-      await navigator.modelContextTesting.executeTool('probe', '{"a":1}');
-      const [probe] = (await mc.getTools()).filter((t) => t.name === 'probe');
-      for (let i = 0; i < 20; i++) await mc.executeTool(probe, { a: i });
-      await mc.executeTool(probe, { a: 'x' }).then(
-        () => {
-          throw new Error('executeTool took invalid arguments');
-        },
-        () => {},
-      );
     });
   } finally {
     await t.close();
-    await other.close();
   }
-  // Each line parsed once; only the core's compiles: the first module compiled is the core; the
-  // validator module compiles its own functions when a schema needs it.
+  // Each line parsed once; only the core's compiles: the first module compiled is the core (V8's
+  // address of it, this Chromium's); the validator module compiles its own functions when a
+  // schema needs it.
   const parsed = phases.map((p) => p.lines.map(parseCompile).filter(Boolean));
   const core = parsed.flat()[0]?.module;
   return phases.map((p, i) => ({ name: p.name, keep: p.keep, compiles: parsed[i].filter((c) => c.module === core) }));
@@ -565,8 +598,15 @@ function printSplit(imported, sets) {
 // ---- the core's keep list ----------------------------------------------------------------------
 
 // What a core cut in two runs only once its deferred module has arrived, though the whole core
-// the trace runs does it at the start: the declarative forms' start (polyfill/src/install.js).
-const AFTER_ARRIVAL = [/^modelcontext_polyfill::browser::forms::/, /^engine_startForms\b/];
+// the trace runs does it at the start: the declarative forms' start (polyfill/src/install.js),
+// and the mirror of the page's tools on the browser's own WebMCP and the reading of its tools
+// (src/browser/native.rs, through held::after_deferred).
+const AFTER_ARRIVAL = [
+  /^modelcontext_polyfill::browser::forms::/,
+  /^engine_startForms\b/,
+  /^modelcontext_polyfill::browser::native::NativeBridge::(queue_mirror|read_native)::\{\{closure\}\}/,
+  /^modelcontext_polyfill::browser::native::NativeBridge::(read_now|mirror|register_copy|mirrored_execute|sync_proxies|register_proxy)\b/,
+];
 
 /** The functions the kept phases' `compiles` ran, but those of AFTER_ARRIVAL (by `names`). */
 function keptOf(compiles, names) {
@@ -590,10 +630,12 @@ async function writeKeepList(server) {
     '# `make split-list` (scripts/bench-breakdown.mjs --write-split-list) from the phases of its',
     '# compile trace:',
     ...phases.map((p) => `#   ${p.name}`),
-    '# but for the declarative forms\' start, which a core cut in two runs once the deferred module',
-    '# has arrived. The core\'s functions without a name are kept too. The rest are in the deferred',
-    '# module; what runs them waits for it (tool calls, src/transport/held.rs; the page\'s calls of',
-    '# its tools, polyfill/src/model_context.js; the forms\' start, polyfill/src/install.js).',
+    '# but for what a core cut in two runs once the deferred module has arrived (AFTER_ARRIVAL: the',
+    '# declarative forms\' start, the mirror of the page\'s tools on the browser\'s own WebMCP). The',
+    '# core\'s functions without a name are kept too. The rest are in the deferred module; what runs',
+    '# them waits for it (tool calls, src/transport/held.rs; the page\'s calls of its tools and other',
+    '# documents\' reads of them, polyfill/src/model_context.js; the forms\' start and the engine of a',
+    '# persisted tab session, polyfill/src/install.js; the native mirror, held::after_deferred).',
   ];
   fs.writeFileSync(CORE_KEEP_LIST, `${[...header, ...names].join('\n')}\n`);
   console.log(`bench-breakdown: ${path.relative(REPO_ROOT, CORE_KEEP_LIST)}: ${names.length} names (${ran.size} functions ran)`);

@@ -35,6 +35,7 @@ use crate::js::DomError;
 use crate::js::Listener;
 use crate::server::registry::Tool;
 use crate::server::{CancellationToken, ListKind, RequestContext, SchemaText, ToolDef};
+use crate::transport::held;
 
 /// The bridge between one engine and the native `ModelContext`.
 pub struct NativeBridge {
@@ -117,15 +118,19 @@ impl NativeBridge {
 
     // ---- polyfill → native ------------------------------------------------------------
 
-    /// Runs [`NativeBridge::mirror`] in a microtask (one pass for a burst of changes).
+    /// Runs [`NativeBridge::mirror`] in a microtask (one pass for a burst of changes), once the
+    /// core's deferred module, which holds it, has arrived (`held::after_deferred`; the page's
+    /// start and registrations go on meanwhile).
     fn queue_mirror(self: &Rc<Self>) {
         if self.mirror_queued.replace(true) {
             return;
         }
         let me = self.clone();
-        js::spawn(async move {
-            me.mirror_queued.set(false);
-            me.mirror();
+        held::after_deferred(move || {
+            js::spawn(async move {
+                me.mirror_queued.set(false);
+                me.mirror();
+            })
         });
     }
 
@@ -306,11 +311,16 @@ impl NativeBridge {
     // ---- native → polyfill ------------------------------------------------------------
 
     /// Reads the native tools and updates the engine's proxies; coalesces overlapping calls.
+    /// Once the core's deferred module, which holds it, has arrived (as [`Self::queue_mirror`]).
     fn read_native(self: Rc<Self>) {
         if self.reading.replace(true) {
             self.again.set(true);
             return;
         }
+        held::after_deferred(move || self.read_now());
+    }
+
+    fn read_now(self: Rc<Self>) {
         js::spawn(async move {
             loop {
                 self.again.set(false);

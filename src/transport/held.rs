@@ -97,6 +97,28 @@ pub(crate) fn hold(deliver: impl FnOnce() + 'static, refuse: impl FnOnce(&str) +
     }
 }
 
+/// Runs `f` once the core's deferred module has arrived: now when nothing is on its way (it has
+/// arrived, or the core is whole), else after the messages held before it, in order; never when
+/// it could not be had (`f` would read it synchronously again). For work of the page's own, done
+/// later, that needs the deferred module (the mirror of its tools on the browser's own WebMCP).
+pub(crate) fn after_deferred(f: impl FnOnce() + 'static) {
+    let f: Box<dyn FnOnce()> = Box::new(f);
+    let now = GATE.with(|g| match &mut *g.borrow_mut() {
+        Gate::Holding(queue) => {
+            queue.push_back(Held {
+                deliver: f,
+                refuse: Box::new(|_| {}),
+            });
+            None
+        }
+        Gate::Failed(_) => None,
+        Gate::Open => Some(f),
+    });
+    if let Some(f) = now {
+        f();
+    }
+}
+
 /// Closes the gate: the core's deferred module is on its way (the loader, for a core cut in
 /// two, before any transport exists).
 #[wasm_bindgen(js_name = holdForDeferred)]

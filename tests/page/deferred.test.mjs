@@ -408,6 +408,29 @@ document.modelContext.registerTool({ name: 'which', description: 'Which load ans
     }));
 }
 
+test("with the browser's own WebMCP, the page's tools are mirrored on it and its tools served once the deferred module has arrived (no synchronous read); the page registers meanwhile", () =>
+  withPage(async ({ page, context, goto }) => {
+    const { asked, release, askedFor } = await holdDeferred(context);
+    await goto(await inlinePage(`${BUILDS.classic}<script>
+      const schema = { type: 'object', properties: { q: { type: 'string' } } };
+      window.registered = navigator.modelContext.registerTool({ name: 'mine', description: 'M', inputSchema: schema, execute: () => 'm' }).then(() => 'ok');
+      document.modelContext.registerTool({ name: 'native', description: 'N', inputSchema: schema, execute: () => 'n' });
+    </script>`));
+    await askedFor();
+    const names = () => page.evaluate(async () => ({
+      native: (await document.modelContext.getTools()).map((t) => t.name).sort(),
+      polyfill: navigator.modelContextTesting.listTools().map((t) => t.name).sort(),
+    }));
+    assert.equal(await page.evaluate(() => window.registered), 'ok');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+    assert.deepEqual(await names(), { native: ['native'], polyfill: ['mine'] });
+    release();
+    await page.evaluate(() => __until(async () => (await document.modelContext.getTools()).length === 2, 'the mirror', 10_000));
+    await page.evaluate(() => __until(() => navigator.modelContextTesting.listTools().length === 2, 'the proxy', 10_000));
+    assert.deepEqual(await names(), { native: ['mine', 'native'], polyfill: ['mine', 'native'] });
+    assert.deepEqual(asked, ['fetch']);
+  }, { nativeWebMCP: true }));
+
 test('the deferred module is looked for beside a configured coreUrl, or at deferredUrl', () =>
   withPage(async ({ page, context, goto }) => {
     const asked = [];
