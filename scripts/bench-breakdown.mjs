@@ -31,7 +31,8 @@
 //    messages' gate, and frames running the polyfill (one of this origin without an `allow`
 //    attribute, one of another with `allow="tools"` exposing a tool to this one: their start,
 //    their embedder's policy, each document hearing of the others' changes; and a frame in the
-//    document at the start) — the phases the core's first module keeps — then the first `tools/call` and
+//    document at the start), and in a second Chromium with the browser's own WebMCP the start and
+//    registrations on both objects — the phases the core's first module keeps — then the first `tools/call` and
 //    the calls (an agent's one by one and at once, invalid arguments, a throwing tool, an unknown
 //    tool, a validated one; the page's `getTools` and `executeTool`), which wait for the deferred
 //    module in a page; with the largest. From Chromium's --trace-wasm-compilation-times, in a
@@ -429,8 +430,8 @@ async function traceCompiles(server, distUrl) {
         while (glue.deliverHeld());
         await pinged;
       }, distUrl);
-      // A frame of this origin and one of another (the same server as localhost): each starts,
-      // finds its embedder (the other origin's asks this document for its `tools` policy over the
+      // A frame of this origin and one of another (the second server): each starts, finds its
+      // embedder (the other origin's asks this document for its `tools` policy over the
       // frame wire) and registers a tool (the other origin's exposed to this one), and each
       // document hears of the others' changes.
       await step("frames running the polyfill, of this origin and another: their start and registrations, and each document hearing of the others' changes", true, async ([dist, otherFrame]) => {
