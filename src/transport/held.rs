@@ -52,48 +52,37 @@ fn is_discovery(method: &str) -> bool {
     )
 }
 
-/// What becomes of an incoming message ([`admit`]).
-pub(crate) enum Admission {
-    /// Delivered now.
-    Now,
-    /// Held ([`hold`]) until the deferred module has arrived.
-    Hold,
-    /// Refused: the deferred module could not be had, for this reason.
-    Refused(String),
-}
-
-/// What becomes of one incoming message of `method` (`None` for anything that is not a request
-/// or notification): see the module's documentation.
-pub(crate) fn admit(method: Option<&str>) -> Admission {
+/// Whether one incoming message of `method` (`None` for anything that is not a request or
+/// notification) is delivered now; if not, it goes to [`hold`]: see the module's documentation.
+pub(crate) fn admit(method: Option<&str>) -> bool {
     GATE.with(|g| match &*g.borrow() {
-        Gate::Open => Admission::Now,
-        Gate::Holding(queue) if queue.is_empty() && method.is_some_and(is_discovery) => {
-            Admission::Now
-        }
-        Gate::Holding(_) => Admission::Hold,
-        Gate::Failed(_) if method.is_some_and(is_discovery) => Admission::Now,
-        Gate::Failed(why) => Admission::Refused(why.clone()),
+        Gate::Open => true,
+        Gate::Holding(queue) => queue.is_empty() && method.is_some_and(is_discovery),
+        Gate::Failed(_) => method.is_some_and(is_discovery),
     })
 }
 
-/// Holds a message [`admit`] said to hold: `deliver` runs once the deferred module has arrived,
-/// or `refuse` with the reason it could not be had.
+/// Holds work until the deferred module has arrived: `deliver` runs then (now when nothing is
+/// on its way), or `refuse` with the reason it could not be had (now when it already could not).
+/// A message [`admit`] did not admit comes here; a held message's refusal answers it.
 pub(crate) fn hold(deliver: impl FnOnce() + 'static, refuse: impl FnOnce(&str) + 'static) {
     let held = Held {
         deliver: Box::new(deliver),
         refuse: Box::new(refuse),
     };
-    // (The gate cannot have opened between admit and hold, which run in one task; if it had,
-    // the message goes now, outside the borrow.)
+    // (Run outside the borrow: a delivery may send answers that bring further messages.)
     let now = GATE.with(|g| match &mut *g.borrow_mut() {
         Gate::Holding(queue) => {
             queue.push_back(held);
             None
         }
-        _ => Some(held),
+        Gate::Open => Some((held, None)),
+        Gate::Failed(why) => Some((held, Some(why.clone()))),
     });
-    if let Some(held) = now {
-        (held.deliver)();
+    match now {
+        Some((held, None)) => (held.deliver)(),
+        Some((held, Some(why))) => (held.refuse)(&why),
+        None => {}
     }
 }
 
@@ -102,21 +91,7 @@ pub(crate) fn hold(deliver: impl FnOnce() + 'static, refuse: impl FnOnce(&str) +
 /// it could not be had (`f` would read it synchronously again). For work of the page's own, done
 /// later, that needs the deferred module (the mirror of its tools on the browser's own WebMCP).
 pub(crate) fn after_deferred(f: impl FnOnce() + 'static) {
-    let f: Box<dyn FnOnce()> = Box::new(f);
-    let now = GATE.with(|g| match &mut *g.borrow_mut() {
-        Gate::Holding(queue) => {
-            queue.push_back(Held {
-                deliver: f,
-                refuse: Box::new(|_| {}),
-            });
-            None
-        }
-        Gate::Failed(_) => None,
-        Gate::Open => Some(f),
-    });
-    if let Some(f) = now {
-        f();
-    }
+    hold(f, |_| {});
 }
 
 /// Closes the gate: the core's deferred module is on its way (the loader, for a core cut in

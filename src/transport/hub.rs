@@ -10,7 +10,7 @@ use super::guard::{
     limit_error, message_text, refuse_oversize, request_id_of, warn_dropping, Admit, Bucket,
     Security, Text,
 };
-use super::held::{self, Admission};
+use super::held;
 use super::served::Claim;
 use super::Running;
 use crate::js;
@@ -266,26 +266,20 @@ impl Hub {
         // While the core's deferred module is on its way, all but discovery waits for it; a
         // request is refused, naming why, when it could not be had.
         let answer_malformed = self.rules.answer_malformed;
-        match held::admit(method.as_deref()) {
-            Admission::Now => hand_over(&chain, payload, max, incoming, answer_malformed, &reply),
-            Admission::Hold => {
-                let payload = payload.clone();
-                let refused = reply.clone();
-                held::hold(
-                    move || hand_over(&chain, &payload, max, incoming, answer_malformed, &reply),
-                    move |why| {
-                        if has_id || is_batch {
-                            refused(&unserved(id.as_ref(), method.as_deref(), why));
-                        }
-                    },
-                );
-            }
-            Admission::Refused(why) => {
-                if has_id || is_batch {
-                    reply(&unserved(id.as_ref(), method.as_deref(), &why));
-                }
-            }
+        if held::admit(method.as_deref()) {
+            hand_over(&chain, payload, max, incoming, answer_malformed, &reply);
+            return;
         }
+        let payload = payload.clone();
+        let refused = reply.clone();
+        held::hold(
+            move || hand_over(&chain, &payload, max, incoming, answer_malformed, &reply),
+            move |why| {
+                if has_id || is_batch {
+                    refused(&unserved(id.as_ref(), method.as_deref(), why));
+                }
+            },
+        );
     }
 
     pub fn is_closed(&self) -> bool {
