@@ -101,15 +101,22 @@ window.__f = (() => {
       };
       return h;
     },
-    // In the frame f: registerTool() of a tool 'x', then the names getTools() lists (outcomes).
-    registerAndList(f) {
-      return f.run(\`
-        const mc = document.modelContext;
-        const o = (fn) => __f.outcome(fn);
-        return {
-          registerTool: await o(() => mc.registerTool(__f.tool('x'))),
-          getTools: await o(async () => (await mc.getTools()).map((t) => t.name)),
-        };\`);
+    // For each allow attribute of allows, a frame (frame(options)) that registers a tool 'x' and
+    // lists the names getTools() gives, then goes: { [allow]: { registerTool, getTools } } (outcomes).
+    async registerAndListEach(allows, options) {
+      const out = {};
+      for (const allow of allows) {
+        const f = await api.frame({ ...options, allow });
+        out[allow] = await f.run(\`
+          const mc = document.modelContext;
+          const o = (fn) => __f.outcome(fn);
+          return {
+            registerTool: await o(() => mc.registerTool(__f.tool('x'))),
+            getTools: await o(async () => (await mc.getTools()).map((t) => t.name)),
+          };\`);
+        f.el.remove();
+      }
+      return out;
     },
     otherOrigin: () => altOf(location.href).origin,
     // The last steps reached here and in each frame, asked by message (so a cross-origin
@@ -371,15 +378,7 @@ export const CASES = [
   },
   {
     name: 'frames: allow="tools" and allow="camera; tools \'self\'" on a same-origin frame allow it',
-    run: async () => {
-      const out = {};
-      for (const allow of ['tools', "camera; tools 'self'"]) {
-        const f = await __f.frame({ allow });
-        out[allow] = await __f.registerAndList(f);
-        f.el.remove();
-      }
-      return out;
-    },
+    run: () => __f.registerAndListEach(['tools', "camera; tools 'self'"]),
     expect: {
       tools: { registerTool: 'ok', getTools: ['x'] },
       "camera; tools 'self'": { registerTool: 'ok', getTools: ['x'] },
@@ -389,15 +388,7 @@ export const CASES = [
     // The frame's declared origin, which 'src' (the keyword allow="tools" implies) names, is its
     // embedder's for a srcdoc frame (Permissions Policy, "declared origin").
     name: 'frames: allow="tools" and allow="tools \'src\'" on a srcdoc frame allow it; allow="tools \'none\'" does not',
-    run: async () => {
-      const out = {};
-      for (const allow of ['tools', "tools 'src'", "tools 'none'"]) {
-        const f = await __f.frame({ allow, srcdoc: true });
-        out[allow] = await __f.registerAndList(f);
-        f.el.remove();
-      }
-      return out;
-    },
+    run: () => __f.registerAndListEach(['tools', "tools 'src'", "tools 'none'"], { srcdoc: true }),
     expect: {
       tools: { registerTool: 'ok', getTools: ['x'] },
       "tools 'src'": { registerTool: 'ok', getTools: ['x'] },
