@@ -105,3 +105,117 @@ test('a handler that throws is reported and the next gates still run', () => {
   assert.deepEqual(seen, [1, 2]);
   assert.deepEqual(reported, ['handler failed', 'handler failed']);
 });
+
+/**
+ * A context whose global is a window to itself: `postMessage` logs the envelope and dispatches
+ * it as a `message` event from a task (as a browser does), to the listeners added on the global.
+ */
+function loadWindow() {
+  const events = new EventTarget();
+  const log = [];
+  const sandbox = {
+    reportError: (e) => log.push(['reported', e.message]),
+    queueMicrotask,
+    setTimeout,
+    MessageChannel,
+    addEventListener: (...a) => events.addEventListener(...a),
+    removeEventListener: (...a) => events.removeEventListener(...a),
+    postMessage(data) {
+      log.push(data.payload);
+      setTimeout(() => events.dispatchEvent(new MessageEvent('message', { data: structuredClone(data) })));
+    },
+  };
+  const context = vm.createContext(sandbox);
+  vm.runInContext(SOURCE, context);
+  const self = vm.runInContext('globalThis', context);
+  const post = (payload, { target = self, channel = 'c', direction = 'server-to-client' } = {}) =>
+    context.__mcpPostEnvelope(target, channel, direction, payload, '*');
+  const gate = (handler) => context.__mcpMessageGate(self, handler, undefined, [['type', 'mcp']]);
+  return { post, gate, log };
+}
+
+const microtask = () => Promise.resolve();
+const task = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** Resolves once `done()` holds (checked after each task), or rejects after two seconds. */
+async function until(done) {
+  for (const end = Date.now() + 2000; !done(); ) {
+    if (Date.now() > end) throw new Error(`still not done: ${done}`);
+    await task();
+  }
+}
+
+test('an envelope to the own window goes from a microtask; while one waits to be dispatched, the next wait for a task of their own, in order', async () => {
+  const { post, gate, log } = loadWindow();
+  const heard = [];
+  gate((ev, d) => heard.push(d.payload));
+  post(1);
+  assert.deepEqual(log, [], 'never posted from inside the call');
+  await microtask();
+  assert.deepEqual(log, [1]);
+  // 1 is posted, not yet dispatched: the same channel and direction is backed up.
+  post(2);
+  post(3);
+  await microtask();
+  await microtask();
+  assert.deepEqual(log, [1], 'waiting behind the undispatched envelope');
+  // Another channel, or the other direction, is not backed up; but once the outbox holds
+  // envelopes, every later one joins it, so the order asked is the order posted.
+  post(4, { channel: 'other' });
+  await microtask();
+  assert.deepEqual(log, [1]);
+  await until(() => heard.length === 4);
+  assert.deepEqual(log, [1, 2, 3, 4]);
+  assert.deepEqual(heard, [1, 2, 3, 4]);
+  // Every one heard: the next goes from its microtask again.
+  post(5);
+  await microtask();
+  assert.deepEqual(log, [1, 2, 3, 4, 5]);
+  await until(() => heard.length === 5);
+  assert.deepEqual(heard, [1, 2, 3, 4, 5]);
+});
+
+test('an undispatched envelope backs up only its own channel and direction', async () => {
+  const { post, gate, log } = loadWindow();
+  gate(() => {});
+  post('a');
+  await microtask();
+  post('b', { channel: 'other' });
+  post('c', { direction: 'client-to-server' });
+  await microtask();
+  assert.deepEqual(log, ['a', 'b', 'c']);
+  await task();
+});
+
+test('without a gate on the window (nothing hears the envelopes), and to any other target, envelopes go from a microtask each', async () => {
+  const { post, log } = loadWindow();
+  post(1);
+  await microtask();
+  post(2);
+  await microtask();
+  assert.deepEqual(log, [1, 2], 'no gate hub: nothing counted, nothing waits');
+  const { post: post2, gate, log: log2 } = loadWindow();
+  gate(() => {});
+  const port = { posted: [], postMessage(data) { this.posted.push(data.payload); } };
+  post2('w');
+  await microtask();
+  post2('p1', { target: port });
+  await microtask();
+  post2('p2', { target: port });
+  await microtask();
+  assert.deepEqual(port.posted, ['p1', 'p2']);
+  assert.deepEqual(log2, ['w']);
+  await task();
+});
+
+test('a post that throws is reported, and is not counted as waiting', async () => {
+  const { post, gate, log } = loadWindow();
+  gate(() => {});
+  const bad = { postMessage() { throw new Error('no such origin'); } };
+  post('x', { target: bad });
+  await microtask();
+  assert.deepEqual(log, [['reported', 'no such origin']]);
+  post('y');
+  await microtask();
+  assert.deepEqual(log, [['reported', 'no such origin'], 'y']);
+  await task();
+});

@@ -14,6 +14,8 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>tab transport</title>
   addEventListener('message', (e) => {
     const d = e.data;
     if (d && d.type === 'mcp' && d.direction === 'server-to-client' && e.source === window) wire.push(d);
+    // A test's hook on every message, called before the polyfill's listener (added later).
+    if (window.onEarlyMessage) window.onEarlyMessage(e);
   });
   window.send = (channel, payload) =>
     postMessage({ channel, type: 'mcp', direction: 'client-to-server', payload }, '*');
@@ -94,6 +96,47 @@ test('answers are posted from a microtask of their own, not from inside the core
     // The post comes from the helper's own microtask: the wrapper above, the microtask, nothing else.
     assert.deepEqual(r.wasm, []);
     assert.ok(r.deepest <= 3, `a post was made ${r.deepest} frames deep`);
+  }, { html: PAGE }));
+
+test('a burst of requests: the first answer goes from its microtask, the rest, queued behind it, from one task after the burst; a lone request after is answered at once', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      send('mcp-default', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } });
+      await replyTo('mcp-default', 0);
+      // One log of the requests as the window dispatches them and the answers as they are
+      // posted.
+      const order = [];
+      const onRequest = (e) => {
+        const d = e.data;
+        if (d && d.direction === 'client-to-server' && d.payload && d.payload.id !== undefined) order.push(`request ${d.payload.id}`);
+      };
+      window.onEarlyMessage = onRequest;
+      const post = window.postMessage;
+      window.postMessage = function (message, ...rest) {
+        if (message && message.direction === 'server-to-client' && message.payload && message.payload.id !== undefined) order.push(`answer ${message.payload.id}`);
+        return post.call(this, message, ...rest);
+      };
+      for (let id = 1; id <= 20; id++) send('mcp-default', ping(id));
+      const last = await replyTo('mcp-default', 20);
+      await settle(); // every answer dispatched
+      send('mcp-default', ping(21));
+      await replyTo('mcp-default', 21);
+      window.postMessage = post;
+      window.onEarlyMessage = null;
+      const ids = wire.filter((d) => d.payload && d.payload.id >= 1).map((d) => d.payload.id);
+      return { last, ids, order };
+    });
+    assert.deepEqual(r.last, { jsonrpc: '2.0', id: 20, result: {} });
+    assert.deepEqual(r.ids, Array.from({ length: 21 }, (_, i) => i + 1), 'every answer once, in order');
+    const requests = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => `request ${from + i}`);
+    const answers = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => `answer ${from + i}`);
+    assert.deepEqual(r.order, [
+      'request 1', 'answer 1', // from the microtask of the task that heard request 1
+      ...requests(2, 20), // 2 to 20 answered as each is heard, their answers held: answer 1 is not dispatched yet
+      ...answers(2, 20), // from the outbox's task, queued after request 20
+      'request 21', 'answer 21', // nothing undispatched: at once again
+    ]);
   }, { html: PAGE }));
 
 test('connect({ transport: { type: "tab", channelId } }) serves a second channel; disconnect() stops only that one', () =>
