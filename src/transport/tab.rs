@@ -113,6 +113,9 @@ struct Inner {
     watch: RefCell<Option<Listener>>,
     /// Whether another server was seen (and warned of).
     other_seen: Cell<bool>,
+    /// This window's origin, every message's here, and whether `options.allowed` allows it.
+    own_origin: String,
+    own_allowed: bool,
     claim: RefCell<Option<Claim>>,
 }
 
@@ -193,9 +196,11 @@ impl Inner {
         let Some(payload) = payload else {
             return;
         };
-        let origin = js::event_origin(ev);
-        if !self.options.allowed.allows(&origin) {
-            self.hub.security().violation(&origin);
+        // The source is this window (checked above, or by the gate), and a message event's
+        // source and origin both come from the realm that posted it: the origin is this
+        // window's own, not read from the event (each read makes a new string).
+        if !self.own_allowed {
+            self.hub.security().violation(&self.own_origin);
             return;
         }
         // Control strings (answered with a constant, without a session). A string that is
@@ -263,6 +268,8 @@ impl TabServer {
         let hub = Hub::with_rules(server, options.security.clone(), "tab", 1, rules);
         let channel = JsValue::from_str(&options.channel);
         let peer = format!("channel {:?}", options.channel);
+        let own_origin = js::own_origin();
+        let own_allowed = options.allowed.allows(&own_origin);
         let inner = Rc::new(Inner {
             hub,
             options,
@@ -272,6 +279,8 @@ impl TabServer {
             listener: RefCell::new(None),
             watch: RefCell::new(None),
             other_seen: Cell::new(false),
+            own_origin,
+            own_allowed,
             claim: RefCell::new(Some(claim)),
         });
         let weak = Rc::downgrade(&inner);
