@@ -166,6 +166,18 @@ test('the default tab server stopped and started again at once does not take its
     await page.evaluate(async () => {
       const record = globalThis[Symbol.for('modelcontext-polyfill')];
       await record.ready;
+      // The old server's answer and the new server's announcement, heard: the clients below
+      // start after the restart's messages (the old server's 'mcp-server-stopped' among them,
+      // which would close a client already listening) have been dispatched.
+      let readies = 0;
+      const heard = new Promise((resolve) => {
+        addEventListener('message', function count(e) {
+          if (e.data?.direction !== 'server-to-client' || e.data.payload !== 'mcp-server-ready') return;
+          if (++readies < 2) return;
+          removeEventListener('message', count);
+          resolve();
+        });
+      });
       const replaced = new Promise((resolve) => {
         addEventListener('message', function replace(e) {
           if (e.data?.payload !== 'mcp-check-ready') return;
@@ -176,6 +188,7 @@ test('the default tab server stopped and started again at once does not take its
       });
       postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: 'mcp-check-ready' }, location.origin);
       await replaced;
+      await heard;
     });
     const r = await page.evaluate(connectAndCount, { clients: 2 });
     for (const run of r.runs) assert.deepEqual([run.tools, run.text], [['hello'], 'hello']);
