@@ -36,8 +36,8 @@
 // postMessage made while the window dispatches an event costs several times one made from a
 // task of its own (about 22 µs against 8 for an answer in a burst of 500 requests under
 // Playwright, Chromium 156; without a DevTools client the burst gains as much); posted later,
-// it is dispatched no later, since it queues behind the envelope already waiting. A lone request's answer (no envelope waiting)
-// still goes at once, from its microtask.
+// it is dispatched no later, since it queues behind the envelope already waiting. A lone
+// request's answer (no envelope waiting) still goes at once, from its microtask.
 // The payloads are JSON values and control strings, which always clone. A post that throws
 // anyway (a target origin that is not one) is reported as the core reports what a page's
 // callback throws (src/js/io.rs `report`): to `reportError`, or the console.
@@ -62,9 +62,14 @@ function __mcpMessageGate(target, handler, source, fields) {
       const now = shared.gates;
       let source = __mcpUnread;
       let data = __mcpUnread;
+      // While envelopes posted here are on their way, the window's own messages are counted
+      // (their source is this window; another window's data is not read for it).
       if (shared.posted.size !== 0) {
-        data = ev.data;
-        if (data !== null && typeof data === 'object') __mcpHeard(shared.posted, data);
+        source = ev.source;
+        if (source === target) {
+          data = ev.data;
+          if (data !== null && typeof data === 'object') __mcpHeard(shared.posted, data);
+        }
       }
       for (let i = 0; i < now.length; i++) {
         const g = now[i];

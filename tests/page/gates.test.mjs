@@ -122,16 +122,22 @@ function loadWindow() {
     removeEventListener: (...a) => events.removeEventListener(...a),
     postMessage(data) {
       log.push(data.payload);
-      setTimeout(() => events.dispatchEvent(new MessageEvent('message', { data: structuredClone(data) })));
+      setTimeout(() => dispatch(structuredClone(data), self));
     },
   };
   const context = vm.createContext(sandbox);
   vm.runInContext(SOURCE, context);
   const self = vm.runInContext('globalThis', context);
+  // A `message` event with its data and source (Node's MessageEvent takes only ports as source).
+  const dispatch = (data, source) => {
+    const ev = new Event('message');
+    Object.defineProperties(ev, { data: { value: data }, source: { value: source } });
+    events.dispatchEvent(ev);
+  };
   const post = (payload, { target = self, channel = 'c', direction = 'server-to-client' } = {}) =>
     context.__mcpPostEnvelope(target, channel, direction, payload, '*');
   const gate = (handler) => context.__mcpMessageGate(self, handler, undefined, [['type', 'mcp']]);
-  return { post, gate, log };
+  return { post, gate, log, dispatch, self };
 }
 
 const microtask = () => Promise.resolve();
@@ -172,6 +178,20 @@ test('an envelope to the own window goes from a microtask; while one waits to be
   assert.deepEqual(log, [1, 2, 3, 4, 5]);
   await until(() => heard.length === 5);
   assert.deepEqual(heard, [1, 2, 3, 4, 5]);
+});
+
+test("an envelope from another window is not taken for one of this realm's: only the window's own messages are counted", async () => {
+  const { post, gate, log, dispatch } = loadWindow();
+  gate(() => {});
+  post(1);
+  await microtask();
+  // Another window's envelope of the same channel and direction: 1 is still on its way.
+  dispatch({ channel: 'c', type: 'mcp', direction: 'server-to-client', payload: 'theirs' }, { other: true });
+  post(2);
+  await microtask();
+  assert.deepEqual(log, [1], '2 waits behind 1');
+  await until(() => log.length === 2);
+  await task();
 });
 
 test('an undispatched envelope backs up only its own channel and direction', async () => {
