@@ -343,6 +343,15 @@ async function traceCompiles(server, distUrl) {
       await step('start: import → ready → first registerTool', true, async (src) => {
         // (A frame in the document at the start: the frame wire greets it.)
         document.body.append(document.createElement('iframe'));
+        // The tab transport's options as a page writes them (an object: the options parsed at
+        // the start, a rate limit taken per message), with values that serve the phases below
+        // as the defaults would (the engine's size limit; a rate no phase reaches).
+        window.modelContextPolyfillConfig = {
+          tab: {
+            channelId: 'mcp-default', allowedOrigins: [location.origin], onOriginViolation: () => {},
+            maxMessageBytes: 4 * 1024 * 1024, rateLimit: { messages: 1e6, perMs: 1000 }, persist: false,
+          },
+        };
         const m = await import(src);
         await m.ready;
         await document.modelContext.registerTool({

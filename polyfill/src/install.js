@@ -140,15 +140,16 @@ function install(env) {
   };
   Object.defineProperty(g, MARK, { value: record, configurable: true });
 
-  // The core has loaded: make the engine, then let the queued calls through.
-  function started(core) {
+  // The core has loaded: make the engine, then let the queued calls through. `tab`: the tab
+  // transport's options (config.tab, unless its persistence had to be dropped).
+  function started(core, tab = config.tab) {
     const wasm = core.wasm;
     const engine = new wasm.Engine(mc, {
       ToolActivatedEvent,
       ToolCancelEvent,
       fireToolEvent: __mcpFireToolEvent,
       serverInfo: config.serverInfo,
-      tab: config.tab,
+      tab,
       limits: config.limits,
       native,
       validator: core.validator,
@@ -215,11 +216,19 @@ function install(env) {
 
   // The tab transport's persisted session (`tab.persist`: restored at the start, saved after
   // each of the agent's messages) is work of the core's deferred module: with it on, the engine
-  // is made once that module has arrived (or failed to), instead of reading it synchronously at
-  // the start. The page's calls wait in the queue meanwhile, as while the core loads.
+  // is made once that module has arrived, instead of reading it synchronously at the start. The
+  // page's calls wait in the queue meanwhile, as while the core loads. When the module could not
+  // be had, the tab server starts without persistence (saying so), as every page's first module
+  // goes on without that module: its registrations and an agent's discovery work, and the
+  // agent's calls are refused naming the module (without this, the restore read the module
+  // synchronously again, failed, and the engine was never made).
   const tab = config.tab;
   const persists = tab !== null && typeof tab === 'object' && tab.persist != null && tab.persist !== false;
-  const begin = (c) => (persists && c.deferred ? c.deferred.then(() => started(c), () => started(c)) : started(c));
+  const unpersisted = (c, e) => {
+    console.warn(`modelcontext-polyfill: the tab transport's session is not persisted (modelContextPolyfillConfig.tab.persist): ${(e && e.message) || e}`);
+    return started(c, { ...tab, persist: false });
+  };
+  const begin = (c) => (persists && c.deferred ? c.deferred.then(() => started(c), (e) => unpersisted(c, e)) : started(c));
 
   if (core && typeof core.then === 'function') {
     record.ready = Promise.resolve(core).then(begin).catch(failed);

@@ -301,6 +301,44 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       }
     }));
 
+  test(`${build} build: a page that gives the tab transport's options as an object (channelId, allowedOrigins, rateLimit, maxMessageBytes, onOriginViolation) starts, registers and is listed without a synchronous read`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const asked = await watchDeferred(context);
+      await goto(await clientPage(`<script>window.modelContextPolyfillConfig = { tab: {
+  channelId: 'mcp-default', allowedOrigins: [location.origin], rateLimit: { messages: 1000, perMs: 1000 },
+  maxMessageBytes: 1024 * 1024, onOriginViolation: () => {} } };</script>${tag}`));
+      await page.waitForFunction(() => window.Bench && document.modelContext);
+      await page.evaluate(READY);
+      assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
+      // (Before the start's trace had such a page, parsing the options read the module at once.)
+      assert.deepEqual(asked, ['fetch'], 'the first module needed the deferred module: run make split-list');
+      assert.deepEqual(await page.evaluate(CALLS), CALLS_RESULT);
+    }));
+
+  test(`${build} build: with tab.persist and the deferred module answering 404, the tab server starts without persistence, saying so; registrations and an agent's discovery work, its calls are refused naming the module`, () =>
+    withPage(async ({ page, context, goto, consoleMessages }) => {
+      const asked = await watchDeferred(context, (route) => route.fulfill({ status: 404, body: 'not here' }));
+      await goto(await clientPage(`<script>window.modelContextPolyfillConfig = { tab: { persist: true } };</script>${tag}`));
+      await page.waitForFunction(() => window.Bench && document.modelContext);
+      const r = await page.evaluate(async () => {
+        await globalThis[Symbol.for('modelcontext-polyfill')].ready;
+        await document.modelContext.registerTool({ name: 'which', description: 'W', execute: () => 'w' });
+        window.client = new Bench.Client({ name: 'persisted', version: '1.0.0' });
+        await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+        return {
+          listed: (await client.listTools()).tools.map((t) => t.name),
+          call: await client.callTool({ name: 'which', arguments: {} }).then(() => 'answered', (e) => e.message),
+          saved: sessionStorage.getItem('mcp-tab-session-mcp-default'),
+        };
+      });
+      assert.deepEqual(r.listed, ['which']);
+      assert.match(r.call, /tools\/call cannot be served: .*the core's deferred module .*HTTP 404/);
+      assert.equal(r.saved, null, 'nothing persisted');
+      assert.deepEqual(asked, ['fetch']);
+      assert.ok(consoleMessages.some((m) => m.type === 'warning' && /the tab transport's session is not persisted \(modelContextPolyfillConfig\.tab\.persist\): .*HTTP 404/.test(m.text)),
+        consoleMessages.map((m) => m.text).join('\n'));
+    }));
+
   test(`${build} build: with the tab transport's session persisted (tab.persist), the engine starts once the deferred module has arrived (no synchronous read; the page's calls wait), and a reload restores the agent's session`, () =>
     withPage(async ({ page, context, goto }) => {
       const { asked, release, askedFor } = await holdDeferred(context, { firstOnly: true });
