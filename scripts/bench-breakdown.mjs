@@ -343,10 +343,16 @@ async function traceCompiles(server, distUrl) {
       await step('start: import → ready → first registerTool', true, async (src) => {
         // (A frame in the document at the start: the frame wire greets it.)
         document.body.append(document.createElement('iframe'));
-        // The tab transport's options as a page writes them (an object: the options parsed at
-        // the start, a rate limit taken per message), with values that serve the phases below
-        // as the defaults would (the engine's size limit; a rate no phase reaches).
+        // The configuration a page writes: the server's name and the rest of `serverInfo`, the
+        // engine's `limits`, the tab transport's options (each object parsed at the start, a
+        // rate limit taken per message), with values that serve the phases below as the
+        // defaults would (the engine's size limit; a rate no phase reaches).
         window.modelContextPolyfillConfig = {
+          serverInfo: {
+            name: 'breakdown', version: '1.0.0', title: 'Breakdown', description: 'The trace page',
+            websiteUrl: location.origin, icons: [{ src: `${location.origin}/icon.png` }], instructions: 'None',
+          },
+          limits: { maxMessageBytes: 4 * 1024 * 1024 },
           tab: {
             channelId: 'mcp-default', allowedOrigins: [location.origin], onOriginViolation: () => {},
             maxMessageBytes: 4 * 1024 * 1024, rateLimit: { messages: 1e6, perMs: 1000 }, persist: false,

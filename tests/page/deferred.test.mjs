@@ -301,17 +301,21 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       }
     }));
 
-  test(`${build} build: a page that gives the tab transport's options as an object (channelId, allowedOrigins, rateLimit, maxMessageBytes, onOriginViolation) starts, registers and is listed without a synchronous read`, () =>
+  test(`${build} build: a page that configures the server (serverInfo, limits, the tab transport's options as an object) starts, registers and is listed without a synchronous read`, () =>
     withPage(async ({ page, context, goto }) => {
       const asked = await watchDeferred(context);
-      await goto(await clientPage(`<script>window.modelContextPolyfillConfig = { tab: {
-  channelId: 'mcp-default', allowedOrigins: [location.origin], rateLimit: { messages: 1000, perMs: 1000 },
-  maxMessageBytes: 1024 * 1024, onOriginViolation: () => {} } };</script>${tag}`));
+      await goto(await clientPage(`<script>window.modelContextPolyfillConfig = {
+  serverInfo: { name: 'configured', version: '2.0.0', title: 'Configured', instructions: 'Call t1.' },
+  limits: { maxMessageBytes: 2 * 1024 * 1024, pageSize: 100, toolTimeoutMs: 60000 },
+  tab: {
+    channelId: 'mcp-default', allowedOrigins: [location.origin], rateLimit: { messages: 1000, perMs: 1000 },
+    maxMessageBytes: 1024 * 1024, onOriginViolation: () => {} } };</script>${tag}`));
       await page.waitForFunction(() => window.Bench && document.modelContext);
       await page.evaluate(READY);
       assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
-      // (Before the start's trace had such a page, parsing the options read the module at once.)
+      // (Before the start's trace had such a page, parsing these read the module at once.)
       assert.deepEqual(asked, ['fetch'], 'the first module needed the deferred module: run make split-list');
+      assert.deepEqual(await page.evaluate(() => [client.getServerVersion().name, client.getInstructions()]), ['configured', 'Call t1.']);
       assert.deepEqual(await page.evaluate(CALLS), CALLS_RESULT);
     }));
 
