@@ -42,7 +42,7 @@ export function baseName(name) {
  * patterns): the Rust code keeps them apart (`#[inline(never)]`) so that what a page runs first
  * does not carry them, and binaryen would inline them again where they have one caller.
  */
-export const CORE_APART = ['*::methods::dispatch_other::*'];
+export const CORE_APART = ['*::methods::dispatch_other::*', '*::transport::persist::persist_session::*'];
 
 /**
  * The names of a keep list: one per line, `#` starting a comment line.

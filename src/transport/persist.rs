@@ -159,26 +159,36 @@ pub fn start(server: &Server, c: TabConfig) -> Result<Started, JsValue> {
         listeners: RefCell::new(Vec::new()),
     });
     if me.key.is_some() {
-        me.restore();
-        let window = js::global();
-        // Runs after the tab server's own listener (added first): the state a client message
-        // changed is saved as soon as it changed.
-        let weak = Rc::downgrade(&me);
-        let channel = JsValue::from_str(&c.tab.channel);
-        let on_message = Listener::dom(&window, "message", move |ev: JsValue, _| {
-            let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
-            let ours = mcpb::is_to_server(&data, &channel);
-            if let (true, Some(me)) = (ours, weak.upgrade()) {
-                me.save();
-            }
-        })?;
-        let weak = Rc::downgrade(&me);
-        let on_hide = Listener::dom(&window, "pagehide", move |_, _| {
-            if let Some(me) = weak.upgrade() {
-                me.save();
-            }
-        })?;
-        me.listeners.borrow_mut().extend([on_message, on_hide]);
+        persist_session(&me, &c.tab.channel)?;
     }
     Ok(Started::new(me))
+}
+
+/// A persisted session: restored now, saved after every client message and on `pagehide`.
+/// Apart from [`start`] (`scripts/lib/core-split.mjs`, `CORE_APART`): a page's start runs
+/// `start`, and only the engine of a persisted session, which waits for the core's deferred
+/// module (`polyfill/src/install.js`), runs this.
+#[inline(never)]
+fn persist_session(me: &Rc<TabRunning>, channel: &str) -> Result<(), JsValue> {
+    me.restore();
+    let window = js::global();
+    // Runs after the tab server's own listener (added first): the state a client message
+    // changed is saved as soon as it changed.
+    let weak = Rc::downgrade(me);
+    let channel = JsValue::from_str(channel);
+    let on_message = Listener::dom(&window, "message", move |ev: JsValue, _| {
+        let data = js::get(&ev, "data").unwrap_or(JsValue::UNDEFINED);
+        let ours = mcpb::is_to_server(&data, &channel);
+        if let (true, Some(me)) = (ours, weak.upgrade()) {
+            me.save();
+        }
+    })?;
+    let weak = Rc::downgrade(me);
+    let on_hide = Listener::dom(&window, "pagehide", move |_, _| {
+        if let Some(me) = weak.upgrade() {
+            me.save();
+        }
+    })?;
+    me.listeners.borrow_mut().extend([on_message, on_hide]);
+    Ok(())
 }
