@@ -29,10 +29,15 @@
 //    validator module checks and one with every keyword the core checks, `isConnected()` and
 //    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`), the held
 //    messages' gate, and frames running the polyfill (one of this origin without an `allow`
-//    attribute, one of another with `allow="tools"` exposing a tool to this one: their start,
-//    their embedder's policy, each document hearing of the others' changes; and a frame in the
-//    document at the start), and in a second Chromium with the browser's own WebMCP the start and
-//    registrations on both objects — the phases the core's first module keeps — then the first `tools/call` and
+//    attribute, one of another with `allow="tools"` exposing a tool to this one and one without,
+//    refused the feature: their start,
+//    their embedder's policy, their registrations while this document's frame wire holds the
+//    messages that carry tools, and one of them going away; one of this origin in a document of
+//    another that does not run the polyfill, whose policy question goes unanswered; and a frame
+//    in the document at the start), and in a second
+//    Chromium with the browser's own WebMCP the start and registrations on both objects — the
+//    phases the core's first module keeps — then the frame wire's messages that carry tools
+//    (each document hearing of the others' changes), the first `tools/call` and
 //    the calls (an agent's one by one and at once, invalid arguments, a throwing tool, an unknown
 //    tool, a validated one; the page's `getTools` and `executeTool`), which wait for the deferred
 //    module in a page; with the largest. From Chromium's --trace-wasm-compilation-times, in a
@@ -334,8 +339,31 @@ async function traceCompiles(server, distUrl) {
       const m = await import('${distUrl}/modelcontext.js');
       await m.ready;
       const embedder = new URL(location.href).searchParams.get('origin');
-      await document.modelContext.registerTool({ name: 'exposed', description: 'Of another origin', execute: () => 'x' }, { exposedTo: [embedder] });
-      parent.postMessage('breakdown: frame registered', embedder);
+      // Its frame wire holds the messages that carry tools too, until the embedder says.
+      const glue = await import('${distUrl}/modelcontext_glue.js');
+      glue.holdForDeferred();
+      addEventListener('message', (e) => {
+        if (e.data === 'breakdown: deliver') while (glue.deliverHeld());
+      });
+      // (Refused where the frame element does not grant the feature.)
+      const outcome = await document.modelContext.registerTool({ name: 'exposed', description: 'Of another origin', execute: () => 'x' }, { exposedTo: [embedder] })
+        .then(() => 'registered', (e) => e.name);
+      parent.postMessage(\`breakdown: frame \${outcome}\`, embedder);
+    </script>`,
+  });
+  // A frame of this origin in a document of the other that does not run the polyfill (a widget
+  // on a page that does not): its question for its policy goes unanswered, and its wait ends.
+  other.route('/__breakdown/plain.html', {
+    headers: { ...ISOLATED, 'Cross-Origin-Resource-Policy': 'cross-origin' },
+    body: `<!doctype html><meta charset="utf-8"><iframe allow="tools" src="${server.url('/__breakdown/widget.html')}"></iframe>`,
+  });
+  server.route('/__breakdown/widget.html', {
+    headers: { ...ISOLATED, 'Cross-Origin-Resource-Policy': 'cross-origin' },
+    body: `<!doctype html><meta charset="utf-8"><script type="module">
+      const m = await import('${distUrl}/modelcontext.js');
+      await m.ready;
+      await document.modelContext.registerTool({ name: 'widget', description: 'In a frame of a page without the polyfill', execute: () => 'w' });
+      top.postMessage('breakdown: widget registered', '*');
     </script>`,
   });
   try {
@@ -446,24 +474,45 @@ async function traceCompiles(server, distUrl) {
         await pinged;
       }, distUrl);
       // A frame of this origin and one of another (the second server): each starts, finds its
-      // embedder (the other origin's asks this document for its `tools` policy over the
-      // frame wire) and registers a tool (the other origin's exposed to this one), and each
-      // document hears of the others' changes.
-      await step("frames running the polyfill, of this origin and another: their start and registrations, and each document hearing of the others' changes", true, async ([dist, otherFrame]) => {
-        // (The one of another origin with allow="tools", the other without an allow attribute.)
-        const frame = (src, srcdoc) => {
+      // embedder (the other origin's asks this document for its `tools` policy over the frame
+      // wire: answered at once, a frame's start) and registers a tool (the other origin's exposed
+      // to this one); and a frame of this origin in a document of the other without the
+      // polyfill (its question unanswered, its wait ends). This document's frame wire holds the messages that carry tools meanwhile,
+      // as a core cut in two does while its deferred module is on its way
+      // (src/browser/frames/wire.rs): what handles them runs in the next phase, once delivered;
+      // one held when the module could not be had is dropped.
+      await step("frames running the polyfill, of this origin and another: their start (their policy asked of this document and answered) and registrations, the frame wire's messages that carry tools held (dropped when the deferred module could not be had)", true, async ([dist, otherFrame, plain]) => {
+        const glue = (window.glue = await import(`${dist}/modelcontext_glue.js`));
+        // (A notice from a frame that does not run the polyfill: the page's own script in it.)
+        const blank = document.createElement('iframe');
+        document.body.append(blank);
+        glue.holdForDeferred();
+        blank.contentWindow.eval("parent.postMessage({ modelcontextPolyfillFrames: 'changed' }, '*')");
+        await new Promise((r) => setTimeout(r, 50));
+        glue.deferredFailed('the deferred module could not be had: "HTTP 404" — a trace');
+        glue.holdForDeferred();
+        // (Those of another origin with allow="tools" but one, which is refused the feature; the one
+        // of this origin without an allow attribute.)
+        const frame = (src, srcdoc, allow = 'tools') => {
           const f = document.createElement('iframe');
           if (srcdoc) f.srcdoc = srcdoc;
           else {
-            f.allow = 'tools';
+            if (allow) f.allow = allow;
             f.src = src;
           }
           document.body.append(f);
           return f;
         };
-        const registered = new Promise((resolve) => addEventListener('message', (e) => e.data === 'breakdown: frame registered' && resolve()));
+        const heard = (what) => new Promise((resolve) => addEventListener('message', (e) => e.data === what && resolve()));
+        const registered = heard('breakdown: frame registered');
         frame(`${otherFrame}?origin=${encodeURIComponent(location.origin)}`);
         await registered;
+        const refused = heard('breakdown: frame NotAllowedError');
+        const refusedFrame = frame(`${otherFrame}?origin=${encodeURIComponent(location.origin)}`, null, null);
+        await refused;
+        const widget = heard('breakdown: widget registered');
+        frame(plain);
+        await widget;
         const same = frame(null, `<script type="module">
           const m = await import('${dist}/modelcontext.js');
           await m.ready;
@@ -472,11 +521,23 @@ async function traceCompiles(server, distUrl) {
         </script>`);
         while (!same.contentWindow.registered) await new Promise((r) => setTimeout(r, 20));
         const mc = document.modelContext;
-        await mc.registerTool({ name: 'outer', description: 'Beside the frames', execute: () => 'o' });
+        // (Exposed to the frames of the other origin, as a page that embeds a widget may.)
+        await mc.registerTool({ name: 'outer', description: 'Beside the frames', execute: () => 'o' }, { exposedTo: [new URL(otherFrame).origin] });
+        // (A change the frames do not hear of: the names exposed to them compared, unchanged.)
+        await mc.registerTool({ name: 'beside', description: 'Not exposed', execute: () => 'b' });
+        mc.unregisterTool('beside');
         mc.unregisterTool('outer');
+        // A frame goes away: this document hears `gone` (at once, as the policy exchange).
+        refusedFrame.remove();
+        // (What hears of a change or of a frame gone runs in a task of its own.)
+        await new Promise((r) => setTimeout(r, 100));
+      }, [distUrl, other.url('/__breakdown/frame.html'), other.url('/__breakdown/plain.html')]);
+      await step("the frame wire's messages that carry tools, delivered: each document hearing of the others' changes", false, async () => {
+        while (window.glue.deliverHeld());
+        for (const f of document.querySelectorAll('iframe')) f.contentWindow.postMessage('breakdown: deliver', '*');
         // (The other documents' toolchange runs in a task of their own.)
         await new Promise((r) => setTimeout(r, 100));
-      }, [distUrl, other.url('/__breakdown/frame.html')]);
+      });
       await step('the first tools/call', false, async () => {
         await client.callTool({ name: 'probe', arguments: { a: 1 } });
       });

@@ -89,7 +89,8 @@ pub(crate) fn hold(deliver: impl FnOnce() + 'static, refuse: impl FnOnce(&str) +
 /// Runs `f` once the core's deferred module has arrived: now when nothing is on its way (it has
 /// arrived, or the core is whole), else after the messages held before it, in order; never when
 /// it could not be had (`f` would read it synchronously again). For work of the page's own, done
-/// later, that needs the deferred module (the mirror of its tools on the browser's own WebMCP).
+/// later, that needs the deferred module (the mirror of its tools on the browser's own WebMCP),
+/// and for the frame wire's messages that carry tools (`browser::frames::wire`).
 pub(crate) fn after_deferred(f: impl FnOnce() + 'static) {
     hold(f, |_| {});
 }

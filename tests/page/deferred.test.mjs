@@ -135,6 +135,50 @@ async function holdDeferred(context, { firstOnly = false } = {}) {
   return { asked, release, askedFor };
 }
 
+/**
+ * Holds the top document's requests for the deferred module until `release()`; the frames' are
+ * answered. `asked` counts them by document and kind.
+ */
+async function holdTop(context) {
+  let release;
+  const held = new Promise((r) => (release = r));
+  const asked = { top: [], frame: [] };
+  await context.route(`**/${DEFERRED}`, async (route) => {
+    const where = route.request().frame().parentFrame() ? 'frame' : 'top';
+    asked[where].push(route.request().resourceType());
+    if (where === 'top') await held;
+    return route.continue().catch(() => {});
+  });
+  return { asked, release };
+}
+
+/**
+ * Two pages on the other origin for frames of a page of this origin, with the build `tag`: each
+ * registers a tool `exposed` (exposed to this origin) and records the outcome in
+ * `window.outcome` ('registered' or the error's name). Their URLs: `{ allowed, denied }` (the
+ * page gives the first allow="tools").
+ */
+async function twoFrames(server, tag) {
+  const register = `<script type="module">
+    document.modelContext.registerTool({ name: 'exposed', description: 'E', execute: () => 'ran in the frame' }, { exposedTo: ['${server.origin}'] })
+      .then(() => (window.outcome = 'registered'), (e) => (window.outcome = e.name));
+  </script>`;
+  const url = async () => server.url(await inlinePage(`${tag}${register}`), { alt: true });
+  return { allowed: await url(), denied: await url() };
+}
+
+/** The outcomes of the frames of `urls` (twoFrames), once both have one: `{ allowed, denied }`. */
+async function framesOutcomes(page, urls) {
+  const out = {};
+  for (const which of ['allowed', 'denied']) {
+    let frame;
+    while (!(frame = page.frames().find((f) => f.url() === urls[which]))) await new Promise((r) => setTimeout(r, 20));
+    await frame.waitForFunction(() => window.outcome, null, { timeout: 10_000 });
+    out[which] = await frame.evaluate(() => window.outcome);
+  }
+  return out;
+}
+
 test('the file builds ship the core in two: the first module imports a placeholder for each function of the deferred one, which imports only from it', () => {
   const first = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
   const deferred = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, DEFERRED)));
@@ -278,6 +322,55 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       } finally {
         release();
       }
+    }));
+
+  test(`${build} build: frames of another origin while this document's deferred module is on its way: their policy questions are answered at once (a frame without allow="tools" refused from its first registration), the messages that carry tools wait for it (no synchronous read in any document), and once it has arrived the frame's exposed tool is listed and runs here`, () =>
+    withPage(async ({ page, context, goto, server }) => {
+      const { asked, release } = await holdTop(context);
+      try {
+        const urls = await twoFrames(server, tag);
+        await goto(await inlinePage(`${HELPERS}${tag}<iframe allow="tools" src="${urls.allowed}"></iframe><iframe src="${urls.denied}"></iframe>`));
+        const outcomes = await framesOutcomes(page, urls);
+        assert.deepEqual(outcomes, { allowed: 'registered', denied: 'NotAllowedError' });
+        // The top document's tools as the frame lists them wait for its deferred module.
+        await page.evaluate((alt) => {
+          window.seen = [];
+          document.modelContext.getTools({ fromOrigins: [alt] }).then((tools) => seen.push(tools.map((t) => `${t.name} ${t.origin}`)));
+        }, server.altOrigin);
+        await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+        assert.deepEqual(await page.evaluate(() => window.seen), []);
+        assert.deepEqual(asked.top, ['fetch'], JSON.stringify(asked));
+        release();
+        await page.waitForFunction(() => window.seen.length === 1);
+        assert.deepEqual(await page.evaluate(() => window.seen[0]), [`exposed ${server.altOrigin}`]);
+        const r = await page.evaluate(async (alt) => {
+          const [t] = await document.modelContext.getTools({ fromOrigins: [alt] });
+          return document.modelContext.executeTool(t, {});
+        }, server.altOrigin);
+        assert.equal(r, 'ran in the frame');
+        assert.deepEqual(asked, { top: ['fetch'], frame: ['fetch', 'fetch'] });
+      } finally {
+        release();
+      }
+    }));
+
+  test(`${build} build: with this document's deferred module answering 404, frames of another origin are still answered their policy (a frame without allow="tools" refused), and a frame listing this document's tools gets none once its wait ends (nothing read synchronously)`, () =>
+    withPage(async ({ page, context, goto, server }) => {
+      const asked = { top: [], frame: [] };
+      await context.route(`**/${DEFERRED}`, (route) => {
+        const where = route.request().frame().parentFrame() ? 'frame' : 'top';
+        asked[where].push(route.request().resourceType());
+        if (where === 'top') return route.fulfill({ status: 404, body: 'not here' });
+        return route.continue();
+      });
+      await page.route('**/__top-tool.js', (route) => route.fulfill({ contentType: 'text/javascript', body: `document.modelContext.registerTool({ name: 'outer', description: 'O', execute: () => 'o' }, { exposedTo: ['${server.altOrigin}'] });` }));
+      const urls = await twoFrames(server, tag);
+      await goto(await inlinePage(`${HELPERS}${tag}<script type="module" src="/__top-tool.js"></script><iframe allow="tools" src="${urls.allowed}"></iframe><iframe src="${urls.denied}"></iframe>`));
+      assert.deepEqual(await framesOutcomes(page, urls), { allowed: 'registered', denied: 'NotAllowedError' });
+      const frame = page.frames().find((f) => f.url() === urls.allowed);
+      const listed = await frame.evaluate(async (top) => (await document.modelContext.getTools({ fromOrigins: [top] })).filter((t) => t.origin === top).map((t) => t.name), server.origin);
+      assert.deepEqual(listed, []);
+      assert.deepEqual(asked, { top: ['fetch'], frame: ['fetch', 'fetch'] });
     }));
 
   test(`${build} build: a function of the deferred module needed before it has arrived (a server transport class made at once) reads it synchronously; the tools go on being served`, () =>

@@ -37,6 +37,17 @@
 //! frame tree; (3) its origin is not opaque; (4) what the kind needs: a reply must answer an
 //! open question of this document, from the window and origin it was asked of.
 //!
+//! The policy exchange (`policy`, `policy-reply`, `hello`) is part of a document's start, and
+//! handled at once, as is `gone`. What carries tools (`changed`, listings, calls) is handled by
+//! code of the core's deferred module (`make split-list` keeps a frame's start, not its tools'
+//! messages: a page without frames running the polyfill never needs them), so while that module
+//! is on its way such a message waits for it in the gate of the agents' messages ([`held`], in
+//! the order it came with theirs); when it could not be had the message is dropped, and its
+//! asker's wait ends by its timer. (A document has no listing or call of its own open before
+//! its deferred module has arrived, so a held message from a window that has gone, or whose
+//! next document has asked its policy since, finds nothing to answer but a listing, whose
+//! answer that window drops: its id is not one it asked.)
+//!
 //! Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-gettools>
 //! (digest: `shared/spec/WEBMCP.md`, "Frames, origins and policy").
 
@@ -50,6 +61,7 @@ use super::link::{self, cross_origin, in_tree, message, notice, post, Known, KEY
 use super::policy::{self, EmbedderAnswer, Policy};
 use super::{calls, listing};
 use crate::js;
+use crate::transport::held;
 
 /// How long a frame waits for its embedder's policy answer before taking the feature as
 /// allowed (the embedder does not run this polyfill, or not yet: its `hello` makes the frame
@@ -163,24 +175,39 @@ fn on_message(inner: &Rc<EngineInner>, ev: &JsValue) {
     if origin.is_empty() || origin == "null" {
         return;
     }
-    let Some(id) = js::get(&data, "id").ok().and_then(|i| i.as_f64()) else {
-        match kind.as_str() {
-            "changed" => on_changed(inner),
-            "gone" => on_gone(inner, &source),
-            "hello" => on_hello(inner, &source),
-            _ => {}
+    let id = js::get(&data, "id").ok().and_then(|i| i.as_f64());
+    // (4) By kind: the policy exchange and `gone` now, what carries tools once the deferred
+    // module has arrived (see the module's documentation).
+    match (kind.as_str(), id) {
+        ("policy", Some(id)) => answer_policy(inner, &source, &origin, id, &data),
+        ("policy-reply", Some(id)) => take_policy_reply(inner, &source, &origin, id, &data),
+        ("hello", None) => on_hello(inner, &source),
+        ("gone", None) => on_gone(inner, &source),
+        ("changed", None)
+        | ("list" | "list-reply" | "call" | "cancel" | "call-reply", Some(_)) => {
+            let me = inner.clone();
+            held::after_deferred(move || on_tools_message(&me, &kind, id, &source, &origin, &data));
         }
-        return;
-    };
-    // (4) By kind.
-    match kind.as_str() {
-        "policy" => answer_policy(inner, &source, &origin, id, &data),
-        "policy-reply" => take_policy_reply(inner, &source, &origin, id, &data),
-        "list" => listing::answer(inner, &source, &origin, id),
-        "list-reply" => listing::take_reply(inner, &source, &origin, id as u64, &data),
-        "call" => calls::answer(inner, &source, &origin, id, &data),
-        "cancel" => calls::cancel(inner, &source, &origin, id),
-        "call-reply" => calls::take_reply(inner, &source, &origin, id as u64, &data),
+        _ => {}
+    }
+}
+
+/// A message that carries tools (of the deferred module): its part.
+fn on_tools_message(
+    inner: &Rc<EngineInner>,
+    kind: &str,
+    id: Option<f64>,
+    source: &JsValue,
+    origin: &str,
+    data: &JsValue,
+) {
+    match (kind, id) {
+        ("changed", _) => on_changed(inner),
+        ("list", Some(id)) => listing::answer(inner, source, origin, id),
+        ("list-reply", Some(id)) => listing::take_reply(inner, source, origin, id as u64, data),
+        ("call", Some(id)) => calls::answer(inner, source, origin, id, data),
+        ("cancel", Some(id)) => calls::cancel(inner, source, origin, id),
+        ("call-reply", Some(id)) => calls::take_reply(inner, source, origin, id as u64, data),
         _ => {}
     }
 }
@@ -276,10 +303,12 @@ fn on_changed(inner: &Rc<EngineInner>) {
     }
 }
 
-/// `gone`: that document goes away; its calls from here reject, its calls here abort.
-fn on_gone(inner: &EngineInner, source: &JsValue) {
+/// `gone`: that document goes away; its calls from here reject, its calls here abort (the
+/// calls' part is the deferred module's: no call is open before it has arrived).
+fn on_gone(inner: &Rc<EngineInner>, source: &JsValue) {
     inner.state::<Known>().forget(source);
-    calls::window_gone(inner, source);
+    let (me, source) = (inner.clone(), source.clone());
+    held::after_deferred(move || calls::window_gone(&me, &source));
 }
 
 /// `hello` to every frame of this document (see [`attach`]). The frames' origins are not
