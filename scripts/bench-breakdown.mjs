@@ -28,16 +28,16 @@
 //    connected (a thousand tools, a throwing one, a refused duplicate and schema, a schema the
 //    validator module checks and one with every keyword the core checks, `isConnected()` and
 //    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`), the held
-//    messages' gate, and frames running the polyfill (one of this origin without an `allow`
-//    attribute, one of another with `allow="tools"` exposing a tool to this one and one without,
-//    refused the feature: their start,
-//    their embedder's policy, their registrations while this document's frame wire holds the
-//    messages that carry tools, and one of them going away; one of this origin in a document of
-//    another that does not run the polyfill, whose policy question goes unanswered; and a frame
-//    in the document at the start), and in a second
-//    Chromium with the browser's own WebMCP the start and registrations on both objects — the
-//    phases the core's first module keeps — then the frame wire's messages that carry tools
-//    (each document hearing of the others' changes), the first `tools/call` and
+//    messages' gate, a document whose configuration has mistakes (each warns), and frames
+//    running the polyfill (one of this origin without an `allow` attribute, one of another with
+//    `allow="tools"` exposing a tool to this one and one without, refused the feature: their
+//    start, their embedder's policy, their registrations while this document's frame wire holds
+//    the messages that carry tools, and one of them going away; one of this origin in a
+//    document of another that does not run the polyfill, whose policy question goes
+//    unanswered; and a frame in the document at the start), and in a second Chromium with the
+//    browser's own WebMCP the start and registrations on both objects — the phases the core's
+//    first module keeps — then the frame wire's messages that carry tools (each document
+//    hearing of the others' changes), the first `tools/call` and
 //    the calls (an agent's one by one and at once, invalid arguments, a throwing tool, an unknown
 //    tool, a validated one; the page's `getTools` and `executeTool`), which wait for the deferred
 //    module in a page; with the largest. From Chromium's --trace-wasm-compilation-times, in a
@@ -472,6 +472,23 @@ async function traceCompiles(server, distUrl) {
         await pause();
         while (glue.deliverHeld());
         await pinged;
+      }, distUrl);
+      // A document whose configuration has mistakes (a frame of this origin): each warns, and the
+      // defaults serve in its place.
+      await step('a document whose configuration has mistakes: serverInfo, limits, the tab transport\'s options', true, async (dist) => {
+        const f = document.createElement('iframe');
+        f.srcdoc = `<script>window.modelContextPolyfillConfig = {
+            serverInfo: { name: 'mistaken', version: 2, icons: 'icon.png' }, limits: { maxMessageBytes: -1 },
+            tab: { allowedOrigins: ['not an origin'] } };</script>
+          <script type="module">
+            const m = await import('${dist}/modelcontext.js');
+            await m.ready;
+            await document.modelContext.registerTool({ name: 'mistaken', description: 'Configured wrongly', execute: () => 'm' });
+            window.registered = true;
+          </script>`;
+        document.body.append(f);
+        while (!f.contentWindow.registered) await new Promise((r) => setTimeout(r, 20));
+        f.remove();
       }, distUrl);
       // A frame of this origin and one of another (the second server): each starts, finds its
       // embedder (the other origin's asks this document for its `tools` policy over the frame

@@ -110,10 +110,16 @@ impl Engine {
             .and_then(|h| h.as_string())
             .filter(|h| !h.is_empty())
             .unwrap_or_else(|| "modelcontext-polyfill".into());
-        let info = server_info_from_js(
-            &js::get(&config, "serverInfo")?,
-            ServerInfo::new(default_name, env!("CARGO_PKG_VERSION")),
-        )?;
+        let defaults = || ServerInfo::new(default_name.clone(), env!("CARGO_PKG_VERSION"));
+        let info = server_info_from_js(&js::get(&config, "serverInfo")?, defaults())
+            .unwrap_or_else(|e| {
+                // A bad serverInfo costs the page its server's description, not the polyfill.
+                js::warn(&format!(
+                    "modelcontext-polyfill: {}; using the default serverInfo",
+                    js::error_message(&e)
+                ));
+                defaults()
+            });
         // The validator loads when a tool first needs it (super::validator).
         let (compiler, lazy_validator) = super::validator::engine_compiler(&config)?;
         let server_config =

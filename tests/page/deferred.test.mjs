@@ -412,6 +412,33 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(await page.evaluate(CALLS), CALLS_RESULT);
     }));
 
+  test(`${build} build: a page whose configuration has mistakes (serverInfo, limits; then the tab transport's options) starts without a synchronous read: each mistake warns, the defaults serve in its place, the rest works`, () =>
+    withPage(async ({ page, context, goto, server, consoleMessages }) => {
+      const asked = await watchDeferred(context);
+      // serverInfo.icons not an array (before, the whole core failed to start), a number for a
+      // string, a negative size limit.
+      await goto(await clientPage(`<script>window.modelContextPolyfillConfig = {
+  serverInfo: { name: 'mistaken', version: 2, icons: 'icon.png' }, limits: { maxMessageBytes: -1 } };</script>${tag}`));
+      await page.waitForFunction(() => window.Bench && document.modelContext);
+      await page.evaluate(READY);
+      assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
+      const info = await page.evaluate(() => client.getServerVersion());
+      assert.equal(info.name, new URL(server.origin).host);
+      assert.deepEqual(asked, ['fetch'], 'a mistake needed the deferred module: make split-list');
+      const warned = (re) => consoleMessages.some((m) => m.type === 'warning' && re.test(m.text));
+      assert.ok(warned(/serverInfo\.icons must be an array; using the default serverInfo/), JSON.stringify(consoleMessages));
+      assert.ok(warned(/limits\.maxMessageBytes must be a positive integer, got -1; using the default limits/), JSON.stringify(consoleMessages));
+      // The tab transport's options: no default tab server, the page's tools registered.
+      asked.length = 0;
+      await goto(await inlinePage(`${HELPERS}<script>window.modelContextPolyfillConfig = { tab: { allowedOrigins: ['not an origin'] } };</script>${tag}`));
+      await page.waitForFunction(() => document.modelContext);
+      await page.evaluate(READY);
+      await page.evaluate(() => document.modelContext.registerTool({ name: 't', description: 'T', execute: () => 't' }));
+      assert.deepEqual(await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name)), ['t']);
+      assert.ok(warned(/default tab transport did not start: TypeError: .*allowedOrigins: "not an origin" is not an origin/), JSON.stringify(consoleMessages));
+      assert.deepEqual(asked, ['fetch'], 'a mistake needed the deferred module: make split-list');
+    }));
+
   test(`${build} build: with tab.persist and the deferred module answering 404, the tab server starts without persistence, saying so; registrations and an agent's discovery work, its calls are refused naming the module`, () =>
     withPage(async ({ page, context, goto, consoleMessages }) => {
       const asked = await watchDeferred(context, (route) => route.fulfill({ status: 404, body: 'not here' }));
