@@ -27,17 +27,17 @@
 //    lazily) during the start, the first requests, the page's registrations with an agent
 //    connected (a thousand tools, a throwing one, a refused duplicate and schema, a schema the
 //    validator module checks and one with every keyword the core checks, `isConnected()` and
-//    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`), the held
-//    messages' gate, a document whose configuration has mistakes (each warns), and frames
-//    running the polyfill (one of this origin without an `allow` attribute, one of another with
-//    `allow="tools"` exposing a tool to this one and one without, refused the feature: their
-//    start, their embedder's policy, their registrations while this document's frame wire holds
-//    the messages that carry tools, and one of them going away; one of this origin in a
-//    document of another that does not run the polyfill, whose policy question goes
-//    unanswered; and a frame in the document at the start), and in a second Chromium with the
-//    browser's own WebMCP the start and registrations on both objects — the phases the core's
-//    first module keeps — then the frame wire's messages that carry tools (each document
-//    hearing of the others' changes), the first `tools/call` and
+//    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`, the tab server
+//    transport class made), the held messages' gate, a document whose configuration has
+//    mistakes (each warns), and frames running the polyfill (one of this origin without an
+//    `allow` attribute, one of another with `allow="tools"` exposing a tool to this one and one
+//    without, refused the feature: their start, their embedder's policy, their registrations
+//    while this document's frame wire holds the messages that carry tools, and one of them going
+//    away; one of this origin in a document of another that does not run the polyfill, whose
+//    policy question goes unanswered; and a frame in the document at the start), and in a
+//    second Chromium with the browser's own WebMCP the start and registrations on both objects —
+//    the phases the core's first module keeps — then the frame wire's messages that carry tools
+//    (each document hearing of the others' changes), the first `tools/call` and
 //    the calls (an agent's one by one and at once, invalid arguments, a throwing tool, an unknown
 //    tool, a validated one; the page's `getTools` and `executeTool`), which wait for the deferred
 //    module in a page; with the largest. From Chromium's --trace-wasm-compilation-times, in a
@@ -422,6 +422,11 @@ async function traceCompiles(server, distUrl) {
         }
         // The synchronous reads a page or an agent makes: isConnected(), modelContextTesting.
         if (!mc.isConnected() || !navigator.modelContextTesting.listTools().length) throw new Error('not serving');
+        // The server transport class a page makes at its start for connect({ transport }) (which
+        // waits for the deferred module): the tab's.
+        const { TabServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+        const made = new TabServerTransport({ channelId: 'elsewhere', allowedOrigins: [location.origin] });
+        if (made.type !== 'tab' || !made.options || made.isConnected) throw new Error('a tab transport made wrongly');
         const aborted = new AbortController();
         await mc.registerTool({ name: 'scoped', description: 'Scoped', execute: echo }, { signal: aborted.signal });
         aborted.abort();

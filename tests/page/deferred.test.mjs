@@ -373,7 +373,36 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, { top: ['fetch'], frame: ['fetch', 'fetch'] });
     }));
 
-  test(`${build} build: a function of the deferred module needed before it has arrived (a server transport class made at once) reads it synchronously; the tools go on being served`, () =>
+  test(`${build} build: a page that makes a tab server transport at its start and connects a session with it reads nothing synchronously: the session waits for the deferred module, then serves its tools on that channel`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const { asked, release, askedFor } = await holdDeferred(context);
+      await goto(await clientPage(tag));
+      await page.waitForFunction(() => window.Bench && document.modelContext);
+      await page.evaluate(STARTED);
+      const made = await page.evaluate(() => {
+        const { TabServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+        window.transport = new TabServerTransport({ channelId: 'own', allowedOrigins: [location.origin] });
+        window.connected = document.modelContext.connect({ transport, serverInfo: { name: 'own', version: '1.0.0' } }).then((session) => {
+          session.registerTool('fromSession', { description: 'S', handler: () => 'served' });
+          return transport.isConnected;
+        });
+        return { type: transport.type, channelId: transport.options.channelId, isConnected: transport.isConnected };
+      });
+      assert.deepEqual(made, { type: 'tab', channelId: 'own', isConnected: false });
+      await askedFor();
+      assert.deepEqual(asked, ['fetch']);
+      release();
+      assert.equal(await page.evaluate(() => window.connected), true);
+      const r = await page.evaluate(async () => {
+        const client = new Bench.Client({ name: 'own', version: '1.0.0' });
+        await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin, channelId: 'own' }));
+        return (await client.callTool({ name: 'fromSession', arguments: {} })).content[0].text;
+      });
+      assert.equal(r, 'served');
+      assert.deepEqual(asked, ['fetch']);
+    }));
+
+  test(`${build} build: a function of the deferred module needed before it has arrived (a server transport class other than the tab's made at once) reads it synchronously; the tools go on being served`, () =>
     withPage(async ({ page, context, goto }) => {
       // The fetch after the start is held until the test ends; a second request is answered.
       const { asked, release } = await holdDeferred(context, { firstOnly: true });
@@ -382,8 +411,8 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         await page.evaluate(STARTED);
         const made = await page.evaluate(async () => {
           await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
-          const { TabServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
-          const t = new TabServerTransport({ channelId: 'elsewhere' });
+          const { BroadcastChannelServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+          const t = new BroadcastChannelServerTransport({ channelName: 'elsewhere' });
           return typeof t;
         });
         assert.equal(made, 'object');
