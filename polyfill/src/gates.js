@@ -151,9 +151,13 @@ function __mcpPostEnvelope(target, channel, direction, payload, targetOrigin) {
  * would be dispatched after it and after whatever was queued between them anyway.
  */
 function __mcpBackedUp(target, channel, direction) {
-  if (target !== globalThis) return false;
-  const hub = __mcpGateHubs.get(target);
+  const hub = __mcpOwnHub(target);
   return hub !== undefined && hub.posted.size !== 0 && hub.posted.has(__mcpPostedKey(channel, direction));
+}
+
+/** The gate hub of `target` if it is this realm's own window (the one whose envelopes it counts). */
+function __mcpOwnHub(target) {
+  return target === globalThis ? __mcpGateHubs.get(target) : undefined;
 }
 
 function __mcpWakeOutbox(out) {
@@ -183,8 +187,7 @@ function __mcpPostNow([target, channel, direction, payload, targetOrigin]) {
     __mcpReport(e);
     return;
   }
-  if (target !== globalThis) return;
-  const hub = __mcpGateHubs.get(target);
+  const hub = __mcpOwnHub(target);
   if (hub === undefined) return;
   const key = __mcpPostedKey(channel, direction);
   hub.posted.set(key, (hub.posted.get(key) ?? 0) + 1);
