@@ -422,8 +422,9 @@ async function traceCompiles(server, distUrl) {
         }
         // The synchronous reads a page or an agent makes: isConnected(), modelContextTesting.
         if (!mc.isConnected() || !navigator.modelContextTesting.listTools().length) throw new Error('not serving');
-        // The server transport class a page makes at its start for connect({ transport }) (which
-        // waits for the deferred module): the tab's.
+        // The server transport class a page may make for connect({ transport }) (which waits for
+        // the deferred module) before that module has arrived: the tab's (the classes are there
+        // once the core has started).
         const { TabServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
         const made = new TabServerTransport({ channelId: 'elsewhere', allowedOrigins: [location.origin] });
         if (made.type !== 'tab' || !made.options || made.isConnected) throw new Error('a tab transport made wrongly');
@@ -499,10 +500,10 @@ async function traceCompiles(server, distUrl) {
       // embedder (the other origin's asks this document for its `tools` policy over the frame
       // wire: answered at once, a frame's start) and registers a tool (the other origin's exposed
       // to this one); and a frame of this origin in a document of the other without the
-      // polyfill (its question unanswered, its wait ends). This document's frame wire holds the messages that carry tools meanwhile,
-      // as a core cut in two does while its deferred module is on its way
-      // (src/browser/frames/wire.rs): what handles them runs in the next phase, once delivered;
-      // one held when the module could not be had is dropped.
+      // polyfill (its question unanswered, its wait ends). This document's frame wire holds the
+      // messages that carry tools meanwhile, as a core cut in two does while its deferred module
+      // is on its way (src/browser/frames/wire.rs): what handles them runs in the next phase,
+      // once delivered; one held when the module could not be had is dropped.
       await step("frames running the polyfill, of this origin and another: their start (their policy asked of this document and answered) and registrations, the frame wire's messages that carry tools held (dropped when the deferred module could not be had)", true, async ([dist, otherFrame, plain]) => {
         const glue = (window.glue = await import(`${dist}/modelcontext_glue.js`));
         // (A notice from a frame that does not run the polyfill: the page's own script in it.)
