@@ -42,7 +42,15 @@ export function baseName(name) {
  * patterns): the Rust code keeps them apart (`#[inline(never)]`) so that what a page runs first
  * does not carry them, and binaryen would inline them again where they have one caller.
  */
-export const CORE_APART = ['*::methods::dispatch_other::*', '*::transport::persist::persist_session::*'];
+export const CORE_APART = [
+  '*::methods::dispatch_other::*',
+  '*::transport::persist::persist_session::*',
+  '*::SessionInner>::start_later::*',
+  '*::SessionInner>::open_listen::*',
+  '*::SessionInner::cancelled::*',
+  '*::transport::hub::refuse_unread::*',
+  '*::transport::hub::Hub::refuse_over_rate::*',
+];
 
 /**
  * The names of a keep list: one per line, `#` starting a comment line.

@@ -238,18 +238,7 @@ impl Hub {
         };
 
         if admit != Admit::Yes {
-            if let Some(r) = self.security.rate.filter(|_| admit == Admit::NoWarn) {
-                warn_dropping(&self.label, key, &r);
-            }
-            if let (Some(id), Some(_), Some(r)) = (&id, &method, &self.security.rate) {
-                reply(&limit_error(
-                    id,
-                    "rate limit: messages per window",
-                    r.messages as usize,
-                    None,
-                ));
-            }
-            return;
+            return self.refuse_over_rate(key, admit, id.as_ref(), method.is_some(), &reply);
         }
 
         // Measured before it is copied into wasm memory; an oversized request is answered.
@@ -280,6 +269,31 @@ impl Hub {
                 }
             },
         );
+    }
+
+    /// A message over the peer's rate limit: dropped, a request answered with the limit's
+    /// error, the console told once per window. Apart from [`Hub::deliver`], which an agent's
+    /// discovery runs (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
+    #[inline(never)]
+    fn refuse_over_rate(
+        &self,
+        key: &str,
+        admit: Admit,
+        id: Option<&RequestId>,
+        has_method: bool,
+        reply: &Reply,
+    ) {
+        if let Some(r) = self.security.rate.filter(|_| admit == Admit::NoWarn) {
+            warn_dropping(&self.label, key, &r);
+        }
+        if let (Some(id), true, Some(r)) = (id, has_method, &self.security.rate) {
+            reply(&limit_error(
+                id,
+                "rate limit: messages per window",
+                r.messages as usize,
+                None,
+            ));
+        }
     }
 
     pub fn is_closed(&self) -> bool {
@@ -339,6 +353,23 @@ fn hand_over(
 ) {
     match message_text(payload, max) {
         Text::Fits(text) => chain.receive(&text, incoming),
+        unread => refuse_unread(payload, max, unread, answer_malformed, reply),
+    }
+}
+
+/// The answer to a message [`hand_over`] could not take as text: one over the size limit, or
+/// one without a JSON representation (when `answer_malformed`). Apart from `hand_over`, which
+/// an agent's discovery runs (`#[inline(never)]`, and `CORE_APART` in
+/// `scripts/lib/core-split.mjs`).
+#[inline(never)]
+fn refuse_unread(
+    payload: &JsValue,
+    max: usize,
+    unread: Text,
+    answer_malformed: bool,
+    reply: &Reply,
+) {
+    match unread {
         Text::TooBig(n) => refuse_oversize(payload, max, n, |m| reply(m)),
         // Cycles, BigInts, a throwing toJSON: not JSON, so not a message.
         Text::NotJson if answer_malformed => reply(&parse_error(
@@ -348,7 +379,7 @@ fn hand_over(
             "Parse error: the payload cannot be serialized as JSON: {}",
             js::error_message(&e)
         ))),
-        Text::NotJson | Text::Threw(_) => {}
+        Text::Fits(_) | Text::NotJson | Text::Threw(_) => {}
     }
 }
 

@@ -30,6 +30,10 @@ impl SessionInner {
         }
     }
 
+    /// Opens a `subscriptions/listen` stream: acknowledged now, answered when torn down. Apart
+    /// from `SessionInner::start`, which an agent's discovery runs (`#[inline(never)]`, and
+    /// `CORE_APART` in `scripts/lib/core-split.mjs`).
+    #[inline(never)]
     pub(super) fn open_listen(&self, id: RequestId, filter: ListenFilter) {
         let mut agreed = Map::new();
         if filter.tools {

@@ -560,25 +560,31 @@ impl SessionInner {
                     st.ready = true;
                 }
             }
-            "notifications/cancelled" => {
-                let Some((id, reason)) = peer::read_cancelled(Some(&params)) else {
-                    return;
-                };
-                let reason = reason.unwrap_or_else(|| "Cancelled by the client".into());
-                // The id is free again at once: the client may reuse it.
-                let token = {
-                    let mut st = self.st.borrow_mut();
-                    st.listens.retain(|l| l.id != id);
-                    st.in_flight.cancel(&id)
-                };
-                if let Some(t) = token {
-                    t.cancel(reason);
-                }
-                self.close_if_retired();
-            }
+            "notifications/cancelled" => self.cancelled(&params),
             // Other notifications (progress, roots/list_changed, unknown ones) need no answer.
             _ => {}
         }
+    }
+
+    /// `notifications/cancelled`: the request it names stops (its signal fires, it gets no
+    /// response). Apart from [`SessionInner::handle`], which an agent's discovery runs
+    /// (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
+    #[inline(never)]
+    fn cancelled(&self, params: &Value) {
+        let Some((id, reason)) = peer::read_cancelled(Some(params)) else {
+            return;
+        };
+        let reason = reason.unwrap_or_else(|| "Cancelled by the client".into());
+        // The id is free again at once: the client may reuse it.
+        let token = {
+            let mut st = self.st.borrow_mut();
+            st.listens.retain(|l| l.id != id);
+            st.in_flight.cancel(&id)
+        };
+        if let Some(t) = token {
+            t.cancel(reason);
+        }
+        self.close_if_retired();
     }
 
     /// Completes `initialize`: records the client and the negotiated version.

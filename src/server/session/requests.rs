@@ -265,36 +265,55 @@ impl SessionInner {
                 self.open_listen(id, filter);
                 Outcome::Now(None)
             }
-            Reply::Later(fut) => {
-                // `abort` is the client's cancellation (or the session closing): it fires the
-                // handler's signal and suppresses the response. The handler's signal may also
-                // fire on its own (a tool timeout); the result produced then still goes out.
-                let abort = queued.unwrap_or_default();
-                let ctx = call.ctx.clone();
-                let signal = call.ctx.cancel.clone();
-                abort.on_cancel(move |why| signal.cancel(why));
-                self.st
-                    .borrow_mut()
-                    .in_flight
-                    .start(id.clone(), abort.clone());
-                let me = self.clone();
-                Outcome::Later(Box::pin(async move {
-                    let raced = race(fut, Box::pin(abort.cancelled())).await;
-                    ctx.finish();
-                    me.forget(&id, &abort);
-                    // The slot is free for the next queued request (also when cancelled).
-                    drop(permit);
-                    match raced {
-                        // A cancelled request gets no response.
-                        Either::Right(_) => None,
-                        Either::Left(_) if abort.is_cancelled() => None,
-                        Either::Left(r) => Some(Sent::Text(json_text::to_string(
-                            &me.reply(&id, &method, version, r),
-                        ))),
-                    }
-                }))
-            }
+            Reply::Later(fut) => self.start_later(call, fut, queued, permit),
         }
+    }
+
+    /// A request whose handler answers later (a tool call, and the rest but discovery): it is
+    /// in flight until then. Apart from [`SessionInner::start`] (`#[inline(never)]`, and
+    /// `CORE_APART` in `scripts/lib/core-split.mjs`): an agent's discovery, which a page's start
+    /// serves from the core's first module, never comes here.
+    #[inline(never)]
+    fn start_later(
+        self: &Rc<Self>,
+        call: Call,
+        fut: crate::server::runtime::LocalBoxFuture<'static, Result<Value, ServerError>>,
+        queued: Option<CancellationToken>,
+        permit: Option<Permit>,
+    ) -> Outcome {
+        let Call {
+            id,
+            method,
+            version,
+            ctx,
+            ..
+        } = call;
+        // `abort` is the client's cancellation (or the session closing): it fires the
+        // handler's signal and suppresses the response. The handler's signal may also
+        // fire on its own (a tool timeout); the result produced then still goes out.
+        let abort = queued.unwrap_or_default();
+        let signal = ctx.cancel.clone();
+        abort.on_cancel(move |why| signal.cancel(why));
+        self.st
+            .borrow_mut()
+            .in_flight
+            .start(id.clone(), abort.clone());
+        let me = self.clone();
+        Outcome::Later(Box::pin(async move {
+            let raced = race(fut, Box::pin(abort.cancelled())).await;
+            ctx.finish();
+            me.forget(&id, &abort);
+            // The slot is free for the next queued request (also when cancelled).
+            drop(permit);
+            match raced {
+                // A cancelled request gets no response.
+                Either::Right(_) => None,
+                Either::Left(_) if abort.is_cancelled() => None,
+                Either::Left(r) => Some(Sent::Text(json_text::to_string(
+                    &me.reply(&id, &method, version, r),
+                ))),
+            }
+        }))
     }
 
     /// A request answered without waiting: its context ends, it leaves the queue's records
