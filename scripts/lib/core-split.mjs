@@ -50,6 +50,7 @@ export const CORE_APART = [
   '*::SessionInner::cancelled::*',
   '*::transport::hub::refuse_unread::*',
   '*::transport::hub::Hub::refuse_over_rate::*',
+  '*::protocol::jsonrpc::checked_kind::*',
 ];
 
 /**
