@@ -51,6 +51,7 @@ export const CORE_APART = [
   '*::transport::hub::refuse_unread::*',
   '*::transport::hub::Hub::refuse_over_rate::*',
   '*::protocol::jsonrpc::checked_kind::*',
+  '*::SessionInner>::admit_to_handler::*',
 ];
 
 /**

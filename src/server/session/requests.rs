@@ -29,8 +29,6 @@ struct Job {
 
 /// What the in-flight cap decided for a request.
 enum Admission {
-    /// Not counted: it runs no page code (`ping`, lists, …).
-    Free,
     /// A slot was free.
     Run,
     /// Queued behind the running ones.
@@ -138,8 +136,8 @@ impl SessionInner {
             Mode::Handshake(v) => (Some(v), false),
             Mode::Stateless(v) => (Some(v), true),
         };
-        let admission = {
-            let mut st = self.st.borrow_mut();
+        {
+            let st = self.st.borrow();
             if st.in_flight.contains(&id) || st.listens.iter().any(|l| l.id == id) {
                 drop(st);
                 return fail_now(
@@ -149,34 +147,54 @@ impl SessionInner {
                     version,
                 );
             }
+        }
+        let job = Job {
+            id,
+            method,
+            params,
+            version,
+            stateless,
+        };
+        if !methods::runs_handler(&job.method) {
+            return self.start(job, None, None);
+        }
+        self.admit_to_handler(job, size)
+    }
+
+    /// A request whose method runs a handler of the page's (tools, resources, prompts…): it
+    /// runs now, waits its turn past `limits.max_in_flight`, or is refused past the queue's
+    /// limits. Apart from [`SessionInner::handle_request`], which an agent's discovery runs
+    /// (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
+    #[inline(never)]
+    fn admit_to_handler(self: &Rc<Self>, job: Job, size: usize) -> Outcome {
+        let refuse = |e: ServerError| {
+            Outcome::Now(Some(jsonrpc::failure(
+                Some(&job.id),
+                e.to_error_object(job.version),
+            )))
+        };
+        let admission = {
+            let mut st = self.st.borrow_mut();
             let limits = &self.limits;
-            if !methods::runs_handler(&method) {
-                Admission::Free
-            } else if st.running < limits.max_in_flight.max(1) {
+            if st.running < limits.max_in_flight.max(1) {
                 st.running += 1;
                 Admission::Run
             } else if st.waiting.len() >= limits.max_queued {
                 let limit = limits.max_in_flight + limits.max_queued;
                 drop(st);
-                return fail_now(
-                    ServerError::LimitExceeded {
-                        what: "Requests in flight and queued",
-                        limit,
-                        actual: None,
-                    },
-                    version,
-                );
+                return refuse(ServerError::LimitExceeded {
+                    what: "Requests in flight and queued",
+                    limit,
+                    actual: None,
+                });
             } else if st.waiting_bytes + size > limits.max_queued_bytes {
                 let (limit, actual) = (limits.max_queued_bytes, st.waiting_bytes + size);
                 drop(st);
-                return fail_now(
-                    ServerError::LimitExceeded {
-                        what: "Bytes of queued requests",
-                        limit,
-                        actual: Some(actual),
-                    },
-                    version,
-                );
+                return refuse(ServerError::LimitExceeded {
+                    what: "Bytes of queued requests",
+                    limit,
+                    actual: Some(actual),
+                });
             } else {
                 let turn = Rc::new(RefCell::new(Turn {
                     bytes: size,
@@ -187,15 +205,7 @@ impl SessionInner {
                 Admission::Wait(turn)
             }
         };
-        let job = Job {
-            id,
-            method,
-            params,
-            version,
-            stateless,
-        };
         match admission {
-            Admission::Free => self.start(job, None, None),
             Admission::Run => {
                 let permit = Permit(Rc::downgrade(self));
                 self.start(job, Some(permit), None)
