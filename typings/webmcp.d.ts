@@ -355,7 +355,10 @@ interface ModelContextTesting {
   registerToolsChangedCallback(callback: () => void): void;
 }
 
-/** Set before the polyfill loads to configure it. */
+/**
+ * Set before the polyfill loads to configure it. A value that is not valid costs only itself:
+ * the console warns, naming it, and the defaults serve in its place.
+ */
 interface ModelContextPolyfillConfig {
   serverInfo?: ModelContextServerInfo;
   /**
