@@ -136,16 +136,27 @@ async function holdDeferred(context, { firstOnly = false } = {}) {
 }
 
 /**
+ * Counts the requests for the deferred module by document (`top`, `frame`) and kind (fetch,
+ * xhr); `answer(route, where)` answers each.
+ */
+async function watchByDocument(context, answer = (route) => route.continue()) {
+  const asked = { top: [], frame: [] };
+  await context.route(`**/${DEFERRED}`, (route) => {
+    const where = route.request().frame().parentFrame() ? 'frame' : 'top';
+    asked[where].push(route.request().resourceType());
+    return answer(route, where);
+  });
+  return asked;
+}
+
+/**
  * Holds the top document's requests for the deferred module until `release()`; the frames' are
- * answered. `asked` counts them by document and kind.
+ * answered. `asked`: watchByDocument's.
  */
 async function holdTop(context) {
   let release;
   const held = new Promise((r) => (release = r));
-  const asked = { top: [], frame: [] };
-  await context.route(`**/${DEFERRED}`, async (route) => {
-    const where = route.request().frame().parentFrame() ? 'frame' : 'top';
-    asked[where].push(route.request().resourceType());
+  const asked = await watchByDocument(context, async (route, where) => {
     if (where === 'top') await held;
     return route.continue().catch(() => {});
   });
@@ -356,13 +367,9 @@ for (const [build, tag] of Object.entries(BUILDS)) {
 
   test(`${build} build: with this document's deferred module answering 404, frames of another origin are still answered their policy (a frame without allow="tools" refused), and a frame listing this document's tools gets none once its wait ends (nothing read synchronously)`, () =>
     withPage(async ({ page, context, goto, server }) => {
-      const asked = { top: [], frame: [] };
-      await context.route(`**/${DEFERRED}`, (route) => {
-        const where = route.request().frame().parentFrame() ? 'frame' : 'top';
-        asked[where].push(route.request().resourceType());
-        if (where === 'top') return route.fulfill({ status: 404, body: 'not here' });
-        return route.continue();
-      });
+      const asked = await watchByDocument(context, (route, where) =>
+        where === 'top' ? route.fulfill({ status: 404, body: 'not here' }) : route.continue(),
+      );
       await page.route('**/__top-tool.js', (route) => route.fulfill({ contentType: 'text/javascript', body: `document.modelContext.registerTool({ name: 'outer', description: 'O', execute: () => 'o' }, { exposedTo: ['${server.altOrigin}'] });` }));
       const urls = await twoFrames(server, tag);
       await goto(await inlinePage(`${HELPERS}${tag}<script type="module" src="/__top-tool.js"></script><iframe allow="tools" src="${urls.allowed}"></iframe><iframe src="${urls.denied}"></iframe>`));
