@@ -325,10 +325,8 @@ pub fn warn_dropping(label: &str, peer: &str, rate: &RateLimit) {
     ));
 }
 
-/// A message's JSON text, or why there is none to hand to the engine.
-pub enum Text {
-    /// Within the limit: the text, now in wasm memory.
-    Fits(String),
+/// Why a message has no JSON text to hand to the engine ([`message_text`]'s error).
+pub enum Unread {
     /// Over the limit; the size in bytes (at least this: a refused message is measured
     /// without copying it, in UTF-16 code units, each at least one UTF-8 byte).
     TooBig(usize),
@@ -361,7 +359,7 @@ pub fn use_message_text(config: &JsValue) -> Result<(), JsValue> {
 /// with `JSON.stringify` (the text stays in the JS heap) and measured before it is copied
 /// into wasm memory: past `max` bytes it is refused uncopied, so wasm memory (which never
 /// shrinks) stays bounded by the configured limit whatever peers send.
-pub fn message_text(payload: &JsValue, max: usize) -> Text {
+pub fn message_text(payload: &JsValue, max: usize) -> Result<String, Unread> {
     let measured = MESSAGE_TEXT
         .with(|m| m.with(|f| f.call2(&JsValue::UNDEFINED, payload, &JsValue::from(max as f64))))
         .unwrap_or_else(|| {
@@ -371,20 +369,20 @@ pub fn message_text(payload: &JsValue, max: usize) -> Text {
         });
     let measured = match measured {
         Ok(v) => v,
-        Err(e) => return Text::Threw(e),
+        Err(e) => return Err(Unread::Threw(e)),
     };
     // At most `max` code units, so at most 3 × max bytes are copied.
     if let Some(text) = measured.as_string() {
         return if text.len() > max {
-            Text::TooBig(text.len())
+            Err(Unread::TooBig(text.len()))
         } else {
-            Text::Fits(text)
+            Ok(text)
         };
     }
-    match measured.as_f64() {
-        Some(n) => Text::TooBig(n as usize),
-        None => Text::NotJson,
-    }
+    Err(match measured.as_f64() {
+        Some(n) => Unread::TooBig(n as usize),
+        None => Unread::NotJson,
+    })
 }
 
 /// The JSON-RPC error answering request `id` refused for exceeding a limit (-32600).

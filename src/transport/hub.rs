@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::guard::{
     limit_error, message_text, refuse_oversize, request_id_of, warn_dropping, Admit, Bucket,
-    Security, Text,
+    Security, Unread,
 };
 use super::held;
 use super::served::Claim;
@@ -352,8 +352,8 @@ fn hand_over(
     reply: &Reply,
 ) {
     match message_text(payload, max) {
-        Text::Fits(text) => chain.receive(&text, incoming),
-        unread => refuse_unread(payload, max, unread, answer_malformed, reply),
+        Ok(text) => chain.receive(&text, incoming),
+        Err(unread) => refuse_unread(payload, max, unread, answer_malformed, reply),
     }
 }
 
@@ -365,21 +365,21 @@ fn hand_over(
 fn refuse_unread(
     payload: &JsValue,
     max: usize,
-    unread: Text,
+    unread: Unread,
     answer_malformed: bool,
     reply: &Reply,
 ) {
     match unread {
-        Text::TooBig(n) => refuse_oversize(payload, max, n, |m| reply(m)),
+        Unread::TooBig(n) => refuse_oversize(payload, max, n, |m| reply(m)),
         // Cycles, BigInts, a throwing toJSON: not JSON, so not a message.
-        Text::NotJson if answer_malformed => reply(&parse_error(
+        Unread::NotJson if answer_malformed => reply(&parse_error(
             "Parse error: the payload has no JSON representation".into(),
         )),
-        Text::Threw(e) if answer_malformed => reply(&parse_error(format!(
+        Unread::Threw(e) if answer_malformed => reply(&parse_error(format!(
             "Parse error: the payload cannot be serialized as JSON: {}",
             js::error_message(&e)
         ))),
-        Text::Fits(_) | Text::NotJson | Text::Threw(_) => {}
+        Unread::NotJson | Unread::Threw(_) => {}
     }
 }
 

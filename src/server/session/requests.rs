@@ -17,6 +17,7 @@ use crate::server::call::{Call, Reply};
 use crate::server::error::ServerError;
 use crate::server::futures::{race, Either};
 use crate::server::methods;
+use crate::server::runtime::LocalBoxFuture;
 
 /// A request admitted, before it runs.
 struct Job {
@@ -103,6 +104,12 @@ impl Drop for Permit {
     }
 }
 
+/// Request `id`'s answer when it is refused before it runs: `e` as a JSON-RPC error, in the
+/// words of `version` (`None` before one is negotiated).
+fn refused(id: &RequestId, e: ServerError, version: Option<ProtocolVersion>) -> Outcome {
+    Outcome::Now(Some(jsonrpc::failure(Some(id), e.to_error_object(version))))
+}
+
 impl SessionInner {
     /// Serves request `id` (`size`: its bytes of JSON text, counted while it waits).
     pub(super) fn handle_request(
@@ -112,9 +119,7 @@ impl SessionInner {
         params: Option<Value>,
         size: usize,
     ) -> Outcome {
-        let fail_now = |e: ServerError, v: Option<ProtocolVersion>| {
-            Outcome::Now(Some(jsonrpc::failure(Some(&id), e.to_error_object(v))))
-        };
+        let fail_now = |e: ServerError, v: Option<ProtocolVersion>| refused(&id, e, v);
         let params = match params {
             None => Map::new(),
             Some(Value::Object(o)) => o,
@@ -167,12 +172,7 @@ impl SessionInner {
     /// (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
     #[inline(never)]
     fn admit_to_handler(self: &Rc<Self>, job: Job, size: usize) -> Outcome {
-        let refuse = |e: ServerError| {
-            Outcome::Now(Some(jsonrpc::failure(
-                Some(&job.id),
-                e.to_error_object(job.version),
-            )))
-        };
+        let refuse = |e: ServerError| refused(&job.id, e, job.version);
         let admission = {
             let mut st = self.st.borrow_mut();
             let limits = &self.limits;
@@ -287,7 +287,7 @@ impl SessionInner {
     fn start_later(
         self: &Rc<Self>,
         call: Call,
-        fut: crate::server::runtime::LocalBoxFuture<'static, Result<Value, ServerError>>,
+        fut: LocalBoxFuture<'static, Result<Value, ServerError>>,
         queued: Option<CancellationToken>,
         permit: Option<Permit>,
     ) -> Outcome {
