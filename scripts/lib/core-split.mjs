@@ -52,6 +52,7 @@ export const CORE_APART = [
   '*::transport::hub::Hub::refuse_over_rate::*',
   '*::protocol::jsonrpc::checked_kind::*',
   '*::SessionInner>::admit_to_handler::*',
+  '*::js::with_strings_apart::*',
 ];
 
 /**

@@ -300,16 +300,56 @@ fn number_value(n: serde_json::Number) -> Value {
     }
 }
 
+/// Strings this long (bytes) or longer inside an array or object are made into JS strings
+/// by [`from_json`] apart from the `JSON.parse` of the rest: a tool's result of a page's text
+/// or a document is then copied out of wasm memory once, not escaped into JSON text, copied
+/// with it and scanned again by `JSON.parse` (a 1 MiB string spent about 1 ms in
+/// `JSON.parse` alone, Chromium 156). Below this, the few calls that put a string in place
+/// cost more than parsing it.
+const APART_BYTES: usize = 16 * 1024;
+
 /// serde JSON as a fresh JS value: scalars directly, arrays and objects through one
-/// serialization and `JSON.parse`.
+/// serialization and `JSON.parse`, their long strings (see [`APART_BYTES`]) put in place
+/// after.
 pub fn from_json(v: &Value) -> JsValue {
     match v {
         Value::Null => JsValue::NULL,
         Value::Bool(b) => JsValue::from_bool(*b),
         Value::Number(n) => n.as_f64().map_or(JsValue::NULL, JsValue::from_f64),
         Value::String(s) => JsValue::from_str(s),
+        _ if json_text::has_long_string(v, APART_BYTES) => with_strings_apart(v),
         _ => JSON::parse(&json_text::to_string(v)).unwrap_or(JsValue::NULL),
     }
+}
+
+/// [`from_json`] of an array or object holding long strings: the `JSON.parse` of
+/// [`json_text::to_string_apart`]'s text, each string it left out (written `null`) put back
+/// at its path. Every step is an own data property `JSON.parse` made (`__proto__` included),
+/// so setting it defines nothing new and runs no setter. Apart from `from_json`, which every
+/// page's start runs (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
+#[inline(never)]
+fn with_strings_apart(v: &Value) -> JsValue {
+    let (text, apart) = json_text::to_string_apart(v, APART_BYTES);
+    let parsed = JSON::parse(&text).unwrap_or(JsValue::NULL);
+    for json_text::Apart { path, text } in apart {
+        let Some((last, steps)) = path.split_last() else {
+            continue; // (the value itself: a string, which from_json makes directly)
+        };
+        let mut at = parsed.clone();
+        for step in steps {
+            at = match step {
+                json_text::Step::Key(k) => Reflect::get(&at, &JsValue::from_str(k)),
+                json_text::Step::Index(i) => Reflect::get_u32(&at, *i as u32),
+            }
+            .unwrap_or(JsValue::NULL);
+        }
+        let text = JsValue::from_str(text);
+        drop(match last {
+            json_text::Step::Key(k) => Reflect::set(&at, &JsValue::from_str(k), &text),
+            json_text::Step::Index(i) => Reflect::set_u32(&at, *i as u32, &text),
+        });
+    }
+    parsed
 }
 
 /// The message of a thrown value: `error.message` for errors, else its string form.

@@ -22,7 +22,10 @@
 //! JSON-Schema-Test-Suite's documents.
 //!
 //! Two operations: [`to_string`], a value's text in a buffer of about its size, and
-//! [`write_value`], a value's text appended to a buffer the caller sized.
+//! [`write_value`], a value's text appended to a buffer the caller sized. A third,
+//! [`to_string_apart`], is for a caller that makes a JS value of the text (`JSON.parse`): it
+//! leaves the long strings out, with where they were, so that they cross into JS as strings
+//! (one copy) instead of being escaped into the text, copied with it and parsed back.
 //!
 //! ```
 //! use modelcontext_polyfill::protocol::json_text::{to_string, write_value};
@@ -73,20 +76,77 @@ fn size_hint(v: &Value, depth: u32) -> usize {
 
 /// Appends `v` as compact JSON text to `out`.
 pub fn write_value(out: &mut String, v: &Value) {
+    write_tree(out, v, &mut AllIn);
+}
+
+/// How [`write_tree`] writes strings, told where it is: every one in the text ([`AllIn`]), or
+/// the long ones left out ([`LongApart`]). Both are compiled apart, so the path kept for the
+/// second costs the first nothing.
+trait Strings<'a> {
+    /// Writes string `s` (a value, not a key) to `out`, or something in its place.
+    fn string(&mut self, out: &mut String, s: &'a str);
+    /// The writer goes down `step`.
+    fn enter(&mut self, step: Step<'a>);
+    /// The writer comes back up from the last step entered.
+    fn leave(&mut self);
+}
+
+/// Every string in the text ([`write_value`]).
+struct AllIn;
+
+impl<'a> Strings<'a> for AllIn {
+    fn string(&mut self, out: &mut String, s: &'a str) {
+        write_str(out, s);
+    }
+    fn enter(&mut self, _: Step<'a>) {}
+    fn leave(&mut self) {}
+}
+
+/// The strings of `min` bytes or more written `null` and listed with their paths
+/// ([`to_string_apart`]).
+struct LongApart<'a> {
+    min: usize,
+    path: Vec<Step<'a>>,
+    apart: Vec<Apart<'a>>,
+}
+
+impl<'a> Strings<'a> for LongApart<'a> {
+    fn string(&mut self, out: &mut String, s: &'a str) {
+        if s.len() < self.min {
+            return write_str(out, s);
+        }
+        out.push_str("null");
+        self.apart.push(Apart {
+            path: self.path.clone(),
+            text: s,
+        });
+    }
+    fn enter(&mut self, step: Step<'a>) {
+        self.path.push(step);
+    }
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+}
+
+/// Appends `v` as compact JSON text to `out`, its strings written by `strings`.
+fn write_tree<'a>(out: &mut String, v: &'a Value, strings: &mut impl Strings<'a>) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         // (Writing into a String cannot fail; a Number is never NaN or infinite.)
         Value::Number(n) => drop(write!(out, "{n}")),
-        Value::String(s) => write_str(out, s),
+        Value::String(s) => strings.string(out, s),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                write_value(out, item);
+                strings.enter(Step::Index(i));
+                write_tree(out, item, strings);
+                strings.leave();
             }
             out.push(']');
         }
@@ -98,10 +158,73 @@ pub fn write_value(out: &mut String, v: &Value) {
                 }
                 write_str(out, key);
                 out.push(':');
-                write_value(out, item);
+                strings.enter(Step::Key(key));
+                write_tree(out, item, strings);
+                strings.leave();
             }
             out.push('}');
         }
+    }
+}
+
+/// A step from a value to one inside it: an object's key or an array's index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// The member of an object with this key.
+    Key(&'a str),
+    /// The item of an array at this index.
+    Index(usize),
+}
+
+/// A string [`to_string_apart`] left out of the text: where it was (the steps from the value
+/// written to it; none when it is that value) and the string.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Apart<'a> {
+    /// The steps from the value written to the string.
+    pub path: Vec<Step<'a>>,
+    /// The string, unescaped.
+    pub text: &'a str,
+}
+
+/// `v` as [`to_string`] writes it, but every string of `min` bytes or more written `null` and
+/// listed, in the order written, with its path: the text and the strings left out. A value
+/// without such a string is [`to_string`]'s text and an empty list (looked for first, without
+/// writing anything; object keys are never left out).
+///
+/// ```
+/// use modelcontext_polyfill::protocol::json_text::{to_string_apart, Apart, Step};
+/// use serde_json::json;
+///
+/// let long = "x".repeat(100);
+/// let v = json!({"content": [{"type": "text", "text": long}]});
+/// let (text, apart) = to_string_apart(&v, 64);
+/// assert_eq!(text, r#"{"content":[{"type":"text","text":null}]}"#);
+/// let path = vec![Step::Key("content"), Step::Index(0), Step::Key("text")];
+/// assert_eq!(apart, vec![Apart { path, text: &long }]);
+/// assert!(to_string_apart(&v, 101).1.is_empty());
+/// ```
+pub fn to_string_apart(v: &Value, min: usize) -> (String, Vec<Apart<'_>>) {
+    if !has_long_string(v, min) {
+        return (to_string(v), Vec::new());
+    }
+    let mut text = String::with_capacity(64);
+    let mut strings = LongApart {
+        min,
+        path: Vec::new(),
+        apart: Vec::new(),
+    };
+    write_tree(&mut text, v, &mut strings);
+    (text, strings.apart)
+}
+
+/// Whether `v` holds a string of `min` bytes or more (or is one): what [`to_string_apart`]
+/// looks for first.
+pub fn has_long_string(v: &Value, min: usize) -> bool {
+    match v {
+        Value::String(s) => s.len() >= min,
+        Value::Array(items) => items.iter().any(|x| has_long_string(x, min)),
+        Value::Object(map) => map.values().any(|x| has_long_string(x, min)),
+        _ => false,
     }
 }
 
@@ -250,6 +373,58 @@ mod tests {
         same(&json!(null));
         same(&json!(42));
         same(&json!([]));
+    }
+
+    /// `v` from [`to_string_apart`]'s text and strings: the text parsed, each string put
+    /// back at its path.
+    fn put_back(text: &str, apart: &[Apart]) -> Value {
+        let mut v: Value = serde_json::from_str(text).unwrap();
+        for a in apart {
+            let mut at = &mut v;
+            for step in &a.path {
+                at = match step {
+                    Step::Key(k) => at.get_mut(*k).unwrap(),
+                    Step::Index(i) => at.get_mut(*i).unwrap(),
+                };
+            }
+            assert_eq!(*at, Value::Null, "{:?} was not left null", a.path);
+            *at = Value::String(a.text.into());
+        }
+        v
+    }
+
+    #[test]
+    fn long_strings_apart_are_where_they_were() {
+        let long = "a \"long\" string\n".repeat(10);
+        let v = json!({
+            "jsonrpc": "2.0", "id": 7,
+            "result": {
+                "content": [{"type": "text", "text": long}, {"type": "text", "text": "short"}],
+                "structuredContent": {"\"odd\" key": [1, [long.clone(), null]], "__proto__": long},
+            },
+        });
+        let (text, apart) = to_string_apart(&v, 100);
+        assert_eq!(apart.len(), 3);
+        assert!(!text.contains("long"), "{text}");
+        assert!(text.contains(r#""text":"short""#), "{text}");
+        assert_eq!(put_back(&text, &apart), v);
+        assert_eq!(
+            apart[1].path,
+            [
+                Step::Key("result"),
+                Step::Key("structuredContent"),
+                Step::Key("\"odd\" key"),
+                Step::Index(1),
+                Step::Index(0)
+            ]
+        );
+        // Nothing that long: to_string's text, nothing apart.
+        let (text, apart) = to_string_apart(&v, long.len() + 1);
+        assert_eq!((text, apart.len()), (to_string(&v), 0));
+        // The value itself.
+        let itself = json!(long);
+        let (text, apart) = to_string_apart(&itself, 1);
+        assert_eq!((text.as_str(), apart[0].path.len()), ("null", 0));
     }
 
     /// The JSON-Schema-Test-Suite's documents (schemas and instances of every kind:

@@ -106,6 +106,7 @@ fn to_js(sent: Sent, copies: bool) -> Result<JsValue, JsValue> {
             js::set(&env, "result", &shared_result(&result)?);
             Ok(env.into())
         }
+        Sent::Message(v) => Ok(js::from_json(&v)),
         other => js::parse(&other.into_text()),
     }
 }

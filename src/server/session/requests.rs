@@ -10,7 +10,6 @@ use std::task::{Context, Poll, Waker};
 
 use super::{Mode, Outcome, Sent, SessionInner};
 use crate::peer::CancellationToken;
-use crate::protocol::json_text;
 use crate::protocol::jsonrpc;
 use crate::protocol::{ProtocolVersion, RequestId};
 use crate::server::call::{Call, Reply};
@@ -319,9 +318,7 @@ impl SessionInner {
                 // A cancelled request gets no response.
                 Either::Right(_) => None,
                 Either::Left(_) if abort.is_cancelled() => None,
-                Either::Left(r) => Some(Sent::Text(json_text::to_string(
-                    &me.reply(&id, &method, version, r),
-                ))),
+                Either::Left(r) => Some(Sent::Message(me.reply(&id, &method, version, r))),
             }
         }))
     }

@@ -2,8 +2,10 @@
 
 use std::rc::Rc;
 
-use crate::protocol::jsonrpc;
+use serde_json::Value;
+
 use crate::protocol::RequestId;
+use crate::protocol::{json_text, jsonrpc};
 
 /// JSON text shared by every answer that carries it, while it is current. The text is boxed
 /// inside the `Rc`: a sink that remembers the last one it converted holds it weakly, and a
@@ -16,6 +18,11 @@ pub type SharedText = Rc<Box<str>>;
 pub enum Sent {
     /// A whole message as JSON text.
     Text(String),
+    /// A whole message as a value, not yet written: a sink that makes a JS value of it
+    /// converts it directly (a browser wire, whose long strings then cross into JS without
+    /// being escaped and parsed), any other writes its text. An answer that waited for a
+    /// handler (a tool's result) is sent so.
+    Message(Value),
     /// A success answer whose result is JSON text shared by every answer until what it shows
     /// changes (a whole `tools/list`, see [`crate::server::call::Reply::Text`]): the same `Rc`
     /// each time, so a sink that converts results (a browser transport parsing them into JS
@@ -33,6 +40,7 @@ impl Sent {
     pub fn into_text(self) -> String {
         match self {
             Sent::Text(t) => t,
+            Sent::Message(v) => json_text::to_string(&v),
             Sent::Shared { id, result } => jsonrpc::success_text(&id, &result),
         }
     }
