@@ -21,6 +21,8 @@
 //       keeping the names (…_bg.named.wasm), then without them (…_bg.opt.wasm: the whole core)
 //     wasm-split (Debian's binaryen): the whole core cut in two, the first module keeping the
 //       functions polyfill/build/core-first.txt names (scripts/lib/core-split.mjs)
+//     the functions the glue gives the wasm renamed short, in the wasm and in both glues
+//       (scripts/lib/import-names.mjs; the client's too)
 //   the client (McpClient and the client transports, loaded when a page first makes one):
 //     the same with --features web-client --target-dir target/wasm-client, its glue named
 //     modelcontext_client_glue (target/bindgen/<profile>/client-web/, client-no-modules/)
@@ -55,7 +57,8 @@ import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
-import { wasmSplitTool, readKeepList, keptFunctions, splitCore, withoutNames, CORE_APART } from './lib/core-split.mjs';
+import { wasmSplitTool, readKeepList, keptFunctions, splitCore, withoutNames, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
+import { glueNamespace, shortNames, withShortImports, glueWithShortImports } from './lib/import-names.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -231,7 +234,7 @@ function hashFiles(files, root) {
 }
 
 function inputsHash() {
-  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/wasm-module.mjs']
+  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/import-names.mjs', 'scripts/lib/wasm-module.mjs']
     .flatMap(filesUnder);
   const version = (pkg) => {
     try {
@@ -359,7 +362,7 @@ function patchGlue(js, target, name) {
 
 /**
  * A change to the core's ES module glue: the imports it gives the core wasm get the namespace
- * `placeholder`, the functions the first module of a core cut in two imports in place of the
+ * PLACEHOLDER_NAMESPACE (scripts/lib/core-split.mjs), the functions the first module of a core cut in two imports in place of the
  * deferred module's (scripts/lib/core-split.mjs), one per slot of its function table. The first
  * call of one instantiates the deferred module, whose element segment puts the real functions in
  * the table, then calls the real one. The core script (polyfill/src/deferred.js) gives the glue
@@ -375,7 +378,7 @@ function withDeferredModule(js, name) {
     '    return {',
     '        __proto__: null,',
     `        "./${name}_bg.js": import0,`,
-    '        placeholder: __mcpPlaceholders,',
+    `        ${PLACEHOLDER_NAMESPACE}: __mcpPlaceholders,`,
     '    };',
     '}',
     '',
@@ -533,7 +536,19 @@ function optimize(input, name, what) {
   if (!WebAssembly.validate(bytes)) fail(`${rel(optimized)} does not validate`);
   return bytes;
 }
-const clientBytes = optimize(clientWeb.wasmPath, CLIENT_GLUE_NAME, 'client');
+const [clientBytes] = withGlueShortNames(optimize(clientWeb.wasmPath, CLIENT_GLUE_NAME, 'client'), CLIENT_GLUE_NAME, [clientWeb, clientNoModules]);
+
+/**
+ * The module `bytes` of the glues `glues` (wasm-bindgen's output for `name`), and those glues,
+ * with the imports the glue gives the module renamed short (scripts/lib/import-names.mjs);
+ * `others`, more modules of the same glue (the core's first module beside the whole core).
+ */
+function withGlueShortNames(bytes, name, glues, others = []) {
+  const namespace = glueNamespace(name);
+  const names = shortNames(bytes, namespace);
+  for (const g of glues) g.js = glueWithShortImports(g.js, namespace, names);
+  return [bytes, ...others].map((b) => withShortImports(b, namespace, names));
+}
 
 // ---------------------------------------------------------------------------------------------
 // The core: optimized keeping its names (target/bindgen/release/modelcontext_glue_bg.named.wasm,
@@ -565,7 +580,7 @@ if (DEV) {
     // What the glue (withDeferredModule) relies on: the first module's function table exported
     // as `table`, the deferred module importing what it needs from the namespace `primary`.
     const mod = new WebAssembly.Module(coreFirst);
-    const placeholders = WebAssembly.Module.imports(mod).filter((i) => i.module === 'placeholder').length;
+    const placeholders = WebAssembly.Module.imports(mod).filter((i) => i.module === PLACEHOLDER_NAMESPACE).length;
     if (!WebAssembly.Module.exports(mod).some((e) => e.name === 'table' && e.kind === 'table')) fail("wasm-split's first module exports no `table`");
     const foreign = WebAssembly.Module.imports(new WebAssembly.Module(coreDeferred)).filter((i) => i.module !== 'primary');
     if (foreign.length) fail(`wasm-split's deferred module imports from ${foreign[0].module}, not only from primary`);
@@ -574,6 +589,9 @@ if (DEV) {
       (missing.length ? `; ${missing.length} names of ${rel(CORE_KEEP_LIST)} are not in the core (renamed or gone)` : ''));
   });
 }
+
+// The core's glues and the modules they instantiate, the imports renamed short.
+[wasmBytes, coreFirst] = withGlueShortNames(wasmBytes, GLUE_NAME, [web, noModules], coreFirst ? [coreFirst] : []);
 
 // ---------------------------------------------------------------------------------------------
 // The validator module: only its own exports, optimized, imports checked, tried through its loader

@@ -17,7 +17,8 @@
  */
 function __mcpDeferCore(glue, module, url, configured) {
   const what = "the core's deferred module";
-  if (!WebAssembly.Module.imports(module).some((i) => i.module === 'placeholder')) return null;
+  // (`b`: the placeholders' namespace, PLACEHOLDER_NAMESPACE in scripts/lib/core-split.mjs.)
+  if (!WebAssembly.Module.imports(module).some((i) => i.module === 'b')) return null;
   let compiled = null;
   let arrived;
   if (url) {

@@ -6,7 +6,7 @@
 // How wasm-split leaves the two: each function of the deferred module is a slot of the first
 // module's function table, which holds a placeholder until the deferred module is instantiated
 // (its element segment then writes the real functions there); a placeholder is an import of the
-// namespace `placeholder` named by its slot. The deferred module imports the first's memory,
+// namespace PLACEHOLDER_NAMESPACE named by its slot. The deferred module imports the first's memory,
 // tables, globals and functions from the namespace `primary`.
 
 import fs from 'node:fs';
@@ -14,7 +14,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { WASM_OPT_FEATURES } from './project.mjs';
-import { cursor, readModule, sections } from './wasm-module.mjs';
+import { cursor, readModule, sections, uleb } from './wasm-module.mjs';
+
+/**
+ * The namespace of the first module's placeholders (wasm-split's `placeholder` by default): one
+ * letter, as the glue's own imports are (scripts/lib/import-names.mjs), for it is written once
+ * for each of some 700. The glue gives them under it (scripts/build.mjs), and the core script
+ * (polyfill/src/deferred.js) knows a core cut in two by it.
+ */
+export const PLACEHOLDER_NAMESPACE = 'b';
 
 /**
  * binaryen's `wasm-split` (Debian's `binaryen` package; npm's `binaryen` has none) with its
@@ -134,17 +142,6 @@ function withTableExport(bytes, name, index) {
   return Buffer.concat(out);
 }
 
-function uleb(n) {
-  const b = [];
-  do {
-    let byte = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n) byte |= 0x80;
-    b.push(byte);
-  } while (n);
-  return Buffer.from(b);
-}
-
 function parseExports(body) {
   const c = cursor(body);
   const count = c.u32();
@@ -196,7 +193,7 @@ export function splitCore(tool, whole, kept, wasmOpt = null) {
     fs.writeFileSync(input, whole);
     fs.writeFileSync(list, `${kept.join('\n')}\n`);
     const [first, deferred] = [path.join(dir, 'first.wasm'), path.join(dir, 'deferred.wasm')];
-    execFileSync('wasm-split', [input, ...tool.features, '--keep-funcs', `@${list}`, '-o1', first, '-o2', deferred], {
+    execFileSync('wasm-split', [input, ...tool.features, '--keep-funcs', `@${list}`, '--placeholder-namespace', PLACEHOLDER_NAMESPACE, '-o1', first, '-o2', deferred], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const firstBytes = fs.readFileSync(first);

@@ -1,6 +1,7 @@
 // What the size scripts read of a wasm module's binary: its sections; how many functions it
 // imports, each defined function's code size, the function names of its name section and its
-// data section's size. (`scripts/wasm-sizes.mjs`, `scripts/bench-breakdown.mjs`.)
+// data section's size. (`scripts/wasm-sizes.mjs`, `scripts/bench-breakdown.mjs`.) And the one
+// number the build's rewrites of a section write (`uleb`).
 
 /**
  * A cursor over `buf` from `pos`: `u32()` reads an unsigned LEB128 number, `name()` a
@@ -27,6 +28,18 @@ export function cursor(buf, pos = 0) {
     },
   };
   return c;
+}
+
+/** `n` as an unsigned LEB128 number. */
+export function uleb(n) {
+  const b = [];
+  do {
+    let byte = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n) byte |= 0x80;
+    b.push(byte);
+  } while (n);
+  return Buffer.from(b);
 }
 
 /**

@@ -102,3 +102,24 @@ test('a release build minifies its scripts, keeping our license headers', () => 
     assert.doesNotMatch(text, /\n {4}\S/, `${f}: indented lines are left`);
   }
 });
+
+// wasm-bindgen names each function its glue gives the module after the JS it runs and a hash,
+// under `./<name>_bg.js`, in the module and in the glue alike; the build renames them short
+// (scripts/lib/import-names.mjs), and wasm-split's placeholders are under a one-letter namespace
+// too (scripts/lib/core-split.mjs). Each build's pages instantiating them is the rest.
+test('the core\'s and the client\'s modules take their glue\'s functions under one- and two-letter names, the placeholders under one letter', () => {
+  requireDist('modelcontext_glue_bg.wasm', 'modelcontext_client_glue_bg.wasm', 'modelcontext_glue.js');
+  for (const [wasm, js] of [['modelcontext_glue_bg.wasm', 'modelcontext_glue.js'], ['modelcontext_client_glue_bg.wasm', 'modelcontext_client_glue.js']]) {
+    const imports = WebAssembly.Module.imports(new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, wasm))));
+    const fromGlue = imports.filter((i) => i.module === 'a');
+    assert.ok(fromGlue.length > 20, `${wasm}: ${fromGlue.length} imports from the glue's namespace a`);
+    assert.deepEqual(fromGlue.filter((i) => !/^[A-Za-z][A-Za-z0-9]?$/.test(i.name)).map((i) => i.name), [], wasm);
+    const namespaces = [...new Set(imports.map((i) => i.module))].sort();
+    assert.deepEqual(namespaces, wasm === 'modelcontext_glue_bg.wasm' ? ['a', 'b'] : ['a'], wasm);
+    // The glue gives each under that key, in its imports object under `a`.
+    const glue = fs.readFileSync(path.join(DIST_DIR, js), 'utf8');
+    assert.ok(/[{,]a:\{__proto__:null,/.test(glue), `${js}: no imports object under a`);
+    const missing = fromGlue.filter((i) => !new RegExp(`[{,]${i.name}:function\\(`).test(glue)).map((i) => i.name);
+    assert.deepEqual(missing, [], `${js}: imports the glue does not give`);
+  }
+});

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { withPage, requireDist, inlinePage, DIST_DIR, PAGE_UNTIL } from './harness.mjs';
 import { benchPage } from '../../scripts/lib/bench-page.mjs';
 import { readModule } from '../../scripts/lib/wasm-module.mjs';
+import { PLACEHOLDER_NAMESPACE } from '../../scripts/lib/core-split.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext_deferred.wasm');
 
@@ -193,7 +194,7 @@ async function framesOutcomes(page, urls) {
 test('the file builds ship the core in two: the first module imports a placeholder for each function of the deferred one, which imports only from it', () => {
   const first = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
   const deferred = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, DEFERRED)));
-  const placeholders = WebAssembly.Module.imports(first).filter((i) => i.module === 'placeholder');
+  const placeholders = WebAssembly.Module.imports(first).filter((i) => i.module === PLACEHOLDER_NAMESPACE);
   const defined = readModule(fs.readFileSync(path.join(DIST_DIR, DEFERRED))).bodies.length;
   assert.ok(placeholders.length > 100, `${placeholders.length} placeholders`);
   assert.ok(defined >= placeholders.length, `${defined} functions in the deferred module`);
