@@ -362,8 +362,8 @@ function patchGlue(js, target, name) {
 
 /**
  * A change to the core's ES module glue: the imports it gives the core wasm get the namespace
- * PLACEHOLDER_NAMESPACE (scripts/lib/core-split.mjs), the functions the first module of a core cut in two imports in place of the
- * deferred module's (scripts/lib/core-split.mjs), one per slot of its function table. The first
+ * PLACEHOLDER_NAMESPACE, the functions the first module of a core cut in two imports in place of
+ * the deferred module's (scripts/lib/core-split.mjs), one per slot of its function table. The first
  * call of one instantiates the deferred module, whose element segment puts the real functions in
  * the table, then calls the real one. The core script (polyfill/src/deferred.js) gives the glue
  * the deferred module: `__mcpDeferred(source)`, where `source()` returns it compiled,

@@ -6,8 +6,8 @@
 // How wasm-split leaves the two: each function of the deferred module is a slot of the first
 // module's function table, which holds a placeholder until the deferred module is instantiated
 // (its element segment then writes the real functions there); a placeholder is an import of the
-// namespace PLACEHOLDER_NAMESPACE named by its slot. The deferred module imports the first's memory,
-// tables, globals and functions from the namespace `primary`.
+// namespace PLACEHOLDER_NAMESPACE named by its slot. The deferred module imports the first's
+// memory, tables, globals and functions from the namespace `primary`.
 
 import fs from 'node:fs';
 import os from 'node:os';

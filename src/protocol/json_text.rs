@@ -3,10 +3,11 @@
 //! Every answer a session sends is one [`Value`] written as text once (the tab and window
 //! wires then hand that text to `JSON.parse`, its long strings apart: [`to_string_apart`]);
 //! the cached `tools/list` text, what the core sends to the validator module and the tab
-//! session's snapshot are written here too, and so is every other value the core and the client module turn into text (a value in an error
-//! message, a tool's non-string result as its text block, a value handed to the page through
-//! `JSON.parse`): `Value`'s `Display` is not used in either module, so `serde_json`'s text
-//! serializer is not in them (the validator module keeps it: `jsonschema` formats with it).
+//! session's snapshot are written here too, and so is every other value the core and the
+//! client module turn into text (a value in an error message, a tool's non-string result as
+//! its text block, a value handed to the page through `JSON.parse`): `Value`'s `Display` is
+//! not used in either module, so `serde_json`'s text serializer is not in them (the validator
+//! module keeps it: `jsonschema` formats with it).
 //!
 //! `serde_json` looks at a string's bytes one at a time to find the ones JSON escapes; a tool
 //! that returns a page's text or a document makes that string hundreds of kilobytes long (a
