@@ -320,6 +320,39 @@ test('a same-page tab server via TabClientTransport (the page\'s own default tab
     assert.deepEqual(r.changed, ['notifications/tools/list_changed']);
   }, { html: CLASSIC }));
 
+// Long strings cross out of wasm apart from the JSON text of the rest (src/js from_json), in the
+// page's server and in the client module alike: a result's long text and its long structured
+// strings arrive equal and in place, and the next call is served.
+test('McpClient: a result\'s long strings (escaped, non-ASCII, in arrays and under odd keys) arrive intact from the page\'s server', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+      const long = '"quoted" \\ and\nlines\t日本語 😀 '.repeat(1500);
+      const structured = { list: ['short', long, [long]], 'odd "key"\n': { deep: long }, n: 1 };
+      navigator.modelContext.registerTool('long', {
+        description: 'Long strings',
+        outputSchema: { type: 'object' },
+        handler: () => ({ content: [{ type: 'text', text: long }], structuredContent: structured }),
+      });
+      await navigator.modelContext.registerTool({ name: 'echo', description: 'Echoes', execute: ({ s }) => s });
+      const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+      await client.connect();
+      const got = await client.callTool('long', {});
+      const echoed = await client.callTool('echo', { s: long });
+      const next = await client.callTool('echo', { s: 'next' });
+      await client.close();
+      return {
+        text: got.content[0].text === long,
+        structured: JSON.stringify(got.structuredContent) === JSON.stringify(structured),
+        echoed: echoed.content[0].text === long,
+        bytes: new TextEncoder().encode(long).length,
+        next: next.content[0].text,
+      };
+    });
+    assert.ok(r.bytes > 16 * 1024, `${r.bytes} bytes`);
+    assert.deepEqual(r, { text: true, structured: true, echoed: true, bytes: r.bytes, next: 'next' });
+  }, { html: CLASSIC }));
+
 // As the core's transports do (tab_transport.test.mjs), the client module's tab and iframe
 // transports post from a microtask of their own: with a DevTools client attached, every
 // postMessage records its caller's whole stack, wasm frames included.
