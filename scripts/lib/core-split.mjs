@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { WASM_OPT_FEATURES } from './project.mjs';
-import { cursor, readModule, sections, uleb } from './wasm-module.mjs';
+import { cursor, readModule, sections, uleb, withSection } from './wasm-module.mjs';
 
 /**
  * The namespace of the first module's placeholders (wasm-split's `placeholder` by default): one
@@ -124,22 +124,15 @@ export function withoutNames(bytes) {
  * new module (the other sections as they were).
  */
 function withTableExport(bytes, name, index) {
-  const out = [bytes.subarray(0, 8)];
-  for (const s of sections(bytes)) {
-    let body = s.body;
-    if (s.id === 7) {
-      const entries = parseExports(body);
-      const e = entries.find((x) => x.name === name && x.kind === 1);
-      if (e) e.index = index;
-      body = Buffer.concat([uleb(entries.length), ...entries.map((x) => {
-        const n = Buffer.from(x.name, 'utf8');
-        return Buffer.concat([uleb(n.length), n, Buffer.from([x.kind]), uleb(x.index)]);
-      })]);
-    }
-    const head = s.id === 0 ? Buffer.concat([uleb(Buffer.byteLength(s.name)), Buffer.from(s.name)]) : Buffer.alloc(0);
-    out.push(Buffer.from([s.id]), uleb(head.length + body.length), head, body);
-  }
-  return Buffer.concat(out);
+  return withSection(bytes, 7, (body) => {
+    const entries = parseExports(body);
+    const e = entries.find((x) => x.name === name && x.kind === 1);
+    if (e) e.index = index;
+    return Buffer.concat([uleb(entries.length), ...entries.map((x) => {
+      const n = Buffer.from(x.name, 'utf8');
+      return Buffer.concat([uleb(n.length), n, Buffer.from([x.kind]), uleb(x.index)]);
+    })]);
+  });
 }
 
 function parseExports(body) {

@@ -9,7 +9,7 @@
 // exports, the classes) is unchanged. `make build` renames the core's and the client's;
 // `make bench-breakdown` renames the named core it serves with dist/'s glue the same way.
 
-import { cursor, sections, uleb } from './wasm-module.mjs';
+import { cursor, importEntries, sections, uleb, withSection } from './wasm-module.mjs';
 
 /** The namespace the renamed imports are under. */
 export const GLUE_NAMESPACE = 'a';
@@ -38,32 +38,10 @@ function identifier(i) {
   return FIRST[n] + tail;
 }
 
-/** The imports of `bytes` (a module): `{ module, name, at, end }`, `at`…`end` the entry's bytes. */
+/** The import entries of `bytes` (a module): `importEntries` of its import section. */
 function imports(bytes) {
   const section = sections(bytes).find((s) => s.id === 2);
-  if (!section) return { section: null, entries: [] };
-  const c = cursor(section.body);
-  const count = c.u32();
-  const entries = [];
-  for (let i = 0; i < count; i++) {
-    const at = c.pos;
-    const module = c.name();
-    const name = c.name();
-    const kind = section.body[c.pos++];
-    if (kind === 0) c.u32(); // a function: its type
-    else if (kind === 1 || kind === 2) {
-      if (kind === 1) c.pos++; // a table: its element type, then limits
-      const flags = section.body[c.pos++];
-      c.u32();
-      if (flags & 1) c.u32();
-    } else if (kind === 3) c.pos += 2; // a global: its value type and mutability
-    else if (kind === 4) {
-      c.pos++; // a tag: its attribute and type
-      c.u32();
-    } else throw new Error(`import ${module}.${name}: unknown kind ${kind}`);
-    entries.push({ module, name, at, end: c.pos });
-  }
-  return { section, entries };
+  return section ? importEntries(section.body) : [];
 }
 
 /**
@@ -71,21 +49,8 @@ function imports(bytes) {
  * them: a `Map` from the glue's name to the short one.
  */
 export function shortNames(bytes, namespace) {
-  const names = imports(bytes).entries.filter((e) => e.module === namespace).map((e) => e.name);
+  const names = imports(bytes).filter((e) => e.module === namespace).map((e) => e.name);
   return new Map(names.map((n, i) => [n, identifier(i)]));
-}
-
-/** Where section `id` of `bytes` is: from its id byte (`at`) to the end of its body (`end`). */
-function sectionBounds(bytes, id) {
-  const c = cursor(bytes, 8);
-  while (c.pos < bytes.length) {
-    const at = c.pos;
-    const found = bytes[c.pos++];
-    const end = c.u32() + c.pos;
-    if (found === id) return { at, end };
-    c.pos = end;
-  }
-  throw new Error(`no section ${id}`);
 }
 
 const wasmName = (s) => {
@@ -98,25 +63,24 @@ const wasmName = (s) => {
  * under GLUE_NAMESPACE; the other imports and every other section unchanged.
  */
 export function withShortImports(bytes, namespace, names) {
-  const { section, entries } = imports(bytes);
-  if (!section) return bytes;
-  const parts = [uleb(entries.length)];
-  for (const e of entries) {
-    const desc = section.body.subarray(e.at, e.end);
-    if (e.module !== namespace) {
-      parts.push(desc);
-      continue;
+  const out = withSection(bytes, 2, (body) => {
+    const entries = importEntries(body);
+    const parts = [uleb(entries.length)];
+    for (const e of entries) {
+      const entry = body.subarray(e.at, e.end);
+      if (e.module !== namespace) {
+        parts.push(entry);
+        continue;
+      }
+      const short = names.get(e.name);
+      if (short === undefined) throw new Error(`import ${namespace}.${e.name} has no short name`);
+      const head = cursor(entry);
+      head.name();
+      head.name();
+      parts.push(wasmName(GLUE_NAMESPACE), wasmName(short), entry.subarray(head.pos));
     }
-    const short = names.get(e.name);
-    if (short === undefined) throw new Error(`import ${namespace}.${e.name} has no short name`);
-    const head = cursor(desc);
-    head.name();
-    head.name();
-    parts.push(wasmName(GLUE_NAMESPACE), wasmName(short), desc.subarray(head.pos));
-  }
-  const body = Buffer.concat(parts);
-  const { at, end } = sectionBounds(bytes, 2);
-  const out = Buffer.concat([bytes.subarray(0, at), Buffer.from([2]), uleb(body.length), body, bytes.subarray(end)]);
+    return Buffer.concat(parts);
+  });
   if (!WebAssembly.validate(out)) throw new Error('the module does not validate with its imports renamed');
   return out;
 }

@@ -1,7 +1,7 @@
 // What the size scripts read of a wasm module's binary: its sections; how many functions it
 // imports, each defined function's code size, the function names of its name section and its
-// data section's size. (`scripts/wasm-sizes.mjs`, `scripts/bench-breakdown.mjs`.) And the one
-// number the build's rewrites of a section write (`uleb`).
+// data section's size. (`scripts/wasm-sizes.mjs`, `scripts/bench-breakdown.mjs`.) And what the
+// build's rewrites of a section need: its import entries, a module with one section replaced.
 
 /**
  * A cursor over `buf` from `pos`: `u32()` reads an unsigned LEB128 number, `name()` a
@@ -61,6 +61,50 @@ export function sections(buf) {
 }
 
 /**
+ * The entries of an import section's `body`, in order: `{ module, name, kind, at, end }`, where
+ * `kind` is 0 for a function, 1 a table, 2 a memory, 3 a global, 4 a tag, and `at`…`end` are the
+ * entry's bytes in `body`.
+ */
+export function importEntries(body) {
+  const c = cursor(body);
+  const count = c.u32();
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const at = c.pos;
+    const module = c.name();
+    const name = c.name();
+    const kind = body[c.pos++];
+    if (kind === 0) c.u32(); // its type
+    else if (kind === 1 || kind === 2) {
+      if (kind === 1) c.pos++; // a table's element type, then limits
+      const flags = c.u32();
+      c.u32();
+      if (flags & 1) c.u32();
+    } else if (kind === 3) c.pos += 2; // a value type and mutability
+    else if (kind === 4) {
+      c.pos++; // an attribute and a type
+      c.u32();
+    } else throw new Error(`import ${module}.${name}: unknown kind ${kind}`);
+    entries.push({ module, name, kind, at, end: c.pos });
+  }
+  return entries;
+}
+
+/**
+ * `bytes` (a module) with the body of its section `id` (not a custom one) replaced by
+ * `replace(body)`, every other section as it was.
+ */
+export function withSection(bytes, id, replace) {
+  const out = [bytes.subarray(0, 8)];
+  for (const s of sections(bytes)) {
+    const body = s.id === id ? replace(s.body) : s.body;
+    const head = s.id === 0 ? Buffer.concat([uleb(Buffer.byteLength(s.name)), Buffer.from(s.name)]) : Buffer.alloc(0);
+    out.push(Buffer.from([s.id]), uleb(head.length + body.length), head, body);
+  }
+  return Buffer.concat(out);
+}
+
+/**
  * @param {Uint8Array} buf a module's bytes
  * @returns {{ imported: number, importedTables: number, bodies: number[], names: Map<number, string>,
  *   dataBytes: number }} `bodies[i]` is the code size of function `imported + i`; `names` maps a
@@ -89,30 +133,9 @@ export function readModule(buf) {
         c.pos = subEnd;
       }
     } else if (id === 2) {
-      const count = c.u32();
-      for (let i = 0; i < count; i++) {
-        c.name();
-        c.name();
-        const kind = body[c.pos++];
-        if (kind === 0) {
-          c.u32();
-          imported++;
-        } else if (kind === 1) {
-          importedTables++;
-          c.pos++;
-          const flags = c.u32();
-          c.u32();
-          if (flags & 1) c.u32();
-        } else if (kind === 2) {
-          const flags = c.u32();
-          c.u32();
-          if (flags & 1) c.u32();
-        } else if (kind === 3) {
-          c.pos += 2;
-        } else if (kind === 4) {
-          c.pos++;
-          c.u32();
-        }
+      for (const { kind } of importEntries(body)) {
+        if (kind === 0) imported++;
+        else if (kind === 1) importedTables++;
       }
     } else if (id === 10) {
       const count = c.u32();
