@@ -188,9 +188,9 @@ pub struct Apart<'a> {
 }
 
 /// `v` as [`to_string`] writes it, but every string of `min` bytes or more written `null` and
-/// listed, in the order written, with its path: the text and the strings left out. A value
-/// without such a string is [`to_string`]'s text and an empty list (looked for first, without
-/// writing anything; object keys are never left out).
+/// listed, in the order written, with its path: the text and the strings left out (object keys
+/// are never left out). A value without such a string is [`to_string`]'s text and an empty
+/// list; [`has_long_string`] tells, without writing anything, whether it is worth calling.
 ///
 /// ```
 /// use modelcontext_polyfill::protocol::json_text::{to_string_apart, Apart, Step};
@@ -205,9 +205,6 @@ pub struct Apart<'a> {
 /// assert!(to_string_apart(&v, 101).1.is_empty());
 /// ```
 pub fn to_string_apart(v: &Value, min: usize) -> (String, Vec<Apart<'_>>) {
-    if !has_long_string(v, min) {
-        return (to_string(v), Vec::new());
-    }
     let mut text = String::with_capacity(64);
     let mut strings = LongApart {
         min,
@@ -218,8 +215,8 @@ pub fn to_string_apart(v: &Value, min: usize) -> (String, Vec<Apart<'_>>) {
     (text, strings.apart)
 }
 
-/// Whether `v` holds a string of `min` bytes or more (or is one): what [`to_string_apart`]
-/// looks for first.
+/// Whether `v` holds a string of `min` bytes or more (or is one): whether [`to_string_apart`]
+/// would leave any out.
 pub fn has_long_string(v: &Value, min: usize) -> bool {
     match v {
         Value::String(s) => s.len() >= min,
