@@ -69,7 +69,7 @@ import { median } from './lib/stats.mjs';
 import { readModule, sections } from './lib/wasm-module.mjs';
 import { compressed } from './lib/compressed.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
-import { glueNamespace, shortNames, withShortImports } from './lib/import-names.mjs';
+import { glueNamespace, glueNames, withGlueNames } from './lib/glue-names.mjs';
 import { launchChromium, spawnChromium, NATIVE_WEBMCP_ARGS } from '../tests/page/lib/chromium.mjs';
 
 const ROUNDS = intEnv('ROUNDS', 3);
@@ -264,19 +264,22 @@ function namedDist() {
   const dir = path.join(REPO_ROOT, 'target/bench-breakdown/dist');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.cpSync(DIST_DIR, dir, { recursive: true });
-  // (dist/'s glue gives the core its imports under short names: the named core takes them so.)
-  fs.writeFileSync(path.join(dir, 'modelcontext_glue_bg.wasm'), withDistImports(named));
+  // (dist/'s glue and the core give each other their functions under short names: the named
+  // core goes by them too.)
+  fs.writeFileSync(path.join(dir, 'modelcontext_glue_bg.wasm'), withDistNames(named)[0]);
   fs.rmSync(path.join(dir, 'modelcontext_deferred.wasm'), { force: true });
   return { dir, names: readModule(named).names };
 }
 
 /**
- * `module` (the whole core, or a part of it) with the glue's imports renamed as `make build`
- * renames dist/'s: the names the whole core `whole` (by default `module`) gives.
+ * The whole core `whole`, and with `split` its first and deferred module, with the names the
+ * glue and the core give each other renamed as `make build` renames dist/'s
+ * (scripts/lib/glue-names.mjs): `[whole]` or `[whole, first, deferred]`.
  */
-function withDistImports(module, whole = module) {
+function withDistNames(whole, split = null) {
   const namespace = glueNamespace('modelcontext_glue');
-  return withShortImports(module, namespace, shortNames(whole, namespace));
+  const names = glueNames(whole, namespace, split && split.first);
+  return (split ? [whole, split.first, split.deferred] : [whole]).map((m) => withGlueNames(m, namespace, names));
 }
 
 /** Chromium started apart (with `args`), with V8's compile trace on its stdout; connected over CDP. */
@@ -691,7 +694,7 @@ function printSplit(imported, sets) {
   console.log(`\nThe core wasm cut in two by ${tool.version}: bytes gzip (brotli)\n`);
   const rows = sets.map(([name, keep]) => {
     const parts = splitCore(tool, whole, [...keep].filter((i) => i >= imported).map((i) => i - imported), WASM_OPT);
-    const [first, deferred] = [compressed(withDistImports(parts.first, whole)), compressed(parts.deferred)];
+    const [, first, deferred] = withDistNames(whole, parts).map(compressed);
     return [`the functions of ${name}`, keep.size, b(first), b(deferred), both(first, deferred)];
   });
   const shipped = ['modelcontext_glue_bg.wasm', 'modelcontext_deferred.wasm'].map((f) => path.join(DIST_DIR, f));
@@ -703,7 +706,7 @@ function printSplit(imported, sets) {
     rows.unshift([`dist/'s (${path.relative(REPO_ROOT, CORE_KEEP_LIST)})`, `${defined} defined`, b(first), b(deferred), both(first, deferred)]);
   }
   console.log(table(['first module', 'functions', 'first module', 'deferred module', 'both'], rows));
-  console.log(`\nthe whole core wasm: ${b(compressed(withDistImports(whole)))}`);
+  console.log(`\nthe whole core wasm: ${b(compressed(withDistNames(whole)[0]))}`);
 }
 
 // ---- the core's keep list ----------------------------------------------------------------------

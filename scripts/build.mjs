@@ -21,8 +21,9 @@
 //       keeping the names (…_bg.named.wasm), then without them (…_bg.opt.wasm: the whole core)
 //     wasm-split (Debian's binaryen): the whole core cut in two, the first module keeping the
 //       functions polyfill/build/core-first.txt names (scripts/lib/core-split.mjs)
-//     the functions the glue gives the wasm renamed short, in the wasm and in both glues
-//       (scripts/lib/import-names.mjs; the client's too)
+//     the functions the glue gives the wasm and those it exports renamed short, in the wasm (the
+//       deferred module's imports of the first module's too) and in both glues
+//       (scripts/lib/glue-names.mjs; the client's too)
 //   the client (McpClient and the client transports, loaded when a page first makes one):
 //     the same with --features web-client --target-dir target/wasm-client, its glue named
 //     modelcontext_client_glue (target/bindgen/<profile>/client-web/, client-no-modules/)
@@ -58,7 +59,7 @@ import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, withoutNames, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
-import { glueNamespace, shortNames, withShortImports, glueWithShortImports } from './lib/import-names.mjs';
+import { glueNamespace, glueNames, withGlueNames, glueWithNames } from './lib/glue-names.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -234,7 +235,7 @@ function hashFiles(files, root) {
 }
 
 function inputsHash() {
-  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/import-names.mjs', 'scripts/lib/wasm-module.mjs']
+  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/wasm-module.mjs']
     .flatMap(filesUnder);
   const version = (pkg) => {
     try {
@@ -540,14 +541,16 @@ const [clientBytes] = withGlueShortNames(optimize(clientWeb.wasmPath, CLIENT_GLU
 
 /**
  * The module `bytes` of the glues `glues` (wasm-bindgen's output for `name`), and those glues,
- * with the imports the glue gives the module renamed short (scripts/lib/import-names.mjs);
- * `others`, more modules of the same glue (the core's first module beside the whole core).
+ * with the imports the glue gives the module and its exports renamed short
+ * (scripts/lib/glue-names.mjs); with `split`, the first and the deferred module of the core cut
+ * in two, renamed alike (`bytes` is then the whole core).
  */
-function withGlueShortNames(bytes, name, glues, others = []) {
+function withGlueShortNames(bytes, name, glues, split = null) {
   const namespace = glueNamespace(name);
-  const names = shortNames(bytes, namespace);
-  for (const g of glues) g.js = glueWithShortImports(g.js, namespace, names);
-  return [bytes, ...others].map((b) => withShortImports(b, namespace, names));
+  const names = glueNames(bytes, namespace, split && split.first);
+  for (const g of glues) g.js = glueWithNames(g.js, namespace, names);
+  const modules = split ? [bytes, split.first, split.deferred] : [bytes];
+  return modules.map((b) => withGlueNames(b, namespace, names));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -590,8 +593,10 @@ if (DEV) {
   });
 }
 
-// The core's glues and the modules they instantiate, the imports renamed short.
-[wasmBytes, coreFirst] = withGlueShortNames(wasmBytes, GLUE_NAME, [web, noModules], coreFirst ? [coreFirst] : []);
+// The core's glues and the modules they instantiate, what they give each other renamed short.
+[wasmBytes, coreFirst = null, coreDeferred = null] = withGlueShortNames(
+  wasmBytes, GLUE_NAME, [web, noModules], coreFirst ? { first: coreFirst, deferred: coreDeferred } : null,
+);
 
 // ---------------------------------------------------------------------------------------------
 // The validator module: only its own exports, optimized, imports checked, tried through its loader

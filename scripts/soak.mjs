@@ -72,7 +72,9 @@ async function setup({ kind, src }) {
     await globalThis[Symbol.for('modelcontext-polyfill')].ready;
     const glue = await import('/dist/modelcontext_glue.js');
     const exports = await glue.default();
-    S.wasmBytes = () => exports.memory.buffer.byteLength;
+    // (The build names the module's exports short: the memory is the export that is one.)
+    const memory = Object.values(exports).find((v) => v instanceof WebAssembly.Memory);
+    S.wasmBytes = () => memory.buffer.byteLength;
   } else {
     S.wasmBytes = () => null;
   }

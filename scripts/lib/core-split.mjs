@@ -14,11 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { WASM_OPT_FEATURES } from './project.mjs';
-import { cursor, readModule, sections, uleb, withSection } from './wasm-module.mjs';
+import { cursor, exportEntries, readModule, sections, uleb, withSection } from './wasm-module.mjs';
 
 /**
  * The namespace of the first module's placeholders (wasm-split's `placeholder` by default): one
- * letter, as the glue's own imports are (scripts/lib/import-names.mjs), for it is written once
+ * letter, as the glue's own imports are (scripts/lib/glue-names.mjs), for it is written once
  * for each of some 700. The glue gives them under it (scripts/build.mjs), and the core script
  * (polyfill/src/deferred.js) knows a core cut in two by it.
  */
@@ -125,7 +125,7 @@ export function withoutNames(bytes) {
  */
 function withTableExport(bytes, name, index) {
   return withSection(bytes, 7, (body) => {
-    const entries = parseExports(body);
+    const entries = exportEntries(body);
     const e = entries.find((x) => x.name === name && x.kind === 1);
     if (e) e.index = index;
     return Buffer.concat([uleb(entries.length), ...entries.map((x) => {
@@ -133,18 +133,6 @@ function withTableExport(bytes, name, index) {
       return Buffer.concat([uleb(n.length), n, Buffer.from([x.kind]), uleb(x.index)]);
     })]);
   });
-}
-
-function parseExports(body) {
-  const c = cursor(body);
-  const count = c.u32();
-  const entries = [];
-  for (let i = 0; i < count; i++) {
-    const name = c.name();
-    const kind = body[c.pos++];
-    entries.push({ name, kind, index: c.u32() });
-  }
-  return entries;
 }
 
 /** The element type of each table a module defines (after those it imports): 'funcref', 'externref'. */
@@ -192,7 +180,7 @@ export function splitCore(tool, whole, kept, wasmOpt = null) {
     const firstBytes = fs.readFileSync(first);
     const { imported, types } = tableTypes(firstBytes);
     const externrefs = types.indexOf('externref');
-    const exported = parseExports(sections(firstBytes).find((s) => s.id === 7).body).find((e) => e.name === '__wbindgen_externrefs');
+    const exported = exportEntries(sections(firstBytes).find((s) => s.id === 7).body).find((e) => e.name === '__wbindgen_externrefs');
     if (externrefs < 0 || !exported) throw new Error('wasm-split: the first module has no externref table or no __wbindgen_externrefs export');
     if (exported.index !== imported + externrefs) fs.writeFileSync(first, withTableExport(firstBytes, '__wbindgen_externrefs', imported + externrefs));
     if (wasmOpt) {

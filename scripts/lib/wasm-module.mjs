@@ -1,7 +1,8 @@
 // What the size scripts read of a wasm module's binary: its sections; how many functions it
 // imports, each defined function's code size, the function names of its name section and its
 // data section's size. (`scripts/wasm-sizes.mjs`, `scripts/bench-breakdown.mjs`.) And what the
-// build's rewrites of a section need: its import entries, a module with one section replaced.
+// build's rewrites of a section need: its import and export entries, a module with one section
+// replaced.
 
 /**
  * A cursor over `buf` from `pos`: `u32()` reads an unsigned LEB128 number, `name()` a
@@ -86,6 +87,26 @@ export function importEntries(body) {
       c.u32();
     } else throw new Error(`import ${module}.${name}: unknown kind ${kind}`);
     entries.push({ module, name, kind, at, end: c.pos });
+  }
+  return entries;
+}
+
+/**
+ * The entries of an export section's `body`, in order: `{ name, kind, index, at, tail, end }`,
+ * where `kind` is as an import's, `index` the exported thing's, `at`…`end` are the entry's bytes
+ * in `body` and `tail`…`end` its kind and index (what follows the name).
+ */
+export function exportEntries(body) {
+  const c = cursor(body);
+  const count = c.u32();
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const at = c.pos;
+    const name = c.name();
+    const tail = c.pos;
+    const kind = body[c.pos++];
+    const index = c.u32();
+    entries.push({ name, kind, index, at, tail, end: c.pos });
   }
   return entries;
 }

@@ -104,10 +104,11 @@ test('a release build minifies its scripts, keeping our license headers', () => 
 });
 
 // wasm-bindgen names each function its glue gives the module after the JS it runs and a hash,
-// under `./<name>_bg.js`, in the module and in the glue alike; the build renames them short
-// (scripts/lib/import-names.mjs), and wasm-split's placeholders are under a one-letter namespace
-// too (scripts/lib/core-split.mjs). Each build's pages instantiating them is the rest.
-test('the core\'s and the client\'s modules take their glue\'s functions under one- and two-letter names, the placeholders under one letter', () => {
+// under `./<name>_bg.js`, and each the module exports after the Rust, in the module and in the
+// glue alike; the build renames them short (scripts/lib/glue-names.mjs), and wasm-split's
+// placeholders are under a one-letter namespace too (scripts/lib/core-split.mjs). Each build's
+// pages instantiating them is the rest.
+test('the core\'s and the client\'s modules and their glue give each other their functions under one- and two-letter names, the placeholders under one letter', () => {
   requireDist('modelcontext_glue_bg.wasm', 'modelcontext_client_glue_bg.wasm', 'modelcontext_glue.js');
   for (const [wasm, js] of [['modelcontext_glue_bg.wasm', 'modelcontext_glue.js'], ['modelcontext_client_glue_bg.wasm', 'modelcontext_client_glue.js']]) {
     const imports = WebAssembly.Module.imports(new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, wasm))));
@@ -121,5 +122,13 @@ test('the core\'s and the client\'s modules take their glue\'s functions under o
     assert.ok(/[{,]a:\{__proto__:null,/.test(glue), `${js}: no imports object under a`);
     const missing = fromGlue.filter((i) => !new RegExp(`[{,]${i.name}:function\\(`).test(glue)).map((i) => i.name);
     assert.deepEqual(missing, [], `${js}: imports the glue does not give`);
+    // The module's exports (the core's first module's: wasm-bindgen's and wasm-split's) go by
+    // such names, and the glue reads only them.
+    const exports = WebAssembly.Module.exports(new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, wasm)))).map((e) => e.name);
+    assert.ok(exports.length > 50, `${wasm}: ${exports.length} exports`);
+    assert.deepEqual(exports.filter((n) => !/^[A-Za-z][A-Za-z0-9]?$/.test(n)), [], `${wasm}: exports`);
+    const read = [...new Set([...glue.matchAll(/(?<![\w$.])wasm\.([\w$]+)/g)].map((m) => m[1]))];
+    assert.ok(read.length > 20, `${js}: reads ${read.length} exports`);
+    assert.deepEqual(read.filter((n) => !exports.includes(n)), [], `${js}: reads what ${wasm} does not export`);
   }
 });

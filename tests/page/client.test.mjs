@@ -168,19 +168,22 @@ test('preloadClient: the client module loads beside the core, before any client 
   for (const src of ['/dist/modelcontext.js', '/dist/modelcontext.inline.js', '/dist/modelcontext.inline.iife.js']) {
     for (const preload of [true, false]) {
       await withPage(async ({ page, goto }) => {
-        // Which wasm modules the page compiles: the client module is the one exporting McpClient.
-        await page.addInitScript(() => {
+        // Which wasm modules the page compiles: the client module is the one fetched from its
+        // URL, or of its size (the inline builds carry the same bytes).
+        await page.addInitScript((clientBytes) => {
           window.compiled = [];
-          const note = (m) => {
-            window.compiled.push(WebAssembly.Module.exports(m).some((e) => e.name === '__wbg_mcpclient_free') ? 'client' : 'other');
+          const note = (source) => (m) => {
+            const client = source.byteLength === clientBytes || /modelcontext_client_glue_bg\.wasm$/.test(source.url || '');
+            window.compiled.push(client ? 'client' : 'other');
             return m;
           };
           const { compile, compileStreaming, Module } = WebAssembly;
-          WebAssembly.compile = (...a) => compile.apply(WebAssembly, a).then(note);
-          WebAssembly.compileStreaming = (...a) => compileStreaming.apply(WebAssembly, a).then(note);
+          WebAssembly.compile = (bytes, ...a) => compile.call(WebAssembly, bytes, ...a).then(note(bytes));
+          WebAssembly.compileStreaming = (response, ...a) =>
+            Promise.resolve(response).then((r) => compileStreaming.call(WebAssembly, r, ...a).then(note(r)));
           // The self-contained classic build compiles synchronously.
-          WebAssembly.Module = new Proxy(Module, { construct: (T, a) => note(Reflect.construct(T, a)) });
-        });
+          WebAssembly.Module = new Proxy(Module, { construct: (T, a) => note(a[0])(Reflect.construct(T, a)) });
+        }, fs.statSync(path.join(DIST_DIR, 'modelcontext_client_glue_bg.wasm')).size);
         const classic = src.endsWith('.iife.js');
         const load = classic ? `<script src="${src}"></script>` : `<script type="module">import '${src}';</script>`;
         await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { preloadClient: ${preload} };</script>${load}`));

@@ -23,7 +23,9 @@ ${SCRIPTS}
   await ready;
   const glue = await import('/dist/modelcontext_glue.js');
   const exports = await glue.default();
-  window.wasmBytes = () => exports.memory.buffer.byteLength;
+  // (The build names the module's exports short: the memory is the export that is one.)
+  const memory = Object.values(exports).find((v) => v instanceof WebAssembly.Memory);
+  window.wasmBytes = () => memory.buffer.byteLength;
   window.loaded = true;
 </script>`;
 
