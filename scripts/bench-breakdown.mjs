@@ -682,7 +682,7 @@ function parseCompile(line) {
  * The weight of the whole core cut at each of `sets` ([name, function indices, imports first,
  * as V8's trace numbers them]), beside the cut dist/ ships and the whole.
  */
-function printSplit(imported, sets) {
+async function printSplit(imported, sets) {
   const tool = wasmSplitTool();
   if (!tool) {
     console.log("\n(other cuts of the core are not weighed: binaryen's wasm-split is not installed; `make deps`)");
@@ -692,11 +692,12 @@ function printSplit(imported, sets) {
   const both = (x, y) => b({ gzip: x.gzip + y.gzip, brotli: x.brotli + y.brotli });
   const whole = fs.readFileSync(WHOLE_CORE);
   console.log(`\nThe core wasm cut in two by ${tool.version}: bytes gzip (brotli)\n`);
-  const rows = sets.map(([name, keep]) => {
-    const parts = splitCore(tool, whole, [...keep].filter((i) => i >= imported).map((i) => i - imported), WASM_OPT);
+  const rows = [];
+  for (const [name, keep] of sets) {
+    const parts = await splitCore(tool, whole, [...keep].filter((i) => i >= imported).map((i) => i - imported), WASM_OPT);
     const [, first, deferred] = withDistNames(whole, parts).map(compressed);
-    return [`the functions of ${name}`, keep.size, b(first), b(deferred), both(first, deferred)];
-  });
+    rows.push([`the functions of ${name}`, keep.size, b(first), b(deferred), both(first, deferred)]);
+  }
   const shipped = ['modelcontext_glue_bg.wasm', 'modelcontext_deferred.wasm'].map((f) => path.join(DIST_DIR, f));
   if (shipped.every((f) => fs.existsSync(f))) {
     const [first, deferred] = shipped.map((f) => compressed(fs.readFileSync(f)));
@@ -832,7 +833,7 @@ async function main() {
 
     const ran = (n) => new Set(compiled.slice(0, n).flat().map((c) => c.index));
     const kept = keptOf(compiled.filter((_, i) => phases[i].keep), named.names);
-    printSplit(imported, [
+    await printSplit(imported, [
       ['the start and the first requests (tools listable)', ran(2)],
       ['the phases kept (the split list)', kept],
       ['every phase above', ran(phases.length)],

@@ -20,7 +20,8 @@
 //     wasm-opt -Oz (npm binaryen) on the wasm-bindgen output wasm (both targets emit the same bytes),
 //       keeping the names (…_bg.named.wasm), then without them (…_bg.opt.wasm: the whole core)
 //     wasm-split (Debian's binaryen): the whole core cut in two, the first module keeping the
-//       functions polyfill/build/core-first.txt names (scripts/lib/core-split.mjs)
+//       functions polyfill/build/core-first.txt names (scripts/lib/core-split.mjs); the deferred
+//       module calls the first's functions through its table, not exports (table-calls.mjs)
 //     the functions the glue gives the wasm and those it exports renamed short, in the wasm (the
 //       deferred module's imports of the first module's too) and in both glues
 //       (scripts/lib/glue-names.mjs; the client's too)
@@ -235,7 +236,7 @@ function hashFiles(files, root) {
 }
 
 function inputsHash() {
-  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/wasm-module.mjs']
+  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/table-calls.mjs', 'scripts/lib/wasm-module.mjs']
     .flatMap(filesUnder);
   const version = (pkg) => {
     try {
@@ -574,9 +575,10 @@ if (DEV) {
   wasmBytes = withoutNames(fs.readFileSync(coreNamed));
   fs.writeFileSync(whole, wasmBytes);
   if (!WebAssembly.validate(wasmBytes)) fail(`${rel(whole)} does not validate`);
-  step(`wasm-split (core, ${SPLIT.version}) + wasm-opt -Oz of each part`, () => {
+  await stepAsync(`wasm-split (core, ${SPLIT.version}) + wasm-opt -Oz of each part`, async () => {
     const { kept, total, missing } = keptFunctions(fs.readFileSync(coreNamed), readKeepList(CORE_KEEP_LIST));
-    ({ first: coreFirst, deferred: coreDeferred } = splitCore(SPLIT, wasmBytes, kept, WASM_OPT));
+    let throughTable;
+    ({ first: coreFirst, deferred: coreDeferred, throughTable } = await splitCore(SPLIT, wasmBytes, kept, WASM_OPT));
     for (const [what, bytes] of [['first', coreFirst], ['deferred', coreDeferred]]) {
       if (!WebAssembly.validate(bytes)) fail(`wasm-split's ${what} module does not validate`);
     }
@@ -588,7 +590,7 @@ if (DEV) {
     const foreign = WebAssembly.Module.imports(new WebAssembly.Module(coreDeferred)).filter((i) => i.module !== 'primary');
     if (foreign.length) fail(`wasm-split's deferred module imports from ${foreign[0].module}, not only from primary`);
     console.log(`build: the core's first module keeps ${kept.length} of ${total} functions ` +
-      `(${placeholders} placeholders for the deferred module's)` +
+      `(${placeholders} placeholders for the deferred module's; ${throughTable} it calls through the table)` +
       (missing.length ? `; ${missing.length} names of ${rel(CORE_KEEP_LIST)} are not in the core (renamed or gone)` : ''));
   });
 }

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { WASM_OPT_FEATURES } from './project.mjs';
 import { cursor, exportEntries, readModule, sections, uleb, withSection } from './wasm-module.mjs';
+import { callsThroughTable } from './table-calls.mjs';
 
 /**
  * The namespace of the first module's placeholders (wasm-split's `placeholder` by default): one
@@ -164,9 +165,11 @@ function tableTypes(bytes) {
  * modules then share. With `wasmOpt` (npm binaryen's wasm-opt), each part is optimized again
  * (`-Oz`): wasm-split writes what it reads without the optimizations `-Oz` makes to the code as
  * it writes it, and each part then has less to keep (0.6 % and 1.2 % off the two, gzip).
- * Returns both modules' bytes.
+ * Before that, the deferred module calls the first module's functions through its function table
+ * instead of its exports (scripts/lib/table-calls.mjs), but for the whole core's exports.
+ * Returns both modules' bytes and how many functions the first module's table took.
  */
-export function splitCore(tool, whole, kept, wasmOpt = null) {
+export async function splitCore(tool, whole, kept, wasmOpt = null) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-split-'));
   try {
     const input = path.join(dir, 'whole.wasm');
@@ -183,12 +186,16 @@ export function splitCore(tool, whole, kept, wasmOpt = null) {
     const exported = exportEntries(sections(firstBytes).find((s) => s.id === 7).body).find((e) => e.name === '__wbindgen_externrefs');
     if (externrefs < 0 || !exported) throw new Error('wasm-split: the first module has no externref table or no __wbindgen_externrefs export');
     if (exported.index !== imported + externrefs) fs.writeFileSync(first, withTableExport(firstBytes, '__wbindgen_externrefs', imported + externrefs));
+    const keep = new Set(exportEntries(sections(whole).find((s) => s.id === 7).body).map((e) => e.name));
+    const through = await callsThroughTable(fs.readFileSync(first), fs.readFileSync(deferred), keep);
+    fs.writeFileSync(first, through.first);
+    fs.writeFileSync(deferred, through.deferred);
     if (wasmOpt) {
       for (const f of [first, deferred]) {
         execFileSync(wasmOpt, ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', f, '-o', f], { stdio: ['ignore', 'ignore', 'pipe'] });
       }
     }
-    return { first: fs.readFileSync(first), deferred: fs.readFileSync(deferred) };
+    return { first: fs.readFileSync(first), deferred: fs.readFileSync(deferred), throughTable: through.moved };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

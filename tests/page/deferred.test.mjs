@@ -17,6 +17,7 @@ import { withPage, requireDist, inlinePage, DIST_DIR, PAGE_UNTIL } from './harne
 import { benchPage } from '../../scripts/lib/bench-page.mjs';
 import { readModule } from '../../scripts/lib/wasm-module.mjs';
 import { PLACEHOLDER_NAMESPACE } from '../../scripts/lib/core-split.mjs';
+import { callsThroughTable } from '../../scripts/lib/table-calls.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext_deferred.wasm');
 
@@ -204,6 +205,55 @@ test('the file builds ship the core in two: the first module imports a placehold
   const unmatched = WebAssembly.Module.imports(deferred).filter((i) => exported.get(i.name) !== i.kind);
   assert.deepEqual(unmatched, []);
   assert.ok([...exported.values()].includes('table'), 'the first module exports its function table');
+  // The first module's functions the deferred module calls are in its table, not exports: the
+  // functions it imports are those the glue reads too (scripts/lib/table-calls.mjs).
+  const glue = fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue.js'), 'utf8');
+  const read = new Set([...glue.matchAll(/(?<![\w$.])wasm\.([\w$]+)/g)].map((m) => m[1]));
+  const functions = WebAssembly.Module.imports(deferred).filter((i) => i.kind === 'function');
+  assert.deepEqual(functions.filter((i) => !read.has(i.name)).map((i) => i.name), []);
+  assert.ok(functions.length < 10, `${functions.length} functions imported from the first module`);
+});
+
+// What the build does to wasm-split's two parts, on two small modules: the deferred one calls
+// functions of the first with i32, i64 and f64 arguments, two results, and one the glue reads.
+test('callsThroughTable: the deferred module calls the first module\'s functions through its table, with their arguments and results; an export the glue reads stays one', async () => {
+  const { default: binaryen } = await import('binaryen');
+  const wat = (text) => {
+    const m = binaryen.parseText(text);
+    m.setFeatures(binaryen.Features.MVP | binaryen.Features.Multivalue | binaryen.Features.ReferenceTypes | binaryen.Features.MutableGlobals);
+    try {
+      return m.emitBinary();
+    } finally {
+      m.dispose();
+    }
+  };
+  const first = wat(`(module
+    (table $t (export "table") 1 1 funcref)
+    (elem (i32.const 0) $kept)
+    (func $add (export "add") (param i32 i64) (result i64) (i64.add (i64.extend_i32_u (local.get 0)) (local.get 1)))
+    (func $pair (export "pair") (param f64) (result f64 i32) (f64.mul (local.get 0) (f64.const 2)) (i32.const 7))
+    (func $kept (export "kept") (result i32) (i32.const 42)))`);
+  const deferred = wat(`(module
+    (import "primary" "table" (table 1 1 funcref))
+    (import "primary" "add" (func $add (param i32 i64) (result i64)))
+    (import "primary" "pair" (func $pair (param f64) (result f64 i32)))
+    (import "primary" "kept" (func $kept (result i32)))
+    (func (export "sum") (result i64) (i64.add (call $add (i32.const 2) (i64.const 40)) (i64.extend_i32_u (call $kept))))
+    (func (export "pair") (result f64 i32) (call $pair (f64.const 1.25))))`);
+  const out = await callsThroughTable(first, deferred, new Set(['kept']));
+  assert.equal(out.moved, 2);
+  const one = new WebAssembly.Instance(new WebAssembly.Module(out.first));
+  assert.deepEqual(Object.keys(one.exports).sort(), ['kept', 'table']);
+  assert.equal(one.exports.table.length, 3);
+  const twoModule = new WebAssembly.Module(out.deferred);
+  assert.deepEqual(WebAssembly.Module.imports(twoModule).map((i) => `${i.module}.${i.name}`).sort(), ['primary.kept', 'primary.table']);
+  const two = new WebAssembly.Instance(twoModule, { primary: one.exports });
+  assert.equal(two.exports.sum(), 84n);
+  assert.deepEqual(two.exports.pair(), [2.5, 7]);
+  // Nothing to move: the modules come back as they were.
+  const none = await callsThroughTable(first, deferred, new Set(['add', 'pair', 'kept']));
+  assert.equal(none.moved, 0);
+  assert.equal(Buffer.compare(Buffer.from(none.first), Buffer.from(first)), 0);
 });
 
 for (const [build, tag] of Object.entries(BUILDS)) {
