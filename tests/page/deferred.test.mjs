@@ -390,6 +390,49 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       }
     }));
 
+  test(`${build} build: a frame of another origin navigated away while its deferred module is on its way tells this document, which it asked its policy (no synchronous read, which a page going away may not make)`, () =>
+    withPage(async ({ page, context, goto, server }) => {
+      // Only the frames' deferred module is held, until the test ends.
+      let release;
+      const held = new Promise((r) => (release = r));
+      const asked = await watchByDocument(context, async (route, where) => {
+        if (where === 'frame') await held;
+        return route.continue().catch(() => {});
+      });
+      try {
+        const urls = await twoFrames(server, tag);
+        await goto(await inlinePage(`${HELPERS}${tag}<iframe allow="tools" src="${urls.allowed}"></iframe>`));
+        await page.evaluate(READY);
+        await page.evaluate(() => {
+          window.heard = [];
+          addEventListener('message', (e) => {
+            const kind = e.data && e.data.modelcontextPolyfillFrames;
+            if (kind) heard.push(kind);
+          });
+        });
+        // The frame has started, had this document's answer to its policy question and
+        // registered its tool; its deferred module has not arrived.
+        const frame = page.frames().find((f) => f.url() === urls.allowed);
+        await frame.waitForFunction(() => window.outcome, null, { timeout: 10_000 });
+        assert.equal(await frame.evaluate(() => window.outcome), 'registered');
+        assert.deepEqual(asked.frame, ['fetch']);
+        // (Navigated away: a removed frame's document is no longer active when its pagehide
+        // runs, and what it posts then is not delivered.)
+        await page.evaluate(() => (document.querySelector('iframe').src = 'about:blank'));
+        await page.evaluate(() => __until(() => window.heard.includes('gone'), 'the frame\'s gone', 5000));
+        assert.deepEqual(asked.frame, ['fetch'], 'the frame read nothing synchronously');
+        // This document goes on: its own tool registers and runs.
+        const r = await page.evaluate(async () => {
+          await document.modelContext.registerTool({ name: 'top', description: 'T', execute: () => 't' });
+          const [tool] = (await document.modelContext.getTools()).filter((t) => t.name === 'top');
+          return document.modelContext.executeTool(tool, {});
+        });
+        assert.equal(r, 't');
+      } finally {
+        release();
+      }
+    }));
+
   test(`${build} build: frames of another origin while this document's deferred module is on its way: their policy questions are answered at once (a frame without allow="tools" refused from its first registration), the messages that carry tools wait for it (no synchronous read in any document), and once it has arrived the frame's exposed tool is listed and runs here`, () =>
     withPage(async ({ page, context, goto, server }) => {
       const { asked, release } = await holdTop(context);
