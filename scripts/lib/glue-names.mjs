@@ -5,7 +5,8 @@
 // names (`engine_registerTool`, `wasm_bindgen__convert__closures_____invoke__h…`), in the
 // module's export section and in the glue's every `wasm.<name>`. Hashes do not compress, and
 // long names are written once for each use: renaming the imports took 2.2 KB gzip off the core's
-// first module, 1.8 KB off its glue and 2.3 KB off the client module (glue and wasm).
+// first module, 1.8 KB off its glue and 2.3 KB off the client module (glue and wasm); renaming
+// the exports 0.9 KB off the first module, 0.2 KB off its glue and 1.1 KB off the client module.
 //
 // The build renames them, in the module and in the glue alike, to the shortest JS identifiers
 // (`a`, `b`, … `Z`, `aa`, …): the imports in the order the module imports them, under the

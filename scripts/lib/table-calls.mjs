@@ -1,19 +1,20 @@
 // A deferred module's calls of its first module's functions, through the first module's function
 // table instead of its exports (scripts/lib/core-split.mjs runs it on wasm-split's two parts).
 //
-// wasm-split exports each function of the first module that the deferred module calls (686 of
-// them in the core) and the deferred module imports each from `primary`. An export entry is a
-// name, a kind and a function index, and the indices do not compress: 3.5 KB gzip of the first
-// module, which a page downloads before its tools are listable. Instead, those functions are put
-// in the first module's function table, in one element segment after the slots it has (a function
-// index each, about 1.3 KB gzip), their exports go, and each of the deferred module's imports of
-// one becomes a function of its own that calls that slot (`call_indirect`), which wasm-opt may
-// inline at its callers. The exports the glue reads stay exports.
+// wasm-split exports each function of the first module that the deferred module calls (about
+// 690 of them in the core) and the deferred module imports each from `primary`. An export entry
+// is a name, a kind and a function index, and the indices do not compress: 3.5 KB gzip of the
+// first module, which a page downloads before its tools are listable. Instead, those functions
+// are put in the first module's function table, in one element segment after the slots it has
+// (a function index each, about 1.1 KB gzip), their exports go, and each of the deferred module's
+// imports of one becomes a function of its own that calls that slot (`call_indirect`), which
+// wasm-opt may inline at its callers. The exports the glue reads stay exports.
 //
 // It reads and writes the modules with npm binaryen's JS build (the wasm-opt `make build` runs),
 // loaded when first needed (14 MB of JS).
 
 import { WASM_OPT_FEATURES } from './project.mjs';
+import { PRIMARY_NAMESPACE } from './glue-names.mjs';
 
 /** The name of wasm-split's export of the first module's function table. */
 const TABLE_EXPORT = 'table';
@@ -72,7 +73,7 @@ export async function callsThroughTable(first, deferred, keep) {
     const imported = new Map();
     for (let i = 0; i < two.getNumFunctions(); i++) {
       const f = binaryen.getFunctionInfo(two.getFunctionByIndex(i));
-      if (f.module === 'primary') imported.set(f.base, f);
+      if (f.module === PRIMARY_NAMESPACE) imported.set(f.base, f);
     }
     const exported = exportsOf(binaryen, one);
     const table = exported.find((e) => e.kind === binaryen.ExternalTable && e.name === TABLE_EXPORT);
@@ -92,9 +93,9 @@ export async function callsThroughTable(first, deferred, keep) {
     for (let i = 0; i < two.getNumTables(); i++) {
       const ref = two.getTableByIndex(i);
       const t = binaryen.getTableInfo(ref);
-      if (t.module === 'primary' && t.base === TABLE_EXPORT) theirs = { ref, name: t.name };
+      if (t.module === PRIMARY_NAMESPACE && t.base === TABLE_EXPORT) theirs = { ref, name: t.name };
     }
-    if (!theirs) throw new Error(`wasm-split's deferred module imports no ${TABLE_EXPORT} from primary`);
+    if (!theirs) throw new Error(`wasm-split's deferred module imports no ${TABLE_EXPORT} from ${PRIMARY_NAMESPACE}`);
     resize(binaryen, theirs.ref, base + moved.length);
     moved.forEach((e, slot) => {
       const f = imported.get(e.name);
