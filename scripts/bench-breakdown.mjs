@@ -69,7 +69,7 @@ import { median } from './lib/stats.mjs';
 import { readModule, sections } from './lib/wasm-module.mjs';
 import { compressed } from './lib/compressed.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
-import { glueNamespace, glueNames, withGlueNames } from './lib/glue-names.mjs';
+import { glueNamespace, renameModules } from './lib/glue-names.mjs';
 import { launchChromium, spawnChromium, NATIVE_WEBMCP_ARGS } from '../tests/page/lib/chromium.mjs';
 
 const ROUNDS = intEnv('ROUNDS', 3);
@@ -277,9 +277,7 @@ function namedDist() {
  * (scripts/lib/glue-names.mjs): `[whole]` or `[whole, first, deferred]`.
  */
 function withDistNames(whole, split = null) {
-  const namespace = glueNamespace('modelcontext_glue');
-  const names = glueNames(whole, namespace, split && split.first);
-  return (split ? [whole, split.first, split.deferred] : [whole]).map((m) => withGlueNames(m, namespace, names));
+  return renameModules(whole, glueNamespace('modelcontext_glue'), split).modules;
 }
 
 /** Chromium started apart (with `args`), with V8's compile trace on its stdout; connected over CDP. */

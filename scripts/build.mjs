@@ -60,7 +60,7 @@ import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, withoutNames, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
-import { glueNamespace, glueNames, withGlueNames, glueWithNames } from './lib/glue-names.mjs';
+import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -548,10 +548,9 @@ const [clientBytes] = withGlueShortNames(optimize(clientWeb.wasmPath, CLIENT_GLU
  */
 function withGlueShortNames(bytes, name, glues, split = null) {
   const namespace = glueNamespace(name);
-  const names = glueNames(bytes, namespace, split && split.first);
+  const { names, modules } = renameModules(bytes, namespace, split);
   for (const g of glues) g.js = glueWithNames(g.js, namespace, names);
-  const modules = split ? [bytes, split.first, split.deferred] : [bytes];
-  return modules.map((b) => withGlueNames(b, namespace, names));
+  return modules;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { WASM_OPT_FEATURES } from './project.mjs';
-import { cursor, exportEntries, readModule, sections, uleb, withSection } from './wasm-module.mjs';
+import { cursor, exportEntries, readModule, sectionEntries, sections, uleb, withSection } from './wasm-module.mjs';
 import { callsThroughTable } from './table-calls.mjs';
 
 /**
@@ -183,10 +183,10 @@ export async function splitCore(tool, whole, kept, wasmOpt = null) {
     const firstBytes = fs.readFileSync(first);
     const { imported, types } = tableTypes(firstBytes);
     const externrefs = types.indexOf('externref');
-    const exported = exportEntries(sections(firstBytes).find((s) => s.id === 7).body).find((e) => e.name === '__wbindgen_externrefs');
+    const exported = sectionEntries(firstBytes, 7, exportEntries).find((e) => e.name === '__wbindgen_externrefs');
     if (externrefs < 0 || !exported) throw new Error('wasm-split: the first module has no externref table or no __wbindgen_externrefs export');
     if (exported.index !== imported + externrefs) fs.writeFileSync(first, withTableExport(firstBytes, '__wbindgen_externrefs', imported + externrefs));
-    const keep = new Set(exportEntries(sections(whole).find((s) => s.id === 7).body).map((e) => e.name));
+    const keep = new Set(sectionEntries(whole, 7, exportEntries).map((e) => e.name));
     const through = await callsThroughTable(fs.readFileSync(first), fs.readFileSync(deferred), keep);
     fs.writeFileSync(first, through.first);
     fs.writeFileSync(deferred, through.deferred);

@@ -17,7 +17,7 @@
 // `make build` renames the core's and the client's; `make bench-breakdown` renames the named core
 // it serves with dist/'s glue, and the cuts it weighs, the same way.
 
-import { cursor, exportEntries, importEntries, sections, uleb, withSection } from './wasm-module.mjs';
+import { cursor, exportEntries, importEntries, sectionEntries, uleb, withSection } from './wasm-module.mjs';
 
 /** The namespace the renamed imports are under. */
 export const GLUE_NAMESPACE = 'a';
@@ -46,12 +46,6 @@ function identifier(i) {
   return FIRST[n] + tail;
 }
 
-/** The entries of the section `id` of `bytes` (a module), read by `read`; none without one. */
-function entries(bytes, id, read) {
-  const section = sections(bytes).find((s) => s.id === id);
-  return section ? read(section.body) : [];
-}
-
 /** The namespace a deferred module imports its first module's exports from (wasm-split's). */
 export const PRIMARY_NAMESPACE = 'primary';
 
@@ -66,11 +60,11 @@ export const PRIMARY_NAMESPACE = 'primary';
  * @param {Uint8Array | null} [first]
  */
 export function glueNames(whole, namespace, first = null) {
-  const imported = entries(whole, 2, importEntries).filter((e) => e.module === namespace).map((e) => e.name);
-  const exported = entries(whole, 7, exportEntries).map((e) => e.name);
+  const imported = sectionEntries(whole, 2, importEntries).filter((e) => e.module === namespace).map((e) => e.name);
+  const exported = sectionEntries(whole, 7, exportEntries).map((e) => e.name);
   if (first) {
     const known = new Set(exported);
-    exported.push(...entries(first, 7, exportEntries).map((e) => e.name).filter((n) => !known.has(n)));
+    exported.push(...sectionEntries(first, 7, exportEntries).map((e) => e.name).filter((n) => !known.has(n)));
   }
   return {
     imports: new Map(imported.map((n, i) => [n, identifier(i)])),
@@ -124,6 +118,26 @@ export function withGlueNames(bytes, namespace, names) {
 }
 
 /**
+ * The whole module `whole` and, for a core cut in two, its first and deferred module (`split`:
+ * `{ first, deferred }`) with the glue's short names: `{ names, modules }`, `names` as
+ * `glueNames` gives them, `modules` `[whole]` or `[whole, first, deferred]` as `withGlueNames`
+ * writes them.
+ */
+export function renameModules(whole, namespace, split = null) {
+  const names = glueNames(whole, namespace, split && split.first);
+  const modules = (split ? [whole, split.first, split.deferred] : [whole]).map((m) => withGlueNames(m, namespace, names));
+  return { names, modules };
+}
+
+/** Where a glue reads an export of its module: `wasm.<name>` (not `….wasm`, not `x_wasm.`). */
+const READS_EXPORT = /(?<![\w$.])wasm\.([\w$]+)/g;
+
+/** The names of the exports the glue `js` reads, each once, in the order first read. */
+export function exportsReadBy(js) {
+  return [...new Set([...js.matchAll(READS_EXPORT)].map((m) => m[1]))];
+}
+
+/**
  * wasm-bindgen's glue `js` (`--target web` or `no-modules`, before minifying) with its module's
  * short `names` (`glueNames`): the keys of its imports object renamed and put under
  * GLUE_NAMESPACE, and every `wasm.<export>` renamed (in one pass, so that no new name is renamed
@@ -142,5 +156,5 @@ export function glueWithNames(js, namespace, names) {
     body = body.replace(key, `$1${short}$2`);
   }
   const keyed = js.slice(0, start) + body + `${GLUE_NAMESPACE}: import0,` + js.slice(end + `${JSON.stringify(namespace)}: import0,`.length);
-  return keyed.replace(/(?<![\w$.])wasm\.([\w$]+)/g, (read, name) => (names.exports.has(name) ? `wasm.${names.exports.get(name)}` : read));
+  return keyed.replace(READS_EXPORT, (read, name) => (names.exports.has(name) ? `wasm.${names.exports.get(name)}` : read));
 }

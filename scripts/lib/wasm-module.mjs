@@ -112,6 +112,15 @@ export function exportEntries(body) {
 }
 
 /**
+ * The entries of the section `id` of `bytes` (a module), read by `read` (`importEntries`,
+ * `exportEntries`); none when it has no such section.
+ */
+export function sectionEntries(bytes, id, read) {
+  const section = sections(bytes).find((s) => s.id === id);
+  return section ? read(section.body) : [];
+}
+
+/**
  * `bytes` (a module) with the body of its section `id` (not a custom one) replaced by
  * `replace(body)`, every other section as it was.
  */

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { withPage, requireDist, CRATE_VERSION, REPO_ROOT, DIST_DIR } from './harness.mjs';
+import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
 
 const marker = () => {
   const m = globalThis[Symbol.for('modelcontext-polyfill')];
@@ -130,7 +131,7 @@ test('the core\'s and the client\'s modules and their glue give each other their
     const exports = WebAssembly.Module.exports(new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, wasm)))).map((e) => e.name);
     assert.ok(exports.length > 50, `${wasm}: ${exports.length} exports`);
     assert.deepEqual(exports.filter((n) => !/^[A-Za-z][A-Za-z0-9]?$/.test(n)), [], `${wasm}: exports`);
-    const read = [...new Set([...glue.matchAll(/(?<![\w$.])wasm\.([\w$]+)/g)].map((m) => m[1]))];
+    const read = exportsReadBy(glue);
     assert.ok(read.length > 20, `${js}: reads ${read.length} exports`);
     assert.deepEqual(read.filter((n) => !exports.includes(n)), [], `${js}: reads what ${wasm} does not export`);
   }

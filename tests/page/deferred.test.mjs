@@ -18,6 +18,7 @@ import { benchPage } from '../../scripts/lib/bench-page.mjs';
 import { readModule } from '../../scripts/lib/wasm-module.mjs';
 import { PLACEHOLDER_NAMESPACE } from '../../scripts/lib/core-split.mjs';
 import { callsThroughTable } from '../../scripts/lib/table-calls.mjs';
+import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext_deferred.wasm');
 
@@ -152,14 +153,14 @@ async function watchByDocument(context, answer = (route) => route.continue()) {
 }
 
 /**
- * Holds the top document's requests for the deferred module until `release()`; the frames' are
- * answered. `asked`: watchByDocument's.
+ * Holds the requests of the `which` documents (`top`, `frame`) for the deferred module until
+ * `release()`; the others' are answered. `asked`: watchByDocument's.
  */
-async function holdTop(context) {
+async function holdDocument(context, which) {
   let release;
   const held = new Promise((r) => (release = r));
   const asked = await watchByDocument(context, async (route, where) => {
-    if (where === 'top') await held;
+    if (where === which) await held;
     return route.continue().catch(() => {});
   });
   return { asked, release };
@@ -208,7 +209,7 @@ test('the file builds ship the core in two: the first module imports a placehold
   // The first module's functions the deferred module calls are in its table, not exports: the
   // functions it imports are those the glue reads too (scripts/lib/table-calls.mjs).
   const glue = fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue.js'), 'utf8');
-  const read = new Set([...glue.matchAll(/(?<![\w$.])wasm\.([\w$]+)/g)].map((m) => m[1]));
+  const read = new Set(exportsReadBy(glue));
   const functions = WebAssembly.Module.imports(deferred).filter((i) => i.kind === 'function');
   assert.deepEqual(functions.filter((i) => !read.has(i.name)).map((i) => i.name), []);
   assert.ok(functions.length < 10, `${functions.length} functions imported from the first module`);
@@ -393,12 +394,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
   test(`${build} build: a frame of another origin navigated away while its deferred module is on its way tells this document, which it asked its policy (no synchronous read, which a page going away may not make)`, () =>
     withPage(async ({ page, context, goto, server }) => {
       // Only the frames' deferred module is held, until the test ends.
-      let release;
-      const held = new Promise((r) => (release = r));
-      const asked = await watchByDocument(context, async (route, where) => {
-        if (where === 'frame') await held;
-        return route.continue().catch(() => {});
-      });
+      const { asked, release } = await holdDocument(context, 'frame');
       try {
         const urls = await twoFrames(server, tag);
         await goto(await inlinePage(`${HELPERS}${tag}<iframe allow="tools" src="${urls.allowed}"></iframe>`));
@@ -435,7 +431,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
 
   test(`${build} build: frames of another origin while this document's deferred module is on its way: their policy questions are answered at once (a frame without allow="tools" refused from its first registration), the messages that carry tools wait for it (no synchronous read in any document), and once it has arrived the frame's exposed tool is listed and runs here`, () =>
     withPage(async ({ page, context, goto, server }) => {
-      const { asked, release } = await holdTop(context);
+      const { asked, release } = await holdDocument(context, 'top');
       try {
         const urls = await twoFrames(server, tag);
         await goto(await inlinePage(`${HELPERS}${tag}<iframe allow="tools" src="${urls.allowed}"></iframe><iframe src="${urls.denied}"></iframe>`));
