@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { WASM_OPT_FEATURES } from './project.mjs';
-import { cursor, exportEntries, readModule, sectionEntries, sections, uleb, withSection } from './wasm-module.mjs';
+import { cursor, exportEntries, readModule, sectionEntries, sections, uleb, wasmName, withSection } from './wasm-module.mjs';
 import { callsThroughTable } from './table-calls.mjs';
 
 /**
@@ -129,10 +129,7 @@ function withTableExport(bytes, name, index) {
     const entries = exportEntries(body);
     const e = entries.find((x) => x.name === name && x.kind === 1);
     if (e) e.index = index;
-    return Buffer.concat([uleb(entries.length), ...entries.map((x) => {
-      const n = Buffer.from(x.name, 'utf8');
-      return Buffer.concat([uleb(n.length), n, Buffer.from([x.kind]), uleb(x.index)]);
-    })]);
+    return Buffer.concat([uleb(entries.length), ...entries.map((x) => Buffer.concat([wasmName(x.name), Buffer.from([x.kind]), uleb(x.index)]))]);
   });
 }
 

@@ -17,7 +17,7 @@
 // `make build` renames the core's and the client's; `make bench-breakdown` renames the named core
 // it serves with dist/'s glue, and the cuts it weighs, the same way.
 
-import { cursor, exportEntries, importEntries, sectionEntries, uleb, withSection } from './wasm-module.mjs';
+import { cursor, exportEntries, importEntries, sectionEntries, uleb, wasmName, withSection } from './wasm-module.mjs';
 
 /** The namespace the renamed imports are under. */
 export const GLUE_NAMESPACE = 'a';
@@ -71,11 +71,6 @@ export function glueNames(whole, namespace, first = null) {
     exports: new Map(exported.map((n, i) => [n, identifier(i)])),
   };
 }
-
-const wasmName = (s) => {
-  const b = Buffer.from(s, 'utf8');
-  return Buffer.concat([uleb(b.length), b]);
-};
 
 /** `names.get(name)`, which must be there. */
 function renamed(names, name, what) {

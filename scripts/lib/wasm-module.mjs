@@ -1,8 +1,8 @@
 // What the size scripts read of a wasm module's binary: its sections; how many functions it
 // imports, each defined function's code size, the function names of its name section and its
 // data section's size. (`scripts/wasm-sizes.mjs`, `scripts/bench-breakdown.mjs`.) And what the
-// build's rewrites of a section need: its import and export entries, a module with one section
-// replaced.
+// build's rewrites of a section need: its import and export entries, a name as written there, a
+// module with one section replaced.
 
 /**
  * A cursor over `buf` from `pos`: `u32()` reads an unsigned LEB128 number, `name()` a
@@ -41,6 +41,12 @@ export function uleb(n) {
     b.push(byte);
   } while (n);
   return Buffer.from(b);
+}
+
+/** `s` as a wasm name: its UTF-8 length (unsigned LEB128), then its bytes. */
+export function wasmName(s) {
+  const b = Buffer.from(s, 'utf8');
+  return Buffer.concat([uleb(b.length), b]);
 }
 
 /**
