@@ -156,27 +156,44 @@ fn register_tool(
     Ok((done.promise().clone(), name, registration))
 }
 
+/// The engine's one draft `unregister` function ([`with_draft_unregister`]), made on first use.
+#[derive(Default)]
+struct DraftUnregister(std::cell::OnceCell<js_sys::Function>);
+
 /// Earlier drafts (and libraries built on them) let `registerTool(tool)`'s return value
 /// `unregister()` the tool. The promise gets a non-enumerable `unregister` that removes
 /// this very registration (a no-op when registration failed), with a deprecation warning.
-fn with_draft_unregister(
-    inner: &Rc<EngineInner>,
-    promise: Promise,
-    registered: Rc<std::cell::RefCell<Option<(String, u64)>>>,
-) -> Promise {
-    let me = Rc::downgrade(inner);
-    let unregister = Closure::<dyn Fn()>::new(move || {
-        js::warn_once(
-            "unregister",
-            "modelcontext-polyfill: registerTool(tool).unregister() is deprecated (earlier WebMCP drafts); \
-             pass an AbortSignal to registerTool() and abort it instead.",
-        );
-        let registered = registered.borrow().clone();
-        if let (Some(me), Some((name, registration))) = (me.upgrade(), registered) {
-            unregister_if_current(&me, &name, registration);
-        }
+/// It is the engine's one function for this, bound to `record`, which the registration
+/// fills in (`name`, `registration`) once the tool is stored: so a registration keeps
+/// nothing of its own in wasm memory for a method few pages call (a closure of its own
+/// held some 100 bytes there until the page's garbage collector freed the promise).
+fn with_draft_unregister(inner: &Rc<EngineInner>, promise: Promise, record: &JsValue) -> Promise {
+    let state = inner.state::<DraftUnregister>();
+    let unregister = state.0.get_or_init(|| {
+        let me = Rc::downgrade(inner);
+        Closure::<dyn Fn(JsValue)>::new(move |record: JsValue| {
+            js::warn_once(
+                "unregister",
+                "modelcontext-polyfill: registerTool(tool).unregister() is deprecated (earlier WebMCP drafts); \
+                 pass an AbortSignal to registerTool() and abort it instead.",
+            );
+            let name = js::get(&record, "name").ok().and_then(|n| n.as_string());
+            let registration = js::get(&record, "registration")
+                .ok()
+                .and_then(|r| r.as_f64());
+            if let (Some(me), Some(name), Some(registration)) = (me.upgrade(), name, registration)
+            {
+                unregister_if_current(&me, &name, registration as u64);
+            }
+        })
+        .into_js_value()
+        .unchecked_into()
     });
-    js::define_hidden(&promise, "unregister", &unregister.into_js_value());
+    js::define_hidden(
+        &promise,
+        "unregister",
+        &unregister.bind1(&JsValue::UNDEFINED, record),
+    );
     promise
 }
 
@@ -302,18 +319,19 @@ impl Engine {
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(&self, tool: JsValue, options: JsValue) -> Promise {
         let me = self.inner.clone();
-        let registered: Rc<std::cell::RefCell<Option<(String, u64)>>> = Rc::default();
-        let r = registered.clone();
+        let record: JsValue = js::object().into();
+        let r = record.clone();
         let promise = after_policy(&self.inner, move || {
             match register_tool(&me, &tool, &options) {
                 Ok((promise, name, registration)) => {
-                    *r.borrow_mut() = Some((name, registration));
+                    js::set(&r, "name", &JsValue::from_str(&name));
+                    js::set(&r, "registration", &JsValue::from_f64(registration as f64));
                     promise
                 }
                 Err(e) => Promise::reject(&e),
             }
         });
-        with_draft_unregister(&self.inner, promise, registered)
+        with_draft_unregister(&self.inner, promise, &record)
     }
 
     /// W3C `getTools(options)`.
