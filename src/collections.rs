@@ -143,6 +143,18 @@ impl<K: Ord, V> VecMap<K, V> {
         self.find(key).ok().map(|i| &mut self.entries[i].1)
     }
 
+    /// The entry for `key`, its key as stored.
+    pub fn get_key_value<Q>(&self, key: &Q) -> Option<(&K, &V)>
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.find(key).ok().map(|i| {
+            let (k, v) = &self.entries[i];
+            (k, v)
+        })
+    }
+
     /// Whether `key` has an entry.
     pub fn contains_key<Q>(&self, key: &Q) -> bool
     where

@@ -19,7 +19,7 @@
 use crate::collections::{VecMap, VecSet};
 use js_sys::{Function, Promise, Reflect};
 use serde_json::Value;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -34,7 +34,7 @@ use crate::js;
 use crate::js::DomError;
 use crate::js::Listener;
 use crate::server::registry::Tool;
-use crate::server::{CancellationToken, ListKind, RequestContext, SchemaText, ToolDef};
+use crate::server::{CancellationToken, ListKind, RequestContext, SchemaText};
 use crate::transport::held;
 
 /// The bridge between one engine and the native `ModelContext`.
@@ -196,10 +196,10 @@ impl NativeBridge {
         if let Some(text) = stored_schema(tool) {
             js::set(&dict, "inputSchema", &js::parse(&text)?);
         }
-        if !tool.def.annotations.is_empty() {
+        if let Some(given) = &tool.def.annotations {
             let ann: JsValue = js::object().into();
             for k in WEBMCP_HINTS {
-                if let Some(b) = tool.def.annotations.get(k).and_then(Value::as_bool) {
+                if let Some(b) = given.get(k).and_then(Value::as_bool) {
                     js::set(&ann, k, &JsValue::from_bool(b));
                 }
             }
@@ -292,7 +292,7 @@ impl NativeBridge {
                         Err(e) => return Promise::reject(&e),
                     },
                 };
-                let execute = data.execute.clone();
+                let execute = data.execute().clone();
                 let name = name.clone();
                 wasm_bindgen_futures::future_to_promise(async move {
                     if let Some(ready) = validator {
@@ -433,35 +433,34 @@ impl NativeBridge {
         .into_js_value()
         .unchecked_into();
         let registration = inner.next_registration();
-        let mut def = ToolDef::new(
-            name,
-            opt_string("description").unwrap_or_default(),
-            JsTool {
-                name: name.to_string(),
-                f: execute.clone(),
-            },
-        );
-        def.title = opt_string("title").filter(|s| !s.is_empty());
-        def.input_schema = schema_json
+        let input_schema = schema_json
             .as_deref()
             .and_then(|text| SchemaText::parse(text).ok());
-        let ann = js::get(t, "annotations")?;
-        if ann.is_object() {
-            for k in WEBMCP_HINTS {
-                def.annotations
-                    .insert(k.to_string(), Value::Bool(js::to_bool(&js::get(&ann, k)?)));
-            }
-        }
-        def.attachment = Some(Rc::new(JsToolData {
-            execute,
-            input_schema_json: match &def.input_schema {
-                Some(schema) => Some(schema.shared()),
-                None => schema_json.map(Rc::from),
+        let data = JsToolData {
+            tool: JsTool {
+                name: name.to_string(),
+                f: execute,
+            },
+            // (A text that is not JSON: kept for `getTools()`, not validated with.)
+            input_schema_json: match (&input_schema, schema_json) {
+                (None, Some(text)) => OnceCell::from(Rc::from(text)),
+                _ => OnceCell::new(),
             },
             door: Door::Native,
             exposed_to: Vec::new(),
             registration,
-        }));
+        };
+        let mut def = data.into_def(opt_string("description").unwrap_or_default());
+        def.title = opt_string("title").filter(|s| !s.is_empty());
+        def.input_schema = input_schema;
+        let ann = js::get(t, "annotations")?;
+        if ann.is_object() {
+            for k in WEBMCP_HINTS {
+                def.annotations
+                    .get_or_insert_with(Box::default)
+                    .insert(k.to_string(), Value::Bool(js::to_bool(&js::get(&ann, k)?)));
+            }
+        }
         register_lenient(inner, def)?;
         Ok(registration)
     }

@@ -21,7 +21,7 @@ use super::store::{
 };
 use crate::js;
 use crate::server::{
-    LogLevel, PromptArgument, PromptDef, ResourceDef, SchemaText, TaskSupport, ToolDef,
+    LogLevel, PromptArgument, PromptDef, ResourceDef, SchemaText, TaskSupport,
 };
 
 fn opt_string(def: &JsValue, key: &'static str) -> Result<Option<String>, JsValue> {
@@ -131,25 +131,27 @@ pub fn register_tool(
     }
     let registration = inner.next_registration();
     let (input_schema, standard) = opt_schema(def, "inputSchema", Some("input"))?;
-    let input_schema = input_schema.map(SchemaText::from);
     let f = match standard {
         Some(s) => s.validating(&f)?,
         None => f,
     };
-    let mut t = ToolDef::new(
-        name.clone(),
-        opt_string(def, "description")?.unwrap_or_default(),
-        JsTool {
+    let data = JsToolData {
+        tool: JsTool {
             name: name.clone(),
-            f: f.clone(),
+            f,
         },
-    );
+        input_schema_json: Default::default(),
+        door: Door::Session,
+        exposed_to: Vec::new(),
+        registration,
+    };
+    let mut t = data.into_def(opt_string(def, "description")?.unwrap_or_default());
     t.title = opt_string(def, "title")?;
-    t.input_schema = input_schema.clone();
+    t.input_schema = input_schema.map(SchemaText::from);
     t.output_schema = opt_schema(def, "outputSchema", Some("output"))?
         .0
         .map(SchemaText::from);
-    t.annotations = annotations;
+    t.annotations = (!annotations.is_empty()).then(|| Box::new(annotations));
     t.icons = icons(def, &what)?;
     t.meta = opt_json(def, "_meta")?.map(Box::new);
     t.task_support = match opt_string(def, "taskSupport")? {
@@ -160,13 +162,6 @@ pub fn register_tool(
             ))
         })?,
     };
-    t.attachment = Some(Rc::new(JsToolData {
-        execute: f,
-        input_schema_json: input_schema.as_ref().map(SchemaText::shared),
-        door: Door::Session,
-        exposed_to: Vec::new(),
-        registration,
-    }));
     inner
         .server()
         .register_tool(t)

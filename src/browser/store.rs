@@ -10,6 +10,7 @@
 
 use js_sys::Function;
 use serde_json::{Map, Value};
+use std::cell::OnceCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -19,7 +20,9 @@ use super::js_handler::JsTool;
 use crate::js;
 use crate::js::DomError;
 use crate::server::registry::{check_tool_name, RegistryError, Tool};
-use crate::server::{CallError, SchemaText, ToolDef};
+use crate::server::{
+    CallError, HandlerResult, LocalBoxFuture, RequestContext, SchemaText, ToolDef, ToolHandler,
+};
 
 /// Which door a tool came through.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -36,19 +39,44 @@ pub enum Door {
     Form,
 }
 
-/// What the browser layer keeps with each tool (the registry's attachment).
+/// What the browser layer keeps with each tool: the registry's attachment, and the tool's
+/// handler too ([`JsToolData::into_def`]), so a tool holds its page function once.
 pub struct JsToolData {
-    /// The page function to run.
-    pub execute: Function,
-    /// The input schema as `JSON.stringify` produced it (W3C step 5): the same text the
-    /// tool's [`SchemaText`] holds, unless the engine could not use it.
-    pub input_schema_json: Option<Rc<str>>,
+    /// The page function to run, with the tool's name (its error messages name the tool).
+    pub tool: JsTool,
+    /// The input schema as `JSON.stringify` produced it (W3C step 5), when the engine could
+    /// not use it (the tool is registered without one, and `getTools()` still reports it);
+    /// otherwise the tool's [`SchemaText`] holds that text, shared with the other tools of the
+    /// same schema, and this is empty. Set once, when the engine refuses the schema.
+    pub input_schema_json: OnceCell<Rc<str>>,
     pub door: Door,
     /// The origins of other documents of the frame tree the tool is exposed to
     /// (`registerTool`'s `exposedTo`, serialized origins).
     pub exposed_to: Vec<String>,
     /// Unique per registration, so a stale `AbortSignal` cannot remove a newer tool.
     pub registration: u64,
+}
+
+impl JsToolData {
+    /// The page function.
+    pub fn execute(&self) -> &Function {
+        &self.tool.f
+    }
+
+    /// A definition of the tool this describes, with `description`: run by its page
+    /// function, with this as its attachment (one object for both).
+    pub fn into_def(self, description: String) -> ToolDef {
+        let data = Rc::new(self);
+        let mut def = ToolDef::with_handler(data.tool.name.clone(), description, data.clone());
+        def.attachment = Some(data);
+        def
+    }
+}
+
+impl ToolHandler for JsToolData {
+    fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
+        self.tool.call(args, ctx)
+    }
 }
 
 /// The four WebMCP annotations (`ToolAnnotations` members), in lexicographic order: the
@@ -380,14 +408,17 @@ pub fn store_tool(
     exposed_to: Vec<String>,
 ) -> Result<u64, JsValue> {
     let registration = inner.next_registration();
-    let mut def = ToolDef::new(
-        dict.name.clone(),
-        dict.description,
-        JsTool {
-            name: dict.name.clone(),
-            f: dict.execute.clone(),
+    let data = JsToolData {
+        tool: JsTool {
+            name: dict.name,
+            f: dict.execute,
         },
-    );
+        input_schema_json: OnceCell::new(),
+        door,
+        exposed_to,
+        registration,
+    };
+    let mut def = data.into_def(dict.description);
     def.title = dict.title;
     def.input_schema = match &schema_json {
         Some(text) => Some(
@@ -396,15 +427,8 @@ pub fn store_tool(
         ),
         None => None,
     };
-    def.annotations = dict.annotations.unwrap_or_default();
-    def.output_schema = output_schema(&dict.name, &dict.output_schema);
-    def.attachment = Some(Rc::new(JsToolData {
-        execute: dict.execute,
-        input_schema_json: def.input_schema.as_ref().map(SchemaText::shared),
-        door,
-        exposed_to,
-        registration,
-    }));
+    def.annotations = dict.annotations.filter(|a| !a.is_empty()).map(Box::new);
+    def.output_schema = output_schema(&def.name, &dict.output_schema);
     register_lenient(inner, def).map(|()| registration)
 }
 
@@ -447,7 +471,12 @@ pub fn register_lenient(inner: &EngineInner, mut def: ToolDef) -> Result<(), JsV
                      the tool is registered and its input is not validated.",
                     def.name
                 ));
-                def.input_schema = None;
+                // The browser layer keeps the text for `getTools()`.
+                let text = def.input_schema.take();
+                let data = (def.attachment.as_deref()).and_then(|a| a.downcast_ref::<JsToolData>());
+                if let (Some(data), Some(text)) = (data, text) {
+                    let _ = data.input_schema_json.set(text.shared());
+                }
             }
             Err(RegistryError::InvalidSchema {
                 which: "outputSchema",
@@ -497,8 +526,8 @@ pub fn hints(hint: impl Fn(&'static str) -> bool) -> JsValue {
 /// registered without annotations have no `annotations` member; otherwise all four hints.
 pub fn registered_tool(inner: &EngineInner, tool: &Tool) -> JsValue {
     let o: JsValue = js::object().into();
-    if !tool.def.annotations.is_empty() {
-        let hint = |k: &str| tool.def.annotations.get(k).and_then(Value::as_bool);
+    if let Some(given) = &tool.def.annotations {
+        let hint = |k: &str| given.get(k).and_then(Value::as_bool);
         js::set(&o, "annotations", &hints(|k| hint(k).unwrap_or(false)));
     }
     js::set(&o, "description", &JsValue::from_str(&tool.def.description));
@@ -522,7 +551,7 @@ pub fn registered_tool(inner: &EngineInner, tool: &Tool) -> JsValue {
 /// else the engine's schema.
 pub fn stored_schema(tool: &Tool) -> Option<String> {
     attached(tool)
-        .and_then(|d| d.input_schema_json.as_deref().map(str::to_string))
+        .and_then(|d| d.input_schema_json.get().map(|text| text.to_string()))
         .or_else(|| tool.def.input_schema.as_ref().map(|s| s.as_str().to_string()))
 }
 

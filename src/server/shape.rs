@@ -107,7 +107,7 @@ pub fn tool(t: &Tool, version: ProtocolVersion) -> Value {
     m.insert("inputSchema".into(), advertised_input_schema(t));
     put(&mut m, "outputSchema", advertised_output_schema(t, version));
     if version.has_tool_annotations() {
-        let mut ann = d.annotations.clone();
+        let mut ann = d.annotations.as_deref().cloned().unwrap_or_default();
         if !version.has_titles() {
             if let Some(title) = &d.title {
                 ann.entry("title")

@@ -293,7 +293,7 @@ fn run(
             Some(text) => js::parse_text(text).unwrap_or_else(|_| js::from_json(&args)),
             None => js::from_json(&args),
         };
-        let called = data.execute.call2(&JsValue::UNDEFINED, &input, &call_opts);
+        let called = data.execute().call2(&JsValue::UNDEFINED, &input, &call_opts);
         if form {
             me.fire_activated(&r.name);
         }

@@ -28,8 +28,10 @@ pub struct ToolDef {
     pub output_schema: Option<SchemaText>,
     /// Every annotation given: WebMCP's `readOnlyHint`, `untrustedContentHint`,
     /// `consequentialHint`, `debugging`; MCP's `destructiveHint`, `idempotentHint`,
-    /// `openWorldHint`, `title`; and any other.
-    pub annotations: Map<String, Value>,
+    /// `openWorldHint`, `title`; and any other. `None`: none given. Boxed: an empty map
+    /// is 44 bytes in wasm32 (its hash table and hasher keys), a box 4, and a page may
+    /// register thousands of tools.
+    pub annotations: Option<Box<Map<String, Value>>>,
     /// `icons` (2025-11-25 on).
     pub icons: Vec<Value>,
     /// `execution` (2025-11-25 on; e.g. `taskSupport` as earlier versions spelled it).
@@ -54,18 +56,28 @@ impl ToolDef {
         description: impl Into<String>,
         handler: impl ToolHandler + 'static,
     ) -> Self {
+        ToolDef::with_handler(name, description, Rc::new(handler))
+    }
+
+    /// As [`ToolDef::new`], with a handler already shared (one that is also, say, the
+    /// tool's [`ToolDef::attachment`]).
+    pub fn with_handler(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        handler: Rc<dyn ToolHandler>,
+    ) -> Self {
         ToolDef {
             name: name.into(),
             title: None,
             description: description.into(),
             input_schema: None,
             output_schema: None,
-            annotations: Map::new(),
+            annotations: None,
             icons: Vec::new(),
             execution: None,
             meta: None,
             task_support: TaskSupport::Forbidden,
-            handler: Rc::new(handler),
+            handler,
             attachment: None,
         }
     }
@@ -90,7 +102,9 @@ impl ToolDef {
 
     /// Adds one annotation.
     pub fn annotation(mut self, key: &str, value: Value) -> Self {
-        self.annotations.insert(key.to_string(), value);
+        self.annotations
+            .get_or_insert_with(Box::default)
+            .insert(key.to_string(), value);
         self
     }
 
@@ -140,6 +154,11 @@ impl SchemaText {
     /// The JSON text, shared (not copied).
     pub fn shared(&self) -> Rc<str> {
         self.0.clone()
+    }
+
+    /// A text already checked to be JSON (one a [`SchemaText`] held), shared.
+    pub(super) fn from_shared(text: Rc<str>) -> SchemaText {
+        SchemaText(text)
     }
 
     /// The schema, parsed.

@@ -134,31 +134,53 @@ pub fn check_tool_name(name: &str) -> Result<(), RegistryError> {
     Ok(())
 }
 
+/// The tools, sorted by name: a map keyed by each tool's own name, so a page of thousands
+/// of tools does not hold every name twice.
+#[derive(Default)]
+struct Tools(Vec<Rc<Tool>>);
+
+impl Tools {
+    /// `Ok(index)` of tool `name`, or `Err(index)` where it would be inserted.
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|t| t.def.name.as_str().cmp(name))
+    }
+
+    /// Adds `tool` in its place, replacing a tool of the same name.
+    fn insert(&mut self, tool: Rc<Tool>) {
+        match self.find(&tool.def.name) {
+            Ok(i) => self.0[i] = tool,
+            Err(i) => self.0.insert(i, tool),
+        }
+    }
+}
+
 /// The registry proper. Maps are keyed so that iteration is the listing order
 /// (tools and prompts by name, resources by URI).
 #[derive(Default)]
 pub struct Registry {
-    tools: VecMap<String, Rc<Tool>>,
+    tools: Tools,
     resources: VecMap<String, Rc<Resource>>,
     templates: VecMap<String, Rc<Resource>>,
     prompts: VecMap<String, Rc<PromptDef>>,
     /// Compiled schemas by their JSON text, while some tool uses them: tools with the same
-    /// schema (an argument-less `{"type":"object"}` is common) share one compilation.
-    compiled: VecMap<String, Weak<dyn CompiledSchema>>,
+    /// schema (an argument-less `{"type":"object"}` is common) share one compilation and
+    /// one copy of the text (the key is the first such tool's [`SchemaText`], not a copy).
+    compiled: VecMap<Rc<str>, Weak<dyn CompiledSchema>>,
 }
 
 impl Registry {
     /// Compiles `schema` (`which` names it in errors), or reuses the compilation of an
-    /// identical schema still in use. A compiled schema depends on nothing but its text and
-    /// the compiler, which is the registry's for its whole life. `parsed` is the schema's
-    /// value, read from its text once by the caller.
+    /// identical schema still in use; with the text the tool is to keep (that of the
+    /// schema compiled, so a page of tools with one schema holds its text once). A compiled
+    /// schema depends on nothing but its text and the compiler, which is the registry's for
+    /// its whole life. `parsed` is the schema's value, read from its text once by the caller.
     fn compile(
         &mut self,
         compiler: &dyn SchemaCompiler,
         which: &'static str,
-        schema: &SchemaText,
+        schema: SchemaText,
         parsed: &Value,
-    ) -> Result<Rc<dyn CompiledSchema>, RegistryError> {
+    ) -> Result<(Rc<dyn CompiledSchema>, SchemaText), RegistryError> {
         if !(parsed.is_object() || parsed.is_boolean()) {
             return Err(RegistryError::InvalidSchema {
                 which,
@@ -171,13 +193,17 @@ impl Registry {
         let text = schema.as_str();
         // (A deferred compilation that the validator refused is not reused: compiled now,
         // the schema is refused at registration.)
-        if let Some(shared) = self
+        let reused = self
             .compiled
-            .get(text)
-            .and_then(Weak::upgrade)
-            .filter(|c| c.deferred_error().is_none())
-        {
-            return Ok(shared);
+            .get_key_value(text)
+            .and_then(|(text, compiled)| {
+                let compiled = compiled
+                    .upgrade()
+                    .filter(|c| c.deferred_error().is_none())?;
+                Some((compiled, SchemaText::from_shared(text.clone())))
+            });
+        if let Some(reused) = reused {
+            return Ok(reused);
         }
         let compiled = compiler
             .compile(parsed)
@@ -187,9 +213,12 @@ impl Registry {
         if self.compiled.len() >= 64 && self.compiled.len().is_power_of_two() {
             self.compiled.retain(|_, w| w.strong_count() > 0);
         }
+        // (An entry whose schema no tool uses any more, or which the validator refused, is
+        // replaced key and all: the key is the text the tools share.)
+        self.compiled.remove(text);
         self.compiled
-            .insert(text.to_string(), Rc::downgrade(&compiled));
-        Ok(compiled)
+            .insert(schema.shared(), Rc::downgrade(&compiled));
+        Ok((compiled, schema))
     }
 }
 
@@ -204,24 +233,26 @@ fn parsed(which: &'static str, schema: &SchemaText) -> Result<Value, RegistryErr
 
 impl Registry {
     /// Adds a tool: duplicate check, then the name rule, then schema compilation. The tool
-    /// keeps its schemas as text ([`SchemaText`]); each is parsed once here to be compiled.
+    /// keeps its schemas as text ([`SchemaText`]), shared with the tools that have the same
+    /// schema; each is parsed once here to be compiled.
     pub fn add_tool(
         &mut self,
-        def: ToolDef,
+        mut def: ToolDef,
         compiler: &dyn SchemaCompiler,
     ) -> Result<(), RegistryError> {
-        if self.tools.contains_key(&def.name) {
+        if self.tools.find(&def.name).is_ok() {
             return Err(RegistryError::Duplicate {
                 kind: "tool",
                 key: def.name,
             });
         }
         check_tool_name(&def.name)?;
-        let input = match &def.input_schema {
+        let input = match def.input_schema.take() {
             None => None,
             Some(schema) => {
-                let value = parsed("inputSchema", schema)?;
-                let compiled = self.compile(compiler, "inputSchema", schema, &value)?;
+                let value = parsed("inputSchema", &schema)?;
+                let (compiled, text) = self.compile(compiler, "inputSchema", schema, &value)?;
+                def.input_schema = Some(text);
                 // Tool arguments are always objects (WebMCP `inputObject`, MCP `arguments`).
                 if let Some(t) = value.get("type").filter(|t| !admits_object(t)) {
                     return Err(RegistryError::InvalidSchema {
@@ -235,37 +266,40 @@ impl Registry {
                 Some(compiled)
             }
         };
-        let output = match &def.output_schema {
+        let output = match def.output_schema.take() {
             None => None,
             Some(schema) => {
-                let value = parsed("outputSchema", schema)?;
-                Some(self.compile(compiler, "outputSchema", schema, &value)?)
+                let value = parsed("outputSchema", &schema)?;
+                let (compiled, text) = self.compile(compiler, "outputSchema", schema, &value)?;
+                def.output_schema = Some(text);
+                Some(compiled)
             }
         };
-        self.tools
-            .insert(def.name.clone(), Rc::new(Tool { def, input, output }));
+        self.tools.insert(Rc::new(Tool { def, input, output }));
         Ok(())
     }
 
     /// Removes tool `name`; what it was.
     pub fn remove_tool(&mut self, name: &str) -> Option<Rc<Tool>> {
-        self.tools.remove(name)
+        let i = self.tools.find(name).ok()?;
+        Some(self.tools.0.remove(i))
     }
 
     /// Tool `name`.
     pub fn tool(&self, name: &str) -> Option<Rc<Tool>> {
-        self.tools.get(name).cloned()
+        let i = self.tools.find(name).ok()?;
+        Some(self.tools.0[i].clone())
     }
 
     /// Tools sorted by name.
     pub fn tools(&self) -> impl ExactSizeIterator<Item = &Rc<Tool>> {
-        self.tools.values()
+        self.tools.0.iter()
     }
 
     /// Removes every tool; how many there were.
     pub fn clear_tools(&mut self) -> usize {
-        let n = self.tools.len();
-        self.tools.clear();
+        let n = self.tools.0.len();
+        self.tools.0.clear();
         n
     }
 

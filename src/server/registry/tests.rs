@@ -45,6 +45,12 @@ fn identical_schemas_compile_once_while_in_use() {
         )
     };
     assert!(shared(&r, "a", "c"));
+    // And one copy of its text: each tool keeps the first one's, not its own.
+    let text = |r: &Registry, x: &str| {
+        let tool = r.tool(x).unwrap();
+        tool.def.input_schema.as_ref().unwrap().shared()
+    };
+    assert!(Rc::ptr_eq(&text(&r, "a"), &text(&r, "c")));
     // A different schema (key order counts: it is compared as JSON text) compiles anew.
     let other = json!({ "properties": {}, "type": "object" });
     r.add_tool(tool("d", other), &compiler).unwrap();
@@ -54,8 +60,47 @@ fn identical_schemas_compile_once_while_in_use() {
     for name in ["a", "b", "c"] {
         r.remove_tool(name);
     }
-    r.add_tool(tool("e", empty), &compiler).unwrap();
+    let again = SchemaText::from(empty);
+    r.add_tool(tool("e", again.clone()), &compiler).unwrap();
     assert_eq!(compiler.0.get(), 3);
+    assert!(Rc::ptr_eq(&text(&r, "e"), &again.shared()));
+    // Output schemas share theirs the same way, with the input schemas of the same text.
+    let with_output = |name: &str| tool(name, json!({})).output_schema(json!({ "type": "object" }));
+    r.add_tool(with_output("f"), &compiler).unwrap();
+    r.add_tool(with_output("g"), &compiler).unwrap();
+    let output = |x: &str| {
+        r.tool(x)
+            .unwrap()
+            .def
+            .output_schema
+            .as_ref()
+            .unwrap()
+            .shared()
+    };
+    assert!(Rc::ptr_eq(&output("f"), &output("g")));
+    assert!(Rc::ptr_eq(&output("f"), &text(&r, "e")));
+}
+
+#[test]
+fn tools_are_kept_by_name() {
+    let mut r = Registry::default();
+    for name in ["m", "b", "z", "a", "k"] {
+        r.add_tool(tool(name, json!({})), &Counting::default())
+            .unwrap();
+    }
+    let names = |r: &Registry| r.tools().map(|t| t.def.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&r), ["a", "b", "k", "m", "z"]);
+    let err = r
+        .add_tool(tool("k", json!({})), &Counting::default())
+        .unwrap_err();
+    assert!(matches!(&err, RegistryError::Duplicate { kind: "tool", key } if key == "k"));
+    assert_eq!(r.remove_tool("k").unwrap().def.name, "k");
+    assert!(r.remove_tool("k").is_none());
+    assert!(r.tool("k").is_none());
+    assert_eq!(r.tool("z").unwrap().def.name, "z");
+    assert_eq!(names(&r), ["a", "b", "m", "z"]);
+    assert_eq!(r.clear_tools(), 4);
+    assert_eq!(r.tools().len(), 0);
 }
 
 #[test]
