@@ -36,6 +36,12 @@ impl Deferred {
         self.fns.borrow().is_none()
     }
 
+    /// The promise's reject function, while it is pending (calling it once the promise is
+    /// settled does nothing, as for any promise).
+    pub fn rejector(&self) -> Option<Function> {
+        self.fns.borrow().as_ref().map(|(_, reject)| reject.clone())
+    }
+
     /// Fulfils (`ok`) or rejects the promise with `v`, unless it is settled already.
     pub fn settle(&self, ok: bool, v: &JsValue) {
         let taken = self.fns.borrow_mut().take();
@@ -55,12 +61,13 @@ impl Default for Deferred {
 /// Runs `f` once when `signal` aborts. The listener is registered `{ once: true }`, so the
 /// browser drops it (and `f`) after it runs, or with the signal.
 pub fn on_abort(signal: &web_sys::AbortSignal, f: impl FnOnce() + 'static) {
-    let cb = Closure::once_into_js(f);
+    once_on_abort(signal, Closure::once_into_js(f).unchecked_ref());
+}
+
+/// Calls `cb` (with the event) once when `signal` aborts, as [`on_abort`] does.
+pub fn once_on_abort(signal: &web_sys::AbortSignal, cb: &Function) {
     let opts = web_sys::AddEventListenerOptions::new();
     opts.set_once(true);
-    let _ = signal.add_event_listener_with_callback_and_add_event_listener_options(
-        "abort",
-        cb.unchecked_ref(),
-        &opts,
-    );
+    let _ =
+        signal.add_event_listener_with_callback_and_add_event_listener_options("abort", cb, &opts);
 }

@@ -16,7 +16,7 @@ mod error;
 mod guard;
 mod io;
 
-pub use deferred::{on_abort, Deferred};
+pub use deferred::{on_abort, once_on_abort, Deferred};
 pub use error::DomError;
 pub use guard::{use_message_gate, Listener, MessageGate, Observer, Timer};
 pub use io::*;

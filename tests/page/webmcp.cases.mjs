@@ -424,6 +424,22 @@ export const CASES = [
     expect: { before: ['a', 'b'], immediately: ['b'], after: ['b'], changes: 1 },
   },
   {
+    name: 'registerTool: one signal for several tools unregisters each of them',
+    run: async () => {
+      const mc = document.modelContext;
+      const ac = new AbortController();
+      await mc.registerTool(__t.tool('a'), { signal: ac.signal });
+      await mc.registerTool(__t.tool('b'));
+      await mc.registerTool(__t.tool('c'), { signal: ac.signal });
+      await mc.registerTool(__t.tool('d'), { signal: ac.signal });
+      const before = await __t.names(mc);
+      ac.abort();
+      await __t.tick(10);
+      return { before, after: await __t.names(mc) };
+    },
+    expect: { before: ['a', 'b', 'c', 'd'], after: ['b'] },
+  },
+  {
     name: 'registerTool: exposedTo entries must be potentially trustworthy URLs',
     run: async () => {
       const mc = document.modelContext;

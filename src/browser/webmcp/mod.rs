@@ -99,7 +99,9 @@ fn security_error(member: &str, entry: &str) -> DomError {
     ))
 }
 
-/// `registerTool(tool, options)`; also returns the tool's name and registration id.
+/// `registerTool(tool, options)`. Once the tool is stored, `record` gets its `name` and
+/// `registration` id (and, with a signal, the promise's `reject`), which the engine's
+/// shared functions read ([`RegistrationFns`]).
 ///
 /// Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-registertool> (digest: `shared/spec/WEBMCP.md`,
 /// "registerTool"); the numbered steps below are the spec's.
@@ -107,7 +109,8 @@ fn register_tool(
     inner: &Rc<EngineInner>,
     tool: &JsValue,
     options: &JsValue,
-) -> Result<(Promise, String, u64), JsValue> {
+    record: &JsValue,
+) -> Result<Promise, JsValue> {
     // WebIDL conversions: the tool dictionary, then the options dictionary.
     let mut dict = read_tool_dict(tool)?;
     let options = read_register_options(options)?;
@@ -135,60 +138,103 @@ fn register_tool(
         }
     }
     // Step 8: store the tool (the registry queues `toolchange`), then resolve after it.
-    let name = dict.name.clone();
+    let name = JsValue::from_str(&dict.name);
     let registration = store_tool(inner, dict, schema_json, Door::WebMcp, exposed_to)?;
+    js::set(record, "name", &name);
+    js::set(record, "registration", &JsValue::from_f64(registration as f64));
     let done = js::Deferred::new();
     // Step 6, later: an abort unregisters the tool and rejects a still-pending promise.
     if let Some(sig) = options.signal {
-        let me = inner.clone();
-        let d = done.clone();
-        let s = sig.clone();
-        let n = name.clone();
-        js::on_abort(&sig, move || {
-            unregister_if_current(&me, &n, registration);
-            d.settle(false, &s.reason());
-        });
+        if let Some(reject) = done.rejector() {
+            js::set(record, "reject", &reject);
+        }
+        let fns = RegistrationFns::of(inner);
+        let listener = fns.on_abort(inner).bind1(&JsValue::UNDEFINED, record);
+        js::once_on_abort(&sig, listener.unchecked_ref());
     }
     let d = done.clone();
     // At the end of the task that fires `toolchange` here and in the other same-origin
     // documents (frames/mod.rs): after every one of them, in one task instead of two.
     inner.queue_after_last(move || d.settle(true, &JsValue::UNDEFINED));
-    Ok((done.promise().clone(), name, registration))
+    Ok(done.promise().clone())
 }
 
-/// The engine's one draft `unregister` function ([`with_draft_unregister`]), made on first use.
+/// The engine's functions that each registration binds to its record (a JS object with the
+/// tool's `name`, its `registration` id and, with a signal, the promise's `reject`), each
+/// made on first use: so a registration keeps nothing of its own in wasm memory for them.
+/// (A closure per registration held some 100 bytes there for the draft `unregister`, until
+/// the page's garbage collector freed the promise, and 150 for a signal, for as long as the
+/// page kept the signal.)
 #[derive(Default)]
-struct DraftUnregister(std::cell::OnceCell<js_sys::Function>);
+struct RegistrationFns {
+    /// `registerTool(tool).unregister()` ([`with_draft_unregister`]).
+    unregister: std::cell::OnceCell<js_sys::Function>,
+    /// The `abort` listener of a registration's signal.
+    abort: std::cell::OnceCell<js_sys::Function>,
+}
+
+impl RegistrationFns {
+    fn of(inner: &EngineInner) -> Rc<RegistrationFns> {
+        inner.state::<RegistrationFns>()
+    }
+
+    /// `unregister(record)`: a deprecation warning, then the recorded registration removed.
+    fn unregister(&self, inner: &Rc<EngineInner>) -> &js_sys::Function {
+        self.unregister.get_or_init(|| {
+            let me = Rc::downgrade(inner);
+            Closure::<dyn Fn(JsValue)>::new(move |record: JsValue| {
+                js::warn_once(
+                    "unregister",
+                    "modelcontext-polyfill: registerTool(tool).unregister() is deprecated (earlier WebMCP drafts); \
+                     pass an AbortSignal to registerTool() and abort it instead.",
+                );
+                unregister_recorded(&me, &record);
+            })
+            .into_js_value()
+            .unchecked_into()
+        })
+    }
+
+    /// `on_abort(record, event)`: registerTool's step 6, later: the recorded registration
+    /// removed, then its promise rejected with the signal's reason if it is still pending.
+    fn on_abort(&self, inner: &Rc<EngineInner>) -> &js_sys::Function {
+        self.abort.get_or_init(|| {
+            let me = Rc::downgrade(inner);
+            Closure::<dyn Fn(JsValue, web_sys::Event)>::new(
+                move |record: JsValue, event: web_sys::Event| {
+                    unregister_recorded(&me, &record);
+                    let reason = (event.target())
+                        .and_then(|t| t.dyn_into::<web_sys::AbortSignal>().ok())
+                        .map_or(JsValue::UNDEFINED, |signal| signal.reason());
+                    let reject = js::get(&record, "reject").map(|r| r.dyn_into::<js_sys::Function>());
+                    if let Ok(Ok(reject)) = reject {
+                        let _ = reject.call1(&JsValue::UNDEFINED, &reason);
+                    }
+                },
+            )
+            .into_js_value()
+            .unchecked_into()
+        })
+    }
+}
+
+/// Removes the tool `record` names, if that registration is still the current one.
+fn unregister_recorded(inner: &std::rc::Weak<EngineInner>, record: &JsValue) {
+    let name = js::get(record, "name").ok().and_then(|n| n.as_string());
+    let registration = js::get(record, "registration")
+        .ok()
+        .and_then(|r| r.as_f64());
+    if let (Some(me), Some(name), Some(registration)) = (inner.upgrade(), name, registration) {
+        unregister_if_current(&me, &name, registration as u64);
+    }
+}
 
 /// Earlier drafts (and libraries built on them) let `registerTool(tool)`'s return value
 /// `unregister()` the tool. The promise gets a non-enumerable `unregister` that removes
-/// this very registration (a no-op when registration failed), with a deprecation warning.
-/// It is the engine's one function for this, bound to `record`, which the registration
-/// fills in (`name`, `registration`) once the tool is stored: so a registration keeps
-/// nothing of its own in wasm memory for a method few pages call (a closure of its own
-/// held some 100 bytes there until the page's garbage collector freed the promise).
+/// this very registration (a no-op when registration failed), with a deprecation warning:
+/// the engine's one function for it, bound to the registration's `record`.
 fn with_draft_unregister(inner: &Rc<EngineInner>, promise: Promise, record: &JsValue) -> Promise {
-    let state = inner.state::<DraftUnregister>();
-    let unregister = state.0.get_or_init(|| {
-        let me = Rc::downgrade(inner);
-        Closure::<dyn Fn(JsValue)>::new(move |record: JsValue| {
-            js::warn_once(
-                "unregister",
-                "modelcontext-polyfill: registerTool(tool).unregister() is deprecated (earlier WebMCP drafts); \
-                 pass an AbortSignal to registerTool() and abort it instead.",
-            );
-            let name = js::get(&record, "name").ok().and_then(|n| n.as_string());
-            let registration = js::get(&record, "registration")
-                .ok()
-                .and_then(|r| r.as_f64());
-            if let (Some(me), Some(name), Some(registration)) = (me.upgrade(), name, registration)
-            {
-                unregister_if_current(&me, &name, registration as u64);
-            }
-        })
-        .into_js_value()
-        .unchecked_into()
-    });
+    let unregister = RegistrationFns::of(inner).unregister(inner).clone();
     js::define_hidden(
         &promise,
         "unregister",
@@ -322,12 +368,8 @@ impl Engine {
         let record: JsValue = js::object().into();
         let r = record.clone();
         let promise = after_policy(&self.inner, move || {
-            match register_tool(&me, &tool, &options) {
-                Ok((promise, name, registration)) => {
-                    js::set(&r, "name", &JsValue::from_str(&name));
-                    js::set(&r, "registration", &JsValue::from_f64(registration as f64));
-                    promise
-                }
+            match register_tool(&me, &tool, &options, &r) {
+                Ok(promise) => promise,
                 Err(e) => Promise::reject(&e),
             }
         });
