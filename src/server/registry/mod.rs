@@ -145,12 +145,22 @@ impl Tools {
         self.0.binary_search_by(|t| t.def.name.as_str().cmp(name))
     }
 
+    /// Tool `name`.
+    fn get(&self, name: &str) -> Option<&Rc<Tool>> {
+        self.find(name).ok().map(|i| &self.0[i])
+    }
+
     /// Adds `tool` in its place, replacing a tool of the same name.
     fn insert(&mut self, tool: Rc<Tool>) {
         match self.find(&tool.def.name) {
             Ok(i) => self.0[i] = tool,
             Err(i) => self.0.insert(i, tool),
         }
+    }
+
+    /// Removes tool `name`; what it was.
+    fn remove(&mut self, name: &str) -> Option<Rc<Tool>> {
+        self.find(name).ok().map(|i| self.0.remove(i))
     }
 }
 
@@ -240,7 +250,7 @@ impl Registry {
         mut def: ToolDef,
         compiler: &dyn SchemaCompiler,
     ) -> Result<(), RegistryError> {
-        if self.tools.find(&def.name).is_ok() {
+        if self.tools.get(&def.name).is_some() {
             return Err(RegistryError::Duplicate {
                 kind: "tool",
                 key: def.name,
@@ -281,14 +291,12 @@ impl Registry {
 
     /// Removes tool `name`; what it was.
     pub fn remove_tool(&mut self, name: &str) -> Option<Rc<Tool>> {
-        let i = self.tools.find(name).ok()?;
-        Some(self.tools.0.remove(i))
+        self.tools.remove(name)
     }
 
     /// Tool `name`.
     pub fn tool(&self, name: &str) -> Option<Rc<Tool>> {
-        let i = self.tools.find(name).ok()?;
-        Some(self.tools.0[i].clone())
+        self.tools.get(name).cloned()
     }
 
     /// Tools sorted by name.
