@@ -4,7 +4,7 @@
 //! use it.
 
 use js_sys::Function;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -17,11 +17,21 @@ use crate::js::DomError;
 /// registered, so `disconnect` can undo it.
 #[derive(Default)]
 pub struct Scope {
-    pub(crate) tools: RefCell<Vec<(String, u64)>>,
-    pub(crate) resources: RefCell<Vec<(String, u64)>>,
-    pub(crate) prompts: RefCell<Vec<(String, u64)>>,
-    pub(crate) skills: RefCell<Vec<(String, u64)>>,
+    pub(crate) tools: Registered,
+    pub(crate) resources: Registered,
+    pub(crate) prompts: Registered,
+    pub(crate) skills: Registered,
     pub(crate) closed: Cell<bool>,
+}
+
+/// What a scope registered of one kind, and the function that unregisters one of them.
+#[derive(Default)]
+pub struct Registered {
+    /// `(key, registration)` of each registration still in place.
+    pub(crate) entries: RefCell<Vec<(String, u64)>>,
+    /// The unregister function of this kind's registrations, made on first use: each
+    /// registration returns it bound to its key and id ([`scoped_unregister`]).
+    unregister: OnceCell<Function>,
 }
 
 pub(crate) fn check_open(scope: &Scope) -> Result<(), DomError> {
@@ -32,10 +42,6 @@ pub(crate) fn check_open(scope: &Scope) -> Result<(), DomError> {
     } else {
         Ok(())
     }
-}
-
-fn unregister_fn(f: impl Fn() + 'static) -> Function {
-    Closure::<dyn Fn()>::new(f).into_js_value().unchecked_into()
 }
 
 /// What every `register*` call checks first: the scope is open, the key a string and
@@ -60,11 +66,15 @@ pub(crate) fn begin_registration(
 }
 
 /// One of a scope's lists of what it registered.
-pub(crate) type ScopeList = fn(&Scope) -> &RefCell<Vec<(String, u64)>>;
+pub(crate) type ScopeList = fn(&Scope) -> &Registered;
 
 /// Records `(key, registration)` in the scope's `list` and returns the unregister
 /// function: it `undo`es the registration while the engine lives, and drops the record
-/// while the scope does.
+/// while the scope does. The function is the list's one unregister function bound to
+/// `key` and `registration` (made at the list's first registration, with its `undo`, which
+/// is the same for every registration of a list): a registration keeps nothing in wasm
+/// memory for it (a closure of its own held some 100 bytes there for as long as the page
+/// kept the function).
 pub(crate) fn scoped_unregister(
     inner: &Rc<EngineInner>,
     scope: &Rc<Scope>,
@@ -73,15 +83,27 @@ pub(crate) fn scoped_unregister(
     registration: u64,
     undo: fn(&EngineInner, &str, u64),
 ) -> Function {
-    list(scope).borrow_mut().push((key.clone(), registration));
-    let me = Rc::downgrade(inner);
-    let sc = Rc::downgrade(scope);
-    unregister_fn(move || {
-        if let Some(me) = me.upgrade() {
-            undo(&me, &key, registration);
-        }
-        if let Some(sc) = sc.upgrade() {
-            list(&sc).borrow_mut().retain(|(_, r)| *r != registration);
-        }
-    })
+    let registered = list(scope);
+    let unregister = registered.unregister.get_or_init(|| {
+        let me = Rc::downgrade(inner);
+        let sc = Rc::downgrade(scope);
+        Closure::<dyn Fn(String, f64)>::new(move |key: String, registration: f64| {
+            let registration = registration as u64;
+            if let Some(me) = me.upgrade() {
+                undo(&me, &key, registration);
+            }
+            if let Some(sc) = sc.upgrade() {
+                (list(&sc).entries.borrow_mut()).retain(|(_, r)| *r != registration);
+            }
+        })
+        .into_js_value()
+        .unchecked_into()
+    });
+    let bound = unregister.bind2(
+        &JsValue::UNDEFINED,
+        &JsValue::from_str(&key),
+        &JsValue::from_f64(registration as f64),
+    );
+    registered.entries.borrow_mut().push((key, registration));
+    bound.unchecked_into()
 }

@@ -313,16 +313,16 @@ pub fn register_prompt(
 
 /// Undoes everything `scope` registered.
 pub fn close_scope(inner: &EngineInner, scope: &Scope) {
-    for (name, reg) in scope.tools.take() {
+    for (name, reg) in scope.tools.entries.take() {
         unregister_if_current(inner, &name, reg);
     }
-    for (uri, reg) in scope.resources.take() {
+    for (uri, reg) in scope.resources.entries.take() {
         unregister_resource_if_current(inner, &uri, reg);
     }
-    for (name, reg) in scope.prompts.take() {
+    for (name, reg) in scope.prompts.entries.take() {
         unregister_prompt_if_current(inner, &name, reg);
     }
-    for (uri, reg) in scope.skills.take() {
+    for (uri, reg) in scope.skills.entries.take() {
         super::skill_api::unregister_skill_if_current(inner, &uri, reg);
     }
 }

@@ -234,6 +234,39 @@ test('disconnect() leaves a name another session re-registered after this one ga
     assert.deepEqual(r, { tools: ['B'], resource: ['b'], prompt: ['b'] });
   }));
 
+test('each unregister function removes its own registration only, once', () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const s = await navigator.modelContext.connect();
+      const names = async () => (await navigator.modelContext.getTools()).map((t) => t.name);
+      const offs = ['t1', 't2', 't3'].map((n) => s.registerTool(n, { description: n, handler: () => n }));
+      const uris = ['app://a', 'app://b'].map((uri) => s.registerResource(uri, { name: uri, handler: () => uri }));
+      const out = { registered: await names() };
+      offs[1]();
+      out.afterOne = await names();
+      offs[1]();
+      out.twice = await names();
+      s.registerTool('t2', { description: 'again', handler: () => 'again' });
+      offs[1](); // stale: the new registration of t2 stays
+      out.stale = (await navigator.modelContext.getTools()).map((t) => `${t.name}:${t.description}`);
+      uris[0]();
+      const mcp = await __mcp.connect();
+      out.resources = (await mcp.request('resources/list')).result.resources.map((x) => x.uri);
+      s.disconnect();
+      out.disconnected = await names();
+      offs[0](); // after disconnect: nothing left to remove, no error
+      return out;
+    });
+    assert.deepEqual(r, {
+      registered: ['t1', 't2', 't3'],
+      afterOne: ['t1', 't3'],
+      twice: ['t1', 't3'],
+      stale: ['t1:t1', 't2:again', 't3:t3'],
+      resources: ['app://b'],
+      disconnected: [],
+    });
+  }));
+
 test('the same methods directly on modelContext; its disconnect() stops the tab server', () =>
   run(async ({ page }) => {
     const r = await page.evaluate(async () => {
