@@ -224,15 +224,15 @@ impl EngineInner {
     /// The data the browser layer attached to tool `name`.
     pub fn tool_data(&self, name: &str) -> Option<(Rc<Tool>, Rc<JsToolData>)> {
         let tool = self.server().tool(name)?;
-        let data = attached(&tool)?;
+        let data = attached(&tool.def)?;
         Some((tool, data))
     }
 }
 
-/// The data the browser layer attached to `tool` (none for tools registered without it).
-pub fn attached(tool: &Tool) -> Option<Rc<JsToolData>> {
-    tool.def
-        .attachment
+/// The data the browser layer attached to the tool `def` defines (none for tools registered
+/// without it).
+pub fn attached(def: &ToolDef) -> Option<Rc<JsToolData>> {
+    def.attachment
         .clone()
         .and_then(|a| a.downcast::<JsToolData>().ok())
 }
@@ -473,8 +473,7 @@ pub fn register_lenient(inner: &EngineInner, mut def: ToolDef) -> Result<(), JsV
                 ));
                 // The browser layer keeps the text for `getTools()`.
                 let text = def.input_schema.take();
-                let data = (def.attachment.as_deref()).and_then(|a| a.downcast_ref::<JsToolData>());
-                if let (Some(data), Some(text)) = (data, text) {
+                if let (Some(data), Some(text)) = (attached(&def), text) {
                     let _ = data.input_schema_json.set(text.shared());
                 }
             }
@@ -550,7 +549,7 @@ pub fn registered_tool(inner: &EngineInner, tool: &Tool) -> JsValue {
 /// The tool's input schema as stored: the JSON text taken at registration (W3C step 5),
 /// else the engine's schema.
 pub fn stored_schema(tool: &Tool) -> Option<String> {
-    attached(tool)
+    attached(&tool.def)
         .and_then(|d| d.input_schema_json.get().map(|text| text.to_string()))
         .or_else(|| tool.def.input_schema.as_ref().map(|s| s.as_str().to_string()))
 }

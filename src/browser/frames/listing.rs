@@ -45,7 +45,7 @@ pub struct Listing {
 fn exposed(inner: &EngineInner, origin: &str) -> Vec<Rc<Tool>> {
     let mut tools = inner.server().tools();
     tools.retain(|t| {
-        attached(t)
+        attached(&t.def)
             .is_some_and(|d| d.door == Door::WebMcp && d.exposed_to.iter().any(|o| o == origin))
     });
     tools

@@ -234,12 +234,9 @@ fn unregister_recorded(inner: &std::rc::Weak<EngineInner>, record: &JsValue) {
 /// this very registration (a no-op when registration failed), with a deprecation warning:
 /// the engine's one function for it, bound to the registration's `record`.
 fn with_draft_unregister(inner: &Rc<EngineInner>, promise: Promise, record: &JsValue) -> Promise {
-    let unregister = RegistrationFns::of(inner).unregister(inner).clone();
-    js::define_hidden(
-        &promise,
-        "unregister",
-        &unregister.bind1(&JsValue::UNDEFINED, record),
-    );
+    let fns = RegistrationFns::of(inner);
+    let unregister = fns.unregister(inner).bind1(&JsValue::UNDEFINED, record);
+    js::define_hidden(&promise, "unregister", &unregister);
     promise
 }
 
