@@ -46,7 +46,9 @@ pub use registry::{
     ListKind, PromptArgument, PromptDef, RegistryError, ResourceDef, SchemaText, ToolDef,
 };
 pub use runtime::{LocalBoxFuture, Runtime};
-pub use session::{Incoming, Replaced, Sent, Session, SessionChain, SharedText};
+pub use session::{
+    Incoming, Repeats, Replaced, Sent, Session, SessionChain, SharedResult, SharedText,
+};
 pub use skills::{SkillContent, SkillDef, SkillFile, SKILLS_EXTENSION};
 pub use tasks::{TaskLimits, TaskStatus, TaskSupport, TASKS_EXTENSION};
 pub use validator::{CompiledSchema, SchemaCompiler, SchemaViolation};

@@ -2,6 +2,7 @@
 //! message passes on its way in (rate, size) after the transport's own envelope, source
 //! and origin checks.
 
+use js_sys::Reflect;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -17,7 +18,9 @@ use crate::js;
 use crate::js::Listener;
 use crate::protocol::error_codes::PARSE_ERROR;
 use crate::protocol::jsonrpc::{self, ErrorObject, RequestId};
-use crate::server::{Incoming, Replaced, Sent, Server, ServerError, SessionChain, SharedText};
+use crate::server::{
+    Incoming, Repeats, Replaced, Sent, Server, ServerError, SessionChain, SharedResult, SharedText,
+};
 
 /// Posts one outgoing JSON-RPC message (a JS object) to a peer.
 pub type Reply = Rc<dyn Fn(&JsValue)>;
@@ -65,7 +68,7 @@ impl Default for Rules {
 /// another text while the entry exists; the text itself, boxed, goes with the last answer)
 /// and a weak reference to the JS object.
 struct SharedParse {
-    text: std::rc::Weak<Box<str>>,
+    text: std::rc::Weak<SharedResult>,
     parsed: js_sys::WeakRef,
 }
 
@@ -86,7 +89,8 @@ fn shared_result(result: &SharedText) -> Result<JsValue, JsValue> {
     if let Some(obj) = hit {
         return Ok(obj.into());
     }
-    let parsed = js::parse(result)?;
+    let parsed = js::parse(result.text())?;
+    share_repeats(&parsed, result.repeats());
     SHARED.with(|c| {
         *c.borrow_mut() = Some(SharedParse {
             text: Rc::downgrade(result),
@@ -94,6 +98,32 @@ fn shared_result(result: &SharedText) -> Result<JsValue, JsValue> {
         })
     });
     Ok(parsed)
+}
+
+/// Makes each value that `parsed`'s list repeats one JS object, the earlier item's, which the
+/// later items' members then hold too ([`Repeats`]): a structured clone copies a shared object
+/// once, so an agent's listing of many tools of one schema carries that schema once.
+fn share_repeats(parsed: &JsValue, repeats: &Repeats) {
+    if repeats.is_empty() {
+        return;
+    }
+    let Ok(list) = js::field(parsed, repeats.list()) else {
+        return;
+    };
+    let Some(list) = list.dyn_ref::<js_sys::Array>() else {
+        return;
+    };
+    for (member, pairs) in repeats.members() {
+        let key = js::name(member);
+        for &(item, earlier) in pairs {
+            let Ok(value) = Reflect::get(&list.get(earlier), &key) else {
+                continue;
+            };
+            if !value.is_undefined() {
+                let _ = Reflect::set(&list.get(item), &key, &value);
+            }
+        }
+    }
 }
 
 /// A session's message as the JS object the wire posts.

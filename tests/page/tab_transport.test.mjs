@@ -468,6 +468,57 @@ test('tools/list: repeated answers are equal and carry each request\'s id; a reg
     assert.deepEqual(r.other.result, r.first.result);
   }, { html: PAGE }));
 
+// Tools a page registers with one schema hold it once in the page; the listing the tab wire
+// posts gives them one object too (src/server/session/sent.rs, Repeats), which the structured
+// clone copies once: an agent receives one schema object per distinct schema, not per tool.
+test('tools/list: tools of one schema (one object or equal ones) share one schema object in the posted answer; output schemas too; a change shows in the next list', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const mc = document.modelContext;
+      const s = { type: 'object', properties: { q: { type: 'string' } } };
+      const o = { type: 'object', properties: { r: { type: 'number' } } };
+      const tool = (name, more) => ({ name, description: name, execute: () => ({ r: 1 }), ...more });
+      const ac = new AbortController();
+      await mc.registerTool(tool('a', { inputSchema: s }), { signal: ac.signal });
+      await mc.registerTool(tool('b', { inputSchema: s }));
+      await mc.registerTool(tool('c', { inputSchema: JSON.parse(JSON.stringify(s)) }));
+      await mc.registerTool(tool('d', { inputSchema: { type: 'object', properties: { q: { type: 'number' } } } }));
+      await mc.registerTool(tool('e'));
+      await mc.registerTool(tool('f'));
+      await mc.registerTool(tool('g', { inputSchema: s, outputSchema: o }));
+      await mc.registerTool(tool('h', { outputSchema: o }));
+      send('mcp-default', { jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      await replyTo('mcp-default', 'i');
+      const list = async (id) => {
+        send('mcp-default', { jsonrpc: '2.0', id, method: 'tools/list' });
+        const tools = (await replyTo('mcp-default', id)).result.tools;
+        const by = Object.fromEntries(tools.map((t) => [t.name, t]));
+        // Which tools' member is the very object of which other tool's (in the message as posted).
+        const same = (member) => tools.filter((t) => t[member]).map((t) => tools.filter((u) => u[member] === t[member]).map((u) => u.name).join(''));
+        return { by, input: same('inputSchema'), output: same('outputSchema'), own: tools.map((t) => Object.keys(t).join()) };
+      };
+      const first = await list('l1');
+      ac.abort();
+      await settle();
+      const second = await list('l2');
+      return { first, second };
+    });
+    const { first, second } = r;
+    // a, b and g were given one object, c an equal one; e, f and h none (each shows the same
+    // empty object schema); d its own.
+    assert.deepEqual(first.input, ['abcg', 'abcg', 'abcg', 'd', 'efh', 'efh', 'abcg', 'efh']);
+    assert.deepEqual(first.by.a.inputSchema, { type: 'object', properties: { q: { type: 'string' } } });
+    assert.deepEqual(first.by.d.inputSchema, { type: 'object', properties: { q: { type: 'number' } } });
+    assert.deepEqual(first.by.e.inputSchema, { type: 'object', properties: {} });
+    assert.deepEqual(first.output, ['gh', 'gh']);
+    assert.deepEqual(first.by.h.outputSchema, { type: 'object', properties: { r: { type: 'number' } } });
+    // No member that a tool did not have was added by the sharing.
+    assert.deepEqual(first.own, ['name,description,inputSchema', 'name,description,inputSchema', 'name,description,inputSchema', 'name,description,inputSchema', 'name,description,inputSchema', 'name,description,inputSchema', 'name,description,inputSchema,outputSchema', 'name,description,inputSchema,outputSchema']);
+    assert.deepEqual(Object.keys(second.by), ['b', 'c', 'd', 'e', 'f', 'g', 'h']);
+    assert.deepEqual(second.input, ['bcg', 'bcg', 'd', 'efh', 'efh', 'bcg', 'efh']);
+  }, { html: PAGE }));
+
 // Every string the core hands to JS goes through the glue's getStringFromWasm0, which reads
 // short ASCII text itself and leaves the rest to TextDecoder (scripts/build.mjs, patchGlue): text
 // of every length around its 256-byte limit, and in other alphabets, arrives intact.

@@ -13,7 +13,7 @@ use super::registry::{
     ListKind, PromptDef, Registry, RegistryError, Resource, ResourceDef, Tool, ToolDef,
 };
 use super::runtime::Runtime;
-use super::session::SharedText;
+use super::session::{Repeats, SharedResult, SharedText};
 use super::skills::SkillRegistry;
 use super::tasks::TaskStore;
 use super::validator::SchemaCompiler;
@@ -265,7 +265,8 @@ impl Server {
         })
     }
 
-    /// The `tools/list` result listing every tool in one page, as JSON text (`{"tools":[…]}`),
+    /// The `tools/list` result listing every tool in one page, as JSON text (`{"tools":[…]}`)
+    /// with the schemas its tools repeat ([`Repeats`]),
     /// made once per version (shaped as [`Server::shaped_tools`] shapes) and kept until the
     /// tools change: a session answers a whole-list request with it as it is, instead of
     /// copying every shaped tool into a reply and serializing the copy. `None` when the list
@@ -302,7 +303,24 @@ impl Server {
                 json_text::write_value(&mut text, &super::shape::tool(tool, version));
             }
             text.push_str(CLOSE);
-            Rc::new(text.into_boxed_str())
+            // Tools of one schema text (the registry shares it: `SchemaText::identity`) show
+            // equal schemas; every tool without an input schema shows the same one.
+            let mut repeats = Repeats::new("tools");
+            repeats.note(
+                "inputSchema",
+                registry
+                    .tools()
+                    .map(|t| Some(t.def.input_schema.as_ref().map_or(0, |s| s.identity()))),
+            );
+            if version.has_structured_content() {
+                repeats.note(
+                    "outputSchema",
+                    registry
+                        .tools()
+                        .map(|t| t.def.output_schema.as_ref().map(|s| s.identity())),
+                );
+            }
+            Rc::new(SharedResult::with_repeats(text, repeats))
         }))
     }
 

@@ -156,6 +156,13 @@ impl SchemaText {
         self.0.clone()
     }
 
+    /// What identifies this text among the registry's: schemas of equal text registered
+    /// while one of them is registered share one text, so tools with the same identity have
+    /// equal schemas (never 0).
+    pub fn identity(&self) -> usize {
+        Rc::as_ptr(&self.0) as *const u8 as usize
+    }
+
     /// A text already checked to be JSON (one a [`SchemaText`] held), shared.
     pub(super) fn from_shared(text: Rc<str>) -> SchemaText {
         SchemaText(text)

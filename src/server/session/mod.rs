@@ -51,7 +51,7 @@ pub use era::{
 };
 use listen::Listen;
 use requests::Turn;
-pub use sent::{Sent, SharedText};
+pub use sent::{Repeats, Sent, SharedResult, SharedText};
 pub use snapshot::SNAPSHOT_FORMAT;
 use to_client::ClientAnswer;
 
