@@ -13,13 +13,24 @@
 import { importMapFor, importMapScript, MCP_PEERS } from './importmap.mjs';
 
 function installFloor() {
-  // Tools in a Map. Each tool keeps its own copy of its schema, as every real server does
-  // (MCP-B converts it, ours parses it). Keeping the page's one shared object instead would let
-  // postMessage's structured clone send it once for all 1,001 tools, a saving no server's list
-  // gets.
+  // Tools in a Map, each schema the page gave copied once (JSON text's round trip), as a real
+  // server keeps what it was given apart from the page's objects; tools given one schema object
+  // share the copy, as they share the object in the page, so a structured clone of the listing
+  // sends it once (a server that keeps a copy per tool would send it 1,001 times, and a listing
+  // of that costs the client several times as much). The listing is made once per change.
   const tools = new Map();
+  const copies = new WeakMap();
+  const copyOf = (schema) => {
+    if (schema === null || typeof schema !== 'object') return schema;
+    if (!copies.has(schema)) copies.set(schema, JSON.parse(JSON.stringify(schema)));
+    return copies.get(schema);
+  };
+  let listed = null;
   document.modelContext = {
-    registerTool: async (t) => void tools.set(t.name, { ...t, inputSchema: JSON.parse(JSON.stringify(t.inputSchema)) }),
+    registerTool: async (t) => {
+      tools.set(t.name, { ...t, inputSchema: copyOf(t.inputSchema) });
+      listed = null;
+    },
   };
   window.addEventListener('message', async (ev) => {
     const d = ev.data;
@@ -32,7 +43,8 @@ function installFloor() {
     if (p.method === 'initialize') {
       reply({ protocolVersion: p.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '0' } });
     } else if (p.method === 'tools/list') {
-      reply({ tools: [...tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) });
+      listed ??= { tools: [...tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) };
+      reply(listed);
     } else if (p.method === 'tools/call') {
       const text = String(await tools.get(p.params.name).execute(p.params.arguments ?? {}));
       reply({ content: [{ type: 'text', text }] });
