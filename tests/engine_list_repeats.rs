@@ -207,3 +207,60 @@ fn a_list_that_repeats_nothing_notes_nothing_and_its_text_is_the_answer() {
     assert_eq!(text["id"], json!("x"));
     assert_eq!(text["result"]["tools"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn a_stateless_whole_list_is_shared_text_carrying_what_every_2026_result_does() {
+    let h = Harness::new();
+    let s = json!({ "type": "object", "properties": { "a": { "type": "number" } } });
+    register(&h.server, tool("a").input_schema(s.clone()));
+    register(&h.server, tool("b").input_schema(s.clone()));
+    // Through the harness: each answer checked against the 2026-07-28 schema.
+    let list = h.stateless("tools/list", json!({}));
+    let prompts = h.stateless("prompts/list", json!({}));
+    let members: Vec<&String> = list["result"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        members,
+        ["tools", "resultType", "ttlMs", "cacheScope", "_meta"],
+        "{list}"
+    );
+    for key in ["resultType", "ttlMs", "cacheScope", "_meta"] {
+        assert_eq!(list["result"][key], prompts["result"][key], "{key}");
+    }
+    assert_eq!(
+        list["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        json!("test-server")
+    );
+    // A new identity shows in the next whole list.
+    h.server
+        .set_info(modelcontext_polyfill::server::ServerInfo::new(
+            "renamed", "2.0.0",
+        ));
+    let again = h.stateless("tools/list", json!({}));
+    assert_eq!(
+        again["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        json!("renamed")
+    );
+    assert_eq!(again["result"]["tools"], list["result"]["tools"]);
+    // As a sink gets it: the shared text, which notes the repeated schema.
+    let out = Rc::new(RefCell::new(Vec::new()));
+    let o = out.clone();
+    let session = h
+        .server
+        .connect_with(h.server.config().limits.clone(), move |m: Sent| {
+            o.borrow_mut().push(m)
+        });
+    let request = json!({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{
+        "_meta": Harness::stateless_meta(json!({}))}});
+    session.receive(&request.to_string());
+    h.run();
+    let sent = out.borrow_mut().pop().expect("an answer");
+    let Sent::Shared { result, .. } = &sent else {
+        panic!("a stateless whole list is shared text too")
+    };
+    assert_eq!(
+        named(result.repeats(), &["a".into(), "b".into()]),
+        vec![("inputSchema".to_string(), pairs(&[("b", "a")]))]
+    );
+    let text: Value = serde_json::from_str(&sent.into_text()).unwrap();
+    assert_eq!(text["result"], again["result"]);
+}

@@ -3,7 +3,7 @@
 //! The server's state is private to this module: the rest of the engine asks a [`Server`]
 //! through its methods (the registry's tools, the runtime, the tasks and skills it keeps).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::cell::{Cell, Ref, RefCell};
 use std::rc::{Rc, Weak};
 
@@ -155,6 +155,8 @@ impl Server {
     /// Changes who the server says it is; sessions initialized later see the new info.
     pub fn set_info(&self, info: ServerInfo) {
         *self.0.info.borrow_mut() = info;
+        // 2026-07-28's whole lists carry it (`_meta`).
+        self.0.tools_list_text.borrow_mut().clear();
     }
 
     /// The settings the server was made with.
@@ -284,9 +286,21 @@ impl Server {
             // largest tool's text): this runs once per change of the tools.
             let registry = self.0.registry.borrow();
             const OPEN: &str = r#"{"tools":["#;
-            const CLOSE: &str = "]}";
+            // The list's end, and what the version adds to results after it (2026-07-28:
+            // `resultType`, `ttlMs`, `cacheScope` and `_meta`, as a session adds them to
+            // every other result).
+            let added = json_text::to_string(&super::session::decorate(
+                self,
+                "tools/list",
+                Value::Object(Map::new()),
+                Some(version),
+            ));
+            let close = match added.strip_prefix('{') {
+                Some("}") | None => "]}".to_string(),
+                Some(members) => format!("],{members}"),
+            };
             let commas = registry.tools().len().saturating_sub(1);
-            let mut size = OPEN.len() + CLOSE.len() + commas;
+            let mut size = OPEN.len() + close.len() + commas;
             let mut scratch = String::new();
             for tool in registry.tools() {
                 scratch.clear();
@@ -302,7 +316,7 @@ impl Server {
                 }
                 json_text::write_value(&mut text, &super::shape::tool(tool, version));
             }
-            text.push_str(CLOSE);
+            text.push_str(&close);
             // Tools of one schema text (the registry shares it: `SchemaText::identity`) show
             // equal schemas; every tool without an input schema shows the same one.
             let mut repeats = Repeats::new("tools");

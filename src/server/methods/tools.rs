@@ -28,8 +28,8 @@ pub(super) fn tools_list(call: &Call, v: ProtocolVersion) -> Reply {
         Ok(after) => after,
         Err(e) => return now(Err(e)),
     };
-    // The first (or only) page of a version that adds nothing to results: the cached text.
-    if after.is_none() && !v.has_result_type() {
+    // The first (or only) page: the cached text.
+    if after.is_none() {
         if let Some(text) = server.tools_list_text(v) {
             return Reply::Text(text);
         }
