@@ -3,7 +3,7 @@
 //! ([`Repeats`]), so that a browser wire can post each such schema as one object.
 mod support;
 
-use modelcontext_polyfill::server::{Repeats, Sent, Server, SharedText, ToolDef};
+use modelcontext_polyfill::server::{Repeats, Sent, Server, Session, SharedText, ToolDef};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,14 +18,8 @@ fn tool(name: &str) -> ToolDef {
     })
 }
 
-/// A session of `server` at `version` whose answers are kept as the sink got them.
-fn session(
-    h: &Harness,
-    version: &str,
-) -> (
-    modelcontext_polyfill::server::Session,
-    Rc<RefCell<Vec<Sent>>>,
-) {
+/// A session of `h`'s server whose answers are kept as the sink got them.
+fn sink(h: &Harness) -> (Session, Rc<RefCell<Vec<Sent>>>) {
     let out = Rc::new(RefCell::new(Vec::new()));
     let o = out.clone();
     let s = h
@@ -33,6 +27,12 @@ fn session(
         .connect_with(h.server.config().limits.clone(), move |m: Sent| {
             o.borrow_mut().push(m)
         });
+    (s, out)
+}
+
+/// [`sink`], initialized at `version`.
+fn session(h: &Harness, version: &str) -> (Session, Rc<RefCell<Vec<Sent>>>) {
+    let (s, out) = sink(h);
     let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
         "protocolVersion":version,"capabilities":{},"clientInfo":{"name":"t","version":"1"}}});
     s.receive(&init.to_string());
@@ -43,11 +43,7 @@ fn session(
 
 /// The shared result of one whole `tools/list`: its parsed text, what it repeats (as names:
 /// member → (tool, earlier tool) pairs, sorted) and itself.
-fn list(
-    h: &Harness,
-    s: &modelcontext_polyfill::server::Session,
-    out: &RefCell<Vec<Sent>>,
-) -> (Value, Named, SharedText) {
+fn list(h: &Harness, s: &Session, out: &RefCell<Vec<Sent>>) -> (Value, Named, SharedText) {
     s.receive(r#"{"jsonrpc":"2.0","id":9,"method":"tools/list"}"#);
     h.run();
     // (A change of the tools also sent `notifications/tools/list_changed`.)
@@ -242,13 +238,7 @@ fn a_stateless_whole_list_is_shared_text_carrying_what_every_2026_result_does() 
     );
     assert_eq!(again["result"]["tools"], list["result"]["tools"]);
     // As a sink gets it: the shared text, which notes the repeated schema.
-    let out = Rc::new(RefCell::new(Vec::new()));
-    let o = out.clone();
-    let session = h
-        .server
-        .connect_with(h.server.config().limits.clone(), move |m: Sent| {
-            o.borrow_mut().push(m)
-        });
+    let (session, out) = sink(&h);
     let request = json!({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{
         "_meta": Harness::stateless_meta(json!({}))}});
     session.receive(&request.to_string());
