@@ -515,14 +515,16 @@ async function traceCompiles(server, distUrl) {
       // polyfill (its question unanswered, its wait ends). This document's frame wire holds the
       // messages that carry tools meanwhile, as a core cut in two does while its deferred module
       // is on its way (src/browser/frames/wire.rs): what handles them runs in the next phase,
-      // once delivered; one held when the module could not be had is dropped.
-      await step("frames running the polyfill, of this origin and another: their start (their policy asked of this document and answered) and registrations, the frame wire's messages that carry tools held (dropped when the deferred module could not be had)", true, async ([dist, otherFrame, plain]) => {
+      // once delivered; when the module could not be had, a notice held is dropped and a
+      // listing answered with no tools.
+      await step("frames running the polyfill, of this origin and another: their start (their policy asked of this document and answered) and registrations, the frame wire's messages that carry tools held (a listing answered with none when the deferred module could not be had)", true, async ([dist, otherFrame, plain]) => {
         const glue = (window.glue = await import(`${dist}/modelcontext_glue.js`));
         // (A notice from a frame that does not run the polyfill: the page's own script in it.)
         const blank = document.createElement('iframe');
         document.body.append(blank);
         glue.holdForDeferred();
         blank.contentWindow.eval("parent.postMessage({ modelcontextPolyfillFrames: 'changed' }, '*')");
+        blank.contentWindow.eval("parent.postMessage({ modelcontextPolyfillFrames: 'list', id: 1 }, '*')");
         await new Promise((r) => setTimeout(r, 50));
         glue.deferredFailed('the deferred module could not be had: "HTTP 404" — a trace');
         glue.holdForDeferred();

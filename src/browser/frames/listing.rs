@@ -87,6 +87,14 @@ pub fn answer(inner: &Rc<EngineInner>, source: &JsValue, origin: &str, id: f64) 
     });
 }
 
+/// `list` answered with no tools: this document's deferred module, which lists them, could
+/// not be had (`super::wire`).
+pub fn answer_none(source: &JsValue, origin: &str, id: f64) {
+    let m = message("list-reply", id);
+    js::set(&m, "tools", &Array::new());
+    let _ = post(source, origin, &m);
+}
+
 /// A tool dictionary from another origin's `list-reply`, as a `RegisteredTool` of `window`
 /// and `origin` (members in lexicographic order); `None` when it is malformed.
 fn remote_tool(d: &JsValue, window: &JsValue, origin: &str) -> Option<JsValue> {

@@ -42,8 +42,9 @@
 //! code of the core's deferred module (`make split-list` keeps a frame's start, not its tools'
 //! messages: a page without frames running the polyfill never needs them), so while that module
 //! is on its way such a message waits for it in the gate of the agents' messages ([`held`], in
-//! the order it came with theirs); when it could not be had the message is dropped, and its
-//! asker's wait ends by its timer. (A document has no listing or call of its own open before
+//! the order it came with theirs); when it could not be had a listing is answered with no
+//! tools (the document cannot list them), and anything else is dropped: no call can follow
+//! a listing it never answered. (A document has no listing or call of its own open before
 //! its deferred module has arrived, so a held message from a window that has gone, or whose
 //! next document has asked its policy since, finds nothing to answer but a listing, whose
 //! answer that window drops: its id is not one it asked.)
@@ -183,8 +184,17 @@ fn on_message(inner: &Rc<EngineInner>, ev: &JsValue) {
         ("policy-reply", Some(id)) => take_policy_reply(inner, &source, &origin, id, &data),
         ("hello", None) => on_hello(inner, &source),
         ("gone", None) => on_gone(inner, &source),
-        ("changed", None)
-        | ("list" | "list-reply" | "call" | "cancel" | "call-reply", Some(_)) => {
+        // (A listing this document cannot make, its deferred module not to be had, is
+        // answered with no tools at once, rather than left to the asker's timer.)
+        ("list", Some(id)) => {
+            let me = inner.clone();
+            let (to, at) = (source.clone(), origin.clone());
+            held::hold(
+                move || listing::answer(&me, &source, &origin, id),
+                move |_| listing::answer_none(&to, &at, id),
+            );
+        }
+        ("changed", None) | ("list-reply" | "call" | "cancel" | "call-reply", Some(_)) => {
             let me = inner.clone();
             held::after_deferred(move || on_tools_message(&me, &kind, id, &source, &origin, &data));
         }
@@ -203,7 +213,6 @@ fn on_tools_message(
 ) {
     match (kind, id) {
         ("changed", _) => on_changed(inner),
-        ("list", Some(id)) => listing::answer(inner, source, origin, id),
         ("list-reply", Some(id)) => listing::take_reply(inner, source, origin, id as u64, data),
         ("call", Some(id)) => calls::answer(inner, source, origin, id, data),
         ("cancel", Some(id)) => calls::cancel(inner, source, origin, id),
