@@ -42,8 +42,8 @@ pub(crate) struct Call {
 /// How a method answers.
 pub(crate) enum Reply {
     Now(Result<Value, ServerError>),
-    /// A result already serialized (JSON text of the `result` member), answered as it is:
-    /// the whole-list `tools/list` of a version that adds nothing to results (see
+    /// A result already serialized (JSON text of the `result` member, with what its list
+    /// repeats), answered as it is: a whole-list `tools/list` (see
     /// [`crate::server::Server::tools_list_text`]).
     Text(SharedText),
     Later(LocalBoxFuture<'static, Result<Value, ServerError>>),
