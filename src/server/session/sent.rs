@@ -116,7 +116,7 @@ pub enum Sent {
     /// handler (a tool's result) is sent so.
     Message(Value),
     /// A success answer whose result is JSON text shared by every answer until what it shows
-    /// changes (a whole `tools/list`, see [`crate::server::call::Reply::Text`]): the same `Rc`
+    /// changes (a whole `tools/list`, see [`SharedResult`]): the same `Rc`
     /// each time, so a sink that converts results (a browser transport parsing them into JS
     /// objects) can convert one once and reuse it while it is current.
     Shared {
