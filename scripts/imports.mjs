@@ -157,6 +157,8 @@ for (const f of files) {
     for (const p of expandUse(m[1])) targets.add(resolve(from, p));
   }
   for (const m of code.matchAll(/\b(?:crate|super)(?:::(?:super|[A-Za-z_]\w*))+/g)) {
+    // (The prefix of a `use` tree's braces: the loop above resolved each of its paths.)
+    if (code.startsWith('::{', m.index + m[0].length)) continue;
     targets.add(resolve(from, m[0]));
   }
   targets.delete(null);

@@ -6,8 +6,12 @@
 
 use serde_json::{json, Map, Value};
 
+use super::engine::config::{ServerConfig, ServerInfo};
 use super::registry::{admits_object, PromptDef, Resource, Tool};
 use crate::protocol::ProtocolVersion;
+
+/// `_meta` key: the server's `Implementation`, on results.
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
 fn put(m: &mut Map<String, Value>, key: &str, v: Option<Value>) {
     if let Some(v) = v {
@@ -275,4 +279,51 @@ pub fn prompt_result(mut result: Map<String, Value>, version: ProtocolVersion) -
         }
     }
     Value::Object(result)
+}
+
+/// 2026-07-28: `resultType`, `ttlMs`/`cacheScope` on cacheable results, and the server's
+/// identity in `_meta` (`info`, asked only then), added to the `result` of `method` in `version`
+/// (each member after the result's own). What it adds depends on the server's settings and
+/// identity only: sessions add it to each result, and the whole-list `tools/list` text once
+/// (`Server::tools_list_text`).
+pub fn decorate(
+    method: &str,
+    mut result: Value,
+    version: Option<ProtocolVersion>,
+    config: &ServerConfig,
+    info: &dyn Fn() -> ServerInfo,
+) -> Value {
+    let stateless = version.is_some_and(|v| v.has_result_type()) || method == "server/discover";
+    let Some(obj) = result.as_object_mut().filter(|_| stateless) else {
+        return result;
+    };
+    let version = version.unwrap_or(ProtocolVersion::V2026_07_28);
+    obj.entry("resultType").or_insert_with(|| json!("complete"));
+    let cacheable = matches!(
+        method,
+        "server/discover"
+            | "tools/list"
+            | "resources/list"
+            | "resources/templates/list"
+            | "prompts/list"
+            | "resources/read"
+            | "skills/list"
+            | "skills/get"
+            | "resources/directory/read"
+    );
+    // An input-required result (server::input_required) is not an answer to cache.
+    let complete = obj.get("resultType").and_then(Value::as_str) == Some("complete");
+    if cacheable && complete {
+        obj.entry("ttlMs").or_insert_with(|| json!(config.ttl_ms));
+        obj.entry("cacheScope")
+            .or_insert_with(|| json!(config.cache_scope));
+    }
+    let meta = obj
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(m) = meta.as_object_mut() {
+        m.entry(META_SERVER_INFO)
+            .or_insert_with(|| info().implementation(version));
+    }
+    result
 }

@@ -21,7 +21,7 @@ use crate::protocol::json_text;
 use crate::protocol::ProtocolVersion;
 
 mod calls;
-mod config;
+pub(crate) mod config;
 
 pub use calls::CallError;
 pub use config::{ServerConfig, ServerInfo};
@@ -289,11 +289,12 @@ impl Server {
             // The list's end, and what the version adds to results after it (2026-07-28:
             // `resultType`, `ttlMs`, `cacheScope` and `_meta`, as a session adds them to
             // every other result).
-            let added = json_text::to_string(&super::session::decorate(
-                self,
+            let added = json_text::to_string(&super::shape::decorate(
                 "tools/list",
                 Value::Object(Map::new()),
                 Some(version),
+                &self.0.config,
+                &|| self.info(),
             ));
             let close = match added.strip_prefix('{') {
                 Some("}") | None => "]}".to_string(),

@@ -2,16 +2,16 @@
 //! handler sees, and the 2026-07-28 decoration of results.
 
 use crate::protocol::json_text;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use super::SessionInner;
 use crate::peer::CancellationToken;
 use crate::protocol::{Era, ProtocolVersion, RequestId};
 use crate::server::context::RequestContext;
-use crate::server::engine::Server;
 use crate::server::error::ServerError;
 use crate::server::logging::LogLevel;
+use crate::server::shape;
 
 /// `_meta` key of the stateless era: the protocol version a request speaks.
 pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -20,7 +20,7 @@ pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabi
 /// `_meta` key: the log level a request's notifications use.
 pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 /// `_meta` key: the server's `Implementation`, on results.
-pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub use crate::server::shape::META_SERVER_INFO;
 /// `_meta` key: the `subscriptions/listen` stream a notification belongs to.
 pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
@@ -134,61 +134,15 @@ impl SessionInner {
     }
 
     /// 2026-07-28: `resultType`, `ttlMs`/`cacheScope` on cacheable results, and the server's
-    /// identity in `_meta` ([`decorate`]).
+    /// identity in `_meta` ([`shape::decorate`]).
     pub(super) fn decorate(
         &self,
         method: &str,
         result: Value,
         version: Option<ProtocolVersion>,
     ) -> Value {
-        decorate(&self.server, method, result, version)
+        shape::decorate(method, result, version, self.server.config(), &|| {
+            self.server.info()
+        })
     }
-}
-
-/// 2026-07-28: `resultType`, `ttlMs`/`cacheScope` on cacheable results, and the server's
-/// identity in `_meta`, added to `server`'s `result` of `method` in `version` (each member
-/// after the result's own). What it adds depends on the server's settings and identity only:
-/// the whole-list `tools/list` text adds it once ([`Server::tools_list_text`]).
-///
-/// [`Server::tools_list_text`]: Server
-pub(crate) fn decorate(
-    server: &Server,
-    method: &str,
-    mut result: Value,
-    version: Option<ProtocolVersion>,
-) -> Value {
-    let stateless = version.is_some_and(|v| v.has_result_type()) || method == "server/discover";
-    let Some(obj) = result.as_object_mut().filter(|_| stateless) else {
-        return result;
-    };
-    let version = version.unwrap_or(ProtocolVersion::V2026_07_28);
-    obj.entry("resultType").or_insert_with(|| json!("complete"));
-    let cacheable = matches!(
-        method,
-        "server/discover"
-            | "tools/list"
-            | "resources/list"
-            | "resources/templates/list"
-            | "prompts/list"
-            | "resources/read"
-            | "skills/list"
-            | "skills/get"
-            | "resources/directory/read"
-    );
-    // An input-required result (server::input_required) is not an answer to cache.
-    let complete = obj.get("resultType").and_then(Value::as_str) == Some("complete");
-    if cacheable && complete {
-        let config = server.config();
-        obj.entry("ttlMs").or_insert_with(|| json!(config.ttl_ms));
-        obj.entry("cacheScope")
-            .or_insert_with(|| json!(config.cache_scope));
-    }
-    let meta = obj
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if let Some(m) = meta.as_object_mut() {
-        m.entry(META_SERVER_INFO)
-            .or_insert_with(|| server.info().implementation(version));
-    }
-    result
 }

@@ -44,7 +44,6 @@ mod snapshot;
 mod to_client;
 
 pub use chain::{Incoming, Replaced, SessionChain};
-pub(crate) use era::decorate;
 use era::Mode;
 pub use era::{
     META_CLIENT_CAPABILITIES, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO,
