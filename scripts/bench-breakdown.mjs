@@ -440,6 +440,27 @@ async function traceCompiles(server, distUrl) {
         const { TabServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
         const made = new TabServerTransport({ channelId: 'elsewhere', allowedOrigins: [location.origin] });
         if (made.type !== 'tab' || !made.options || made.isConnected) throw new Error('a tab transport made wrongly');
+        // The other classes, made while the deferred module is on its way (the gate closed as
+        // a core cut in two has it then: see below), keep their options to read them later
+        // (src/transport/mod.rs, Handle::made): what a page runs then, and closes.
+        const glue = await import(`${dist}/modelcontext_glue.js`);
+        glue.holdForDeferred();
+        const T = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+        const port = { postMessage() {}, onMessage: { addListener() {}, removeListener() {} } };
+        const others = [
+          new T.PostMessageServerTransport(new MessageChannel().port1, { messageType: 'breakdown' }),
+          new T.PostMessageServerTransport({ target: window, origin: location.origin }),
+          new T.BroadcastChannelServerTransport({ channelName: 'breakdown' }),
+          new T.IframeChildServerTransport({ parentOrigin: location.origin }),
+          new T.IframeParentServerTransport({ iframe: document.querySelector('iframe'), targetOrigin: location.origin }),
+          new T.EventServerTransport(),
+          new T.ExtensionServerTransport(port, {}),
+        ];
+        for (const t of others) {
+          if (!t.type || t.isConnected) throw new Error(`a ${t.type} transport made wrongly`);
+          t.close();
+        }
+        while (glue.deliverHeld());
         const aborted = new AbortController();
         await mc.registerTool({ name: 'scoped', description: 'Scoped', execute: echo }, { signal: aborted.signal });
         aborted.abort();
@@ -475,7 +496,6 @@ async function traceCompiles(server, distUrl) {
         // (src/transport/held.rs; this core is whole, so its loader leaves it open): an agent's
         // requests held, refused once the module could not be had (discovery still served), and
         // held again, then delivered as when it has arrived.
-        const glue = await import(`${dist}/modelcontext_glue.js`);
         const pause = () => new Promise((r) => setTimeout(r, 50));
         const refused = (p) => p.then(() => false, () => true);
         glue.holdForDeferred();

@@ -10,8 +10,11 @@
 //! Each class takes the options of its `type` (without `type`); a few also take the peer
 //! first, as the seed's classes do: `new PostMessageServerTransport(target, options)`,
 //! `new EventServerTransport(emitter, options)`, `new ExtensionServerTransport(port,
-//! options)`. Options are checked in the constructor (a `TypeError` naming the option). A
-//! transport serves one `connect()`. Every instance has `type`, `options` (the effective
+//! options)`. Options are checked in the constructor (a `TypeError` naming the option), but
+//! for a class other than the tab's made while the core's deferred module is on its way: then
+//! they are checked when first needed (`options`, `connect()`, which waits for the module), so
+//! that the constructor does not read the module synchronously, and a bad option rejects
+//! `connect()` instead ([`Handle::made`]). A transport serves one `connect()`. Every instance has `type`, `options` (the effective
 //! options, frozen), `isConnected` and `close()`. `connect()` called with an options object
 //! makes one of these too: it is `session.transport`.
 
@@ -39,7 +42,7 @@ macro_rules! transport_class {
 
             /// The effective options, defaults filled in (frozen).
             #[wasm_bindgen(getter)]
-            pub fn options(&self) -> JsValue {
+            pub fn options(&self) -> Result<JsValue, JsValue> {
                 self.h.options()
             }
 
@@ -95,10 +98,16 @@ fn positional(
     Ok(o)
 }
 
-/// A handle of `kind` (a name of [`super::kinds::KINDS`]) for its class's constructor.
+/// A handle of `kind` (a name of [`super::kinds::KINDS`]) for its class's constructor: see
+/// [`Handle::made`] for when its options are read (the tab's at once).
 fn handle(kind: &str, opts: &JsValue) -> Result<Rc<Handle>, JsValue> {
     let class = super::kinds::find(kind).map_or(kind, |k| k.class);
-    Handle::new(kind, opts, &format!("new {class}(options): options"))
+    Handle::made(
+        kind,
+        opts,
+        &format!("new {class}(options): options"),
+        kind == "tab",
+    )
 }
 
 #[wasm_bindgen]
@@ -140,13 +149,13 @@ impl BroadcastChannelServerTransport {
 
     /// The id this server's messages carry (given or generated).
     #[wasm_bindgen(getter, js_name = "instanceId")]
-    pub fn instance_id(&self) -> JsValue {
-        js::get(&self.h.options(), "instanceId").unwrap_or(JsValue::UNDEFINED)
+    pub fn instance_id(&self) -> Result<JsValue, JsValue> {
+        js::get(&self.h.options()?, "instanceId")
     }
 
     #[wasm_bindgen(getter, js_name = "channelName")]
-    pub fn channel_name(&self) -> JsValue {
-        js::get(&self.h.options(), "channelName").unwrap_or(JsValue::UNDEFINED)
+    pub fn channel_name(&self) -> Result<JsValue, JsValue> {
+        js::get(&self.h.options()?, "channelName")
     }
 }
 
@@ -190,8 +199,8 @@ impl EventServerTransport {
 
     /// The emitter it listens on (the built-in one when none was given).
     #[wasm_bindgen(getter)]
-    pub fn emitter(&self) -> JsValue {
-        js::get(&self.h.options(), "emitter").unwrap_or(JsValue::UNDEFINED)
+    pub fn emitter(&self) -> Result<JsValue, JsValue> {
+        js::get(&self.h.options()?, "emitter")
     }
 }
 

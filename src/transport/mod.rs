@@ -93,12 +93,27 @@ pub(crate) fn opt_string(
 /// One transport: its options until started, then its running state. Shared by the
 /// transport object the page holds and the session that serves on it.
 pub struct Handle {
-    kind: &'static str,
+    kind: &'static kinds::Kind,
+    options: RefCell<Options>,
     config: RefCell<Option<Box<dyn ServerTransport>>>,
+    running: RefCell<Option<Box<dyn Running>>>,
+}
+
+/// A handle's options, read or not yet.
+enum Options {
+    /// Given to a class's constructor before the core's deferred module (where each kind's
+    /// options are read, but the tab's) had arrived: a shallow copy, read when first needed
+    /// (see [`Handle::made`]). `closed`: `close()` came first, so nothing will be served.
+    Unread {
+        given: JsValue,
+        ctx: String,
+        closed: bool,
+    },
     /// The effective options, frozen: what `transport.options` returns (and how a transport
     /// object is recognized when handed to `connect()`).
-    options: JsValue,
-    running: RefCell<Option<Box<dyn Running>>>,
+    Read(JsValue),
+    /// What reading them threw, thrown again by each use.
+    Refused(JsValue),
 }
 
 thread_local! {
@@ -108,66 +123,131 @@ thread_local! {
 impl Handle {
     /// Parses `opts` for `kind` into a handle not yet started.
     pub fn new(kind: &str, opts: &JsValue, ctx: &str) -> Result<Rc<Handle>, JsValue> {
+        let kind = Self::kind_of(kind, opts, ctx)?;
+        let (config, options) = Self::read(kind, opts, ctx)?;
+        Ok(Self::keep(Handle {
+            kind,
+            options: RefCell::new(Options::Read(options)),
+            config: RefCell::new(Some(config)),
+            running: RefCell::new(None),
+        }))
+    }
+
+    /// A handle for a class's constructor (`new IframeChildServerTransport(options)`). Its
+    /// options are read now, as [`Handle::new`] does, once the core's deferred module has
+    /// arrived, and always for the kinds whose reading is in the first module (`eager`: the
+    /// tab's, which a page's start reads). Before, a shallow copy of them is kept and read when
+    /// first needed (`transport.options`, `connect()`, which waits for the module): reading
+    /// them now would read the module synchronously, blocking the page while it downloads. A
+    /// bad option then rejects `connect()` (and throws from `transport.options`) instead of
+    /// throwing from the constructor.
+    pub fn made(kind: &str, opts: &JsValue, ctx: &str, eager: bool) -> Result<Rc<Handle>, JsValue> {
+        if eager || held::arrived() {
+            return Handle::new(kind, opts, ctx);
+        }
+        let kind = Self::kind_of(kind, opts, ctx)?;
+        let given = js_sys::Object::assign(&js::object(), opts.unchecked_ref::<js_sys::Object>());
+        Ok(Self::keep(Handle {
+            kind,
+            options: RefCell::new(Options::Unread {
+                given: given.into(),
+                ctx: ctx.to_string(),
+                closed: false,
+            }),
+            config: RefCell::new(None),
+            running: RefCell::new(None),
+        }))
+    }
+
+    /// The kind named `kind`, for options `opts` (which must be an object).
+    fn kind_of(kind: &str, opts: &JsValue, ctx: &str) -> Result<&'static kinds::Kind, JsValue> {
         if !opts.is_object() {
             return Err(js::type_error(&format!("{ctx} must be an object")));
         }
-        let Some(kind) = kinds::find(kind) else {
-            return Err(js::type_error(&format!(
+        kinds::find(kind).ok_or_else(|| {
+            js::type_error(&format!(
                 "{ctx}.type: unknown transport type {kind:?} (expected one of {})",
                 kinds::names_list()
-            )));
-        };
+            ))
+        })
+    }
+
+    /// Reads `opts` for `kind`: its parsed options and the effective ones, frozen.
+    fn read(
+        kind: &kinds::Kind,
+        opts: &JsValue,
+        ctx: &str,
+    ) -> Result<(Box<dyn ServerTransport>, JsValue), JsValue> {
         let config = (kind.parse)(opts, ctx)?;
         let options: JsValue =
             js_sys::Object::assign(&js::object(), opts.unchecked_ref::<js_sys::Object>()).into();
         js::set(&options, "type", &JsValue::from_str(kind.name));
         config.normalize(&options);
-        let options: JsValue =
-            js_sys::Object::freeze(options.unchecked_ref::<js_sys::Object>()).into();
-        let h = Rc::new(Handle {
-            kind: kind.name,
-            config: RefCell::new(Some(config)),
-            options,
-            running: RefCell::new(None),
-        });
+        let options = js_sys::Object::freeze(options.unchecked_ref::<js_sys::Object>()).into();
+        Ok((config, options))
+    }
+
+    /// `h`, recorded for [`Handle::lookup`].
+    fn keep(h: Handle) -> Rc<Handle> {
+        let h = Rc::new(h);
         HANDLES.with(|l| {
             let mut l = l.borrow_mut();
             l.retain(|w| w.strong_count() > 0);
             l.push(Rc::downgrade(&h));
         });
-        Ok(h)
+        h
     }
 
     /// The handle whose `options` object is `transport.options`, if `transport` is a
-    /// transport object.
-    fn lookup(transport: &JsValue) -> Option<Rc<Handle>> {
-        let options = js::get(transport, "options").ok()?;
+    /// transport object (reading a handle's options if they were not yet: what that throws).
+    fn lookup(transport: &JsValue) -> Result<Option<Rc<Handle>>, JsValue> {
+        let options = js::get(transport, "options")?;
         if !options.is_object() {
-            return None;
+            return Ok(None);
         }
-        HANDLES.with(|l| {
+        Ok(HANDLES.with(|l| {
             l.borrow()
                 .iter()
                 .filter_map(Weak::upgrade)
-                .find(|h| h.options == options)
-        })
+                .find(|h| matches!(&*h.options.borrow(), Options::Read(o) if *o == options))
+        }))
     }
 
     pub fn kind(&self) -> &'static str {
-        self.kind
+        self.kind.name
     }
 
-    pub fn options(&self) -> JsValue {
-        self.options.clone()
+    /// The effective options (`transport.options`), read now if they were not yet.
+    pub fn options(&self) -> Result<JsValue, JsValue> {
+        let unread = match &*self.options.borrow() {
+            Options::Read(o) => return Ok(o.clone()),
+            Options::Refused(e) => return Err(e.clone()),
+            Options::Unread { given, ctx, closed } => (given.clone(), ctx.clone(), *closed),
+        };
+        let (given, ctx, closed) = unread;
+        match Self::read(self.kind, &given, &ctx) {
+            Ok((config, options)) => {
+                if !closed {
+                    *self.config.borrow_mut() = Some(config);
+                }
+                *self.options.borrow_mut() = Options::Read(options.clone());
+                Ok(options)
+            }
+            Err(e) => {
+                *self.options.borrow_mut() = Options::Refused(e.clone());
+                Err(e)
+            }
+        }
     }
 
     /// Starts serving `server`. A transport serves once: a second start is an
     /// `InvalidStateError`.
     pub fn start(&self, server: &Server) -> Result<Option<Promise>, JsValue> {
+        self.options()?;
         let config = self.config.borrow_mut().take().ok_or_else(|| {
             DomError::InvalidState(format!(
                 "This {} transport has already been connected; create a new one",
-                self.kind
+                self.kind.name
             ))
             .into_js()
         })?;
@@ -182,6 +262,9 @@ impl Handle {
 
     /// Stops serving (idempotent). A transport never started can no longer be.
     pub fn close(&self) {
+        if let Options::Unread { closed, .. } = &mut *self.options.borrow_mut() {
+            *closed = true;
+        }
         self.config.borrow_mut().take();
         let running = self.running.borrow_mut().take();
         if let Some(r) = running {
@@ -229,7 +312,7 @@ pub fn open(server: &Server, options: &JsValue) -> Result<Connection, JsValue> {
             "{CTX} must be an object ({{ type, … }}) or a transport object"
         )));
     }
-    let (handle, transport) = match Handle::lookup(options) {
+    let (handle, transport) = match Handle::lookup(options)? {
         Some(h) => (h, options.clone()),
         None => {
             let kind = js::get(options, "type")?;

@@ -515,20 +515,88 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
-  test(`${build} build: a function of the deferred module needed before it has arrived (a server transport class other than the tab's made at once) reads it synchronously; the tools go on being served`, () =>
+  test(`${build} build: server transport classes other than the tab's made while the deferred module is on its way read nothing synchronously: their options are read when needed, so connect() waits for the module and then serves on them, and a bad option rejects connect() with the TypeError its constructor throws once the module is there; reading transport.options meanwhile is what reads it synchronously`, () =>
     withPage(async ({ page, context, goto }) => {
-      // The fetch after the start is held until the test ends; a second request is answered.
+      // The fetch after the start is held until released; a second request is answered.
       const { asked, release } = await holdDeferred(context, { firstOnly: true });
       try {
         await goto(await inlinePage(tag));
         await page.evaluate(STARTED);
         const made = await page.evaluate(async () => {
           await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
+          const T = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+          const channel = new MessageChannel();
+          window.port = channel.port2;
+          const options = { messageType: 'own' };
+          const good = new T.PostMessageServerTransport(channel.port1, options);
+          // (A change to the options object after the constructor does not reach the transport.)
+          options.messageType = 'changed';
+          const bad = new T.BroadcastChannelServerTransport({ channelName: '' });
+          const closed = new T.EventServerTransport();
+          closed.close();
+          // (Listed before the connects below, after which the page's synchronous reads wait
+          // behind them: polyfill/src/model_context.js.)
+          const listed = navigator.modelContextTesting.listTools().map((t) => t.name);
+          const settled = (p) => p.then((s) => ({ session: s }), (e) => ({ error: `${e.name}: ${e.message}` }));
+          window.outcomes = Promise.all([
+            settled(navigator.modelContext.connect({ transport: good })).then(({ session, error }) => {
+              if (error) return error;
+              session.registerTool('fromSession', { description: 'S', handler: () => 'served' });
+              return session.transport === good && good.isConnected && good.options.messageType;
+            }),
+            settled(navigator.modelContext.connect({ transport: bad })).then(({ error }) => error),
+            settled(navigator.modelContext.connect({ transport: closed })).then(({ error }) => error),
+          ]);
+          return { listed, made: [good, bad, closed].map((t) => [t.type, t.isConnected, t instanceof T[t.constructor.name]]) };
+        });
+        assert.deepEqual(made.made, [['postMessage', false, true], ['broadcastChannel', false, true], ['event', false, true]]);
+        assert.deepEqual(made.listed, ['first']);
+        assert.deepEqual(asked, ['fetch'], 'nothing read synchronously');
+        release();
+        const [good, bad, closed] = await page.evaluate(() => window.outcomes);
+        assert.equal(good, 'own');
+        assert.equal(bad, 'TypeError: new BroadcastChannelServerTransport(options): options.channelName is required (a non-empty string)');
+        assert.match(closed, /^InvalidStateError: This event transport has already been connected/);
+        assert.deepEqual(asked, ['fetch']);
+        // The session serves its tool on the port.
+        const call = await page.evaluate(async () => {
+          const rpc = (id, method, params) => new Promise((resolve) => {
+            port.onmessage = (e) => e.data?.payload?.id === id && resolve(e.data.payload);
+            port.postMessage({ type: 'own', payload: { jsonrpc: '2.0', id, method, params } });
+          });
+          await rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'p', version: '1' } });
+          port.postMessage({ type: 'own', payload: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+          return (await rpc(2, 'tools/call', { name: 'fromSession', arguments: {} })).result.content[0].text;
+        });
+        assert.equal(call, 'served');
+        // Now that the module is there, a constructor checks its options at once.
+        const thrown = await page.evaluate(() => {
+          try {
+            new (globalThis[Symbol.for('modelcontext-polyfill')].transports.BroadcastChannelServerTransport)({ channelName: '' });
+            return 'no error';
+          } catch (e) {
+            return e.name;
+          }
+        });
+        assert.equal(thrown, 'TypeError');
+      } finally {
+        release();
+      }
+    }));
+
+  test(`${build} build: reading a server transport's options before the deferred module has arrived (its class other than the tab's) reads the module synchronously; the tools go on being served`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const { asked, release } = await holdDeferred(context, { firstOnly: true });
+      try {
+        await goto(await inlinePage(tag));
+        await page.evaluate(STARTED);
+        const read = await page.evaluate(async () => {
+          await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
           const { BroadcastChannelServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
           const t = new BroadcastChannelServerTransport({ channelName: 'elsewhere' });
-          return typeof t;
+          return [t.channelName, typeof t.instanceId, t.options.type];
         });
-        assert.equal(made, 'object');
+        assert.deepEqual(read, ['elsewhere', 'string', 'broadcastChannel']);
         assert.deepEqual(asked, ['fetch', 'xhr']);
         assert.deepEqual(await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name)), ['first']);
       } finally {
