@@ -38,16 +38,18 @@ function __mcpDefineModelContext() {
   const report = (what, e) =>
     console.error(`modelcontext-polyfill: ${what} (called before the core had loaded) failed: ${(e && e.message) || e}`);
 
-  // A promise-returning operation: a failed brand check or a failed core is a rejection.
+  // A promise-returning operation: a failed brand check, a failed core or what the engine throws
+  // (a function of the core's deferred module, which could not be had, read again) is a
+  // rejection, as WebIDL makes it.
   function promising(obj, fn, later = false) {
     let s, e;
     try {
       s = slotOf(obj);
       e = direct(s, later);
+      if (e) return fn(e);
     } catch (err) {
       return Promise.reject(err);
     }
-    if (e) return fn(e);
     let inner;
     const outer = new Promise((resolve, reject) => {
       s.queue.push({

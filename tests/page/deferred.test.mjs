@@ -284,6 +284,39 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         consoleMessages.map((m) => m.text).join('\n'));
     }));
 
+  test(`${build} build: with the deferred module answering 404, the page's promise-returning calls that need it (getTools, executeTool, connect, with a server transport made then) reject naming it, each asking for it again (a synchronous read), and throw nothing; the page goes on registering and an agent listing`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const asked = await watchDeferred(context, (route) => route.fulfill({ status: 404, body: 'not here' }));
+      await goto(await clientPage(tag));
+      await page.waitForFunction(() => window.Bench && document.modelContext);
+      await page.evaluate(READY);
+      const r = await page.evaluate(async () => {
+        const mc = document.modelContext;
+        const { PostMessageServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+        const transport = new PostMessageServerTransport(new MessageChannel().port1);
+        const outcome = (f) => {
+          try {
+            return f().then(() => 'fulfilled', (e) => `${e.name}: ${e.message}`);
+          } catch (e) {
+            return `threw ${e.name}`;
+          }
+        };
+        const calls = [
+          await outcome(() => mc.getTools()),
+          await outcome(() => mc.executeTool('none', '{}')),
+          await outcome(() => mc.connect({ transport })),
+        ];
+        await mc.registerTool({ name: 'after', description: 'A', execute: () => 'a' });
+        const client = new Bench.Client({ name: 'after', version: '1.0.0' });
+        await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+        return { calls, listed: (await client.listTools()).tools.map((t) => t.name), type: transport.type };
+      });
+      for (const c of r.calls) assert.match(c, /^NotSupportedError: modelcontext-polyfill: the core's deferred module .*modelcontext_deferred\.wasm was needed before it had arrived and could not be read: HTTP 404/);
+      assert.deepEqual(r.listed, ['after']);
+      assert.equal(r.type, 'postMessage');
+      assert.deepEqual(asked, ['fetch', 'xhr', 'xhr', 'xhr']);
+    }));
+
   test(`${build} build: while the deferred module is on its way the page registers and an agent lists (FIRST), and the calls wait, then are answered without a synchronous read, the page's getTools too; everything works after it`, () =>
     withPage(async ({ page, context, goto }) => {
       const { asked, release } = await holdDeferred(context);
