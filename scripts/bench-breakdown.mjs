@@ -25,10 +25,11 @@
 //    call costs the part of the start after the instantiation.
 // 3. The wasm functions V8 compiled on first call (Liftoff; V8 compiles a module's functions
 //    lazily) during the start, the first requests, the page's registrations with an agent
-//    connected (a thousand tools, a throwing one, a refused duplicate and schema, a schema the
+//    connected (a thousand tools, a throwing one, a refused duplicate, schema and names, tools
+//    with annotations, with a schema naming its dialect and with a Standard Schema, a schema the
 //    validator module checks and one with every keyword the core checks, `isConnected()` and
 //    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`, the tab server
-//    transport class made), the held messages' gate, a document whose configuration has
+//    transport class made, the other classes made while the deferred module is on its way), the held messages' gate, a document whose configuration has
 //    mistakes (each warns), and frames running the polyfill (one of this origin without an
 //    `allow` attribute, one of another with `allow="tools"` exposing a tool to this one and one
 //    without, refused the feature: their start, their embedder's policy, their registrations
@@ -424,9 +425,43 @@ async function traceCompiles(server, distUrl) {
           () => {},
         );
         await mc.registerTool({ name: 'bad', description: 'Bad schema', inputSchema: 'x', execute: echo }).then(() => {}, () => {});
+        // Names refused: a character not allowed, too long, empty.
+        for (const name of ['a b!', 'ü', 'x'.repeat(200), '']) {
+          await mc.registerTool({ name, description: 'Bad name', execute: echo }).then(
+            () => { throw new Error(`the tool name ${JSON.stringify(name)} was accepted`); },
+            () => {},
+          );
+        }
         // A schema the core does not check itself (a pattern): the validator module loads.
         const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
         await mc.registerTool({ name: 'word', description: 'Echoes a lowercase word', inputSchema: word, execute: ({ w }) => w });
+        // Shapes most pages' tools have: annotations (each hint, a title), and a schema that
+        // names its dialect (zod's JSON Schema output: draft-07, `additionalProperties: false`;
+        // and 2020-12).
+        await mc.registerTool({
+          name: 'annotated', title: 'Annotated', description: 'Reads',
+          annotations: { title: 'Annotated', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, untrustedContentHint: false },
+          inputSchema: {
+            $schema: 'http://json-schema.org/draft-07/schema#', type: 'object',
+            properties: { q: { type: 'string', description: 'Query' }, n: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
+            required: ['q'], additionalProperties: false,
+          },
+          execute: echo,
+        });
+        // A Standard Schema (zod 4.2+, as MCP's TypeScript SDK takes them): one of the
+        // library's, its JSON Schema given by the library (polyfill/src/standard_schema.js).
+        const standard = (json) => ({ '~standard': { version: 1, vendor: 'breakdown', validate: (value) => ({ value }), jsonSchema: { input: () => json, output: () => json } } });
+        await mc.registerTool({
+          name: 'standard', description: 'Given a Standard Schema',
+          inputSchema: standard({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false }),
+          outputSchema: standard({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { r: { type: 'string' } } }),
+          execute: echo,
+        });
+        await mc.registerTool({
+          name: 'dialect', description: 'Says its dialect',
+          inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'number' } } },
+          execute: echo,
+        });
         // (Its load and the schema's compilation, once the module has arrived: the phase's quiet
         // wait follows.)
         while (!performance.getEntriesByType('resource').some((r) => /modelcontext_validator\.wasm$/.test(r.name))) {

@@ -226,6 +226,14 @@ pub fn has_long_string(v: &Value, min: usize) -> bool {
     }
 }
 
+/// `s` as a JSON string (see [`write_str`]): how error messages quote a name, with code
+/// every build has (where `{:?}` would bring `char`'s escaping for non-ASCII text).
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    write_str(&mut out, s);
+    out
+}
+
 /// Appends `s` as a JSON string: quoted, with `"`, `\` and the control characters escaped.
 fn write_str(out: &mut String, s: &str) {
     let bytes = s.as_bytes();

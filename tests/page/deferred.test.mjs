@@ -284,6 +284,52 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         consoleMessages.map((m) => m.text).join('\n'));
     }));
 
+  test(`${build} build: the tool shapes pages register at their start (annotations, a schema naming its dialect as zod's output does, a Standard Schema, formats, nullable, nested, definitions) and the names refused (a character not allowed, non-ASCII, too long) are handled by the first module while the deferred one is on its way (no synchronous read); an agent lists them`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const { asked, release } = await holdDeferred(context, { firstOnly: true });
+      try {
+        await goto(await clientPage(tag));
+        await page.waitForFunction(() => window.Bench && document.modelContext);
+        await page.evaluate(STARTED);
+        const r = await page.evaluate(async () => {
+          const mc = document.modelContext;
+          const execute = () => 'x';
+          const object = (properties, extra = {}) => ({ type: 'object', properties, ...extra });
+          const tools = [
+            { name: 'annotated', title: 'Annotated', description: 'A', annotations: { title: 'A', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, untrustedContentHint: true } },
+            { name: 'no_hints', description: 'A', annotations: {} },
+            { name: 'zod', description: 'Z', inputSchema: object({ url: { type: 'string', format: 'uri' }, n: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, { $schema: 'http://json-schema.org/draft-07/schema#', required: ['url'], additionalProperties: false }) },
+            { name: 'dialect', description: 'D', inputSchema: object({ a: { type: 'number' } }, { $schema: 'https://json-schema.org/draft/2020-12/schema' }) },
+            { name: 'formats', description: 'F', inputSchema: object({ d: { type: 'string', format: 'date-time' }, e: { type: 'string', format: 'email' } }) },
+            { name: 'nullable', description: 'N', inputSchema: object({ a: { type: ['string', 'null'], nullable: true, title: 'A', examples: ['x'], default: null } }) },
+            { name: 'nested', description: 'N', inputSchema: object({ o: object({ p: { type: 'array', minItems: 1, items: object({ q: { type: 'integer', enum: [1, 2] } }) } }), c: { const: 'x' }, x: { oneOf: [{ type: 'string' }, { type: 'number' }] } }) },
+            { name: 'definitions', description: 'D', inputSchema: object({ a: { $ref: '#/definitions/x' } }, { definitions: { x: { type: 'string' } } }) },
+            { name: 'output', description: 'O', outputSchema: object({ r: { type: 'number' } }) },
+            // A Standard Schema (zod 4.2+, as MCP's TypeScript SDK takes them): the library gives
+            // its JSON Schema.
+            { name: 'standard', description: 'S', inputSchema: { '~standard': { version: 1, vendor: 'test', validate: (value) => ({ value }), jsonSchema: { input: () => object({ q: { type: 'string' } }, { $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['q'] }) } } } },
+          ];
+          for (const t of tools) await mc.registerTool({ ...t, execute });
+          const refused = [];
+          for (const name of ['a b!', 'café', 'x'.repeat(129)]) {
+            refused.push(await mc.registerTool({ name, description: 'R', execute }).then(() => 'registered', (e) => `${e.name}: ${e.message}`));
+          }
+          const client = new Bench.Client({ name: 'shapes', version: '1.0.0' });
+          await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+          return { listed: (await client.listTools()).tools.map((t) => t.name), refused };
+        });
+        assert.deepEqual(r.listed, ['annotated', 'definitions', 'dialect', 'formats', 'nested', 'no_hints', 'nullable', 'output', 'standard', 'zod']);
+        assert.deepEqual(r.refused, [
+          'InvalidStateError: Invalid tool name "a b!": character " " is not allowed (use A-Z, a-z, 0-9, \'_\', \'-\', \'.\')',
+          'InvalidStateError: Invalid tool name "café": character "é" is not allowed (use A-Z, a-z, 0-9, \'_\', \'-\', \'.\')',
+          `InvalidStateError: Invalid tool name "${'x'.repeat(129)}": it is 129 characters long; the limit is 128`,
+        ]);
+        assert.deepEqual(asked, ['fetch'], 'the first module needed the deferred module: run make split-list');
+      } finally {
+        release();
+      }
+    }));
+
   test(`${build} build: with the deferred module answering 404, the page's promise-returning calls that need it (getTools, executeTool, connect, with a server transport made then) reject naming it, each asking for it again (a synchronous read), and throw nothing; the page goes on registering and an agent listing`, () =>
     withPage(async ({ page, context, goto }) => {
       const asked = await watchDeferred(context, (route) => route.fulfill({ status: 404, body: 'not here' }));

@@ -4,7 +4,7 @@
 //! registry. Schemas are compiled once, at registration; an invalid one is refused there.
 
 use crate::collections::{VecMap, VecSet};
-use crate::protocol::json_text;
+use crate::protocol::json_text::{self, quoted};
 use serde_json::Value;
 use std::fmt;
 use std::rc::{Rc, Weak};
@@ -91,7 +91,7 @@ impl fmt::Display for RegistryError {
                 write!(f, "A {kind} named {key:?} is already registered")
             }
             RegistryError::InvalidName { name, reason } => {
-                write!(f, "Invalid tool name {name:?}: {reason}")
+                write!(f, "Invalid tool name {}: {reason}", quoted(name))
             }
             RegistryError::InvalidSchema { which, message } => {
                 write!(f, "Invalid {which}: {message}")
@@ -128,7 +128,8 @@ pub fn check_tool_name(name: &str) -> Result<(), RegistryError> {
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
     {
         return fail(format!(
-            "character {c:?} is not allowed (use A-Z, a-z, 0-9, '_', '-', '.')"
+            "character {} is not allowed (use A-Z, a-z, 0-9, '_', '-', '.')",
+            quoted(c.encode_utf8(&mut [0; 4]))
         ));
     }
     Ok(())

@@ -110,8 +110,11 @@ fn tool_name_rule() {
     assert!(check_tool_name(&"x".repeat(129)).is_err());
     assert!(check_tool_name("").is_err());
     let err = check_tool_name("has space").unwrap_err().to_string();
-    assert!(err.contains("' '"), "{err}");
-    assert!(check_tool_name("é").is_err());
+    assert!(err.contains(r#"character " " is not allowed"#), "{err}");
+    let err = check_tool_name("tab\there").unwrap_err().to_string();
+    assert!(err.contains(r#"character "\t" is not allowed"#), "{err}");
+    let err = check_tool_name("é").unwrap_err().to_string();
+    assert!(err.contains(r#"character "é" is not allowed"#), "{err}");
 }
 
 #[test]
