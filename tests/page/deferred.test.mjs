@@ -330,6 +330,61 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       }
     }));
 
+  test(`${build} build: agents' discovery over the tab wire in every protocol version (an agent of each handshake version, a 2026-07-28 agent's stateless listing) and a listing before initialize (refused) are answered by the first module while the deferred one is on its way (no synchronous read)`, async () => {
+    // One page for each handshake version (a second initialize on the channel would retire the
+    // first agent's session, which the deferred module does).
+    for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']) {
+      await withPage(async ({ page, context, goto }) => {
+        const { asked, release } = await holdDeferred(context, { firstOnly: true });
+        try {
+          await goto(await clientPage(tag));
+          await page.waitForFunction(() => window.Bench && document.modelContext);
+          await page.evaluate(STARTED);
+          const r = await page.evaluate(async (version) => {
+            await document.modelContext.registerTool({
+              name: 't', description: 'T', annotations: { readOnlyHint: true },
+              inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+              outputSchema: { type: 'object', properties: { r: { type: 'number' } } },
+              execute: () => ({ r: 1 }),
+            });
+            // The tab wire's envelopes as such.
+            let id = 0;
+            const ask = (method, params) => new Promise((resolve) => {
+              const my = ++id;
+              const on = (e) => {
+                const d = e.data;
+                if (d && d.direction === 'server-to-client' && d.payload && d.payload.id === my) {
+                  removeEventListener('message', on);
+                  resolve(d.payload);
+                }
+              };
+              addEventListener('message', on);
+              postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id: my, method, params } }, location.origin);
+            });
+            const early = (await ask('tools/list')).error.message;
+            if (version === '2026-07-28') {
+              const meta = { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} };
+              return { early, members: (await ask('tools/list', { _meta: meta })).result.tools.map((t) => Object.keys(t).sort().join(' ')) };
+            }
+            const { result } = await ask('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'agent', version: '1' } });
+            const members = (await ask('tools/list')).result.tools.map((t) => Object.keys(t).sort().join(' '));
+            return { early, negotiated: result.protocolVersion, members };
+          }, version);
+          assert.match(r.early, /^Server not initialized: send "initialize" before "tools\/list"/);
+          if (version !== '2026-07-28') assert.equal(r.negotiated, version);
+          const members = {
+            '2024-11-05': 'description inputSchema name',
+            '2025-03-26': 'annotations description inputSchema name',
+          }[version] ?? 'annotations description inputSchema name outputSchema';
+          assert.deepEqual(r.members, [members], version);
+          assert.deepEqual(asked, ['fetch'], `${version}: the first module needed the deferred module: run make split-list`);
+        } finally {
+          release();
+        }
+      });
+    }
+  });
+
   test(`${build} build: with the deferred module answering 404, the page's promise-returning calls that need it (getTools, executeTool, connect, with a server transport made then) reject naming it, each asking for it again (a synchronous read), and throw nothing; the page goes on registering and an agent listing`, () =>
     withPage(async ({ page, context, goto }) => {
       const asked = await watchDeferred(context, (route) => route.fulfill({ status: 404, body: 'not here' }));
