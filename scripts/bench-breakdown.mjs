@@ -442,13 +442,18 @@ async function traceCompiles(server, distUrl) {
           () => {},
         );
         await mc.registerTool({ name: 'bad', description: 'Bad schema', inputSchema: 'x', execute: echo }).then(() => {}, () => {});
-        // Names refused: a character not allowed, too long, empty.
+        // Names refused: a character not allowed, too long, empty; and an `exposedTo` origin
+        // that is not potentially trustworthy.
         for (const name of ['a b!', 'ü', 'x'.repeat(200), '']) {
           await mc.registerTool({ name, description: 'Bad name', execute: echo }).then(
             () => { throw new Error(`the tool name ${JSON.stringify(name)} was accepted`); },
             () => {},
           );
         }
+        await mc.registerTool({ name: 'exposed', description: 'Exposed', execute: echo }, { exposedTo: ['http://example.com'] }).then(
+          () => { throw new Error('an exposedTo origin of http was accepted'); },
+          () => {},
+        );
         // A schema the core does not check itself (a pattern): the validator module loads.
         const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
         await mc.registerTool({ name: 'word', description: 'Echoes a lowercase word', inputSchema: word, execute: ({ w }) => w });

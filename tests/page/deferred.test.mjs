@@ -284,7 +284,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         consoleMessages.map((m) => m.text).join('\n'));
     }));
 
-  test(`${build} build: the tool shapes pages register at their start (annotations, a schema naming its dialect as zod's output does, a Standard Schema, formats, nullable, nested, definitions) and the names refused (a character not allowed, non-ASCII, too long) are handled by the first module while the deferred one is on its way (no synchronous read); an agent lists them`, () =>
+  test(`${build} build: the tool shapes pages register at their start (annotations, a schema naming its dialect as zod's output does, a Standard Schema, formats, nullable, nested, definitions) and the registrations refused (a name with a character not allowed, non-ASCII, too long; an exposedTo origin of http) are handled by the first module while the deferred one is on its way (no synchronous read); an agent lists them`, () =>
     withPage(async ({ page, context, goto }) => {
       const { asked, release } = await holdDeferred(context, { firstOnly: true });
       try {
@@ -314,6 +314,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           for (const name of ['a b!', 'café', 'x'.repeat(129)]) {
             refused.push(await mc.registerTool({ name, description: 'R', execute }).then(() => 'registered', (e) => `${e.name}: ${e.message}`));
           }
+          refused.push(await mc.registerTool({ name: 'exposed', description: 'E', execute }, { exposedTo: ['http://example.com'] }).then(() => 'registered', (e) => e.name));
           const client = new Bench.Client({ name: 'shapes', version: '1.0.0' });
           await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
           return { listed: (await client.listTools()).tools.map((t) => t.name), refused };
@@ -323,6 +324,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           'InvalidStateError: Invalid tool name "a b!": character " " is not allowed (use A-Z, a-z, 0-9, \'_\', \'-\', \'.\')',
           'InvalidStateError: Invalid tool name "café": character "é" is not allowed (use A-Z, a-z, 0-9, \'_\', \'-\', \'.\')',
           `InvalidStateError: Invalid tool name "${'x'.repeat(129)}": it is 129 characters long; the limit is 128`,
+          'SecurityError',
         ]);
         assert.deepEqual(asked, ['fetch'], 'the first module needed the deferred module: run make split-list');
       } finally {
