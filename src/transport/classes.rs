@@ -14,9 +14,10 @@
 //! for a class other than the tab's made while the core's deferred module is on its way: then
 //! they are checked when first needed (`options`, `connect()`, which waits for the module), so
 //! that the constructor does not read the module synchronously, and a bad option rejects
-//! `connect()` instead ([`Handle::made`]). A transport serves one `connect()`. Every instance has `type`, `options` (the effective
-//! options, frozen), `isConnected` and `close()`. `connect()` called with an options object
-//! makes one of these too: it is `session.transport`.
+//! `connect()` instead ([`Handle::made`]). A transport serves one `connect()`. Every instance
+//! has `type`, `options` (the effective options, frozen), `isConnected` and `close()`.
+//! `connect()` called with an options object makes one of these too: it is
+//! `session.transport`.
 
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

@@ -101,9 +101,9 @@ pub struct Handle {
 
 /// A handle's options, read or not yet.
 enum Options {
-    /// Given to a class's constructor before the core's deferred module (where each kind's
-    /// options are read, but the tab's) had arrived: a shallow copy, read when first needed
-    /// (see [`Handle::made`]). `closed`: `close()` came first, so nothing will be served.
+    /// Given to a class's constructor before the core's deferred module had arrived (the code
+    /// that reads each kind's options is there, but the tab's): a shallow copy, read when first
+    /// needed (see [`Handle::made`]). `closed`: `close()` came first, so nothing will be served.
     Unread {
         given: JsValue,
         ctx: String,
