@@ -12,7 +12,8 @@
 // - void operations are queued; registerTool(name, def), registerResource, registerPrompt and
 //   registerSkill return an unregister function that takes effect in order (a bad definition, thrown by the
 //   engine when the call runs, goes to the console: there is no caller left to throw to);
-// - isConnected() is false (nothing is served yet).
+// - isConnected() is false (nothing is served yet); once the engine exists, it and
+//   modelContextTesting.listTools() read it even while calls wait in the queue.
 // If the core cannot load, every operation rejects (or throws) with the one load error.
 // The operations of the session API, of resources, prompts and skills and of the earlier drafts
 // run in the core's deferred module (polyfill/src/deferred.js): until it has arrived they are
@@ -33,6 +34,16 @@ function __mcpDefineModelContext() {
   function direct(s, later = false) {
     if (s.failure) throw s.failure;
     return s.engine && s.queue.length === 0 && !(later && s.later) ? s.engine : null;
+  }
+
+  // The engine for a synchronous read (isConnected(), modelContextTesting.listTools()), once it
+  // exists: it answers with what the calls that have run did. A read cannot wait behind queued
+  // calls as an operation does, and the engine's state is nearer the truth than the answer of
+  // before the core had loaded (no tools, not serving), which it gave while any call was
+  // queued (a page's early getTools() or connect() waiting for the deferred module).
+  function present(s) {
+    if (s.failure) throw s.failure;
+    return s.engine;
   }
 
   const report = (what, e) =>
@@ -190,7 +201,7 @@ function __mcpDefineModelContext() {
     }
 
     isConnected() {
-      const e = direct(slotOf(this));
+      const e = present(slotOf(this));
       return e ? e.isConnected() : false;
     }
 
@@ -336,7 +347,7 @@ function __mcpDefineModelContext() {
   function call(mc, mode, what, fn, pending = undefined, later = false) {
     if (mode === 'promise') return settled(promising(mc, fn, later));
     if (mode === 'void') return voiding(mc, what, fn, later);
-    const e = direct(slotOf(mc));
+    const e = present(slotOf(mc));
     return e ? fn(e) : pending;
   }
 

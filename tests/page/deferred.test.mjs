@@ -670,9 +670,6 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           const bad = new T.BroadcastChannelServerTransport({ channelName: '' });
           const closed = new T.EventServerTransport();
           closed.close();
-          // (Listed before the connects below, after which the page's synchronous reads wait
-          // behind them: polyfill/src/model_context.js.)
-          const listed = navigator.modelContextTesting.listTools().map((t) => t.name);
           const settled = (p) => p.then((s) => ({ session: s }), (e) => ({ error: `${e.name}: ${e.message}` }));
           window.outcomes = Promise.all([
             settled(navigator.modelContext.connect({ transport: good })).then(({ session, error }) => {
@@ -683,10 +680,14 @@ for (const [build, tag] of Object.entries(BUILDS)) {
             settled(navigator.modelContext.connect({ transport: bad })).then(({ error }) => error),
             settled(navigator.modelContext.connect({ transport: closed })).then(({ error }) => error),
           ]);
-          return { listed, made: [good, bad, closed].map((t) => [t.type, t.isConnected, t instanceof T[t.constructor.name]]) };
+          // The page's synchronous reads answer while the connects wait for the module.
+          const listed = navigator.modelContextTesting.listTools().map((t) => t.name);
+          const serving = navigator.modelContext.isConnected();
+          return { listed, serving, made: [good, bad, closed].map((t) => [t.type, t.isConnected, t instanceof T[t.constructor.name]]) };
         });
         assert.deepEqual(made.made, [['postMessage', false, true], ['broadcastChannel', false, true], ['event', false, true]]);
         assert.deepEqual(made.listed, ['first']);
+        assert.equal(made.serving, true);
         assert.deepEqual(asked, ['fetch'], 'nothing read synchronously');
         release();
         const [good, bad, closed] = await page.evaluate(() => window.outcomes);
