@@ -32,8 +32,8 @@ function __mcpDefineModelContext() {
   // The engine, when calls can go straight to it (it exists, nothing queued is left and, for an
   // operation of the core's deferred module (`later`), that module has arrived).
   function direct(s, later = false) {
-    if (s.failure) throw s.failure;
-    return s.engine && s.queue.length === 0 && !(later && s.later) ? s.engine : null;
+    const e = present(s);
+    return e && s.queue.length === 0 && !(later && s.later) ? e : null;
   }
 
   // The engine for a synchronous read (isConnected(), modelContextTesting.listTools()), once it
