@@ -139,6 +139,25 @@ async function holdDeferred(context, { firstOnly = false } = {}) {
 }
 
 /**
+ * Runs `body` on the page at `url` (a promise of it, as inlinePage gives) once its core has
+ * started, with the deferred module's first request held (holdDeferred, `firstOnly`: a second,
+ * synchronous one is answered) until `body` is done; `body` gets withPage's members and
+ * holdDeferred's (`asked`, `release`).
+ */
+function whileDeferredHeld(url, body) {
+  return withPage(async (p) => {
+    const held = await holdDeferred(p.context, { firstOnly: true });
+    try {
+      await p.goto(await url);
+      await p.page.evaluate(STARTED);
+      return await body({ ...p, ...held });
+    } finally {
+      held.release();
+    }
+  });
+}
+
+/**
  * Counts the requests for the deferred module by document (`top`, `frame`) and kind (fetch,
  * xhr); `answer(route, where)` answers each.
  */
@@ -285,104 +304,89 @@ for (const [build, tag] of Object.entries(BUILDS)) {
     }));
 
   test(`${build} build: the tool shapes pages register at their start (annotations, a schema naming its dialect as zod's output does, a Standard Schema, formats, nullable, nested, definitions) and the registrations refused (a name with a character not allowed, non-ASCII, too long; an exposedTo origin of http) are handled by the first module while the deferred one is on its way (no synchronous read); an agent lists them`, () =>
-    withPage(async ({ page, context, goto }) => {
-      const { asked, release } = await holdDeferred(context, { firstOnly: true });
-      try {
-        await goto(await clientPage(tag));
-        await page.waitForFunction(() => window.Bench && document.modelContext);
-        await page.evaluate(STARTED);
-        const r = await page.evaluate(async () => {
-          const mc = document.modelContext;
-          const execute = () => 'x';
-          const object = (properties, extra = {}) => ({ type: 'object', properties, ...extra });
-          const tools = [
-            { name: 'annotated', title: 'Annotated', description: 'A', annotations: { title: 'A', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, untrustedContentHint: true } },
-            { name: 'no_hints', description: 'A', annotations: {} },
-            { name: 'zod', description: 'Z', inputSchema: object({ url: { type: 'string', format: 'uri' }, n: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, { $schema: 'http://json-schema.org/draft-07/schema#', required: ['url'], additionalProperties: false }) },
-            { name: 'dialect', description: 'D', inputSchema: object({ a: { type: 'number' } }, { $schema: 'https://json-schema.org/draft/2020-12/schema' }) },
-            { name: 'formats', description: 'F', inputSchema: object({ d: { type: 'string', format: 'date-time' }, e: { type: 'string', format: 'email' } }) },
-            { name: 'nullable', description: 'N', inputSchema: object({ a: { type: ['string', 'null'], nullable: true, title: 'A', examples: ['x'], default: null } }) },
-            { name: 'nested', description: 'N', inputSchema: object({ o: object({ p: { type: 'array', minItems: 1, items: object({ q: { type: 'integer', enum: [1, 2] } }) } }), c: { const: 'x' }, x: { oneOf: [{ type: 'string' }, { type: 'number' }] } }) },
-            { name: 'definitions', description: 'D', inputSchema: object({ a: { $ref: '#/definitions/x' } }, { definitions: { x: { type: 'string' } } }) },
-            { name: 'output', description: 'O', outputSchema: object({ r: { type: 'number' } }) },
-            // A Standard Schema (zod 4.2+, as MCP's TypeScript SDK takes them): the library gives
-            // its JSON Schema.
-            { name: 'standard', description: 'S', inputSchema: { '~standard': { version: 1, vendor: 'test', validate: (value) => ({ value }), jsonSchema: { input: () => object({ q: { type: 'string' } }, { $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['q'] }) } } } },
-          ];
-          for (const t of tools) await mc.registerTool({ ...t, execute });
-          const refused = [];
-          for (const name of ['a b!', 'café', 'x'.repeat(129)]) {
-            refused.push(await mc.registerTool({ name, description: 'R', execute }).then(() => 'registered', (e) => `${e.name}: ${e.message}`));
-          }
-          refused.push(await mc.registerTool({ name: 'exposed', description: 'E', execute }, { exposedTo: ['http://example.com'] }).then(() => 'registered', (e) => e.name));
-          const client = new Bench.Client({ name: 'shapes', version: '1.0.0' });
-          await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
-          return { listed: (await client.listTools()).tools.map((t) => t.name), refused };
-        });
-        assert.deepEqual(r.listed, ['annotated', 'definitions', 'dialect', 'formats', 'nested', 'no_hints', 'nullable', 'output', 'standard', 'zod']);
-        assert.deepEqual(r.refused, [
-          'InvalidStateError: Invalid tool name "a b!": character " " is not allowed (use A-Z, a-z, 0-9, \'_\', \'-\', \'.\')',
-          'InvalidStateError: Invalid tool name "café": character "é" is not allowed (use A-Z, a-z, 0-9, \'_\', \'-\', \'.\')',
-          `InvalidStateError: Invalid tool name "${'x'.repeat(129)}": it is 129 characters long; the limit is 128`,
-          'SecurityError',
-        ]);
-        assert.deepEqual(asked, ['fetch'], 'the first module needed the deferred module: run make split-list');
-      } finally {
-        release();
-      }
+    whileDeferredHeld(clientPage(tag), async ({ page, asked }) => {
+      await page.waitForFunction(() => window.Bench);
+      const r = await page.evaluate(async () => {
+        const mc = document.modelContext;
+        const execute = () => 'x';
+        const object = (properties, extra = {}) => ({ type: 'object', properties, ...extra });
+        const tools = [
+          { name: 'annotated', title: 'Annotated', description: 'A', annotations: { title: 'A', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, untrustedContentHint: true } },
+          { name: 'no_hints', description: 'A', annotations: {} },
+          { name: 'zod', description: 'Z', inputSchema: object({ url: { type: 'string', format: 'uri' }, n: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, { $schema: 'http://json-schema.org/draft-07/schema#', required: ['url'], additionalProperties: false }) },
+          { name: 'dialect', description: 'D', inputSchema: object({ a: { type: 'number' } }, { $schema: 'https://json-schema.org/draft/2020-12/schema' }) },
+          { name: 'formats', description: 'F', inputSchema: object({ d: { type: 'string', format: 'date-time' }, e: { type: 'string', format: 'email' } }) },
+          { name: 'nullable', description: 'N', inputSchema: object({ a: { type: ['string', 'null'], nullable: true, title: 'A', examples: ['x'], default: null } }) },
+          { name: 'nested', description: 'N', inputSchema: object({ o: object({ p: { type: 'array', minItems: 1, items: object({ q: { type: 'integer', enum: [1, 2] } }) } }), c: { const: 'x' }, x: { oneOf: [{ type: 'string' }, { type: 'number' }] } }) },
+          { name: 'definitions', description: 'D', inputSchema: object({ a: { $ref: '#/definitions/x' } }, { definitions: { x: { type: 'string' } } }) },
+          { name: 'output', description: 'O', outputSchema: object({ r: { type: 'number' } }) },
+          // A Standard Schema (zod 4.2+, as MCP's TypeScript SDK takes them): the library gives
+          // its JSON Schema.
+          { name: 'standard', description: 'S', inputSchema: { '~standard': { version: 1, vendor: 'test', validate: (value) => ({ value }), jsonSchema: { input: () => object({ q: { type: 'string' } }, { $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['q'] }) } } } },
+        ];
+        for (const t of tools) await mc.registerTool({ ...t, execute });
+        const refused = [];
+        for (const name of ['a b!', 'café', 'x'.repeat(129)]) {
+          refused.push(await mc.registerTool({ name, description: 'R', execute }).then(() => 'registered', (e) => `${e.name}: ${e.message}`));
+        }
+        refused.push(await mc.registerTool({ name: 'exposed', description: 'E', execute }, { exposedTo: ['http://example.com'] }).then(() => 'registered', (e) => e.name));
+        const client = new Bench.Client({ name: 'shapes', version: '1.0.0' });
+        await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+        return { listed: (await client.listTools()).tools.map((t) => t.name), refused };
+      });
+      assert.deepEqual(r.listed, ['annotated', 'definitions', 'dialect', 'formats', 'nested', 'no_hints', 'nullable', 'output', 'standard', 'zod']);
+      assert.deepEqual(r.refused, [
+        'InvalidStateError: Invalid tool name "a b!": character " " is not allowed (use A-Z, a-z, 0-9, \'_\', \'-\', \'.\')',
+        'InvalidStateError: Invalid tool name "café": character "é" is not allowed (use A-Z, a-z, 0-9, \'_\', \'-\', \'.\')',
+        `InvalidStateError: Invalid tool name "${'x'.repeat(129)}": it is 129 characters long; the limit is 128`,
+        'SecurityError',
+      ]);
+      assert.deepEqual(asked, ['fetch'], 'the first module needed the deferred module: run make split-list');
     }));
 
   test(`${build} build: agents' discovery over the tab wire in every protocol version (an agent of each handshake version, a 2026-07-28 agent's stateless listing) and a listing before initialize (refused) are answered by the first module while the deferred one is on its way (no synchronous read)`, async () => {
     // One page for each handshake version (a second initialize on the channel would retire the
     // first agent's session, which the deferred module does).
     for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']) {
-      await withPage(async ({ page, context, goto }) => {
-        const { asked, release } = await holdDeferred(context, { firstOnly: true });
-        try {
-          await goto(await clientPage(tag));
-          await page.waitForFunction(() => window.Bench && document.modelContext);
-          await page.evaluate(STARTED);
-          const r = await page.evaluate(async (version) => {
-            await document.modelContext.registerTool({
-              name: 't', description: 'T', annotations: { readOnlyHint: true },
-              inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
-              outputSchema: { type: 'object', properties: { r: { type: 'number' } } },
-              execute: () => ({ r: 1 }),
-            });
-            // The tab wire's envelopes as such.
-            let id = 0;
-            const ask = (method, params) => new Promise((resolve) => {
-              const my = ++id;
-              const on = (e) => {
-                const d = e.data;
-                if (d && d.direction === 'server-to-client' && d.payload && d.payload.id === my) {
-                  removeEventListener('message', on);
-                  resolve(d.payload);
-                }
-              };
-              addEventListener('message', on);
-              postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id: my, method, params } }, location.origin);
-            });
-            const early = (await ask('tools/list')).error.message;
-            if (version === '2026-07-28') {
-              const meta = { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} };
-              return { early, members: (await ask('tools/list', { _meta: meta })).result.tools.map((t) => Object.keys(t).sort().join(' ')) };
-            }
-            const { result } = await ask('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'agent', version: '1' } });
-            const members = (await ask('tools/list')).result.tools.map((t) => Object.keys(t).sort().join(' '));
-            return { early, negotiated: result.protocolVersion, members };
-          }, version);
-          assert.match(r.early, /^Server not initialized: send "initialize" before "tools\/list"/);
-          if (version !== '2026-07-28') assert.equal(r.negotiated, version);
-          const members = {
-            '2024-11-05': 'description inputSchema name',
-            '2025-03-26': 'annotations description inputSchema name',
-          }[version] ?? 'annotations description inputSchema name outputSchema';
-          assert.deepEqual(r.members, [members], version);
-          assert.deepEqual(asked, ['fetch'], `${version}: the first module needed the deferred module: run make split-list`);
-        } finally {
-          release();
-        }
+      await whileDeferredHeld(clientPage(tag), async ({ page, asked }) => {
+        const r = await page.evaluate(async (version) => {
+          await document.modelContext.registerTool({
+            name: 't', description: 'T', annotations: { readOnlyHint: true },
+            inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+            outputSchema: { type: 'object', properties: { r: { type: 'number' } } },
+            execute: () => ({ r: 1 }),
+          });
+          // The tab wire's envelopes as such.
+          let id = 0;
+          const ask = (method, params) => new Promise((resolve) => {
+            const my = ++id;
+            const on = (e) => {
+              const d = e.data;
+              if (d && d.direction === 'server-to-client' && d.payload && d.payload.id === my) {
+                removeEventListener('message', on);
+                resolve(d.payload);
+              }
+            };
+            addEventListener('message', on);
+            postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id: my, method, params } }, location.origin);
+          });
+          const early = (await ask('tools/list')).error.message;
+          if (version === '2026-07-28') {
+            const meta = { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} };
+            return { early, members: (await ask('tools/list', { _meta: meta })).result.tools.map((t) => Object.keys(t).sort().join(' ')) };
+          }
+          const { result } = await ask('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'agent', version: '1' } });
+          const members = (await ask('tools/list')).result.tools.map((t) => Object.keys(t).sort().join(' '));
+          return { early, negotiated: result.protocolVersion, members };
+        }, version);
+        assert.match(r.early, /^Server not initialized: send "initialize" before "tools\/list"/);
+        if (version !== '2026-07-28') assert.equal(r.negotiated, version);
+        const members = {
+          '2024-11-05': 'description inputSchema name',
+          '2025-03-26': 'annotations description inputSchema name',
+        }[version] ?? 'annotations description inputSchema name outputSchema';
+        assert.deepEqual(r.members, [members], version);
+        assert.deepEqual(asked, ['fetch'], `${version}: the first module needed the deferred module: run make split-list`);
       });
     }
   });
@@ -652,93 +656,78 @@ for (const [build, tag] of Object.entries(BUILDS)) {
     }));
 
   test(`${build} build: server transport classes other than the tab's made while the deferred module is on its way read nothing synchronously: their options are read when needed, so connect() waits for the module and then serves on them, and a bad option rejects connect() with the TypeError its constructor throws once the module is there; reading transport.options meanwhile is what reads it synchronously`, () =>
-    withPage(async ({ page, context, goto }) => {
-      // The fetch after the start is held until released; a second request is answered.
-      const { asked, release } = await holdDeferred(context, { firstOnly: true });
-      try {
-        await goto(await inlinePage(tag));
-        await page.evaluate(STARTED);
-        const made = await page.evaluate(async () => {
-          await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
-          const T = globalThis[Symbol.for('modelcontext-polyfill')].transports;
-          const channel = new MessageChannel();
-          window.port = channel.port2;
-          const options = { messageType: 'own' };
-          const good = new T.PostMessageServerTransport(channel.port1, options);
-          // (A change to the options object after the constructor does not reach the transport.)
-          options.messageType = 'changed';
-          const bad = new T.BroadcastChannelServerTransport({ channelName: '' });
-          const closed = new T.EventServerTransport();
-          closed.close();
-          const settled = (p) => p.then((s) => ({ session: s }), (e) => ({ error: `${e.name}: ${e.message}` }));
-          window.outcomes = Promise.all([
-            settled(navigator.modelContext.connect({ transport: good })).then(({ session, error }) => {
-              if (error) return error;
-              session.registerTool('fromSession', { description: 'S', handler: () => 'served' });
-              return session.transport === good && good.isConnected && good.options.messageType;
-            }),
-            settled(navigator.modelContext.connect({ transport: bad })).then(({ error }) => error),
-            settled(navigator.modelContext.connect({ transport: closed })).then(({ error }) => error),
-          ]);
-          // The page's synchronous reads answer while the connects wait for the module.
-          const listed = navigator.modelContextTesting.listTools().map((t) => t.name);
-          const serving = navigator.modelContext.isConnected();
-          return { listed, serving, made: [good, bad, closed].map((t) => [t.type, t.isConnected, t instanceof T[t.constructor.name]]) };
+    whileDeferredHeld(inlinePage(tag), async ({ page, asked, release }) => {
+      const made = await page.evaluate(async () => {
+        await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
+        const T = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+        const channel = new MessageChannel();
+        window.port = channel.port2;
+        const options = { messageType: 'own' };
+        const good = new T.PostMessageServerTransport(channel.port1, options);
+        // (A change to the options object after the constructor does not reach the transport.)
+        options.messageType = 'changed';
+        const bad = new T.BroadcastChannelServerTransport({ channelName: '' });
+        const closed = new T.EventServerTransport();
+        closed.close();
+        const settled = (p) => p.then((s) => ({ session: s }), (e) => ({ error: `${e.name}: ${e.message}` }));
+        window.outcomes = Promise.all([
+          settled(navigator.modelContext.connect({ transport: good })).then(({ session, error }) => {
+            if (error) return error;
+            session.registerTool('fromSession', { description: 'S', handler: () => 'served' });
+            return session.transport === good && good.isConnected && good.options.messageType;
+          }),
+          settled(navigator.modelContext.connect({ transport: bad })).then(({ error }) => error),
+          settled(navigator.modelContext.connect({ transport: closed })).then(({ error }) => error),
+        ]);
+        // The page's synchronous reads answer while the connects wait for the module.
+        const listed = navigator.modelContextTesting.listTools().map((t) => t.name);
+        const serving = navigator.modelContext.isConnected();
+        return { listed, serving, made: [good, bad, closed].map((t) => [t.type, t.isConnected, t instanceof T[t.constructor.name]]) };
+      });
+      assert.deepEqual(made.made, [['postMessage', false, true], ['broadcastChannel', false, true], ['event', false, true]]);
+      assert.deepEqual(made.listed, ['first']);
+      assert.equal(made.serving, true);
+      assert.deepEqual(asked, ['fetch'], 'nothing read synchronously');
+      release();
+      const [good, bad, closed] = await page.evaluate(() => window.outcomes);
+      assert.equal(good, 'own');
+      assert.equal(bad, 'TypeError: new BroadcastChannelServerTransport(options): options.channelName is required (a non-empty string)');
+      assert.match(closed, /^InvalidStateError: This event transport has already been connected/);
+      assert.deepEqual(asked, ['fetch']);
+      // The session serves its tool on the port.
+      const call = await page.evaluate(async () => {
+        const rpc = (id, method, params) => new Promise((resolve) => {
+          port.onmessage = (e) => e.data?.payload?.id === id && resolve(e.data.payload);
+          port.postMessage({ type: 'own', payload: { jsonrpc: '2.0', id, method, params } });
         });
-        assert.deepEqual(made.made, [['postMessage', false, true], ['broadcastChannel', false, true], ['event', false, true]]);
-        assert.deepEqual(made.listed, ['first']);
-        assert.equal(made.serving, true);
-        assert.deepEqual(asked, ['fetch'], 'nothing read synchronously');
-        release();
-        const [good, bad, closed] = await page.evaluate(() => window.outcomes);
-        assert.equal(good, 'own');
-        assert.equal(bad, 'TypeError: new BroadcastChannelServerTransport(options): options.channelName is required (a non-empty string)');
-        assert.match(closed, /^InvalidStateError: This event transport has already been connected/);
-        assert.deepEqual(asked, ['fetch']);
-        // The session serves its tool on the port.
-        const call = await page.evaluate(async () => {
-          const rpc = (id, method, params) => new Promise((resolve) => {
-            port.onmessage = (e) => e.data?.payload?.id === id && resolve(e.data.payload);
-            port.postMessage({ type: 'own', payload: { jsonrpc: '2.0', id, method, params } });
-          });
-          await rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'p', version: '1' } });
-          port.postMessage({ type: 'own', payload: { jsonrpc: '2.0', method: 'notifications/initialized' } });
-          return (await rpc(2, 'tools/call', { name: 'fromSession', arguments: {} })).result.content[0].text;
-        });
-        assert.equal(call, 'served');
-        // Now that the module is there, a constructor checks its options at once.
-        const thrown = await page.evaluate(() => {
-          try {
-            new (globalThis[Symbol.for('modelcontext-polyfill')].transports.BroadcastChannelServerTransport)({ channelName: '' });
-            return 'no error';
-          } catch (e) {
-            return e.name;
-          }
-        });
-        assert.equal(thrown, 'TypeError');
-      } finally {
-        release();
-      }
+        await rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'p', version: '1' } });
+        port.postMessage({ type: 'own', payload: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+        return (await rpc(2, 'tools/call', { name: 'fromSession', arguments: {} })).result.content[0].text;
+      });
+      assert.equal(call, 'served');
+      // Now that the module is there, a constructor checks its options at once.
+      const thrown = await page.evaluate(() => {
+        try {
+          new (globalThis[Symbol.for('modelcontext-polyfill')].transports.BroadcastChannelServerTransport)({ channelName: '' });
+          return 'no error';
+        } catch (e) {
+          return e.name;
+        }
+      });
+      assert.equal(thrown, 'TypeError');
     }));
 
   test(`${build} build: reading a server transport's options before the deferred module has arrived (its class other than the tab's) reads the module synchronously; the tools go on being served`, () =>
-    withPage(async ({ page, context, goto }) => {
-      const { asked, release } = await holdDeferred(context, { firstOnly: true });
-      try {
-        await goto(await inlinePage(tag));
-        await page.evaluate(STARTED);
-        const read = await page.evaluate(async () => {
-          await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
-          const { BroadcastChannelServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
-          const t = new BroadcastChannelServerTransport({ channelName: 'elsewhere' });
-          return [t.channelName, typeof t.instanceId, t.options.type];
-        });
-        assert.deepEqual(read, ['elsewhere', 'string', 'broadcastChannel']);
-        assert.deepEqual(asked, ['fetch', 'xhr']);
-        assert.deepEqual(await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name)), ['first']);
-      } finally {
-        release();
-      }
+    whileDeferredHeld(inlinePage(tag), async ({ page, asked }) => {
+      const read = await page.evaluate(async () => {
+        await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
+        const { BroadcastChannelServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
+        const t = new BroadcastChannelServerTransport({ channelName: 'elsewhere' });
+        return [t.channelName, typeof t.instanceId, t.options.type];
+      });
+      assert.deepEqual(read, ['elsewhere', 'string', 'broadcastChannel']);
+      assert.deepEqual(asked, ['fetch', 'xhr']);
+      assert.deepEqual(await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name)), ['first']);
     }));
 
   test(`${build} build: a page that configures the server (serverInfo, limits, the tab transport's options as an object) starts, registers and is listed without a synchronous read`, () =>
