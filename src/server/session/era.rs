@@ -1,5 +1,5 @@
-//! What differs by era: which era serves a request (handshake or stateless), the context a
-//! handler sees, and the 2026-07-28 decoration of results.
+//! What differs by era: which era serves a request (handshake or stateless) and the context a
+//! handler sees (the 2026-07-28 decoration of results is `server::shape::decorate`).
 
 use crate::protocol::json_text;
 use serde_json::{Map, Value};
@@ -11,7 +11,6 @@ use crate::protocol::{Era, ProtocolVersion, RequestId};
 use crate::server::context::RequestContext;
 use crate::server::error::ServerError;
 use crate::server::logging::LogLevel;
-use crate::server::shape;
 
 /// `_meta` key of the stateless era: the protocol version a request speaks.
 pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -131,18 +130,5 @@ impl SessionInner {
             inputs: None,
             task: None,
         }
-    }
-
-    /// 2026-07-28: `resultType`, `ttlMs`/`cacheScope` on cacheable results, and the server's
-    /// identity in `_meta` ([`shape::decorate`]).
-    pub(super) fn decorate(
-        &self,
-        method: &str,
-        result: Value,
-        version: Option<ProtocolVersion>,
-    ) -> Value {
-        shape::decorate(method, result, version, self.server.config(), &|| {
-            self.server.info()
-        })
     }
 }

@@ -28,6 +28,7 @@ use super::limits::{nesting_depth, Limits};
 use super::logging::LogLevel;
 use super::registry::ListKind;
 use super::runtime::LocalBoxFuture;
+use super::shape;
 use crate::peer::{self, InFlight, Outgoing};
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::json_text;
@@ -547,7 +548,13 @@ impl SessionInner {
         r: Result<Value, ServerError>,
     ) -> Value {
         match r {
-            Ok(v) => jsonrpc::success(id, self.decorate(method, v, version)),
+            // (2026-07-28: `resultType`, the cache members, the server's identity.)
+            Ok(v) => jsonrpc::success(
+                id,
+                shape::decorate(method, v, version, self.server.config(), &|| {
+                    self.server.info()
+                }),
+            ),
             Err(e) => jsonrpc::failure(Some(id), e.to_error_object(version)),
         }
     }
