@@ -194,3 +194,31 @@ fn closing_the_chain_closes_current_and_retired_sessions() {
     assert!(first.is_closed() && second.is_closed());
     assert!(r.chain.current().is_none());
 }
+
+#[test]
+fn replaces_says_which_message_would_replace_the_current_session() {
+    let r = rig(Replaced::Retire);
+    assert!(
+        !r.chain.replaces(Incoming::Initialize),
+        "no session yet: the first one opens, nothing is replaced"
+    );
+    r.send(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}));
+    assert!(
+        !r.chain.replaces(Incoming::Initialize),
+        "nothing negotiated yet: an initialize goes to the same session"
+    );
+    r.initialize(2);
+    let first = r.chain.current().unwrap();
+    assert!(r.chain.replaces(Incoming::Initialize));
+    for kind in [Incoming::Request, Incoming::Other, Incoming::Batch] {
+        assert!(!r.chain.replaces(kind), "{kind:?}");
+    }
+    r.initialize(3);
+    assert_ne!(r.chain.current().unwrap().id(), first.id(), "replaced");
+    let second = r.chain.current().unwrap();
+    second.close();
+    assert!(
+        r.chain.replaces(Incoming::Request),
+        "a closed session is replaced by the next message"
+    );
+}

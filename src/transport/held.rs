@@ -7,8 +7,9 @@
 //! which blocks the page while it downloads. So while it is on its way every [`Hub`] delivers
 //! an agent's discovery (`initialize`, `notifications/initialized`, `ping`, `tools/list`) at
 //! once and holds anything else (`tools/call`, resources, prompts, tasks, responses, batches,
-//! malformed messages) until it has arrived; a message that comes after a held one is held too,
-//! so every peer's messages reach its session in the order they came.
+//! malformed messages, and an `initialize` that would replace the peer's session, whose
+//! retirement is the deferred module's) until it has arrived; a message that comes after a held
+//! one is held too, so every peer's messages reach its session in the order they came.
 //!
 //! The gate is open unless the loader closes it ([`hold_for_deferred`], for a core cut in
 //! two), so a whole core (the inline builds) and the crate's own tests never hold anything.

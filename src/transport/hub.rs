@@ -283,10 +283,14 @@ impl Hub {
             Some(_) if has_id => Incoming::Request,
             _ => Incoming::Other,
         };
-        // While the core's deferred module is on its way, all but discovery waits for it; a
-        // request is refused, naming why, when it could not be had.
+        // While the core's deferred module is on its way, all but discovery waits for it, and
+        // so does a message that would replace the peer's session (an agent's second
+        // `initialize`): the old session's retirement is the deferred module's. A request is
+        // refused, naming why, when it could not be had.
         let answer_malformed = self.rules.answer_malformed;
-        if held::admit(method.as_deref()) {
+        let replacing = incoming == Incoming::Initialize && chain.replaces(incoming);
+        let discovery = method.as_deref().filter(|_| !replacing);
+        if held::admit(discovery) {
             hand_over(&chain, payload, max, incoming, answer_malformed, &reply);
             return;
         }

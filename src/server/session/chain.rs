@@ -81,14 +81,7 @@ impl SessionChain {
     /// current one closed, and for an `initialize` once the current one has negotiated a
     /// version (one that has not may still be answering its first `initialize`).
     fn session_for(&self, initialize: bool) -> Rc<Session> {
-        let starts_over = |s: &Session| initialize && s.protocol_version().is_some();
-        let keep = self
-            .current
-            .borrow()
-            .as_ref()
-            .filter(|s| !s.is_closed() && !starts_over(s))
-            .cloned();
-        if let Some(s) = keep {
+        if let Some(s) = self.kept(initialize) {
             return s;
         }
         let fresh = self.open();
@@ -97,6 +90,23 @@ impl SessionChain {
             self.replace(old);
         }
         fresh
+    }
+
+    /// The current session if the next message goes to it (see [`SessionChain::session_for`]).
+    fn kept(&self, initialize: bool) -> Option<Rc<Session>> {
+        let starts_over = |s: &Session| initialize && s.protocol_version().is_some();
+        self.current
+            .borrow()
+            .as_ref()
+            .filter(|s| !s.is_closed() && !starts_over(s))
+            .cloned()
+    }
+
+    /// Whether a message of this kind would replace the current session: an `initialize` once
+    /// it has negotiated a version, anything once it has closed. Replacing one runs what
+    /// [`Replaced`] says, which a core cut in two keeps in its deferred module.
+    pub fn replaces(&self, incoming: Incoming) -> bool {
+        self.current.borrow().is_some() && self.kept(incoming == Incoming::Initialize).is_none()
     }
 
     fn replace(&self, old: Rc<Session>) {
