@@ -26,8 +26,9 @@
 // 3. The wasm functions V8 compiled on first call (Liftoff; V8 compiles a module's functions
 //    lazily) during the start, the first requests, the page's registrations with an agent
 //    connected (a thousand tools, a throwing one, a refused duplicate, schema and names, tools
-//    with annotations, with a schema naming its dialect and with a Standard Schema, a schema the
-//    validator module checks and one with every keyword the core checks, `isConnected()` and
+//    with annotations, with a schema naming its dialect and with a Standard Schema, a schema of
+//    fractional and exponent numbers, a schema the validator module checks and one with every
+//    keyword the core checks, `isConnected()` and
 //    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`, the tab server
 //    transport class made, the other classes made while the deferred module is on its way), the held messages' gate, a document whose configuration has
 //    mistakes (each warns), and frames running the polyfill (one of this origin without an
@@ -477,6 +478,16 @@ async function traceCompiles(server, distUrl) {
           name: 'standard', description: 'Given a Standard Schema',
           inputSchema: standard({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false }),
           outputSchema: standard({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { r: { type: 'string' } } }),
+          execute: echo,
+        });
+        // Numbers in a schema that the core reads as floats: fractions (a price's bounds and
+        // step) and exponents, small, large and negative.
+        await mc.registerTool({
+          name: 'priced', description: 'Takes a price',
+          inputSchema: {
+            type: 'object', required: ['price'],
+            properties: { price: { type: 'number', minimum: 0.01, maximum: 9999.99, multipleOf: 0.01 }, ratio: { type: 'number', exclusiveMinimum: -2.5e21, exclusiveMaximum: 1.5e-7 } },
+          },
           execute: echo,
         });
         await mc.registerTool({
