@@ -14,6 +14,8 @@
 // live in .angular/cache/; Angular's older webpack builder, which writes file: URLs of the build
 // machine into the bundle (the error says so; the URLs set in index.html work). Nuxt 3: its
 // build with the Nitro server, and its dev server (Vite 7, its cache in node_modules/.cache/).
+// Next.js 16 (App Router, a client component): its builds with Turbopack and with webpack, each
+// served by `next start`, and its dev server (Turbopack).
 // And React through modelcontext-polyfill/react in Vite's dev server (React 19 and 17), through
 // modelcontext-polyfill/react/inline in webpack 4 (React 17, no Babel: Create React App 4's
 // toolchain), and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill in Vite; and
@@ -444,19 +446,22 @@ test('webpack 4 (which reads neither package exports nor import.meta) with model
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
 
-/** examples/bundlers/nuxt with its toolchain (the example's pinned Nuxt and Vue) from the registry. */
-function nuxtApp() {
-  const { dependencies } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'nuxt', 'package.json'), 'utf8'));
+/**
+ * examples/bundlers/<name> with its toolchain from the registry: the example's own pinned
+ * dependencies (Nuxt and Vue; Next.js and React), the package aside.
+ */
+function frameworkApp(name) {
+  const { dependencies } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, name, 'package.json'), 'utf8'));
   const toolchain = { ...dependencies };
   delete toolchain['modelcontext-polyfill'];
-  return registryApp('nuxt', 'nuxt', toolchain);
+  return registryApp(name, name, toolchain);
 }
 
 const NUXI = (dir) => TOOLCHAIN_BIN(dir, 'nuxi');
 const NUXT_ENV = { NUXT_TELEMETRY_DISABLED: '1' };
 
 test('Nuxt 3 (nuxi build, the Nitro server): the four wasm files emitted; the calls work; a component\'s tool', async () => {
-  const dir = nuxtApp();
+  const dir = frameworkApp('nuxt');
   run(NUXI(dir), ['build'], dir);
   const assets = fs.readdirSync(path.join(dir, '.output', 'public', '_nuxt'));
   assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, assets.join(' '));
@@ -466,11 +471,34 @@ test('Nuxt 3 (nuxi build, the Nitro server): the four wasm files emitted; the ca
 });
 
 test('Nuxt 3 dev server (nuxi dev, Vite 7): the package pre-bundled in node_modules/.cache/vite/client/deps/ still finds the four wasm files', async () => {
-  const dir = nuxtApp();
+  const dir = frameworkApp('nuxt');
   await withServerProcess(NUXI(dir), ['dev', '--host', '127.0.0.1', '--port', '0'], dir, NUXT_ENV, async (origin, output) => {
     await assertComponentAppWorks(origin, output);
     assert.ok(fs.readdirSync(path.join(dir, 'node_modules', '.cache', 'vite', 'client', 'deps')).includes('modelcontext-polyfill.js'), 'pre-bundled there');
   });
+});
+
+const NEXT = (dir) => TOOLCHAIN_BIN(dir, 'next');
+// NODE_ENV as each command expects it: the Vite the tests above run in this process sets this
+// process's, and `next build` under 'development' fails to prerender.
+const NEXT_ENV = { NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
+const NEXT_DEV_ENV = { ...NEXT_ENV, NODE_ENV: 'development' };
+
+for (const [bundler, flags] of [['Turbopack', []], ['webpack', ['--webpack']]]) {
+  test(`Next.js 16 (next build with ${bundler}, next start): the page prerendered on the server (where the import runs without a document), the four wasm files emitted; the calls work; a component's tool`, async () => {
+    const dir = frameworkApp('next');
+    run(NEXT(dir), ['build', ...flags], dir, NEXT_ENV);
+    const media = fs.readdirSync(path.join(dir, '.next', 'static', 'media')).filter((f) => f.endsWith('.wasm'));
+    assert.equal(media.length, 4, media.join(' '));
+    const prerendered = fs.readFileSync(path.join(dir, '.next', 'server', 'app', 'index.html'), 'utf8');
+    assert.match(prerendered, /<p>registering<\/p>/, 'the server rendered the component');
+    await withServerProcess(NEXT(dir), ['start', '-H', '127.0.0.1', '-p', '0'], dir, NEXT_ENV, (origin) => assertComponentAppWorks(origin));
+  });
+}
+
+test('Next.js 16 dev server (next dev, Turbopack): the four wasm files found; the calls work; a component\'s tool, under React\'s StrictMode', async () => {
+  const dir = frameworkApp('next');
+  await withServerProcess(NEXT(dir), ['dev', '-H', '127.0.0.1', '-p', '0'], dir, NEXT_DEV_ENV, (origin, output) => assertComponentAppWorks(origin, output));
 });
 
 /**
