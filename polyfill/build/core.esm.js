@@ -31,7 +31,7 @@ export async function start({ config, early }) {
   const deferredUrl = __mcpFromPackage(__mcpModuleUrl(config.deferredUrl, () => (config.coreUrl
     ? new URL('./@@DEFERRED_WASM@@', __mcpModuleUrl(config.coreUrl))
     : new URL('./@@DEFERRED_WASM@@', import.meta.url))));
-  const deferred = __mcpDeferCore(glue, module, deferredUrl, !!(config.deferredUrl || config.coreUrl));
+  const deferred = __mcpDeferCore(glue, deferredUrl, !!(config.deferredUrl || config.coreUrl));
   __mcpAcceptSdkForms(glue);
   const compile = validatorUrl
     ? (url) => __mcpFetchWasm(url, 'the validator module', 'validatorUrl', !config.validatorUrl)

@@ -10,15 +10,14 @@
 // Moves bytes only.
 
 /**
- * Sets up the deferred module of the core `module` (compiled; instantiated by `glue`) at `url`
- * (`configured`: a modelContextPolyfillConfig member gave it). Returns a promise that settles once
- * it is instantiated (rejecting when it could not be fetched), or null for a whole core, which
- * imports no placeholder.
+ * Sets up the deferred module of the core `glue` instantiated at `url` (`configured`: a
+ * modelContextPolyfillConfig member gave it). Returns a promise that settles once it is
+ * instantiated (rejecting when it could not be fetched), or null for a whole core, which imports
+ * no placeholder.
  */
-function __mcpDeferCore(glue, module, url, configured) {
+function __mcpDeferCore(glue, url, configured) {
   const what = "the core's deferred module";
-  // (`b`: the placeholders' namespace, PLACEHOLDER_NAMESPACE in scripts/lib/core-split.mjs.)
-  if (!WebAssembly.Module.imports(module).some((i) => i.module === 'b')) return null;
+  if (!glue.__mcpSplit()) return null;
   let compiled = null;
   let arrived;
   if (url) {
