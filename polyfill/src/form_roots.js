@@ -40,9 +40,14 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
     observer.observe(root, init);
     return true;
   };
-  // The open roots in `node`, and in those.
+  // The open roots in `node`, and in those. (The lists are walked by index: the first for-of
+  // over a NodeList costs Chromium 156 0.5-1 ms, on the core's start.)
   const scan = (node) => {
-    for (const el of node.querySelectorAll('*')) if (add(el.shadowRoot)) scan(el.shadowRoot);
+    const all = node.querySelectorAll('*');
+    for (let i = 0; i < all.length; i++) {
+      const root = all[i].shadowRoot;
+      if (add(root)) scan(root);
+    }
   };
   if (watch) {
     for (const ref of watch.early) add(ref.deref());
@@ -63,7 +68,7 @@ function __mcpShadowRoots(watch, document, observer, init, onSubmit, onReset) {
           const connected = root.host.isConnected;
           held.push([ref, connected]); // (weakly: a component that goes for good takes its root)
           holding.add(root);
-          if (connected) out.push(...list);
+          if (connected) for (let i = 0; i < list.length; i++) out.push(list[i]);
           if (!listened.has(root)) {
             listened.add(root);
             root.addEventListener('submit', onSubmit, true);
