@@ -10,6 +10,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { withPage, requireDist, CRATE_VERSION, REPO_ROOT, DIST_DIR } from './harness.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
+import { COMPILE_HINT } from '../../scripts/lib/project.mjs';
 
 const marker = () => {
   const m = globalThis[Symbol.for('modelcontext-polyfill')];
@@ -89,6 +90,16 @@ test('a build with unchanged inputs reuses dist/ (target/dist-stamp.json); a cha
   }
 });
 
+test("the scripts a page's start runs open with V8's explicit compile hint; the client's glue and the React hook do not", () => {
+  requireDist('modelcontext.js');
+  const started = ['modelcontext.js', 'modelcontext.iife.js', 'modelcontext_core.js', 'modelcontext_glue.js',
+    'modelcontext.inline.js', 'modelcontext_core.inline.js', 'modelcontext.inline.iife.js'];
+  for (const f of fs.readdirSync(DIST_DIR).filter((f) => f.endsWith('.js'))) {
+    const hinted = fs.readFileSync(path.join(DIST_DIR, f), 'utf8').startsWith(COMPILE_HINT);
+    assert.equal(hinted, started.includes(f), `${f}: ${hinted ? 'hinted' : 'not hinted'}`);
+  }
+});
+
 test('a release build minifies its scripts, keeping our license headers', (t) => {
   requireDist('modelcontext.js');
   const stamp = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'target', 'dist-stamp.json'), 'utf8'));
@@ -98,8 +109,9 @@ test('a release build minifies its scripts, keeping our license headers', (t) =>
   }
   for (const f of fs.readdirSync(DIST_DIR).filter((f) => f.endsWith('.js') && !f.startsWith('react.'))) {
     const text = fs.readFileSync(path.join(DIST_DIR, f), 'utf8');
-    // Our scripts open with their license header (wasm-bindgen's glue has none of its own).
-    if (!f.includes('glue')) assert.match(text, /^\/\*! modelcontext-polyfill /, `${f}: the license header is the first thing`);
+    // Our scripts open with their license header (wasm-bindgen's glue has none of its own),
+    // after V8's compile hint where there is one (the next test).
+    if (!f.includes('glue')) assert.match(text.replace(COMPILE_HINT, ''), /^\/\*! modelcontext-polyfill /, `${f}: the license header is the first thing`);
     // The sources' own comments and indentation are gone (the build marks each source with a
     // `// ---- polyfill/src/…` comment line before minifying).
     assert.doesNotMatch(text, /\/\/ ---- polyfill\/src\//, `${f}: a source comment is left`);
