@@ -89,7 +89,7 @@ const OUT = {
 };
 
 // The scripts whose functions a page's start runs, which open with V8's explicit compile hint
-// (`//# allFunctionsCalledOnLoad`, Chromium 136 and later; other engines read a comment): their
+// (`//# allFunctionsCalledOnLoad`, Chromium 136 and later; to other engines, a comment): their
 // functions are compiled as the script streams in, off the main thread, instead of lazily on it
 // at their first call. Measured on the bench page (Chromium 156; scripts/bench.mjs's start): the
 // main thread's JS parsing and compiling from the front's import to the first registration went

@@ -10,8 +10,8 @@
 // Moves bytes only.
 
 /**
- * Sets up the deferred module of the core `glue` instantiated at `url` (`configured`: a
- * modelContextPolyfillConfig member gave it). Returns a promise that settles once it is
+ * Sets up the deferred module, at `url` (`configured`: a modelContextPolyfillConfig member gave
+ * it), of the core that `glue` instantiated. Returns a promise that settles once it is
  * instantiated (rejecting when it could not be fetched), or null for a whole core, which imports
  * no placeholder.
  */
