@@ -17,8 +17,8 @@ export const VALIDATOR_SUITE_WASM = path.join(REPO_ROOT, 'target', 'validator-su
 export const CORE_KEEP_LIST = path.join(REPO_ROOT, 'polyfill', 'build', 'core-first.txt');
 
 // V8's explicit compile hint (Chromium 136 and later), the first line of the scripts whose
-// functions a page's start runs (scripts/build.mjs, COMPILE_HINTED): their functions compile as
-// the script streams in, off the main thread.
+// functions run as soon as they have loaded (scripts/build.mjs, COMPILE_HINTED): their functions
+// compile as the script streams in, off the main thread.
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
 /** Read a `key = "value"` from a TOML section (enough for Cargo.toml's [package]). */

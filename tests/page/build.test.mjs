@@ -90,9 +90,9 @@ test('a build with unchanged inputs reuses dist/ (target/dist-stamp.json); a cha
   }
 });
 
-test("the scripts a page's start runs open with V8's explicit compile hint; the client's glue and the React hook do not", () => {
+test("the scripts whose functions run as soon as they have loaded (a page's start, the client's glue) open with V8's explicit compile hint; the React hook does not", () => {
   requireDist('modelcontext.js');
-  const started = ['modelcontext.js', 'modelcontext.iife.js', 'modelcontext_core.js', 'modelcontext_glue.js',
+  const started = ['modelcontext.js', 'modelcontext.iife.js', 'modelcontext_core.js', 'modelcontext_glue.js', 'modelcontext_client_glue.js',
     'modelcontext.inline.js', 'modelcontext_core.inline.js', 'modelcontext.inline.iife.js'];
   for (const f of fs.readdirSync(DIST_DIR).filter((f) => f.endsWith('.js'))) {
     const hinted = fs.readFileSync(path.join(DIST_DIR, f), 'utf8').startsWith(COMPILE_HINT);
