@@ -413,21 +413,9 @@ async function traceCompiles(server, distUrl) {
       await step('first requests: connect (initialize) + tools/list', true, async () => {
         // Over the tab wire as such, first: an agent's listing before its initialize (refused),
         // and a 2026-07-28 agent's (stateless: the version in `_meta`, no initialize).
-        const ask = (id, method, params) => new Promise((resolve, reject) => {
-          const on = (e) => {
-            const d = e.data;
-            if (d && d.direction === 'server-to-client' && d.payload && d.payload.id === id) {
-              removeEventListener('message', on);
-              resolve(d.payload);
-            }
-          };
-          addEventListener('message', on);
-          postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id, method, params } }, location.origin);
-          setTimeout(() => reject(new Error(`${method}: no answer`)), 5000);
-        });
-        if (!(await ask('early', 'tools/list')).error) throw new Error('a listing before initialize was answered');
+        if (!(await __tabAsk('tools/list')).error) throw new Error('a listing before initialize was answered');
         const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-        if (!(await ask('stateless', 'tools/list', { _meta: meta })).result) throw new Error('the stateless listing failed');
+        if (!(await __tabAsk('tools/list', { _meta: meta })).result) throw new Error('the stateless listing failed');
         window.client = new Bench.Client({ name: 'breakdown', version: '1.0.0' });
         await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
         await client.listTools();

@@ -9,6 +9,9 @@
 //   'floor'    the client floor: a bare page script answering MCP-B's tab wire with canned
 //              JSON-RPC (no checks, no validation). No server can go below it with the bench's
 //              client, so its ratio to @mcp-b/global is the best any server's ratio can be.
+// And window.__tabAsk(method, params): a request sent over the tab wire as an agent's raw
+// envelope, resolving with the answer's payload (for what the official client does not send: a
+// listing before initialize, a 2026-07-28 agent's, a second initialize on the channel).
 
 import { importMapFor, importMapScript, MCP_PEERS } from './importmap.mjs';
 
@@ -52,6 +55,31 @@ function installFloor() {
   });
 }
 
+/**
+ * Sends `method` with `params` over the tab wire as an agent's envelope on the default channel
+ * and resolves with the payload of the answer to it (matched by id); rejects after 5 s without
+ * one. Runs in the page: window.__tabAsk.
+ */
+function tabAsk(method, params) {
+  const id = `ask-${(tabAsk.sent = (tabAsk.sent || 0) + 1)}`;
+  return new Promise((resolve, reject) => {
+    const on = (e) => {
+      const d = e.data;
+      if (d && d.direction === 'server-to-client' && d.payload && d.payload.id === id) {
+        removeEventListener('message', on);
+        clearTimeout(timer);
+        resolve(d.payload);
+      }
+    };
+    const timer = setTimeout(() => {
+      removeEventListener('message', on);
+      reject(new Error(`${method}: no answer over the tab wire in 5 s`));
+    }, 5000);
+    addEventListener('message', on);
+    postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id, method, params } }, location.origin);
+  });
+}
+
 /** Loads the implementation to measure (runs in the page: window.__benchLoad). */
 async function loadImplementation(kind, src) {
   if (kind === 'floor') return installFloor();
@@ -75,7 +103,8 @@ export function benchPage({ title, head = '' }) {
   return `<!doctype html><meta charset="utf-8"><title>${title}</title>
 ${importMapScript(importMapFor(MCP_PEERS))}
 ${head}<script>${installFloor.toString()}
-window.__benchLoad = ${loadImplementation.toString()};</script>
+window.__benchLoad = ${loadImplementation.toString()};
+window.__tabAsk = ${tabAsk.toString()};</script>
 <script type="module">
   import { Client } from '@modelcontextprotocol/client';
   import { TabClientTransport } from '@mcp-b/transports';

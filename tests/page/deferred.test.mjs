@@ -104,26 +104,6 @@ const CALLS = async () => {
 };
 const CALLS_RESULT = { one: '1', many: true, invalid: true, thrown: true, unknown: true, pattern: ['ok', true], testing: '3', executed: '7' };
 
-/**
- * Run in a page (`page.evaluate(installTabAsk)`): `tabAsk(method, params)` sends a request over
- * the tab wire as an agent's envelope and resolves with the answer's payload (matched by id).
- */
-function installTabAsk() {
-  let id = 0;
-  window.tabAsk = (method, params) => new Promise((resolve) => {
-    const my = `ask-${++id}`;
-    const on = (e) => {
-      const d = e.data;
-      if (d && d.direction === 'server-to-client' && d.payload && d.payload.id === my) {
-        removeEventListener('message', on);
-        resolve(d.payload);
-      }
-    };
-    addEventListener('message', on);
-    postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id: my, method, params } }, location.origin);
-  });
-}
-
 /** An agent's `initialize` params in `version`. */
 const initializeIn = (version) => ({ protocolVersion: version, capabilities: {}, clientInfo: { name: 'agent', version: '1' } });
 
@@ -376,7 +356,6 @@ for (const [build, tag] of Object.entries(BUILDS)) {
     // the deferred module, which retires the first agent's session: the next test).
     for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']) {
       await whileDeferredHeld(clientPage(tag), async ({ page, asked }) => {
-        await page.evaluate(installTabAsk);
         const r = await page.evaluate(async (version) => {
           await document.modelContext.registerTool({
             name: 't', description: 'T', annotations: { readOnlyHint: true },
@@ -384,7 +363,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
             outputSchema: { type: 'object', properties: { r: { type: 'number' } } },
             execute: () => ({ r: 1 }),
           });
-          const ask = window.tabAsk;
+          const ask = window.__tabAsk;
           const early = (await ask('tools/list')).error.message;
           if (version === '2026-07-28') {
             const meta = { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -408,16 +387,15 @@ for (const [build, tag] of Object.entries(BUILDS)) {
 
   test(`${build} build: an agent's second initialize on the tab wire while the deferred module is on its way (an agent starting over, or a second one) waits for it, and so does what comes after it (no synchronous read: retiring the first session is the deferred module's); once it has arrived the new session is answered in its own version`, () =>
     whileDeferredHeld(clientPage(tag), async ({ page, asked, release }) => {
-      await page.evaluate(installTabAsk);
       const before = await page.evaluate(async ([first, second]) => {
         await document.modelContext.registerTool({
           name: 't', description: 'T', outputSchema: { type: 'object', properties: { r: { type: 'number' } } }, execute: () => ({ r: 1 }),
         });
-        const negotiated = (await tabAsk('initialize', first)).result.protocolVersion;
-        const listed = (await tabAsk('tools/list')).result.tools.map((t) => Object.keys(t).sort().join(' '));
+        const negotiated = (await __tabAsk('initialize', first)).result.protocolVersion;
+        const listed = (await __tabAsk('tools/list')).result.tools.map((t) => Object.keys(t).sort().join(' '));
         const answered = [];
         const note = (what) => (r) => (answered.push(what), r);
-        window.again = { answered, both: Promise.all([tabAsk('initialize', second).then(note('initialize')), tabAsk('tools/list').then(note('tools/list'))]) };
+        window.again = { answered, both: Promise.all([__tabAsk('initialize', second).then(note('initialize')), __tabAsk('tools/list').then(note('tools/list'))]) };
         return { negotiated, listed };
       }, [initializeIn('2025-06-18'), initializeIn('2024-11-05')]);
       assert.deepEqual(before, { negotiated: '2025-06-18', listed: ['description inputSchema name outputSchema'] });
@@ -439,12 +417,11 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       await goto(await clientPage(tag));
       await page.waitForFunction(() => document.modelContext);
       await page.evaluate(READY);
-      await page.evaluate(installTabAsk);
       const r = await page.evaluate(async ([first, second]) => {
         await document.modelContext.registerTool({ name: 't', description: 'T', execute: () => 't' });
-        const negotiated = (await tabAsk('initialize', first)).result.protocolVersion;
-        const refused = (await tabAsk('initialize', second)).error;
-        const listed = (await tabAsk('tools/list')).result.tools.map((t) => Object.keys(t).sort().join(' '));
+        const negotiated = (await __tabAsk('initialize', first)).result.protocolVersion;
+        const refused = (await __tabAsk('initialize', second)).error;
+        const listed = (await __tabAsk('tools/list')).result.tools.map((t) => Object.keys(t).sort().join(' '));
         return { negotiated, refused, listed };
       }, [initializeIn('2025-06-18'), initializeIn('2024-11-05')]);
       assert.equal(r.negotiated, '2025-06-18');
