@@ -91,11 +91,10 @@ const OUT = {
 // The scripts whose functions a page's start runs, which open with V8's explicit compile hint
 // (`//# allFunctionsCalledOnLoad`, Chromium 136 and later; to other engines, a comment): their
 // functions are compiled as the script streams in, off the main thread, instead of lazily on it
-// at their first call. Measured on the bench page (Chromium 156; scripts/bench.mjs's start): the
-// main thread's JS parsing and compiling from the front's import to the first registration went
-// from about 19 ms to 6 with the hint on the core and glue, and 2.5 with the fronts too; the JS
-// heap once an agent has listed and called is about 90 KB larger (the bytecode of functions
-// compiled that never run). The client's glue too, which loads when a page first makes a client
+// at their first call. Measured on the bench page (Chromium 156; README, "Performance",
+// startup): the main thread's JS parsing and compiling from the front's import to the first
+// registration 14.6 -> 2.9 ms; the JS heap once an agent has listed and called 88 KB larger (the
+// bytecode of functions compiled that never run). The client's glue too, which loads when a page first makes a client
 // and runs at once: from the client's construction to its first call's answer, 37.4 -> 35.8 ms
 // (21 alternating loads, median ratio 0.856). Not the React hook (a few small functions). The
 // hint must be the script's first line.
