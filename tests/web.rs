@@ -84,6 +84,39 @@ fn json_conversion_follows_json_stringify() {
 }
 
 #[wasm_bindgen_test]
+fn fractional_numbers_are_written_as_the_js_engine_writes_them_and_read_back_the_same() {
+    use modelcontext_polyfill::protocol::json_text::to_string;
+    let numbers = [
+        0.1,
+        0.01,
+        9999.99,
+        -2.5e21,
+        1.5e-7,
+        1e21,
+        5e-324,
+        f64::MAX,
+        123456.789,
+    ];
+    for n in numbers {
+        let text = to_string(&json!(n));
+        assert_eq!(
+            text,
+            String::from(js_sys::Number::from(n).to_string_with_radix(10).unwrap())
+        );
+        assert_eq!(serde_json::from_str::<f64>(&text).unwrap(), n, "{text}");
+    }
+    assert_eq!(
+        to_string(&json!({"min": 0.5, "e": 1e21})),
+        r#"{"min":0.5,"e":1e+21}"#
+    );
+    // Integers are serde_json's, as before.
+    assert_eq!(
+        to_string(&json!([1, -2, u64::MAX])),
+        "[1,-2,18446744073709551615]"
+    );
+}
+
+#[wasm_bindgen_test]
 fn dom_errors_map_to_named_exceptions() {
     let cases = [
         (DomError::InvalidState("a".into()), "InvalidStateError"),
