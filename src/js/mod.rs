@@ -69,6 +69,19 @@ pub fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
 }
 
+/// A `TypeError` saying an option is wrong: `ctx`, which names the options (`new
+/// BroadcastChannelServerTransport(options): options`), followed by `what` (`.channelName is
+/// required …`). One function for every such message, out of the line of the code that reads
+/// options: pages rarely pass a wrong one.
+#[cold]
+#[inline(never)]
+pub fn option_error(ctx: &str, what: &str) -> JsValue {
+    let mut message = String::with_capacity(ctx.len() + what.len());
+    message.push_str(ctx);
+    message.push_str(what);
+    type_error(&message)
+}
+
 thread_local! {
     /// This realm's `DOMException` constructor, taken while the document was alive: once a
     /// frame is detached its global no longer resolves interface names, and the errors its

@@ -35,14 +35,13 @@ impl BroadcastConfig {
         let channel_name = opt_string(opts, "channelName", ctx)?
             .filter(|s| !s.is_empty())
             .ok_or_else(|| {
-                js::type_error(&format!(
-                    "{ctx}.channelName is required (a non-empty string)"
-                ))
+                js::option_error(ctx, ".channelName is required (a non-empty string)")
             })?;
         if js::get(&js::global(), "BroadcastChannel")?.is_undefined() {
-            return Err(js::type_error(&format!(
-                "{ctx}: BroadcastChannel is not available in this context"
-            )));
+            return Err(js::option_error(
+                ctx,
+                ": BroadcastChannel is not available in this context",
+            ));
         }
         Ok(BroadcastConfig {
             channel_name,

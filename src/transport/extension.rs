@@ -49,11 +49,12 @@ impl ExtensionConfig {
             || event_api(&port, "onMessage").is_none()
             || event_api(&port, "onDisconnect").is_none()
         {
-            return Err(js::type_error(&format!(
-                "{ctx}.port is required: a chrome.runtime.Port (or an object of its shape: \
+            return Err(js::option_error(
+                ctx,
+                ".port is required: a chrome.runtime.Port (or an object of its shape: \
                  postMessage(), onMessage.addListener/removeListener, \
-                 onDisconnect.addListener/removeListener)"
-            )));
+                 onDisconnect.addListener/removeListener)",
+            ));
         }
         let keep_alive = js::get(opts, "keepAlive")?;
         let interval = js::get(opts, "keepAliveInterval")?;
@@ -65,21 +66,22 @@ impl ExtensionConfig {
             match interval.as_f64() {
                 Some(n) if n.is_finite() && n > 0.0 => Some(n),
                 _ => {
-                    return Err(js::type_error(&format!(
-                        "{ctx}.keepAliveInterval must be a positive number of milliseconds"
-                    )))
+                    return Err(js::option_error(
+                        ctx,
+                        ".keepAliveInterval must be a positive number of milliseconds",
+                    ))
                 }
             }
         };
         let cb = js::get(opts, "onDisconnect")?;
-        let on_disconnect =
-            if cb.is_undefined() || cb.is_null() {
-                None
-            } else {
-                Some(cb.dyn_into().map_err(|_| {
-                    js::type_error(&format!("{ctx}.onDisconnect must be a function"))
-                })?)
-            };
+        let on_disconnect = if cb.is_undefined() || cb.is_null() {
+            None
+        } else {
+            Some(
+                cb.dyn_into()
+                    .map_err(|_| js::option_error(ctx, ".onDisconnect must be a function"))?,
+            )
+        };
         Ok(ExtensionConfig {
             port,
             message_type: opt_string(opts, "messageType", ctx)?,

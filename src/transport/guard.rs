@@ -132,9 +132,10 @@ impl Security {
             s.rate = None;
         } else if !rate.is_undefined() {
             if !rate.is_object() {
-                return Err(js::type_error(&format!(
-                    "{ctx}.rateLimit must be {{ messages, perMs }} or false"
-                )));
+                return Err(js::option_error(
+                    ctx,
+                    ".rateLimit must be { messages, perMs } or false",
+                ));
             }
             let messages = js::get(&rate, "messages")?;
             let per_ms = js::get(&rate, "perMs")?;
@@ -160,9 +161,10 @@ impl Security {
         s.max_queued_bytes = count(opts, "maxQueuedBytes", ctx, false)?;
         let cb = js::get(opts, "onOriginViolation")?;
         if !cb.is_undefined() && !cb.is_null() {
-            s.on_violation = Some(cb.dyn_into().map_err(|_| {
-                js::type_error(&format!("{ctx}.onOriginViolation must be a function"))
-            })?);
+            s.on_violation = Some(
+                cb.dyn_into()
+                    .map_err(|_| js::option_error(ctx, ".onOriginViolation must be a function"))?,
+            );
         }
         Ok(s)
     }
@@ -202,18 +204,17 @@ pub fn origins_from_js(
             .iter()
             .map(|x| {
                 x.as_string()
-                    .ok_or_else(|| js::type_error(&format!("{what} must hold origin strings")))
+                    .ok_or_else(|| js::option_error(what, " must hold origin strings"))
             })
             .collect::<Result<_, _>>()?
     } else {
-        return Err(js::type_error(&format!(
-            "{what} must be an origin string, an array of them, or '*'"
-        )));
+        return Err(js::option_error(
+            what,
+            " must be an origin string, an array of them, or '*'",
+        ));
     };
     if list.is_empty() {
-        return Err(js::type_error(&format!(
-            "{what} must name at least one origin"
-        )));
+        return Err(js::option_error(what, " must name at least one origin"));
     }
     if list.iter().any(|o| o == "*") {
         js::warn(&format!(

@@ -114,9 +114,7 @@ fn answer_client(
 
 fn need_window(ctx: &str) -> Result<web_sys::Window, JsValue> {
     web_sys::window().ok_or_else(|| {
-        js::type_error(&format!(
-            "{ctx}: the iframe transports need a window (not a worker)"
-        ))
+        js::option_error(ctx, ": the iframe transports need a window (not a worker)")
     })
 }
 
@@ -142,10 +140,11 @@ impl ChildConfig {
         }
         let allowed =
             origins_from_js(&v, &format!("{ctx}.{name}"), "iframeChild")?.ok_or_else(|| {
-                js::type_error(&format!(
-                    "{ctx}.parentOrigin is required: the origin of the embedding page \
-                 (e.g. 'https://host.example'), an array of origins, or '*'"
-                ))
+                js::option_error(
+                    ctx,
+                    ".parentOrigin is required: the origin of the embedding page \
+                 (e.g. 'https://host.example'), an array of origins, or '*'",
+                )
             })?;
         Ok(ChildConfig {
             channel: opt_string(opts, "channelId", ctx)?.unwrap_or_else(|| DEFAULT_CHANNEL.into()),
@@ -272,9 +271,10 @@ impl ParentConfig {
         need_window(ctx)?;
         let iframe = js::get(opts, "iframe")?;
         if !js::instance_of(&iframe, "HTMLIFrameElement") {
-            return Err(js::type_error(&format!(
-                "{ctx}.iframe is required: the HTMLIFrameElement the client runs in"
-            )));
+            return Err(js::option_error(
+                ctx,
+                ".iframe is required: the HTMLIFrameElement the client runs in",
+            ));
         }
         let allowed = origins_from_js(
             &js::get(opts, "targetOrigin")?,
@@ -282,10 +282,11 @@ impl ParentConfig {
             "iframeParent",
         )?
         .ok_or_else(|| {
-            js::type_error(&format!(
-                "{ctx}.targetOrigin is required: the origin of the iframe's content \
-                 (e.g. 'https://app.example'), or '*'"
-            ))
+            js::option_error(
+                ctx,
+                ".targetOrigin is required: the origin of the iframe's content \
+                 (e.g. 'https://app.example'), or '*'",
+            )
         })?;
         let number = |key: &'static str, default: f64| -> Result<f64, JsValue> {
             let v = js::get(opts, key)?;

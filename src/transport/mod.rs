@@ -162,7 +162,7 @@ impl Handle {
     /// The kind named `kind`, for options `opts` (which must be an object).
     fn kind_of(kind: &str, opts: &JsValue, ctx: &str) -> Result<&'static kinds::Kind, JsValue> {
         if !opts.is_object() {
-            return Err(js::type_error(&format!("{ctx} must be an object")));
+            return Err(js::option_error(ctx, " must be an object"));
         }
         kinds::find(kind).ok_or_else(|| {
             js::type_error(&format!(

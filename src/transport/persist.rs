@@ -52,9 +52,10 @@ impl TabConfig {
                     .unwrap_or_else(|| DEFAULT_STORAGE_PREFIX.into()),
             )
         } else {
-            return Err(js::type_error(&format!(
-                "{ctx}.persist must be a boolean or {{ storagePrefix }}"
-            )));
+            return Err(js::option_error(
+                ctx,
+                ".persist must be a boolean or { storagePrefix }",
+            ));
         };
         Ok(TabConfig { tab, persist })
     }
