@@ -497,12 +497,12 @@ async function traceCompiles(server, distUrl) {
         const made = new TabServerTransport({ channelId: 'elsewhere', allowedOrigins: [location.origin] });
         if (made.type !== 'tab' || !made.options || made.isConnected) throw new Error('a tab transport made wrongly');
         // The other classes, made while the deferred module is on its way (the gate closed as
-        // a core cut in two has it then: see below), keep their options to read them later
-        // (src/transport/mod.rs, Handle::made): what a page runs then, and closes.
+        // a core cut in two has it then: see below), read their options in their constructors:
+        // what a page runs then, reads and closes.
         const glue = await import(`${dist}/modelcontext_glue.js`);
         glue.holdForDeferred();
         const T = globalThis[Symbol.for('modelcontext-polyfill')].transports;
-        const port = { postMessage() {}, onMessage: { addListener() {}, removeListener() {} } };
+        const port = { postMessage() {}, onMessage: { addListener() {}, removeListener() {} }, onDisconnect: { addListener() {}, removeListener() {} } };
         const others = [
           new T.PostMessageServerTransport(new MessageChannel().port1, { messageType: 'breakdown' }),
           new T.PostMessageServerTransport({ target: window, origin: location.origin }),
@@ -514,7 +514,19 @@ async function traceCompiles(server, distUrl) {
         ];
         for (const t of others) {
           if (!t.type || t.isConnected) throw new Error(`a ${t.type} transport made wrongly`);
+          // What a page reads of them then: the effective options, the generated instance id
+          // a page tells its peers, the built-in emitter it dispatches on.
+          if (t.options.type !== t.type) throw new Error(`a ${t.type} transport's options wrong`);
+          if (t.type === 'broadcastChannel' && !(t.instanceId && t.channelName)) throw new Error('no instance id');
+          if (t.type === 'event' && !t.emitter) throw new Error('no emitter');
           t.close();
+        }
+        // A wrong option then: its TypeError from the constructor.
+        try {
+          new T.BroadcastChannelServerTransport({ channelName: '' });
+          throw new Error('a wrong option was taken');
+        } catch (e) {
+          if (!(e instanceof TypeError)) throw e;
         }
         while (glue.deliverHeld());
         const aborted = new AbortController();

@@ -8,10 +8,8 @@
 //   const session = await navigator.modelContext.connect({ transport });
 //
 // Each class takes the options of its `type` (`type` itself may be left out); a few also take
-// the peer first. Options are checked in the constructor (a `TypeError` naming the option), but
-// for a class other than `TabServerTransport` made before the polyfill's deferred module has
-// arrived: then when first needed (`connect()` rejects with that `TypeError`; reading `options`
-// throws it). A transport serves one `connect()`: a second one rejects with `InvalidStateError`.
+// the peer first. Options are checked in the constructor (a `TypeError` naming the option).
+// A transport serves one `connect()`: a second one rejects with `InvalidStateError`.
 // `connect({ transport: { type, … } })` makes an instance of one of these too (`session.transport`).
 
 /// <reference path="./session.d.ts" />

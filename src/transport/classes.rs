@@ -10,11 +10,9 @@
 //! Each class takes the options of its `type` (without `type`); a few also take the peer
 //! first, as the seed's classes do: `new PostMessageServerTransport(target, options)`,
 //! `new EventServerTransport(emitter, options)`, `new ExtensionServerTransport(port,
-//! options)`. Options are checked in the constructor (a `TypeError` naming the option), but
-//! for a class other than the tab's made while the core's deferred module is on its way: then
-//! they are checked when first needed (`options`, `connect()`, which waits for the module), so
-//! that the constructor does not read the module synchronously, and a bad option rejects
-//! `connect()` instead ([`Handle::made`]). A transport serves one `connect()`. Every instance
+//! options)`. Options are checked in the constructor (a `TypeError` naming the option), also
+//! while the core's deferred module is on its way (`connect()` then waits for it). A transport
+//! serves one `connect()`. Every instance
 //! has `type`, `options` (the effective options, frozen), `isConnected` and `close()`.
 //! `connect()` called with an options object makes one of these too: it is
 //! `session.transport`.
@@ -43,7 +41,7 @@ macro_rules! transport_class {
 
             /// The effective options, defaults filled in (frozen).
             #[wasm_bindgen(getter)]
-            pub fn options(&self) -> Result<JsValue, JsValue> {
+            pub fn options(&self) -> JsValue {
                 self.h.options()
             }
 
@@ -99,16 +97,12 @@ fn positional(
     Ok(o)
 }
 
-/// A handle of `kind` (a name of [`super::kinds::KINDS`]) for its class's constructor: see
-/// [`Handle::made`] for when its options are read (the tab's at once).
+/// A handle of `kind` (a name of [`super::kinds::KINDS`]) for its class's constructor, its
+/// options read now (what each kind reads is in the core's first module, so a class made while
+/// the deferred module is on its way reads nothing synchronously).
 fn handle(kind: &str, opts: &JsValue) -> Result<Rc<Handle>, JsValue> {
     let class = super::kinds::find(kind).map_or(kind, |k| k.class);
-    Handle::made(
-        kind,
-        opts,
-        &format!("new {class}(options): options"),
-        kind == "tab",
-    )
+    Handle::new(kind, opts, &format!("new {class}(options): options"))
 }
 
 #[wasm_bindgen]
@@ -151,12 +145,12 @@ impl BroadcastChannelServerTransport {
     /// The id this server's messages carry (given or generated).
     #[wasm_bindgen(getter, js_name = "instanceId")]
     pub fn instance_id(&self) -> Result<JsValue, JsValue> {
-        js::get(&self.h.options()?, "instanceId")
+        js::get(&self.h.options(), "instanceId")
     }
 
     #[wasm_bindgen(getter, js_name = "channelName")]
     pub fn channel_name(&self) -> Result<JsValue, JsValue> {
-        js::get(&self.h.options()?, "channelName")
+        js::get(&self.h.options(), "channelName")
     }
 }
 
@@ -201,7 +195,7 @@ impl EventServerTransport {
     /// The emitter it listens on (the built-in one when none was given).
     #[wasm_bindgen(getter)]
     pub fn emitter(&self) -> Result<JsValue, JsValue> {
-        js::get(&self.h.options()?, "emitter")
+        js::get(&self.h.options(), "emitter")
     }
 }
 

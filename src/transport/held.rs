@@ -63,12 +63,6 @@ pub(crate) fn admit(method: Option<&str>) -> bool {
     })
 }
 
-/// Whether the core's deferred module is there (or the core is whole) and nothing waits for it:
-/// a function of it called now runs without reading it synchronously.
-pub(crate) fn arrived() -> bool {
-    GATE.with(|g| matches!(*g.borrow(), Gate::Open))
-}
-
 /// Holds work until the deferred module has arrived: `deliver` runs then (now when nothing is
 /// on its way), or `refuse` with the reason it could not be had (now when it already could not).
 /// A message [`admit`] did not admit comes here; a held message's refusal answers it.

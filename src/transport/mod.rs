@@ -94,26 +94,11 @@ pub(crate) fn opt_string(
 /// transport object the page holds and the session that serves on it.
 pub struct Handle {
     kind: &'static kinds::Kind,
-    options: RefCell<Options>,
-    config: RefCell<Option<Box<dyn ServerTransport>>>,
-    running: RefCell<Option<Box<dyn Running>>>,
-}
-
-/// A handle's options, read or not yet.
-enum Options {
-    /// Given to a class's constructor before the core's deferred module had arrived (the code
-    /// that reads each kind's options is there, but the tab's): a shallow copy, read when first
-    /// needed (see [`Handle::made`]). `closed`: `close()` came first, so nothing will be served.
-    Unread {
-        given: JsValue,
-        ctx: String,
-        closed: bool,
-    },
     /// The effective options, frozen: what `transport.options` returns (and how a transport
     /// object is recognized when handed to `connect()`).
-    Read(JsValue),
-    /// What reading them threw, thrown again by each use.
-    Refused(JsValue),
+    options: JsValue,
+    config: RefCell<Option<Box<dyn ServerTransport>>>,
+    running: RefCell<Option<Box<dyn Running>>>,
 }
 
 thread_local! {
@@ -127,34 +112,8 @@ impl Handle {
         let (config, options) = Self::read(kind, opts, ctx)?;
         Ok(Self::keep(Handle {
             kind,
-            options: RefCell::new(Options::Read(options)),
+            options,
             config: RefCell::new(Some(config)),
-            running: RefCell::new(None),
-        }))
-    }
-
-    /// A handle for a class's constructor (`new IframeChildServerTransport(options)`). Its
-    /// options are read now, as [`Handle::new`] does, once the core's deferred module has
-    /// arrived, and always for the kinds whose reading is in the first module (`eager`: the
-    /// tab's, which a page's start reads). Before, a shallow copy of them is kept and read when
-    /// first needed (`transport.options`, `connect()`, which waits for the module): reading
-    /// them now would read the module synchronously, blocking the page while it downloads. A
-    /// bad option then rejects `connect()` (and throws from `transport.options`) instead of
-    /// throwing from the constructor.
-    pub fn made(kind: &str, opts: &JsValue, ctx: &str, eager: bool) -> Result<Rc<Handle>, JsValue> {
-        if eager || held::arrived() {
-            return Handle::new(kind, opts, ctx);
-        }
-        let kind = Self::kind_of(kind, opts, ctx)?;
-        let given = js_sys::Object::assign(&js::object(), opts.unchecked_ref::<js_sys::Object>());
-        Ok(Self::keep(Handle {
-            kind,
-            options: RefCell::new(Options::Unread {
-                given: given.into(),
-                ctx: ctx.to_string(),
-                closed: false,
-            }),
-            config: RefCell::new(None),
             running: RefCell::new(None),
         }))
     }
@@ -199,7 +158,7 @@ impl Handle {
     }
 
     /// The handle whose `options` object is `transport.options`, if `transport` is a
-    /// transport object (reading a handle's options if they were not yet: what that throws).
+    /// transport object.
     fn lookup(transport: &JsValue) -> Result<Option<Rc<Handle>>, JsValue> {
         let options = js::get(transport, "options")?;
         if !options.is_object() {
@@ -209,7 +168,7 @@ impl Handle {
             l.borrow()
                 .iter()
                 .filter_map(Weak::upgrade)
-                .find(|h| matches!(&*h.options.borrow(), Options::Read(o) if *o == options))
+                .find(|h| h.options == options)
         }))
     }
 
@@ -217,33 +176,14 @@ impl Handle {
         self.kind.name
     }
 
-    /// The effective options (`transport.options`), read now if they were not yet.
-    pub fn options(&self) -> Result<JsValue, JsValue> {
-        let unread = match &*self.options.borrow() {
-            Options::Read(o) => return Ok(o.clone()),
-            Options::Refused(e) => return Err(e.clone()),
-            Options::Unread { given, ctx, closed } => (given.clone(), ctx.clone(), *closed),
-        };
-        let (given, ctx, closed) = unread;
-        match Self::read(self.kind, &given, &ctx) {
-            Ok((config, options)) => {
-                if !closed {
-                    *self.config.borrow_mut() = Some(config);
-                }
-                *self.options.borrow_mut() = Options::Read(options.clone());
-                Ok(options)
-            }
-            Err(e) => {
-                *self.options.borrow_mut() = Options::Refused(e.clone());
-                Err(e)
-            }
-        }
+    /// The effective options (`transport.options`).
+    pub fn options(&self) -> JsValue {
+        self.options.clone()
     }
 
     /// Starts serving `server`. A transport serves once: a second start is an
     /// `InvalidStateError`.
     pub fn start(&self, server: &Server) -> Result<Option<Promise>, JsValue> {
-        self.options()?;
         let config = self.config.borrow_mut().take().ok_or_else(|| {
             DomError::InvalidState(format!(
                 "This {} transport has already been connected; create a new one",
@@ -262,9 +202,6 @@ impl Handle {
 
     /// Stops serving (idempotent). A transport never started can no longer be.
     pub fn close(&self) {
-        if let Options::Unread { closed, .. } = &mut *self.options.borrow_mut() {
-            *closed = true;
-        }
         self.config.borrow_mut().take();
         let running = self.running.borrow_mut().take();
         if let Some(r) = running {

@@ -694,9 +694,9 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
-  test(`${build} build: server transport classes other than the tab's made while the deferred module is on its way read nothing synchronously: their options are read when needed, so connect() waits for the module and then serves on them, and a bad option rejects connect() with the TypeError its constructor throws once the module is there; reading transport.options meanwhile is what reads it synchronously`, () =>
+  test(`${build} build: server transport classes made while the deferred module is on its way read nothing synchronously: each constructor reads its options at once (a wrong one throws its TypeError), what a page reads of them answers (the effective options, a broadcast channel's name and generated instance id, the built-in emitter), and connect() waits for the module, then serves on them (a closed one refused)`, () =>
     whileDeferredHeld(inlinePage(tag), async ({ page, asked, release }) => {
-      const made = await page.evaluate(async () => {
+      const read = await page.evaluate(async () => {
         await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
         const T = globalThis[Symbol.for('modelcontext-polyfill')].transports;
         const channel = new MessageChannel();
@@ -705,7 +705,33 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         const good = new T.PostMessageServerTransport(channel.port1, options);
         // (A change to the options object after the constructor does not reach the transport.)
         options.messageType = 'changed';
-        const bad = new T.BroadcastChannelServerTransport({ channelName: '' });
+        const extPort = { postMessage() {}, onMessage: { addListener() {}, removeListener() {} }, onDisconnect: { addListener() {}, removeListener() {} } };
+        const frame = document.body.appendChild(document.createElement('iframe'));
+        const made = [
+          good,
+          new T.BroadcastChannelServerTransport({ channelName: 'elsewhere' }),
+          new T.IframeChildServerTransport({ parentOrigin: location.origin }),
+          new T.IframeParentServerTransport({ iframe: frame, targetOrigin: location.origin }),
+          new T.EventServerTransport(),
+          new T.ExtensionServerTransport(extPort, { messageType: 'ext' }),
+        ];
+        const [, broadcast, , , events] = made;
+        const thrown = (f) => {
+          try {
+            f();
+            return 'no error';
+          } catch (e) {
+            return `${e.name}: ${e.message}`;
+          }
+        };
+        const wrong = [
+          thrown(() => new T.BroadcastChannelServerTransport({ channelName: '' })),
+          thrown(() => new T.ExtensionServerTransport(extPort, { keepAliveInterval: -1 })),
+          thrown(() => new T.IframeChildServerTransport({ parentOrigin: 'not an origin' })),
+          thrown(() => new T.PostMessageServerTransport(channel.port1, { maxInFlight: 0 })),
+          thrown(() => new T.EventServerTransport({ emitter: {} })),
+          thrown(() => new T.IframeParentServerTransport({ targetOrigin: '*' })),
+        ];
         const closed = new T.EventServerTransport();
         closed.close();
         const settled = (p) => p.then((s) => ({ session: s }), (e) => ({ error: `${e.name}: ${e.message}` }));
@@ -715,22 +741,41 @@ for (const [build, tag] of Object.entries(BUILDS)) {
             session.registerTool('fromSession', { description: 'S', handler: () => 'served' });
             return session.transport === good && good.isConnected && good.options.messageType;
           }),
-          settled(navigator.modelContext.connect({ transport: bad })).then(({ error }) => error),
+          settled(navigator.modelContext.connect({ transport: broadcast })).then(({ error }) => error ?? broadcast.isConnected),
           settled(navigator.modelContext.connect({ transport: closed })).then(({ error }) => error),
         ]);
         // The page's synchronous reads answer while the connects wait for the module.
-        const listed = navigator.modelContextTesting.listTools().map((t) => t.name);
-        const serving = navigator.modelContext.isConnected();
-        return { listed, serving, made: [good, bad, closed].map((t) => [t.type, t.isConnected, t instanceof T[t.constructor.name]]) };
+        return {
+          made: made.map((t) => [t.type, t.options.type, Object.isFrozen(t.options), t.isConnected, t instanceof T[t.constructor.name]]),
+          broadcast: [broadcast.channelName, typeof broadcast.instanceId, broadcast.instanceId === broadcast.options.instanceId],
+          emitter: typeof events.emitter?.emit,
+          wrong,
+          listed: navigator.modelContextTesting.listTools().map((t) => t.name),
+          serving: navigator.modelContext.isConnected(),
+        };
       });
-      assert.deepEqual(made.made, [['postMessage', false, true], ['broadcastChannel', false, true], ['event', false, true]]);
-      assert.deepEqual(made.listed, ['first']);
-      assert.equal(made.serving, true);
+      assert.deepEqual(read.made, [
+        ['postMessage', 'postMessage', true, false, true], ['broadcastChannel', 'broadcastChannel', true, false, true],
+        ['iframeChild', 'iframeChild', true, false, true], ['iframeParent', 'iframeParent', true, false, true],
+        ['event', 'event', true, false, true], ['extension', 'extension', true, false, true],
+      ]);
+      assert.deepEqual(read.broadcast, ['elsewhere', 'string', true]);
+      assert.equal(read.emitter, 'function');
+      assert.deepEqual(read.wrong, [
+        'TypeError: new BroadcastChannelServerTransport(options): options.channelName is required (a non-empty string)',
+        'TypeError: new ExtensionServerTransport(options): options.keepAliveInterval must be a positive number of milliseconds',
+        'TypeError: new IframeChildServerTransport(options): options.parentOrigin: "not an origin" is not an origin (expected e.g. "https://example.com")',
+        'TypeError: new PostMessageServerTransport(options): options.maxInFlight must be a positive integer, got 0',
+        'TypeError: new EventServerTransport(options): options.emitter must have emit(), on() and off() methods (no emit())',
+        'TypeError: new IframeParentServerTransport(options): options.iframe is required: the HTMLIFrameElement the client runs in',
+      ]);
+      assert.deepEqual(read.listed, ['first']);
+      assert.equal(read.serving, true);
       assert.deepEqual(asked, ['fetch'], 'nothing read synchronously');
       release();
-      const [good, bad, closed] = await page.evaluate(() => window.outcomes);
+      const [good, broadcast, closed] = await page.evaluate(() => window.outcomes);
       assert.equal(good, 'own');
-      assert.equal(bad, 'TypeError: new BroadcastChannelServerTransport(options): options.channelName is required (a non-empty string)');
+      assert.equal(broadcast, true);
       assert.match(closed, /^InvalidStateError: This event transport has already been connected/);
       assert.deepEqual(asked, ['fetch']);
       // The session serves its tool on the port.
@@ -744,29 +789,6 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         return (await rpc(2, 'tools/call', { name: 'fromSession', arguments: {} })).result.content[0].text;
       });
       assert.equal(call, 'served');
-      // Now that the module is there, a constructor checks its options at once.
-      const thrown = await page.evaluate(() => {
-        try {
-          new (globalThis[Symbol.for('modelcontext-polyfill')].transports.BroadcastChannelServerTransport)({ channelName: '' });
-          return 'no error';
-        } catch (e) {
-          return e.name;
-        }
-      });
-      assert.equal(thrown, 'TypeError');
-    }));
-
-  test(`${build} build: reading a server transport's options before the deferred module has arrived (its class other than the tab's) reads the module synchronously; the tools go on being served`, () =>
-    whileDeferredHeld(inlinePage(tag), async ({ page, asked }) => {
-      const read = await page.evaluate(async () => {
-        await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
-        const { BroadcastChannelServerTransport } = globalThis[Symbol.for('modelcontext-polyfill')].transports;
-        const t = new BroadcastChannelServerTransport({ channelName: 'elsewhere' });
-        return [t.channelName, typeof t.instanceId, t.options.type];
-      });
-      assert.deepEqual(read, ['elsewhere', 'string', 'broadcastChannel']);
-      assert.deepEqual(asked, ['fetch', 'xhr']);
-      assert.deepEqual(await page.evaluate(() => navigator.modelContextTesting.listTools().map((t) => t.name)), ['first']);
     }));
 
   test(`${build} build: a page that configures the server (serverInfo, limits, the tab transport's options as an object) starts, registers and is listed without a synchronous read`, () =>
