@@ -168,12 +168,13 @@ fn write_tree<'a>(out: &mut String, v: &'a Value, strings: &mut impl Strings<'a>
     }
 }
 
-/// Appends `n` as JSON text: its `Display` form, `serde_json`'s, but for a fractional number in
-/// the browser build, which the JS engine writes (`Number.prototype.toString`: the shortest text
-/// that reads back as the same number, as `serde_json`'s; an exponent with its sign, `1e+21`
-/// where `serde_json` writes `1e21`), so that `serde_json`'s float formatter (0.9 KB gzip) is not
-/// in the core's first module, whose listings write the fractional numbers of pages' schemas.
-/// (The client module keeps `serde_json`'s: it has the formatter for other uses.)
+/// Appends `n` as JSON text: its `Display` form, `serde_json`'s, but for a number held as a
+/// float (a fraction or an exponent) in the core module (`web-server`), which the JS engine
+/// writes (`Number.prototype.toString`: the shortest text that reads back as the same number,
+/// as `serde_json`'s; an exponent with its sign, `1e+21` where `serde_json` writes `1e21`), so
+/// that `serde_json`'s float formatter (0.9 KB gzip) is not in the core's first module, whose
+/// listings write the fractional numbers of pages' schemas. (The client module keeps
+/// `serde_json`'s: it has the formatter for other uses.)
 fn write_number(out: &mut String, n: &serde_json::Number) {
     #[cfg(all(target_arch = "wasm32", feature = "web-server"))]
     if n.is_f64() {
