@@ -59,8 +59,9 @@ import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
-import { wasmSplitTool, readKeepList, keptFunctions, splitCore, withoutNames, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
+import { wasmSplitTool, readKeepList, keptFunctions, splitCore, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
 import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
+import { withoutCustomSections } from './lib/wasm-module.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -188,8 +189,8 @@ const WASM_OPT = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-opt');
 // source paths and the records that point at them were data in every module, 2.4 KB gzip of the
 // core's first module, 1.0 KB of the client, 1.4 KB of the validator. It needs the toolchain's
 // `rust-src` component (`make deps` adds it) and unstable flags: RUSTC_BOOTSTRAP=1 allows them on
-// a stable toolchain for this build only. Without `rust-src`, or with a rustc that lacks the strategy, the
-// build warns and links the prebuilt std.
+// a stable toolchain for this build only. Without `rust-src`, or with a rustc that lacks the
+// strategy, the build warns and links the prebuilt std.
 
 /** What `rustc ...args` prints (trimmed), or '' when it fails. */
 function rustc(...argv) {
@@ -552,7 +553,7 @@ function optimize(input, name, what) {
   if (DEV) {
     fs.copyFileSync(input, optimized);
   } else {
-    const opt = ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers'];
+    const opt = ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', '--strip-target-features'];
     reuse(input, optimized, opt.join(' '), () =>
       step(`wasm-opt -Oz (${what})`, () => run(WASM_OPT, [...opt, input, '-o', optimized])));
   }
@@ -593,7 +594,10 @@ if (DEV) {
   reuse(web.wasmPath, coreNamed, opt.join(' '), () =>
     step('wasm-opt -Oz (core, names kept)', () => run(WASM_OPT, [...opt, web.wasmPath, '-o', coreNamed])));
   const whole = path.join(bindgenRoot, `${GLUE_NAME}_bg.opt.wasm`);
-  wasmBytes = withoutNames(fs.readFileSync(coreNamed));
+  // Without the names and the target features (custom sections no page reads), every other
+  // section as it was: re-encoding the module, as `wasm-opt --strip-debug` would, loses what
+  // `-Oz` did to the code as it wrote it (1.2 KB).
+  wasmBytes = withoutCustomSections(fs.readFileSync(coreNamed), ['name', 'target_features']);
   fs.writeFileSync(whole, wasmBytes);
   if (!WebAssembly.validate(wasmBytes)) fail(`${rel(whole)} does not validate`);
   await stepAsync(`wasm-split (core, ${SPLIT.version}) + wasm-opt -Oz of each part`, async () => {
@@ -640,7 +644,8 @@ if (DEV) {
   // the client keep the default: there it saved 3–4 % and 3 % of the bytes but cost the calls,
   // the core 2–3 % of the bench's concurrent calls/s (3–5 % of the sequential round trip), the
   // client's McpClient 7 % of its calls/s (9 % of its round trip).
-  const opt = ['-Oz', '-ocimfs', '20', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers'];
+  const opt = ['-Oz', '-ocimfs', '20', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', '--strip-target-features'];
+  const WASM_BINDGEN_DESCRIPTORS = '__wasm_bindgen_unstable';
   // The module pages load, and its test build with the suite runner's export kept: the same
   // cargo output and flags, so the suite checks the code pages run.
   for (const [exports, output, what, tag] of [
@@ -650,10 +655,14 @@ if (DEV) {
     const graph = path.join(validatorRoot, `metadce-graph.${tag}.json`);
     fs.writeFileSync(graph, JSON.stringify(exports.map((e) => ({ name: e, export: e, root: true }))));
     const dce = path.join(validatorRoot, `validator.dce.${tag}.wasm`);
-    reuse(cargoValidatorWasm, output, `${exports} ${opt.join(' ')}`, () => {
+    reuse(cargoValidatorWasm, output, `${exports} ${opt.join(' ')} -${WASM_BINDGEN_DESCRIPTORS}`, () => {
       step(`wasm-metadce (${what}: its own exports only)`, () =>
         run(WASM_METADCE, ['--graph-file', graph, ...WASM_OPT_FEATURES, cargoValidatorWasm, '-o', dce], { stdio: ['inherit', 'ignore', 'inherit'] }));
       step(`wasm-opt -Oz (${what})`, () => run(WASM_OPT, [...opt, dce, '-o', output]));
+      // wasm-bindgen's descriptors of the imports a dependency declares with it (getrandom's):
+      // a custom section wasm-bindgen's CLI reads and removes, which this module does not go
+      // through. Nothing reads it at run time: 7.9 KB, 2 KB gzip.
+      fs.writeFileSync(output, withoutCustomSections(fs.readFileSync(output), [WASM_BINDGEN_DESCRIPTORS]));
     });
   }
 }

@@ -106,21 +106,6 @@ export function keptFunctions(named, keep) {
 }
 
 /**
- * `bytes` without its name section, every other section as it was. (Re-encoding the module, as
- * `wasm-opt --strip-debug` would, loses what `-Oz` did to the code as it wrote it: 1.2 KB.)
- */
-export function withoutNames(bytes) {
-  const out = [bytes.subarray(0, 8)];
-  let end = 8;
-  for (const s of sections(bytes)) {
-    const start = end;
-    end = s.body.byteOffset - bytes.byteOffset + s.body.length;
-    if (s.id !== 0 || s.name !== 'name') out.push(bytes.subarray(start, end));
-  }
-  return Buffer.concat(out);
-}
-
-/**
  * The export section of `bytes` with the table export `name` pointing at table `index`, as a
  * new module (the other sections as they were).
  */
@@ -189,7 +174,7 @@ export async function splitCore(tool, whole, kept, wasmOpt = null) {
     fs.writeFileSync(deferred, through.deferred);
     if (wasmOpt) {
       for (const f of [first, deferred]) {
-        execFileSync(wasmOpt, ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', f, '-o', f], { stdio: ['ignore', 'ignore', 'pipe'] });
+        execFileSync(wasmOpt, ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', '--strip-target-features', f, '-o', f], { stdio: ['ignore', 'ignore', 'pipe'] });
       }
     }
     return { first: fs.readFileSync(first), deferred: fs.readFileSync(deferred), throughTable: through.moved };

@@ -127,6 +127,23 @@ export function sectionEntries(bytes, id, read) {
 }
 
 /**
+ * `bytes` (a module) without the custom sections named in `names`, every other section byte for
+ * byte as it was (no re-encoding).
+ * @param {Uint8Array} bytes a module's bytes
+ * @param {string[]} names
+ */
+export function withoutCustomSections(bytes, names) {
+  const out = [bytes.subarray(0, 8)];
+  let end = 8;
+  for (const s of sections(bytes)) {
+    const start = end;
+    end = s.body.byteOffset - bytes.byteOffset + s.body.length;
+    if (s.id !== 0 || !names.includes(s.name)) out.push(bytes.subarray(start, end));
+  }
+  return Buffer.concat(out);
+}
+
+/**
  * `bytes` (a module) with the body of its section `id` (not a custom one) replaced by
  * `replace(body)`, every other section as it was.
  */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { withPage, requireDist, CRATE_VERSION, REPO_ROOT, DIST_DIR } from './harness.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
+import { sections } from '../../scripts/lib/wasm-module.mjs';
 import { COMPILE_HINT } from '../../scripts/lib/project.mjs';
 
 const marker = () => {
@@ -116,6 +117,24 @@ test('a release build minifies its scripts, keeping our license headers', (t) =>
     // `// ---- polyfill/src/…` comment line before minifying).
     assert.doesNotMatch(text, /\/\/ ---- polyfill\/src\//, `${f}: a source comment is left`);
     assert.doesNotMatch(text, /\n {4}\S/, `${f}: indented lines are left`);
+  }
+});
+
+// Custom sections are for tools, not pages: a browser skips them, and the build leaves none in
+// what it ships (names, producers, target features, wasm-bindgen's descriptors in the validator
+// module, which does not go through wasm-bindgen's CLI that removes them elsewhere).
+test('a release build ships its wasm files without custom sections', (t) => {
+  requireDist('modelcontext_glue_bg.wasm');
+  const stamp = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'target', 'dist-stamp.json'), 'utf8'));
+  if (stamp.profile !== 'release') {
+    t.skip(`dist/ is a ${stamp.profile} build, whose modules are wasm-bindgen's as they are`);
+    return;
+  }
+  const files = fs.readdirSync(DIST_DIR).filter((f) => f.endsWith('.wasm')).sort();
+  assert.deepEqual(files, ['modelcontext_client_glue_bg.wasm', 'modelcontext_deferred.wasm', 'modelcontext_glue_bg.wasm', 'modelcontext_validator.wasm']);
+  for (const f of files) {
+    const custom = sections(fs.readFileSync(path.join(DIST_DIR, f))).filter((s) => s.id === 0).map((s) => s.name);
+    assert.deepEqual(custom, [], `${f}: custom sections`);
   }
 });
 
