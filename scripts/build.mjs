@@ -218,6 +218,14 @@ const BUILD_STD_ENV = BUILD_STD
       RUSTFLAGS: [process.env.RUSTFLAGS ?? '', '-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Csymbol-mangling-version=legacy'].join(' ').trim(),
     }
   : process.env;
+// The validator module is built with `-Zfmt-debug=shallow` too: a derived `Debug` writes the
+// type's name alone (hand-written ones, as `str`'s and jsonschema's type sets', are as they
+// were). jsonschema's messages write values with `Display`; what the flag takes off is code no
+// answer runs: 12 KB gzip, and the JSON-Schema-Test-Suite's 3,798 instances get byte-identical
+// answers from both builds, compile errors and messages included. The core and the client keep
+// the default: their messages quote with `{:?}`, and it took 0.7 KB off the core, nothing off
+// the client.
+const VALIDATOR_ENV = BUILD_STD ? { ...BUILD_STD_ENV, RUSTFLAGS: `${BUILD_STD_ENV.RUSTFLAGS} -Zfmt-debug=shallow` } : BUILD_STD_ENV;
 if (!DEV && !fs.existsSync(WASM_OPT)) fail(`${rel(WASM_OPT)} missing; run \`make deps\``);
 const WASM_METADCE = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-metadce');
 if (!DEV && !fs.existsSync(WASM_METADCE)) fail(`${rel(WASM_METADCE)} missing; run \`make deps\``);
@@ -341,7 +349,7 @@ if (!args.has('--no-cargo')) {
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, core: ${CORE_FEATURES.join(' ')}${withStd})`, () =>
     run('cargo', [...cargoWasmArgs, ...CORE_FEATURES], { env: BUILD_STD_ENV }));
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, validator: ${VALIDATOR_FEATURES.join(' ')}${withStd})`, () =>
-    run('cargo', [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR], { env: BUILD_STD_ENV }));
+    run('cargo', [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR], { env: VALIDATOR_ENV }));
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, client: ${CLIENT_FEATURES.join(' ')}${withStd})`, () =>
     run('cargo', [...cargoWasmArgs, ...CLIENT_FEATURES, '--target-dir', CLIENT_TARGET_DIR], { env: BUILD_STD_ENV }));
 }
