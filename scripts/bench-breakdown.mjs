@@ -27,11 +27,11 @@
 //    lazily) during the start, the first requests, the page's registrations with an agent
 //    connected (a thousand tools, a throwing one, a refused duplicate, schema and names, tools
 //    with annotations, with a schema naming its dialect and with a Standard Schema, a schema of
-//    fractional and exponent numbers, a schema the validator module checks and one with every
-//    keyword the core checks, `isConnected()` and
+//    fractional and exponent numbers, a schema whose text has JSON escapes, a schema the
+//    validator module checks and one with every keyword the core checks, `isConnected()` and
 //    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`, the tab server
-//    transport class made, the other classes made while the deferred module is on its way), the held messages' gate, a document whose configuration has
-//    mistakes (each warns), and frames running the polyfill (one of this origin without an
+//    transport class made, the other classes made while the deferred module is on its way),
+//    the held messages' gate, a document whose configuration has mistakes (each warns), and frames running the polyfill (one of this origin without an
 //    `allow` attribute, one of another with `allow="tools"` exposing a tool to this one and one
 //    without, refused the feature: their start, their embedder's policy, their registrations
 //    while this document's frame wire holds the messages that carry tools, and one of them going
@@ -476,6 +476,14 @@ async function traceCompiles(server, distUrl) {
             type: 'object', required: ['price'],
             properties: { price: { type: 'number', minimum: 0.01, maximum: 9999.99, multipleOf: 0.01 }, ratio: { type: 'number', exclusiveMinimum: -2.5e21, exclusiveMaximum: 1.5e-7 } },
           },
+          execute: echo,
+        });
+        // Text a schema's JSON escapes (JSON.stringify writes quotes, backslashes and control
+        // characters escaped): a description with quotes and line breaks, a pattern's
+        // backslashes (the validator module checks it).
+        await mc.registerTool({
+          name: 'escaped', description: 'Takes a "phone" number',
+          inputSchema: { type: 'object', properties: { phone: { type: 'string', description: 'A "phone" number,\n\tdigits \\ dashes\u0007', pattern: '^\\d{3}-\\d{4}$' } } },
           execute: echo,
         });
         await mc.registerTool({

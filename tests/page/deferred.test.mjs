@@ -306,7 +306,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         consoleMessages.map((m) => m.text).join('\n'));
     }));
 
-  test(`${build} build: the tool shapes pages register at their start (annotations, a schema naming its dialect as zod's output does, a Standard Schema, formats, nullable, nested, definitions, fractional numbers) and the registrations refused (a name with a character not allowed, non-ASCII, too long; an exposedTo origin of http) are handled by the first module while the deferred one is on its way (no synchronous read); an agent lists them`, () =>
+  test(`${build} build: the tool shapes pages register at their start (annotations, a schema naming its dialect as zod's output does, a Standard Schema, formats, nullable, nested, definitions, fractional numbers, text with JSON escapes) and the registrations refused (a name with a character not allowed, non-ASCII, too long; an exposedTo origin of http) are handled by the first module while the deferred one is on its way (no synchronous read); an agent lists them`, () =>
     whileDeferredHeld(clientPage(tag), async ({ page, asked }) => {
       await page.waitForFunction(() => window.Bench);
       const r = await page.evaluate(async () => {
@@ -325,6 +325,9 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           { name: 'output', description: 'O', outputSchema: object({ r: { type: 'number' } }) },
           // Fractional numbers (a price's bounds and step, as zod's .min(0.01).multipleOf(0.01)).
           { name: 'priced', description: 'P', inputSchema: object({ price: { type: 'number', minimum: 0.01, maximum: 9999.99, multipleOf: 0.01 }, ratio: { type: 'number', exclusiveMaximum: 1.5e-7 } }) },
+          // Text JSON escapes (quotes, a line break, a tab, a backslash, a control character in
+          // a description; a pattern's backslashes, which the validator module checks).
+          { name: 'escaped', description: 'E', inputSchema: object({ phone: { type: 'string', description: 'A "phone" number,\n\tdigits \\ dashes\u0007', pattern: '^\\d{3}-\\d{4}$' } }) },
           // A Standard Schema (zod 4.2+, as MCP's TypeScript SDK takes them): the library gives
           // its JSON Schema.
           { name: 'standard', description: 'S', inputSchema: { '~standard': { version: 1, vendor: 'test', validate: (value) => ({ value }), jsonSchema: { input: () => object({ q: { type: 'string' } }, { $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['q'] }) } } } },
@@ -338,9 +341,10 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         const client = new Bench.Client({ name: 'shapes', version: '1.0.0' });
         await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
         const { tools: listed } = await client.listTools();
-        return { listed: listed.map((t) => t.name), priced: listed.find((t) => t.name === 'priced').inputSchema.properties, refused };
+        return { listed: listed.map((t) => t.name), priced: listed.find((t) => t.name === 'priced').inputSchema.properties, escaped: listed.find((t) => t.name === 'escaped').inputSchema.properties, refused };
       });
-      assert.deepEqual(r.listed, ['annotated', 'definitions', 'dialect', 'formats', 'nested', 'no_hints', 'nullable', 'output', 'priced', 'standard', 'zod']);
+      assert.deepEqual(r.listed, ['annotated', 'definitions', 'dialect', 'escaped', 'formats', 'nested', 'no_hints', 'nullable', 'output', 'priced', 'standard', 'zod']);
+      assert.deepEqual(r.escaped, { phone: { type: 'string', description: 'A "phone" number,\n\tdigits \\ dashes\u0007', pattern: '^\\d{3}-\\d{4}$' } });
       assert.deepEqual(r.priced, { price: { type: 'number', minimum: 0.01, maximum: 9999.99, multipleOf: 0.01 }, ratio: { type: 'number', exclusiveMaximum: 1.5e-7 } });
       assert.deepEqual(r.refused, [
         'InvalidStateError: Invalid tool name "a b!": character " " is not allowed (use A-Z, a-z, 0-9, \'_\', \'-\', \'.\')',
