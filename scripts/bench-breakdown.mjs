@@ -24,28 +24,29 @@
 //    module (--no-wasm-lazy-compilation), which says what compiling each function on its first
 //    call costs the part of the start after the instantiation.
 // 3. The wasm functions V8 compiled on first call (Liftoff; V8 compiles a module's functions
-//    lazily) during the start, the first requests, the page's registrations with an agent
-//    connected (a thousand tools, a throwing one, a refused duplicate, schema and names, tools
-//    with annotations, with a schema naming its dialect and with a Standard Schema, a schema of
-//    fractional and exponent numbers, a schema whose text has JSON escapes, a schema the
-//    validator module checks and one with every keyword the core checks, `isConnected()` and
+//    lazily) during the start, the first requests, the page's registrations with an agent connected
+//    (a thousand tools, a throwing one, a refused duplicate, schema and names, tools with
+//    annotations, with a schema naming its dialect and with a Standard Schema, a schema of
+//    fractional and exponent numbers, a schema whose text has JSON escapes, a schema the validator
+//    module checks and one with every keyword the core checks, `isConnected()` and
 //    `modelContextTesting.listTools()`, aborted registrations, `unregisterTool`, the tab server
-//    transport class made, the other classes made while the deferred module is on its way),
-//    the held messages' gate, a document whose configuration has mistakes (each warns), and frames running the polyfill (one of this origin without an
-//    `allow` attribute, one of another with `allow="tools"` exposing a tool to this one and one
-//    without, refused the feature: their start, their embedder's policy, their registrations
-//    while this document's frame wire holds the messages that carry tools, and one of them going
-//    away; one of this origin in a document of another that does not run the polyfill, whose
-//    policy question goes unanswered; and a frame in the document at the start), and in a
-//    second Chromium with the browser's own WebMCP the start and registrations on both objects —
-//    the phases the core's first module keeps — then the frame wire's messages that carry tools
-//    (each document hearing of the others' changes), the first `tools/call` and
-//    the calls (an agent's one by one and at once, invalid arguments, a throwing tool, an unknown
-//    tool, a validated one; the page's `getTools` and `executeTool`), which wait for the deferred
-//    module in a page; with the largest. From Chromium's --trace-wasm-compilation-times, in a
-//    Chromium started apart for it, on a copy of dist/ whose core is whole and keeps its names
-//    (the build's target/bindgen/release/modelcontext_glue_bg.named.wasm); the core's compiles
-//    only (the validator module's are left out).
+//    transport class made, the other classes made while the deferred module is on its way), the
+//    held messages' gate, a document whose configuration has mistakes (each warns), and frames
+//    running the polyfill (one of this origin without an `allow` attribute, one of another with
+//    `allow="tools"` exposing a tool to this one and one without, refused the feature: their start,
+//    their embedder's policy, their registrations while this document's frame wire holds the
+//    messages that carry tools, and one of them going away; one of this origin in a document of
+//    another that does not run the polyfill, whose policy question goes unanswered; and a frame in
+//    the document at the start), and in a second Chromium with the browser's own WebMCP the start
+//    and registrations on both objects — the phases the core's first module keeps — then the frame
+//    wire's messages that carry tools (each document hearing of the others' changes), the first
+//    `tools/call` and the calls (an agent's one by one and at once, invalid arguments, a throwing
+//    tool, an unknown tool, a validated one; the page's `getTools` and `executeTool`), which wait
+//    for the deferred module in a page; with the largest. From Chromium's
+//    --trace-wasm-compilation-times, in a Chromium started apart for it, on a copy of dist/ whose
+//    core is whole and keeps its names (the build's
+//    target/bindgen/release/modelcontext_glue_bg.named.wasm); the core's compiles only (the
+//    validator module's are left out).
 // 4. What the core's cut weighs: dist/'s two parts (the first module keeps what
 //    polyfill/build/core-first.txt names, scripts/lib/core-split.mjs) beside the whole core cut
 //    as `make build` does at the functions the phases above ran (those of the start and the
@@ -478,8 +479,8 @@ async function traceCompiles(server, distUrl) {
           },
           execute: echo,
         });
-        // Text a schema's JSON escapes (JSON.stringify writes quotes, backslashes and control
-        // characters escaped): a description with quotes and line breaks, a pattern's
+        // A schema whose text has JSON escapes (JSON.stringify escapes quotes, backslashes and
+        // control characters): a description with quotes and line breaks, a pattern's
         // backslashes (the validator module checks it).
         await mc.registerTool({
           name: 'escaped', description: 'Takes a "phone" number',
