@@ -58,7 +58,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
 import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
 import { withoutCustomSections } from './lib/wasm-module.mjs';
@@ -561,7 +561,7 @@ function optimize(input, name, what) {
   if (DEV) {
     fs.copyFileSync(input, optimized);
   } else {
-    const opt = ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', '--strip-target-features'];
+    const opt = ['-Oz', ...WASM_OPT_FEATURES, ...WASM_OPT_STRIP];
     reuse(input, optimized, opt.join(' '), () =>
       step(`wasm-opt -Oz (${what})`, () => run(WASM_OPT, [...opt, input, '-o', optimized])));
   }
@@ -652,7 +652,7 @@ if (DEV) {
   // the client keep the default: there it saved 3–4 % and 3 % of the bytes but cost the calls,
   // the core 2–3 % of the bench's concurrent calls/s (3–5 % of the sequential round trip), the
   // client's McpClient 7 % of its calls/s (9 % of its round trip).
-  const opt = ['-Oz', '-ocimfs', '20', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', '--strip-target-features'];
+  const opt = ['-Oz', '-ocimfs', '20', ...WASM_OPT_FEATURES, ...WASM_OPT_STRIP];
   const WASM_BINDGEN_DESCRIPTORS = '__wasm_bindgen_unstable';
   // The module pages load, and its test build with the suite runner's export kept: the same
   // cargo output and flags, so the suite checks the code pages run.

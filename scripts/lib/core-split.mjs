@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { WASM_OPT_FEATURES } from './project.mjs';
+import { WASM_OPT_FEATURES, WASM_OPT_STRIP } from './project.mjs';
 import { cursor, exportEntries, readModule, sectionEntries, sections, uleb, wasmName, withSection } from './wasm-module.mjs';
 import { callsThroughTable } from './table-calls.mjs';
 
@@ -174,7 +174,7 @@ export async function splitCore(tool, whole, kept, wasmOpt = null) {
     fs.writeFileSync(deferred, through.deferred);
     if (wasmOpt) {
       for (const f of [first, deferred]) {
-        execFileSync(wasmOpt, ['-Oz', ...WASM_OPT_FEATURES, '--strip-debug', '--strip-producers', '--strip-target-features', f, '-o', f], { stdio: ['ignore', 'ignore', 'pipe'] });
+        execFileSync(wasmOpt, ['-Oz', ...WASM_OPT_FEATURES, ...WASM_OPT_STRIP, f, '-o', f], { stdio: ['ignore', 'ignore', 'pipe'] });
       }
     }
     return { first: fs.readFileSync(first), deferred: fs.readFileSync(deferred), throughTable: through.moved };

@@ -69,3 +69,8 @@ export const WASM_OPT_FEATURES = [
   '--enable-reference-types',
   '--enable-multivalue',
 ];
+
+// What wasm-opt strips from every module the build ships (custom sections no page reads; the
+// build's named copy of the core keeps its names, and the validator's wasm-bindgen descriptors,
+// which no pass removes, go by scripts/lib/wasm-module.mjs's withoutCustomSections).
+export const WASM_OPT_STRIP = ['--strip-debug', '--strip-producers', '--strip-target-features'];

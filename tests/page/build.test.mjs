@@ -101,13 +101,16 @@ test("the scripts whose functions run as soon as they have loaded (a page's star
   }
 });
 
+/** Whether dist/ is a release build; otherwise skips `t`, saying what the other build has (`why`). */
+function releaseDist(t, why) {
+  const { profile } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'target', 'dist-stamp.json'), 'utf8'));
+  if (profile !== 'release') t.skip(`dist/ is a ${profile} build, ${why}`);
+  return profile === 'release';
+}
+
 test('a release build minifies its scripts, keeping our license headers', (t) => {
   requireDist('modelcontext.js');
-  const stamp = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'target', 'dist-stamp.json'), 'utf8'));
-  if (stamp.profile !== 'release') {
-    t.skip(`dist/ is a ${stamp.profile} build, which keeps its scripts as written`);
-    return;
-  }
+  if (!releaseDist(t, 'which keeps its scripts as written')) return;
   for (const f of fs.readdirSync(DIST_DIR).filter((f) => f.endsWith('.js') && !f.startsWith('react.'))) {
     const text = fs.readFileSync(path.join(DIST_DIR, f), 'utf8');
     // Our scripts open with their license header (wasm-bindgen's glue has none of its own),
@@ -125,11 +128,7 @@ test('a release build minifies its scripts, keeping our license headers', (t) =>
 // module, which does not go through wasm-bindgen's CLI that removes them elsewhere).
 test('a release build ships its wasm files without custom sections', (t) => {
   requireDist('modelcontext_glue_bg.wasm');
-  const stamp = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'target', 'dist-stamp.json'), 'utf8'));
-  if (stamp.profile !== 'release') {
-    t.skip(`dist/ is a ${stamp.profile} build, whose modules are wasm-bindgen's as they are`);
-    return;
-  }
+  if (!releaseDist(t, "whose modules are wasm-bindgen's as they are")) return;
   const files = fs.readdirSync(DIST_DIR).filter((f) => f.endsWith('.wasm')).sort();
   assert.deepEqual(files, ['modelcontext_client_glue_bg.wasm', 'modelcontext_deferred.wasm', 'modelcontext_glue_bg.wasm', 'modelcontext_validator.wasm']);
   for (const f of files) {
