@@ -90,8 +90,8 @@ test-rust:
 	cargo clippy --target wasm32-unknown-unknown --lib --test web -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features browser -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features web-server -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features web-client --target-dir target/wasm-client -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features validator,validator-module --target-dir target/wasm-validator -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features web-client -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features validator,validator-module -- -D warnings
 	cargo test
 	cargo build --target wasm32-unknown-unknown --lib
 
