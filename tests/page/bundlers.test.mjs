@@ -398,24 +398,24 @@ test('Angular 20 (ng build without the assets entry): the error names the entry 
   });
 });
 
-test("Angular's webpack builder (build-angular:browser): it writes the build machine's path where the package's URL belongs; the error says so and the ways out", async () => {
-  const dir = angularApp({ webpack: true });
-  await withAngularBuild(dir, async (origin) => {
-    const bundle = fs.readdirSync(path.join(dir, 'dist', 'browser')).filter((f) => f.endsWith('.js'));
-    assert.ok(bundle.some((f) => fs.readFileSync(path.join(dir, 'dist', 'browser', f), 'utf8').includes('file:///')), 'the builder still writes file: URLs');
-    const r = await componentAppResult(`${origin}/`);
-    assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module file:\/\/\/.*\/modelcontext_glue_bg\.wasm could not be loaded: .*It is a file: URL in a page served over http\(s\): the bundler wrote the path/);
-    assert.match(r.result.error, /set modelContextPolyfillConfig\.coreUrl, validatorUrl and clientUrl to their URLs before the polyfill loads, or import 'modelcontext-polyfill\/inline'/);
-    assert.doesNotMatch(r.result.error, /opened from disk/);
-  });
-});
-
-test("Angular's webpack builder with the assets entry and the three URLs set in index.html: the calls work", async () => {
+// One build for both cases: the three URLs set in src/index.html as the error tells a user to,
+// then taken out of the built index.html for the page that shows the error.
+test("Angular's webpack builder (build-angular:browser) with the assets entry: it writes the build machine's path where the package's URL belongs, and the error says so and the ways out; with the three URLs set in index.html the calls work", async () => {
   const dir = angularApp({ webpack: true });
   const urls = "modelContextPolyfillConfig = { coreUrl: 'modelcontext_glue_bg.wasm', validatorUrl: 'modelcontext_validator.wasm', clientUrl: 'modelcontext_client_glue_bg.wasm' };";
   rewrite(path.join(dir, 'src', 'index.html'), ['</head>', `<script>${urls}</script>\n</head>`]);
   await withAngularBuild(dir, async (origin) => {
+    const out = path.join(dir, 'dist', 'browser');
     await assertComponentAppWorks(origin);
+
+    const bundle = fs.readdirSync(out).filter((f) => f.endsWith('.js'));
+    assert.ok(bundle.some((f) => fs.readFileSync(path.join(out, f), 'utf8').includes('file:///')), 'the builder still writes file: URLs');
+    fs.writeFileSync(path.join(out, 'unset.html'), fs.readFileSync(path.join(out, 'index.html'), 'utf8').replace(`<script>${urls}</script>`, ''));
+    assert.doesNotMatch(fs.readFileSync(path.join(out, 'unset.html'), 'utf8'), /modelContextPolyfillConfig/);
+    const r = await componentAppResult(`${origin}/unset.html`);
+    assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module file:\/\/\/.*\/modelcontext_glue_bg\.wasm could not be loaded: .*It is a file: URL in a page served over http\(s\): the bundler wrote the path/);
+    assert.match(r.result.error, /set modelContextPolyfillConfig\.coreUrl, validatorUrl and clientUrl to their URLs before the polyfill loads, or import 'modelcontext-polyfill\/inline'/);
+    assert.doesNotMatch(r.result.error, /opened from disk/);
   });
 });
 
