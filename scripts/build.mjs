@@ -11,8 +11,7 @@
 // this script, the tool versions, the profile) and of the outputs: when both still match, the
 // build says so and stops (`make demo` and `make package` then cost nothing).
 //
-// Pipeline — three wasm modules from the one crate (Cargo.toml [features]); their three cargo
-// builds run at once (runAtOnce), the rest in order:
+// Pipeline — three wasm modules from the one crate (Cargo.toml [features]):
 //   the core (what installing costs a page):
 //     cargo build --release --target wasm32-unknown-unknown --lib --no-default-features --features web-server
 //       → target/wasm32-unknown-unknown/release/<lib>.wasm
@@ -138,8 +137,8 @@ function rel(p) {
   return path.relative(REPO_ROOT, p) || '.';
 }
 
-// Each step's time; steps may overlap (runAtOnce, the validator's two builds), so the total is
-// the build's own time since it started.
+// Each step's time; steps may overlap (the validator's two builds), so the total is the build's
+// own time since it started.
 const timings = [];
 const STARTED = process.hrtime.bigint();
 function step(name, fn) {
@@ -157,40 +156,6 @@ async function stepAsync(name, fn) {
   const result = await fn();
   timings.push([name, Number(process.hrtime.bigint() - t0) / 1e6]);
   return result;
-}
-
-/**
- * Runs the cargo builds side by side. Each release build ends in one single-threaded step (LTO
- * with one codegen unit) and a fresh one keeps two cores busy only about three quarters of its
- * time (the validator's: 214 s of CPU in 139 s); together they fill what each leaves idle. Their
- * target directories differ, so they lock nothing of each other's. Each one's output is
- * printed whole when it ends (not interleaved), with its time; the first failure ends the build.
- */
-async function runAtOnce(jobs) {
-  const children = [];
-  const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill());
-  await Promise.all(jobs.map(({ name, argv, env }) => new Promise((resolve) => {
-    const t0 = process.hrtime.bigint();
-    const child = spawn('cargo', argv, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    const out = [];
-    child.stdout.on('data', (b) => out.push(b));
-    child.stderr.on('data', (b) => out.push(b));
-    child.on('error', (e) => {
-      stopAll();
-      fail(`cargo (${name}): ${e.message}`);
-    });
-    child.on('close', (code, signal) => {
-      const secs = (Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1);
-      console.log(`build: cargo build (${name}): ${code === 0 ? 'done' : 'failed'} in ${secs} s`);
-      process.stdout.write(Buffer.concat(out));
-      if (code !== 0) {
-        stopAll();
-        fail(`cargo ${argv.join(' ')} exited with ${code ?? signal}`);
-      }
-      resolve();
-    });
-  })));
 }
 
 /** `run`, not blocking: resolves when `cmd` exits with 0 (the build fails otherwise). */
@@ -396,12 +361,12 @@ const cargoClientWasm = path.join(REPO_ROOT, CLIENT_TARGET_DIR, 'wasm32-unknown-
 const cargoWasmArgs = ['build', ...(DEV ? [] : ['--release']), '--target', 'wasm32-unknown-unknown', '--lib', ...BUILD_STD_ARGS];
 const withStd = BUILD_STD ? ', std built with it' : '';
 if (!args.has('--no-cargo')) {
-  await stepAsync(`cargo build ×3, at once (${PROFILE}, wasm32-unknown-unknown, lib${withStd})`, () =>
-    runAtOnce([
-      { name: `core: ${CORE_FEATURES.join(' ')}`, argv: [...cargoWasmArgs, ...CORE_FEATURES], env: BUILD_STD_ENV },
-      { name: `validator: ${VALIDATOR_FEATURES.join(' ')}`, argv: [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR], env: VALIDATOR_ENV },
-      { name: `client: ${CLIENT_FEATURES.join(' ')}`, argv: [...cargoWasmArgs, ...CLIENT_FEATURES, '--target-dir', CLIENT_TARGET_DIR], env: BUILD_STD_ENV },
-    ]));
+  step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, core: ${CORE_FEATURES.join(' ')}${withStd})`, () =>
+    run('cargo', [...cargoWasmArgs, ...CORE_FEATURES], { env: BUILD_STD_ENV }));
+  step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, validator: ${VALIDATOR_FEATURES.join(' ')}${withStd})`, () =>
+    run('cargo', [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR], { env: VALIDATOR_ENV }));
+  step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, client: ${CLIENT_FEATURES.join(' ')}${withStd})`, () =>
+    run('cargo', [...cargoWasmArgs, ...CLIENT_FEATURES, '--target-dir', CLIENT_TARGET_DIR], { env: BUILD_STD_ENV }));
 }
 if (!fs.existsSync(cargoWasm)) fail(`${rel(cargoWasm)} missing`);
 if (!fs.existsSync(cargoClientWasm)) fail(`${rel(cargoClientWasm)} missing`);
