@@ -35,10 +35,14 @@ function __mcpDeferCore(glue, url, configured) {
   }
   // Agents' messages other than discovery wait for it too (src/transport/held.rs), then go in
   // the order they came, each on its own (one that fails does not take the others with it); when
-  // it could not be had, the requests among them are answered with the reason.
+  // it could not be had, the requests among them are answered with the reason. They go after the
+  // page's calls that waited for it (the session API's registrations, the forms' start): the
+  // installer reacts to `arrived` after this reaction was registered, and a microtask queued
+  // here runs after every reaction `arrived` queued when it settled. (Else an agent's held call
+  // of a tool the page registered before the call came would find no such tool.)
   glue.holdForDeferred();
   arrived.then(
-    () => {
+    () => queueMicrotask(() => {
       for (;;) {
         try {
           if (!glue.deliverHeld()) return;
@@ -46,7 +50,7 @@ function __mcpDeferCore(glue, url, configured) {
           console.error(`modelcontext-polyfill: an agent's message held for ${what} failed: ${(e && e.message) || e}`);
         }
       }
-    },
+    }),
     (e) => {
       console.warn(`${e.message} (the part of the core a page uses less${url ? '; it is asked for again when first needed' : ''})`);
       glue.deferredFailed(String((e && e.message) || e));

@@ -946,6 +946,21 @@ document.modelContext.registerTool({ name: 'which', description: 'Which load ans
       assert.deepEqual(asked, ['fetch']);
     }));
 
+  test(`${build} build: a tool the page registers with the session API while the deferred module is on its way is found by an agent's tools/call that came after it (held until the module arrived, then answered after the page's registration)`, () =>
+    whileDeferredHeld(clientPage(tag), async ({ page, asked, release }) => {
+      const before = await page.evaluate(async (init) => {
+        document.modelContext.registerTool('early', { description: 'E', handler: () => ({ content: [{ type: 'text', text: 'from early' }] }) });
+        const negotiated = (await __tabAsk('initialize', init)).result.protocolVersion;
+        window.call = __tabAsk('tools/call', { name: 'early', arguments: {} });
+        return negotiated;
+      }, initializeIn('2025-06-18'));
+      assert.equal(before, '2025-06-18');
+      release();
+      const answer = await page.evaluate(() => window.call);
+      assert.deepEqual(answer.result?.content, [{ type: 'text', text: 'from early' }], JSON.stringify(answer));
+      assert.deepEqual(asked, ['fetch']);
+    }));
+
   test(`${build} build: a page with a <form toolname> starts its forms once the deferred module has arrived (no synchronous read); calls made meanwhile and ready wait for them`, () =>
     withPage(async ({ page, context, goto }) => {
       const { asked, release, askedFor } = await holdDeferred(context);
