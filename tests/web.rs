@@ -558,16 +558,23 @@ async fn the_tab_transport_answers_only_its_own_envelopes_with_and_without_the_g
         post(channel, "mcp", "sideways", &ping(4));
         post(channel, "mcp", "client-to-server", "undefined");
         post(channel, "mcp", "client-to-server", &ping(5));
-        tick(30).await;
-        let out = js_sys::eval(&format!(
-            "JSON.stringify(__tabOut.filter(([c]) => c === '{channel}').map(([, p]) => typeof p === 'string' ? p : p.id))"
-        ))
-        .unwrap();
-        assert_eq!(
-            serde_json::from_str::<Value>(&out.as_string().unwrap()).unwrap(),
-            json!(["mcp-server-ready", 1, 5]),
-            "{channel}"
-        );
+        // The messages are handled in the order they were posted: once the last one (ping 5) is
+        // answered, every earlier one has had its turn. (Polled, not a fixed wait: a loaded
+        // machine may take longer than one.)
+        let answered = || {
+            let out = js_sys::eval(&format!(
+                "JSON.stringify(__tabOut.filter(([c]) => c === '{channel}').map(([, p]) => typeof p === 'string' ? p : p.id))"
+            ))
+            .unwrap();
+            serde_json::from_str::<Value>(&out.as_string().unwrap()).unwrap()
+        };
+        for _ in 0..250 {
+            if answered().as_array().unwrap().contains(&json!(5)) {
+                break;
+            }
+            tick(20).await;
+        }
+        assert_eq!(answered(), json!(["mcp-server-ready", 1, 5]), "{channel}");
         tab.stop();
     }
 }
