@@ -11,13 +11,13 @@
 //! retirement is the deferred module's) until it has arrived; a message that comes after a held
 //! one is held too, so every peer's messages reach its session in the order they came.
 //!
-//! The gate is open unless the loader closes it ([`hold_for_deferred`], for a core cut in
-//! two), so a whole core (the inline builds) and the crate's own tests never hold anything.
-//! Once the deferred module has arrived, and the page's calls that waited for it have run (so
-//! that a held call finds a tool the page registered meanwhile), the loader calls
-//! [`deliver_held`] until nothing is left, one message a call, so that one failing message does
-//! not take the others with it; the gate is open again. When it could not be had ([`deferred_failed`]) the held requests, and
-//! every later one the first module cannot serve, are answered with an error naming why
+//! The gate is open unless the loader closes it ([`hold_for_deferred`], for a core cut in two), so
+//! a whole core (the inline builds) and the crate's own tests never hold anything. Once the
+//! deferred module has arrived, and the page's calls that waited for it have run (so that a held
+//! call finds a tool the page registered meanwhile), the loader calls [`deliver_held`] until
+//! nothing is left, one message a call, so that one failing message does not take the others with
+//! it; the gate is open again. When it could not be had ([`deferred_failed`]) the held requests,
+//! and every later one the first module cannot serve, are answered with an error naming why
 //! (instead of reading it synchronously again, which would block the page for a module that has
 //! just failed to arrive); discovery goes on being served.
 //!
