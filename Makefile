@@ -128,9 +128,10 @@ distclean: clean
 # JSON-Schema-Test-Suite in Chromium beside the crate's native counts (fails when they differ);
 # the page bridge with the official TypeScript client; and the official MCP conformance suite
 # through the bridge at --requirements 2025-11-25 and 2026-07-28 (conformance/official.sh
-# installs Node 24 and the suite into conformance/.tools/; fails on a failure that
-# conformance/expected-failures.txt does not list). The page tests already run the first three
-# against this polyfill, so `make test` needs only conformance-official on top.
+# takes Node 24 from scripts/modern-node.sh and installs the suite into conformance/.tools/;
+# fails on a failure that conformance/expected-failures.txt does not list). The page tests
+# already run the first three against this polyfill, so `make test` needs only
+# conformance-official on top.
 .PHONY: conformance conformance-official
 conformance: build
 	$(NODE) conformance/run.mjs --compare

