@@ -15,7 +15,10 @@
 // machine into the bundle (the error says so; the URLs set in index.html work). Nuxt 3: its
 // build with the Nitro server, and its dev server (Vite 7, its cache in node_modules/.cache/).
 // Next.js 16 (App Router, a client component): its builds with Turbopack and with webpack, each
-// served by `next start`, and its dev server (Turbopack).
+// served by `next start`, and its dev server (Turbopack). SvelteKit 3 (a component, rendered on
+// the server for each request): its build with the Node adapter, and its dev server. Astro 7 (a
+// page's <script>): its static build served by `astro preview`, and its dev server. The import
+// on a server (Node, Deno, Bun), where it must do nothing.
 // And React through modelcontext-polyfill/react in Vite's dev server (React 19 and 17), through
 // modelcontext-polyfill/react/inline in webpack 4 (React 17, no Babel: Create React App 4's
 // toolchain), and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill in Vite; and
@@ -27,6 +30,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { withPage, REPO_ROOT, CRATE_VERSION, requireDist } from './harness.mjs';
 import { startStaticServer } from '../../scripts/lib/static-server.mjs';
 
@@ -218,8 +222,9 @@ test('esbuild --bundle with the main entry: the object exists and the error name
  * examples/bundlers/<example> (with shared/), the tarball in its node_modules. Returns the app's
  * directory (the toolchain is found by walking up from it). A new or changed toolchain's lock:
  * `npm install --package-lock-only` in a directory named <name> holding the manifest this writes.
+ * `env`: for `npm ci` (MODERN_NODE_ENV for a toolchain that needs a newer Node than this one).
  */
-function registryApp(name, example, deps) {
+function registryApp(name, example, deps, env = {}) {
   const root = path.join(WORK, name);
   const manifest = JSON.stringify({ private: true, dependencies: deps }, null, 2);
   const lock = fs.readFileSync(path.join(REPO_ROOT, 'tests', 'page', 'toolchains', `${name}.package-lock.json`), 'utf8');
@@ -231,7 +236,7 @@ function registryApp(name, example, deps) {
     fs.mkdirSync(root, { recursive: true });
     fs.writeFileSync(path.join(root, 'package.json'), manifest);
     fs.writeFileSync(path.join(root, 'package-lock.json'), lock);
-    run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], root);
+    run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], root, env);
   }
   for (const d of ['app', 'shared']) fs.rmSync(path.join(root, d), { recursive: true, force: true });
   return copyApp(root, example);
@@ -451,11 +456,11 @@ test('webpack 4 (which reads neither package exports nor import.meta) with model
  * examples/bundlers/<name> with its toolchain from the registry: the example's own pinned
  * dependencies (Nuxt and Vue; Next.js and React), the package aside.
  */
-function frameworkApp(name) {
+function frameworkApp(name, env = {}) {
   const { dependencies } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, name, 'package.json'), 'utf8'));
   const toolchain = { ...dependencies };
   delete toolchain['modelcontext-polyfill'];
-  return registryApp(name, name, toolchain);
+  return registryApp(name, name, toolchain, env);
 }
 
 const NUXI = (dir) => TOOLCHAIN_BIN(dir, 'nuxi');
@@ -500,6 +505,107 @@ for (const [bundler, flags] of [['Turbopack', []], ['webpack', ['--webpack']]]) 
 test('Next.js 16 dev server (next dev, Turbopack): the four wasm files found; the calls work; a component\'s tool, under React\'s StrictMode', async () => {
   const dir = frameworkApp('next');
   await withServerProcess(NEXT(dir), ['dev', '-H', '127.0.0.1', '-p', '0'], dir, NEXT_DEV_ENV, (origin, output) => assertComponentAppWorks(origin, output));
+});
+
+// SvelteKit 3 and Astro 7 need Node 22.12 or later: their toolchains are installed and run with
+// Node 24 from scripts/modern-node.sh (first on PATH: `node` is Node 24, `npm` this machine's).
+let modernNodeEnv = null;
+function MODERN_NODE_ENV() {
+  if (!modernNodeEnv) {
+    const node = run(path.join(REPO_ROOT, 'scripts', 'modern-node.sh'), [], REPO_ROOT).stdout.trim();
+    const bin = path.join(path.dirname(node), '..', '..', 'bin');
+    assert.equal(fs.realpathSync(path.join(bin, 'node')), fs.realpathSync(node));
+    modernNodeEnv = { PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+  }
+  return modernNodeEnv;
+}
+
+/** A port nothing listens on now (for servers that print the port they were given). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(String(port)));
+    });
+  });
+}
+
+/** The page at `origin` as the server sends it (before any script runs). */
+async function serverHtml(origin) {
+  const r = await fetch(`${origin}/`);
+  assert.equal(r.status, 200, `${origin}/ answered ${r.status}`);
+  return r.text();
+}
+
+// Run through `node <bin>` so that the toolchain's Node is the one on PATH, whatever the bin's
+// shebang finds first.
+const VITE_JS = (dir) => path.join(dir, '..', 'node_modules', 'vite', 'bin', 'vite.js');
+const ASTRO_JS = (dir) => path.join(dir, '..', 'node_modules', 'astro', 'bin', 'astro.mjs');
+const ASTRO_ENV = { ASTRO_TELEMETRY_DISABLED: '1' };
+
+test('SvelteKit 3 (vite build with adapter-node, node build): the page rendered on the server for each request (where the import runs without a document), the four wasm files emitted; the calls work; a component\'s tool', async () => {
+  const env = MODERN_NODE_ENV();
+  const dir = frameworkApp('sveltekit', env);
+  run('node', [VITE_JS(dir), 'build', '--logLevel', 'error'], dir, env);
+  const assets = fs.readdirSync(path.join(dir, 'build', 'client', '_app', 'immutable', 'assets'));
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, assets.join(' '));
+  const port = await freePort();
+  await withServerProcess('node', ['build'], dir, { ...env, HOST: '127.0.0.1', PORT: port }, async (origin) => {
+    assert.match(await serverHtml(origin), /<p>registering<\/p>/, 'the server rendered the component');
+    await assertComponentAppWorks(origin);
+  });
+});
+
+test('SvelteKit 3 dev server (vite dev): the page rendered on the server through Vite, the package pre-bundled for the browser; the four wasm files found; the calls work; a component\'s tool', async () => {
+  const env = MODERN_NODE_ENV();
+  const dir = frameworkApp('sveltekit', env);
+  const port = await freePort();
+  await withServerProcess('node', [VITE_JS(dir), 'dev', '--host', '127.0.0.1', '--port', port, '--strictPort'], dir, env, async (origin, output) => {
+    assert.match(await serverHtml(origin), /<p>registering<\/p>/, 'the server rendered the component');
+    await assertComponentAppWorks(origin, output);
+    assert.ok(fs.readdirSync(path.join(dir, 'node_modules', '.vite', 'deps')).includes('modelcontext-polyfill.js'), 'pre-bundled there');
+  });
+});
+
+test('Astro 7 (astro build, astro preview): a static page whose <script> imports the package; the four wasm files emitted; the calls work; the page\'s tool', async () => {
+  const env = { ...MODERN_NODE_ENV(), ...ASTRO_ENV };
+  const dir = frameworkApp('astro', env);
+  run('node', [ASTRO_JS(dir), 'build', '--silent'], dir, env);
+  const assets = fs.readdirSync(path.join(dir, 'dist', '_astro'));
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, assets.join(' '));
+  const port = await freePort();
+  await withServerProcess('node', [ASTRO_JS(dir), 'preview', '--host', '127.0.0.1', '--port', port], dir, env, (origin) => assertComponentAppWorks(origin));
+});
+
+test('Astro 7 dev server (astro dev): the package pre-bundled by Vite; the four wasm files found; the calls work; the page\'s tool', async () => {
+  const env = { ...MODERN_NODE_ENV(), ...ASTRO_ENV };
+  const dir = frameworkApp('astro', env);
+  const port = await freePort();
+  await withServerProcess('node', [ASTRO_JS(dir), 'dev', '--host', '127.0.0.1', '--port', port], dir, env, (origin, output) => assertComponentAppWorks(origin, output));
+});
+
+test('on a server (examples/bundlers/ssr: Node, Deno 2, Bun 1): importing either entry installs nothing, fetches nothing and throws nothing; ready rejects saying why', () => {
+  const dir = registryApp('runtimes', 'ssr', { bun: '1.4.5', deno: '2.9.6' });
+  const why = 'modelcontext-polyfill: nothing is installed here (no document and no worker scope)';
+  const expected = {
+    'modelcontext-polyfill': { ready: why, McpClient: 'undefined' },
+    'modelcontext-polyfill/inline': { ready: why, McpClient: 'undefined' },
+    installed: 'undefined',
+    navigatorModelContext: 'undefined',
+    newGlobals: 0,
+  };
+  // Deno with no permission at all: a fetch or a file read would fail.
+  for (const [runtime, cmd, args] of [
+    ['Node', process.execPath, ['main.js']],
+    ['Deno', TOOLCHAIN_BIN(dir, 'deno'), ['run', '--no-prompt', 'main.js']],
+    ['Bun', TOOLCHAIN_BIN(dir, 'bun'), ['main.js']],
+  ]) {
+    const r = run(cmd, args, dir, { NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1' });
+    assert.equal(r.stderr, '', `${runtime}: ${r.stderr}`);
+    assert.deepEqual(JSON.parse(r.stdout), expected, runtime);
+  }
 });
 
 /**
