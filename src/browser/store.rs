@@ -246,6 +246,16 @@ pub fn attached(def: &ToolDef) -> Option<Rc<JsToolData>> {
 ///   origin cannot set `document.domain`: a page opened from a `file:` URL, which Chromium
 ///   calls not origin-keyed, is served (as Chromium's own WebMCP serves it).
 ///
+/// Spec: <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-registertool>, steps 3
+/// and 4 (`getTools` and `executeTool` begin the same way).
+///
+/// Beyond the spec: the origin-keyed step holds only in a browser that origin-keys documents
+/// (Chromium and its derivatives, where a page is origin-keyed unless it opts out). A browser
+/// that origin-keys none (Firefox: `originAgentCluster` is false in every page) would refuse
+/// every call of every page, and there is no native WebMCP to match, so there it is skipped.
+/// Such a browser is told apart by its lack of `navigator.userAgentData` (User-Agent Client
+/// Hints, which only Chromium has); it is read only when `originAgentCluster` is false.
+///
 /// Workers have no document; only the agent-cluster check applies to them.
 pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
     // (The global is an object: read without `js::get`'s type test.)
@@ -263,6 +273,7 @@ pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
     }
     if inner.origin() != "null"
         && js::field(global, "originAgentCluster").is_ok_and(|v| v.as_bool() == Some(false))
+        && origin_keys_documents(global)
     {
         return Err(DomError::Security(
             "WebMCP needs an origin-keyed document; this one was served with Origin-Agent-Cluster: ?0."
@@ -270,6 +281,16 @@ pub fn check_document(inner: &EngineInner) -> Result<(), DomError> {
         ));
     }
     Ok(())
+}
+
+/// Whether this browser origin-keys documents (see [`check_document`]): it has
+/// `navigator.userAgentData`. (Inlined: the core's first module keeps [`check_document`], and
+/// a page's registrations before the deferred module has arrived run it.)
+#[inline(always)]
+fn origin_keys_documents(global: &JsValue) -> bool {
+    js::field(global, "navigator")
+        .and_then(|n| js::field(&n, "userAgentData"))
+        .is_ok_and(|d| d.is_object())
 }
 
 /// registerTool steps 2–4: the name is free, name and description are not empty, and the
