@@ -13,10 +13,14 @@ function __mcpLoadError(message, detail = message) {
   return e;
 }
 
-/** The message for a failed compilation: the CSP case says which directive to add. */
+/**
+ * The message for a failed compilation: the CSP case says which directive to add. Engines word
+ * the refusal differently: Chromium names the Content Security Policy and 'wasm-unsafe-eval',
+ * WebKit 'unsafe-eval', Firefox says the call was "blocked by CSP".
+ */
 function __mcpCompileFailure(e, what) {
   const text = String((e && e.message) || e);
-  if (/Content.Security.Policy|unsafe-eval/i.test(text)) {
+  if (/Content.Security.Policy|unsafe-eval|blocked by CSP/i.test(text)) {
     return __mcpLoadError(
       `${what} cannot start: the page's Content-Security-Policy does not allow WebAssembly. ` +
         `Add 'wasm-unsafe-eval' to its script-src directive (for example script-src 'self' 'wasm-unsafe-eval').`,
