@@ -1,9 +1,5 @@
 // The ModelContext interface: an EventTarget whose operations forward to the wasm Engine,
 // where every check, state and ordering lives. This file only shapes values the way
-// WebIDL bindings do (brand checks, overloads, event handler attributes).
-
-// The ModelContext interface: an EventTarget whose operations forward to the wasm Engine,
-// where every check, state and ordering lives. This file only shapes values the way
 // WebIDL bindings do (brand checks, overloads, event handler attributes) and holds the calls
 // made before the engine exists (the core wasm is still loading) in one queue, in call order.
 //
