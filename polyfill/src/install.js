@@ -205,6 +205,8 @@ function install(env) {
     const lacks = e && e.name === 'ReferenceError' && /^(\w+) is not defined$/.exec(text);
     const error = e instanceof Error && /^modelcontext-polyfill: /.test(e.message)
       ? e
+      // (WebKit refuses WebAssembly under such a policy when the module is instantiated.)
+      : __mcpRefusedByCsp(text) ? __mcpCspError('the core module')
       : __mcpLoadError(`the core could not start: ${text}` + (lacks
         ? `: this environment has no ${lacks[1]}, which the core needs. Define it before the polyfill loads ` +
           "(Jest's jsdom environment leaves out TextEncoder and TextDecoder: a setup file can take them from node:util)."

@@ -14,19 +14,27 @@ function __mcpLoadError(message, detail = message) {
 }
 
 /**
- * The message for a failed compilation: the CSP case says which directive to add. Engines word
- * the refusal differently: Chromium names the Content Security Policy and 'wasm-unsafe-eval',
- * WebKit 'unsafe-eval', Firefox says the call was "blocked by CSP".
+ * Whether an engine's message for a failed compilation or instantiation says that the page's
+ * Content-Security-Policy refused WebAssembly. Engines word it differently: Chromium names the
+ * Content Security Policy and 'wasm-unsafe-eval', WebKit 'unsafe-eval' (and refuses at
+ * instantiation, not compilation), Firefox says the call was "blocked by CSP".
  */
+function __mcpRefusedByCsp(text) {
+  return /Content.Security.Policy|unsafe-eval|blocked by CSP/i.test(text);
+}
+
+/** The error for `what` refused by the page's Content-Security-Policy: the directive to add. */
+function __mcpCspError(what) {
+  return __mcpLoadError(
+    `${what} cannot start: the page's Content-Security-Policy does not allow WebAssembly. ` +
+      `Add 'wasm-unsafe-eval' to its script-src directive (for example script-src 'self' 'wasm-unsafe-eval').`,
+  );
+}
+
+/** The message for a failed compilation: the CSP case says which directive to add. */
 function __mcpCompileFailure(e, what) {
   const text = String((e && e.message) || e);
-  if (/Content.Security.Policy|unsafe-eval|blocked by CSP/i.test(text)) {
-    return __mcpLoadError(
-      `${what} cannot start: the page's Content-Security-Policy does not allow WebAssembly. ` +
-        `Add 'wasm-unsafe-eval' to its script-src directive (for example script-src 'self' 'wasm-unsafe-eval').`,
-    );
-  }
-  return __mcpLoadError(`${what} does not compile: ${text}`);
+  return __mcpRefusedByCsp(text) ? __mcpCspError(what) : __mcpLoadError(`${what} does not compile: ${text}`);
 }
 
 function __mcpNoWasm(what) {
