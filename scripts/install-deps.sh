@@ -6,7 +6,8 @@
 #   1. rustup target wasm32-unknown-unknown (+ rustfmt, clippy, rust-src components)
 #   2. wasm-bindgen CLI, exactly the version Cargo.toml pins (wasm-bindgen = "=X.Y.Z")
 #   3. chromium + chromium-driver from apt, only if /usr/bin/chromium or /usr/bin/chromedriver is missing;
-#      firefox-esr from apt, only if /usr/bin/firefox-esr is missing;
+#      firefox-esr, webkit2gtk-driver, xvfb and xauth from apt, each only if missing (the page
+#      tests' other engines);
 #      binaryen from apt (wasm-split, which release builds cut the core in two with; npm's binaryen
 #      has none), only if wasm-split is missing
 #   4. npm ci in the repository root, only if node_modules is missing or older than package-lock.json
@@ -111,20 +112,26 @@ chromium_apt() {
 }
 timed "chromium (apt)" chromium_apt
 
-# Firefox ESR: tests/page/firefox.test.mjs runs the package in a second engine (puppeteer-core
-# drives it over WebDriver BiDi; no driver binary needed).
-firefox_apt() {
-  if [ -x /usr/bin/firefox-esr ]; then
-    say "firefox-esr: present"
+# The other engines: tests/page/firefox.test.mjs runs the package in Firefox ESR (puppeteer-core
+# drives it over WebDriver BiDi; no driver binary needed), tests/page/webkit.test.mjs in WebKitGTK's
+# MiniBrowser through its WebKitWebDriver, on a virtual display (xvfb-run).
+engines_apt() {
+  local missing=()
+  [ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
+  [ -x /usr/bin/WebKitWebDriver ] || missing+=(webkit2gtk-driver)
+  [ -x /usr/bin/xvfb-run ] || missing+=(xvfb)
+  command -v xauth >/dev/null || missing+=(xauth)
+  if [ ${#missing[@]} -eq 0 ]; then
+    say "firefox-esr, webkit2gtk-driver, xvfb: present"
   elif [ "${SKIP_APT:-}" = 1 ]; then
-    say "firefox-esr missing, SKIP_APT=1: not installing"
+    say "${missing[*]} missing, SKIP_APT=1: not installing"
   else
-    say "installing firefox-esr with apt (~20 s)"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y firefox-esr ||
-      { as_root env DEBIAN_FRONTEND=noninteractive apt-get update && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y firefox-esr; }
+    say "installing ${missing[*]} with apt (~1 min)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" ||
+      { as_root env DEBIAN_FRONTEND=noninteractive apt-get update && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"; }
   fi
 }
-timed "firefox-esr (apt)" firefox_apt
+timed "firefox-esr + webkit (apt)" engines_apt
 
 binaryen_apt() {
   if command -v wasm-split >/dev/null; then

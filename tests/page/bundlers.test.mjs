@@ -30,7 +30,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from './lib/ports.mjs';
 import { withPage, REPO_ROOT, CRATE_VERSION, requireDist } from './harness.mjs';
 import { startStaticServer } from '../../scripts/lib/static-server.mjs';
 
@@ -520,18 +520,6 @@ function MODERN_NODE_ENV() {
   return modernNodeEnv;
 }
 
-/** A port nothing listens on now (for servers that print the port they were given). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(String(port)));
-    });
-  });
-}
-
 /** The page at `origin` as the server sends it (before any script runs). */
 async function serverHtml(origin) {
   const r = await fetch(`${origin}/`);
@@ -551,7 +539,7 @@ test('SvelteKit 3 (vite build with adapter-node, node build): the page rendered 
   run('node', [VITE_JS(dir), 'build', '--logLevel', 'error'], dir, env);
   const assets = fs.readdirSync(path.join(dir, 'build', 'client', '_app', 'immutable', 'assets'));
   assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, assets.join(' '));
-  const port = await freePort();
+  const port = String(await freePort());
   await withServerProcess('node', ['build'], dir, { ...env, HOST: '127.0.0.1', PORT: port }, async (origin) => {
     assert.match(await serverHtml(origin), /<p>registering<\/p>/, 'the server rendered the component');
     await assertComponentAppWorks(origin);
@@ -561,7 +549,7 @@ test('SvelteKit 3 (vite build with adapter-node, node build): the page rendered 
 test('SvelteKit 3 dev server (vite dev): the page rendered on the server through Vite, the package pre-bundled for the browser; the four wasm files found; the calls work; a component\'s tool', async () => {
   const env = MODERN_NODE_ENV();
   const dir = frameworkApp('sveltekit', env);
-  const port = await freePort();
+  const port = String(await freePort());
   await withServerProcess('node', [VITE_JS(dir), 'dev', '--host', '127.0.0.1', '--port', port, '--strictPort'], dir, env, async (origin, output) => {
     assert.match(await serverHtml(origin), /<p>registering<\/p>/, 'the server rendered the component');
     await assertComponentAppWorks(origin, output);
@@ -575,14 +563,14 @@ test('Astro 7 (astro build, astro preview): a static page whose <script> imports
   run('node', [ASTRO_JS(dir), 'build', '--silent'], dir, env);
   const assets = fs.readdirSync(path.join(dir, 'dist', '_astro'));
   assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, assets.join(' '));
-  const port = await freePort();
+  const port = String(await freePort());
   await withServerProcess('node', [ASTRO_JS(dir), 'preview', '--host', '127.0.0.1', '--port', port], dir, env, (origin) => assertComponentAppWorks(origin));
 });
 
 test('Astro 7 dev server (astro dev): the package pre-bundled by Vite; the four wasm files found; the calls work; the page\'s tool', async () => {
   const env = { ...MODERN_NODE_ENV(), ...ASTRO_ENV };
   const dir = frameworkApp('astro', env);
-  const port = await freePort();
+  const port = String(await freePort());
   await withServerProcess('node', [ASTRO_JS(dir), 'dev', '--host', '127.0.0.1', '--port', port], dir, env, (origin, output) => assertComponentAppWorks(origin, output));
 });
 
