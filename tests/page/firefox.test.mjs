@@ -36,7 +36,7 @@ async function withPage(fn, { html, expected = null } = {}) {
   page.on('pageerror', (e) => problems.push(e.message));
   try {
     if (html !== undefined) await page.goto(server.url(await inlinePage(html)));
-    const result = await fn({ goto: (p) => page.goto(server.url(p)), evaluate: (f, arg) => page.evaluate(f, arg) });
+    const result = await fn({ goto: (p, { alt = false } = {}) => page.goto(server.url(p, { alt })), evaluate: (f, arg) => page.evaluate(f, arg) });
     assert.deepEqual(problems.filter((m) => !expected?.test(m)), [], 'errors in the page');
     return result;
   } finally {

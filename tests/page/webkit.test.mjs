@@ -35,7 +35,7 @@ async function withPage(fn, { html, expected = null } = {}) {
   const page = await webkit.page();
   try {
     if (html !== undefined) await page.goto(server.url(await inlinePage(`${COLLECT}${html}`)));
-    const result = await fn({ goto: (p) => page.goto(server.url(p)), evaluate: (f, arg) => page.evaluate(f, arg) });
+    const result = await fn({ goto: (p, { alt = false } = {}) => page.goto(server.url(p, { alt })), evaluate: (f, arg) => page.evaluate(f, arg) });
     if (html !== undefined) {
       const errors = await page.evaluate(() => window.__errors || []);
       assert.deepEqual(errors.filter((m) => !expected?.test(m)), [], 'errors in the page');

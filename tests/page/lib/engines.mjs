@@ -12,11 +12,14 @@
 // - the official MCP TypeScript client over MCP-B's TabClientTransport lists the page's tools and
 //   calls them (a valid call, an invalid one: isError);
 // - an agent's call of a <form toolname toolautosubmit> fills and submits it;
+// - examples/worker/ (the polyfill in a module worker, its server reached over postMessage) and
+//   examples/iframe/ (an app in a cross-origin iframe serving its host) work;
 // - under a CSP without 'wasm-unsafe-eval', every call names it (each engine words the refusal
 //   its own way).
 //
 // `engine`: { name, withPage(fn, { html, expected }) }, where withPage opens a fresh page (with
-// `html` served first), runs fn({ goto(path), evaluate(fn, arg) }), closes it and returns fn's
+// `html` served first), runs fn({ goto(path, { alt }), evaluate(fn, arg) }) (`alt`: the static
+// server's second origin), closes it and returns fn's
 // result; it fails the test on an error the page logged or did not catch, except the engine's
 // own reports that `expected` matches. And `frameDifferences`: case name → { skip: why } or
 // { why, record: (origin) => the record this engine gives }.
@@ -92,6 +95,27 @@ async function formCalls() {
   const missing = await document.modelContext.executeTool(tool, {}).then(() => 'ran', (e) => e.name);
   const schema = typeof tool.inputSchema === 'string' ? JSON.parse(tool.inputSchema) : tool.inputSchema;
   return { required: schema.required, result, missing, seen };
+}
+
+/** Runs in examples/worker/: the worker's tool listed and called, valid and invalid input. */
+async function workerExample() {
+  for (let i = 0; i < 600 && !(window.workerExample && window.workerExample.ready); i++) await new Promise((r) => setTimeout(r, 100));
+  const { client } = window.workerExample;
+  const tools = [...document.querySelectorAll('#tools li code')].map((c) => c.textContent);
+  const valid = await client.callTool('count_primes', { below: 100 });
+  const invalid = await client.callTool('count_primes', { below: 1 });
+  const { ms, ...counted } = valid.structuredContent; // (ms: how long it took)
+  return { tools, server: client.serverInfo.name, valid: counted, ms: typeof ms, invalid: invalid.isError };
+}
+
+/** Runs in examples/iframe/ (on the second origin): the app's tools, called through the iframe. */
+async function iframeExample() {
+  for (let i = 0; i < 600 && !(window.iframeExample && window.iframeExample.ready); i++) await new Promise((r) => setTimeout(r, 100));
+  const { client } = window.iframeExample;
+  const { tools } = await client.listTools();
+  await client.callTool('add_to_count', { by: 5 });
+  const count = await client.callTool('get_count', {});
+  return { tools: tools.map((t) => t.name).sort(), count: count.structuredContent || count.content[0].text };
 }
 
 /** Runs a page's case function in a page that has `helpers`; its record, or { thrown }. */
@@ -170,6 +194,16 @@ export function engineTests(engine, { frameDifferences = {} } = {}) {
     withPage(async (page) => {
       assert.deepEqual(await page.evaluate(formCalls), { required: ['who'], result: 'hello Ada', missing: 'DataError', seen: [[true, 'Ada']] });
     }, { html: FORM_HTML }));
+
+  test(`${name}: examples/worker/ (the polyfill in a module worker) and examples/iframe/ (an app in a cross-origin iframe) work`, () =>
+    withPage(async (page) => {
+      await page.goto('/examples/worker/');
+      assert.deepEqual(await page.evaluate(workerExample), {
+        tools: ['count_primes'], server: 'prime-worker', valid: { below: 100, primes: 25, inWorker: true }, ms: 'number', invalid: true,
+      });
+      await page.goto('/examples/iframe/', { alt: true });
+      assert.deepEqual(await page.evaluate(iframeExample), { tools: ['add_to_count', 'get_count'], count: { count: 5 } });
+    }));
 
   test(`${name}, under script-src 'self' (no 'wasm-unsafe-eval'): the object exists, and every call names 'wasm-unsafe-eval'`, async () => {
     const app = await inlinePage('(unused)');
