@@ -65,12 +65,12 @@ engineTests(
       // spec's origin-keyed step would refuse every call in it; the polyfill serves there.
       'document: a document that is not origin-keyed gets SecurityError': {
         why: 'served: Firefox origin-keys no document',
-        record: () => ({ originAgentCluster: false, registerTool: 'ok', getTools: ['a'], executeTool: 'a ran in top', badInputFirst: 'TypeError' }),
+        record: { originAgentCluster: false, registerTool: 'ok', getTools: ['a'], executeTool: 'a ran in top', badInputFirst: 'TypeError' },
       },
       // The case reads the frame's policy with document.featurePolicy, which only Chromium has.
       'frames: allow="tools \'none\'" on a same-origin frame': {
         why: 'no document.featurePolicy in Firefox',
-        record: () => ({ allows: 'none', registerTool: 'NotAllowedError', getTools: 'NotAllowedError', executeTool: 'NotAllowedError' }),
+        record: { allows: 'none', registerTool: 'NotAllowedError', getTools: 'NotAllowedError', executeTool: 'NotAllowedError' },
       },
     },
   },

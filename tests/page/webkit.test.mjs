@@ -54,12 +54,12 @@ engineTests(
       // no document; the polyfill serves there, as in Firefox (src/browser/store.rs).
       'document: a document that is not origin-keyed gets SecurityError': {
         why: 'served: WebKit has no origin-keyed agent clusters',
-        record: () => ({ originAgentCluster: null, registerTool: 'ok', getTools: ['a'], executeTool: 'a ran in top', badInputFirst: 'TypeError' }),
+        record: { originAgentCluster: null, registerTool: 'ok', getTools: ['a'], executeTool: 'a ran in top', badInputFirst: 'TypeError' },
       },
       // The case reads the frame's policy with document.featurePolicy, which only Chromium has.
       'frames: allow="tools \'none\'" on a same-origin frame': {
         why: 'no document.featurePolicy in WebKit',
-        record: () => ({ allows: 'none', registerTool: 'NotAllowedError', getTools: 'NotAllowedError', executeTool: 'NotAllowedError' }),
+        record: { allows: 'none', registerTool: 'NotAllowedError', getTools: 'NotAllowedError', executeTool: 'NotAllowedError' },
       },
     },
   },
