@@ -222,7 +222,7 @@ test('esbuild --bundle with the main entry: the object exists and the error name
  * examples/bundlers/<example> (with shared/), the tarball in its node_modules. Returns the app's
  * directory (the toolchain is found by walking up from it). A new or changed toolchain's lock:
  * `npm install --package-lock-only` in a directory named <name> holding the manifest this writes.
- * `env`: for `npm ci` (MODERN_NODE_ENV for a toolchain that needs a newer Node than this one).
+ * `env`: for `npm ci` (modernNodeEnv() for a toolchain that needs a newer Node than this one).
  */
 function registryApp(name, example, deps, env = {}) {
   const root = path.join(WORK, name);
@@ -509,15 +509,15 @@ test('Next.js 16 dev server (next dev, Turbopack): the four wasm files found; th
 
 // SvelteKit 3 and Astro 7 need Node 22.12 or later: their toolchains are installed and run with
 // Node 24 from scripts/modern-node.sh (first on PATH: `node` is Node 24, `npm` this machine's).
-let modernNodeEnv = null;
-function MODERN_NODE_ENV() {
-  if (!modernNodeEnv) {
+let modernNode = null;
+function modernNodeEnv() {
+  if (!modernNode) {
     const node = run(path.join(REPO_ROOT, 'scripts', 'modern-node.sh'), [], REPO_ROOT).stdout.trim();
     const bin = path.join(path.dirname(node), '..', '..', 'bin');
     assert.equal(fs.realpathSync(path.join(bin, 'node')), fs.realpathSync(node));
-    modernNodeEnv = { PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+    modernNode = { PATH: `${bin}${path.delimiter}${process.env.PATH}` };
   }
-  return modernNodeEnv;
+  return modernNode;
 }
 
 /** The page at `origin` as the server sends it (before any script runs). */
@@ -534,7 +534,7 @@ const ASTRO_JS = (dir) => path.join(dir, '..', 'node_modules', 'astro', 'bin', '
 const ASTRO_ENV = { ASTRO_TELEMETRY_DISABLED: '1' };
 
 test('SvelteKit 3 (vite build with adapter-node, node build): the page rendered on the server for each request (where the import runs without a document), the four wasm files emitted; the calls work; a component\'s tool', async () => {
-  const env = MODERN_NODE_ENV();
+  const env = modernNodeEnv();
   const dir = frameworkApp('sveltekit', env);
   run('node', [VITE_JS(dir), 'build', '--logLevel', 'error'], dir, env);
   const assets = fs.readdirSync(path.join(dir, 'build', 'client', '_app', 'immutable', 'assets'));
@@ -547,7 +547,7 @@ test('SvelteKit 3 (vite build with adapter-node, node build): the page rendered 
 });
 
 test('SvelteKit 3 dev server (vite dev): the page rendered on the server through Vite, the package pre-bundled for the browser; the four wasm files found; the calls work; a component\'s tool', async () => {
-  const env = MODERN_NODE_ENV();
+  const env = modernNodeEnv();
   const dir = frameworkApp('sveltekit', env);
   const port = String(await freePort());
   await withServerProcess('node', [VITE_JS(dir), 'dev', '--host', '127.0.0.1', '--port', port, '--strictPort'], dir, env, async (origin, output) => {
@@ -558,7 +558,7 @@ test('SvelteKit 3 dev server (vite dev): the page rendered on the server through
 });
 
 test('Astro 7 (astro build, astro preview): a static page whose <script> imports the package; the four wasm files emitted; the calls work; the page\'s tool', async () => {
-  const env = { ...MODERN_NODE_ENV(), ...ASTRO_ENV };
+  const env = { ...modernNodeEnv(), ...ASTRO_ENV };
   const dir = frameworkApp('astro', env);
   run('node', [ASTRO_JS(dir), 'build', '--silent'], dir, env);
   const assets = fs.readdirSync(path.join(dir, 'dist', '_astro'));
@@ -568,7 +568,7 @@ test('Astro 7 (astro build, astro preview): a static page whose <script> imports
 });
 
 test('Astro 7 dev server (astro dev): the package pre-bundled by Vite; the four wasm files found; the calls work; the page\'s tool', async () => {
-  const env = { ...MODERN_NODE_ENV(), ...ASTRO_ENV };
+  const env = { ...modernNodeEnv(), ...ASTRO_ENV };
   const dir = frameworkApp('astro', env);
   const port = String(await freePort());
   await withServerProcess('node', [ASTRO_JS(dir), 'dev', '--host', '127.0.0.1', '--port', port], dir, env, (origin, output) => assertComponentAppWorks(origin, output));

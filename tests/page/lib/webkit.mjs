@@ -37,11 +37,13 @@ export async function launchWebKit() {
     return value;
   };
   for (let i = 0; ; i++) {
+    let why = 'not ready';
     try {
       if ((await send('GET', '/status')).ready) break;
     } catch (e) {
-      if (i > 200) throw new Error(`${WEBKIT_DRIVER} did not start: ${e.message}\n${stderr}`);
+      why = e.message;
     }
+    if (i > 200) throw new Error(`${WEBKIT_DRIVER} did not start in 10 s: ${why}\n${stderr}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   const { sessionId } = await send('POST', '/session', {
@@ -73,8 +75,9 @@ export async function launchWebKit() {
           return r?.v;
         },
         async close() {
-          if (handle === first) return; // the session's first window stays until the end
           await use();
+          // The session's first window stays until the end, on an empty page.
+          if (handle === first) return send('POST', session('/url'), { url: 'about:blank' });
           await send('DELETE', session('/window'));
           // (New windows are opened from the current one, which must exist.)
           await send('POST', session('/window'), { handle: first });
