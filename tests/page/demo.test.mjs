@@ -68,6 +68,10 @@ test('examples/agent/ works in a browser: the scripted agent and the manual form
 async function agentPage(page, goto) {
   await goto('/examples/agent/');
   await page.waitForFunction(() => window.agentPageReady === true);
+  // clear_completed is registered with the session API, which waits for the core's deferred
+  // module; an agent that lists the tools before it has arrived sees the other three, then
+  // hears tools/list_changed, and the page lists them again.
+  await page.waitForFunction(() => document.querySelectorAll('#tool option').length === 4);
   const options = await page.$$eval('#tool option', (o) => o.map((x) => x.value));
   assert.deepEqual(options, ['add_todo', 'clear_completed', 'complete_todo', 'list_todos']);
 
