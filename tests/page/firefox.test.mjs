@@ -11,43 +11,33 @@ import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import puppeteer from 'puppeteer-core';
-import { getServer, inlinePage } from './harness.mjs';
 import { engineTests } from './lib/engines.mjs';
 
 const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
 
 let browser;
-let server;
 
 before(async () => {
   assert.ok(fs.existsSync(FIREFOX), `${FIREFOX} is missing: make deps installs firefox-esr`);
-  server = await getServer();
   browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
 });
 
 after(() => browser?.close());
 
-/** lib/engines.mjs's withPage: a new Firefox page; console errors and uncaught errors fail. */
-async function withPage(fn, { html, expected = null } = {}) {
-  const page = await browser.newPage();
-  page.setDefaultTimeout(60_000);
+/** lib/engines.mjs's page(): a new Firefox page; its console errors and uncaught errors. */
+async function page() {
+  const p = await browser.newPage();
+  p.setDefaultTimeout(60_000);
   const problems = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(e.message));
-  try {
-    if (html !== undefined) await page.goto(server.url(await inlinePage(html)));
-    const result = await fn({ goto: (p, { alt = false } = {}) => page.goto(server.url(p, { alt })), evaluate: (f, arg) => page.evaluate(f, arg) });
-    assert.deepEqual(problems.filter((m) => !expected?.test(m)), [], 'errors in the page');
-    return result;
-  } finally {
-    await page.close();
-  }
+  p.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  p.on('pageerror', (e) => problems.push(e.message));
+  return { goto: (url) => p.goto(url), evaluate: (f, arg) => p.evaluate(f, arg), errors: () => problems, close: () => p.close() };
 }
 
 engineTests(
   {
     name: 'Firefox',
-    withPage,
+    page,
     // Firefox reports a CSP violation as an error of the page (Chromium writes it to the console),
     // beside the polyfill's own console error, which names the fix.
     cspReport: /^(Content-Security-Policy: .*\(Missing 'wasm-unsafe-eval' or 'unsafe-eval'\)|modelcontext-polyfill: the core module cannot start: .*'wasm-unsafe-eval'.*)$/,

@@ -6,48 +6,36 @@
 
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { getServer, inlinePage } from './harness.mjs';
 import { engineTests } from './lib/engines.mjs';
 import { launchWebKit, webkitMissing } from './lib/webkit.mjs';
 
 let webkit;
-let server;
 
 before(async () => {
   const missing = webkitMissing();
   assert.equal(missing, '', `missing: ${missing} (make deps installs webkit2gtk-driver, xvfb and xauth)`);
-  server = await getServer();
   webkit = await launchWebKit();
 });
 
 after(() => webkit?.close());
 
 // WebDriver classic reports no console messages: a page given as `html` collects its errors
-// itself (console.error, uncaught errors and rejections) from its first script on.
+// itself (console.error, uncaught errors and rejections) from its first script on; another page
+// reports none.
 const COLLECT = `<script>window.__errors = [];
 addEventListener('error', (e) => __errors.push(String(e.message)));
 addEventListener('unhandledrejection', (e) => __errors.push('unhandled rejection: ' + String(e.reason && e.reason.message || e.reason)));
 const __consoleError = console.error;
 console.error = (...a) => { __errors.push(a.map(String).join(' ')); __consoleError.apply(console, a); };</script>`;
 
-/** lib/engines.mjs's withPage: a new WebKit window; on an `html` page, errors fail the test. */
-async function withPage(fn, { html, expected = null } = {}) {
-  const page = await webkit.page();
-  try {
-    if (html !== undefined) await page.goto(server.url(await inlinePage(`${COLLECT}${html}`)));
-    const result = await fn({ goto: (p, { alt = false } = {}) => page.goto(server.url(p, { alt })), evaluate: (f, arg) => page.evaluate(f, arg) });
-    if (html !== undefined) {
-      const errors = await page.evaluate(() => window.__errors || []);
-      assert.deepEqual(errors.filter((m) => !expected?.test(m)), [], 'errors in the page');
-    }
-    return result;
-  } finally {
-    await page.close();
-  }
+/** lib/engines.mjs's page(): a new WebKit window; the errors its page collected. */
+async function page() {
+  const p = await webkit.page();
+  return { ...p, errors: () => p.evaluate(() => window.__errors || []) };
 }
 
 engineTests(
-  { name: 'WebKit', withPage },
+  { name: 'WebKit', page, htmlPrefix: COLLECT },
   {
     frameDifferences: {
       // WebKit has no originAgentCluster (WebDriver returns its undefined as null) and origin-keys

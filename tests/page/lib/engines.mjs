@@ -17,12 +17,12 @@
 // - under a CSP without 'wasm-unsafe-eval', every call names it (each engine words the refusal
 //   its own way).
 //
-// `engine`: { name, withPage(fn, { html, expected }) }, where withPage opens a fresh page (with
-// `html` served first), runs fn({ goto(path, { alt }), evaluate(fn, arg) }) (`alt`: the static
-// server's second origin), closes it and returns fn's
-// result; it fails the test on an error the page logged or did not catch, except the engine's
-// own reports that `expected` matches. And `frameDifferences`: case name → { skip: why } or
-// { why, record: the record this engine gives }.
+// `engine`: { name, page(), htmlPrefix, cspReport }. page() opens a fresh page in the engine:
+// { goto(url), evaluate(fn, arg), errors(), close() }, where errors() gives what the page logged
+// as an error or did not catch (for an engine whose driver reports no console, what a page
+// collects itself: `htmlPrefix`, put before every page given as `html`, sets that up); cspReport
+// matches the engine's own report of the CSP refusal. And `frameDifferences`: case name →
+// { skip: why } or { why, record: the record this engine gives }.
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -130,12 +130,27 @@ async function record(page, path, run) {
 
 /** Defines the tests for `engine` (see the top of this file). */
 export function engineTests(engine, { frameDifferences = {} } = {}) {
-  const { name, withPage } = engine;
+  const { name } = engine;
   let server;
   before(async () => {
     requireDist('modelcontext.js', 'modelcontext.iife.js', 'modelcontext.inline.iife.js');
     server = await getServer();
   });
+
+  // Opens a fresh page (`html` served first), runs fn({ goto(path, { alt }), evaluate(fn, arg) })
+  // (`alt`: the static server's second origin), closes the page and returns fn's result; an
+  // error the page logged or did not catch fails the test, except what `expected` matches.
+  async function withPage(fn, { html, expected = null } = {}) {
+    const page = await engine.page();
+    try {
+      if (html !== undefined) await page.goto(server.url(await inlinePage(`${engine.htmlPrefix ?? ''}${html}`)));
+      const result = await fn({ goto: (p, { alt = false } = {}) => page.goto(server.url(p, { alt })), evaluate: (f, arg) => page.evaluate(f, arg) });
+      assert.deepEqual((await page.errors()).filter((m) => !expected?.test(m)), [], 'errors in the page');
+      return result;
+    } finally {
+      await page.close();
+    }
+  }
 
   for (const [build, scripts] of BUILDS) {
     test(`${name}, ${build}: a plain schema, a pattern (validator module), an McpClient (client module), a form tool (deferred module)`, () =>
