@@ -24,10 +24,9 @@ function __mcpDefineToolEvent(name) {
   return __mcpMakeInterface(cls, name);
 }
 
-// `new cls(type, { toolName })` dispatched at `target` and, unless `global` is undefined, a
-// second one at `global` (src/browser/engine.rs `fire_tool_event`: one call into JS for what
-// took ten).
+// `new cls(type, { toolName })` dispatched at `target`, then a second one at `global`
+// (src/browser/engine.rs `fire_tool_event`: one call into JS for what took ten).
 function __mcpFireToolEvent(cls, type, toolName, target, global) {
   target.dispatchEvent(new cls(type, { toolName }));
-  if (global !== undefined) global.dispatchEvent(new cls(type, { toolName }));
+  global.dispatchEvent(new cls(type, { toolName }));
 }

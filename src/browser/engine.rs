@@ -165,27 +165,26 @@ impl EngineInner {
 
     /// Fires `toolactivated` for `tool_name` at the ModelContext and at the global object.
     pub fn fire_activated(&self, tool_name: &str) {
-        self.fire_tool_event(&self.events.activated, "toolactivated", tool_name, true);
+        self.fire_tool_event(&self.events.activated, "toolactivated", tool_name);
     }
 
-    /// Fires `toolcancel` for `tool_name` at the ModelContext.
+    /// Fires `toolcancel` for `tool_name` at the ModelContext and at the window, as
+    /// `toolactivated` (WPT `webmcp/imperative/executeTool-events`).
     pub fn fire_cancel(&self, tool_name: &str) {
-        self.fire_tool_event(&self.events.cancel, "toolcancel", tool_name, false);
+        self.fire_tool_event(&self.events.cancel, "toolcancel", tool_name);
     }
 
-    /// `new <EventClass>(type, { toolName })`, dispatched at the ModelContext and, when
-    /// `also_global`, at the global object: one call of the front's `fireToolEvent`
-    /// (polyfill/src/events.js). A listener's exception is reported by `dispatchEvent`, not
-    /// thrown, so nothing comes back.
-    fn fire_tool_event(&self, class: &Function, kind: &'static str, tool_name: &str, also_global: bool) {
-        let global = if also_global { &self.global } else { &JsValue::UNDEFINED };
+    /// `new <EventClass>(type, { toolName })`, dispatched at the ModelContext and at the
+    /// global object: one call of the front's `fireToolEvent` (polyfill/src/events.js). A
+    /// listener's exception is reported by `dispatchEvent`, not thrown, so nothing comes back.
+    fn fire_tool_event(&self, class: &Function, kind: &'static str, tool_name: &str) {
         let _ = self.events.fire.fire(
             &JsValue::UNDEFINED,
             class,
             &js::name(kind),
             tool_name,
             &self.target,
-            global,
+            &self.global,
         );
     }
 

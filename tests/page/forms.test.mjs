@@ -776,6 +776,9 @@ test('without toolautosubmit a waiting call cancels cleanly with an AbortSignal'
       const ac = new AbortController();
       const call = document.modelContext.executeTool(await __tool('order'), { size: 'small' }, { signal: ac.signal });
       await __until(() => document.querySelector('form').size.value === 'small', 'the form filled');
+      // The call rejects inside abort(); the abort reaches the form a task later, when
+      // toolcancel fires (as in Chromium and the web-platform-tests).
+      const toolcancel = new Promise((r) => document.modelContext.addEventListener('toolcancel', r, { once: true }));
       ac.abort(new Error('stop'));
       let outcome;
       try {
@@ -783,6 +786,7 @@ test('without toolautosubmit a waiting call cancels cleanly with an AbortSignal'
       } catch (e) {
         outcome = ['rejected', e.message];
       }
+      await toolcancel;
       // A later submit by the user is an ordinary one: not agent-invoked, and not cancelled by
       // the polyfill. (The listener below, added last, sees whether anything before it cancelled
       // the submit, then cancels it itself: a navigating form submission can keep the test's page

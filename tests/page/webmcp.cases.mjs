@@ -677,7 +677,7 @@ export const CASES = [
     },
   },
   {
-    name: 'executeTool: toolactivated, then execute',
+    name: 'executeTool: execute, then toolactivated',
     run: async () => {
       const mc = document.modelContext;
       const log = [];
@@ -693,7 +693,7 @@ export const CASES = [
       return { log, event: [ev.type, ev.bubbles, ev.cancelable, ev.isTrusted, ev.target === mc] };
     },
     expect: {
-      log: ['returned', 'modelContext ToolActivatedEvent a', 'window ToolActivatedEvent a', 'execute', 'resolved'],
+      log: ['returned', 'execute', 'modelContext ToolActivatedEvent a', 'window ToolActivatedEvent a', 'resolved'],
       event: ['toolactivated', false, false, false, true],
     },
   },
@@ -840,7 +840,7 @@ export const CASES = [
       };
     },
     expect: {
-      log: ['modelContext ToolCancelEvent slow', 'execute signal aborted', 'abort() returned', 'promise settled'],
+      log: ['abort() returned', 'promise settled', 'execute signal aborted', 'modelContext ToolCancelEvent slow', 'window ToolCancelEvent slow'],
       settled: 'rejected with the reason',
       execSignalReason: { name: 'AbortError', ctor: 'DOMException' },
       event: ['toolcancel', false, false, false],
@@ -898,7 +898,45 @@ export const CASES = [
       await __t.tick(200);
       return { settled, log };
     },
-    expect: { settled: { name: 'AbortError', ctor: 'DOMException' }, log: [] },
+    // The abort is processed a task later, when the tool has started (and here already
+    // answered): it runs, and no toolcancel follows its answer.
+    expect: { settled: { name: 'AbortError', ctor: 'DOMException' }, log: ['execute', 'toolactivated'] },
+  },
+  {
+    name: 'executeTool: abort in the same task reaches the tool through its signal',
+    run: async () => {
+      const mc = document.modelContext;
+      const log = [];
+      mc.addEventListener('toolactivated', () => log.push('toolactivated'));
+      mc.addEventListener('toolcancel', () => log.push('toolcancel'));
+      let late;
+      await mc.registerTool(__t.tool('a', {
+        execute(i, { signal }) {
+          log.push('execute');
+          late = new Promise((r) => signal.addEventListener('abort', () => { log.push(`execute signal aborted: ${signal.reason.name}`); r('late'); }));
+          return late;
+        },
+      }));
+      const [tool] = await mc.getTools();
+      const cancelled = new Promise((r) => mc.addEventListener('toolcancel', r, { once: true }));
+      const ac = new AbortController();
+      const p = mc.executeTool(tool, {}, { signal: ac.signal });
+      ac.abort('gave up');
+      let settled;
+      try { settled = `resolved ${await p}`; } catch (e) { settled = `rejected ${e}`; }
+      await cancelled;
+      const lateValue = await late;
+      await __t.tick(10);
+      let after;
+      try { after = `resolved ${await p}`; } catch (e) { after = `rejected ${e}`; }
+      return { settled, after, lateValue, log };
+    },
+    expect: {
+      settled: 'rejected gave up',
+      after: 'rejected gave up',
+      lateValue: 'late',
+      log: ['execute', 'toolactivated', 'execute signal aborted: AbortError', 'toolcancel'],
+    },
   },
   {
     name: 'executeTool: abort after the result does nothing',

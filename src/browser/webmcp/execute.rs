@@ -114,31 +114,38 @@ struct Execution {
     cancel: CancellationToken,
     /// Whether `execute` has been called.
     started: Cell<bool>,
-    /// A form's tool: its `execute` is the declarative API's own.
-    form: bool,
+    /// Whether `execute`'s outcome (a result, a throw) has arrived.
+    finished: Cell<bool>,
+    /// Whether the caller aborted (the promise is rejected with its reason).
+    aborted: Cell<bool>,
+    /// Whether the caller's abort has been processed for the tool (the task [`cancel`]
+    /// queues has run): a tool that has not started by then never starts.
+    ///
+    /// [`cancel`]: Execution::cancel
+    abort_processed: Cell<bool>,
 }
 
 impl Execution {
-    /// The caller's signal aborted: if the tool is running, fire `toolcancel` at the
-    /// ModelContext and abort the signal handed to `execute`; reject with the reason.
-    fn cancel(&self, reason: &JsValue) {
+    /// The caller's signal aborted. The promise rejects with the reason at once; a task
+    /// later, a tool still running sees its signal abort and `toolcancel` fires at the
+    /// ModelContext and at the window (WPT `webmcp/imperative/executeTool-abort`, whose
+    /// order native Chromium also has). By then a tool called in the same task as the abort
+    /// has started (the start is a microtask), so it hears the abort; one still waiting
+    /// for the validator module never starts.
+    fn cancel(self: &Rc<Self>, reason: &JsValue) {
         if self.done.is_settled() {
             return;
         }
-        if self.started.get() {
-            let abort = || self.cancel.cancel("The tool call was cancelled.");
-            // A form's call ends (its active marks cleared) before `toolcancel`, as in
-            // Chromium; the page never sees that `execute`'s signal, so the digest's order
-            // (D3) holds for every signal a page can see.
-            if self.form {
-                abort();
-                self.inner.fire_cancel(&self.name);
-            } else {
-                self.inner.fire_cancel(&self.name);
-                abort();
-            }
-        }
+        self.aborted.set(true);
         self.done.settle(false, reason);
+        let me = self.clone();
+        self.inner.queue(move || {
+            me.abort_processed.set(true);
+            if me.started.get() && !me.finished.get() {
+                me.cancel.cancel("The tool call was cancelled.");
+                me.inner.fire_cancel(&me.name);
+            }
+        });
     }
 }
 
@@ -254,16 +261,21 @@ fn run(
         done: js::Deferred::new(),
         cancel: CancellationToken::new(),
         started: Cell::new(false),
-        form: data.door == Door::Form,
+        finished: Cell::new(false),
+        aborted: Cell::new(false),
+        abort_processed: Cell::new(false),
     });
-    // options.signal aborted later → toolcancel, the execute signal aborts, reject.
+    // options.signal aborted later → reject; then, a task later, the execute signal aborts
+    // and toolcancel fires (Execution::cancel).
     if let Some(sig) = signal {
         let r = run.clone();
         let s = sig.clone();
         js::on_abort(&sig, move || r.cancel(&s.reason()));
     }
-    // In a later microtask: fire `toolactivated` at the ModelContext and at the window,
-    // then call `execute(inputObject, { signal })`.
+    // In a later microtask: call `execute(inputObject, { signal })`, then fire
+    // `toolactivated` at the ModelContext and at the window (WPT
+    // `webmcp/imperative/executeTool-abort`: the tool has started when the event is heard;
+    // native Chromium has the same order).
     let r = run.clone();
     let promise = run.done.promise().clone();
     js::spawn(async move {
@@ -274,30 +286,28 @@ fn run(
             };
             if let Err(e) = checked {
                 r.done.settle(false, &e.into_js());
+                return;
             }
         }
-        if r.done.is_settled() {
-            return; // cancelled before the tool started
+        // The caller's abort was processed before the tool could start: it never starts.
+        // (An abort not yet processed still lets it start, and it hears the abort.)
+        if r.abort_processed.get() || (r.done.is_settled() && !r.aborted.get()) {
+            return;
         }
         r.started.set(true);
         let me = &r.inner;
-        // A form is filled by its `execute`: there `toolactivated` fires once the controls
-        // hold the input (as in Chromium); any other tool hears it before it runs.
-        let form = data.door == Door::Form;
-        if !form {
-            me.fire_activated(&r.name);
-        }
         let ctx = RequestContext::detached(r.cancel.clone());
         let call_opts = call_options(&ctx, None);
         let input = match &text {
             Some(text) => js::parse_text(text).unwrap_or_else(|_| js::from_json(&args)),
             None => js::from_json(&args),
         };
+        // A form's `execute` fills its controls first, so they hold the input when the
+        // event is heard (as the WPT's declarative tests ask).
         let called = data.execute().call2(&JsValue::UNDEFINED, &input, &call_opts);
-        if form {
-            me.fire_activated(&r.name);
-        }
+        me.fire_activated(&r.name);
         let outcome = settled(called).await;
+        r.finished.set(true);
         // Result: a string as is, anything else serialized; a throw or rejection →
         // UnknownError keeping the message.
         match outcome {
