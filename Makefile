@@ -16,6 +16,8 @@
 #                    functions the core's first module keeps (then `make build` again)
 #   make soak        100,000 calls, register/abort cycles, hostile input, slow calls beside
 #                    @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a tenth; scripts/soak.mjs)
+#   make wpt WPT=<dir>  the web-platform-tests of WebMCP (<dir>/webmcp/ of a wpt checkout) against
+#                    this polyfill and native Chromium, side by side (not in make test; scripts/wpt.mjs)
 #   make imports     the import graph of src/ from the code: folder edges, circles, largest files
 #   make package     stage the npm package in target/npm/modelcontext-polyfill and `npm pack` it
 #   make test-rust   fmt, no import circle (scripts/imports.mjs), clippy (native + wasm32), cargo test, wasm32 build
@@ -34,7 +36,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8787
 export PORT
 
-.PHONY: all deps build build-dev size bench bench-breakdown split-list soak imports package test test-rust test-wasm test-page test-interop demo clean distclean
+.PHONY: all deps build build-dev size bench bench-breakdown split-list soak wpt imports package test test-rust test-wasm test-page test-interop demo clean distclean
 
 all: build
 
@@ -58,6 +60,10 @@ bench-breakdown: build
 
 split-list: build
 	@$(NODE) scripts/bench-breakdown.mjs --write-split-list
+
+wpt: build
+	@test -n "$(WPT)" || { echo "usage: make wpt WPT=<a web-platform-tests checkout>"; exit 2; }
+	@$(NODE) scripts/wpt.mjs "$(WPT)"
 
 # Reliability under a long run beside @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a
 # quick look; scripts/soak.mjs).
