@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `make wpt WPT=<dir>`: the web-platform-tests of WebMCP (a checkout's `webmcp/`) run against
-// this polyfill (Debian's Chromium without its WebMCP switch, the classic build loaded first in
-// every page) and against native Chromium (`--enable-features=WebMCP`, nothing loaded), side by
-// side: each subtest's status in both, then the totals. It measures; it does not judge (not in
-// `make test`: the tests are not part of this repository, and the machines CI runs on cannot
-// fetch them).
+// this polyfill (the classic build loaded first in every page) in Debian's Chromium without its
+// WebMCP switch, in Firefox ESR and in WebKitGTK (each where `make deps` installed it), and
+// against native Chromium (`--enable-features=WebMCP`, nothing loaded), side by side: each
+// subtest's status in each, then the totals. It measures; it does not judge (not in `make test`:
+// the tests are not part of this repository, and the machines CI runs on cannot fetch them).
 //
 //   node scripts/wpt.mjs <wpt-checkout>                   every .html under webmcp/
 //   node scripts/wpt.mjs <wpt-checkout> webmcp/imperative/object-arguments.https.html …
@@ -23,6 +23,9 @@ import path from 'node:path';
 import { DIST_DIR } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { launchChromium } from '../tests/page/lib/chromium.mjs';
+import { launchWebKit, webkitMissing } from '../tests/page/lib/webkit.mjs';
+
+const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
 
 const STATUS = ['PASS', 'FAIL', 'TIMEOUT', 'NOTRUN', 'PRECONDITION_FAILED'];
 const HARNESS_STATUS = ['OK', 'ERROR', 'TIMEOUT', 'PRECONDITION_FAILED'];
@@ -77,15 +80,67 @@ function routePages(server, root, prefix) {
   }
 }
 
+/**
+ * The browsers, in column order: `open()` starts one and gives `{ version, page(), close() }`,
+ * a page being `{ goto(url), evaluate(fn), close() }`; `missing()` says why one cannot run here.
+ */
+const BROWSERS = [
+  { name: 'polyfill', polyfill: true, open: () => playwrightBrowser(false) },
+  {
+    name: 'Firefox',
+    polyfill: true,
+    missing: () => (fs.existsSync(FIREFOX) ? '' : `${FIREFOX} (make deps)`),
+    async open() {
+      const { default: puppeteer } = await import('puppeteer-core');
+      const b = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
+      return {
+        version: await b.version(),
+        async page() {
+          const p = await b.newPage();
+          return { goto: (url) => p.goto(url), evaluate: (f) => p.evaluate(f), close: () => p.close() };
+        },
+        close: () => b.close(),
+      };
+    },
+  },
+  {
+    name: 'WebKit',
+    polyfill: true,
+    missing: webkitMissing,
+    async open() {
+      const w = await launchWebKit();
+      return { version: 'WebKitGTK', page: () => w.page(), close: () => w.close() };
+    },
+  },
+  { name: 'native', polyfill: false, open: () => playwrightBrowser(true) },
+];
+
+async function playwrightBrowser(nativeWebMCP) {
+  const b = await launchChromium({ nativeWebMCP });
+  return {
+    version: `Chromium ${b.version()}`,
+    async page() {
+      const p = await b.newPage();
+      return { goto: (url) => p.goto(url), evaluate: (f) => p.evaluate(f), close: () => p.close() };
+    },
+    close: () => b.close(),
+  };
+}
+
 /** Runs `files` in a fresh page each; returns { file → results | { error } }. */
 async function runFiles(browser, server, files) {
   const out = {};
   for (const file of files) {
-    const page = await browser.newPage();
+    const page = await browser.page();
     try {
       await page.goto(server.url(`/${file}`));
-      await page.waitForFunction(() => window.__wptResults, null, { timeout: FILE_LIMIT_MS });
-      out[file] = await page.evaluate(() => window.__wptResults);
+      const limit = Date.now() + FILE_LIMIT_MS;
+      let results;
+      while (!(results = await page.evaluate(() => window.__wptResults ?? null))) {
+        if (Date.now() > limit) throw new Error(`no results after ${FILE_LIMIT_MS / 1000} s`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      out[file] = results;
     } catch (e) {
       out[file] = { error: String(e.message).split('\n')[0] };
     } finally {
@@ -117,42 +172,48 @@ async function main() {
   }
 
   const results = {};
-  let version;
-  for (const kind of ['polyfill', 'native']) {
-    routePages(server, root, kind === 'polyfill' ? '<script src="/__polyfill__/modelcontext.iife.js"></script>' : '');
-    const browser = await launchChromium({ nativeWebMCP: kind === 'native' });
-    version = browser.version();
+  const versions = [];
+  const columns = [];
+  for (const b of BROWSERS) {
+    const missing = b.missing?.();
+    if (missing) {
+      console.error(`${b.name}: not run, missing ${missing}`);
+      continue;
+    }
+    routePages(server, root, b.polyfill ? '<script src="/__polyfill__/modelcontext.iife.js"></script>' : '');
+    const browser = await b.open();
+    versions.push(`${b.name}: ${browser.version}`);
     try {
-      results[kind] = await runFiles(browser, server, files);
+      results[b.name] = await runFiles(browser, server, files);
+      columns.push(b.name);
     } finally {
       await browser.close();
     }
   }
   await server.close();
 
-  const totals = { polyfill: 0, native: 0 };
+  const totals = Object.fromEntries(columns.map((c) => [c, 0]));
   let subtests = 0;
-  console.log(`web-platform-tests ${root}: ${files.length} files; Chromium ${version}\n`);
-  console.log('polyfill  native    subtest');
+  console.log(`web-platform-tests ${root}: ${files.length} files (${versions.join('; ')})\n`);
+  console.log(`${columns.map((c) => c.padEnd(10)).join('')}subtest`);
   for (const file of files) {
-    const p = results.polyfill[file];
-    const n = results.native[file];
-    console.log(`${file}${p.error ? `  polyfill: ${p.error}` : p.harness ? `  polyfill harness ${HARNESS_STATUS[p.harness]}: ${p.message}` : ''}${n.error ? `  native: ${n.error}` : n.harness ? `  native harness ${HARNESS_STATUS[n.harness]}: ${n.message}` : ''}`);
-    const names = [...new Set([...(p.tests ?? []), ...(n.tests ?? [])].map((t) => t.name))];
+    const notes = columns
+      .map((c) => [c, results[c][file]])
+      .filter(([, r]) => r.error || r.harness)
+      .map(([c, r]) => `  ${c}: ${r.error ?? `harness ${HARNESS_STATUS[r.harness]}${r.message ? `: ${r.message}` : ''}`}`);
+    console.log(`${file}${notes.join('')}`);
+    const names = [...new Set(columns.flatMap((c) => results[c][file].tests ?? []).map((t) => t.name))];
     for (const name of names) {
-      const ps = p.tests?.find((t) => t.name === name);
-      const ns = n.tests?.find((t) => t.name === name);
       subtests++;
-      if (ps?.status === 0) totals.polyfill++;
-      if (ns?.status === 0) totals.native++;
-      const cell = (s) => (s ? STATUS[s.status] : '-').padEnd(10);
-      console.log(`  ${cell(ps)}${cell(ns)}${name}`);
-      for (const [who, s] of [['polyfill', ps], ['native', ns]]) {
-        if (s && s.status !== 0 && s.message) console.log(`      ${who}: ${s.message.split('\n')[0].slice(0, 200)}`);
+      const got = columns.map((c) => [c, results[c][file].tests?.find((t) => t.name === name)]);
+      for (const [c, t] of got) if (t?.status === 0) totals[c]++;
+      console.log(`  ${got.map(([, t]) => (t ? STATUS[t.status] : '-').padEnd(10)).join('')}${name}`);
+      for (const [c, t] of got) {
+        if (t && t.status !== 0 && t.message) console.log(`      ${c}: ${t.message.split('\n')[0].slice(0, 200)}`);
       }
     }
   }
-  console.log(`\npassed: polyfill ${totals.polyfill} / ${subtests}, native Chromium ${totals.native} / ${subtests}`);
+  console.log(`\npassed of ${subtests}: ${columns.map((c) => `${c === 'polyfill' ? 'polyfill (Chromium)' : c === 'native' ? 'native Chromium' : `polyfill (${c})`} ${totals[c]}`).join(', ')}`);
 }
 
 main().catch((e) => {
