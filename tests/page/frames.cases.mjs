@@ -423,6 +423,43 @@ export const CASES = [
     expect: { pending: 'UnknownError', changes: 1, before: ['nav'], after: [] },
   },
   {
+    // WPT webmcp/imperative/executeTool-detach-toolactivated: a tool whose `execute` detaches
+    // its own document (a function of that frame's realm, or of the caller's) leaves no
+    // `toolactivated` behind: the event fires after `execute` has run, when the document is
+    // gone (no engine dispatches at a detached document's ModelContext, whose realm has ended);
+    // the call rejects as for any tool whose document goes away.
+    name: 'frames: an execute that detaches its own frame fires no toolactivated',
+    run: async () => {
+      const mc = document.modelContext;
+      const heard = [];
+      window.__heard = heard;
+      window.__detach = (el) => { el.remove(); return 'detached by the top'; };
+      const once = async (own) => {
+        const f = await __f.frame();
+        // A listener of the top's realm, which still runs once the frame is gone.
+        f.win.document.modelContext.addEventListener('toolactivated', (e) => heard.push(e.toolName));
+        await f.run(`
+          const top = parent;
+          const el = frameElement;
+          await document.modelContext.registerTool(__f.tool('${own ? 'own' : 'other'}', {
+            execute: ${own ? "() => { el.remove(); return 'detached by itself'; }" : '() => top.__detach(el)'},
+          }));
+          return 'ok';`);
+        const [t] = await mc.getTools();
+        const outcome = await __f.outcome(() => mc.executeTool(t, {}));
+        await __f.tick(50);
+        return { outcome, detached: !f.el.isConnected };
+      };
+      return { own: await once(true), other: await once(false), heard, tools: await __f.names(mc) };
+    },
+    expect: {
+      own: { outcome: 'UnknownError', detached: true },
+      other: { outcome: 'UnknownError', detached: true },
+      heard: [],
+      tools: [],
+    },
+  },
+  {
     name: 'frames: across origins, exposed tools are checked, cancelled, revoked and go with their frame',
     run: async () => {
       const mc = document.modelContext;
