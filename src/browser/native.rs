@@ -284,7 +284,7 @@ impl NativeBridge {
                 }
                 let signal = js::get(&options, "signal")
                     .ok()
-                    .and_then(|s| s.dyn_into::<web_sys::AbortSignal>().ok());
+                    .and_then(js::abort_signal);
                 let signal = match signal {
                     Some(s) => s,
                     None => match web_sys::AbortController::new() {

@@ -462,3 +462,29 @@ pub fn is_window(v: &JsValue) -> bool {
         && get(v, "window").map(|w| w == *v).unwrap_or(false)
         && get(v, "self").map(|w| w == *v).unwrap_or(false)
 }
+
+/// `v` as an `AbortSignal` (WebIDL conversion): an instance of this realm's, or a signal made
+/// in another document of the frame tree, which is an `AbortSignal` too (WebIDL checks the
+/// object's brand, not its prototype chain, and `instanceof` says no across realms). The brand
+/// is checked by this realm's `aborted` getter, which throws for anything that is not a signal.
+pub fn abort_signal(v: JsValue) -> Option<web_sys::AbortSignal> {
+    if v.is_instance_of::<web_sys::AbortSignal>() {
+        return Some(v.unchecked_into());
+    }
+    if !v.is_object() {
+        return None;
+    }
+    let getter = field(&js_sys::global(), "AbortSignal")
+        .and_then(|c| field(&c, "prototype"))
+        .and_then(|p| {
+            field(
+                &Object::get_own_property_descriptor(
+                    &p.unchecked_into::<Object>(),
+                    &name("aborted"),
+                ),
+                "get",
+            )
+        });
+    let branded = getter.is_ok_and(|g| g.unchecked_into::<Function>().call0(&v).is_ok());
+    branded.then(|| v.unchecked_into())
+}

@@ -423,6 +423,43 @@ export const CASES = [
     expect: { pending: 'UnknownError', changes: 1, before: ['nav'], after: [] },
   },
   {
+    // An AbortSignal is one in every realm (WebIDL checks its brand): a frame's registerTool
+    // takes the top's signal, and a call of the frame's tool with the top's signal is cancelled
+    // in the frame's document, which hears toolactivated and toolcancel (WPT
+    // executeTool-events: "toolcancel is dispatched at the ModelContext of the tool target
+    // document").
+    name: 'frames: signals of another document register and cancel a same-origin frame\'s tools',
+    run: async () => {
+      const mc = document.modelContext;
+      const topHeard = [];
+      for (const type of ['toolactivated', 'toolcancel']) mc.addEventListener(type, (e) => topHeard.push(`${type} ${e.toolName}`));
+      const f = await __f.frame();
+      const fmc = f.win.document.modelContext;
+      const frameHeard = [];
+      const cancelled = new Promise((r) => fmc.addEventListener('toolcancel', r, { once: true }));
+      for (const type of ['toolactivated', 'toolcancel']) fmc.addEventListener(type, (e) => frameHeard.push(`${type} ${e.toolName}`));
+      const registration = new AbortController();
+      const registered = await __f.outcome(() => fmc.registerTool(__f.tool('slow', { execute: () => new Promise(() => {}) }), { signal: registration.signal }));
+      const [t] = await mc.getTools();
+      const call = new AbortController();
+      const p = __f.outcome(() => mc.executeTool(t, {}, { signal: call.signal }));
+      await __f.tick(50);
+      call.abort();
+      const outcome = await p;
+      await cancelled;
+      registration.abort();
+      await __f.tick(50);
+      return { registered, outcome, topHeard, frameHeard, after: await __f.names(mc) };
+    },
+    expect: {
+      registered: 'ok',
+      outcome: 'AbortError',
+      topHeard: [],
+      frameHeard: ['toolactivated slow', 'toolcancel slow'],
+      after: [],
+    },
+  },
+  {
     // WPT webmcp/imperative/executeTool-detach-toolactivated: a tool whose `execute` detaches
     // its own document (a function of that frame's realm, or of the caller's) leaves no
     // `toolactivated` behind: the event fires after `execute` has run, when the document is

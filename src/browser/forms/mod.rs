@@ -325,9 +325,7 @@ impl Forms {
         }
         inv.mark(&state.form, !auto);
         // Cancelled: the call fails with the signal's reason.
-        if let Ok(signal) =
-            js::get(options, "signal").and_then(|s| s.dyn_into::<web_sys::AbortSignal>())
-        {
+        if let Some(signal) = js::get(options, "signal").ok().and_then(js::abort_signal) {
             let st = Rc::downgrade(state);
             let i = inv.clone();
             let s = signal.clone();

@@ -31,7 +31,7 @@ struct RegisterOptions {
 fn read_signal(options: &Dictionary, method: &str) -> Result<Option<web_sys::AbortSignal>, JsValue> {
     match options.get("signal")? {
         v if v.is_undefined() => Ok(None),
-        v => v.dyn_into::<web_sys::AbortSignal>().map(Some).map_err(|_| {
+        v => js::abort_signal(v).map(Some).ok_or_else(|| {
             js::type_error(&format!(
                 "Failed to execute '{method}' on 'ModelContext': member signal is not of type 'AbortSignal'."
             ))
@@ -204,7 +204,7 @@ impl RegistrationFns {
                 move |record: JsValue, event: web_sys::Event| {
                     unregister_recorded(&me, &record);
                     let reason = (event.target())
-                        .and_then(|t| t.dyn_into::<web_sys::AbortSignal>().ok())
+                        .and_then(|t| js::abort_signal(t.into()))
                         .map_or(JsValue::UNDEFINED, |signal| signal.reason());
                     let reject = js::get(&record, "reject").map(|r| r.dyn_into::<js_sys::Function>());
                     if let Ok(Ok(reject)) = reject {
