@@ -465,26 +465,45 @@ pub fn is_window(v: &JsValue) -> bool {
 
 /// `v` as an `AbortSignal` (WebIDL conversion): an instance of this realm's, or a signal made
 /// in another document of the frame tree, which is an `AbortSignal` too (WebIDL checks the
-/// object's brand, not its prototype chain, and `instanceof` says no across realms). The brand
-/// is checked by this realm's `aborted` getter, which throws for anything that is not a signal.
+/// object's brand, not its prototype chain, and `instanceof` says no across realms).
 pub fn abort_signal(v: JsValue) -> Option<web_sys::AbortSignal> {
-    if v.is_instance_of::<web_sys::AbortSignal>() {
-        return Some(v.unchecked_into());
+    let signal =
+        v.is_instance_of::<web_sys::AbortSignal>() || has_brand(&v, "AbortSignal", "aborted");
+    signal.then(|| v.unchecked_into())
+}
+
+/// `e`, made this realm's: a `DOMException` of another realm (a frame's engine answering a
+/// call made here) is made again with this realm's constructor, same name and message, so the
+/// caller's `instanceof DOMException` holds, as it does when the browser answers (its errors
+/// are made in the realm of the method called). Anything else is returned as it is (an abort's
+/// reason is the caller's own value).
+pub fn in_this_realm(e: JsValue) -> JsValue {
+    let foreign =
+        !e.is_instance_of::<web_sys::DomException>() && has_brand(&e, "DOMException", "name");
+    if !foreign {
+        return e;
     }
+    let text = |key| {
+        get(&e, key)
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    dom_exception(&text("name"), &text("message"))
+}
+
+/// Whether `v` is a platform object of this realm's `interface` from any realm: that
+/// interface's attribute getter `getter` (on its prototype), applied to `v`, does not throw.
+fn has_brand(v: &JsValue, interface: &'static str, getter: &'static str) -> bool {
     if !v.is_object() {
-        return None;
+        return false;
     }
-    let getter = field(&js_sys::global(), "AbortSignal")
+    let found = field(&js_sys::global(), interface)
         .and_then(|c| field(&c, "prototype"))
         .and_then(|p| {
-            field(
-                &Object::get_own_property_descriptor(
-                    &p.unchecked_into::<Object>(),
-                    &name("aborted"),
-                ),
-                "get",
-            )
+            let d =
+                Object::get_own_property_descriptor(&p.unchecked_into::<Object>(), &name(getter));
+            field(&d, "get")
         });
-    let branded = getter.is_ok_and(|g| g.unchecked_into::<Function>().call0(&v).is_ok());
-    branded.then(|| v.unchecked_into())
+    found.is_ok_and(|g| g.unchecked_into::<Function>().call0(v).is_ok())
 }

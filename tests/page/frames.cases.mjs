@@ -460,6 +460,36 @@ export const CASES = [
     },
   },
   {
+    // The browser makes a method's errors in the realm of the method called: the caller's
+    // promise rejects with the caller's DOMException, whichever document's tool failed.
+    name: 'frames: a same-origin frame\'s tool fails with DOMExceptions of the caller\'s realm',
+    run: async () => {
+      const mc = document.modelContext;
+      const f = await __f.frame();
+      const fmc = f.win.document.modelContext;
+      await fmc.registerTool(__f.tool('thrower', { execute: () => { throw new Error('boom'); } }));
+      await fmc.registerTool(__f.tool('typed', { inputSchema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] } }));
+      const gone = new AbortController();
+      await fmc.registerTool(__f.tool('gone'), { signal: gone.signal });
+      const tools = await mc.getTools();
+      gone.abort();
+      const failure = async (name) => {
+        try {
+          await mc.executeTool(tools.find((t) => t.name === name), {});
+          return 'resolved';
+        } catch (e) {
+          return { name: e.name, here: e instanceof DOMException };
+        }
+      };
+      return { thrower: await failure('thrower'), gone: await failure('gone'), typed: await failure('typed') };
+    },
+    expect: {
+      thrower: { name: 'UnknownError', here: true },
+      gone: { name: 'UnknownError', here: true },
+      typed: { name: 'DataError', here: true },
+    },
+  },
+  {
     // WPT webmcp/imperative/executeTool-detach-toolactivated: a tool whose `execute` detaches
     // its own document (a function of that frame's realm, or of the caller's) leaves no
     // `toolactivated` behind: the event fires after `execute` has run, when the document is

@@ -341,8 +341,9 @@ fn run(
     Ok(promise)
 }
 
-/// A promise settled as `outcome` (another document's promise: adopted, not cast), or
-/// rejected with `UnknownError` if that document (`window`'s) goes away first.
+/// A promise settled as `outcome` (another document's promise: adopted, not cast, its
+/// `DOMException`s made again in this realm), or rejected with `UnknownError` if that document
+/// (`window`'s) goes away first.
 fn settle_unless_gone(window: &JsValue, outcome: JsValue) -> Result<js::Deferred, JsValue> {
     let done = js::Deferred::new();
     let d = done.clone();
@@ -356,7 +357,7 @@ fn settle_unless_gone(window: &JsValue, outcome: JsValue) -> Result<js::Deferred
         drop(gone);
         match r {
             Ok(v) => d.settle(true, &v),
-            Err(e) => d.settle(false, &e),
+            Err(e) => d.settle(false, &js::in_this_realm(e)),
         }
     });
     Ok(done)
