@@ -567,6 +567,30 @@ pub fn registered_tool(inner: &EngineInner, tool: &Tool) -> JsValue {
     o
 }
 
+/// A `RegisteredTool` dictionary of another same-origin document (made by its engine's
+/// [`registered_tool`], of its realm), made again of this realm's objects, as the browser
+/// gives a caller dictionaries of the caller's realm: the same members, the schema parsed
+/// here from its JSON, the same window.
+pub fn adopt_registered_tool(theirs: &JsValue) -> JsValue {
+    let o: JsValue = js::object().into();
+    let member = |k: &'static str| js::get(theirs, k).unwrap_or(JsValue::UNDEFINED);
+    let annotations = member("annotations");
+    if annotations.is_object() {
+        js::set(&o, "annotations", &hints(|k| js::get(&annotations, k).is_ok_and(|v| v.is_truthy())));
+    }
+    js::set(&o, "description", &member("description"));
+    let schema = member("inputSchema");
+    if let Ok(Some(text)) = js::stringify(&schema) {
+        if let Ok(v) = js::parse(&text) {
+            js::set(&o, "inputSchema", &v);
+        }
+    }
+    for k in ["name", "origin", "title", "window"] {
+        js::set(&o, k, &member(k));
+    }
+    o
+}
+
 /// The tool's input schema as stored: the JSON text taken at registration (W3C step 5),
 /// else the engine's schema.
 pub fn stored_schema(tool: &Tool) -> Option<String> {

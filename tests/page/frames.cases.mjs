@@ -460,14 +460,15 @@ export const CASES = [
     },
   },
   {
-    // The browser makes a method's errors in the realm of the method called: the caller's
-    // promise rejects with the caller's DOMException, whichever document's tool failed.
-    name: 'frames: a same-origin frame\'s tool fails with DOMExceptions of the caller\'s realm',
+    // The browser makes a method's results and errors in the realm of the method called: the
+    // caller's getTools gives dictionaries of the caller's realm and its executeTool rejects
+    // with the caller's DOMException, whichever document's tool it is.
+    name: 'frames: a same-origin frame\'s tools are listed and fail in the caller\'s realm',
     run: async () => {
       const mc = document.modelContext;
       const f = await __f.frame();
       const fmc = f.win.document.modelContext;
-      await fmc.registerTool(__f.tool('thrower', { execute: () => { throw new Error('boom'); } }));
+      await fmc.registerTool(__f.tool('thrower', { annotations: { readOnlyHint: true }, execute: () => { throw new Error('boom'); } }));
       await fmc.registerTool(__f.tool('typed', { inputSchema: { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] } }));
       const gone = new AbortController();
       await fmc.registerTool(__f.tool('gone'), { signal: gone.signal });
@@ -481,9 +482,12 @@ export const CASES = [
           return { name: e.name, here: e instanceof DOMException };
         }
       };
-      return { thrower: await failure('thrower'), gone: await failure('gone'), typed: await failure('typed') };
+      const here = (o) => Object.getPrototypeOf(o) === Object.prototype;
+      const listed = tools.map((t) => [t.name, here(t), t.inputSchema === undefined || here(t.inputSchema), t.annotations === undefined || here(t.annotations), t.window === f.win]);
+      return { listed, thrower: await failure('thrower'), gone: await failure('gone'), typed: await failure('typed') };
     },
     expect: {
+      listed: [['gone', true, true, true, true], ['thrower', true, true, true, true], ['typed', true, true, true, true]],
       thrower: { name: 'UnknownError', here: true },
       gone: { name: 'UnknownError', here: true },
       typed: { name: 'DataError', here: true },

@@ -31,7 +31,7 @@ export const FRAME_NATIVE_DIFFERENCES = {
     typedBad: 'n=two',
     frameLog: ['toolactivated typed', 'toolactivated typed', 'toolactivated hang', 'toolcancel hang', 'toolactivated hang'],
   },
-  'frames: a same-origin frame\'s tool fails with DOMExceptions of the caller\'s realm': {
+  'frames: a same-origin frame\'s tools are listed and fail in the caller\'s realm': {
     typed: 'resolved',
   },
 };

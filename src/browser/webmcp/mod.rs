@@ -299,8 +299,8 @@ fn get_tools(inner: &Rc<EngineInner>, options: &JsValue) -> Result<Promise, JsVa
 }
 
 /// The tools of this document and of the other same-origin documents of the frame tree
-/// (`peers`: their lists, super::frames), as fresh dictionaries, with `more` (other origins'
-/// tools), sorted by name.
+/// (`peers`: their lists, super::frames), as fresh dictionaries of this realm, with `more`
+/// (other origins' tools), sorted by name.
 fn local_and_peer_tools(inner: &EngineInner, peers: Vec<JsValue>, more: Vec<JsValue>) -> JsValue {
     let mut tools: Vec<(String, JsValue)> = inner
         .server()
@@ -308,7 +308,9 @@ fn local_and_peer_tools(inner: &EngineInner, peers: Vec<JsValue>, more: Vec<JsVa
         .iter()
         .map(|t| (t.def.name.clone(), registered_tool(inner, t)))
         .collect();
-    let peer_tools = peers.iter().flat_map(|l| Array::from(l).to_vec());
+    let peer_tools = (peers.iter())
+        .flat_map(|l| Array::from(l).to_vec())
+        .map(|t| super::store::adopt_registered_tool(&t));
     for t in peer_tools.chain(more) {
         let name = js::get_string(&t, "name").unwrap_or_default();
         tools.push((name, t));
