@@ -199,7 +199,7 @@ interface ModelContextGetToolOptions {
 
 /** IDL `ModelContextExecuteToolOptions`. */
 interface ModelContextExecuteToolOptions {
-  /** Aborting it fires `toolcancel`, aborts the `signal` given to `execute`, and rejects with the reason. */
+  /** Aborting it rejects with the reason at once; a task later, a running tool's `signal` aborts and `toolcancel` fires. */
   signal?: AbortSignal;
 }
 
@@ -447,6 +447,7 @@ interface Document {
 
 interface WindowEventMap {
   toolactivated: ToolActivatedEvent;
+  toolcancel: ToolCancelEvent;
 }
 
 declare var modelContextPolyfillConfig: ModelContextPolyfillConfig | undefined;
