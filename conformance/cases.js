@@ -752,9 +752,9 @@ export const CASES = [
     },
   },
   {
-    id: 'executeTool.toolactivated-window-before-execute',
+    id: 'executeTool.toolactivated-window-after-execute',
     group: 'webmcp',
-    title: 'toolactivated fires at the ModelContext and at window, before execute runs',
+    title: 'toolactivated fires at the ModelContext and at window, once execute has been called (WPT executeTool-abort)',
     async run(t) {
       const log = [];
       const onMc = () => log.push('modelContext');
@@ -768,7 +768,7 @@ export const CASES = [
       await t.reg(t.tool('a', { execute: () => (log.push('execute'), 'ok') }));
       const [tool] = await t.mine();
       await t.mc.executeTool(tool, {});
-      t.eq(log, ['modelContext', `window:${t.n('a')}`, 'execute'], 'order');
+      t.eq(log, ['execute', 'modelContext', `window:${t.n('a')}`], 'order');
     },
   },
   {
@@ -806,7 +806,7 @@ export const CASES = [
   {
     id: 'executeTool.cancel',
     group: 'webmcp',
-    title: 'aborting options.signal fires toolcancel, aborts the signal execute got, and rejects with the reason',
+    title: 'aborting options.signal rejects with the reason, then aborts the signal execute got and fires toolcancel',
     async run(t) {
       const log = [];
       const h = (e) => log.push(`toolcancel:${e.constructor.name}:${e.toolName}`);
