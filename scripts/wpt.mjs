@@ -56,9 +56,11 @@ function hostInfo(server) {
 }`;
 }
 
-/** Every file under `dir` (relative to `root`) whose name ends with `ext`, sorted. */
+/** Every file under `dir` (relative to `root`) whose name ends with `ext`, sorted; none when
+ * there is no such directory. */
 function filesUnder(root, dir, ext) {
   const out = [];
+  if (!fs.existsSync(path.join(root, dir))) return out;
   const walk = (rel) => {
     for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
       const r = path.posix.join(rel, e.name);
