@@ -84,7 +84,8 @@ function routePages(server, root, prefix) {
 
 /**
  * The browsers, in column order: `open()` starts one and gives `{ version, page(), close() }`,
- * a page being `{ goto(url), evaluate(fn), close() }`; `missing()` says why one cannot run here.
+ * a page having `goto(url)`, `evaluate(fn)` and `close()` (Playwright's, puppeteer's and
+ * lib/webkit.mjs's pages all do); `missing()` says why one cannot run here.
  */
 const BROWSERS = [
   { name: 'polyfill', polyfill: true, open: () => playwrightBrowser(false) },
@@ -95,14 +96,7 @@ const BROWSERS = [
     async open() {
       const { default: puppeteer } = await import('puppeteer-core');
       const b = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
-      return {
-        version: await b.version(),
-        async page() {
-          const p = await b.newPage();
-          return { goto: (url) => p.goto(url), evaluate: (f) => p.evaluate(f), close: () => p.close() };
-        },
-        close: () => b.close(),
-      };
+      return { version: await b.version(), page: () => b.newPage(), close: () => b.close() };
     },
   },
   {
@@ -119,14 +113,7 @@ const BROWSERS = [
 
 async function playwrightBrowser(nativeWebMCP) {
   const b = await launchChromium({ nativeWebMCP });
-  return {
-    version: `Chromium ${b.version()}`,
-    async page() {
-      const p = await b.newPage();
-      return { goto: (url) => p.goto(url), evaluate: (f) => p.evaluate(f), close: () => p.close() };
-    },
-    close: () => b.close(),
-  };
+  return { version: `Chromium ${b.version()}`, page: () => b.newPage(), close: () => b.close() };
 }
 
 /** Runs `files` in a fresh page each; returns { file → results | { error } }. */

@@ -116,8 +116,6 @@ struct Execution {
     started: Cell<bool>,
     /// Whether `execute`'s outcome (a result, a throw) has arrived.
     finished: Cell<bool>,
-    /// Whether the caller aborted (the promise is rejected with its reason).
-    aborted: Cell<bool>,
     /// Whether the caller's abort has been processed for the tool (the task [`cancel`]
     /// queues has run): a tool that has not started by then never starts.
     ///
@@ -136,7 +134,6 @@ impl Execution {
         if self.done.is_settled() {
             return;
         }
-        self.aborted.set(true);
         self.done.settle(false, reason);
         let me = self.clone();
         self.inner.queue(move || {
@@ -262,7 +259,6 @@ fn run(
         cancel: CancellationToken::new(),
         started: Cell::new(false),
         finished: Cell::new(false),
-        aborted: Cell::new(false),
         abort_processed: Cell::new(false),
     });
     // options.signal aborted later → reject; then, a task later, the execute signal aborts
@@ -290,8 +286,9 @@ fn run(
             }
         }
         // The caller's abort was processed before the tool could start: it never starts.
-        // (An abort not yet processed still lets it start, and it hears the abort.)
-        if r.abort_processed.get() || (r.done.is_settled() && !r.aborted.get()) {
+        // (An abort not yet processed still lets it start, and it hears the abort; the
+        // promise, already rejected by it, is the only way `done` is settled by now.)
+        if r.abort_processed.get() {
             return;
         }
         r.started.set(true);
