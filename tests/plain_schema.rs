@@ -2,9 +2,10 @@
 //! `jsonschema` crate): for every schema the plain compiler accepts, both must report the same
 //! violations — instance path, keyword, schema path, message — for every instance.
 //!
-//! Two sources: the JSON-Schema-Test-Suite's draft 2020-12 files (every group whose schema is
-//! plain; the suite's own answer must hold too), and a corpus of tool-shaped schemas checked
-//! against generated instances.
+//! Three sources: the JSON-Schema-Test-Suite's draft 2020-12 and draft 7 files (every group
+//! whose schema is plain; the suite's own answer must hold too), its optional files of regular
+//! expressions, and corpora of tool-shaped schemas and of patterns checked against generated
+//! instances.
 
 use modelcontext_polyfill::schema::suite;
 use modelcontext_polyfill::schema::{Dialect, JsonSchemaCompiler};
@@ -35,6 +36,54 @@ fn key(v: &[SchemaViolation]) -> Vec<(String, String, String, String)> {
         .collect();
     k.sort();
     k
+}
+
+/// The outcomes of many comparisons: the differences found, and how many instances each side
+/// took as valid and as invalid.
+#[derive(Default)]
+struct Tally {
+    problems: Vec<String>,
+    valid: usize,
+    invalid: usize,
+}
+
+impl Tally {
+    /// Compares the two on `instance` ([`compare`]) and counts its outcome.
+    fn check(
+        &mut self,
+        schema: &Value,
+        plain: &PlainSchema,
+        full: &dyn CompiledSchema,
+        instance: &Value,
+    ) {
+        if compare(schema, plain, full, instance, &mut self.problems) {
+            self.valid += 1;
+        } else {
+            self.invalid += 1;
+        }
+    }
+
+    /// Fails on any difference, or unless both outcomes were seen more than `min` times each.
+    fn assert_agreed(mut self, min: usize) {
+        self.problems.truncate(20);
+        assert_no_differences(&self.problems);
+        assert!(
+            self.valid > min && self.invalid > min,
+            "{} valid, {} invalid",
+            self.valid,
+            self.invalid
+        );
+    }
+}
+
+/// Fails listing `problems`, if there are any.
+fn assert_no_differences(problems: &[String]) {
+    assert!(
+        problems.is_empty(),
+        "{} differences:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 /// Compares the two on `instance`; a difference is described in `problems`.
@@ -115,12 +164,7 @@ fn suite_side_by_side(folder: &str, dialect: Dialect, min_groups: usize, min_tes
         }
     }
     println!("{folder}: plain {plain_groups} of {groups} groups, {tests} tests");
-    assert!(
-        problems.is_empty(),
-        "{} differences:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    assert_no_differences(&problems);
     // The plain set covers a fair part of the suite (this fails if it shrinks by accident).
     assert!(
         plain_groups >= min_groups && tests >= min_tests,
@@ -307,27 +351,16 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
     ];
     let compiler = JsonSchemaCompiler::new();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut problems = Vec::new();
-    let (mut valid, mut invalid) = (0, 0);
+    let mut tally = Tally::default();
     for schema in &corpus {
         let plain = PlainSchema::compile(schema).unwrap_or_else(|| panic!("not plain: {schema}"));
         let full = compiler.compile(schema).unwrap();
         for _ in 0..400 {
-            let instance = shaped(&mut rng, schema, 0);
-            if compare(schema, &plain, full.as_ref(), &instance, &mut problems) {
-                valid += 1;
-            } else {
-                invalid += 1;
-            }
+            tally.check(schema, &plain, full.as_ref(), &shaped(&mut rng, schema, 0));
         }
     }
-    problems.truncate(20);
-    assert!(problems.is_empty(), "differences:\n{}", problems.join("\n"));
     // Both outcomes are exercised.
-    assert!(
-        valid > 1000 && invalid > 1000,
-        "{valid} valid, {invalid} invalid"
-    );
+    tally.assert_agreed(1000);
 }
 
 /// A `$ref`'s target is compiled once, for every `$ref` to it: `$defs` that each use the next
@@ -369,7 +402,10 @@ fn refs_that_multiply_compile_once_each() {
 #[test]
 fn what_is_not_plain_is_left_to_the_full_validator() {
     for schema in [
-        json!({"type": "string", "pattern": "^a"}),
+        json!({"type": "string", "pattern": "^\\p{L}+$"}),
+        json!({"type": "string", "pattern": "^(?!x)"}),
+        json!({"properties": {"a": {"pattern": "[a&&b]"}}}),
+        json!({"pattern": 3}),
         json!({"$ref": "https://example.com/schema"}),
         json!({"$ref": "#a", "$defs": {"a": {"$anchor": "a"}}}),
         json!({"$ref": "#"}),
@@ -406,4 +442,296 @@ fn what_is_not_plain_is_left_to_the_full_validator() {
             "{schema} was taken as plain"
         );
     }
+}
+
+/// The suite's optional files of regular expressions (ECMA-262's classes and escapes, characters
+/// outside the BMP): every group whose schema is plain gets the full validator's answers.
+#[test]
+fn plain_patterns_answer_the_optional_regex_files_as_the_full_validator_does() {
+    let compiler = JsonSchemaCompiler::new();
+    let (mut plain_groups, mut tests) = (0, 0);
+    let mut problems = Vec::new();
+    for name in ["ecmascript-regex.json", "non-bmp-regex.json"] {
+        let file = suite_dir().join("tests/draft2020-12/optional").join(name);
+        let text =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let groups: Value = serde_json::from_str(&text).unwrap();
+        for group in groups.as_array().unwrap() {
+            let schema = &group["schema"];
+            let Some(plain) = PlainSchema::compile(schema) else {
+                continue;
+            };
+            let full = compiler.compile(schema).unwrap_or_else(|e| {
+                panic!("{name}: plain but refused by the full validator: {schema}: {e}")
+            });
+            plain_groups += 1;
+            for test in group["tests"].as_array().unwrap() {
+                tests += 1;
+                compare(schema, &plain, full.as_ref(), &test["data"], &mut problems);
+            }
+        }
+    }
+    println!("optional regex files: plain {plain_groups} groups, {tests} tests");
+    assert_no_differences(&problems);
+    assert!(
+        plain_groups >= 12 && tests >= 50,
+        "{plain_groups} groups, {tests} tests"
+    );
+}
+
+/// Patterns as zod and hand-written tool schemas have them, and ones made to probe each part
+/// of the subset the engine checks itself: every one must be plain and must
+/// give the full validator's answer for strings made from its own characters and from the
+/// characters the engines could disagree on (white space, line terminators, non-ASCII
+/// letters and digits, characters outside the BMP).
+#[test]
+fn plain_patterns_match_the_full_validator_string_by_string() {
+    let patterns = [
+        // zod 4's (z.toJSONSchema): email, uuid, guid, datetime, date, time, ipv4, ipv6, cuid,
+        // ulid, nanoid, base64, e164, hex, startsWith, endsWith, includes, lowercase.
+        r"^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$",
+        r"^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$",
+        r"^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
+        r"^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$",
+        r"^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))$",
+        r"^(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?$",
+        r"^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$",
+        r"^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$",
+        r"^[cC][0-9a-z]{6,}$",
+        r"^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$",
+        r"^[a-zA-Z0-9_-]{21}$",
+        r"^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$",
+        r"^\+[1-9]\d{6,14}$",
+        r"^[0-9a-fA-F]*$",
+        r"^ab.*",
+        r".*yz$",
+        "mid",
+        r"^[^A-Z]*$",
+        // Hand-written ones.
+        r"^[a-z]+$",
+        r"^\d{3}-\d{4}$",
+        r"^#[0-9a-fA-F]{6}$",
+        r"^(?:red|green|blue)$",
+        r"^[A-Z]{2}\d{2} ?\d{4}$",
+        r"^https?://[^\s/$.?#].[^\s]*$",
+        r"^\w+(\.\w+)*$",
+        r"^[\w.-]+$",
+        r"^\S+$",
+        r"\s",
+        r"^[^\s]*$",
+        r"^\W*$",
+        r"^\D+$",
+        r"^.$",
+        r"^..?$",
+        r"a.c",
+        r"^[^a]",
+        r"^[-a]$|^[a-]$",
+        r"^[\-\]\[\\]+$",
+        r"^\^\$\\\.\*\+\?\(\)\[\]\{\}\|\/\-$",
+        r"^\n\r\t\f\v$",
+        r"^\x41\u00e9\u4e2d$",
+        r"^[\x41-\x5a\u00c0-\u00ff]+$",
+        r"^[é-ü]+$",
+        r"^日本\d*$",
+        r"^(a|ab)(c|bcd)(d*)$",
+        r"^(?:a{2,3}){2}$",
+        r"^a{0}b$",
+        r"^a{3,}?$",
+        r"^(a+)+$",
+        r"a+b",
+        r"^$",
+        r"",
+        r"x*",
+        r"^(|a)b$",
+        r"^ $",
+        r"^[ ]+$",
+        r"^[😀-😂]$",
+        r"^.{2}$",
+        r"#comment",
+        r"^a&b~c$",
+    ];
+    let alphabet: Vec<char> = [
+        "abcxyzABXYZ0123456789_-.:/@+=#$^*?()[]{}|\\ 'é日本😀😁\u{1F600}",
+        "\t\n\u{b}\u{c}\r\u{a0}\u{1680}\u{2000}\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}",
+        "\u{85}\u{180e}\u{200b}\u{0660}\u{0966}\u{ff10}\u{00c0}\u{00ff}\u{0100}",
+    ]
+    .concat()
+    .chars()
+    .collect();
+    let compiler = JsonSchemaCompiler::new();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut tally = Tally::default();
+    for pattern in patterns {
+        let schema = json!({"type": "string", "pattern": pattern});
+        let plain = PlainSchema::compile(&schema).unwrap_or_else(|| panic!("not plain: {pattern}"));
+        let full = compiler
+            .compile(&schema)
+            .unwrap_or_else(|e| panic!("{pattern}: {e}"));
+        // The pattern's own characters (escapes read loosely: enough to build near-misses).
+        let own: Vec<char> = pattern
+            .chars()
+            .filter(|c| !"\\^$()?:|{}*+".contains(*c))
+            .collect();
+        for i in 0..600 {
+            let len = rng.below(if i % 3 == 0 { 40 } else { 12 }) as usize;
+            let s: String = (0..len)
+                .map(|_| {
+                    if !own.is_empty() && rng.below(3) != 0 {
+                        *rng.pick(&own)
+                    } else {
+                        *rng.pick(&alphabet)
+                    }
+                })
+                .collect();
+            tally.check(&schema, &plain, full.as_ref(), &json!(s));
+        }
+        // Strings the patterns above are about.
+        for s in [
+            "",
+            "a",
+            "abc",
+            "ab",
+            "yz",
+            "xyz",
+            "mid",
+            "red",
+            "2026-02-29",
+            "2024-02-29",
+            "2026-11-30",
+            "2026-11-30T12:30:00Z",
+            "2026-11-30T12:30:00.5Z",
+            "12:30",
+            "12:30:59.25",
+            "192.168.0.1",
+            "256.1.1.1",
+            "::1",
+            "fe80::1",
+            "2001:db8::8a2e:370:7334",
+            "ada@example.com",
+            "a.b@c.io",
+            "x@y",
+            "123e4567-e89b-12d3-a456-426614174000",
+            "ckopqwooh000001la8mbi2im9",
+            "01ARZ3NDEKTSV4RRFFQ69G5FAV",
+            "V1StGXR8_Z5jdHi6B-myT",
+            "aGVsbG8=",
+            "+14155552671",
+            "#ff00aa",
+            "DE12 3456",
+            "https://example.com/a",
+            "a.b.c",
+            "a\nb",
+            "a\rc",
+            "a\u{2028}c",
+            "\u{a0}",
+            "\u{feff}",
+            "\u{85}",
+            "😀",
+            "😀😀",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!",
+            "aab",
+            "abcd",
+            "abbcd",
+            "aaaaaa",
+            "b",
+            "aaab",
+            "日本12",
+            "éü",
+            "A",
+            "Aé中",
+            "#comment",
+            "a&b~c",
+            "^$\\.*+?()[]{}|/-",
+            "\n\r\t\u{c}\u{b}",
+        ] {
+            tally.check(&schema, &plain, full.as_ref(), &json!(s));
+        }
+    }
+    tally.assert_agreed(2000);
+}
+
+/// A pattern of the subset the engine checks itself, made at random: atoms (characters, escapes,
+/// classes, `.`), groups, alternatives, anchors and quantifiers.
+fn random_pattern(rng: &mut Rng, depth: u32) -> String {
+    const ATOMS: [&str; 24] = [
+        "a",
+        "b",
+        "ab",
+        "é",
+        "😀",
+        "-",
+        " ",
+        ".",
+        r"\d",
+        r"\D",
+        r"\w",
+        r"\W",
+        r"\s",
+        r"\S",
+        r"\.",
+        r"\-",
+        r"\n",
+        "[ab]",
+        "[^a]",
+        "[a-c]",
+        r"[\d_]",
+        r"[^\s]",
+        "[-b]",
+        r"[\u00e0-\u00ff]",
+    ];
+    let mut out = String::new();
+    if rng.below(4) == 0 {
+        out.push('^');
+    }
+    for _ in 0..1 + rng.below(4) {
+        if depth < 3 && rng.below(4) == 0 {
+            out.push_str(if rng.below(2) == 0 { "(" } else { "(?:" });
+            out.push_str(&random_pattern(rng, depth + 1));
+            if rng.below(3) == 0 {
+                out.push('|');
+                out.push_str(&random_pattern(rng, depth + 1));
+            }
+            out.push(')');
+        } else {
+            let atom: &&str = rng.pick(&ATOMS);
+            out.push_str(atom);
+        }
+        const QUANTIFIERS: [&str; 11] = [
+            "", "", "", "*", "+", "?", "{2}", "{1,3}", "{0,}", "+?", "{2,}",
+        ];
+        let quantifier: &&str = rng.pick(&QUANTIFIERS);
+        out.push_str(quantifier);
+    }
+    if rng.below(3) == 0 {
+        out.push('|');
+        let atom: &&str = rng.pick(&ATOMS);
+        out.push_str(atom);
+    }
+    if rng.below(4) == 0 {
+        out.push('$');
+    }
+    out
+}
+
+/// Patterns made at random from the subset, each against strings of the characters they are
+/// made of: the engine's own matcher and the full validator must agree on every one.
+#[test]
+fn random_patterns_of_the_subset_match_as_the_full_validator_does() {
+    let compiler = JsonSchemaCompiler::new();
+    let mut rng = Rng(0x51_7cc1_b727_220a);
+    let alphabet: Vec<char> = "aabbcé😀- _.\n\t\u{a0}\u{85}0189xZ\u{e0}".chars().collect();
+    let mut tally = Tally::default();
+    for _ in 0..1500 {
+        let pattern = random_pattern(&mut rng, 0);
+        let schema = json!({"type": "string", "pattern": pattern});
+        let plain = PlainSchema::compile(&schema).unwrap_or_else(|| panic!("not plain: {pattern}"));
+        let full = compiler
+            .compile(&schema)
+            .unwrap_or_else(|e| panic!("{pattern}: {e}"));
+        for _ in 0..40 {
+            let s: String = (0..rng.below(9)).map(|_| *rng.pick(&alphabet)).collect();
+            tally.check(&schema, &plain, full.as_ref(), &json!(s));
+        }
+    }
+    tally.assert_agreed(10_000);
 }

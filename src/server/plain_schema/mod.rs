@@ -9,9 +9,10 @@
 //! `tests/plain_schema.rs` holds the two side by side over the JSON-Schema-Test-Suite and a
 //! corpus of tool schemas and instances.
 //!
-//! `pattern` is not plain. In a browser the only regular expression engine at hand is JS
-//! `RegExp`, which backtracks: an agent's string could hold the page (quadratic for `a+b`,
-//! exponential for `^(a+)+$`), where the full validator's regex engine runs in linear time.
+//! `pattern` is plain when it is written in the subset [`Pattern`] accepts (the patterns zod
+//! writes for `uuid`, `email`, `datetime`, `ipv4`… are): the engine checks it with a
+//! linear-time engine, as the validator's is. Never with the page's `RegExp`, which backtracks:
+//! an agent's string could hold the page (quadratic for `a+b`, exponential for `^(a+)+$`).
 //!
 //! A `$ref` that points into the document (`#/$defs/day`, `#/definitions/a`, `#/properties/b`)
 //! is plain when its target is; the target is compiled once, for every `$ref` to it, and a
@@ -19,9 +20,9 @@
 //! Cycles, anchors, other documents, a `false` target and, in draft 7, a `$ref` with siblings
 //! are the validator's.
 //!
-//! Anything else — `pattern`, `patternProperties`, `contains`, a float `multipleOf`, a
-//! `$schema` other than 2020-12 or draft 7, a keyword this module does not know, a value of the wrong
-//! type — gives `None`, and the caller uses the full validator. In a browser this keeps the
+//! Anything else — a `pattern` outside that subset (a lookaround, `\p{…}`), `patternProperties`,
+//! `contains`, a float `multipleOf`, a `$schema` other than 2020-12 or draft 7, a keyword this
+//! module does not know, a value of the wrong type — gives `None`, and the caller uses the full validator. In a browser this keeps the
 //! validator module (`crate::browser::validator`) from loading at all for pages whose tools
 //! only use plain schemas.
 //!
@@ -40,12 +41,16 @@
 //! let v = schema.validate(&json!({ "q": 7 }));
 //! assert_eq!((v[0].instance_path.as_str(), v[0].keyword.as_str()), ("/q", "type"));
 //! assert_eq!(v[0].message, r#"7 is not of type "string""#);
-//! // A keyword outside the plain set: the full validator's job.
-//! assert!(PlainSchema::compile(&json!({ "type": "string", "pattern": "^a" })).is_none());
+//! // A pattern in the engine's subset is plain; one with a Unicode property is the validator's.
+//! assert!(PlainSchema::compile(&json!({ "type": "string", "pattern": "^[a-z]+$" })).is_some());
+//! assert!(PlainSchema::compile(&json!({ "type": "string", "pattern": "^\\p{L}+$" })).is_none());
 //! ```
 
 mod numbers;
+mod pattern;
 mod walk;
+
+pub use pattern::Pattern;
 
 use super::validator::{depth_violation, CompiledSchema, SchemaViolation, DEFAULT_MAX_DEPTH};
 use crate::server::depth;
@@ -127,6 +132,8 @@ struct Rare {
     multiple_of: Option<u64>,
     min_length: Option<u64>,
     max_length: Option<u64>,
+    /// `pattern`, when the engine checks it ([`Pattern`]).
+    pattern: Option<Box<Pattern>>,
     min_items: Option<u64>,
     max_items: Option<u64>,
     min_properties: Option<u64>,
@@ -161,6 +168,7 @@ static NO_RARE: Rare = Rare {
     multiple_of: None,
     min_length: None,
     max_length: None,
+    pattern: None,
     min_items: None,
     max_items: None,
     min_properties: None,
@@ -275,6 +283,7 @@ impl<'p> Cx<'p> {
                 }
                 "minLength" => r!().min_length = Some(value.as_u64()?),
                 "maxLength" => r!().max_length = Some(value.as_u64()?),
+                "pattern" => r!().pattern = Some(Box::new(Pattern::new(value.as_str()?)?)),
                 "minItems" => r!().min_items = Some(value.as_u64()?),
                 "maxItems" => r!().max_items = Some(value.as_u64()?),
                 "minProperties" => r!().min_properties = Some(value.as_u64()?),

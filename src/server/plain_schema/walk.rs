@@ -188,6 +188,18 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
             }
         }
     }
+    if let (Value::String(s), Some(p)) = (instance, &r.pattern) {
+        if !p.is_match(s) {
+            fail!(
+                "pattern",
+                format!(
+                    "{instance} does not match \"{}\"",
+                    p.source,
+                    instance = json_text::to_string(instance)
+                )
+            );
+        }
+    }
     if let Value::Object(map) = instance {
         for r in c.required.iter().filter(|r| !map.contains_key(*r)) {
             fail!(
