@@ -444,9 +444,23 @@ async function traceCompiles(server, distUrl) {
           () => { throw new Error('an exposedTo origin of http was accepted'); },
           () => {},
         );
-        // A schema the core does not check itself (a pattern): the validator module loads.
-        const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
+        // A schema the core does not check itself (a pattern naming a Unicode property): the
+        // validator module loads.
+        const word = { type: 'object', properties: { w: { type: 'string', pattern: '^\\p{Ll}+$' } }, required: ['w'] };
         await mc.registerTool({ name: 'word', description: 'Echoes a lowercase word', inputSchema: word, execute: ({ w }) => w });
+        // Patterns the core checks: as zod writes a uuid and a date-time, and with classes.
+        await mc.registerTool({
+          name: 'keyed', description: 'Takes an id',
+          inputSchema: {
+            type: 'object', required: ['id'],
+            properties: {
+              id: { type: 'string', format: 'uuid', pattern: '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$' },
+              at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?Z$' },
+              tag: { type: 'string', pattern: '^[\\w.-]+$|^\\S*\\s\\S*$' },
+            },
+          },
+          execute: echo,
+        });
         // Shapes most pages' tools have: annotations (each hint, a title), and a schema that
         // names its dialect (zod's JSON Schema output: draft-07, `additionalProperties: false`;
         // and 2020-12).
@@ -481,7 +495,7 @@ async function traceCompiles(server, distUrl) {
         });
         // A schema whose text has JSON escapes (JSON.stringify escapes quotes, backslashes and
         // control characters): a description with quotes and line breaks, a pattern's
-        // backslashes (the validator module checks it).
+        // backslashes (the core checks it).
         await mc.registerTool({
           name: 'escaped', description: 'Takes a "phone" number',
           inputSchema: { type: 'object', properties: { phone: { type: 'string', description: 'A "phone" number,\n\tdigits \\ dashes\u0007', pattern: '^\\d{3}-\\d{4}$' } } },
@@ -690,6 +704,11 @@ async function traceCompiles(server, distUrl) {
         );
         const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
         if (words[0].isError || !words[1].isError) throw new Error('the validator did not check the pattern');
+        const keyed = [
+          await client.callTool({ name: 'keyed', arguments: { id: '123e4567-e89b-12d3-a456-426614174000', at: '2026-12-01T10:00Z', tag: 'a.b' } }),
+          await client.callTool({ name: 'keyed', arguments: { id: 'x' } }),
+        ];
+        if (keyed[0].isError || !keyed[1].isError) throw new Error('the core did not check the patterns');
         await navigator.modelContextTesting.executeTool('probe', '{"a":1}');
         const [probe] = (await mc.getTools()).filter((t) => t.name === 'probe');
         for (let i = 0; i < 20; i++) await mc.executeTool(probe, { a: i });

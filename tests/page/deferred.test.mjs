@@ -55,9 +55,12 @@ const FIRST = async () => {
   window.client = new Bench.Client({ name: 'everyday', version: '1.0.0' });
   await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
   const listed = (await client.listTools()).tools.length;
-  const word = { type: 'object', properties: { w: { type: 'string', pattern: '^[a-z]+$' } }, required: ['w'] };
+  // A pattern only the validator module checks (a Unicode property), and one the core checks.
+  const word = { type: 'object', properties: { w: { type: 'string', pattern: '^\\p{Ll}+$' } }, required: ['w'] };
   await mc.registerTool({ name: 'word', description: 'W', inputSchema: word, execute: ({ w }) => w });
-  const serving = mc.isConnected() && navigator.modelContextTesting.listTools().length === 52;
+  const code = { type: 'object', properties: { c: { type: 'string', pattern: '^[A-Z]{2}-\\d{3}$' } }, required: ['c'] };
+  await mc.registerTool({ name: 'code', description: 'C', inputSchema: code, execute: ({ c }) => c });
+  const serving = mc.isConnected() && navigator.modelContextTesting.listTools().length === 53;
   const aborted = new AbortController();
   await mc.registerTool({ name: 'scoped', description: 'S', execute: () => 's' }, { signal: aborted.signal });
   aborted.abort();
@@ -80,10 +83,10 @@ const FIRST = async () => {
   const after = (await client.listTools()).tools.length;
   return { listed, serving, ownListed, after };
 };
-const FIRST_RESULT = { listed: 51, serving: true, ownListed: true, after: 51 };
+const FIRST_RESULT = { listed: 51, serving: true, ownListed: true, after: 52 };
 
 // The calls, which wait for the deferred module: an agent's (valid, invalid, throwing, unknown,
-// at once and one by one, a pattern the validator module checks) and the page's
+// at once and one by one, a pattern the validator module checks and one the core checks) and the page's
 // (modelContextTesting.executeTool, getTools, executeTool). After FIRST.
 const CALLS = async () => {
   const mc = document.modelContext;
@@ -93,7 +96,8 @@ const CALLS = async () => {
   const thrown = await client.callTool({ name: 'thrower', arguments: {} });
   const unknown = await client.callTool({ name: 'nope', arguments: {} }).then((r) => r.isError, () => true);
   const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
-  const pattern = [words[0].content[0].text, words[1].isError];
+  const codes = [await client.callTool({ name: 'code', arguments: { c: 'AB-123' } }), await client.callTool({ name: 'code', arguments: { c: 'ab-123' } })];
+  const pattern = [words[0].content[0].text, words[1].isError, codes[0].content[0].text, codes[1].isError];
   const testing = await navigator.modelContextTesting.executeTool('t3', '{"a":3}');
   const [t2] = (await mc.getTools()).filter((t) => t.name === 't2');
   const executed = await mc.executeTool(t2, { a: 7 });
@@ -102,7 +106,7 @@ const CALLS = async () => {
     invalid: invalid.isError, thrown: thrown.isError, unknown, pattern, testing, executed,
   };
 };
-const CALLS_RESULT = { one: '1', many: true, invalid: true, thrown: true, unknown: true, pattern: ['ok', true], testing: '3', executed: '7' };
+const CALLS_RESULT = { one: '1', many: true, invalid: true, thrown: true, unknown: true, pattern: ['ok', true, 'AB-123', true], testing: '3', executed: '7' };
 
 /** An agent's `initialize` params in `version`. */
 const initializeIn = (version) => ({ protocolVersion: version, capabilities: {}, clientInfo: { name: 'agent', version: '1' } });
@@ -296,7 +300,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         listed: (await client.listTools()).tools.length,
       }));
       assert.match(r.call, /tools\/call cannot be served: .*the core's deferred module .*modelcontext_deferred\.wasm could not be loaded: HTTP 404/);
-      assert.equal(r.listed, 51);
+      assert.equal(r.listed, 52);
       assert.deepEqual(asked, ['fetch'], 'the refused call read the deferred module');
       const warning = consoleMessages.find((m) => m.type === 'warning' && m.text.includes(DEFERRED));
       assert.ok(warning, consoleMessages.map((m) => m.text).join('\n'));
@@ -326,7 +330,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           // Fractional numbers (a price's bounds and step, as zod's .min(0.01).multipleOf(0.01)).
           { name: 'priced', description: 'P', inputSchema: object({ price: { type: 'number', minimum: 0.01, maximum: 9999.99, multipleOf: 0.01 }, ratio: { type: 'number', exclusiveMaximum: 1.5e-7 } }) },
           // Text JSON escapes (quotes, a line break, a tab, a backslash, a control character in
-          // a description; a pattern's backslashes, which the validator module checks).
+          // a description; a pattern's backslashes, which the core checks).
           { name: 'escaped', description: 'E', inputSchema: object({ phone: { type: 'string', description: 'A "phone" number,\n\tdigits \\ dashes\u0007', pattern: '^\\d{3}-\\d{4}$' } }) },
           // A Standard Schema (zod 4.2+, as MCP's TypeScript SDK takes them): the library gives
           // its JSON Schema.
@@ -488,7 +492,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       // (Delivered in order; the refusal of the invalid call is answered before the tool's
       // promise has settled.)
       assert.deepEqual(seen.filter((s) => !s.startsWith('getTools')).sort(), ['call 1', 'invalid true']);
-      assert.ok(seen.includes('getTools 51'), JSON.stringify(seen));
+      assert.ok(seen.includes('getTools 52'), JSON.stringify(seen));
       assert.deepEqual(await page.evaluate(CALLS), CALLS_RESULT);
       assert.deepEqual(asked, ['fetch']);
     }));

@@ -210,8 +210,9 @@ async function cspPage(csp, script) {
       (async () => {
         const mc = document.modelContext;
         const outcome = (p) => p.then((v) => ({ ok: v }), (e) => ({ name: e.name, message: e.message }));
-        // A pattern: the validator module (compiled under this CSP too) checks the schema.
-        await outcome(mc.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string', pattern: '^x' } } }, execute: ({ n }) => 'n=' + n }));
+        // A pattern with a Unicode property: the validator module (compiled under this CSP too)
+        // checks the schema.
+        await outcome(mc.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string', pattern: '^\\\\p{Ll}' } } }, execute: ({ n }) => 'n=' + n }));
         const tools = await outcome(mc.getTools());
         const typed = tools.ok && tools.ok[0];
         window.result = {
@@ -337,8 +338,8 @@ test('the self-contained classic build is complete when its script ends (sync AP
     </script>`));
     assert.deepEqual(await page.evaluate(() => window.sync), { connected: true, listed: ['s'], thrown: 'InvalidStateError', client: 'TypeError', state: 'idle' });
     const r = await page.evaluate(async () => {
-      // A pattern: checked by the validator module, inline in this build.
-      await document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string', pattern: '^x' } } }, execute: () => 'ran' });
+      // A pattern with a Unicode property: checked by the validator module, inline in this build.
+      await document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string', pattern: '^\\p{Ll}' } } }, execute: () => 'ran' });
       const typed = (await document.modelContext.getTools()).find((t) => t.name === 'typed');
       const invalid = await document.modelContext.executeTool(typed, { n: 'x' }).then(() => 'ran', (e) => e.name);
       // An McpClient: the client module, inline in this build too.
@@ -520,8 +521,9 @@ test('a validator URL answered with HTML: the console says so when the first too
       route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>an app shell</p>' }));
     await goto(await inlinePage(BUILDS.classic));
     await page.evaluate(() => document.modelContext.registerTool({
-      // A pattern: only the validator module checks it (a plain schema would not load it).
-      name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^x' } } }, execute: () => 'ran',
+      // A pattern with a Unicode property: only the validator module checks it (a plain schema,
+      // or a pattern the core checks, would not load it).
+      name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^\\p{Ll}' } } }, execute: () => 'ran',
     }));
     // No call is made: the registration alone starts the load (when the page is idle, within 1 s).
     const deadline = Date.now() + 10_000;

@@ -2,10 +2,10 @@
 // (src/browser/validator.rs, polyfill/src/validator.js):
 // - installing the polyfill does not fetch it, nor does a tool without a schema, nor one whose
 //   schema is plain (src/server/plain_schema/: the core checks it, with the module's answers;
-//   `$ref`s into the document, `oneOf`, `allOf`, `not`, `if`, `propertyNames` and
-//   `prefixItems` included; 2020-12 or draft 7);
-// - the first tool registered with a schema the core cannot check (here: `pattern`) starts the
-//   fetch, off the critical path;
+//   `$ref`s into the document, `oneOf`, `allOf`, `not`, `if`, `propertyNames`, `prefixItems`
+//   and the patterns zod writes included; 2020-12 or draft 7);
+// - the first tool registered with a schema the core cannot check (here: a pattern naming a
+//   Unicode property) starts the fetch, off the critical path;
 // - calls made before it has loaded wait for it, then are validated (executeTool: DataError
 //   naming path and keyword; MCP tools/call: an isError result);
 // - a schema the validator refuses once loaded: console warning, tool registered unvalidated;
@@ -24,9 +24,9 @@ requireDist('modelcontext.iife.js', 'modelcontext.js', 'modelcontext_validator.w
 const VALIDATOR = 'modelcontext_validator.wasm';
 const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script><script>${MCP_CLIENT}</script>`;
 const ESM = `<script type="module">import '/dist/modelcontext.js'; window.installed = true;</script>`;
-// `pattern` makes it a schema only the validator module checks (its regex engine runs in linear
-// time; JS RegExp backtracks).
-const TYPED = { type: 'object', properties: { text: { type: 'string', pattern: '^[a-z]+$' }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
+// A pattern naming a Unicode property (a lowercase letter of any script) makes it a schema only
+// the validator module checks.
+const TYPED = { type: 'object', properties: { text: { type: 'string', pattern: '^\\p{Ll}+$' }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
 const PLAIN = { type: 'object', properties: { text: { type: 'string', minLength: 1 }, n: { type: 'integer', minimum: 1 } }, required: ['text'] };
 
 /** Records every request the page makes for the validator module. */
@@ -107,6 +107,16 @@ for (const [build, html, ready] of [
         [{ pair: ['a', 1] }, { pair: [1, 'a'] }]);
       assert.equal(tuple[0], 'ran');
       assert.match(tuple[1], /\/pair\/0: 1 is not of type "string" \[keyword: type\]/);
+      // Patterns as zod writes them (a uuid, a date) and a hand-written one: the core's.
+      const patterns = await calls('patterns', { type: 'object', properties: {
+        id: { type: 'string', format: 'uuid', pattern: '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$' },
+        day: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+        tag: { type: 'string', pattern: '^#[\\w-]+$' },
+      } }, [{ id: '123e4567-e89b-12d3-a456-426614174000', day: '2026-12-01', tag: '#a-b_1' }, { id: 'x' }, { day: '2026-12-1' }, { tag: '#é' }]);
+      assert.equal(patterns[0], 'ran');
+      assert.match(patterns[1], /\/id: "x" does not match "\^\(\[0-9a-fA-F\]\{8\}-/);
+      assert.match(patterns[2], /\/day: "2026-12-1" does not match "\^\\d\{4\}-\\d\{2\}-\\d\{2\}\$" \[keyword: pattern\]/);
+      assert.match(patterns[3], /\/tag: "#é" does not match "\^#\[\\w-\]\+\$" \[keyword: pattern\]/);
       await settle(page);
       assert.deepEqual(seen, [], 'a plain schema fetched the validator');
 
@@ -246,10 +256,11 @@ test('validatorUrl moves the module; one that cannot be loaded fails calls with 
     assert.equal(warnings.length, 1, 'one console warning names the URL');
   }));
 
-// `pattern` is the validator module's, whose regex engine runs in linear time: an agent's string
-// cannot hold the page the way a backtracking RegExp would (`a+b` on 100,000 `a`s takes seconds in
-// RegExp, `^(a+)+$` on 40 characters hours). Each call is answered, and so is the next one.
-test('pattern: a string made to make a regular expression backtrack is refused at once, and the next call is answered', () =>
+// A pattern runs in linear time, whether the core checks it or the validator module does: an
+// agent's string cannot hold the page the way a backtracking RegExp would (`a+b` on 100,000 `a`s
+// takes seconds in RegExp, `^(a+)+$` on 40 characters hours). Each call is answered, and so is
+// the next one.
+test('pattern: a string made to make a regular expression backtrack is refused at once, by the core and by the validator module, and the next call is answered', () =>
   withPage(async ({ page, goto }) => {
     await goto(await inlinePage(CLASSIC));
     const r = await page.evaluate(async () => {
@@ -257,17 +268,24 @@ test('pattern: a string made to make a regular expression backtrack is refused a
       const outcome = (p) => p.then((v) => ({ ok: v }), (e) => ({ name: e.name, message: e.message }));
       await mc.registerTool({ name: 'nested', description: 'N', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } }, execute: () => 'ran' });
       await mc.registerTool({ name: 'unanchored', description: 'U', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: 'a+b' } } }, execute: () => 'ran' });
+      // A Unicode property: the validator module's.
+      await mc.registerTool({ name: 'letters', description: 'L', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(\\p{Ll}+)+$' } } }, execute: () => 'ran' });
       const tools = await mc.getTools();
       const tool = (name) => tools.find((t) => t.name === name);
       return {
         nested: await outcome(mc.executeTool(tool('nested'), { s: 'a'.repeat(40) + 'b' })),
         unanchored: await outcome(mc.executeTool(tool('unanchored'), { s: 'a'.repeat(100000) })),
+        letters: await outcome(mc.executeTool(tool('letters'), { s: 'a'.repeat(40) + 'B' })),
         next: await outcome(mc.executeTool(tool('nested'), { s: 'aaaa' })),
+        validator: performance.getEntriesByType('resource').filter((e) => e.name.endsWith('modelcontext_validator.wasm')).length,
       };
     });
     assert.equal(r.nested.name, 'DataError');
     assert.match(r.nested.message, /\/s: "a+b" does not match "\^\(a\+\)\+\$" \[keyword: pattern\]/);
     assert.equal(r.unanchored.name, 'DataError');
     assert.match(r.unanchored.message, /does not match "a\+b" \[keyword: pattern\]/);
+    assert.equal(r.letters.name, 'DataError');
+    assert.match(r.letters.message, /\/s: "a+B" does not match "\^\(\\p\{Ll\}\+\)\+\$" \[keyword: pattern\]/);
     assert.deepEqual(r.next, { ok: 'ran' });
+    assert.equal(r.validator, 1, 'the validator module was loaded for the Unicode property alone');
   }, { timeout: 60_000 }));

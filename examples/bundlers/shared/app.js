@@ -1,7 +1,8 @@
 // The app every example bundles, imported after the polyfill: two tools with input schemas, each
 // called once with valid input and once with invalid input. `add`'s schema is plain (the core
-// checks it); `greet`'s uses `pattern`, which loads the validator module (the second wasm file,
-// fetched where the bundler put it). It runs when it is imported: document.modelContext already
+// checks it); `greet`'s pattern names a Unicode property (`\p{Ll}`, a lowercase letter of any
+// script), which only the validator module checks: it loads (the second wasm file, fetched where
+// the bundler put it). It runs when it is imported: document.modelContext already
 // exists then (the polyfill installs synchronously) and the calls wait for the core wasm. Then an
 // McpClient calls `add` through the page's own tab server: the client module (the third wasm
 // file) loads when the client is made. Last, a <form toolname> becomes a tool (the core's
@@ -27,7 +28,7 @@ mc.registerTool({
       description: 'Greets a lowercase name',
       inputSchema: {
         type: 'object',
-        properties: { name: { type: 'string', pattern: '^[a-z]+$' } },
+        properties: { name: { type: 'string', pattern: '^\\p{Ll}+$' } },
         required: ['name'],
       },
       execute: ({ name }) => `hi ${name}`,
