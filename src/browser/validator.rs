@@ -256,10 +256,10 @@ fn warn_deferred_errors(server: &Server) {
 impl SchemaCompiler for LazyValidator {
     fn compile(&self, schema: &Value) -> Result<Rc<dyn CompiledSchema>, String> {
         // A plain schema is checked here, with the module's answers; the module is neither
-        // needed nor loaded for it (server::plain_schema). `pattern` stays the module's: JS
-        // `RegExp` backtracks, so an agent's string could hold the page for seconds or hours
-        // (`a+b` on 100,000 `a`s: 4 s; `^(a+)+$` on 40 characters: hours), where the module's
-        // regex engine runs in linear time.
+        // needed nor loaded for it (server::plain_schema), a `pattern` of the engine's subset
+        // included (plain_schema::Pattern, which runs in linear time, as the module's engine
+        // does). Never with JS `RegExp`: it backtracks, so an agent's string could hold the page
+        // for seconds or hours (`a+b` on 100,000 `a`s: 4 s; `^(a+)+$` on 40 characters: hours).
         if let Some(plain) = PlainSchema::compile(schema) {
             return Ok(Rc::new(plain));
         }
