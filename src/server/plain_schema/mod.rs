@@ -22,9 +22,9 @@
 //!
 //! Anything else — a `pattern` outside that subset (a lookaround, `\p{…}`), `patternProperties`,
 //! `contains`, a float `multipleOf`, a `$schema` other than 2020-12 or draft 7, a keyword this
-//! module does not know, a value of the wrong type — gives `None`, and the caller uses the full validator. In a browser this keeps the
-//! validator module (`crate::browser::validator`) from loading at all for pages whose tools
-//! only use plain schemas.
+//! module does not know, a value of the wrong type — gives `None`, and the caller uses the full
+//! validator. In a browser this keeps the validator module (`crate::browser::validator`) from
+//! loading at all for pages whose tools only use plain schemas.
 //!
 //! ```
 //! use modelcontext_polyfill::server::plain_schema::PlainSchema;
