@@ -219,10 +219,13 @@ test('a request already running when the server stops gets no reply after mcp-se
       await serverReady();
       const mc = navigator.modelContext;
       let aborted = null;
+      let running;
+      const started = new Promise((r) => { running = r; });
       await mc.registerTool({
         name: 'slow',
         description: 'Waits until aborted',
         execute: (_, { signal }) => new Promise((res) => {
+          running();
           signal.addEventListener('abort', () => { aborted = String(signal.reason?.name || signal.reason); res('late'); });
         }),
       });
@@ -230,7 +233,9 @@ test('a request already running when the server stops gets no reply after mcp-se
       await replyTo('mcp-default', 'i');
       send('mcp-default', { jsonrpc: '2.0', method: 'notifications/initialized' });
       send('mcp-default', { jsonrpc: '2.0', id: 'slow-call', method: 'tools/call', params: { name: 'slow', arguments: {} } });
-      await settle();
+      // Running: a call waits for the core's deferred module first, which a loaded machine may
+      // not have delivered within a few tasks.
+      await started;
       mc.disconnect();
       await settle();
       const stoppedAt = wire.findIndex((d) => d.payload === 'mcp-server-stopped');
