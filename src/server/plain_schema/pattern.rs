@@ -29,12 +29,13 @@
 //!
 //! The program is made when a string is first checked, not when the schema is compiled: a page
 //! registers its tools before the engine's deferred module (which holds the compiler and the
-//! simulation) has arrived, and calls wait for it anyway.
+//! simulation) has arrived, and calls wait for it anyway. The program replaces the tree, and
+//! keeps the thread sets the simulation runs with, sized by it, from one string to the next.
 //!
 //! `tests/plain_schema.rs` checks every accepted pattern of the JSON-Schema-Test-Suite and a
 //! corpus against the validator, string by string.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, PoisonError};
 
 /// How deeply groups may nest.
 pub const MAX_NESTING: usize = 16;
@@ -100,11 +101,24 @@ enum Inst {
 pub struct Pattern {
     /// As written (a violation's message quotes it).
     pub source: String,
-    tree: Node,
     /// Whether every match starts at the string's start (`^…`, `^a|^b`): then no thread starts
     /// past it, and the run ends when its threads have.
     anchored: bool,
-    program: OnceLock<Vec<Inst>>,
+    state: Mutex<State>,
+}
+
+/// A pattern's tree until a string is checked; then its program.
+enum State {
+    Parsed(Node),
+    Compiled(Matcher),
+}
+
+/// A program and what its runs use: two thread sets and a stack, each sized by the program.
+struct Matcher {
+    program: Vec<Inst>,
+    now: Threads,
+    next: Threads,
+    stack: Vec<usize>,
 }
 
 impl Pattern {
@@ -121,20 +135,22 @@ impl Pattern {
         Some(Pattern {
             source: source.to_owned(),
             anchored: anchored(&tree),
-            tree,
-            program: OnceLock::new(),
+            state: Mutex::new(State::Parsed(tree)),
         })
     }
 
     /// Whether `s` matches (anywhere in it, as a JSON Schema pattern does).
     pub fn is_match(&self, s: &str) -> bool {
-        let program = self.program.get_or_init(|| {
-            let mut program = Vec::new();
-            emit(&self.tree, &mut program);
-            program.push(Inst::Match);
-            program
-        });
-        run(program, self.anchored, s)
+        // (A run leaves nothing half done that the next would read: a poisoned lock is as good.)
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if let State::Parsed(tree) = &*state {
+            let matcher = Matcher::new(tree);
+            *state = State::Compiled(matcher);
+        }
+        match &mut *state {
+            State::Compiled(matcher) => matcher.run(self.anchored, s),
+            State::Parsed(_) => false, // (compiled above)
+        }
     }
 }
 
@@ -209,52 +225,69 @@ fn emit(node: &Node, program: &mut Vec<Inst>) {
     }
 }
 
-/// Whether `program` matches somewhere in `s`: every thread advanced one character at a time, a
-/// new one started at each position (at the first only, when `anchored`), each instruction held
-/// by at most one thread.
-fn run(program: &[Inst], anchored: bool, s: &str) -> bool {
-    let n = program.len();
-    let (mut now, mut next) = (Threads::new(n), Threads::new(n));
-    let mut stack = Vec::new();
-    let mut chars = s.chars();
-    let mut at_start = true;
-    loop {
-        let c = chars.next();
-        // A match may start here.
-        if (at_start || !anchored) && add(program, &mut now, &mut stack, 0, at_start, c.is_none()) {
-            return true;
+impl Matcher {
+    /// The program of `tree`.
+    fn new(tree: &Node) -> Matcher {
+        let mut program = Vec::new();
+        emit(tree, &mut program);
+        program.push(Inst::Match);
+        let n = program.len();
+        Matcher {
+            program,
+            now: Threads::new(n),
+            next: Threads::new(n),
+            stack: Vec::new(),
         }
-        let Some(c) = c else {
-            return false;
-        };
-        if now.len == 0 {
-            return false; // anchored, and every thread has ended
-        }
-        next.clear();
-        for i in 0..now.len {
-            let pc = now.dense[i];
-            let step = match &program[pc] {
-                Inst::Set(ranges, negated) => {
-                    ranges.iter().any(|&(a, b)| a <= c && c <= b) != *negated
-                }
-                Inst::Dot => c != '\n',
-                _ => false,
-            };
-            if step
-                && add(
-                    program,
-                    &mut next,
-                    &mut stack,
-                    pc + 1,
-                    false,
-                    chars.as_str().is_empty(),
-                )
-            {
+    }
+
+    /// Whether the program matches somewhere in `s`: every thread advanced one character at a
+    /// time, a new one started at each position (at the first only, when `anchored`), each
+    /// instruction held by at most one thread.
+    fn run(&mut self, anchored: bool, s: &str) -> bool {
+        let program = &self.program;
+        let (mut now, mut next) = (&mut self.now, &mut self.next);
+        let stack = &mut self.stack;
+        now.clear();
+        let mut chars = s.chars();
+        let mut at_start = true;
+        loop {
+            let c = chars.next();
+            // A match may start here.
+            if (at_start || !anchored) && add(program, now, stack, 0, at_start, c.is_none()) {
                 return true;
             }
+            let Some(c) = c else {
+                return false;
+            };
+            if now.len == 0 {
+                return false; // anchored, and every thread has ended
+            }
+            next.clear();
+            for i in 0..now.len {
+                let pc = now.dense[i];
+                let step = match &program[pc] {
+                    Inst::Set(ranges, negated) => {
+                        ranges.iter().any(|&(a, b)| a <= c && c <= b) != *negated
+                    }
+                    Inst::Dot => c != '\n',
+                    _ => false,
+                };
+                if step
+                    && add(
+                        program,
+                        next,
+                        stack,
+                        pc + 1,
+                        false,
+                        chars.as_str().is_empty(),
+                    )
+                {
+                    return true;
+                }
+            }
+            std::mem::swap(&mut now, &mut next);
+            at_start = false;
         }
-        std::mem::swap(&mut now, &mut next);
-        at_start = false;
     }
 }
 
@@ -335,6 +368,13 @@ struct Parser {
 impl Parser {
     fn peek(&self) -> Option<char> {
         self.chars.get(self.at).copied()
+    }
+
+    /// The next character, read.
+    fn next(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.at += 1;
+        Some(c)
     }
 
     fn eat(&mut self, c: char) -> bool {
@@ -451,8 +491,7 @@ impl Parser {
 
     /// An escape outside a class (after its `\`).
     fn escape(&mut self) -> Option<Node> {
-        let c = self.peek()?;
-        self.at += 1;
+        let c = self.next()?;
         Some(match perl_class(c) {
             Some(ranges) => Node::Set {
                 ranges: ranges.to_vec(),
@@ -484,8 +523,7 @@ impl Parser {
     fn hex(&mut self, digits: usize) -> Option<char> {
         let mut n = 0u32;
         for _ in 0..digits {
-            n = n * 16 + self.peek()?.to_digit(16)?;
-            self.at += 1;
+            n = n * 16 + self.next()?.to_digit(16)?;
         }
         char::from_u32(n)
     }
@@ -499,14 +537,12 @@ impl Parser {
         }
         let mut ranges = Vec::new();
         loop {
-            let c = self.peek()?;
-            self.at += 1;
+            let c = self.next()?;
             let first = match c {
                 ']' => break,
                 '[' => return None,
                 '\\' => {
-                    let e = self.peek()?;
-                    self.at += 1;
+                    let e = self.next()?;
                     match perl_class(e) {
                         // (A negated one in a class is the validator's.)
                         Some(set) if e.is_ascii_lowercase() => {
@@ -528,17 +564,14 @@ impl Parser {
             };
             // A range, unless the `-` is the class's last character.
             if self.peek() == Some('-') && self.chars.get(self.at + 1).is_some_and(|&n| n != ']') {
-                self.at += 1;
-                let c = self.peek()?;
-                self.at += 1;
-                let last = match c {
+                self.at += 1; // the `-`
+                let last = match self.next()? {
                     '[' => return None,
                     '\\' => {
-                        let e = self.peek()?;
-                        self.at += 1;
+                        let e = self.next()?;
                         self.character_escape(e)?
                     }
-                    _ => c,
+                    last => last,
                 };
                 if last < first {
                     return None;
@@ -639,6 +672,16 @@ mod tests {
         ] {
             assert!(Pattern::new(p).is_none(), "{p} should be the validator's");
         }
+    }
+
+    #[test]
+    fn each_string_starts_afresh() {
+        // The thread sets are kept from one string to the next: a run that ends with threads
+        // left ("a": one waits for a "b") or matches early must leave none to the next.
+        let p = Pattern::new("^ab$").unwrap();
+        assert!(!p.is_match("a") && !p.is_match("b") && p.is_match("ab") && !p.is_match("b"));
+        let p = Pattern::new("a(b|c)").unwrap();
+        assert!(p.is_match("xab") && !p.is_match("bc") && !p.is_match("c") && p.is_match("ac"));
     }
 
     #[test]
