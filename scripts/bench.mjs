@@ -38,7 +38,7 @@ import { execFileSync } from 'node:child_process';
 import { REPO_ROOT, DIST_DIR } from './lib/project.mjs';
 import { compressed } from './lib/compressed.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
-import { median } from './lib/stats.mjs';
+import { median, goalVerdict } from './lib/stats.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
 import { launchChromium, spawnChromium } from '../tests/page/lib/chromium.mjs';
 
@@ -637,6 +637,17 @@ async function main() {
     b.gzip.toLocaleString('en'),
     Number.isFinite(b.brotli) ? b.brotli.toLocaleString('en') : '—',
   ]);
+  // Each goal, met or missed; a goal the client floor misses too is past any server's reach with
+  // this client on this machine (the floor answers with canned replies), which a reader of a
+  // missed ratio needs to know.
+  const goals = figureRows.flatMap((f) => {
+    const v = goalVerdict(f.goal, f.ratio, f.floorRatio);
+    if (!v) return [];
+    const head = `${v.met ? 'met' : 'missed'}: ${f.name}: ${ratioText(f.ratio)} (goal ${f.goal})`;
+    return v.met || v.floorMet !== false
+      ? [head]
+      : [`${head}; the client floor reads ${ratioText(f.floorRatio)}: past any server's reach with this client on this machine`];
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   const heading = `make bench — ${date}, Chromium ${chromium}, ${ROUNDS} alternating rounds (${seconds} s); ` +
     `medians with the range over the rounds in parentheses; ratio = median of the per-round ratios`;
@@ -673,12 +684,14 @@ async function main() {
   }
 
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify({ date, chromium, rounds: ROUNDS, results, figures: figureRows, bytes, problems, warnings }, null, 2));
+    console.log(JSON.stringify({ date, chromium, rounds: ROUNDS, results, figures: figureRows, bytes, goals, problems, warnings }, null, 2));
   } else {
     console.log(heading + '\n');
     console.log(table(headers, rows));
     console.log('');
     console.log(table(byteHeaders, byteRows));
+    console.log('');
+    for (const g of goals) console.log(`GOAL ${g}`);
     for (const p of problems) console.log(`PROBLEM: ${p}`);
     for (const w of warnings) console.log(`WARNING: ${w}`);
   }
@@ -696,6 +709,10 @@ async function main() {
       markdown(headers, rows),
       '',
       markdown(byteHeaders, byteRows),
+      '',
+      'Goals (ours / MCP-B):',
+      '',
+      ...goals.map((g) => `- ${g}`),
       ...(problems.length ? ['', ...problems.map((p) => `- ${p}`)] : []),
     ].join('\n');
     writeReadme(section);

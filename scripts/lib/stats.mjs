@@ -6,3 +6,18 @@ export function median(xs) {
   if (!s.length) return NaN;
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
+
+/**
+ * Whether `ratio` meets `goal` (`'≤ 0.7'`, `'≥ 1.5'`), and whether the client floor's ratio
+ * `floorRatio` does: a goal the floor misses — a server whose every answer is canned — is out
+ * of any server's reach with that client on that machine. `{ met, floorMet }`, each a boolean,
+ * or null when there is no goal, no ratio or no floor.
+ */
+export function goalVerdict(goal, ratio, floorRatio = NaN) {
+  const m = /^([≤≥])\s*([0-9.]+)$/.exec(goal ?? '');
+  if (!m) return null;
+  const bound = Number(m[2]);
+  const meets = (r) => (Number.isFinite(r) ? (m[1] === '≤' ? r <= bound : r >= bound) : null);
+  const met = meets(ratio);
+  return met === null ? null : { met, floorMet: meets(floorRatio) };
+}
