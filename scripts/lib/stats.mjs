@@ -10,8 +10,8 @@ export function median(xs) {
 /**
  * Whether `ratio` meets `goal` (`'≤ 0.7'`, `'≥ 1.5'`), and whether the client floor's ratio
  * `floorRatio` does: a goal the floor misses — a server whose every answer is canned — is out
- * of any server's reach with that client on that machine. `{ met, floorMet }`, each a boolean,
- * or null when there is no goal, no ratio or no floor.
+ * of any server's reach with that client on that machine. `{ met, floorMet }` (`floorMet`
+ * null without a floor ratio), or null without a goal or a ratio.
  */
 export function goalVerdict(goal, ratio, floorRatio = NaN) {
   const m = /^([≤≥])\s*([0-9.]+)$/.exec(goal ?? '');
