@@ -101,9 +101,6 @@ enum Inst {
 pub struct Pattern {
     /// As written (a violation's message quotes it).
     pub source: String,
-    /// Whether every match starts at the string's start (`^…`, `^a|^b`): then no thread starts
-    /// past it, and the run ends when its threads have.
-    anchored: bool,
     state: Mutex<State>,
 }
 
@@ -116,6 +113,9 @@ enum State {
 /// A program and what its runs use: two thread sets and a stack, each sized by the program.
 struct Matcher {
     program: Vec<Inst>,
+    /// Whether every match starts at the string's start (`^…`, `^a|^b`): then no thread starts
+    /// past it, and the run ends when its threads have.
+    anchored: bool,
     now: Threads,
     next: Threads,
     stack: Vec<usize>,
@@ -134,7 +134,6 @@ impl Pattern {
         }
         Some(Pattern {
             source: source.to_owned(),
-            anchored: anchored(&tree),
             state: Mutex::new(State::Parsed(tree)),
         })
     }
@@ -148,7 +147,7 @@ impl Pattern {
             *state = State::Compiled(matcher);
         }
         match &mut *state {
-            State::Compiled(matcher) => matcher.run(self.anchored, s),
+            State::Compiled(matcher) => matcher.run(s),
             State::Parsed(_) => false, // (compiled above)
         }
     }
@@ -234,6 +233,7 @@ impl Matcher {
         let n = program.len();
         Matcher {
             program,
+            anchored: anchored(tree),
             now: Threads::new(n),
             next: Threads::new(n),
             stack: Vec::new(),
@@ -241,10 +241,10 @@ impl Matcher {
     }
 
     /// Whether the program matches somewhere in `s`: every thread advanced one character at a
-    /// time, a new one started at each position (at the first only, when `anchored`), each
+    /// time, a new one started at each position (at the first only, when anchored), each
     /// instruction held by at most one thread.
-    fn run(&mut self, anchored: bool, s: &str) -> bool {
-        let program = &self.program;
+    fn run(&mut self, s: &str) -> bool {
+        let (program, anchored) = (&self.program, self.anchored);
         let (mut now, mut next) = (&mut self.now, &mut self.next);
         let stack = &mut self.stack;
         now.clear();
