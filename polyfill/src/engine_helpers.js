@@ -23,13 +23,32 @@ function __mcpEngineHelpers() {
 }
 
 /**
- * The channel the engine queues its tasks on (one message per task): a MessageChannel, or
- * where there is none (Jest's jsdom environment) a stand-in whose port1.postMessage() runs
- * port2.onmessage in a zero-delay timer, which keeps the order.
+ * The channel the engine queues its tasks on (one message per task, each running port2's
+ * onmessage once, in a task of its own; the engine keeps the tasks' order): the platform's
+ * task scheduler where there is one (`scheduler.postTask`; in Chromium 156 an awaited task
+ * costs about two thirds of an awaited MessageChannel message, 11 µs against 16, and
+ * registerTool waits for one per call), else a MessageChannel, else (Jest's jsdom
+ * environment) zero-delay timers. The engine uses port1.postMessage() and
+ * port2.onmessage, which the first and last are stand-ins for.
  */
 function __mcpTaskChannel() {
-  if (typeof MessageChannel === 'function') return new MessageChannel();
   const port2 = { onmessage: null };
-  const port1 = { postMessage: () => setTimeout(() => port2.onmessage && port2.onmessage()) };
-  return { port1, port2 };
+  const run = () => port2.onmessage && port2.onmessage();
+  const s = globalThis.scheduler;
+  if (s && typeof s.postTask === 'function') {
+    // What a task throws is reported, as an uncaught error of a message event would be; a
+    // scheduler that refuses the task (a detached document's) runs nothing, as a detached
+    // document's MessageChannel delivers nothing.
+    const task = () => {
+      try {
+        run();
+      } catch (e) {
+        __mcpReport(e);
+      }
+    };
+    const refused = () => {};
+    return { port1: { postMessage: () => void s.postTask(task).catch(refused) }, port2 };
+  }
+  if (typeof MessageChannel === 'function') return new MessageChannel();
+  return { port1: { postMessage: () => setTimeout(run) }, port2 };
 }

@@ -156,8 +156,9 @@ pub type Task = Box<dyn FnOnce()>;
 
 thread_local! {
     /// `polyfill/src/engine_helpers.js`'s `__mcpTaskChannel`, from the engine's config
-    /// ([`use_task_channel`]): the platform's `MessageChannel`, or a stand-in where there is
-    /// none (Jest's jsdom environment).
+    /// ([`use_task_channel`]): a stand-in over the platform's `scheduler.postTask` where there
+    /// is one, else its `MessageChannel`, else a stand-in over timers (Jest's jsdom
+    /// environment).
     static TASK_CHANNEL: js::Helper = const { js::Helper::new() };
 }
 
@@ -167,9 +168,9 @@ pub fn use_task_channel(config: &JsValue) {
     TASK_CHANNEL.with(|h| h.take_from(config, "taskChannel"));
 }
 
-/// A FIFO queue of tasks run as separate event-loop tasks (one `MessageChannel` message
-/// each), the way a spec "queues a task": each runs after the current task and any
-/// microtasks, in the order queued.
+/// A FIFO queue of tasks run as separate event-loop tasks (one message of the task channel
+/// each, [`use_task_channel`]), the way a spec "queues a task": each runs after the current
+/// task and any microtasks, in the order queued.
 pub struct TaskQueue {
     tasks: Rc<RefCell<VecDeque<Task>>>,
     port: web_sys::MessagePort,
