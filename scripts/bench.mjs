@@ -637,13 +637,15 @@ async function main() {
     b.gzip.toLocaleString('en'),
     Number.isFinite(b.brotli) ? b.brotli.toLocaleString('en') : '—',
   ]);
-  // Each goal, met or missed; a goal the client floor misses too is past any server's reach with
-  // this client on this machine (the floor answers with canned replies), which a reader of a
-  // missed ratio needs to know.
+  // Each goal, met or missed, and in how many rounds (on a noisy machine a median can sit on
+  // either side of a goal that half the rounds meet); a goal the client floor misses too is past
+  // any server's reach with this client on this machine (the floor answers with canned
+  // replies), which a reader of a missed ratio needs to know.
   const goals = figureRows.flatMap((f) => {
-    const v = goalVerdict(f.goal, f.ratio, f.floorRatio);
+    const v = goalVerdict(f.goal, f.ratio, f.floorRatio, f.ratios);
     if (!v) return [];
-    const head = `${v.met ? 'met' : 'missed'}: ${f.name}: ${ratioText(f.ratio)} (goal ${f.goal})`;
+    const rounds = v.rounds ? `; ${v.roundsMet} of ${v.rounds} rounds meet it` : '';
+    const head = `${v.met ? 'met' : 'missed'}: ${f.name}: ${ratioText(f.ratio)} (goal ${f.goal}${rounds})`;
     return v.met || v.floorMet !== false
       ? [head]
       : [`${head}; the client floor reads ${ratioText(f.floorRatio)}: past any server's reach with this client on this machine`];

@@ -8,16 +8,21 @@ export function median(xs) {
 }
 
 /**
- * Whether `ratio` meets `goal` (`'≤ 0.7'`, `'≥ 1.5'`), and whether the client floor's ratio
- * `floorRatio` does: a goal the floor misses — a server whose every answer is canned — is out
- * of any server's reach with that client on that machine. `{ met, floorMet }` (`floorMet`
- * null without a floor ratio), or null without a goal or a ratio.
+ * Whether `ratio` meets `goal` (`'≤ 0.7'`, `'≥ 1.5'`), whether the client floor's ratio
+ * `floorRatio` does (a goal the floor misses — a server whose every answer is canned — is out
+ * of any server's reach with that client on that machine), and how many of the run's rounds
+ * meet it (`roundRatios`, each round's own ratio: a median that meets a goal some rounds miss
+ * says less than one every round meets, on a noisy machine). `{ met, floorMet, roundsMet,
+ * rounds }` (`floorMet` null without a floor ratio; `rounds` counts the finite round ratios), or
+ * null without a goal or a ratio.
  */
-export function goalVerdict(goal, ratio, floorRatio = NaN) {
+export function goalVerdict(goal, ratio, floorRatio = NaN, roundRatios = []) {
   const m = /^([≤≥])\s*([0-9.]+)$/.exec(goal ?? '');
   if (!m) return null;
   const bound = Number(m[2]);
   const meets = (r) => (Number.isFinite(r) ? (m[1] === '≤' ? r <= bound : r >= bound) : null);
   const met = meets(ratio);
-  return met === null ? null : { met, floorMet: meets(floorRatio) };
+  if (met === null) return null;
+  const judged = roundRatios.map(meets).filter((v) => v !== null);
+  return { met, floorMet: meets(floorRatio), roundsMet: judged.filter(Boolean).length, rounds: judged.length };
 }
