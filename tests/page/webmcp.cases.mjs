@@ -657,6 +657,12 @@ export const CASES = [
         withoutWindow: await o({ name: 'a', description: 'x', origin: location.origin }, {}),
         otherDescription: await o({ ...tool, description: 'different' }, {}),
         unknownAndBadInput: await o({ ...tool, name: 'nope' }, 5),
+        // WebIDL's conversions: DOMString members through toString (a symbol cannot be one),
+        // a member's getter's exception as it is, a dictionary that is no object.
+        nameObject: await o({ ...tool, name: { toString: () => 'a' } }, {}),
+        symbolDescription: await o({ ...tool, description: Symbol('d') }, {}),
+        throwingName: await o({ ...tool, get name() { throw new RangeError('name'); } }, {}),
+        notObject: await o(5, {}),
         ran,
       };
     },
@@ -673,7 +679,11 @@ export const CASES = [
       withoutWindow: 'TypeError',
       otherDescription: 'ok',
       unknownAndBadInput: 'TypeError',
-      ran: 3,
+      nameObject: 'ok',
+      symbolDescription: 'TypeError',
+      throwingName: 'RangeError',
+      notObject: 'TypeError',
+      ran: 4,
     },
   },
   {
