@@ -27,7 +27,9 @@
 //
 // Env: ROUNDS (3), TOOLS (1000 registered tools), SEQ_CALLS (200, timed in five batches),
 // CONCURRENT (500, three bursts), LIST_REPEATS (5), WARMUP (1000 untimed calls before the
-// timed ones), EXECUTE_STEADY (20000: the executeTool calls before the steady-state figure's), BIG_BYTES (1 MiB: the text result of the large-result figures). Needs dist/ (make build), node_modules (make deps) and Debian's Chromium.
+// timed ones), EXECUTE_STEADY (20000: the executeTool calls before the steady-state figure's),
+// BIG_BYTES (1 MiB: the text result of the large-result figures). Needs dist/ (make build),
+// node_modules (make deps) and Debian's Chromium.
 //
 // Both run with their defaults: the page's own window is the only peer, which neither
 // rate-limits (see the README's Limits).
@@ -48,7 +50,8 @@ const SEQ_CALLS = intEnv('SEQ_CALLS', 200);
 const CONCURRENT = intEnv('CONCURRENT', 500);
 const LIST_REPEATS = intEnv('LIST_REPEATS', 5);
 const WARMUP = intEnv('WARMUP', 1000);
-const EXECUTE_STEADY = intEnv('EXECUTE_STEADY', 20000);
+// (At least the calls runInPage makes, so the steady figure's range says which calls it times.)
+const EXECUTE_STEADY = Math.max(intEnv('EXECUTE_STEADY', 20000), WARMUP + 5000);
 const BIG_BYTES = intEnv('BIG_BYTES', 1 << 20);
 const BIG_LABEL = BIG_BYTES % (1 << 20) === 0 ? `${BIG_BYTES / (1 << 20)} MiB` : `${BIG_BYTES.toLocaleString('en')} B`;
 const README = path.join(REPO_ROOT, 'README.md');
