@@ -104,7 +104,7 @@ const NETWORKS = [
   { key: 'startupMobileMs', label: 'mobile network: 150 ms, 1.6 Mbit/s', latencyMs: 150, kbps: 1.6 * 1024, uploadKbps: 750 },
 ];
 
-/** The five batches of 1,000 calls timed after `before` untimed ones, as text: "1,001–6,000". */
+/** The five batches of 1,000 calls runInPage's `bench.time` times after `before` untimed ones, as text: "1,001–6,000". */
 const callRange = (before) => `${(before + 1).toLocaleString('en')}–${(before + 5000).toLocaleString('en')}`;
 
 /**
@@ -229,16 +229,24 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
       const r = await mc.executeTool(probe, asText ? JSON.stringify({ a: i }) : { a: i });
       if (r !== String(i)) throw new Error(`executeTool ${i}: ${JSON.stringify(r)}`);
     };
-    for (let i = 0; i < warmup; i++) await execute(i);
-    const executes = 1000; // per batch
-    const perExecute = [];
-    for (let b = 0; b < 5; b++) {
-      const t = now();
-      for (let i = 0; i < executes; i++) await execute(i);
-      perExecute.push(((now() - t) * 1000) / executes);
-    }
-    out.executeUs = median(perExecute);
-    window.benchExecute = { execute, done: warmup + 5 * executes }; // (runSteadyInPage)
+    // Untimed calls until `done` of them have run, then the median of five timed batches of
+    // 1,000, in µs (runSteadyInPage times the same again, later).
+    const bench = {
+      done: 0,
+      async time(untimed) {
+        for (; bench.done < untimed; bench.done++) await execute(bench.done);
+        const perExecute = [];
+        for (let b = 0; b < 5; b++) {
+          const t = now();
+          for (let i = 0; i < 1000; i++) await execute(i);
+          perExecute.push(((now() - t) * 1000) / 1000);
+        }
+        bench.done += 5000;
+        return median(perExecute);
+      },
+    };
+    out.executeUs = await bench.time(warmup);
+    window.benchExecute = bench;
   }
   if (!mcp) return out;
 
@@ -312,17 +320,7 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
  */
 async function runSteadyInPage({ steady }) {
   const bench = window.benchExecute;
-  if (!bench) return {};
-  const { execute } = bench;
-  for (; bench.done < steady; bench.done++) await execute(bench.done);
-  const batches = [];
-  for (let b = 0; b < 5; b++) {
-    const t = performance.now();
-    for (let i = 0; i < 1000; i++) await execute(i);
-    batches.push(((performance.now() - t) * 1000) / 1000);
-  }
-  batches.sort((a, b) => a - b);
-  return { executeSteadyUs: batches[2] };
+  return bench ? { executeSteadyUs: await bench.time(steady) } : {};
 }
 
 /**
