@@ -1,9 +1,9 @@
 // The core's JS helpers the engine takes from its config, under the keys it reads them by
 // (src/browser/setup.rs). Every core template hands this one object to install(), which
-// passes it on. `callOptions` (call_options.js) and `messageText` (message_text.js) are
-// required; without `messageGate` or `postEnvelope` (gates.js) or `formChanges`
-// (form_changes.js) the engine does the same work at a higher cost; without `shadowRoots`
-// (form_roots.js) forms in shadow trees are no tools; without `taskChannel`
+// passes it on. `callOptions` (call_options.js), `messageText` (message_text.js) and
+// `registeredTool` (below) are required; without `messageGate` or `postEnvelope` (gates.js)
+// or `formChanges` (form_changes.js) the engine does the same work at a higher cost; without
+// `shadowRoots` (form_roots.js) forms in shadow trees are no tools; without `taskChannel`
 // (below) it needs the platform's MessageChannel; without `standardSchema`
 // (standard_schema.js) a zod schema serializes as the library's internals, and without
 // `promptArguments` (the same file) a prompt's argsSchema is a TypeError.
@@ -19,7 +19,57 @@ function __mcpEngineHelpers() {
     taskChannel: __mcpTaskChannel,
     standardSchema: __mcpStandardSchema,
     promptArguments: __mcpPromptArguments,
+    registeredTool: __mcpRegisteredTool,
   };
+}
+
+/**
+ * executeTool's first argument converted as WebIDL converts a `RegisteredTool` dictionary (its
+ * members in lexicographic order, each read once, `description`, `name` and `origin` as
+ * DOMStrings, `window` a Window), throwing the TypeError the conversion would. Then the tool's
+ * name alone when the tool is `global`'s and of `origin` (the call runs here), else
+ * `[name, origin, window]` (src/browser/webmcp/execute.rs, `which_tool`). Made from Rust, the
+ * conversion was fifteen calls into JS and three strings copied into wasm memory.
+ */
+function __mcpRegisteredTool(tool, global, origin) {
+  const present = tool !== null && (typeof tool === 'object' || typeof tool === 'function');
+  if (!present && tool !== undefined && tool !== null) {
+    throw new TypeError("Failed to execute 'executeTool' on 'ModelContext': parameter 1 is not an object.");
+  }
+  const member = (key) => {
+    const v = present ? tool[key] : undefined;
+    if (v === undefined) {
+      throw new TypeError(`Failed to read the '${key}' property from 'RegisteredTool': Required member is undefined.`);
+    }
+    return v;
+  };
+  // (A template literal converts as DOMString does: a symbol is a TypeError.)
+  const description = member('description');
+  if (typeof description !== 'string') `${description}`;
+  let name = member('name');
+  if (typeof name !== 'string') name = `${name}`;
+  let toolOrigin = member('origin');
+  if (typeof toolOrigin !== 'string') toolOrigin = `${toolOrigin}`;
+  const window = member('window');
+  if (!__mcpIsWindow(window)) {
+    throw new TypeError("Failed to read the 'window' property from 'RegisteredTool': The provided value is not of type 'Window'.");
+  }
+  return window === global && toolOrigin === origin ? name : [name, toolOrigin, window];
+}
+
+/** Whether `v` is a Window, of this realm or another document's (src/js/mod.rs `is_window`). */
+function __mcpIsWindow(v) {
+  try {
+    if (typeof Window === 'function' && v instanceof Window) return true;
+  } catch {
+    // (a revoked proxy)
+  }
+  if (v === null || typeof v !== 'object') return false;
+  try {
+    return v.window === v && v.self === v;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -24,6 +24,8 @@ pub struct EngineInner {
     tasks: TaskQueue,
     global: JsValue,
     origin: String,
+    /// `origin` as a JS string, for the comparisons made in JS.
+    origin_js: JsValue,
     /// `modelContextTesting.registerToolsChangedCallback` callbacks (earlier drafts).
     tool_change_callbacks: RefCell<Vec<Function>>,
     /// The default tab server, while it runs, and its options.
@@ -82,6 +84,7 @@ impl EngineInner {
             events,
             tasks: TaskQueue::new()?,
             global,
+            origin_js: JsValue::from_str(&origin),
             origin,
             tool_change_callbacks: RefCell::new(Vec::new()),
             tab: RefCell::new(None),
@@ -113,6 +116,11 @@ impl EngineInner {
     /// The realm's origin, serialized (`"null"` when opaque).
     pub fn origin(&self) -> &str {
         &self.origin
+    }
+
+    /// [`origin`](EngineInner::origin) as a JS string.
+    pub fn origin_js(&self) -> &JsValue {
+        &self.origin_js
     }
 
     /// Queues `task` on the engine's task queue (after the tasks already queued, such as a

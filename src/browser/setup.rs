@@ -171,6 +171,7 @@ impl Engine {
         super::forms::use_shadow_roots(&config);
         super::runtime::use_task_channel(&config);
         super::store::use_schema_helpers(&config);
+        super::webmcp::use_registered_tool(&config)?;
         let inner = EngineInner::new(server, target, events, global, tab_options)?;
         super::frames::attach(&inner, super::webmcp::execute);
         if let Some(native) = super::native::native_from_config(&config) {

@@ -40,24 +40,65 @@ fn serialize_result(name: &str, v: &JsValue) -> Result<JsValue, DomError> {
     }
 }
 
-/// WebIDL conversion of `RegisteredTool` (members in lexicographic order); returns the
-/// name, origin and window.
-fn read_registered_tool(tool: &JsValue) -> Result<(String, String, JsValue), JsValue> {
-    let tool = Dictionary::new(
-        tool,
-        "Failed to execute 'executeTool' on 'ModelContext': parameter 1",
-    )?;
-    let d = "RegisteredTool";
-    js::to_dom_string(&tool.required("description", d)?)?;
-    let name = js::to_dom_string(&tool.required("name", d)?)?;
-    let origin = js::to_dom_string(&tool.required("origin", d)?)?;
-    let window = tool.required("window", d)?;
-    if !js::is_window(&window) {
-        return Err(js::type_error(
-            "Failed to read the 'window' property from 'RegisteredTool': The provided value is not of type 'Window'.",
-        ));
+#[wasm_bindgen]
+extern "C" {
+    /// `__mcpRegisteredTool(tool, global, origin)` (polyfill/src/engine_helpers.js), called
+    /// with a typed signature: the tool's name when it is `global`'s and of `origin`, else
+    /// `[name, origin, window]`; throws the conversion's `TypeError`.
+    type RegisteredToolReader;
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn read(
+        this: &RegisteredToolReader,
+        this_arg: &JsValue,
+        tool: &JsValue,
+        global: &JsValue,
+        origin: &JsValue,
+    ) -> Result<JsValue, JsValue>;
+}
+
+thread_local! {
+    /// The engine's `registeredTool` helper ([`use_registered_tool`]).
+    static REGISTERED_TOOL: js::Helper = const { js::Helper::new() };
+}
+
+/// Takes `config.registeredTool`, which the engine needs.
+pub(crate) fn use_registered_tool(config: &JsValue) -> Result<(), JsValue> {
+    if REGISTERED_TOOL.with(|h| h.take_from(config, "registeredTool")) {
+        Ok(())
+    } else {
+        Err(js::type_error("Engine needs the registeredTool function"))
     }
-    Ok((name, origin, window))
+}
+
+/// executeTool's tool: its name when the tool is this document's (its window this global, its
+/// origin this origin), else its name, origin and window.
+enum Which {
+    Here(String),
+    Elsewhere(String, String, JsValue),
+}
+
+/// WebIDL conversion of `RegisteredTool` (its members in lexicographic order, each read once),
+/// in one call of `__mcpRegisteredTool` (polyfill/src/engine_helpers.js): it was fifteen calls
+/// into JS and three strings copied into wasm memory when made from here.
+fn which_tool(inner: &EngineInner, tool: &JsValue) -> Result<Which, JsValue> {
+    let read = REGISTERED_TOOL
+        .with(|h| {
+            h.with(|f| {
+                f.unchecked_ref::<RegisteredToolReader>().read(
+                    &JsValue::UNDEFINED,
+                    tool,
+                    inner.global(),
+                    inner.origin_js(),
+                )
+            })
+        })
+        .unwrap_or_else(|| Err(js::type_error("Engine needs the registeredTool function")))?;
+    if let Some(name) = read.as_string() {
+        return Ok(Which::Here(name));
+    }
+    let parts: &js_sys::Array = read.unchecked_ref();
+    let text = |i| parts.get(i).as_string().unwrap_or_default();
+    Ok(Which::Elsewhere(text(0), text(1), parts.get(2)))
 }
 
 /// The `TypeError` for an input that is not an object (nor JSON text of one).
@@ -157,7 +198,7 @@ pub(super) fn execute_tool(
     options: &JsValue,
 ) -> Result<Promise, JsValue> {
     // WebIDL conversions: the RegisteredTool, then the options.
-    let (name, origin, window) = read_registered_tool(tool)?;
+    let which = which_tool(inner, tool)?;
     let opts = Dictionary::new(
         options,
         "Failed to execute 'executeTool' on 'ModelContext': parameter 3",
@@ -167,6 +208,10 @@ pub(super) fn execute_tool(
     check_document(inner)?;
     super::super::frames::check_policy(inner)?;
     let (args, text) = read_input(input)?;
+    let (name, origin, window) = match which {
+        Which::Here(name) => return run(inner, name, args, text, signal),
+        Which::Elsewhere(name, origin, window) => (name, origin, window),
+    };
     // An unknown tool, or one of another window or origin → UnknownError.
     if window != *inner.global() {
         // The tool's document went away (its frame was detached or navigated away).

@@ -18,7 +18,7 @@ use crate::js;
 use crate::js::DomError;
 
 mod execute;
-pub(crate) use execute::execute;
+pub(crate) use execute::{execute, use_registered_tool};
 use execute::{execute_by_name, execute_tool};
 
 /// `ModelContextRegisterToolOptions` after WebIDL conversion.
