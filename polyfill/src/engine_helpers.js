@@ -43,9 +43,12 @@ function __mcpRegisteredTool(tool, global, origin) {
     }
     return v;
   };
-  // (A template literal converts as DOMString does: a symbol is a TypeError.)
+  // (A template literal converts as DOMString does: ToString, a symbol a TypeError. The
+  // description's string is not kept, but its conversion must run, and a minifier drops an
+  // unused template literal (terser, swc): `join` converts each element the same way and
+  // stays. tests/page/registered_tool.test.mjs minifies this file with each.)
   const description = member('description');
-  if (typeof description !== 'string') `${description}`;
+  if (typeof description !== 'string') [description].join();
   let name = member('name');
   if (typeof name !== 'string') name = `${name}`;
   let toolOrigin = member('origin');
