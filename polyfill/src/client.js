@@ -26,6 +26,8 @@
 function __mcpDefineClient(loadModule, preload = false) {
   function named(cls, name) {
     Object.defineProperty(cls.prototype, 'name', { value: name, writable: true, configurable: true });
+    // (The class's own name too, whatever the minifier named it.)
+    if (cls.name !== name) Object.defineProperty(cls, 'name', { value: name, configurable: true });
     return cls;
   }
 
@@ -134,7 +136,13 @@ function __mcpDefineClient(loadModule, preload = false) {
       },
     }[name];
     const proto = C.prototype;
-    const define = (key, desc) => Object.defineProperty(proto, key, { configurable: true, ...desc });
+    // (An accessor is named as the real class's is: `get <key>`, `set <key>`.)
+    const define = (key, desc) => {
+      for (const [f, prefix] of [[desc.get, 'get '], [desc.set, 'set ']]) {
+        if (f) Object.defineProperty(f, 'name', { value: prefix + key, configurable: true });
+      }
+      Object.defineProperty(proto, key, { configurable: true, ...desc });
+    };
     for (const m of methods) {
       // `close()` of an object that could not be made has nothing to close: it resolves.
       const failed = m === 'close' ? () => undefined : (e) => Promise.reject(e);

@@ -127,9 +127,17 @@ export function renameModules(whole, namespace, split = null) {
 /** Where a glue reads an export of its module: `wasm.<name>` (not `….wasm`, not `x_wasm.`). */
 const READS_EXPORT = /(?<![\w$.])wasm\.([\w$]+)/g;
 
-/** The names of the exports the glue `js` reads, each once, in the order first read. */
+/**
+ * The names of the exports the glue `js` reads, each once, in the order first read. A glue
+ * whose names a minifier shortened (dist/'s) keeps its module's exports in another variable:
+ * the one wasm-bindgen's `__wbg_finalize_init` assigns `instance.exports` to.
+ */
 export function exportsReadBy(js) {
-  return [...new Set([...js.matchAll(READS_EXPORT)].map((m) => m[1]))];
+  const held = /(?<![\w$.])([\w$]+)\s*=\s*[\w$]+\.exports\s*[,;)]/.exec(js);
+  const reads = held && held[1] !== 'wasm'
+    ? new RegExp(`(?<![\\w$.])${held[1].replace(/\$/g, '\\$')}\\.([\\w$]+)`, 'g')
+    : READS_EXPORT;
+  return [...new Set([...js.matchAll(reads)].map((m) => m[1]))];
 }
 
 /**

@@ -21,7 +21,7 @@ function observe() {
     isModelContext: mc instanceof ModelContext && mc instanceof EventTarget,
     ctor,
     interfaces: ['ModelContext', 'ToolActivatedEvent', 'ToolCancelEvent'].map((n) => [n, typeof window[n], Object.getOwnPropertyDescriptor(window, n)?.enumerable]),
-    // The interface objects keep their names (the release scripts are minified without renaming).
+    // The interface objects keep their names (the release scripts' minifier renames classes).
     names: [ModelContext.name, ToolActivatedEvent.name, ToolCancelEvent.name, mc.constructor.name, Object.prototype.toString.call(mc)],
     events: [new ToolActivatedEvent('toolactivated').toolName, new ToolCancelEvent('toolcancel', { toolName: 't' }).toolName, new ToolActivatedEvent('x') instanceof Event],
     documentAccessor: d(Document.prototype, 'modelContext'),
@@ -69,6 +69,50 @@ test('ESM import: installed before the importing module body runs', () =>
     assert.deepEqual(await page.evaluate(observe), EXPECTED('esm'));
     assert.equal(await page.evaluate(() => window.seenInBody), true);
   }, { html: `<script type="module">import '/dist/modelcontext.js'; window.seenInBody = !!document.modelContext; window.esmDone = true;</script>` }));
+
+/**
+ * Every function a page reaches from what the polyfill gives it (the objects, their prototypes,
+ * the interface objects, the ES module's exports and their prototypes), whose name is not what
+ * the property it is reached by says: `key` for a method or a class, `get key` / `set key` for an
+ * accessor (WebIDL's names, and what a class's own members are named). Evaluated in the page.
+ */
+async function misnamed(src) {
+  const m = src ? await import(src) : null;
+  if (m) await m.ready;
+  const stop = [Object.prototype, Function.prototype, EventTarget.prototype, Event.prototype, Error.prototype, Promise.prototype];
+  const seen = new Set(stop);
+  const out = [];
+  const walk = (obj, path) => {
+    if (obj === null || (typeof obj !== 'object' && typeof obj !== 'function') || seen.has(obj)) return;
+    seen.add(obj);
+    for (const key of Object.getOwnPropertyNames(obj)) {
+      if (typeof obj === 'function' && ['caller', 'arguments', 'length', 'name'].includes(key)) continue;
+      const d = Object.getOwnPropertyDescriptor(obj, key);
+      for (const [f, want] of [[d.value, key], [d.get, `get ${key}`], [d.set, `set ${key}`]]) {
+        if (typeof f === 'function' && key !== 'constructor' && f.name !== want) out.push(`${path}.${key}: ${JSON.stringify(f.name)}`);
+        if (key !== 'constructor') walk(f, `${path}.${key}`);
+      }
+    }
+    walk(Object.getPrototypeOf(obj), `${path}.__proto__`);
+  };
+  walk({ ModelContext, ToolActivatedEvent, ToolCancelEvent }, 'window');
+  walk(navigator.modelContext, 'modelContext');
+  walk(navigator.modelContextTesting, 'modelContextTesting');
+  if (m) walk(m, 'module');
+  return out;
+}
+
+test('every function a page reaches is named as WebIDL or its class names it (the classic script, and the ES module with its exports)', async () => {
+  await withPage(async ({ page }) => {
+    assert.deepEqual(await page.evaluate(misnamed, null), []);
+  }, { html: CLASSIC });
+  await withPage(async ({ page }) => {
+    // The module's exports include the client's classes (stand-ins until the client module loads).
+    const names = await page.evaluate(async () => Object.keys(await import('/dist/modelcontext.js')));
+    assert.ok(names.includes('McpClient') && names.includes('TabClientTransport'), names.join(' '));
+    assert.deepEqual(await page.evaluate(misnamed, '/dist/modelcontext.js'), []);
+  }, { html: ESM });
+});
 
 test('loading the classic build three times: later copies do nothing and one warning is logged', () =>
   withPage(async ({ page, consoleMessages }) => {
