@@ -848,7 +848,7 @@ step('assemble dist/', () => {
   });
 
   // A release build's scripts are minified: whitespace and comments (the `/*!` license header
-  // stays), syntax, and the names of what is local to a function or a module (3.2 KB gzip of
+  // stays), syntax, and the names of what is local to a function or a module (3.1 KB gzip of
   // the 26 KB of script before a page's tools are listable). What a page can see keeps its
   // name as in a --dev build: properties, exports and a script's top-level names are never
   // renamed, and the classes a page reaches name themselves (__mcpMakeInterface, the client's
