@@ -342,15 +342,23 @@ impl ParentServer {
         js::get(&self.config.iframe, "contentWindow").unwrap_or(JsValue::NULL)
     }
 
+    /// Announces this server to the iframe's current window at each allowed origin it may be
+    /// at (`wire::iframe::may_be_at`: not the frame's first document, of this page's origin).
     fn announce(&self) {
         let child = self.child();
-        if child.is_object() {
-            post_to_allowed(
-                &child,
-                &self.config.channel,
-                &JsValue::from_str(READY),
-                &self.config.allowed,
-            );
+        if !child.is_object() {
+            return;
+        }
+        let (channel, ready) = (&self.config.channel, JsValue::from_str(READY));
+        match &self.config.allowed {
+            AllowedOrigins::Any => post(&child, channel, &ready, "*"),
+            AllowedOrigins::List(l) => {
+                for o in l.iter().map(|o| reply_origin(o)) {
+                    if wire::iframe::may_be_at(&child, &o) {
+                        post(&child, channel, &ready, &o);
+                    }
+                }
+            }
         }
     }
 

@@ -149,6 +149,56 @@ test('iframeParent: a child that loads late still connects (the parent re-announ
     assert.equal(await page.evaluate(async () => (await window.connecting).transport.isConnected), true);
   }, { html: CLASSIC }));
 
+// A frame's first document is about:blank, of the embedding page's origin, until its navigation
+// to the app commits: a check posted to it at the app's origin is dropped by the browser, which
+// logs an error in the page's console each time. Neither side posts there.
+const TARGET_ORIGIN_ERROR = /target origin|does not match the recipient/i;
+
+test('both iframe handshakes skip the frame\'s first document while a slow app loads: the page\'s console stays clean, and they connect', () =>
+  withPage(async ({ page, server, consoleMessages }) => {
+    // The app takes 700 ms to answer (a redirect to it then), so checks every 50 ms meet the
+    // frame's first document for that long.
+    const slow = (path, to) => server.route(path, (req, res) => {
+      setTimeout(() => {
+        res.writeHead(302, { Location: to });
+        res.end();
+      }, 700);
+    });
+    const child = await inlinePage(`<script src="/dist/modelcontext.iife.js"></script>
+<script>
+  navigator.modelContext.registerTool({ name: 'in-frame', description: 'x', execute: async () => 'from the frame' });
+  navigator.modelContext.connect({ transport: { type: 'iframeChild', allowedOrigins: ['${server.origin}'] } });
+</script>`);
+    slow('/__slow-iframe-server.html', child);
+    slow('/__slow-iframe-client.html', `${FIX}/iframe-client.html?parent=${encodeURIComponent(server.origin)}`);
+    const r = await page.evaluate(async ({ serverSrc, clientSrc, childOrigin }) => {
+      const frame = (src) => {
+        const iframe = document.createElement('iframe');
+        iframe.allow = 'tools';
+        iframe.src = src;
+        document.body.append(iframe);
+        return iframe;
+      };
+      // This page's client, polling a frame whose server comes late.
+      const { McpClient, IframeParentClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+      const client = new McpClient(new IframeParentClientTransport({ iframe: frame(serverSrc), targetOrigin: childOrigin, checkIntervalMs: 50 }));
+      // This page's server, announcing itself to a frame whose client comes late.
+      await navigator.modelContext.registerTool({ name: 'host-tool', description: 'x', execute: async () => 'from the host' });
+      const session = await navigator.modelContext.connect({
+        serverInfo: { name: 'host-server' },
+        transport: { type: 'iframeParent', iframe: frame(clientSrc), targetOrigin: childOrigin, checkReadyRetryMs: 50 },
+      });
+      await client.connect();
+      const called = (await client.callTool('in-frame')).content[0].text;
+      await client.close();
+      return { called, connected: session.isConnected() };
+    }, { serverSrc: server.url('/__slow-iframe-server.html', { alt: true }), clientSrc: server.url('/__slow-iframe-client.html', { alt: true }), childOrigin: server.altOrigin });
+    assert.deepEqual(r, { called: 'from the frame', connected: true });
+    const frame = page.frames().find((f) => f.url().includes('iframe-client.html'));
+    assert.deepEqual(await frame.evaluate(() => window.run()), { server: 'host-server', text: 'from the host' });
+    assert.deepEqual(consoleMessages.filter((m) => TARGET_ORIGIN_ERROR.test(m.text)), []);
+  }, { html: CLASSIC }));
+
 test('iframeParent: no client in the iframe → connect() rejects with a TimeoutError after connectionTimeout', () =>
   withPage(async ({ page, server }) => {
     const empty = await inlinePage('<p>no MCP here</p>');

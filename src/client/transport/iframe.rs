@@ -24,6 +24,7 @@ use crate::js;
 use crate::js::Listener;
 use crate::server::CancellationToken;
 
+use crate::wire::iframe::may_be_at;
 pub use crate::wire::iframe::{
     CHECK_INTERVAL_MS as DEFAULT_CHECK_INTERVAL_MS,
     CONNECTION_TIMEOUT_MS as DEFAULT_CONNECTION_TIMEOUT_MS, DEFAULT_CHANNEL,
@@ -68,9 +69,10 @@ impl Wire for IframeWire {
             self.channel.clone(),
             self.target_origin.clone(),
         );
-        // Posted to whatever window the iframe holds at each check (none before it loads).
+        // Posted to whatever window the iframe holds at each check (none before it loads),
+        // unless it is known not to be at the target origin (the frame's first document).
         let check: Rc<dyn Fn()> = Rc::new(move || {
-            if let Some(w) = content_window(&iframe) {
+            if let Some(w) = content_window(&iframe).filter(|w| may_be_at(w, &origin)) {
                 post_check(&w, &channel, &origin);
             }
         });
