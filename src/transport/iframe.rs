@@ -48,14 +48,18 @@ fn post(to: &JsValue, channel: &str, payload: &JsValue, target_origin: &str) {
     }
 }
 
-/// Posts `payload` to every origin `allowed` names (postMessage drops it where the
-/// window's origin differs), or to `'*'` when any origin is allowed.
+/// Posts `payload` to every origin `allowed` names that the window may be at
+/// (`wire::iframe::may_be_at`), or to `'*'` when any origin is allowed. postMessage would drop
+/// the others, with an error in the page's console each time: those to a window this page can
+/// read and whose origin differs, such as a frame's first document while the app loads.
 fn post_to_allowed(to: &JsValue, channel: &str, payload: &JsValue, allowed: &AllowedOrigins) {
     match allowed {
         AllowedOrigins::Any => post(to, channel, payload, "*"),
         AllowedOrigins::List(l) => {
-            for o in l {
-                post(to, channel, payload, &reply_origin(o));
+            for o in l.iter().map(|o| reply_origin(o)) {
+                if wire::iframe::may_be_at(to, &o) {
+                    post(to, channel, payload, &o);
+                }
             }
         }
     }
@@ -342,23 +346,15 @@ impl ParentServer {
         js::get(&self.config.iframe, "contentWindow").unwrap_or(JsValue::NULL)
     }
 
-    /// Announces this server to the iframe's current window at each allowed origin it may be
-    /// at (`wire::iframe::may_be_at`: not the frame's first document, of this page's origin).
     fn announce(&self) {
         let child = self.child();
-        if !child.is_object() {
-            return;
-        }
-        let (channel, ready) = (&self.config.channel, JsValue::from_str(READY));
-        match &self.config.allowed {
-            AllowedOrigins::Any => post(&child, channel, &ready, "*"),
-            AllowedOrigins::List(l) => {
-                for o in l.iter().map(|o| reply_origin(o)) {
-                    if wire::iframe::may_be_at(&child, &o) {
-                        post(&child, channel, &ready, &o);
-                    }
-                }
-            }
+        if child.is_object() {
+            post_to_allowed(
+                &child,
+                &self.config.channel,
+                &JsValue::from_str(READY),
+                &self.config.allowed,
+            );
         }
     }
 
