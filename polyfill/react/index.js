@@ -3,7 +3,7 @@
 //   const { isExecuting, lastResult, error, executionCount } = useTool({ name, description, inputSchema, execute }, [deps]);
 //
 // useTool registers the tool when the component mounts and unregisters it when it unmounts (an
-// AbortSignal, as the WebMCP spec intends): under StrictMode's mount → unmount → mount and under
+// AbortSignal, as the WebMCP spec intends): under StrictMode's mount, unmount, mount and under
 // hot module reload the first registration is aborted before the next one is made, so it never
 // meets "already registered". `deps` re-registers the tool when they change (default: its name);
 // the latest `execute` is always the one called. The returned state follows the calls (for UI).

@@ -123,6 +123,22 @@ test('a release build minifies its scripts, keeping our license headers', (t) =>
   }
 });
 
+// V8 holds a script's source one byte a character only when every character is Latin-1; one
+// past U+00FF (an em dash in a header) makes it two bytes a character, the whole script. The
+// release build writes non-ASCII text in strings as escapes (what they read is checked where
+// they are thrown: session_api, standard_schema) and fails on any such character left.
+test("a release build's scripts are Latin-1 throughout", (t) => {
+  requireDist('modelcontext.js');
+  if (!releaseDist(t, 'whose scripts keep their comments as written')) return;
+  const scripts = fs.readdirSync(DIST_DIR).filter((f) => f.endsWith('.js'));
+  assert.ok(scripts.length >= 10, `${scripts.length} scripts`);
+  for (const f of scripts) {
+    const text = fs.readFileSync(path.join(DIST_DIR, f), 'utf8');
+    const at = text.search(/[^\u0000-\u00ff]/u);
+    assert.equal(at, -1, `${f}: ${JSON.stringify(text.slice(Math.max(0, at - 30), at + 10))}`);
+  }
+});
+
 // Custom sections are for tools, not pages: a browser skips them, and the build leaves none in
 // what it ships (names, producers, target features, wasm-bindgen's descriptors in the validator
 // module, which does not go through wasm-bindgen's CLI that removes them elsewhere).
