@@ -145,6 +145,11 @@ const FIGURES = [
   // The floor's heap is the page, the client and the floor's own few objects: what any server
   // adds is on top of it.
   { key: 'heapMB', name: 'heap after the run (JS heap + array buffers, incl. wasm memory)', unit: 'MB', better: 'lower', goal: '≤ 0.5', withFloor: true },
+  // The heap figure leaves out what lives outside V8's heap: the scripts' sources (the page's,
+  // the client's, the implementation's), the DOM's objects and a wasm module's compiled code
+  // and bytes, which a JS implementation has on the heap as bytecode and optimized code. A heap
+  // snapshot accounts for all of it (heapSnapshotBytes).
+  { key: 'snapshotMB', name: 'memory after the run, as a heap snapshot counts it (JS heap, script sources, DOM, wasm memory and code)', unit: 'MB', better: 'lower', withFloor: true },
   // Then, after the heap is measured, a tool whose result is BIG_BYTES of text (a page's
   // content, a document): what moving large text costs each implementation.
   { key: 'bigExecuteUs', name: `await executeTool, ${BIG_LABEL} text result (W3C API)`, unit: 'µs', better: 'lower' },
@@ -502,6 +507,30 @@ function byteFigures() {
 // ---- README ----------------------------------------------------------------------------------
 
 /** The figures recorded in the README's table (`<!-- bench:data {...} -->`), or null. */
+/**
+ * The sum of every node's own size in a heap snapshot of the page (`cdp`'s): V8's heap, and the
+ * native memory the snapshot attributes to its objects (external strings such as script
+ * sources, array buffers and wasm memories, Blink's objects, compiled wasm modules).
+ */
+async function heapSnapshotBytes(cdp) {
+  const chunks = [];
+  const onChunk = (e) => chunks.push(e.chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  try {
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false, captureNumericValue: false });
+  } finally {
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  }
+  const snap = JSON.parse(chunks.join(''));
+  const fields = snap.snapshot.meta.node_fields;
+  const stride = fields.length;
+  const self = fields.indexOf('self_size');
+  let total = 0;
+  for (let i = self; i < snap.nodes.length; i += stride) total += snap.nodes[i];
+  return total;
+}
+
 function readmeData() {
   const text = fs.readFileSync(README, 'utf8');
   const m = text.match(/<!-- bench:data (\{.*?\}) -->/s);
@@ -600,6 +629,7 @@ async function main() {
             return (heap.usedSize + (heap.backingStorageSize ?? 0) + wasm) / 1e6;
           };
           r.heapMB = await heapMB();
+          r.snapshotMB = (await heapSnapshotBytes(cdp)) / 1e6;
           const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
           Object.assign(r, big, { errors: [...r.errors, ...big.errors] });
           r.bigHeapMB = await heapMB();
