@@ -97,9 +97,14 @@ const OUT = {
 // registration 14.6 -> 2.9 ms; the JS heap once an agent has listed and called 88 KB larger (the
 // bytecode of functions compiled that never run). The client's glue too, which loads when a page first makes a client
 // and runs at once: from the client's construction to its first call's answer, 37.4 -> 35.8 ms
-// (21 alternating loads, median ratio 0.856). Not the React hook (a few small functions). The
-// hint must be the script's first line.
-const COMPILE_HINTED = new Set([OUT.esm, OUT.iife, OUT.core, OUT.glueJs, OUT.clientGlueJs, OUT.inlineEsm, OUT.inlineCore, OUT.inlineIife]);
+// (21 alternating loads, median ratio 0.856). Not the React hook (a few small functions). Not the
+// two scripts that carry the wasm modules as base64 (the inline core, the self-contained classic
+// build): compiling every function there copies each module's text, a function's string, into
+// the JS heap as the script loads, 2.6 MB of it for the validator and the client whether a page
+// uses them or not (polyfill/build/core.inline.esm.js; without the hint, 5.43 MB of JS heap
+// after the start against 8.03, and the start as fast over twenty alternating loads). The hint
+// must be the script's first line.
+const COMPILE_HINTED = new Set([OUT.esm, OUT.iife, OUT.core, OUT.glueJs, OUT.clientGlueJs, OUT.inlineEsm]);
 
 // The core's, the client's and the validator module's cargo features (see Cargo.toml).
 export const CORE_FEATURES = ['--no-default-features', '--features', 'web-server'];

@@ -2,9 +2,14 @@
 // once, so the polyfill is complete when this script ends (unless the browser refuses: see
 // initInline); the client when a page first makes one (at once too), the validator when first
 // needed. Nothing is fetched.
-const CORE = '@@CORE_BASE64@@';
-const VALIDATOR = '@@VALIDATOR_BASE64@@';
-const CLIENT = '@@CLIENT_BASE64@@';
+// Each module's text is what a function returns, made only when that module is first compiled:
+// a string literal at the top level would be copied into the JS heap as the script runs, and
+// stay there, every page paying for the validator's 2.3 MB and the client's 0.3 MB whether it
+// uses them or not. (This file has no compile hint, which would compile these functions, and so
+// copy their strings, as the script loads: scripts/build.mjs, COMPILE_HINTED.)
+const CORE = () => '@@CORE_BASE64@@';
+const VALIDATOR = () => '@@VALIDATOR_BASE64@@';
+const CLIENT = () => '@@CLIENT_BASE64@@';
 
 /*@@DECODE_BASE64@@*/
 
@@ -27,14 +32,14 @@ function initInline(glue, bytes, what) {
 }
 
 function loadCore({ config }) {
-  const core = initInline(wasm_bindgen, decodeBase64(CORE), 'the core module');
+  const core = initInline(wasm_bindgen, decodeBase64(CORE()), 'the core module');
   // Compiled and instantiated at once (where the browser allows), when the page first makes a client.
-  const client = __mcpDefineClient(() => initInline(__mcpClientGlue, decodeBase64(CLIENT), 'the client module'), config.preloadClient);
+  const client = __mcpDefineClient(() => initInline(__mcpClientGlue, decodeBase64(CLIENT()), 'the client module'), config.preloadClient);
   const parts = () => ({
     wasm: __mcpAcceptSdkForms(wasm_bindgen),
     client,
     helpers: __mcpEngineHelpers(),
-    validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR), 'the validator module')),
+    validator: __mcpValidatorLoader('inline:@@VALIDATOR_WASM@@', () => __mcpCompile(decodeBase64(VALIDATOR()), 'the validator module')),
   });
   return core === wasm_bindgen ? parts() : core.then(parts);
 }

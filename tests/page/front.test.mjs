@@ -322,6 +322,23 @@ for (const [build, tag] of Object.entries(BUILDS)) {
     }));
 }
 
+/**
+ * Runs in the page: uses the validator module (a tool whose schema has a pattern with a Unicode
+ * property, called with invalid input) and the client module (an McpClient calling the page's
+ * tool `name` over the tab). Returns the call's error name and the client's answer text.
+ */
+async function useValidatorAndClient(name) {
+  await document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string', pattern: '^\\p{Ll}' } } }, execute: () => 'ran' });
+  const typed = (await document.modelContext.getTools()).find((t) => t.name === 'typed');
+  const invalid = await document.modelContext.executeTool(typed, { n: 'x' }).then(() => 'ran', (e) => e.name);
+  const { McpClient, TabClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
+  const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+  await client.connect();
+  const viaClient = (await client.callTool(name, {})).content[0].text;
+  await client.close();
+  return { invalid, viaClient };
+}
+
 test('the self-contained classic build is complete when its script ends (sync API, no request for other files, the validator and the client inside)', () =>
   withPage(async ({ page, goto }) => {
     const requested = [];
@@ -337,22 +354,53 @@ test('the self-contained classic build is complete when its script ends (sync AP
       window.sync.state = new McpClient(new TabClientTransport({ targetOrigin: location.origin })).state;
     </script>`));
     assert.deepEqual(await page.evaluate(() => window.sync), { connected: true, listed: ['s'], thrown: 'InvalidStateError', client: 'TypeError', state: 'idle' });
-    const r = await page.evaluate(async () => {
-      // A pattern with a Unicode property: checked by the validator module, inline in this build.
-      await document.modelContext.registerTool({ name: 'typed', description: 'T', inputSchema: { type: 'object', properties: { n: { type: 'integer' }, s: { type: 'string', pattern: '^\\p{Ll}' } } }, execute: () => 'ran' });
-      const typed = (await document.modelContext.getTools()).find((t) => t.name === 'typed');
-      const invalid = await document.modelContext.executeTool(typed, { n: 'x' }).then(() => 'ran', (e) => e.name);
-      // An McpClient: the client module, inline in this build too.
-      const { McpClient, TabClientTransport } = globalThis[Symbol.for('modelcontext-polyfill')].client;
-      const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
-      await client.connect();
-      const viaClient = (await client.callTool('s', {})).content[0].text;
-      await client.close();
-      return { invalid, viaClient };
-    });
-    assert.deepEqual(r, { invalid: 'DataError', viaClient: 'x' });
+    assert.deepEqual(await page.evaluate(useValidatorAndClient, 's'), { invalid: 'DataError', viaClient: 'x' });
     assert.deepEqual(requested.filter((p) => p.startsWith('/dist/')), ['/dist/modelcontext.inline.iife.js']);
   }));
+
+// The inline builds carry each wasm module as base64, a function's string (so neither has V8's
+// compile hint, which would compile that function as the script loads): the JS heap holds a
+// module's text from its first compile on, never before. A page that makes no client and
+// registers no schema for the validator module holds the core's text alone.
+for (const [build, tag] of [
+  ['self-contained classic', '<script src="/dist/modelcontext.inline.iife.js"></script>'],
+  ['inline ES module', `<script type="module">import '/dist/modelcontext.inline.js';</script>`],
+]) {
+  test(`${build} build: the JS heap holds the validator's and the client's base64 only once they are first used`, () =>
+    withPage(async ({ page, context, goto }) => {
+      await goto(await inlinePage(tag));
+      await page.waitForFunction(() => document.modelContext);
+      // The base64 text of each module in dist/, by its length.
+      const b64 = (f) => 4 * Math.ceil(fs.statSync(path.join(DIST_DIR, f)).size / 3);
+      const wasmText = { validator: b64('modelcontext_validator.wasm'), client: b64('modelcontext_client_glue_bg.wasm') };
+      const cdp = await context.newCDPSession(page);
+      // The modules whose base64 text is a string in the JS heap (a wasm module's text opens
+      // with AGFzbQ, its magic number).
+      const held = async () => {
+        await cdp.send('HeapProfiler.enable');
+        const chunks = [];
+        const onChunk = (e) => chunks.push(e.chunk);
+        cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+        await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+        cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+        const snap = JSON.parse(chunks.join(''));
+        const f = snap.snapshot.meta.node_fields;
+        const [type, name, size] = ['type', 'name', 'self_size'].map((k) => f.indexOf(k));
+        const stringType = snap.snapshot.meta.node_types[0].indexOf('string');
+        const sizes = [];
+        for (let i = 0; i < snap.nodes.length; i += f.length) {
+          if (snap.nodes[i + type] === stringType && snap.strings[snap.nodes[i + name]].startsWith('AGFzbQ')) sizes.push(snap.nodes[i + size]);
+        }
+        // A one-byte string's own size is its length and a header of a few words.
+        return Object.keys(wasmText).filter((m) => sizes.some((s) => s >= wasmText[m] && s < wasmText[m] + 64)).sort();
+      };
+      await page.evaluate(() => document.modelContext.registerTool({ name: 'plain', description: 'd', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, execute: () => 'ran' }));
+      assert.deepEqual(await held(), [], 'after the start and a plain tool');
+      // The validator module (a pattern with a Unicode property) and the client module, used.
+      assert.deepEqual(await page.evaluate(useValidatorAndClient, 'plain'), { invalid: 'DataError', viaClient: 'ran' });
+      assert.deepEqual(await held(), ['client', 'validator'], 'once both are used (their functions compiled, holding their strings)');
+    }));
+}
 
 test('importing either ES module entry in Node does nothing and throws nothing', () => {
   for (const entry of ['modelcontext.js', 'modelcontext.inline.js']) {
