@@ -504,9 +504,6 @@ function byteFigures() {
   return { rows, peers };
 }
 
-// ---- README ----------------------------------------------------------------------------------
-
-/** The figures recorded in the README's table (`<!-- bench:data {...} -->`), or null. */
 /**
  * The sum of every node's own size in a heap snapshot of the page (`cdp`'s): V8's heap, and the
  * native memory the snapshot attributes to its objects (external strings such as script
@@ -531,6 +528,9 @@ async function heapSnapshotBytes(cdp) {
   return total;
 }
 
+// ---- README ----------------------------------------------------------------------------------
+
+/** The figures recorded in the README's table (`<!-- bench:data {...} -->`), or null. */
 function readmeData() {
   const text = fs.readFileSync(README, 'utf8');
   const m = text.match(/<!-- bench:data (\{.*?\}) -->/s);

@@ -346,6 +346,8 @@ impl ParentServer {
         js::get(&self.config.iframe, "contentWindow").unwrap_or(JsValue::NULL)
     }
 
+    /// Announces this server to the iframe's current window (`post_to_allowed`: at each
+    /// allowed origin the window may be at).
     fn announce(&self) {
         let child = self.child();
         if child.is_object() {
