@@ -7,11 +7,19 @@
 // stay there, every page paying for the validator's 2.3 MB and the client's 0.3 MB whether it
 // uses them or not. (This file has no compile hint, which would compile these functions, and so
 // copy their strings, as the script loads: scripts/build.mjs, COMPILE_HINTED.)
-const CORE = () => '@@CORE_BASE64@@';
+let CORE = () => '@@CORE_BASE64@@';
 const VALIDATOR = () => '@@VALIDATOR_BASE64@@';
 const CLIENT = () => '@@CLIENT_BASE64@@';
 
 /*@@DECODE_BASE64@@*/
+
+// The core's bytes, read once at the start: its function is dropped then, and with it, at the
+// page's next garbage collection, the 0.8 MB string the function returned.
+function coreBytes() {
+  const bytes = decodeBase64(CORE());
+  CORE = null;
+  return bytes;
+}
 
 // Compiles and instantiates `bytes` with `glue` at once, and returns the glue. A browser may
 // refuse to compile a large module on the main thread (Chromium: over 8 MB, which a debug
@@ -32,7 +40,7 @@ function initInline(glue, bytes, what) {
 }
 
 function loadCore({ config }) {
-  const core = initInline(wasm_bindgen, decodeBase64(CORE()), 'the core module');
+  const core = initInline(wasm_bindgen, coreBytes(), 'the core module');
   // Compiled and instantiated at once (where the browser allows), when the page first makes a client.
   const client = __mcpDefineClient(() => initInline(__mcpClientGlue, decodeBase64(CLIENT()), 'the client module'), config.preloadClient);
   const parts = () => ({
