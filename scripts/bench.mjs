@@ -42,6 +42,7 @@ import { compressed } from './lib/compressed.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median, goalVerdict } from './lib/stats.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
+import { heapSnapshot } from './lib/heap-snapshot.mjs';
 import { launchChromium, spawnChromium } from '../tests/page/lib/chromium.mjs';
 
 const ROUNDS = intEnv('ROUNDS', 3);
@@ -510,16 +511,7 @@ function byteFigures() {
  * sources, array buffers and wasm memories, Blink's objects, compiled wasm modules).
  */
 async function heapSnapshotBytes(cdp) {
-  const chunks = [];
-  const onChunk = (e) => chunks.push(e.chunk);
-  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  try {
-    await cdp.send('HeapProfiler.enable');
-    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false, captureNumericValue: false });
-  } finally {
-    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-  }
-  const snap = JSON.parse(chunks.join(''));
+  const snap = await heapSnapshot(cdp);
   const fields = snap.snapshot.meta.node_fields;
   const stride = fields.length;
   const self = fields.indexOf('self_size');

@@ -101,7 +101,7 @@ const OUT = {
 // two scripts that carry the wasm modules as base64 (the inline core, the self-contained classic
 // build): compiling every function there copies each module's text, a function's string, into
 // the JS heap as the script loads, 2.6 MB of it for the validator and the client whether a page
-// uses them or not (polyfill/build/core.inline.esm.js; without the hint, 5.43 MB of JS heap
+// uses them or not (polyfill/build/inline_wasm.js; without the hint, 5.43 MB of JS heap
 // after the start against 8.03, and the start as fast over twenty alternating loads). The hint
 // must be the script's first line.
 const COMPILE_HINTED = new Set([OUT.esm, OUT.iife, OUT.core, OUT.glueJs, OUT.clientGlueJs, OUT.inlineEsm]);
@@ -781,7 +781,7 @@ step('assemble dist/', () => {
       "import \\'modelcontext-polyfill/inline\\' instead, or set modelContextPolyfillConfig.coreUrl, validatorUrl and clientUrl",
   };
   const inline = {
-    '/*@@DECODE_BASE64@@*/': tpl('decode_base64.js'),
+    '/*@@INLINE_WASM@@*/': tpl('inline_wasm.js'),
     '@@CORE_BASE64@@': wasmBytes.toString('base64'),
     '@@VALIDATOR_BASE64@@': validatorBytes.toString('base64'),
     '@@CLIENT_BASE64@@': clientBytes.toString('base64'),

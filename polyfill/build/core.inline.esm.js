@@ -7,25 +7,7 @@ import __wbg_init, * as __wbg_exports from './@@GLUE_JS@@';
 
 /*@@CORE_SOURCES@@*/
 
-// Each module's text is what a function returns, made only when that module is first compiled:
-// a string literal at the top level would be copied into the JS heap as the script runs, and
-// stay there, every page paying for the validator's 2.3 MB and the client's 0.3 MB whether it
-// uses them or not. (This file has no compile hint, which would compile these functions, and so
-// copy their strings, as the script loads: scripts/build.mjs, COMPILE_HINTED.)
-let CORE = () => '@@CORE_BASE64@@';
-const VALIDATOR = () => '@@VALIDATOR_BASE64@@';
-const CLIENT = () => '@@CLIENT_BASE64@@';
-
-/*@@DECODE_BASE64@@*/
-
-// The core's bytes, read once at the start; its function is dropped then. (V8 keeps an ES
-// module's functions' code, and so the 0.8 MB string, for the page's life all the same; the
-// self-contained classic build, whose loader is the same, frees it: tests/page/front.test.mjs.)
-function coreBytes() {
-  const bytes = decodeBase64(CORE());
-  CORE = null;
-  return bytes;
-}
+/*@@INLINE_WASM@@*/
 
 export async function start({ config }) {
   const client = __mcpDefineClient(

@@ -2,24 +2,8 @@
 // once, so the polyfill is complete when this script ends (unless the browser refuses: see
 // initInline); the client when a page first makes one (at once too), the validator when first
 // needed. Nothing is fetched.
-// Each module's text is what a function returns, made only when that module is first compiled:
-// a string literal at the top level would be copied into the JS heap as the script runs, and
-// stay there, every page paying for the validator's 2.3 MB and the client's 0.3 MB whether it
-// uses them or not. (This file has no compile hint, which would compile these functions, and so
-// copy their strings, as the script loads: scripts/build.mjs, COMPILE_HINTED.)
-let CORE = () => '@@CORE_BASE64@@';
-const VALIDATOR = () => '@@VALIDATOR_BASE64@@';
-const CLIENT = () => '@@CLIENT_BASE64@@';
 
-/*@@DECODE_BASE64@@*/
-
-// The core's bytes, read once at the start: its function is dropped then, and with it, at the
-// page's next garbage collection, the 0.8 MB string the function returned.
-function coreBytes() {
-  const bytes = decodeBase64(CORE());
-  CORE = null;
-  return bytes;
-}
+/*@@INLINE_WASM@@*/
 
 // Compiles and instantiates `bytes` with `glue` at once, and returns the glue. A browser may
 // refuse to compile a large module on the main thread (Chromium: over 8 MB, which a debug

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { withPage, requireDist, inlinePage, getServer, DIST_DIR } from './harness.mjs';
 import { REPO_ROOT } from '../../scripts/lib/project.mjs';
 import { startStaticServer } from '../../scripts/lib/static-server.mjs';
+import { heapSnapshot } from '../../scripts/lib/heap-snapshot.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext.inline.iife.js');
 
@@ -379,13 +380,7 @@ for (const [build, file, tag, coreFreed] of [
       // The modules whose base64 text is a string in the JS heap (a wasm module's text opens
       // with AGFzbQ, its magic number).
       const held = async () => {
-        await cdp.send('HeapProfiler.enable');
-        const chunks = [];
-        const onChunk = (e) => chunks.push(e.chunk);
-        cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
-        await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-        cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
-        const snap = JSON.parse(chunks.join(''));
+        const snap = await heapSnapshot(cdp);
         const f = snap.snapshot.meta.node_fields;
         const [type, name, size] = ['type', 'name', 'self_size'].map((k) => f.indexOf(k));
         const stringType = snap.snapshot.meta.node_types[0].indexOf('string');
