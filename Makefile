@@ -8,7 +8,8 @@
 #   make build-dev   same, debug wasm, no wasm-opt, names kept, scripts not minified (fast, for debugging)
 #   make size        raw, gzip and brotli sizes of dist/, the front (bytes before document.modelContext)
 #   make bench       this polyfill beside @mcp-b/global in headless Chromium (not in make test;
-#                    ROUNDS=N for more rounds; scripts/bench.mjs)
+#                    ROUNDS=N for more rounds; ENGINE=firefox or webkit to run in that engine
+#                    instead; scripts/bench.mjs)
 #   make bench-breakdown  where bench's time goes: a round trip by segment, the start by phase,
 #                    the wasm compiled on first call, what the core's cut and others weigh
 #                    (scripts/bench-breakdown.mjs)
@@ -53,7 +54,7 @@ size:
 	@$(NODE) scripts/size.mjs
 
 bench: build
-	@$(NODE) scripts/bench.mjs
+	@$(NODE) scripts/bench.mjs $(if $(ENGINE),--engine $(ENGINE))
 
 bench-breakdown: build
 	@$(NODE) scripts/bench-breakdown.mjs

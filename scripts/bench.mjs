@@ -24,6 +24,9 @@
 //   ROUNDS=7 node scripts/bench.mjs     more rounds, tighter medians
 //   node scripts/bench.mjs --readme     also rewrite the README's performance table with this run
 //   node scripts/bench.mjs --json       machine-readable results on stdout
+//   node scripts/bench.mjs --engine firefox   the same pages in Firefox (or webkit: WebKitGTK),
+//                                       driven as the page tests drive them; the figures that
+//                                       need CDP or a Chromium of its own are left out
 //
 // Env: ROUNDS (3), TOOLS (1000 registered tools), SEQ_CALLS (200, timed in five batches),
 // CONCURRENT (500, three bursts), LIST_REPEATS (5), WARMUP (1000 untimed calls before the
@@ -44,6 +47,8 @@ import { median, goalVerdict } from './lib/stats.mjs';
 import { benchPage, intEnv } from './lib/bench-page.mjs';
 import { heapSnapshot } from './lib/heap-snapshot.mjs';
 import { launchChromium, spawnChromium } from '../tests/page/lib/chromium.mjs';
+import { launchFirefox, firefoxMissing } from '../tests/page/lib/firefox.mjs';
+import { launchWebKit, webkitMissing } from '../tests/page/lib/webkit.mjs';
 
 const ROUNDS = intEnv('ROUNDS', 3);
 const TOOLS = intEnv('TOOLS', 1000);
@@ -56,6 +61,21 @@ const EXECUTE_STEADY = Math.max(intEnv('EXECUTE_STEADY', 20000), WARMUP + 5000);
 const BIG_BYTES = intEnv('BIG_BYTES', 1 << 20);
 const BIG_LABEL = BIG_BYTES % (1 << 20) === 0 ? `${BIG_BYTES / (1 << 20)} MiB` : `${BIG_BYTES.toLocaleString('en')} B`;
 const README = path.join(REPO_ROOT, 'README.md');
+
+/** `--engine firefox` or `--engine webkit`: the engine to run in instead of Chromium. */
+const ENGINE = (() => {
+  const i = process.argv.indexOf('--engine');
+  const engine = i < 0 ? 'chromium' : process.argv[i + 1];
+  if (!['chromium', 'firefox', 'webkit'].includes(engine)) {
+    console.error(`bench: --engine takes chromium, firefox or webkit, not ${engine}`);
+    process.exit(2);
+  }
+  if (engine !== 'chromium' && process.argv.includes('--readme')) {
+    console.error("bench: --readme rewrites the README's Chromium table: run it without --engine");
+    process.exit(2);
+  }
+  return engine;
+})();
 const BEGIN = '<!-- bench:begin -->';
 const END = '<!-- bench:end -->';
 
@@ -110,7 +130,8 @@ const callRange = (before) => `${(before + 1).toLocaleString('en')}–${(before 
 
 /**
  * The figures: `key` in the page's result, `better`: which direction is good, `goal`: the
- * issue's goal for the ratio ours / @mcp-b/global (printed beside the ratio).
+ * issue's goal for the ratio ours / @mcp-b/global (printed beside the ratio), `chromiumOnly`:
+ * measured through CDP or in a Chromium of its own, so not in another engine's run (--engine).
  */
 const FIGURES = [
   { key: 'installMs', name: 'script start → document.modelContext', unit: 'ms', better: 'lower' },
@@ -123,6 +144,7 @@ const FIGURES = [
     goal: '≤ 0.5',
     mcp: true,
     withFloor: true,
+    chromiumOnly: true,
   })),
   { key: 'registerUs', name: `await registerTool, per tool (${TOOLS.toLocaleString('en')} tools)`, unit: 'µs', better: 'lower', goal: '≤ 0.01' },
   // The W3C API's own call path, in the page (no MCP, no client): what an extension or another
@@ -141,22 +163,22 @@ const FIGURES = [
   { key: 'callsPerS', name: `concurrent calls/s (${CONCURRENT} at once)`, unit: '/s', better: 'higher', goal: '≥ 1.5', mcp: true, withFloor: true },
   // The same two again in a Chromium that no DevTools client drives (runDetached): as a user's
   // browser runs them (see the top of this file).
-  { key: 'callUsDetached', name: 'sequential tools/call round trip, no DevTools client attached', unit: 'µs', better: 'lower', goal: '≤ 0.7', mcp: true, withFloor: true },
-  { key: 'callsPerSDetached', name: `concurrent calls/s (${CONCURRENT} at once), no DevTools client attached`, unit: '/s', better: 'higher', goal: '≥ 1.5', mcp: true, withFloor: true },
+  { key: 'callUsDetached', name: 'sequential tools/call round trip, no DevTools client attached', unit: 'µs', better: 'lower', goal: '≤ 0.7', mcp: true, withFloor: true, chromiumOnly: true },
+  { key: 'callsPerSDetached', name: `concurrent calls/s (${CONCURRENT} at once), no DevTools client attached`, unit: '/s', better: 'higher', goal: '≥ 1.5', mcp: true, withFloor: true, chromiumOnly: true },
   // The floor's heap is the page, the client and the floor's own few objects: what any server
   // adds is on top of it.
-  { key: 'heapMB', name: 'heap after the run (JS heap + array buffers, incl. wasm memory)', unit: 'MB', better: 'lower', goal: '≤ 0.5', withFloor: true },
+  { key: 'heapMB', name: 'heap after the run (JS heap + array buffers, incl. wasm memory)', unit: 'MB', better: 'lower', goal: '≤ 0.5', withFloor: true, chromiumOnly: true },
   // The heap figure leaves out what lives outside V8's heap: the scripts' sources (the page's,
   // the client's, the implementation's), the DOM's objects and a wasm module's compiled code
   // and bytes, which a JS implementation has on the heap as bytecode and optimized code. A heap
   // snapshot accounts for all of it (heapSnapshotBytes).
-  { key: 'snapshotMB', name: 'memory after the run, as a heap snapshot counts it (JS heap, script sources, DOM, wasm memory and code)', unit: 'MB', better: 'lower', withFloor: true },
+  { key: 'snapshotMB', name: 'memory after the run, as a heap snapshot counts it (JS heap, script sources, DOM, wasm memory and code)', unit: 'MB', better: 'lower', withFloor: true, chromiumOnly: true },
   // Then, after the heap is measured, a tool whose result is BIG_BYTES of text (a page's
   // content, a document): what moving large text costs each implementation.
   { key: 'bigExecuteUs', name: `await executeTool, ${BIG_LABEL} text result (W3C API)`, unit: 'µs', better: 'lower' },
   { key: 'bigCallMs', name: `tools/call round trip, ${BIG_LABEL} text result`, unit: 'ms', better: 'lower', mcp: true, withFloor: true },
   // WebAssembly memory grows and never shrinks: what large text leaves behind.
-  { key: 'bigHeapMB', name: `heap after the ${BIG_LABEL} results (as above)`, unit: 'MB', better: 'lower', withFloor: true },
+  { key: 'bigHeapMB', name: `heap after the ${BIG_LABEL} results (as above)`, unit: 'MB', better: 'lower', withFloor: true, chromiumOnly: true },
 ];
 
 // ---- the page -----------------------------------------------------------------------------
@@ -203,7 +225,14 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
   const mc = document.modelContext || navigator.modelContext;
   out.installMs = now() - t0;
   if (!mc) throw new Error('no document.modelContext after loading');
-  await mc.registerTool(tool('probe'));
+  try {
+    await mc.registerTool(tool('probe'));
+  } catch (e) {
+    // (Both MCP-B packages refuse every tool in Firefox, whose documents all read
+    // originAgentCluster false.)
+    out.errors.push(`registerTool refused the first tool: ${e && e.name}${e && e.message ? `: ${e.message}` : ''}`);
+    return out;
+  }
   let client;
   if (mcp) {
     client = new Bench.Client({ name: 'bench', version: '1.0.0' });
@@ -449,6 +478,26 @@ async function runDetached(server, impl, reports) {
 
 // ---- statistics and formatting ----------------------------------------------------------------
 
+/**
+ * The problems ("<implementation>, round <n>: <what>"), one line for each implementation and
+ * text, naming the rounds it happened in ("rounds 1–5" when every one).
+ */
+function sameInEveryRound(problems) {
+  const groups = new Map();
+  for (const p of problems) {
+    const m = p.match(/^(.*), round (\d+): (.*)$/s);
+    const key = m ? `${m[1]}\u0000${m[3]}` : p;
+    if (!groups.has(key)) groups.set(key, { label: m?.[1], what: m?.[3] ?? p, rounds: [] });
+    if (m) groups.get(key).rounds.push(Number(m[2]));
+  }
+  return [...groups.values()].map(({ label, what, rounds }) => {
+    if (!rounds.length) return what;
+    const every = rounds.length === ROUNDS && rounds.every((r, i) => r === i + 1);
+    const which = rounds.length === 1 ? `round ${rounds[0]}` : every ? `rounds 1–${ROUNDS}` : `rounds ${rounds.join(', ')}`;
+    return `${label}, ${which}: ${what}`;
+  });
+}
+
 function num(v, unit) {
   if (!Number.isFinite(v)) return '—';
   if (unit === 'µs' && v >= 1000) return `${(v / 1000).toPrecision(3)} ms`;
@@ -542,33 +591,57 @@ function writeReadme(section) {
   fs.writeFileSync(README, text.slice(0, a + BEGIN.length) + '\n' + section + '\n' + text.slice(b));
 }
 
-// ---- main -------------------------------------------------------------------------------------
+// ---- the runs ---------------------------------------------------------------------------------
 
-async function main() {
-  for (const f of ['modelcontext.js', 'modelcontext.iife.js']) {
-    if (!fs.existsSync(path.join(DIST_DIR, f))) throw new Error(`dist/${f} missing: run \`make build\` first`);
-  }
-  const started = Date.now();
-  const server = await startStaticServer({ root: REPO_ROOT, port: 0 });
-  server.unref();
-  // The same files gzip-encoded, for the start over an emulated network (runOnNetwork).
-  const netServer = await startStaticServer({ root: REPO_ROOT, port: 0, gzip: true });
-  netServer.unref();
-  const browser = await launchChromium();
-  const chromium = browser.version();
+/** runInPage's parameters for `impl`. */
+const inPage = (impl) => ({
+  kind: impl.kind,
+  src: impl.src,
+  mcp: impl.mcp,
+  tools: TOOLS,
+  seqCalls: SEQ_CALLS,
+  warmup: WARMUP,
+  concurrent: CONCURRENT,
+  listRepeats: LIST_REPEATS,
+});
+
+/**
+ * The rounds: `measure(impl)` for each implementation in turn, each round alternating which MCP
+ * server goes first (the W3C-only peer last), resolving with that page's figures and `errors`.
+ * Gives each implementation's figures per round ({} for a round that threw) and the problems.
+ */
+async function eachRound(browserName, measure) {
   const results = Object.fromEntries(IMPLS.map((i) => [i.id, []]));
   const problems = [];
-  const pages = new Map();
-  for (const impl of IMPLS) {
-    const p = `/__bench/${impl.id}.html`;
-    server.route(p, { body: pageHtml(impl) });
-    netServer.route(p, { body: pageHtml(impl) });
-    pages.set(impl.id, p);
-    if (impl.mcp) {
-      const params = { kind: impl.kind, src: impl.src, mcp: true, tools: TOOLS, seqCalls: SEQ_CALLS, warmup: WARMUP, concurrent: CONCURRENT, listRepeats: LIST_REPEATS };
-      server.route(`/__bench/${impl.id}-detached.html`, { body: detachedPageHtml(impl, params) });
+  process.stderr.write(`bench: ${ROUNDS} rounds, ${browserName}\n`);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? ['mcpb', 'ours', 'floor', 'w3c'] : ['ours', 'mcpb', 'floor', 'w3c'];
+    for (const id of order) {
+      const impl = IMPLS.find((i) => i.id === id);
+      const t = Date.now();
+      try {
+        const r = await measure(impl);
+        results[id].push(r);
+        for (const e of r.errors) problems.push(`${impl.label}, round ${round + 1}: ${e}`);
+        process.stderr.write(`  round ${round + 1}/${ROUNDS} ${impl.label}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+      } catch (e) {
+        // (A DOMException thrown in a page can arrive with its name alone.)
+        const why = String(e.message || '').split('\n')[0] || `${e.name || 'an error'} with no message`;
+        problems.push(`${impl.label}, round ${round + 1}: ${why}`);
+        results[id].push({});
+      }
     }
   }
+  return { results, problems };
+}
+
+/**
+ * Every round in Chromium (Playwright's, so with a DevTools client): each implementation's page
+ * in a fresh browser context, its heap after the run (CDP), the same page in a Chromium of its
+ * own with no DevTools client (runDetached) and the start over the emulated networks
+ * (runOnNetwork).
+ */
+async function measureChromium(server, netServer, pages) {
   // Reports of the detached pages (runDetached), by the id in their URL.
   const reports = new Map();
   server.route('/__bench/report', (req, res) => {
@@ -586,79 +659,137 @@ async function main() {
     });
   });
 
-  process.stderr.write(`bench: ${ROUNDS} rounds, Chromium ${chromium}\n`);
+  const browser = await launchChromium();
+  const browserName = `Chromium ${browser.version()}`;
   try {
-    for (let round = 0; round < ROUNDS; round++) {
-      // Alternate which MCP server goes first; the W3C-only peer runs last.
-      const order = round % 2 ? ['mcpb', 'ours', 'floor', 'w3c'] : ['ours', 'mcpb', 'floor', 'w3c'];
-      for (const id of order) {
-        const impl = IMPLS.find((i) => i.id === id);
-        const context = await browser.newContext();
-        try {
-          const page = await context.newPage();
-          const pageErrors = [];
-          page.on('pageerror', (e) => pageErrors.push(e.message));
-          await page.goto(server.url(pages.get(id)));
-          await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
-          const t = Date.now();
-          const r = await page.evaluate(runInPage, {
-            kind: impl.kind,
-            src: impl.src,
-            mcp: impl.mcp,
-            tools: TOOLS,
-            seqCalls: SEQ_CALLS,
-            warmup: WARMUP,
-            concurrent: CONCURRENT,
-            listRepeats: LIST_REPEATS,
-          });
-          // The heap once the run is over, after a full garbage collection: JS heap, array
-          // buffer backing stores and every WebAssembly memory (runInPage records them).
-          const cdp = await context.newCDPSession(page);
-          const heapMB = async () => {
-            await cdp.send('HeapProfiler.collectGarbage');
-            const heap = await cdp.send('Runtime.getHeapUsage');
-            const wasm = await page.evaluate(() => window.wasmMemoryBytes());
-            return (heap.usedSize + (heap.backingStorageSize ?? 0) + wasm) / 1e6;
-          };
-          r.heapMB = await heapMB();
-          r.snapshotMB = (await heapSnapshotBytes(cdp)) / 1e6;
-          const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
-          Object.assign(r, big, { errors: [...r.errors, ...big.errors] });
-          r.bigHeapMB = await heapMB();
-          Object.assign(r, await page.evaluate(runSteadyInPage, { steady: EXECUTE_STEADY }));
-          if (impl.mcp) {
-            await context.close(); // (idle, but a second browser while the detached one runs)
-            const detached = await runDetached(server, impl, reports);
-            if (detached.error) r.errors.push(`no DevTools client attached: ${detached.error}`);
-            else Object.assign(r, detached);
-            for (const net of NETWORKS) {
-              try {
-                r[net.key] = await runOnNetwork(browser, netServer, impl, net);
-              } catch (e) {
-                r.errors.push(`${net.label}: ${e.message.split('\n')[0]}`);
-              }
+    const measured = await eachRound(browserName, async (impl) => {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        const pageErrors = [];
+        page.on('pageerror', (e) => pageErrors.push(e.message));
+        await page.goto(server.url(pages.get(impl.id)));
+        await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
+        const r = await page.evaluate(runInPage, inPage(impl));
+        // The heap once the run is over, after a full garbage collection: JS heap, array
+        // buffer backing stores and every WebAssembly memory (runInPage records them).
+        const cdp = await context.newCDPSession(page);
+        const heapMB = async () => {
+          await cdp.send('HeapProfiler.collectGarbage');
+          const heap = await cdp.send('Runtime.getHeapUsage');
+          const wasm = await page.evaluate(() => window.wasmMemoryBytes());
+          return (heap.usedSize + (heap.backingStorageSize ?? 0) + wasm) / 1e6;
+        };
+        r.heapMB = await heapMB();
+        r.snapshotMB = (await heapSnapshotBytes(cdp)) / 1e6;
+        const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
+        Object.assign(r, big, { errors: [...r.errors, ...big.errors, ...pageErrors] });
+        r.bigHeapMB = await heapMB();
+        Object.assign(r, await page.evaluate(runSteadyInPage, { steady: EXECUTE_STEADY }));
+        if (impl.mcp) {
+          await context.close(); // (idle, but a second browser while the detached one runs)
+          const detached = await runDetached(server, impl, reports);
+          if (detached.error) r.errors.push(`no DevTools client attached: ${detached.error}`);
+          else Object.assign(r, detached);
+          for (const net of NETWORKS) {
+            try {
+              r[net.key] = await runOnNetwork(browser, netServer, impl, net);
+            } catch (e) {
+              r.errors.push(`${net.label}: ${e.message.split('\n')[0]}`);
             }
           }
-          results[id].push(r);
-          for (const e of [...r.errors, ...pageErrors]) problems.push(`${impl.label}, round ${round + 1}: ${e}`);
-          process.stderr.write(`  round ${round + 1}/${ROUNDS} ${impl.label}: ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
-        } catch (e) {
-          problems.push(`${impl.label}, round ${round + 1}: ${e.message.split('\n')[0]}`);
-          results[id].push({});
-        } finally {
-          await context.close().catch(() => {});
         }
+        return r;
+      } finally {
+        await context.close().catch(() => {});
       }
-    }
+    });
+    return { ...measured, browserName };
   } finally {
     await browser.close().catch(() => {});
+  }
+}
+
+/**
+ * Every round in another engine (`--engine firefox`, `--engine webkit`), driven as the page tests
+ * drive it (lib/firefox.mjs, lib/webkit.mjs): each implementation's page in a new tab, runInPage,
+ * the large result and the steady executeTool, the same functions as in Chromium. What needs CDP
+ * or a Chromium of its own (the heap, the networks, the run with no DevTools client) is not
+ * measured.
+ */
+async function measureIn(engine, server, pages) {
+  const missing = engine === 'firefox' ? firefoxMissing() : webkitMissing();
+  if (missing) throw new Error(`--engine ${engine}: missing ${missing}`);
+  // One evaluate runs a whole runInPage (a minute or more in a slow engine).
+  const limitMs = 15 * 60_000;
+  // The driver attaches a debugger to Firefox's pages, and a debugger's pages record the JS
+  // stack at every promise and queued microtask for async stack traces (a third of our
+  // executeTool's time, measured; a page with no debugger records none): off, as a user's
+  // Firefox runs it without DevTools open (the Chromium run has its run without DevTools too).
+  const browser = engine === 'firefox'
+    ? await launchFirefox({ protocolTimeoutMs: limitMs, prefs: { 'javascript.options.asyncstack': false } })
+    : await launchWebKit({ scriptTimeoutMs: limitMs });
+  const browserName = engine === 'firefox' ? `Firefox ${browser.version.replace(/^firefox\//, '')}` : `WebKitGTK ${browser.version}`;
+  try {
+    const measured = await eachRound(browserName, async (impl) => {
+      const page = await browser.page();
+      try {
+        await page.goto(server.url(pages.get(impl.id)));
+        await page.evaluate(async () => {
+          for (let i = 0; i < 600 && !window.Bench; i++) await new Promise((r) => setTimeout(r, 100));
+          if (!window.Bench) throw new Error('the bench page did not load its client in 60 s');
+        });
+        const r = await page.evaluate(runInPage, inPage(impl));
+        if (!r.errors.length) {
+          const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
+          Object.assign(r, big, { errors: [...r.errors, ...big.errors] });
+          Object.assign(r, await page.evaluate(runSteadyInPage, { steady: EXECUTE_STEADY }));
+        }
+        r.errors.push(...(page.errors?.() ?? []));
+        return r;
+      } finally {
+        await page.close().catch(() => {});
+      }
+    });
+    return { ...measured, browserName };
+  } finally {
+    await browser.close().catch(() => {});
+  }
+}
+
+// ---- main -------------------------------------------------------------------------------------
+
+async function main() {
+  for (const f of ['modelcontext.js', 'modelcontext.iife.js']) {
+    if (!fs.existsSync(path.join(DIST_DIR, f))) throw new Error(`dist/${f} missing: run \`make build\` first`);
+  }
+  const started = Date.now();
+  const server = await startStaticServer({ root: REPO_ROOT, port: 0 });
+  server.unref();
+  // The same files gzip-encoded, for the start over an emulated network (runOnNetwork).
+  const netServer = await startStaticServer({ root: REPO_ROOT, port: 0, gzip: true });
+  netServer.unref();
+  const pages = new Map();
+  for (const impl of IMPLS) {
+    const p = `/__bench/${impl.id}.html`;
+    server.route(p, { body: pageHtml(impl) });
+    netServer.route(p, { body: pageHtml(impl) });
+    pages.set(impl.id, p);
+    if (impl.mcp) server.route(`/__bench/${impl.id}-detached.html`, { body: detachedPageHtml(impl, inPage(impl)) });
+  }
+  let measured;
+  try {
+    measured = ENGINE === 'chromium' ? await measureChromium(server, netServer, pages) : await measureIn(ENGINE, server, pages);
+  } finally {
     await server.close();
     await netServer.close();
   }
+  const { results, problems, browserName } = measured;
+  const shown = FIGURES.filter((f) => ENGINE === 'chromium' || !f.chromiumOnly);
 
   // Figures: per implementation median and range; the median of the per-round ratios.
   const values = (id, key) => results[id].map((r) => r[key]);
-  const figureRows = FIGURES.map((f) => {
+  const figureRows = shown.map((f) => {
     const ratios = results.ours.map((r, i) => r[f.key] / results.mcpb[i]?.[f.key]);
     const floorRatios = results.floor.map((r, i) => r[f.key] / results.mcpb[i]?.[f.key]);
     const w3c = f.mcp ? [] : values('w3c', f.key);
@@ -707,7 +838,7 @@ async function main() {
       : [`${head}; the client floor reads ${ratioText(f.floorRatio)}: past any server's reach with this client on this machine`];
   });
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
-  const heading = `make bench — ${date}, Chromium ${chromium}, ${ROUNDS} alternating rounds (${seconds} s); ` +
+  const heading = `make bench — ${date}, ${browserName}, ${ROUNDS} alternating rounds (${seconds} s); ` +
     `medians with the range over the rounds in parentheses; ratio = median of the per-round ratios`;
 
   // Warnings: a ratio worse than the README's by more than this run's spread of it (a figure of
@@ -715,7 +846,8 @@ async function main() {
   const recorded = readmeData();
   const warnings = [];
   if (recorded) {
-    for (const f of figureRows) {
+    // (The README's figures are Chromium's: another engine's are not compared with them.)
+    for (const f of ENGINE === 'chromium' ? figureRows : []) {
       const wasRatio = recorded.ratios?.[f.key];
       const byRatio = Number.isFinite(wasRatio);
       const was = byRatio ? wasRatio : recorded.figures?.[f.key];
@@ -742,7 +874,7 @@ async function main() {
   }
 
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify({ date, chromium, rounds: ROUNDS, results, figures: figureRows, bytes, goals, problems, warnings }, null, 2));
+    console.log(JSON.stringify({ date, browser: browserName, rounds: ROUNDS, results, figures: figureRows, bytes, goals, problems, warnings }, null, 2));
   } else {
     console.log(heading + '\n');
     console.log(table(headers, rows));
@@ -750,7 +882,7 @@ async function main() {
     console.log(table(byteHeaders, byteRows));
     console.log('');
     for (const g of goals) console.log(`GOAL ${g}`);
-    for (const p of problems) console.log(`PROBLEM: ${p}`);
+    for (const p of sameInEveryRound(problems)) console.log(`PROBLEM: ${p}`);
     for (const w of warnings) console.log(`WARNING: ${w}`);
   }
 
@@ -771,7 +903,7 @@ async function main() {
       'Goals (ours / MCP-B):',
       '',
       ...goals.map((g) => `- ${g}`),
-      ...(problems.length ? ['', ...problems.map((p) => `- ${p}`)] : []),
+      ...(problems.length ? ['', ...sameInEveryRound(problems).map((p) => `- ${p}`)] : []),
     ].join('\n');
     writeReadme(section);
     console.log('README.md: performance table rewritten');

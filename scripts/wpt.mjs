@@ -24,8 +24,7 @@ import { DIST_DIR } from './lib/project.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { launchChromium } from '../tests/page/lib/chromium.mjs';
 import { launchWebKit, webkitMissing } from '../tests/page/lib/webkit.mjs';
-
-const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
+import { launchFirefox, firefoxMissing } from '../tests/page/lib/firefox.mjs';
 
 const STATUS = ['PASS', 'FAIL', 'TIMEOUT', 'NOTRUN', 'PRECONDITION_FAILED'];
 const HARNESS_STATUS = ['OK', 'ERROR', 'TIMEOUT', 'PRECONDITION_FAILED'];
@@ -92,12 +91,8 @@ const BROWSERS = [
   {
     name: 'Firefox',
     polyfill: true,
-    missing: () => (fs.existsSync(FIREFOX) ? '' : `${FIREFOX} (make deps)`),
-    async open() {
-      const { default: puppeteer } = await import('puppeteer-core');
-      const b = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
-      return { version: await b.version(), page: () => b.newPage(), close: () => b.close() };
-    },
+    missing: firefoxMissing,
+    open: () => launchFirefox(),
   },
   {
     name: 'WebKit',
@@ -105,7 +100,7 @@ const BROWSERS = [
     missing: webkitMissing,
     async open() {
       const w = await launchWebKit();
-      return { version: 'WebKitGTK', page: () => w.page(), close: () => w.close() };
+      return { version: `WebKitGTK ${w.version}`, page: () => w.page(), close: () => w.close() };
     },
   },
   { name: 'native', polyfill: false, open: () => playwrightBrowser(true) },

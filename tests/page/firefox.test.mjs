@@ -9,30 +9,21 @@
 
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import puppeteer from 'puppeteer-core';
 import { engineTests } from './lib/engines.mjs';
+import { launchFirefox, firefoxMissing } from './lib/firefox.mjs';
 
-const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
-
-let browser;
+let firefox;
 
 before(async () => {
-  assert.ok(fs.existsSync(FIREFOX), `${FIREFOX} is missing: make deps installs firefox-esr`);
-  browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
+  const missing = firefoxMissing();
+  assert.ok(!missing, `missing: ${missing}`);
+  firefox = await launchFirefox();
 });
 
-after(() => browser?.close());
+after(() => firefox?.close());
 
 /** lib/engines.mjs's page(): a new Firefox page; its console errors and uncaught errors. */
-async function page() {
-  const p = await browser.newPage();
-  p.setDefaultTimeout(60_000);
-  const problems = [];
-  p.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  p.on('pageerror', (e) => problems.push(e.message));
-  return { goto: (url) => p.goto(url), evaluate: (f, arg) => p.evaluate(f, arg), errors: () => problems, close: () => p.close() };
-}
+const page = () => firefox.page();
 
 engineTests(
   {

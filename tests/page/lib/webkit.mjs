@@ -23,8 +23,11 @@ export function webkitMissing() {
   return [WEBKIT_DRIVER, WEBKIT_BROWSER, '/usr/bin/xvfb-run'].filter((f) => !fs.existsSync(f)).join(', ');
 }
 
-/** Starts the driver (on its own virtual display) and one session. */
-export async function launchWebKit() {
+/**
+ * Starts the driver (on its own virtual display) and one session, whose scripts may run for
+ * `scriptTimeoutMs`. The returned object's `version` is the browser's, as the session gives it.
+ */
+export async function launchWebKit({ scriptTimeoutMs = 60_000 } = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn('xvfb-run', ['-a', WEBKIT_DRIVER, `--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
@@ -46,15 +49,16 @@ export async function launchWebKit() {
     if (i > 200) throw new Error(`${WEBKIT_DRIVER} did not start in 10 s: ${why}\n${stderr}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  const { sessionId } = await send('POST', '/session', {
+  const { sessionId, capabilities } = await send('POST', '/session', {
     capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary: WEBKIT_BROWSER, args: ['--automation'] } } },
   });
   const session = (path) => `/session/${sessionId}${path}`;
-  await send('POST', session('/timeouts'), { script: 60_000, pageLoad: 60_000 });
+  await send('POST', session('/timeouts'), { script: scriptTimeoutMs, pageLoad: 60_000 });
   const first = await send('GET', session('/window'));
   let windows = 0;
 
   return {
+    version: capabilities?.browserVersion ?? 'unknown',
     async page() {
       const handle = windows++ === 0 ? first : (await send('POST', session('/window/new'), { type: 'window' })).handle;
       const use = () => send('POST', session('/window'), { handle });
