@@ -139,6 +139,22 @@ test("a release build's scripts are Latin-1 throughout", (t) => {
   }
 });
 
+// wasm-bindgen's glue makes a closure of a catching import's body on every call and runs it
+// through handleError(f, arguments); the build has each catch in place (scripts/build.mjs,
+// catchesInPlace). What such an import throws still reaches the wasm: a tool whose execute
+// throws, a revoked proxy read (webmcp.cases.mjs) are the behaviour.
+test("the glues' catching imports catch in place: no closure and no arguments object per call", (t) => {
+  requireDist('modelcontext_glue.js');
+  if (!releaseDist(t, 'whose glue is not minified')) return;
+  for (const f of ['modelcontext_glue.js', 'modelcontext_client_glue.js']) {
+    const text = fs.readFileSync(path.join(DIST_DIR, f), 'utf8');
+    assert.doesNotMatch(text, /\barguments\b/, `${f}: an arguments object`);
+    assert.doesNotMatch(text, /\.apply\(this\b/, `${f}: a call through apply`);
+    const catching = text.match(/\{try\{[^}]*\}catch\((\w+)\)\{\w+\(\1\)\}\}/g) ?? [];
+    assert.ok(catching.length >= 15, `${f}: ${catching.length} imports that catch in place`);
+  }
+});
+
 // Custom sections are for tools, not pages: a browser skips them, and the build leaves none in
 // what it ships (names, producers, target features, wasm-bindgen's descriptors in the validator
 // module, which does not go through wasm-bindgen's CLI that removes them elsewhere).
