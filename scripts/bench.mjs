@@ -671,6 +671,7 @@ async function measureChromium(server, netServer, pages) {
         await page.goto(server.url(pages.get(impl.id)));
         await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
         const r = await page.evaluate(runInPage, inPage(impl));
+        if (r.errors.length) return { ...r, errors: [...r.errors, ...pageErrors] }; // (the rest would not run either)
         // The heap once the run is over, after a full garbage collection: JS heap, array
         // buffer backing stores and every WebAssembly memory (runInPage records them).
         const cdp = await context.newCDPSession(page);

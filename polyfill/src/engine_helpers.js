@@ -131,6 +131,7 @@ function __mcpRacedChannel(channel) {
     sender = new BroadcastChannel(name);
     receiver = new BroadcastChannel(name);
   } catch {
+    sender?.close();
     return channel; // (no BroadcastChannel, or one refused here)
   }
   // 'race' until a message arrives, then 'port' (the MessageChannel won) or 'broadcast'.

@@ -1,4 +1,4 @@
-// Firefox for the page tests, `make wpt` and `make bench --engine firefox`: Debian's Firefox ESR
+// Firefox for the page tests, `make wpt` and `make bench ENGINE=firefox`: Debian's Firefox ESR
 // (or $FIREFOX) driven by puppeteer-core over WebDriver BiDi. The same shape as lib/webkit.mjs:
 //
 //   const firefox = await launchFirefox();
