@@ -96,26 +96,31 @@ test('iframeChild outside a frame is refused', () =>
 test('iframeParent: our host page serves a client in a cross-origin iframe; connect() waits for it', () =>
   withPage(async ({ page, server }) => {
     const src = server.url(`${FIX}/iframe-client.html?parent=${encodeURIComponent(server.origin)}`, { alt: true });
-    const r = await page.evaluate(async ({ src, childOrigin }) => {
+    await page.evaluate(async ({ src, childOrigin }) => {
       const mc = navigator.modelContext;
       await mc.registerTool({ name: 'host-tool', description: 'In the host', execute: async () => 'hello from the host' });
       const iframe = document.createElement('iframe');
       iframe.allow = 'tools'; // the embedded app registers tools (WebMCP's tools policy)
       iframe.src = src;
       document.body.append(iframe);
-      const t0 = performance.now();
-      // connect() before the iframe has loaded: the parent keeps announcing until the child speaks.
-      const session = await mc.connect({
+      // connect() before the iframe has loaded: the parent keeps announcing until the child
+      // speaks. (Not awaited here: the child's check on load can come before the parent
+      // listens, its transport being in the core's deferred module, and this raw client then
+      // speaks only when run() is called, as the parent's announcement lets it.)
+      window.connecting = mc.connect({
         serverInfo: { name: 'host-server' },
         transport: { type: 'iframeParent', iframe, targetOrigin: childOrigin },
       });
-      return { type: session.transport.type, connected: session.isConnected(), waited: performance.now() - t0 };
+      await new Promise((r) => iframe.addEventListener('load', r));
     }, { src, childOrigin: server.altOrigin });
-    assert.equal(r.type, 'iframeParent');
-    assert.equal(r.connected, true);
     const frame = page.frames().find((f) => f.url().startsWith(server.altOrigin));
     const got = await frame.evaluate(() => window.run());
     assert.deepEqual(got, { server: 'host-server', text: 'hello from the host' });
+    const r = await page.evaluate(async () => {
+      const session = await window.connecting;
+      return { type: session.transport.type, connected: session.isConnected() };
+    });
+    assert.deepEqual(r, { type: 'iframeParent', connected: true });
   }, { html: CLASSIC }));
 
 test('iframeParent: a child that loads late still connects (the parent re-announces every 250 ms)', () =>
@@ -237,7 +242,10 @@ test('iframeParent: announcements and answers are posted from a microtask of the
       const iframe = document.createElement('iframe');
       iframe.src = src;
       document.body.append(iframe);
-      // connect() before the child has loaded, so that the check it sends on load is heard.
+      // connect() before the child has loaded. The child's check on load can come before the
+      // parent listens (its transport is in the core's deferred module), so the child's run()
+      // below, which speaks once the parent has announced itself, is what the connection waits
+      // for.
       const connecting = navigator.modelContext.connect({ serverInfo: { name: 'host-server' }, transport: { type: 'iframeParent', iframe, targetOrigin: origin } });
       await new Promise((r) => iframe.addEventListener('load', r));
       const child = iframe.contentWindow;
@@ -248,8 +256,8 @@ test('iframeParent: announcements and answers are posted from a microtask of the
         if (message && message.direction === 'server-to-client') stacks.push(new Error().stack.split('\n').slice(1));
         return post.call(this, message, ...rest);
       };
-      await connecting;
       const got = await child.run();
+      await connecting;
       child.postMessage = post;
       return { got, posts: stacks.length, deepest: Math.max(...stacks.map((s) => s.length)), wasm: stacks.flat().filter((f) => /wasm/.test(f)) };
     }, { src, origin: server.origin });
