@@ -606,11 +606,20 @@ const inPage = (impl) => ({
 });
 
 /**
- * The rounds: `measure(impl)` for each implementation in turn, each round alternating which MCP
- * server goes first (the W3C-only peer last), resolving with that page's figures and `errors`.
- * Gives each implementation's figures per round ({} for a round that threw) and the problems.
+ * The rounds in `browser` (closed at the end, whatever happens): `measure(impl)` for each
+ * implementation in turn, each round alternating which MCP server goes first (the W3C-only peer
+ * last), resolving with that page's figures and `errors`. Gives each implementation's figures
+ * per round ({} for a round that threw), the problems and `browserName`.
  */
-async function eachRound(browserName, measure) {
+async function eachRound(browser, browserName, measure) {
+  try {
+    return { ...(await rounds(browserName, measure)), browserName };
+  } finally {
+    await browser.close().catch(() => {});
+  }
+}
+
+async function rounds(browserName, measure) {
   const results = Object.fromEntries(IMPLS.map((i) => [i.id, []]));
   const problems = [];
   process.stderr.write(`bench: ${ROUNDS} rounds, ${browserName}\n`);
@@ -660,55 +669,49 @@ async function measureChromium(server, netServer, pages) {
   });
 
   const browser = await launchChromium();
-  const browserName = `Chromium ${browser.version()}`;
-  try {
-    const measured = await eachRound(browserName, async (impl) => {
-      const context = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        const pageErrors = [];
-        page.on('pageerror', (e) => pageErrors.push(e.message));
-        await page.goto(server.url(pages.get(impl.id)));
-        await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
-        const r = await page.evaluate(runInPage, inPage(impl));
-        if (r.errors.length) return { ...r, errors: [...r.errors, ...pageErrors] }; // (the rest would not run either)
-        // The heap once the run is over, after a full garbage collection: JS heap, array
-        // buffer backing stores and every WebAssembly memory (runInPage records them).
-        const cdp = await context.newCDPSession(page);
-        const heapMB = async () => {
-          await cdp.send('HeapProfiler.collectGarbage');
-          const heap = await cdp.send('Runtime.getHeapUsage');
-          const wasm = await page.evaluate(() => window.wasmMemoryBytes());
-          return (heap.usedSize + (heap.backingStorageSize ?? 0) + wasm) / 1e6;
-        };
-        r.heapMB = await heapMB();
-        r.snapshotMB = (await heapSnapshotBytes(cdp)) / 1e6;
-        const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
-        Object.assign(r, big, { errors: [...r.errors, ...big.errors, ...pageErrors] });
-        r.bigHeapMB = await heapMB();
-        Object.assign(r, await page.evaluate(runSteadyInPage, { steady: EXECUTE_STEADY }));
-        if (impl.mcp) {
-          await context.close(); // (idle, but a second browser while the detached one runs)
-          const detached = await runDetached(server, impl, reports);
-          if (detached.error) r.errors.push(`no DevTools client attached: ${detached.error}`);
-          else Object.assign(r, detached);
-          for (const net of NETWORKS) {
-            try {
-              r[net.key] = await runOnNetwork(browser, netServer, impl, net);
-            } catch (e) {
-              r.errors.push(`${net.label}: ${e.message.split('\n')[0]}`);
-            }
+  return eachRound(browser, `Chromium ${browser.version()}`, async (impl) => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const pageErrors = [];
+      page.on('pageerror', (e) => pageErrors.push(e.message));
+      await page.goto(server.url(pages.get(impl.id)));
+      await page.waitForFunction(() => window.Bench, null, { timeout: 60_000 });
+      const r = await page.evaluate(runInPage, inPage(impl));
+      if (r.errors.length) return { ...r, errors: [...r.errors, ...pageErrors] }; // (the rest would not run either)
+      // The heap once the run is over, after a full garbage collection: JS heap, array
+      // buffer backing stores and every WebAssembly memory (runInPage records them).
+      const cdp = await context.newCDPSession(page);
+      const heapMB = async () => {
+        await cdp.send('HeapProfiler.collectGarbage');
+        const heap = await cdp.send('Runtime.getHeapUsage');
+        const wasm = await page.evaluate(() => window.wasmMemoryBytes());
+        return (heap.usedSize + (heap.backingStorageSize ?? 0) + wasm) / 1e6;
+      };
+      r.heapMB = await heapMB();
+      r.snapshotMB = (await heapSnapshotBytes(cdp)) / 1e6;
+      const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
+      Object.assign(r, big, { errors: [...r.errors, ...big.errors, ...pageErrors] });
+      r.bigHeapMB = await heapMB();
+      Object.assign(r, await page.evaluate(runSteadyInPage, { steady: EXECUTE_STEADY }));
+      if (impl.mcp) {
+        await context.close(); // (idle, but a second browser while the detached one runs)
+        const detached = await runDetached(server, impl, reports);
+        if (detached.error) r.errors.push(`no DevTools client attached: ${detached.error}`);
+        else Object.assign(r, detached);
+        for (const net of NETWORKS) {
+          try {
+            r[net.key] = await runOnNetwork(browser, netServer, impl, net);
+          } catch (e) {
+            r.errors.push(`${net.label}: ${e.message.split('\n')[0]}`);
           }
         }
-        return r;
-      } finally {
-        await context.close().catch(() => {});
       }
-    });
-    return { ...measured, browserName };
-  } finally {
-    await browser.close().catch(() => {});
-  }
+      return r;
+    } finally {
+      await context.close().catch(() => {});
+    }
+  });
 }
 
 /**
@@ -731,31 +734,26 @@ async function measureIn(engine, server, pages) {
     ? await launchFirefox({ protocolTimeoutMs: limitMs, prefs: { 'javascript.options.asyncstack': false } })
     : await launchWebKit({ scriptTimeoutMs: limitMs });
   const browserName = engine === 'firefox' ? `Firefox ${browser.version.replace(/^firefox\//, '')}` : `WebKitGTK ${browser.version}`;
-  try {
-    const measured = await eachRound(browserName, async (impl) => {
-      const page = await browser.page();
-      try {
-        await page.goto(server.url(pages.get(impl.id)));
-        await page.evaluate(async () => {
-          for (let i = 0; i < 600 && !window.Bench; i++) await new Promise((r) => setTimeout(r, 100));
-          if (!window.Bench) throw new Error('the bench page did not load its client in 60 s');
-        });
-        const r = await page.evaluate(runInPage, inPage(impl));
-        if (!r.errors.length) {
-          const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
-          Object.assign(r, big, { errors: [...r.errors, ...big.errors] });
-          Object.assign(r, await page.evaluate(runSteadyInPage, { steady: EXECUTE_STEADY }));
-        }
-        r.errors.push(...(page.errors?.() ?? []));
-        return r;
-      } finally {
-        await page.close().catch(() => {});
+  return eachRound(browser, browserName, async (impl) => {
+    const page = await browser.page();
+    try {
+      await page.goto(server.url(pages.get(impl.id)));
+      await page.evaluate(async () => {
+        for (let i = 0; i < 600 && !window.Bench; i++) await new Promise((r) => setTimeout(r, 100));
+        if (!window.Bench) throw new Error('the bench page did not load its client in 60 s');
+      });
+      const r = await page.evaluate(runInPage, inPage(impl));
+      if (!r.errors.length) {
+        const big = await page.evaluate(runBigInPage, { kind: impl.kind, mcp: impl.mcp, bytes: BIG_BYTES });
+        Object.assign(r, big, { errors: [...r.errors, ...big.errors] });
+        Object.assign(r, await page.evaluate(runSteadyInPage, { steady: EXECUTE_STEADY }));
       }
-    });
-    return { ...measured, browserName };
-  } finally {
-    await browser.close().catch(() => {});
-  }
+      r.errors.push(...(page.errors?.() ?? []));
+      return r;
+    } finally {
+      await page.close().catch(() => {});
+    }
+  });
 }
 
 // ---- main -------------------------------------------------------------------------------------
