@@ -62,6 +62,8 @@ export const CORE_APART = [
   '*::protocol::jsonrpc::checked_kind::*',
   '*::SessionInner>::admit_to_handler::*',
   '*::js::with_strings_apart::*',
+  '*::transport::hub::holding::*',
+  '*::session::sent::message_text::*',
 ];
 
 /**

@@ -18,7 +18,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::js;
 use crate::js::DomError;
 use crate::server::{
-    Completer, HandlerError, HandlerResult, LocalBoxFuture, LogLevel, PromptHandler,
+    Completer, HandlerError, HandlerResult, HeldText, LocalBoxFuture, LogLevel, PromptHandler,
     RequestContext, ResourceHandler, ToolHandler,
 };
 
@@ -320,6 +320,15 @@ fn controller_for(ctx: &RequestContext) -> web_sys::AbortController {
     controller
 }
 
+impl HeldText for js::HeldString {
+    fn text(&self) -> String {
+        self.0.as_string().unwrap_or_default()
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 /// Converts a page callback's result to JSON: strings stay strings, `undefined` is `null`.
 fn result_to_json(v: &JsValue, what: &str) -> HandlerResult {
     if v.is_undefined() {
@@ -340,6 +349,16 @@ fn result_to_json(v: &JsValue, what: &str) -> HandlerResult {
     }
 }
 
+/// A long string that a `tools/call` answers with directly, kept a JS string
+/// (`server::held`): the result carries its marker.
+fn held(v: &JsValue, ctx: &RequestContext) -> Option<HandlerResult> {
+    if !ctx.may_hold() {
+        return None;
+    }
+    let marker = ctx.hold(Box::new(js::HeldString::of_long(v)?)).ok()?;
+    Some(Ok(Value::String(marker)))
+}
+
 async fn call_json(
     f: Function,
     input: JsValue,
@@ -348,7 +367,7 @@ async fn call_json(
 ) -> HandlerResult {
     let options = call_options(&ctx, None);
     match invoke(&f, &input, &options).await {
-        Ok(v) => result_to_json(&v, &what),
+        Ok(v) => held(&v, &ctx).unwrap_or_else(|| result_to_json(&v, &what)),
         Err(e) => Err(thrown(&e)),
     }
 }

@@ -335,14 +335,46 @@ pub fn from_json(v: &Value) -> JsValue {
     }
 }
 
-/// [`from_json`] of an array or object holding long strings: the `JSON.parse` of
-/// [`json_text::to_string_apart`]'s text, each string it left out (written `null`) put back
-/// at its path. Every step is an own data property `JSON.parse` made (`__proto__` included),
-/// so setting it defines nothing new and runs no setter. Apart from `from_json`, which every
-/// page's start runs (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
+/// A JS string kept as it is, never copied into wasm memory: a tool's long string result,
+/// which its answer carries in place of a marker (`server::held`).
+pub struct HeldString(pub JsValue);
+
+impl HeldString {
+    /// `v` when it is a string of at least [`APART_BYTES`] UTF-16 code units (so at least as
+    /// many bytes of UTF-8), without reading its text.
+    pub fn of_long(v: &JsValue) -> Option<HeldString> {
+        let long =
+            v.is_string() && v.unchecked_ref::<js_sys::JsString>().length() as usize >= APART_BYTES;
+        long.then(|| HeldString(v.clone()))
+    }
+}
+
+/// [`from_json`] of a JSON-RPC message whose `result` holds strings outside wasm memory: each
+/// string of `result` equal to one of `markers` is `held(marker)` (a string equal to a marker
+/// elsewhere, as a client's id may be, stays itself).
+pub fn from_json_holding(
+    v: &Value,
+    markers: &[&str],
+    held: &dyn Fn(&str) -> Option<JsValue>,
+) -> JsValue {
+    strings_apart(v, markers, held)
+}
+
+/// [`from_json`] of an array or object holding long strings (see [`strings_apart`]).
 #[inline(never)]
 fn with_strings_apart(v: &Value) -> JsValue {
-    let (text, apart) = json_text::to_string_apart(v, APART_BYTES);
+    strings_apart(v, &[], &|_| None)
+}
+
+/// The `JSON.parse` of [`json_text::to_string_apart_with`]'s text, each string it left out
+/// (written `null`) put back at its path: a held string (see [`from_json_holding`]) or the
+/// string copied out of wasm memory. Every step is an own data property `JSON.parse` made
+/// (`__proto__` included), so setting it defines nothing new and runs no setter. Apart from
+/// `from_json`, which every page's start runs (`#[inline(never)]`, and `CORE_APART` in
+/// `scripts/lib/core-split.mjs`).
+#[inline(never)]
+fn strings_apart(v: &Value, markers: &[&str], held: &dyn Fn(&str) -> Option<JsValue>) -> JsValue {
+    let (text, apart) = json_text::to_string_apart_with(v, APART_BYTES, markers);
     let parsed = JSON::parse(&text).unwrap_or(JsValue::NULL);
     for json_text::Apart { path, text } in apart {
         let Some((last, steps)) = path.split_last() else {
@@ -356,7 +388,11 @@ fn with_strings_apart(v: &Value) -> JsValue {
             }
             .unwrap_or(JsValue::NULL);
         }
-        let text = JsValue::from_str(text);
+        let in_result = matches!(path.first(), Some(json_text::Step::Key("result")));
+        let text = in_result
+            .then(|| held(text))
+            .flatten()
+            .unwrap_or_else(|| JsValue::from_str(text));
         drop(match last {
             json_text::Step::Key(k) => Reflect::set(&at, &JsValue::from_str(k), &text),
             json_text::Step::Index(i) => Reflect::set_u32(&at, *i as u32, &text),

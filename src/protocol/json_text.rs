@@ -106,15 +106,16 @@ impl<'a> Strings<'a> for AllIn {
 
 /// The strings of `min` bytes or more written `null` and listed with their paths
 /// ([`to_string_apart`]).
-struct LongApart<'a> {
+struct LongApart<'a, 'b> {
     min: usize,
+    also: &'b [&'b str],
     path: Vec<Step<'a>>,
     apart: Vec<Apart<'a>>,
 }
 
-impl<'a> Strings<'a> for LongApart<'a> {
+impl<'a> Strings<'a> for LongApart<'a, '_> {
     fn string(&mut self, out: &mut String, s: &'a str) {
-        if s.len() < self.min {
+        if s.len() < self.min && !self.also.contains(&s) {
             return write_str(out, s);
         }
         out.push_str("null");
@@ -226,9 +227,20 @@ pub struct Apart<'a> {
 /// assert!(to_string_apart(&v, 101).1.is_empty());
 /// ```
 pub fn to_string_apart(v: &Value, min: usize) -> (String, Vec<Apart<'_>>) {
+    to_string_apart_with(v, min, &[])
+}
+
+/// [`to_string_apart`], which also leaves out every string equal to one of `also` (the
+/// markers of strings a result holds outside the engine, `server::held`), whatever its length.
+pub fn to_string_apart_with<'a>(
+    v: &'a Value,
+    min: usize,
+    also: &[&str],
+) -> (String, Vec<Apart<'a>>) {
     let mut text = String::with_capacity(64);
     let mut strings = LongApart {
         min,
+        also,
         path: Vec::new(),
         apart: Vec::new(),
     };

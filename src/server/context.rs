@@ -6,6 +6,7 @@ use std::cell::Cell;
 use std::rc::{Rc, Weak};
 
 use super::cancel::CancellationToken;
+use super::held::{HeldText, Holder};
 use super::logging::LogLevel;
 use super::runtime::LocalBoxFuture;
 use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
@@ -129,6 +130,8 @@ pub struct RequestContext {
     pub(crate) inputs: Option<Rc<Inputs>>,
     /// A call that may become, or is, a task (SEP-2663): input requests and status go there.
     pub(crate) task: Option<Rc<dyn TaskHook>>,
+    /// A `tools/call`'s: the strings its handler holds out of the engine ([`Holder`]).
+    pub(crate) holder: Option<Rc<Holder>>,
 }
 
 impl RequestContext {
@@ -146,6 +149,7 @@ impl RequestContext {
             meta: None,
             inputs: None,
             task: None,
+            holder: None,
         }
     }
 
@@ -181,6 +185,21 @@ impl RequestContext {
         self.progress
             .as_ref()
             .is_some_and(|p| p.report(progress, total, message))
+    }
+
+    /// Keeps `text` out of the engine until this request's answer is sent, and gives the
+    /// string its result carries in its place (see [`super::held`]); the text back when the
+    /// request may not hold strings (anything but a `tools/call` answered directly).
+    pub fn hold(&self, text: Box<dyn HeldText>) -> Result<String, Box<dyn HeldText>> {
+        match &self.holder {
+            Some(h) => h.hold(text),
+            None => Err(text),
+        }
+    }
+
+    /// Whether [`RequestContext::hold`] would keep a string.
+    pub fn may_hold(&self) -> bool {
+        self.holder.as_ref().is_some_and(|h| h.allows())
     }
 
     /// Whether the call may run as a task (its tool has task support and the client

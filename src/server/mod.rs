@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub(crate) mod futures;
 pub mod handler;
+pub mod held;
 pub mod input_required;
 pub mod limits;
 pub mod logging;
@@ -38,6 +39,7 @@ pub use error::ServerError;
 pub use handler::{
     Completer, HandlerError, HandlerResult, PromptHandler, ResourceHandler, ToolHandler,
 };
+pub use held::{Held, HeldText};
 pub use input_required::{Inputs, StateKey};
 pub use limits::Limits;
 pub use logging::LogLevel;

@@ -19,7 +19,8 @@ use crate::js::Listener;
 use crate::protocol::error_codes::PARSE_ERROR;
 use crate::protocol::jsonrpc::{self, ErrorObject, RequestId};
 use crate::server::{
-    Incoming, Repeats, Replaced, Sent, Server, ServerError, SessionChain, SharedResult, SharedText,
+    Held, Incoming, Repeats, Replaced, Sent, Server, ServerError, SessionChain, SharedResult,
+    SharedText,
 };
 
 /// Posts one outgoing JSON-RPC message (a JS object) to a peer.
@@ -126,6 +127,21 @@ fn share_repeats(parsed: &JsValue, repeats: &Repeats) {
     }
 }
 
+/// An answer whose result holds strings (`server::held`) as the JS object the wire posts: a
+/// page's own string where its marker is. Apart from [`to_js`], which every page's start runs
+/// (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
+#[inline(never)]
+fn holding(v: &serde_json::Value, held: &Held) -> JsValue {
+    let markers: Vec<&str> = held.markers().collect();
+    js::from_json_holding(v, &markers, &|m| {
+        let t = held.get(m)?;
+        Some(match t.as_any().downcast_ref::<js::HeldString>() {
+            Some(s) => s.0.clone(),
+            None => JsValue::from_str(&t.text()),
+        })
+    })
+}
+
 /// A session's message as the JS object the wire posts.
 fn to_js(sent: Sent, copies: bool) -> Result<JsValue, JsValue> {
     match sent {
@@ -136,7 +152,8 @@ fn to_js(sent: Sent, copies: bool) -> Result<JsValue, JsValue> {
             js::set(&env, "result", &shared_result(&result)?);
             Ok(env.into())
         }
-        Sent::Message(v) => Ok(js::from_json(&v)),
+        Sent::Message(v, held) if held.is_empty() => Ok(js::from_json(&v)),
+        Sent::Message(v, held) => Ok(holding(&v, &held)),
         other => js::parse(&other.into_text()),
     }
 }

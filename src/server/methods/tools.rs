@@ -8,6 +8,7 @@ use crate::protocol::ProtocolVersion;
 use crate::server::context::RequestContext;
 use crate::server::engine::CallError;
 use crate::server::error::ServerError;
+use crate::server::held::Holder;
 use crate::server::input_required::{self, Round};
 use crate::server::pagination;
 use crate::server::registry::Tool;
@@ -68,6 +69,9 @@ pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
     let Some(tool) = server.tool(name) else {
         return now(Err(unknown_tool(name)));
     };
+    // Shared by every clone of the context from here on (the one the session answers with
+    // included); allowed below once the call is known to be answered directly.
+    call.ctx.holder = Some(Rc::new(Holder::default()));
     let Some(wait) = server.validator_ready_for(&tool) else {
         return tools_call_checked(call, tool, v);
     };
@@ -147,6 +151,11 @@ pub(super) fn tools_call_checked(call: &mut Call, tool: Rc<Tool>, v: ProtocolVer
     };
     if let Some(reply) = tasks::tools_call(call, v, &tool, &args, &ctx) {
         return reply;
+    }
+    // Not a task: the result goes straight into the answer, so the handler may hold a long
+    // string of it out of the engine (`server::held`).
+    if let Some(h) = &ctx.holder {
+        h.allow();
     }
     let key = server.state_key().clone();
     let stateless = call.stateless;

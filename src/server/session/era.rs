@@ -129,6 +129,7 @@ impl SessionInner {
             meta: meta.cloned().map(Rc::new),
             inputs: None,
             task: None,
+            holder: None,
         }
     }
 }

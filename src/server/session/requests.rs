@@ -318,7 +318,10 @@ impl SessionInner {
                 // A cancelled request gets no response.
                 Either::Right(_) => None,
                 Either::Left(_) if abort.is_cancelled() => None,
-                Either::Left(r) => Some(Sent::Message(me.reply(&id, &method, version, r))),
+                Either::Left(r) => {
+                    let held = ctx.holder.as_ref().map(|h| h.take()).unwrap_or_default();
+                    Some(Sent::Message(me.reply(&id, &method, version, r), held))
+                }
             }
         }))
     }

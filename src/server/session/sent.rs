@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::collections::VecMap;
 use crate::protocol::RequestId;
 use crate::protocol::{json_text, jsonrpc};
+use crate::server::held::Held;
 
 /// A result already serialized, shared by every answer that carries it while it is current
 /// (see [`Sent::Shared`]). The `Rc` holds this small struct and the text is boxed apart: a sink
@@ -113,8 +114,9 @@ pub enum Sent {
     /// A whole message as a value, not yet written: a sink that makes a JS value of it
     /// converts it directly (a browser wire, whose long strings then cross into JS without
     /// being escaped and parsed), any other writes its text. An answer that waited for a
-    /// handler (a tool's result) is sent so.
-    Message(Value),
+    /// handler (a tool's result) is sent so, with the strings its result holds in place of
+    /// their markers ([`Held`]: empty but for a tool's long string result).
+    Message(Value, Held),
     /// A success answer whose result is JSON text shared by every answer until what it shows
     /// changes (a whole `tools/list`, see [`SharedResult`]): the same `Rc`
     /// each time, so a sink that converts results (a browser transport parsing them into JS
@@ -132,8 +134,17 @@ impl Sent {
     pub fn into_text(self) -> String {
         match self {
             Sent::Text(t) => t,
-            Sent::Message(v) => json_text::to_string(&v),
+            Sent::Message(v, held) => message_text(v, held),
             Sent::Shared { id, result } => jsonrpc::success_text(&id, result.text()),
         }
     }
+}
+
+/// An answer's text, with what its result holds written in place (`server::held`). Apart from
+/// [`Sent::into_text`], which a browser page's start runs for the answers it writes as text
+/// (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
+#[inline(never)]
+fn message_text(mut v: Value, held: Held) -> String {
+    held.write_into(&mut v);
+    json_text::to_string(&v)
 }

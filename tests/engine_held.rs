@@ -1,0 +1,241 @@
+//! Strings a tool's handler holds outside the engine (`server::held`): a `tools/call`
+//! answered directly carries the string itself where the handler's result had its marker, in
+//! every version; anywhere else holding is refused; what no answer carries is freed.
+mod support;
+
+use modelcontext_polyfill::server::{
+    CancellationToken, HandlerError, HeldText, RequestContext, ServerConfig, TaskSupport, ToolDef,
+};
+use serde_json::{json, Value};
+use std::any::Any;
+use std::cell::Cell;
+use std::rc::Rc;
+use support::{Harness, STATELESS};
+
+const ALL: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    STATELESS,
+];
+
+/// A held text that counts when it is dropped.
+struct Text {
+    text: String,
+    dropped: Rc<Cell<usize>>,
+}
+
+impl HeldText for Text {
+    fn text(&self) -> String {
+        self.text.clone()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Drop for Text {
+    fn drop(&mut self) {
+        self.dropped.set(self.dropped.get() + 1);
+    }
+}
+
+/// What the tool saw and what it let go.
+#[derive(Clone, Default)]
+struct Seen {
+    held: Rc<Cell<usize>>,
+    refused: Rc<Cell<usize>>,
+    dropped: Rc<Cell<usize>>,
+}
+
+/// A tool whose result is `text`, held when the context allows it (the marker returned), or
+/// else returned as it is. When `gate` is given, it waits for it after holding.
+fn holding(name: &str, text: &str, seen: &Seen, gate: Option<CancellationToken>) -> ToolDef {
+    let (text, seen) = (text.to_string(), seen.clone());
+    ToolDef::new(
+        name,
+        "Holds its result",
+        move |_a: Value, ctx: RequestContext| {
+            let held = ctx.hold(Box::new(Text {
+                text: text.clone(),
+                dropped: seen.dropped.clone(),
+            }));
+            let value = match held {
+                Ok(marker) => {
+                    seen.held.set(seen.held.get() + 1);
+                    Value::String(marker)
+                }
+                Err(t) => {
+                    seen.refused.set(seen.refused.get() + 1);
+                    Value::String(t.text())
+                }
+            };
+            let gate = gate.clone();
+            async move {
+                if let Some(g) = gate {
+                    g.cancelled().await;
+                }
+                Ok::<_, HandlerError>(value)
+            }
+        },
+    )
+}
+
+fn call(h: &Harness, version: &str, name: &str) -> Value {
+    let params = json!({ "name": name, "arguments": {} });
+    if version == STATELESS {
+        h.stateless("tools/call", params)
+    } else {
+        h.request("tools/call", params)
+    }
+}
+
+/// The marker's text never reaches a client.
+fn assert_no_marker(v: &Value) {
+    assert!(
+        !v.to_string().contains('\u{FDD0}'),
+        "a marker went out: {v}"
+    );
+}
+
+#[test]
+fn a_held_string_is_answered_in_place_of_its_marker_in_every_version() {
+    let text = "a page's text \"quoted\", \u{e9}, \u{1F600} ".repeat(100);
+    for v in ALL {
+        let h = Harness::new();
+        let seen = Seen::default();
+        h.server
+            .register_tool(holding("page", &text, &seen, None))
+            .unwrap();
+        if v != STATELESS {
+            h.initialize(v);
+        }
+        let r = call(&h, v, "page");
+        assert_eq!(r["result"]["content"][0]["text"], json!(text), "{v}: {r}");
+        assert_eq!(r["result"]["content"].as_array().map(Vec::len), Some(1));
+        assert_no_marker(&r);
+        assert_eq!((seen.held.get(), seen.refused.get()), (1, 0), "{v}");
+        assert_eq!(
+            seen.dropped.get(),
+            1,
+            "{v}: freed once the answer is written"
+        );
+        // The next call holds again, from the first marker on.
+        let r = call(&h, v, "page");
+        assert_eq!(r["result"]["content"][0]["text"], json!(text), "{v}");
+        assert_eq!(seen.held.get(), 2);
+    }
+}
+
+#[test]
+fn a_client_id_equal_to_a_marker_stays_itself() {
+    let h = Harness::new();
+    let seen = Seen::default();
+    h.server
+        .register_tool(holding("page", "the text", &seen, None))
+        .unwrap();
+    h.initialize("2025-11-25");
+    let id = "\u{FDD0}held 0";
+    let out = h.send_request(json!(id), "tools/call", json!({ "name": "page" }));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0]["id"], json!(id));
+    assert_eq!(out[0]["result"]["content"][0]["text"], json!("the text"));
+    assert_eq!(seen.held.get(), 1);
+}
+
+#[test]
+fn holding_is_refused_outside_a_tools_call_answered_directly() {
+    let h = Harness::new();
+    let seen = Seen::default();
+    h.server
+        .register_tool(holding("page", "the text", &seen, None).task_support(TaskSupport::Optional))
+        .unwrap();
+    // The page's own call (executeTool): no session, no answer to carry it.
+    let ran = h
+        .server
+        .call_tool(
+            "page",
+            json!({}),
+            RequestContext::detached(CancellationToken::new()),
+        )
+        .unwrap();
+    let result = h.ex.block_on(ran);
+    assert_eq!(result["content"][0]["text"], json!("the text"));
+    assert_eq!((seen.held.get(), seen.refused.get()), (0, 1));
+    // A call that may become a task: its result may be kept and answered later.
+    let caps = json!({ "extensions": { "io.modelcontextprotocol/tasks": {} } });
+    let r = h.request(
+        "tools/call",
+        json!({ "name": "page", "arguments": {}, "_meta": Harness::stateless_meta(caps) }),
+    );
+    assert_no_marker(&r);
+    assert_eq!((seen.held.get(), seen.refused.get()), (0, 2), "{r}");
+    // Then a direct call holds.
+    assert_eq!(
+        call(&h, STATELESS, "page")["result"]["content"][0]["text"],
+        json!("the text")
+    );
+    assert_eq!(seen.held.get(), 1);
+}
+
+#[test]
+fn what_no_answer_carries_is_freed_and_the_next_call_is_served() {
+    let h = Harness::new();
+    let seen = Seen::default();
+    // A string never satisfies an output schema: the answer is the error, not the text.
+    h.server
+        .register_tool(
+            holding("typed", "the text", &seen, None).output_schema(json!({ "type": "object" })),
+        )
+        .unwrap();
+    let gate = CancellationToken::new();
+    h.server
+        .register_tool(holding("slow", "the text", &seen, Some(gate.clone())))
+        .unwrap();
+    h.server
+        .register_tool(holding("page", "the text", &seen, None))
+        .unwrap();
+    h.initialize("2025-11-25");
+    let r = call(&h, "2025-11-25", "typed");
+    assert_eq!(r["result"]["isError"], json!(true), "{r}");
+    assert_no_marker(&r);
+    assert_eq!((seen.held.get(), seen.dropped.get()), (1, 1));
+    // Cancelled after holding: no answer, and what it held goes with it.
+    let out = h.send_request(json!(77), "tools/call", json!({ "name": "slow" }));
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!((seen.held.get(), seen.dropped.get()), (2, 1));
+    h.notify("notifications/cancelled", json!({ "requestId": 77 }));
+    h.run();
+    assert_eq!(seen.dropped.get(), 2, "freed on cancellation");
+    gate.cancel("done");
+    assert!(h.take().is_empty(), "a cancelled request gets no answer");
+    // The next call is served, and holds.
+    let r = call(&h, "2025-11-25", "page");
+    assert_eq!(r["result"]["content"][0]["text"], json!("the text"));
+    assert_eq!((seen.held.get(), seen.dropped.get()), (3, 3));
+}
+
+#[test]
+fn a_tool_timeout_frees_what_was_held() {
+    let h = Harness::with_config(ServerConfig {
+        tool_timeout_ms: Some(20),
+        ..ServerConfig::default()
+    });
+    let seen = Seen::default();
+    let gate = CancellationToken::new();
+    h.server
+        .register_tool(holding("slow", "the text", &seen, Some(gate)))
+        .unwrap();
+    h.initialize("2025-11-25");
+    let id = 5;
+    h.send(
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": { "name": "slow" }}),
+    );
+    h.wait_ms(60);
+    let out = h.take();
+    let r = out.iter().find(|m| m["id"] == json!(id)).expect("answered");
+    assert_eq!(r["result"]["isError"], json!(true), "{r}");
+    assert_no_marker(r);
+    assert_eq!((seen.held.get(), seen.dropped.get()), (1, 1));
+}
