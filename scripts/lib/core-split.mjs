@@ -64,6 +64,7 @@ export const CORE_APART = [
   '*::js::with_strings_apart::*',
   '*::transport::hub::holding::*',
   '*::session::sent::message_text::*',
+  '*::js::well_formed::*',
 ];
 
 /**

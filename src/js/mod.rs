@@ -283,9 +283,23 @@ pub fn object_to_json_text(v: &JsValue) -> Result<Option<(Value, JsValue)>, JsVa
     let Some(rust) = text.as_string() else {
         return Ok(None);
     };
-    serde_json::from_str(&rust)
-        .map(|value| Some((value, text)))
-        .map_err(|e| type_error(&format!("Value is not valid JSON: {e}")))
+    match serde_json::from_str(&rust) {
+        Ok(value) => Ok(Some((value, text))),
+        Err(e) => well_formed(&rust, e).map(|value| Some((value, text))),
+    }
+}
+
+/// The value of JSON text `serde_json` refused (`e`): read again with each lone surrogate
+/// `JSON.stringify` escaped written U+FFFD, as a UTF-8 copy of the JS string writes it
+/// ([`json_text::lone_surrogates_replaced`]); when it has none, the `TypeError` naming `e`.
+/// Apart from [`object_to_json_text`], which every page's start runs (`#[inline(never)]`, and
+/// `CORE_APART` in `scripts/lib/core-split.mjs`).
+#[cold]
+#[inline(never)]
+fn well_formed(text: &str, e: serde_json::Error) -> Result<Value, JsValue> {
+    json_text::lone_surrogates_replaced(text)
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .ok_or_else(|| type_error(&format!("Value is not valid JSON: {e}")))
 }
 
 #[wasm_bindgen]

@@ -259,6 +259,75 @@ pub fn has_long_string(v: &Value, min: usize) -> bool {
     }
 }
 
+/// `text` with each escape of a lone surrogate (`\ud800` not followed by the escape of a low
+/// surrogate, or a low surrogate's escape on its own) written `\ufffd`, the replacement
+/// character; `None` when there is none. `JSON.stringify` writes a JS string's lone surrogates
+/// so (a page's text cut in the middle of an emoji has one), and `serde_json` refuses them,
+/// where a UTF-8 copy of the same JS string would have U+FFFD in their place. Only escapes
+/// inside strings are read, an escaped backslash followed by `u` included.
+///
+/// ```
+/// use modelcontext_polyfill::protocol::json_text::lone_surrogates_replaced;
+///
+/// let text = r#"{"a":"cut \ud83d","b":"\ud83d\ude00 \\ud800 \udc00"}"#;
+/// assert_eq!(
+///     lone_surrogates_replaced(text).as_deref(),
+///     Some(r#"{"a":"cut \ufffd","b":"\ud83d\ude00 \\ud800 \ufffd"}"#)
+/// );
+/// assert_eq!(lone_surrogates_replaced(r#"["\ud83d\ude00"]"#), None);
+/// ```
+pub fn lone_surrogates_replaced(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    // The code unit of the `\uXXXX` escape at `i`, if there is one.
+    let unit = |i: usize| -> Option<u32> {
+        let hex = b.get(i..i + 6)?;
+        if hex[0] != b'\\' || hex[1] != b'u' {
+            return None;
+        }
+        hex[2..].iter().try_fold(0, |n, &d| {
+            let digit = (d as char).to_digit(16)?;
+            Some(n * 16 + digit)
+        })
+    };
+    let mut out: Option<Vec<u8>> = None;
+    let (mut i, mut in_string, mut copied) = (0, false, 0);
+    while i < b.len() {
+        match (in_string, b[i]) {
+            (false, b'"') | (true, b'"') => in_string = !in_string,
+            (true, b'\\') => {
+                let lone = match unit(i) {
+                    Some(0xD800..=0xDBFF) => {
+                        if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) {
+                            i += 12;
+                            continue;
+                        }
+                        true
+                    }
+                    Some(0xDC00..=0xDFFF) => true,
+                    _ => false,
+                };
+                if lone {
+                    let o = out.get_or_insert_with(|| Vec::with_capacity(b.len()));
+                    o.extend_from_slice(&b[copied..i]);
+                    o.extend_from_slice(b"\\ufffd");
+                    i += 6;
+                    copied = i;
+                } else {
+                    // Any other escape: its two characters (a `\uXXXX`'s hex is plain text).
+                    i += 2;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut o = out?;
+    o.extend_from_slice(&b[copied..]);
+    // Only ASCII escapes were replaced by ASCII: the bytes are still UTF-8.
+    String::from_utf8(o).ok()
+}
+
 /// `s` as a JSON string (see [`write_str`]): how error messages quote a name, with code
 /// every build has (where `{:?}` would bring `char`'s escaping for non-ASCII text).
 pub fn quoted(s: &str) -> String {

@@ -615,7 +615,7 @@ test('a 1 MiB result is posted as the page\'s own string, without growing the co
       await serverReady();
       const big = 'x'.repeat((1 << 20) - 3) + '\u00e9\ud800!';
       await document.modelContext.registerTool({ name: 'big', description: 'Returns 1 MiB of text', execute: () => big });
-      await document.modelContext.registerTool({ name: 'obj', description: 'Returns an object', execute: () => ({ text: 'y'.repeat(1 << 20) }) });
+      await document.modelContext.registerTool({ name: 'obj', description: 'Returns an object', execute: () => ({ text: big }) });
       await initialize();
       const before = wasmBytes();
       const same = [];
@@ -624,19 +624,49 @@ test('a 1 MiB result is posted as the page\'s own string, without growing the co
         same.push((await replyTo('mcp-default', id))?.result?.content?.[0]?.text === big);
       }
       const afterThree = wasmBytes();
-      // A result that is an object still crosses into the core (its text is its JSON text).
+      // A result that is an object still crosses into the core as JSON text, where its lone
+      // surrogate, which JSON.stringify escapes and serde_json refuses, is read as U+FFFD (as
+      // a UTF-8 copy of the string writes it; the call failed before).
       send('mcp-default', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'obj', arguments: {} } });
       const obj = (await replyTo('mcp-default', 4))?.result;
       send('mcp-default', ping(5));
       return {
         before, afterThree, same, ping: await replyTo('mcp-default', 5),
-        objText: obj?.structuredContent?.text?.length, obj: JSON.stringify(obj).slice(0, 300),
+        objText: obj?.structuredContent?.text === big.slice(0, -2) + '\ufffd!', obj: JSON.stringify(obj).slice(0, 300),
       };
     });
     assert.deepEqual(r.same, [true, true, true]);
     assert.ok(r.afterThree - r.before <= 64 * 1024, `the memory grew by ${r.afterThree - r.before} B for three 1 MiB results`);
-    assert.equal(r.objText, 1 << 20, r.obj);
+    assert.equal(r.objText, true, r.obj);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 5, result: {} });
+  }, { html: PAGE }));
+
+// A page's text cut in the middle of an emoji has a lone surrogate, which JSON.stringify
+// escapes and serde_json refuses: the engine reads it as U+FFFD (as a UTF-8 copy of the string
+// writes it) instead of failing the call, whether it is in an input or in an object result.
+test('lone surrogates in an input and in an object result are read as U+FFFD, and the calls are served', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const cut = '\ud83d\ude00'.repeat(3).slice(0, 5);
+      const mc = document.modelContext;
+      await mc.registerTool({
+        name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { s: { type: 'string', maxLength: 5 } } },
+        execute: ({ s }) => ({ s, cut }),
+      });
+      const [tool] = await mc.getTools();
+      const w3c = await mc.executeTool(tool, { s: cut }).then((t) => t, (e) => `${e.name}: ${e.message}`);
+      await initialize();
+      send('mcp-default', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { s: 'ok' } } });
+      const mcp = (await replyTo('mcp-default', 1))?.result;
+      send('mcp-default', ping(2));
+      return { w3c, cut, mcp, ping: await replyTo('mcp-default', 2) };
+    });
+    // execute gets the page's own copy of the input; its result is JSON text, as the page wrote it.
+    assert.equal(r.w3c, JSON.stringify({ s: r.cut, cut: r.cut }));
+    assert.deepEqual(r.mcp.structuredContent, { s: 'ok', cut: r.cut.slice(0, 4) + '\ufffd' });
+    assert.notEqual(r.mcp.isError, true);
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 2, result: {} });
   }, { html: PAGE }));
 
 // The core's wasm stack is 256 KiB, not Rust's default 1 MiB (build.rs): its deep recursion is
