@@ -1,10 +1,12 @@
-//! Strings a tool's handler holds outside the engine (`server::held`): a `tools/call`
-//! answered directly carries the string itself where the handler's result had its marker, in
-//! every version; anywhere else holding is refused; what no answer carries is freed.
+//! Strings a handler holds outside the engine (`server::held`): a `tools/call` answered
+//! directly and a `resources/read` carry the string itself where the handler's result had its
+//! marker, in every version; anywhere else holding is refused; what no answer carries is freed.
 mod support;
 
+use modelcontext_polyfill::collections::VecMap;
 use modelcontext_polyfill::server::{
-    CancellationToken, HandlerError, HeldText, RequestContext, ServerConfig, TaskSupport, ToolDef,
+    CancellationToken, HandlerError, HeldText, RequestContext, ResourceDef, ServerConfig,
+    TaskSupport, ToolDef,
 };
 use serde_json::{json, Value};
 use std::any::Any;
@@ -57,20 +59,7 @@ fn holding(name: &str, text: &str, seen: &Seen, gate: Option<CancellationToken>)
         name,
         "Holds its result",
         move |_a: Value, ctx: RequestContext| {
-            let held = ctx.hold(Box::new(Text {
-                text: text.clone(),
-                dropped: seen.dropped.clone(),
-            }));
-            let value = match held {
-                Ok(marker) => {
-                    seen.held.set(seen.held.get() + 1);
-                    Value::String(marker)
-                }
-                Err(t) => {
-                    seen.refused.set(seen.refused.get() + 1);
-                    Value::String(t.text())
-                }
-            };
+            let value = hold(&ctx, &text, &seen);
             let gate = gate.clone();
             async move {
                 if let Some(g) = gate {
@@ -80,6 +69,25 @@ fn holding(name: &str, text: &str, seen: &Seen, gate: Option<CancellationToken>)
             }
         },
     )
+}
+
+/// Holds `text` from `ctx` when it may (counted in `seen`): the handler's value, the marker
+/// or the text itself.
+fn hold(ctx: &RequestContext, text: &str, seen: &Seen) -> Value {
+    let held = ctx.hold(Box::new(Text {
+        text: text.to_string(),
+        dropped: seen.dropped.clone(),
+    }));
+    match held {
+        Ok(marker) => {
+            seen.held.set(seen.held.get() + 1);
+            Value::String(marker)
+        }
+        Err(t) => {
+            seen.refused.set(seen.refused.get() + 1);
+            Value::String(t.text())
+        }
+    }
 }
 
 fn call(h: &Harness, version: &str, name: &str) -> Value {
@@ -125,6 +133,37 @@ fn a_held_string_is_answered_in_place_of_its_marker_in_every_version() {
         let r = call(&h, v, "page");
         assert_eq!(r["result"]["content"][0]["text"], json!(text), "{v}");
         assert_eq!(seen.held.get(), 2);
+    }
+}
+
+#[test]
+fn a_resource_read_answers_with_the_held_text_in_every_version() {
+    let text = "the page's text, \u{e9} ".repeat(100);
+    for v in ALL {
+        let h = Harness::new();
+        let seen = Seen::default();
+        let (t, s) = (text.clone(), seen.clone());
+        let read = move |_u: String, _v: VecMap<String, String>, ctx: RequestContext| {
+            let value = hold(&ctx, &t, &s);
+            async move { Ok::<_, HandlerError>(value) }
+        };
+        h.server
+            .register_resource(ResourceDef::new("app://page", "page", read).mime_type("text/plain"))
+            .unwrap();
+        let params = json!({ "uri": "app://page" });
+        let r = if v == STATELESS {
+            h.stateless("resources/read", params)
+        } else {
+            h.initialize(v);
+            h.request("resources/read", params)
+        };
+        assert_eq!(
+            r["result"]["contents"],
+            json!([{ "uri": "app://page", "mimeType": "text/plain", "text": text }]),
+            "{v}: {r}"
+        );
+        assert_no_marker(&r);
+        assert_eq!((seen.held.get(), seen.dropped.get()), (1, 1), "{v}");
     }
 }
 

@@ -349,8 +349,8 @@ fn result_to_json(v: &JsValue, what: &str) -> HandlerResult {
     }
 }
 
-/// A long string that a `tools/call` answers with directly, kept a JS string
-/// (`server::held`): the result carries its marker.
+/// A long string that a `tools/call` answered directly or a `resources/read` answers with,
+/// kept a JS string (`server::held`): the result carries its marker.
 fn held(v: &JsValue, ctx: &RequestContext) -> Option<HandlerResult> {
     if !ctx.may_hold() {
         return None;
@@ -451,7 +451,8 @@ impl ResourceHandler for JsResource {
                 other => other,
             };
             match r {
-                Ok(v) => result_to_json(&v, &format!("Resource {uri}")),
+                Ok(v) => held(&v, &ctx)
+                    .unwrap_or_else(|| result_to_json(&v, &format!("Resource {uri}"))),
                 Err(e) => Err(HandlerError::new(js::error_message(&e))),
             }
         })

@@ -363,21 +363,25 @@ impl HeldString {
     }
 }
 
+/// Where a marker may stand in a message, by its path (`server::held::Held::at`).
+pub type MarkerAt<'a> = &'a dyn Fn(&[json_text::Step]) -> bool;
+
 /// [`from_json`] of a JSON-RPC message whose `result` holds strings outside wasm memory: each
-/// string of `result` equal to one of `markers` is `held(marker)` (a string equal to a marker
-/// elsewhere, as a client's id may be, stays itself).
+/// string equal to one of `markers` at a path `at` allows is `held(marker)`; one anywhere else
+/// (a client's id equal to a marker) stays itself.
 pub fn from_json_holding(
     v: &Value,
     markers: &[&str],
+    at: MarkerAt,
     held: &dyn Fn(&str) -> Option<JsValue>,
 ) -> JsValue {
-    strings_apart(v, markers, held)
+    strings_apart(v, markers, at, held)
 }
 
 /// [`from_json`] of an array or object holding long strings (see [`strings_apart`]).
 #[inline(never)]
 fn with_strings_apart(v: &Value) -> JsValue {
-    strings_apart(v, &[], &|_| None)
+    strings_apart(v, &[], &|_| false, &|_| None)
 }
 
 /// The `JSON.parse` of [`json_text::to_string_apart_with`]'s text, each string it left out
@@ -387,7 +391,12 @@ fn with_strings_apart(v: &Value) -> JsValue {
 /// `from_json`, which every page's start runs (`#[inline(never)]`, and `CORE_APART` in
 /// `scripts/lib/core-split.mjs`).
 #[inline(never)]
-fn strings_apart(v: &Value, markers: &[&str], held: &dyn Fn(&str) -> Option<JsValue>) -> JsValue {
+fn strings_apart(
+    v: &Value,
+    markers: &[&str],
+    marker_at: MarkerAt,
+    held: &dyn Fn(&str) -> Option<JsValue>,
+) -> JsValue {
     let (text, apart) = json_text::to_string_apart_with(v, APART_BYTES, markers);
     let parsed = JSON::parse(&text).unwrap_or(JsValue::NULL);
     for json_text::Apart { path, text } in apart {
@@ -402,8 +411,7 @@ fn strings_apart(v: &Value, markers: &[&str], held: &dyn Fn(&str) -> Option<JsVa
             }
             .unwrap_or(JsValue::NULL);
         }
-        let in_result = matches!(path.first(), Some(json_text::Step::Key("result")));
-        let text = in_result
+        let text = (!markers.is_empty() && marker_at(&path))
             .then(|| held(text))
             .flatten()
             .unwrap_or_else(|| JsValue::from_str(text));

@@ -10,19 +10,22 @@
 //! its text.
 //!
 //! Holding is allowed only where the marker cannot go anywhere but into that answer: a
-//! `tools/call` answered directly (not a task, whose result is kept and answered later), whose
-//! context the session made with a [`Holder`]. Everything between the handler and the answer
-//! either passes a string result through untouched (normalized into one text block, shaped for
-//! the version) or drops it for an error (an output schema, which a string result never
-//! satisfies; a timeout; a cancellation), and what is dropped frees what it held. Only a
-//! result that is a string is held, so the answer's result holds no other string a page or a
-//! client chose that could equal the marker, and the sink looks for markers only inside
-//! `result` (never in the request's `id`).
+//! `tools/call` answered directly (not a task, whose result is kept and answered later) and a
+//! `resources/read`, whose contexts carry a [`Holder`]. Everything between the handler and the
+//! answer either passes a string result through untouched (normalized into one text block or
+//! one text contents, shaped for the version) or drops it for an error (an output schema,
+//! which a string result never satisfies; a timeout; a cancellation), and what is dropped
+//! frees what it held. Only a result that is a string is held, so the answer's result holds no
+//! other `text` member a page or a client chose that could equal the marker, and the sink
+//! looks for markers only in `text` members inside `result` (never in the request's `id`, nor
+//! in a resource's `uri`, which the client's request names).
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 
 use serde_json::Value;
+
+use crate::protocol::json_text::Step;
 
 /// A string a handler kept out of the engine (the browser's: a page's JS string).
 pub trait HeldText: Any {
@@ -50,6 +53,13 @@ fn marker(index: usize) -> String {
 }
 
 impl Holder {
+    /// A holder that allows holding from the start (a request never answered later).
+    pub(crate) fn allowing() -> Holder {
+        let h = Holder::default();
+        h.allow();
+        h
+    }
+
     /// Lets handlers hold strings: the request's answer goes to the sink as soon as it is
     /// ready, with what is held.
     pub(crate) fn allow(&self) {
@@ -100,7 +110,8 @@ impl Held {
         self.0.iter().find(|(k, _)| k == m).map(|(_, t)| t.as_ref())
     }
 
-    /// Puts each held string's text in place of its marker in `message`'s `result`.
+    /// Puts each held string's text in place of its marker in `message`'s `result` (a
+    /// `text` member's value: see [`Held::at`]).
     pub fn write_into(&self, message: &mut Value) {
         if self.is_empty() {
             return;
@@ -110,15 +121,30 @@ impl Held {
         }
     }
 
+    /// Whether a string at the end of `path` inside a message may be a marker: the value of a
+    /// `text` member (a text block's, a text resource contents') inside `result`.
+    pub fn at(path: &[Step]) -> bool {
+        matches!(
+            (path.first(), path.last()),
+            (Some(Step::Key("result")), Some(Step::Key("text")))
+        )
+    }
+
     fn replace(&self, v: &mut Value) {
         match v {
-            Value::String(s) => {
-                if let Some(t) = self.get(s) {
-                    *s = t.text();
+            Value::Array(items) => items.iter_mut().for_each(|x| self.replace(x)),
+            Value::Object(map) => {
+                for (key, x) in map.iter_mut() {
+                    match x {
+                        Value::String(s) if key == "text" => {
+                            if let Some(t) = self.get(s) {
+                                *s = t.text();
+                            }
+                        }
+                        _ => self.replace(x),
+                    }
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(|x| self.replace(x)),
-            Value::Object(map) => map.values_mut().for_each(|x| self.replace(x)),
             _ => {}
         }
     }
@@ -149,15 +175,22 @@ mod tests {
         assert_ne!(a, b);
         let held = h.take();
         assert_eq!(held.markers().collect::<Vec<_>>(), [a.as_str(), b.as_str()]);
-        // The id is never looked at, only the result.
+        // Only a `text` member's value inside the result: not the id, not a resource's uri.
         let mut m = json!({"jsonrpc": "2.0", "id": a, "result": {"content": [
-            {"type": "text", "text": a}, {"type": "text", "text": b}]}});
+            {"type": "text", "text": a}, {"type": "text", "text": b}],
+            "contents": [{"uri": a, "text": a}]}});
         held.write_into(&mut m);
         assert_eq!(
             m,
             json!({"jsonrpc": "2.0", "id": a, "result": {"content": [
-                {"type": "text", "text": "first"}, {"type": "text", "text": "second"}]}})
+                {"type": "text", "text": "first"}, {"type": "text", "text": "second"}],
+                "contents": [{"uri": a, "text": "first"}]}})
         );
+        let (k, i) = (Step::Key, Step::Index);
+        assert!(Held::at(&[k("result"), k("content"), i(0), k("text")]));
+        assert!(!Held::at(&[k("result"), k("contents"), i(0), k("uri")]));
+        assert!(!Held::at(&[k("id")]));
+        assert!(!Held::at(&[k("text")]));
         assert!(h.take().is_empty());
     }
 }

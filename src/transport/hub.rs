@@ -133,7 +133,7 @@ fn share_repeats(parsed: &JsValue, repeats: &Repeats) {
 #[inline(never)]
 fn holding(v: &serde_json::Value, held: &Held) -> JsValue {
     let markers: Vec<&str> = held.markers().collect();
-    js::from_json_holding(v, &markers, &|m| {
+    js::from_json_holding(v, &markers, &Held::at, &|m| {
         let t = held.get(m)?;
         Some(match t.as_any().downcast_ref::<js::HeldString>() {
             Some(s) => s.0.clone(),

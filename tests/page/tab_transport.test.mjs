@@ -609,13 +609,14 @@ test('a result\'s long strings arrive where they were, whatever their text and p
 // string itself where the marker is (src/server/held.rs). Copied in and out, a 1 MiB result
 // grew the memory by 1.06 MiB, and its copies cost 2 ms each way (Chromium 156). The page's
 // own string is posted, so even a lone surrogate, which no UTF-8 copy could carry, arrives.
-test('a 1 MiB result is posted as the page\'s own string, without growing the core\'s memory, and the server still answers', () =>
+test('a 1 MiB tool result and resource text are posted as the page\'s own string, without growing the core\'s memory, and the server still answers', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
       await serverReady();
       const big = 'x'.repeat((1 << 20) - 3) + '\u00e9\ud800!';
       await document.modelContext.registerTool({ name: 'big', description: 'Returns 1 MiB of text', execute: () => big });
       await document.modelContext.registerTool({ name: 'obj', description: 'Returns an object', execute: () => ({ text: big }) });
+      document.modelContext.registerResource('app://big', { name: 'big', mimeType: 'text/plain', handler: () => big });
       await initialize();
       const before = wasmBytes();
       const same = [];
@@ -623,6 +624,10 @@ test('a 1 MiB result is posted as the page\'s own string, without growing the co
         send('mcp-default', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'big', arguments: {} } });
         same.push((await replyTo('mcp-default', id))?.result?.content?.[0]?.text === big);
       }
+      // A resource read of it too.
+      send('mcp-default', { jsonrpc: '2.0', id: 9, method: 'resources/read', params: { uri: 'app://big' } });
+      const [contents] = (await replyTo('mcp-default', 9))?.result?.contents ?? [];
+      same.push(contents?.text === big && contents.uri === 'app://big' && contents.mimeType === 'text/plain');
       const afterThree = wasmBytes();
       // A result that is an object still crosses into the core as JSON text, where its lone
       // surrogate, which JSON.stringify escapes and serde_json refuses, is read as U+FFFD (as
@@ -635,8 +640,8 @@ test('a 1 MiB result is posted as the page\'s own string, without growing the co
         objText: obj?.structuredContent?.text === big.slice(0, -2) + '\ufffd!', obj: JSON.stringify(obj).slice(0, 300),
       };
     });
-    assert.deepEqual(r.same, [true, true, true]);
-    assert.ok(r.afterThree - r.before <= 64 * 1024, `the memory grew by ${r.afterThree - r.before} B for three 1 MiB results`);
+    assert.deepEqual(r.same, [true, true, true, true]);
+    assert.ok(r.afterThree - r.before <= 64 * 1024, `the memory grew by ${r.afterThree - r.before} B for four 1 MiB results`);
     assert.equal(r.objText, true, r.obj);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 5, result: {} });
   }, { html: PAGE }));

@@ -3,11 +3,13 @@
 
 use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
+use std::rc::Rc;
 
 use crate::protocol::ProtocolVersion;
 use crate::server::call::ListenFilter;
 use crate::server::context::RequestContext;
 use crate::server::error::ServerError;
+use crate::server::held::Holder;
 use crate::server::input_required::{self, Round};
 use crate::server::pagination;
 use crate::server::results;
@@ -49,7 +51,7 @@ pub(super) fn resources_list(call: &Call, v: ProtocolVersion, templates: bool) -
 /// `resources/read`: the static resource or the first matching template, read by its handler.
 ///
 /// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/resources#reading-resources>; input-required rounds SEP-2322.
-pub(super) fn resources_read(call: &Call) -> Reply {
+pub(super) fn resources_read(call: &mut Call) -> Reply {
     let uri = match param_str(&call.params, "uri", "resources/read") {
         Ok(u) => u.to_string(),
         Err(e) => return now(Err(e)),
@@ -58,6 +60,9 @@ pub(super) fn resources_read(call: &Call) -> Reply {
     let Some((resource, vars)) = found else {
         return now(Err(ServerError::ResourceNotFound { uri }));
     };
+    // A read is answered directly (never a task): its handler may hold a long text out of
+    // the engine (`server::held`), for every clone of the context, the session's included.
+    call.ctx.holder = Some(Rc::new(Holder::allowing()));
     let ctx = match with_inputs(call) {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
