@@ -349,8 +349,8 @@ pub fn from_json(v: &Value) -> JsValue {
     }
 }
 
-/// A JS string kept as it is, never copied into wasm memory: a tool's long string result,
-/// which its answer carries in place of a marker (`server::held`).
+/// A JS string kept as it is, never copied into wasm memory: a tool's or a resource's long
+/// string result, which its answer carries in place of a marker (`server::held`).
 pub struct HeldString(pub JsValue);
 
 impl HeldString {

@@ -130,7 +130,8 @@ pub struct RequestContext {
     pub(crate) inputs: Option<Rc<Inputs>>,
     /// A call that may become, or is, a task (SEP-2663): input requests and status go there.
     pub(crate) task: Option<Rc<dyn TaskHook>>,
-    /// A `tools/call`'s: the strings its handler holds out of the engine ([`Holder`]).
+    /// A `tools/call`'s or a `resources/read`'s: the strings its handler holds out of the
+    /// engine ([`Holder`]).
     pub(crate) holder: Option<Rc<Holder>>,
 }
 
@@ -189,7 +190,8 @@ impl RequestContext {
 
     /// Keeps `text` out of the engine until this request's answer is sent, and gives the
     /// string its result carries in its place (see [`super::held`]); the text back when the
-    /// request may not hold strings (anything but a `tools/call` answered directly).
+    /// request may not hold strings (anything but a `tools/call` answered directly or a
+    /// `resources/read`).
     pub fn hold(&self, text: Box<dyn HeldText>) -> Result<String, Box<dyn HeldText>> {
         match &self.holder {
             Some(h) => h.hold(text),

@@ -1,6 +1,6 @@
-//! Strings of a tool's result that stay where the handler made them until its answer is sent.
+//! Strings of a handler's result that stay where the handler made them until its answer is sent.
 //!
-//! A page's tool that returns a long string (a document, a page's text) would otherwise have
+//! A page's tool or resource that returns a long string (a document, a page's text) would have
 //! it copied into the engine's memory, only to be copied out again into the answer the
 //! browser wire posts: two copies of the whole text (in Chromium 156 about 2 ms each way for
 //! 1 MiB, in WebKitGTK 4 ms in), for a value the engine never reads. Instead the handler may
@@ -43,8 +43,9 @@ pub struct Holder {
     texts: RefCell<Vec<(String, Box<dyn HeldText>)>>,
 }
 
-/// The text in place of held string `index` of an answer: a noncharacter no tool result
-/// begins with by chance, then the index.
+/// The text in place of held string `index` of an answer: a noncharacter, then the index. An
+/// answer that holds a string has no other `text` member in its result (see the module's
+/// documentation), so no text of a page's or a client's can be taken for a marker.
 fn marker(index: usize) -> String {
     use std::fmt::Write;
     let mut m = String::from("\u{FDD0}held ");

@@ -114,8 +114,9 @@ pub enum Sent {
     /// A whole message as a value, not yet written: a sink that makes a JS value of it
     /// converts it directly (a browser wire, whose long strings then cross into JS without
     /// being escaped and parsed), any other writes its text. An answer that waited for a
-    /// handler (a tool's result) is sent so, with the strings its result holds in place of
-    /// their markers ([`Held`]: empty but for a tool's long string result).
+    /// handler (a tool's result, a resource's contents) is sent so, with the strings its
+    /// result holds in place of their markers ([`Held`]: empty but for a tool's or a
+    /// resource's long string result).
     Message(Value, Held),
     /// A success answer whose result is JSON text shared by every answer until what it shows
     /// changes (a whole `tools/list`, see [`SharedResult`]): the same `Rc`
