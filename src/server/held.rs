@@ -54,7 +54,8 @@ fn marker(index: usize) -> String {
 }
 
 impl Holder {
-    /// A holder that allows holding from the start (a request never answered later).
+    /// A holder that allows holding from the start (a request whose answer is never kept to
+    /// be sent later, as a task's result is: `resources/read`).
     pub(crate) fn allowing() -> Holder {
         let h = Holder::default();
         h.allow();
