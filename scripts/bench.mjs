@@ -177,6 +177,8 @@ const FIGURES = [
   // content, a document): what moving large text costs each implementation.
   { key: 'bigExecuteUs', name: `await executeTool, ${BIG_LABEL} text result (W3C API)`, unit: 'µs', better: 'lower' },
   { key: 'bigCallMs', name: `tools/call round trip, ${BIG_LABEL} text result`, unit: 'ms', better: 'lower', mcp: true, withFloor: true },
+  // The same text in the result most tools give: a CallToolResult with one text block.
+  { key: 'bigBlockCallMs', name: `tools/call round trip, ${BIG_LABEL} text block (a CallToolResult)`, unit: 'ms', better: 'lower', mcp: true, withFloor: true },
   // WebAssembly memory grows and never shrinks: what large text leaves behind.
   { key: 'bigHeapMB', name: `heap after the ${BIG_LABEL} results (as above)`, unit: 'MB', better: 'lower', withFloor: true, chromiumOnly: true },
 ];
@@ -390,6 +392,12 @@ async function runBigInPage({ kind, mcp, bytes }) {
     inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
     execute: ({ a }) => big + a,
   });
+  await mc.registerTool({
+    name: 'bigBlock',
+    description: `Returns ${bytes} characters of text in a text block`,
+    inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+    execute: ({ a }) => ({ content: [{ type: 'text', text: big + a }] }),
+  });
   const length = (i) => bytes + String(i).length;
   if (kind !== 'floor') {
     const [tool] = (await mc.getTools()).filter((t) => t.name === 'big');
@@ -403,6 +411,10 @@ async function runBigInPage({ kind, mcp, bytes }) {
     out.bigCallMs = await timed(4, async (i) => {
       const r = await window.benchClient.callTool({ name: 'big', arguments: { a: i } });
       if (r.isError || r.content?.[0]?.text?.length !== length(i)) throw new Error(`tools/call of big ${i}: ${JSON.stringify(r).slice(0, 200)}`);
+    });
+    out.bigBlockCallMs = await timed(4, async (i) => {
+      const r = await window.benchClient.callTool({ name: 'bigBlock', arguments: { a: i } });
+      if (r.isError || r.content?.[0]?.text?.length !== length(i)) throw new Error(`tools/call of bigBlock ${i}: ${JSON.stringify(r).slice(0, 200)}`);
     });
   }
   return out;

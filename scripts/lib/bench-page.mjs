@@ -49,8 +49,8 @@ function installFloor() {
       listed ??= { tools: [...tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) };
       reply(listed);
     } else if (p.method === 'tools/call') {
-      const text = String(await tools.get(p.params.name).execute(p.params.arguments ?? {}));
-      reply({ content: [{ type: 'text', text }] });
+      const r = await tools.get(p.params.name).execute(p.params.arguments ?? {});
+      reply(Array.isArray(r?.content) ? r : { content: [{ type: 'text', text: String(r) }] });
     } else reply({});
   });
 }

@@ -359,15 +359,126 @@ fn held(v: &JsValue, ctx: &RequestContext) -> Option<HandlerResult> {
     Some(Ok(Value::String(marker)))
 }
 
+/// Where an object result's long strings may be held from (`server::held`).
+#[derive(Clone, Copy, PartialEq)]
+enum Holds {
+    /// A tool's `CallToolResult`: the `text` of its `content`'s text blocks.
+    Blocks,
+    /// A resource's contents (`{contents}`, an array of contents, or one): their `text`.
+    Contents,
+}
+
+/// A page's object result with its long `text` strings held (`server::held`), read from a
+/// copy of it with their markers in their places; the page's object is left as it is.
+/// `None` when it holds none: the caller reads it whole.
+///
+/// The copy is the object's JSON as `JSON.stringify` writes it: only an item whose `text`
+/// is its own enumerable property, and only an object, list or item with no `toJSON`, is
+/// copied (`Object.assign` copies the own enumerable properties `JSON.stringify` writes, in
+/// its order). A text block must say `"type": "text"` (any other block becomes JSON text);
+/// an object with a `resultType` (an input-required result, not an answer) holds nothing.
+fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<HandlerResult> {
+    if !v.is_object() || !ctx.may_hold() {
+        return None;
+    }
+    let key = match holds {
+        Holds::Blocks => "content",
+        Holds::Contents => "contents",
+    };
+    // Every read of the page's value catches what a getter or a proxy throws.
+    let list = js::get(v, key).ok().filter(|l| is_array(l).unwrap_or(false));
+    let (items, whole) = match list {
+        Some(list) => (list, Some(key)),
+        None if holds == Holds::Contents && is_array(v).ok()? => (v.clone(), None),
+        None if holds == Holds::Contents => (js_sys::Array::of1(v).into(), None),
+        None => return None,
+    };
+    let count = js::get(&items, "length").ok()?.as_f64()? as u32;
+    let item = |i: u32| js_sys::Reflect::get_u32(&items, i);
+    let mut long = Vec::new();
+    for i in 0..count {
+        let it = item(i).ok()?;
+        let Some(text) = js::get(&it, "text").ok().and_then(|t| js::HeldString::of_long(&t))
+        else {
+            continue;
+        };
+        let block = holds == Holds::Contents
+            || js::get(&it, "type").is_ok_and(|t| t.as_string().as_deref() == Some("text"));
+        if block && own(&it, "text") && no_to_json(&it) {
+            long.push((i, text));
+        }
+    }
+    let whole_copied = match whole {
+        Some(key) => own(v, key) && js::get(v, "resultType").is_ok_and(|r| r.is_undefined()),
+        None => true,
+    };
+    if long.is_empty() || !whole_copied || !no_to_json(v) || !no_to_json(&items) {
+        return None;
+    }
+    let (at, texts): (Vec<u32>, Vec<Box<dyn HeldText>>) = long
+        .into_iter()
+        .map(|(i, t)| (i, Box::new(t) as Box<dyn HeldText>))
+        .unzip();
+    let value = ctx.hold_within(texts, |markers| {
+        let copy = js_sys::Array::new();
+        for i in 0..count {
+            copy.push(&item(i).ok()?);
+        }
+        for (&i, m) in at.iter().zip(markers) {
+            let it = assign(&js::object(), &copy.get(i)).ok()?;
+            js::set(&it, "text", &JsValue::from_str(m));
+            copy.set(i, it);
+        }
+        let copy: JsValue = match whole {
+            Some(key) => {
+                let o = assign(&js::object(), v).ok()?;
+                js::set(&o, key, &copy);
+                o
+            }
+            None if is_array(v).ok()? => copy.into(),
+            None => copy.get(0),
+        };
+        js::object_to_json(&copy).ok().flatten()
+    })?;
+    Some(Ok(value))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `Object.assign(target, source)`, what a getter or a proxy throws as `Err`.
+    #[wasm_bindgen(js_namespace = Object, js_name = assign, catch)]
+    fn assign(target: &JsValue, source: &JsValue) -> Result<JsValue, JsValue>;
+    /// `Array.isArray(v)`; `Err` for a revoked proxy.
+    #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
+    fn is_array(v: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// Whether `key` is an own enumerable property of `o` (one `JSON.stringify` writes).
+fn own(o: &JsValue, key: &'static str) -> bool {
+    if !o.is_object() {
+        return false;
+    }
+    js_sys::Reflect::get_own_property_descriptor(o.unchecked_ref::<js_sys::Object>(), &js::name(key))
+        .is_ok_and(|d| js::get(&d, "enumerable").is_ok_and(|e| e.is_truthy()))
+}
+
+/// Whether `JSON.stringify` writes `o` as its properties (it has no `toJSON` to call).
+fn no_to_json(o: &JsValue) -> bool {
+    js::get(o, "toJSON").is_ok_and(|f| !f.is_function())
+}
+
 async fn call_json(
     f: Function,
     input: JsValue,
     ctx: RequestContext,
     what: String,
+    holds: Holds,
 ) -> HandlerResult {
     let options = call_options(&ctx, None);
     match invoke(&f, &input, &options).await {
-        Ok(v) => held(&v, &ctx).unwrap_or_else(|| result_to_json(&v, &what)),
+        Ok(v) => held(&v, &ctx)
+            .or_else(|| held_texts(&v, &ctx, holds))
+            .unwrap_or_else(|| result_to_json(&v, &what)),
         Err(e) => Err(thrown(&e)),
     }
 }
@@ -402,6 +513,7 @@ impl ToolHandler for JsTool {
             js::from_json(&args),
             ctx,
             format!("Tool {}", self.name),
+            Holds::Blocks,
         ))
     }
 }
@@ -452,6 +564,7 @@ impl ResourceHandler for JsResource {
             };
             match r {
                 Ok(v) => held(&v, &ctx)
+                    .or_else(|| held_texts(&v, &ctx, Holds::Contents))
                     .unwrap_or_else(|| result_to_json(&v, &format!("Resource {uri}"))),
                 Err(e) => Err(HandlerError::new(js::error_message(&e))),
             }
@@ -476,6 +589,8 @@ impl PromptHandler for JsPrompt {
             string_map_to_js(&args),
             ctx,
             format!("Prompt {}", self.name),
+            // A prompt's request holds nothing (its context allows no holding).
+            Holds::Blocks,
         ))
     }
 }

@@ -199,6 +199,16 @@ impl RequestContext {
         }
     }
 
+    /// [`Holder::hold_within`]: `texts` held for the value `build` makes with their markers,
+    /// when that value has each once; `None` (nothing held) otherwise.
+    pub fn hold_within(
+        &self,
+        texts: Vec<Box<dyn HeldText>>,
+        build: impl FnOnce(&[String]) -> Option<Value>,
+    ) -> Option<Value> {
+        self.holder.as_ref()?.hold_within(texts, build)
+    }
+
     /// Whether [`RequestContext::hold`] would keep a string.
     pub fn may_hold(&self) -> bool {
         self.holder.as_ref().is_some_and(|h| h.allows())

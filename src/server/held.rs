@@ -11,14 +11,18 @@
 //!
 //! Holding is allowed only where the marker cannot go anywhere but into that answer: a
 //! `tools/call` answered directly (not a task, whose result is kept and answered later) and a
-//! `resources/read`, whose contexts carry a [`Holder`]. Everything between the handler and the
-//! answer either passes a string result through untouched (normalized into one text block or
-//! one text contents, shaped for the version) or drops it for an error (an output schema,
-//! which a string result never satisfies; a timeout; a cancellation), and what is dropped
-//! frees what it held. Only a result that is a string is held, so the answer's result holds no
-//! other `text` member a page or a client chose that could equal the marker, and the sink
-//! looks for markers only in `text` members inside `result` (never in the request's `id`, nor
-//! in a resource's `uri`, which the client's request names).
+//! `resources/read`, whose contexts carry a [`Holder`]. What is held is a result that is a
+//! string, or the long `text` of an object result's text blocks (a `CallToolResult`'s) or
+//! text contents (a resource's). Everything between the handler and the answer passes those
+//! through untouched (a string normalized into one text block or one text contents, blocks
+//! and contents kept as they are, shaped for the version; an output schema checks
+//! `structuredContent` only, which holds no marker) or drops the result for an error (an
+//! output schema a string result never satisfies, a timeout, a cancellation), and what is
+//! dropped frees what it held. The sink looks for markers only in `text` members inside
+//! `result` (never in the request's `id`, nor in a resource's `uri`, which the client's
+//! request names), and an object result's strings are held only when the value read from it
+//! has each marker once and no other string that reads as one ([`Holder::hold_within`]):
+//! no text of a page's or a client's is taken for a marker.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -43,12 +47,10 @@ pub struct Holder {
     texts: RefCell<Vec<(String, Box<dyn HeldText>)>>,
 }
 
-/// The text in place of held string `index` of an answer: a noncharacter, then the index. An
-/// answer that holds a string has no other `text` member in its result (see the module's
-/// documentation), so no text of a page's or a client's can be taken for a marker.
+/// The text in place of held string `index` of an answer: a noncharacter, then the index.
 fn marker(index: usize) -> String {
     use std::fmt::Write;
-    let mut m = String::from("\u{FDD0}held ");
+    let mut m = String::from(MARKER_START);
     let _ = write!(m, "{index}");
     m
 }
@@ -80,6 +82,32 @@ impl Holder {
         Ok(m)
     }
 
+    /// Holds `texts` for a value `build` makes with their markers (in `texts`' order) in
+    /// their places, and gives that value. A page's object result may carry any string, so
+    /// the strings are kept only when the value has each marker once and no other string
+    /// that reads as a marker (see [`markers_once`]); else they are given back and the
+    /// answer is `None`, as it is when this request may not hold strings or `build` gives
+    /// nothing: the caller then reads the result whole.
+    pub fn hold_within(
+        &self,
+        texts: Vec<Box<dyn HeldText>>,
+        build: impl FnOnce(&[String]) -> Option<Value>,
+    ) -> Option<Value> {
+        if !self.allows() || texts.is_empty() {
+            return None;
+        }
+        let before = self.texts.borrow().len();
+        let markers: Vec<String> = texts
+            .into_iter()
+            .filter_map(|t| self.hold(t).ok())
+            .collect();
+        let value = build(&markers).filter(|v| markers_once(v, &markers));
+        if value.is_none() {
+            self.texts.borrow_mut().truncate(before);
+        }
+        value
+    }
+
     /// Whether holding is allowed.
     pub fn allows(&self) -> bool {
         self.allowed.get()
@@ -89,6 +117,32 @@ impl Holder {
     pub(crate) fn take(&self) -> Held {
         Held(std::mem::take(&mut *self.texts.borrow_mut()))
     }
+}
+
+/// What every marker starts with (see [`marker`]).
+const MARKER_START: &str = "\u{FDD0}held ";
+
+/// Whether each of `markers` is a string of `v` exactly once, and no other string of `v`
+/// starts as a marker does (a page's string that reads as one, or one of an earlier hold's).
+pub fn markers_once(v: &Value, markers: &[String]) -> bool {
+    fn walk(v: &Value, markers: &[String], seen: &mut [bool]) -> bool {
+        match v {
+            Value::String(s) if s.starts_with(MARKER_START) => {
+                match markers.iter().position(|m| m == s) {
+                    Some(i) if !seen[i] => {
+                        seen[i] = true;
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            Value::Array(items) => items.iter().all(|x| walk(x, markers, seen)),
+            Value::Object(map) => map.values().all(|x| walk(x, markers, seen)),
+            _ => true,
+        }
+    }
+    let mut seen = vec![false; markers.len()];
+    walk(v, markers, &mut seen) && seen.iter().all(|s| *s)
 }
 
 /// The strings an answer's markers stand for (see the module's documentation). Dropping it
@@ -194,5 +248,48 @@ mod tests {
         assert!(!Held::at(&[k("id")]));
         assert!(!Held::at(&[k("text")]));
         assert!(h.take().is_empty());
+    }
+
+    #[test]
+    fn held_within_a_value_only_when_each_marker_stands_there_once() {
+        let texts = || -> Vec<Box<dyn HeldText>> { vec![Box::new(Text("a")), Box::new(Text("b"))] };
+        let blocks = |a: &str, b: &str, other: &str| {
+            json!({"content": [{"type": "text", "text": a}, {"type": "text", "text": b},
+                {"type": "text", "text": other}]})
+        };
+        let h = Holder::default();
+        // Refused until allowed: `build` is not called.
+        assert!(h.hold_within(texts(), |_| unreachable!()).is_none());
+        h.allow();
+        let v = h.hold_within(texts(), |m| Some(blocks(&m[0], &m[1], "short")));
+        let held = h.take();
+        let mut message = json!({"result": v.unwrap()});
+        held.write_into(&mut message);
+        assert_eq!(message["result"], blocks("a", "b", "short"));
+        // A page's string that reads as a marker (the other's, its own, or one no hold
+        // made), a marker twice or one missing: nothing is held.
+        let forged = |m: &[String]| -> Vec<Value> {
+            vec![
+                blocks(&m[0], &m[1], &m[0]),
+                blocks(&m[0], &m[0], "short"),
+                blocks(&m[0], "b", "short"),
+                blocks(&m[0], &m[1], &marker(7)),
+                json!({"content": [{"type": "text", "text": m[0]}, {"type": "text", "text": m[1]}],
+                    "structuredContent": {"deep": [m[1]]}}),
+            ]
+        };
+        for case in 0..5 {
+            let v = h.hold_within(texts(), |m| Some(forged(m).swap_remove(case)));
+            assert!(v.is_none(), "case {case}");
+            assert!(h.take().is_empty(), "case {case}");
+        }
+        // `build` failing holds nothing either; what was held before stays.
+        let kept = h.hold(Box::new(Text("kept"))).ok().unwrap();
+        assert!(h.hold_within(texts(), |_| None).is_none());
+        // An earlier hold's marker in the value is not this hold's.
+        assert!(h
+            .hold_within(texts(), |m| Some(blocks(&m[0], &m[1], &kept)))
+            .is_none());
+        assert_eq!(h.take().markers().collect::<Vec<_>>(), [kept.as_str()]);
     }
 }

@@ -634,7 +634,7 @@ test('a 1 MiB tool result and resource text are posted as the page\'s own string
       const [contents] = (await replyTo('mcp-default', 9))?.result?.contents ?? [];
       same.push(contents?.text === big && contents.uri === 'app://big' && contents.mimeType === 'text/plain');
       const afterThree = wasmBytes();
-      // A result that is an object still crosses into the core as JSON text, where its lone
+      // An object result with no text blocks crosses into the core as JSON text, where its lone
       // surrogate, which JSON.stringify escapes and serde_json refuses, is read as U+FFFD (as
       // a UTF-8 copy of the string writes it; the call failed before).
       send('mcp-default', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'obj', arguments: {} } });
@@ -649,6 +649,90 @@ test('a 1 MiB tool result and resource text are posted as the page\'s own string
     assert.ok(r.afterThree - r.before <= 64 * 1024, `the memory grew by ${r.afterThree - r.before} B for five 1 MiB results`);
     assert.equal(r.objText, true, r.obj);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 5, result: {} });
+  }, { html: PAGE }));
+
+// Most tools answer with a CallToolResult, and a resource with its contents: their long `text`
+// members are held too (src/browser/js_handler.rs held_texts), read from a copy of the page's
+// object with markers in their places, and only when the value read has each marker once and no
+// other string that reads as one (src/server/held.rs hold_within). A page's own string that
+// reads as a marker, a toJSON, a text that is not an own property, a block that is not a text
+// block: the result is read whole, as JSON.stringify writes it, and arrives as it did before.
+test('a 1 MiB text block or text contents is posted as the page\'s own string; results it cannot be held from arrive whole; the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const big = 'y'.repeat((1 << 20) - 3) + '\u00e9\ud800!';
+      const mc = document.modelContext;
+      const results = {
+        blocks: { content: [{ type: 'text', text: 'short' }, { type: 'text', text: big, annotations: { priority: 1 } }], structuredContent: { n: 1 }, _meta: { m: 1 } },
+        forged: { content: [{ type: 'text', text: big }, { type: 'text', text: '\ufdd0held 0' }] },
+        forgedDeep: { content: [{ type: 'text', text: big }], structuredContent: { s: '\ufdd0held 9' } },
+        toJSON: { content: [{ type: 'text', text: big, toJSON: () => ({ type: 'text', text: 'from toJSON' }) }] },
+        inherited: { content: [Object.create({ type: 'text', text: big })] },
+        untyped: { content: [{ text: big }] },
+        getter: { content: [{ type: 'text', get text() { return big; } }] },
+      };
+      for (const [name, value] of Object.entries(results)) {
+        await mc.registerTool({ name, description: name, execute: () => value });
+      }
+      const contents = {
+        list: { contents: [{ uri: 'app://list', text: big, mimeType: 'text/plain' }] },
+        array: [{ uri: 'app://array', text: big }],
+        one: { text: big },
+      };
+      for (const [name, value] of Object.entries(contents)) {
+        mc.registerResource(`app://${name}`, { name, handler: () => value });
+      }
+      await initialize();
+      let id = 0;
+      const call = async (name) => {
+        send('mcp-default', { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: {} } });
+        return (await replyTo('mcp-default', id))?.result;
+      };
+      const read = async (uri) => {
+        send('mcp-default', { jsonrpc: '2.0', id: ++id, method: 'resources/read', params: { uri } });
+        return (await replyTo('mcp-default', id))?.result;
+      };
+      // Held: the page's own string, lone surrogate included; the rest of the result as it was.
+      const before = wasmBytes();
+      const held = [];
+      for (let k = 0; k < 3; k++) {
+        const b = await call('blocks');
+        held.push(JSON.stringify(b) === JSON.stringify(results.blocks) && b.content[1].text === big);
+      }
+      const l = await read('app://list');
+      held.push(l?.contents?.length === 1 && l.contents[0].text === big && l.contents[0].mimeType === 'text/plain');
+      const a = await read('app://array');
+      held.push(a?.contents?.[0]?.text === big && a.contents[0].uri === 'app://array');
+      const o = await read('app://one');
+      held.push(o?.contents?.[0]?.text === big && o.contents[0].uri === 'app://one');
+      const grew = wasmBytes() - before;
+      // Read whole: what JSON.stringify writes of the page's object (the lone surrogate as U+FFFD).
+      const read16 = big.slice(0, -2) + '\ufffd!';
+      const whole = {};
+      whole.forged = JSON.stringify((await call('forged'))?.content?.map((b) => b.text === read16 ? 'big' : b.text));
+      const deep = await call('forgedDeep');
+      whole.forgedDeep = deep?.content?.[0]?.text === read16 && deep.structuredContent.s === '\ufdd0held 9';
+      whole.toJSON = (await call('toJSON'))?.content?.[0]?.text;
+      whole.inherited = JSON.stringify(await call('inherited'));
+      whole.untyped = (await call('untyped'))?.content?.[0]?.text === JSON.stringify({ text: read16 });
+      whole.getter = (await call('getter'))?.content?.[0]?.text === big;
+      send('mcp-default', ping(++id));
+      return { held, grew, whole, ping: await replyTo('mcp-default', id), id };
+    });
+    assert.deepEqual(r.held, [true, true, true, true, true, true]);
+    assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for six 1 MiB results`);
+    assert.deepEqual(r.whole, {
+      forged: JSON.stringify(['big', '\ufdd0held 0']),
+      forgedDeep: true,
+      toJSON: 'from toJSON',
+      // JSON.stringify writes no inherited property: the block is `{}`, made its JSON text.
+      inherited: JSON.stringify({ content: [{ type: 'text', text: '{}' }] }),
+      untyped: true,
+      // A getter's text is the page's own string, held.
+      getter: true,
+    });
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
   }, { html: PAGE }));
 
 // A page's text cut in the middle of an emoji has a lone surrogate, which JSON.stringify
