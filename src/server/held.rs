@@ -166,14 +166,11 @@ impl Held {
         self.0.iter().find(|(k, _)| k == m).map(|(_, t)| t.as_ref())
     }
 
-    /// Puts each held string's text in place of its marker in `message`'s `result` (a
-    /// `text` member's value: see [`Held::at`]).
+    /// Puts each held string's text in place of its marker in `message`, where [`Held::at`]
+    /// allows one (the rule a browser wire follows too).
     pub fn write_into(&self, message: &mut Value) {
-        if self.is_empty() {
-            return;
-        }
-        if let Some(result) = message.get_mut("result") {
-            self.replace(result);
+        if !self.is_empty() {
+            self.replace(message, &mut Vec::new());
         }
     }
 
@@ -186,19 +183,25 @@ impl Held {
         )
     }
 
-    fn replace(&self, v: &mut Value) {
+    fn replace<'a>(&self, v: &'a mut Value, path: &mut Vec<Step<'a>>) {
         match v {
-            Value::Array(items) => items.iter_mut().for_each(|x| self.replace(x)),
+            Value::String(s) if Held::at(path) => {
+                if let Some(t) = self.get(s) {
+                    *s = t.text();
+                }
+            }
+            Value::Array(items) => {
+                for (i, x) in items.iter_mut().enumerate() {
+                    path.push(Step::Index(i));
+                    self.replace(x, path);
+                    path.pop();
+                }
+            }
             Value::Object(map) => {
                 for (key, x) in map.iter_mut() {
-                    match x {
-                        Value::String(s) if key == "text" => {
-                            if let Some(t) = self.get(s) {
-                                *s = t.text();
-                            }
-                        }
-                        _ => self.replace(x),
-                    }
+                    path.push(Step::Key(key));
+                    self.replace(x, path);
+                    path.pop();
                 }
             }
             _ => {}
