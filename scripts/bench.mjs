@@ -179,6 +179,9 @@ const FIGURES = [
   { key: 'bigCallMs', name: `tools/call round trip, ${BIG_LABEL} text result`, unit: 'ms', better: 'lower', mcp: true, withFloor: true },
   // The same text in the result most tools give: a CallToolResult with one text block.
   { key: 'bigBlockCallMs', name: `tools/call round trip, ${BIG_LABEL} text block (a CallToolResult)`, unit: 'ms', better: 'lower', mcp: true, withFloor: true },
+  // A result of about as many bytes of JSON data: an object of 8,500 records per MiB (a listing, a
+  // table), which the server answers as its JSON text and as structuredContent.
+  { key: 'bigObjectCallMs', name: `tools/call round trip, ${BIG_LABEL} object result (structuredContent)`, unit: 'ms', better: 'lower', mcp: true, withFloor: true },
   // WebAssembly memory grows and never shrinks: what large text leaves behind.
   { key: 'bigHeapMB', name: `heap after the ${BIG_LABEL} results (as above)`, unit: 'MB', better: 'lower', withFloor: true, chromiumOnly: true },
 ];
@@ -398,6 +401,13 @@ async function runBigInPage({ kind, mcp, bytes }) {
     inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
     execute: ({ a }) => ({ content: [{ type: 'text', text: big + a }] }),
   });
+  const records = Array.from({ length: Math.max(1, Math.round(bytes / 123)) }, (_, i) => ({ id: i, name: `record ${i}`, tags: ['a', 'b'], price: i * 1.5, ok: i % 2 === 0, note: 'lorem ipsum dolor sit amet, consectetur' }));
+  await mc.registerTool({
+    name: 'bigObject',
+    description: `Returns ${records.length} records`,
+    inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+    execute: ({ a }) => ({ a, records }),
+  });
   const length = (i) => bytes + String(i).length;
   if (kind !== 'floor') {
     const [tool] = (await mc.getTools()).filter((t) => t.name === 'big');
@@ -411,6 +421,11 @@ async function runBigInPage({ kind, mcp, bytes }) {
     out.bigCallMs = await timed(4, async (i) => {
       const r = await window.benchClient.callTool({ name: 'big', arguments: { a: i } });
       if (r.isError || r.content?.[0]?.text?.length !== length(i)) throw new Error(`tools/call of big ${i}: ${JSON.stringify(r).slice(0, 200)}`);
+    });
+    out.bigObjectCallMs = await timed(2, async (i) => {
+      const r = await window.benchClient.callTool({ name: 'bigObject', arguments: { a: i } });
+      const structured = r.structuredContent ?? JSON.parse(r.content?.[0]?.text ?? 'null');
+      if (r.isError || structured?.a !== i || structured.records?.length !== records.length) throw new Error(`tools/call of bigObject ${i}: ${JSON.stringify(r).slice(0, 200)}`);
     });
     out.bigBlockCallMs = await timed(4, async (i) => {
       const r = await window.benchClient.callTool({ name: 'bigBlock', arguments: { a: i } });

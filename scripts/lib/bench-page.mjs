@@ -50,7 +50,9 @@ function installFloor() {
       reply(listed);
     } else if (p.method === 'tools/call') {
       const r = await tools.get(p.params.name).execute(p.params.arguments ?? {});
-      reply(Array.isArray(r?.content) ? r : { content: [{ type: 'text', text: String(r) }] });
+      if (Array.isArray(r?.content)) reply(r);
+      else if (r !== null && typeof r === 'object') reply({ content: [{ type: 'text', text: JSON.stringify(r) }], structuredContent: r });
+      else reply({ content: [{ type: 'text', text: String(r) }] });
     } else reply({});
   });
 }
