@@ -278,3 +278,86 @@ fn a_tool_timeout_frees_what_was_held() {
     assert_no_marker(r);
     assert_eq!((seen.held.get(), seen.dropped.get()), (1, 1));
 }
+
+/// A tool whose result is the object `data`, held whole when the context allows it (its JSON
+/// text and the object), or else returned as it is.
+fn holding_object(name: &str, data: Value, seen: &Seen) -> ToolDef {
+    let seen = seen.clone();
+    ToolDef::new(
+        name,
+        "Holds its object result",
+        move |_a: Value, ctx: RequestContext| {
+            let text = Box::new(Text {
+                text: data.to_string(),
+                dropped: seen.dropped.clone(),
+            });
+            let object = Box::new(Text {
+                text: data.to_string(),
+                dropped: seen.dropped.clone(),
+            });
+            let value = match ctx.may_hold_object() {
+                true => ctx.hold_object(text, object),
+                false => None,
+            };
+            let counter = if value.is_some() {
+                &seen.held
+            } else {
+                &seen.refused
+            };
+            counter.set(counter.get() + 1);
+            let value = value.unwrap_or_else(|| data.clone());
+            async move { Ok::<_, HandlerError>(value) }
+        },
+    )
+}
+
+#[test]
+fn an_object_result_held_whole_is_answered_as_its_text_and_structured_content_in_every_version() {
+    let data =
+        json!({ "records": [{ "id": 1, "name": "a \"quoted\" \u{e9}" }, { "id": 2 }], "total": 2 });
+    for v in ALL {
+        let h = Harness::new();
+        let seen = Seen::default();
+        h.server
+            .register_tool(holding_object("records", data.clone(), &seen))
+            .unwrap();
+        // With an output schema the engine reads structuredContent: nothing is held, and the
+        // schema is checked.
+        let schema = json!({ "type": "object", "required": ["total"] });
+        h.server
+            .register_tool(holding_object("checked", data.clone(), &seen).output_schema(schema))
+            .unwrap();
+        if v != STATELESS {
+            h.initialize(v);
+        }
+        // The answer's one text block is the object's JSON.
+        let text_is_data = |r: &Value| {
+            let text = r["result"]["content"][0]["text"].as_str();
+            text.and_then(|t| serde_json::from_str::<Value>(t).ok()) == Some(data.clone())
+        };
+        let r = call(&h, v, "records");
+        assert_no_marker(&r);
+        assert!(text_is_data(&r), "{v}: {r}");
+        assert_eq!(
+            r["result"]["content"].as_array().map(Vec::len),
+            Some(1),
+            "{v}"
+        );
+        // A version without structured content answers the text alone.
+        let structured = r["result"].get("structuredContent");
+        match v {
+            "2024-11-05" | "2025-03-26" => assert_eq!(structured, None, "{v}: {r}"),
+            _ => assert_eq!(structured, Some(&data), "{v}: {r}"),
+        }
+        assert_eq!((seen.held.get(), seen.refused.get()), (1, 0), "{v}");
+        assert_eq!(
+            seen.dropped.get(),
+            2,
+            "{v}: both freed once the answer is written"
+        );
+        let r = call(&h, v, "checked");
+        assert_eq!(seen.refused.get(), 1, "{v}");
+        assert!(text_is_data(&r), "{v}: {r}");
+        assert_eq!(r["result"]["isError"], Value::Null, "{v}: {r}");
+    }
+}

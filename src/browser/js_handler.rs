@@ -329,6 +329,15 @@ impl HeldText for js::HeldString {
     }
 }
 
+impl HeldText for js::HeldJson {
+    fn text(&self) -> String {
+        self.text.as_string().unwrap_or_default()
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 /// Converts a page callback's result to JSON: strings stay strings, `undefined` is `null`.
 fn result_to_json(v: &JsValue, what: &str) -> HandlerResult {
     if v.is_undefined() {
@@ -337,7 +346,12 @@ fn result_to_json(v: &JsValue, what: &str) -> HandlerResult {
     if let Some(s) = v.as_string() {
         return Ok(Value::String(s));
     }
-    match js::to_json(v) {
+    json_result(js::to_json(v), what)
+}
+
+/// What a page callback's result read as JSON is (see [`result_to_json`]).
+fn json_result(read: Result<Option<Value>, JsValue>, what: &str) -> HandlerResult {
+    match read {
         Ok(Some(j)) => Ok(j),
         Ok(None) => Err(HandlerError::new(format!(
             "{what} returned a value JSON cannot represent"
@@ -412,14 +426,23 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         Some(key) => own(v, key) && js::get(v, "resultType").is_ok_and(|r| r.is_undefined()),
         None => true,
     };
-    if long.is_empty() || !whole_copied || !no_to_json(v) || !no_to_json(&items) {
+    if !whole_copied || !no_to_json(v) || !no_to_json(&items) {
         return None;
     }
+    let structured = match holds {
+        Holds::Blocks => structured_part(v, ctx),
+        Holds::Contents => None,
+    };
+    if long.is_empty() && structured.is_none() {
+        return None;
+    }
+    let placeholder = structured.is_some();
+    let structured = structured.map(|s| Box::new(s) as Box<dyn HeldText>);
     let (at, texts): (Vec<u32>, Vec<Box<dyn HeldText>>) = long
         .into_iter()
         .map(|(i, t)| (i, Box::new(t) as Box<dyn HeldText>))
         .unzip();
-    let value = ctx.hold_within(texts, |markers| {
+    let value = ctx.hold_within(texts, structured, |markers| {
         let copy = js_sys::Array::new();
         for i in 0..count {
             copy.push(&item(i).ok()?);
@@ -433,6 +456,9 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
             Some(key) => {
                 let o = assign(&js::object(), v).ok()?;
                 js::set(&o, key, &copy);
+                if placeholder {
+                    js::set(&o, "structuredContent", &js::object());
+                }
                 o
             }
             None if is_array(v).ok()? => copy.into(),
@@ -441,6 +467,77 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         js::object_to_json(&copy).ok().flatten()
     })?;
     Some(Ok(value))
+}
+
+/// A `CallToolResult`'s `structuredContent` to hold whole (`server::held`): when nothing in the
+/// engine reads it (the tool has no output schema), it is the result's own enumerable
+/// property, an object (not an array) with no `toJSON`, and its JSON is long: `JSON.parse` of
+/// that JSON (a fresh copy, made in JS), with the JSON.
+fn structured_part(v: &JsValue, ctx: &RequestContext) -> Option<js::HeldJson> {
+    if !ctx.may_hold_object() || !own(v, "structuredContent") {
+        return None;
+    }
+    let sc = js::get(v, "structuredContent").ok()?;
+    if !sc.is_object() || is_array(&sc).ok()? || !no_to_json(&sc) {
+        return None;
+    }
+    let text: JsValue = js_sys::JSON::stringify(&sc).ok()?.into();
+    js::HeldString::of_long(&text)?;
+    let value = js::parse_text(&text).ok()?;
+    Some(js::HeldJson { text, value })
+}
+
+/// A tool's object result, when it may be held whole (`server::held`): an object that is not
+/// a `CallToolResult`, whose `JSON.stringify` text is long, has that text as its answer's text
+/// block and `JSON.parse` of it (a fresh copy, made in JS) as its `structuredContent`; the
+/// engine reads neither (the tool has no output schema to check). Any other object is read
+/// from the same text. `None` when `v` is not an object or the request may not hold objects:
+/// the caller reads it.
+///
+/// The text block is then `JSON.stringify`'s text of the value, where a result read by the
+/// engine has `serde_json`'s: the same JSON, written alike but for a number's form (`1e+21`
+/// and `1e21`) and a lone surrogate (escaped, where the engine reads it as U+FFFD).
+fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerResult> {
+    if !v.is_object() || !ctx.may_hold_object() {
+        return None;
+    }
+    // A CallToolResult (its text blocks were looked at already) is not one: no need to parse
+    // its text to know.
+    let blocks = js::get(v, "content").is_ok_and(|c| is_array(&c).unwrap_or(false));
+    let text: JsValue = match js_sys::JSON::stringify(v) {
+        Ok(t) => t.into(),
+        Err(e) => return Some(json_result(Err(e), what)),
+    };
+    if !blocks && js::HeldString::of_long(&text).is_some() {
+        if let Some(held) = hold_object(&text, ctx) {
+            return Some(Ok(held));
+        }
+    }
+    Some(json_result(js::json_text_read(text).map(|r| r.map(|(v, _)| v)), what))
+}
+
+/// [`held_object`]'s holding of a result whose JSON is `text`; `None` when it is a
+/// `CallToolResult`, `{structuredContent}` alone or an input-required result (read from the
+/// parsed copy: plain data), which `results::call_tool_result` does not make its JSON text
+/// and its structuredContent.
+fn hold_object(text: &JsValue, ctx: &RequestContext) -> Option<Value> {
+    let value = js::parse_text(text).ok()?;
+    if !value.is_object() || is_array(&value).ok()? {
+        return None;
+    }
+    let keys = js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>());
+    let only_structured = keys.length() == 1
+        && keys.get(0).as_string().as_deref() == Some("structuredContent");
+    let content = js::get(&value, "content").ok()?;
+    let input_required = !js::get(&value, "resultType").ok()?.is_undefined();
+    if only_structured || input_required || is_array(&content).ok()? {
+        return None;
+    }
+    let held = js::HeldJson {
+        text: text.clone(),
+        value,
+    };
+    ctx.hold_object(Box::new(js::HeldString(text.clone())), Box::new(held))
 }
 
 #[wasm_bindgen]
@@ -478,6 +575,7 @@ async fn call_json(
     match invoke(&f, &input, &options).await {
         Ok(v) => held(&v, &ctx)
             .or_else(|| held_texts(&v, &ctx, holds))
+            .or_else(|| held_object(&v, &ctx, &what))
             .unwrap_or_else(|| result_to_json(&v, &what)),
         Err(e) => Err(thrown(&e)),
     }

@@ -279,7 +279,12 @@ pub fn object_to_json(v: &JsValue) -> Result<Option<Value>, JsValue> {
 /// [`object_to_json`], with the JSON text it read, still a JS string: [`parse_text`] makes a
 /// fresh copy of the object from it without the text crossing into wasm and back.
 pub fn object_to_json_text(v: &JsValue) -> Result<Option<(Value, JsValue)>, JsValue> {
-    let text: JsValue = JSON::stringify(v)?.into();
+    json_text_read(JSON::stringify(v)?.into())
+}
+
+/// What [`object_to_json_text`] reads of `text`, the `JSON.stringify` of a value: its value and
+/// the text, or `None` when it is not a string (`JSON.stringify` wrote nothing).
+pub fn json_text_read(text: JsValue) -> Result<Option<(Value, JsValue)>, JsValue> {
     let Some(rust) = text.as_string() else {
         return Ok(None);
     };
@@ -361,6 +366,15 @@ impl HeldString {
             v.is_string() && v.unchecked_ref::<js_sys::JsString>().length() as usize >= APART_BYTES;
         long.then(|| HeldString(v.clone()))
     }
+}
+
+/// A page's value kept as JS, with the JSON text it was read from: a tool's object result held
+/// whole as its answer's `structuredContent` (`server::held`); `value` is `JSON.parse(text)`.
+pub struct HeldJson {
+    /// The JSON text (`JSON.stringify` of the page's value).
+    pub text: JsValue,
+    /// The fresh value parsed from it, which the answer carries.
+    pub value: JsValue,
 }
 
 /// Where a marker may stand in a message, by its path (`server::held::Held::at`).

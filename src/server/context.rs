@@ -200,13 +200,26 @@ impl RequestContext {
     }
 
     /// [`Holder::hold_within`]: `texts` held for the value `build` makes with their markers,
-    /// when that value has each once; `None` (nothing held) otherwise.
+    /// and `structured` as its `structuredContent`, when that value has each marker once;
+    /// `None` (nothing held) otherwise.
     pub fn hold_within(
         &self,
         texts: Vec<Box<dyn HeldText>>,
+        structured: Option<Box<dyn HeldText>>,
         build: impl FnOnce(&[String]) -> Option<Value>,
     ) -> Option<Value> {
-        self.holder.as_ref()?.hold_within(texts, build)
+        self.holder.as_ref()?.hold_within(texts, structured, build)
+    }
+
+    /// [`Holder::hold_object`]: a tool's object result held whole, its JSON `text` and the
+    /// `object`; the result that carries them, or `None` (nothing held).
+    pub fn hold_object(&self, text: Box<dyn HeldText>, object: Box<dyn HeldText>) -> Option<Value> {
+        self.holder.as_ref()?.hold_object(text, object)
+    }
+
+    /// Whether [`RequestContext::hold_object`] would hold.
+    pub fn may_hold_object(&self) -> bool {
+        self.holder.as_ref().is_some_and(|h| h.allows_objects())
     }
 
     /// Whether [`RequestContext::hold`] would keep a string.

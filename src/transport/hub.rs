@@ -133,13 +133,27 @@ fn share_repeats(parsed: &JsValue, repeats: &Repeats) {
 #[inline(never)]
 fn holding(v: &serde_json::Value, held: &Held) -> JsValue {
     let markers: Vec<&str> = held.markers().collect();
-    js::from_json_holding(v, &markers, &Held::at, &|m| {
+    let message = js::from_json_holding(v, &markers, &Held::at, &|m| {
         let t = held.get(m)?;
         Some(match t.as_any().downcast_ref::<js::HeldString>() {
             Some(s) => s.0.clone(),
             None => JsValue::from_str(&t.text()),
         })
-    })
+    });
+    // A held structuredContent goes where the result's is (a version without structured
+    // content has none: it goes nowhere).
+    if let Some(s) = held.structured() {
+        let result = js::get(&message, "result").unwrap_or(JsValue::UNDEFINED);
+        let there = js::get(&result, "structuredContent").is_ok_and(|x| x.is_object());
+        if there {
+            let value = match s.as_any().downcast_ref::<js::HeldJson>() {
+                Some(h) => h.value.clone(),
+                None => js::parse_text(&JsValue::from_str(&s.text())).unwrap_or(JsValue::NULL),
+            };
+            js::set(&result, "structuredContent", &value);
+        }
+    }
+    message
 }
 
 /// A session's message as the JS object the wire posts.

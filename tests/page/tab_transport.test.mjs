@@ -634,15 +634,15 @@ test('a 1 MiB tool result and resource text are posted as the page\'s own string
       const [contents] = (await replyTo('mcp-default', 9))?.result?.contents ?? [];
       same.push(contents?.text === big && contents.uri === 'app://big' && contents.mimeType === 'text/plain');
       const afterThree = wasmBytes();
-      // An object result with no text blocks crosses into the core as JSON text, where its lone
-      // surrogate, which JSON.stringify escapes and serde_json refuses, is read as U+FFFD (as
-      // a UTF-8 copy of the string writes it; the call failed before).
+      // An object result that is not a CallToolResult is held whole (the next test): its
+      // structuredContent is JSON.parse's copy of JSON.stringify's text, lone surrogate and
+      // all (read by the core, it would be U+FFFD: the lone-surrogate test below).
       send('mcp-default', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'obj', arguments: {} } });
       const obj = (await replyTo('mcp-default', 4))?.result;
       send('mcp-default', ping(5));
       return {
         before, afterThree, same, ping: await replyTo('mcp-default', 5),
-        objText: obj?.structuredContent?.text === big.slice(0, -2) + '\ufffd!', obj: JSON.stringify(obj).slice(0, 300),
+        objText: obj?.structuredContent?.text === big && obj.content?.[0]?.text === JSON.stringify({ text: big }), obj: JSON.stringify(obj).slice(0, 300),
       };
     });
     assert.deepEqual(r.same, [true, true, true, true, true]);
@@ -732,6 +732,81 @@ test('a 1 MiB text block or text contents is posted as the page\'s own string; r
       // A getter's text is the page's own string, held.
       getter: true,
     });
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
+  }, { html: PAGE }));
+
+// A tool's object result that is not a CallToolResult is answered as its JSON text and as its
+// structuredContent. When its JSON is long and the tool has no outputSchema (nothing in the
+// engine reads it), neither enters the core: the text block is JSON.stringify's text and
+// structuredContent a copy JSON.parse made of it (src/browser/js_handler.rs held_object,
+// src/server/held.rs hold_object). A CallToolResult's long structuredContent is held the same
+// way (structured_part). With an outputSchema the engine reads and checks it.
+test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answered without entering the core; with an outputSchema it is checked; the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const mc = document.modelContext;
+      const records = Array.from({ length: 8500 }, (_, i) => ({ id: i, name: `record ${i} "q" \u00e9`, tags: ['a'], price: i * 1.5, ok: i % 2 === 0, none: null }));
+      const data = { total: records.length, records, when: new Date(0), skipped: undefined };
+      await mc.registerTool({ name: 'records', description: 'records', execute: () => data });
+      await mc.registerTool({
+        name: 'checked', description: 'records, checked', execute: () => data,
+        outputSchema: { type: 'object', required: ['total'], properties: { total: { type: 'integer', maximum: 10 } } },
+      });
+      await mc.registerTool({ name: 'alone', description: 'only structuredContent', execute: () => ({ structuredContent: data }) });
+      // A CallToolResult's structuredContent is held too, with or without a long text block.
+      const summary = { content: [{ type: 'text', text: '8500 records' }], structuredContent: data };
+      const both = { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data, _meta: { page: 1 } };
+      await mc.registerTool({ name: 'summary', description: 'summary', execute: () => summary });
+      await mc.registerTool({ name: 'both', description: 'both', execute: () => both });
+      await mc.registerTool({
+        name: 'bothChecked', description: 'both, checked', execute: () => both,
+        outputSchema: { type: 'object', required: ['total'], properties: { total: { type: 'integer', maximum: 10 } } },
+      });
+      const own = { content: [{ type: 'text', text: 'own' }], structuredContent: { ...data, toJSON: () => ({ from: 'toJSON' }) } };
+      await mc.registerTool({ name: 'own', description: 'a toJSON', execute: () => own });
+      await mc.registerTool({ name: 'array', description: 'an array', execute: () => records });
+      await initialize();
+      let id = 0;
+      const call = async (name) => {
+        send('mcp-default', { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: {} } });
+        return (await replyTo('mcp-default', id))?.result;
+      };
+      const json = JSON.stringify(data);
+      const before = wasmBytes();
+      const held = [];
+      for (let k = 0; k < 3; k++) {
+        const got = await call('records');
+        held.push(got?.content?.length === 1 && got.content[0].text === json && JSON.stringify(got.structuredContent) === json
+          && got.structuredContent !== data && !('skipped' in got.structuredContent) && got.structuredContent.when === '1970-01-01T00:00:00.000Z');
+      }
+      const s = await call('summary');
+      held.push(JSON.stringify(s) === JSON.stringify(summary));
+      const b = await call('both');
+      held.push(JSON.stringify(b) === JSON.stringify(both) && b.structuredContent !== data);
+      const grew = wasmBytes() - before;
+      // Read by the engine, as before: checked against the outputSchema (total is not ≤ 10).
+      const checked = await call('checked');
+      const bothChecked = await call('bothChecked');
+      const toJSON = await call('own');
+      const alone = await call('alone');
+      const array = await call('array');
+      send('mcp-default', ping(++id));
+      return {
+        held, grew, id, ping: await replyTo('mcp-default', id),
+        checked: checked?.isError === true && /outputSchema/.test(checked.content?.[0]?.text ?? '')
+          && bothChecked?.isError === true && /outputSchema/.test(bothChecked.content?.[0]?.text ?? ''),
+        toJSON: JSON.stringify(toJSON?.structuredContent),
+        alone: JSON.stringify(alone?.structuredContent) === json && JSON.parse(alone.content[0].text).total === 8500,
+        array: array?.content?.[0]?.text === JSON.stringify(records) && array.structuredContent === undefined,
+      };
+    });
+    assert.deepEqual(r.held, [true, true, true, true, true]);
+    assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for five 1 MiB results`);
+    assert.equal(r.toJSON, JSON.stringify({ from: 'toJSON' }));
+    assert.equal(r.checked, true);
+    assert.equal(r.alone, true);
+    assert.equal(r.array, true);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
   }, { html: PAGE }));
 

@@ -156,6 +156,10 @@ pub(super) fn tools_call_checked(call: &mut Call, tool: Rc<Tool>, v: ProtocolVer
     // string of it out of the engine (`server::held`).
     if let Some(h) = &ctx.holder {
         h.allow();
+        // Nothing reads an object result's structuredContent but an output schema.
+        if tool.output.is_none() {
+            h.allow_objects();
+        }
     }
     let key = server.state_key().clone();
     let stateless = call.stateless;
