@@ -501,9 +501,10 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
     if !v.is_object() || !ctx.may_hold_object() {
         return None;
     }
-    // A CallToolResult (its text blocks were looked at already) is not one: no need to parse
-    // its text to know.
-    let blocks = js::get(v, "content").is_ok_and(|c| is_array(&c).unwrap_or(false));
+    // A CallToolResult (its text blocks were looked at already) or an array is not one: no
+    // need to parse its text to know.
+    let blocks = is_array(v).unwrap_or(true)
+        || js::get(v, "content").is_ok_and(|c| is_array(&c).unwrap_or(false));
     let text: JsValue = match js_sys::JSON::stringify(v) {
         Ok(t) => t.into(),
         Err(e) => return Some(json_result(Err(e), what)),

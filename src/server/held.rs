@@ -123,7 +123,12 @@ impl Holder {
             .into_iter()
             .filter_map(|t| self.hold(t).ok())
             .collect();
-        let value = build(&markers).filter(|v| markers_once(v, &markers));
+        let empty = |v: &Value| match v.get("structuredContent") {
+            Some(Value::Object(o)) => o.is_empty(),
+            _ => false,
+        };
+        let value = build(&markers)
+            .filter(|v| markers_once(v, &markers) && (structured.is_none() || empty(v)));
         match value {
             Some(_) => *self.structured.borrow_mut() = structured,
             None => self.texts.borrow_mut().truncate(before),
@@ -398,6 +403,12 @@ mod tests {
         let v = h.hold_within(Vec::new(), sc(), value).unwrap();
         // One per answer.
         assert!(h.hold_within(Vec::new(), sc(), value).is_none());
+        // Only where the value has an empty object for it.
+        let h2 = Holder::allowing();
+        h2.allow_objects();
+        let elsewhere = |_: &[String]| Some(json!({"content": [], "structuredContent": {"a": 1}}));
+        assert!(h2.hold_within(Vec::new(), sc(), elsewhere).is_none());
+        assert!(h2.take().is_empty());
         let held = h.take();
         assert!(held.structured().is_some() && held.markers().next().is_none());
         let mut m = json!({"id": 1, "result": v});
