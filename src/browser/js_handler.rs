@@ -503,13 +503,13 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
     }
     // A CallToolResult (its text blocks were looked at already) or an array is not one: no
     // need to parse its text to know.
-    let blocks = is_array(v).unwrap_or(true)
+    let not_one = is_array(v).unwrap_or(true)
         || js::get(v, "content").is_ok_and(|c| is_array(&c).unwrap_or(false));
     let text: JsValue = match js_sys::JSON::stringify(v) {
         Ok(t) => t.into(),
         Err(e) => return Some(json_result(Err(e), what)),
     };
-    if !blocks && js::HeldString::of_long(&text).is_some() {
+    if !not_one && js::HeldString::of_long(&text).is_some() {
         if let Some(held) = hold_object(&text, ctx) {
             return Some(Ok(held));
         }

@@ -302,8 +302,7 @@ pub fn json_text_read(text: JsValue) -> Result<Option<(Value, JsValue)>, JsValue
 #[cold]
 #[inline(never)]
 fn well_formed(text: &str, e: serde_json::Error) -> Result<Value, JsValue> {
-    json_text::lone_surrogates_replaced(text)
-        .and_then(|t| serde_json::from_str(&t).ok())
+    json_text::from_str_lone_surrogates_replaced(text)
         .ok_or_else(|| type_error(&format!("Value is not valid JSON: {e}")))
 }
 

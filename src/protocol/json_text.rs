@@ -328,6 +328,13 @@ pub fn lone_surrogates_replaced(text: &str) -> Option<String> {
     String::from_utf8(o).ok()
 }
 
+/// The value of JSON text that `serde_json` refused for its lone surrogates, read again with
+/// each written U+FFFD ([`lone_surrogates_replaced`]); `None` when it has none, or is not JSON
+/// for another reason.
+pub fn from_str_lone_surrogates_replaced(text: &str) -> Option<Value> {
+    serde_json::from_str(&lone_surrogates_replaced(text)?).ok()
+}
+
 /// `s` as a JSON string (see [`write_str`]): how error messages quote a name, with code
 /// every build has (where `{:?}` would bring `char`'s escaping for non-ASCII text).
 pub fn quoted(s: &str) -> String {

@@ -253,10 +253,7 @@ impl Held {
             let text = s.text();
             *at = serde_json::from_str(&text)
                 .ok()
-                .or_else(|| {
-                    let t = crate::protocol::json_text::lone_surrogates_replaced(&text)?;
-                    serde_json::from_str(&t).ok()
-                })
+                .or_else(|| crate::protocol::json_text::from_str_lone_surrogates_replaced(&text))
                 .unwrap_or(Value::Null);
         }
     }
