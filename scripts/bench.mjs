@@ -182,6 +182,9 @@ const FIGURES = [
   // A result of about as many bytes of JSON data: an object of 8,500 records per MiB (a listing, a
   // table), which the server answers as its JSON text and as structuredContent.
   { key: 'bigObjectCallMs', name: `tools/call round trip, ${BIG_LABEL} object result (structuredContent)`, unit: 'ms', better: 'lower', mcp: true, withFloor: true },
+  // The same object from a tool that declares an outputSchema (each record's fields typed),
+  // which a server that checks structured results reads.
+  { key: 'bigCheckedCallMs', name: `tools/call round trip, ${BIG_LABEL} object result, tool with an outputSchema`, unit: 'ms', better: 'lower', mcp: true, withFloor: true },
   // WebAssembly memory grows and never shrinks: what large text leaves behind.
   { key: 'bigHeapMB', name: `heap after the ${BIG_LABEL} results (as above)`, unit: 'MB', better: 'lower', withFloor: true, chromiumOnly: true },
 ];
@@ -408,6 +411,14 @@ async function runBigInPage({ kind, mcp, bytes }) {
     inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
     execute: ({ a }) => ({ a, records }),
   });
+  const record = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, price: { type: 'number' }, ok: { type: 'boolean' }, note: { type: 'string' } }, required: ['id', 'name'] };
+  await mc.registerTool({
+    name: 'bigChecked',
+    description: `Returns ${records.length} records, as its outputSchema says`,
+    inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+    outputSchema: { type: 'object', properties: { a: { type: 'number' }, records: { type: 'array', items: record } }, required: ['a', 'records'] },
+    execute: ({ a }) => ({ a, records }),
+  });
   const length = (i) => bytes + String(i).length;
   if (kind !== 'floor') {
     const [tool] = (await mc.getTools()).filter((t) => t.name === 'big');
@@ -426,6 +437,11 @@ async function runBigInPage({ kind, mcp, bytes }) {
       const r = await window.benchClient.callTool({ name: 'bigObject', arguments: { a: i } });
       const structured = r.structuredContent ?? JSON.parse(r.content?.[0]?.text ?? 'null');
       if (r.isError || structured?.a !== i || structured.records?.length !== records.length) throw new Error(`tools/call of bigObject ${i}: ${JSON.stringify(r).slice(0, 200)}`);
+    });
+    out.bigCheckedCallMs = await timed(2, async (i) => {
+      const r = await window.benchClient.callTool({ name: 'bigChecked', arguments: { a: i } });
+      const structured = r.structuredContent ?? JSON.parse(r.content?.[0]?.text ?? 'null');
+      if (r.isError || structured?.a !== i || structured.records?.length !== records.length) throw new Error(`tools/call of bigChecked ${i}: ${JSON.stringify(r).slice(0, 200)}`);
     });
     out.bigBlockCallMs = await timed(4, async (i) => {
       const r = await window.benchClient.callTool({ name: 'bigBlock', arguments: { a: i } });
