@@ -74,10 +74,14 @@ fn holding(name: &str, text: &str, seen: &Seen, gate: Option<CancellationToken>)
 /// Holds `text` from `ctx` when it may (counted in `seen`): the handler's value, the marker
 /// or the text itself.
 fn hold(ctx: &RequestContext, text: &str, seen: &Seen) -> Value {
-    let held = ctx.hold(Box::new(Text {
+    let text: Box<dyn HeldText> = Box::new(Text {
         text: text.to_string(),
         dropped: seen.dropped.clone(),
-    }));
+    });
+    let held = match ctx.holder() {
+        Some(h) => h.hold(text),
+        None => Err(text),
+    };
     match held {
         Ok(marker) => {
             seen.held.set(seen.held.get() + 1);
@@ -280,7 +284,8 @@ fn a_tool_timeout_frees_what_was_held() {
 }
 
 /// A tool whose result is the object `data`, held whole when the context allows it (its JSON
-/// text and the object), or else returned as it is.
+/// text and the object, with the engine's reading of it where an output schema checks it), or
+/// else returned as it is.
 fn holding_object(name: &str, data: Value, seen: &Seen) -> ToolDef {
     let seen = seen.clone();
     ToolDef::new(
@@ -295,10 +300,10 @@ fn holding_object(name: &str, data: Value, seen: &Seen) -> ToolDef {
                 text: data.to_string(),
                 dropped: seen.dropped.clone(),
             });
-            let value = match ctx.may_hold_object() {
-                true => ctx.hold_object(text, object),
-                false => None,
-            };
+            let value = ctx.holder().and_then(|h| {
+                let reading = (!h.allows_objects()).then(|| data.clone());
+                h.hold_object(text, object, reading)
+            });
             let counter = if value.is_some() {
                 &seen.held
             } else {
@@ -321,11 +326,15 @@ fn an_object_result_held_whole_is_answered_as_its_text_and_structured_content_in
         h.server
             .register_tool(holding_object("records", data.clone(), &seen))
             .unwrap();
-        // With an output schema the engine reads structuredContent: nothing is held, and the
-        // schema is checked.
+        // With an output schema the engine reads structuredContent (the result carries its
+        // reading), and the schema checks it.
         let schema = json!({ "type": "object", "required": ["total"] });
         h.server
             .register_tool(holding_object("checked", data.clone(), &seen).output_schema(schema))
+            .unwrap();
+        let schema = json!({ "type": "object", "required": ["missing"] });
+        h.server
+            .register_tool(holding_object("refused", data.clone(), &seen).output_schema(schema))
             .unwrap();
         if v != STATELESS {
             h.initialize(v);
@@ -356,8 +365,26 @@ fn an_object_result_held_whole_is_answered_as_its_text_and_structured_content_in
             "{v}: both freed once the answer is written"
         );
         let r = call(&h, v, "checked");
-        assert_eq!(seen.refused.get(), 1, "{v}");
+        assert_no_marker(&r);
+        assert_eq!((seen.held.get(), seen.refused.get()), (2, 0), "{v}");
         assert!(text_is_data(&r), "{v}: {r}");
         assert_eq!(r["result"]["isError"], Value::Null, "{v}: {r}");
+        let structured = r["result"].get("structuredContent");
+        match v {
+            "2024-11-05" | "2025-03-26" => assert_eq!(structured, None, "{v}: {r}"),
+            _ => assert_eq!(structured, Some(&data), "{v}: {r}"),
+        }
+        assert_eq!(seen.dropped.get(), 4, "{v}: both freed once written");
+        // A result the schema refuses is a tool error that names it; what was held is freed.
+        let r = call(&h, v, "refused");
+        assert_no_marker(&r);
+        assert_eq!(r["result"]["isError"], json!(true), "{v}: {r}");
+        let text = r["result"]["content"][0]["text"].as_str().unwrap_or("");
+        assert!(text.contains("outputSchema"), "{v}: {r}");
+        assert_eq!(r["result"].get("structuredContent"), None, "{v}: {r}");
+        assert_eq!((seen.held.get(), seen.dropped.get()), (3, 6), "{v}");
+        // And the next call is served.
+        let r = call(&h, v, "records");
+        assert!(text_is_data(&r), "{v}: {r}");
     }
 }

@@ -366,10 +366,8 @@ fn json_result(read: Result<Option<Value>, JsValue>, what: &str) -> HandlerResul
 /// A long string that a `tools/call` answered directly or a `resources/read` answers with,
 /// kept a JS string (`server::held`): the result carries its marker.
 fn held(v: &JsValue, ctx: &RequestContext) -> Option<HandlerResult> {
-    if !ctx.may_hold() {
-        return None;
-    }
-    let marker = ctx.hold(Box::new(js::HeldString::of_long(v)?)).ok()?;
+    let holder = ctx.holder()?;
+    let marker = holder.hold(Box::new(js::HeldString::of_long(v)?)).ok()?;
     Some(Ok(Value::String(marker)))
 }
 
@@ -392,9 +390,7 @@ enum Holds {
 /// its order). A text block must say `"type": "text"` (any other block becomes JSON text);
 /// an object with a `resultType` (an input-required result, not an answer) holds nothing.
 fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<HandlerResult> {
-    if !v.is_object() || !ctx.may_hold() {
-        return None;
-    }
+    let holder = ctx.holder().filter(|_| v.is_object())?;
     let key = match holds {
         Holds::Blocks => "content",
         Holds::Contents => "contents",
@@ -430,19 +426,21 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         return None;
     }
     let structured = match holds {
-        Holds::Blocks => structured_part(v, ctx),
+        Holds::Blocks => structured_part(v),
         Holds::Contents => None,
     };
     if long.is_empty() && structured.is_none() {
         return None;
     }
-    let placeholder = structured.is_some();
+    // Where an output schema reads it, the copy keeps the page's structured content for the
+    // engine to read.
+    let placeholder = structured.is_some() && holder.allows_objects();
     let structured = structured.map(|s| Box::new(s) as Box<dyn HeldText>);
     let (at, texts): (Vec<u32>, Vec<Box<dyn HeldText>>) = long
         .into_iter()
         .map(|(i, t)| (i, Box::new(t) as Box<dyn HeldText>))
         .unzip();
-    let value = ctx.hold_within(texts, structured, |markers| {
+    let value = holder.hold_within(texts, structured, |markers| {
         let copy = js_sys::Array::new();
         for i in 0..count {
             copy.push(&item(i).ok()?);
@@ -469,12 +467,12 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
     Some(Ok(value))
 }
 
-/// A `CallToolResult`'s `structuredContent` to hold whole (`server::held`): when nothing in the
-/// engine reads it (the tool has no output schema), it is the result's own enumerable
-/// property, an object (not an array) with no `toJSON`, and its JSON is long: `JSON.parse` of
-/// that JSON (a fresh copy, made in JS), with the JSON.
-fn structured_part(v: &JsValue, ctx: &RequestContext) -> Option<js::HeldJson> {
-    if !ctx.may_hold_object() || !own(v, "structuredContent") {
+/// A `CallToolResult`'s `structuredContent` to hold whole (`server::held`): when it is the
+/// result's own enumerable property, an object (not an array) with no `toJSON`, and its JSON
+/// is long: `JSON.parse` of that JSON (a fresh copy, made in JS), with the JSON. Where an
+/// output schema reads it, the engine reads it too, from the result's copy.
+fn structured_part(v: &JsValue) -> Option<js::HeldJson> {
+    if !own(v, "structuredContent") {
         return None;
     }
     let sc = js::get(v, "structuredContent").ok()?;
@@ -490,17 +488,15 @@ fn structured_part(v: &JsValue, ctx: &RequestContext) -> Option<js::HeldJson> {
 /// A tool's object result, when it may be held whole (`server::held`): an object that is not
 /// a `CallToolResult`, whose `JSON.stringify` text is long, has that text as its answer's text
 /// block and `JSON.parse` of it (a fresh copy, made in JS) as its `structuredContent`; the
-/// engine reads neither (the tool has no output schema to check). Any other object is read
-/// from the same text. `None` when `v` is not an object or the request may not hold objects:
-/// the caller reads it.
+/// engine reads neither where the tool has no output schema to check, and reads the same text
+/// for the check where it has one. Any other object is read from the same text. `None` when
+/// `v` is not an object or the request may not hold strings: the caller reads it.
 ///
 /// The text block is then `JSON.stringify`'s text of the value, where a result read by the
 /// engine has `serde_json`'s: the same JSON, written alike but for a number's form (`1e+21`
 /// and `1e21`) and a lone surrogate (escaped, where the engine reads it as U+FFFD).
 fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerResult> {
-    if !v.is_object() || !ctx.may_hold_object() {
-        return None;
-    }
+    let holder = ctx.holder().filter(|_| v.is_object())?;
     // A CallToolResult (its text blocks were looked at already) or an array is not one: no
     // need to parse its text to know.
     let not_one = is_array(v).unwrap_or(true)
@@ -509,19 +505,31 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
         Ok(t) => t.into(),
         Err(e) => return Some(json_result(Err(e), what)),
     };
-    if !not_one && js::HeldString::of_long(&text).is_some() {
-        if let Some(held) = hold_object(&text, ctx) {
-            return Some(Ok(held));
-        }
-    }
-    Some(json_result(js::json_text_read(text).map(|r| r.map(|(v, _)| v)), what))
+    let read = |text: JsValue| js::json_text_read(text).map(|r| r.map(|(v, _)| v));
+    let Some(object) = (!not_one && js::HeldString::of_long(&text).is_some())
+        .then(|| whole_object(&text))
+        .flatten()
+    else {
+        return Some(json_result(read(text), what));
+    };
+    // Where an output schema checks it, the engine reads it still, from the same text.
+    let reading = match holder.allows_objects() {
+        true => None,
+        false => match read(text.clone()) {
+            Ok(Some(value)) => Some(value),
+            other => return Some(json_result(other, what)),
+        },
+    };
+    let held = holder.hold_object(Box::new(js::HeldString(text.clone())), Box::new(object), reading);
+    // Not held (a string of the page's reads as a marker): read again, as any result.
+    Some(held.map_or_else(|| json_result(read(text), what), Ok))
 }
 
-/// [`held_object`]'s holding of a result whose JSON is `text`; `None` when it is a
-/// `CallToolResult`, `{structuredContent}` alone or an input-required result (read from the
-/// parsed copy: plain data), which `results::call_tool_result` does not make its JSON text
-/// and its structuredContent.
-fn hold_object(text: &JsValue, ctx: &RequestContext) -> Option<Value> {
+/// [`held_object`]'s copy of a result whose JSON is `text`, `JSON.parse` of it; `None` when it
+/// is a `CallToolResult`, `{structuredContent}` alone or an input-required result (read from
+/// the copy: plain data), which `results::call_tool_result` does not make its JSON text and
+/// its structuredContent.
+fn whole_object(text: &JsValue) -> Option<js::HeldJson> {
     let value = js::parse_text(text).ok()?;
     if !value.is_object() || is_array(&value).ok()? {
         return None;
@@ -534,11 +542,10 @@ fn hold_object(text: &JsValue, ctx: &RequestContext) -> Option<Value> {
     if only_structured || input_required || is_array(&content).ok()? {
         return None;
     }
-    let held = js::HeldJson {
+    Some(js::HeldJson {
         text: text.clone(),
         value,
-    };
-    ctx.hold_object(Box::new(js::HeldString(text.clone())), Box::new(held))
+    })
 }
 
 #[wasm_bindgen]

@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::rc::{Rc, Weak};
 
 use super::cancel::CancellationToken;
-use super::held::{HeldText, Holder};
+use super::held::Holder;
 use super::logging::LogLevel;
 use super::runtime::LocalBoxFuture;
 use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
@@ -188,43 +188,11 @@ impl RequestContext {
             .is_some_and(|p| p.report(progress, total, message))
     }
 
-    /// Keeps `text` out of the engine until this request's answer is sent, and gives the
-    /// string its result carries in its place (see [`super::held`]); the text back when the
-    /// request may not hold strings (anything but a `tools/call` answered directly or a
-    /// `resources/read`).
-    pub fn hold(&self, text: Box<dyn HeldText>) -> Result<String, Box<dyn HeldText>> {
-        match &self.holder {
-            Some(h) => h.hold(text),
-            None => Err(text),
-        }
-    }
-
-    /// [`Holder::hold_within`]: `texts` held for the value `build` makes with their markers,
-    /// and `structured` as its `structuredContent`, when that value has each marker once;
-    /// `None` (nothing held) otherwise.
-    pub fn hold_within(
-        &self,
-        texts: Vec<Box<dyn HeldText>>,
-        structured: Option<Box<dyn HeldText>>,
-        build: impl FnOnce(&[String]) -> Option<Value>,
-    ) -> Option<Value> {
-        self.holder.as_ref()?.hold_within(texts, structured, build)
-    }
-
-    /// [`Holder::hold_object`]: a tool's object result held whole, its JSON `text` and the
-    /// `object`; the result that carries them, or `None` (nothing held).
-    pub fn hold_object(&self, text: Box<dyn HeldText>, object: Box<dyn HeldText>) -> Option<Value> {
-        self.holder.as_ref()?.hold_object(text, object)
-    }
-
-    /// Whether [`RequestContext::hold_object`] would hold.
-    pub fn may_hold_object(&self) -> bool {
-        self.holder.as_ref().is_some_and(|h| h.allows_objects())
-    }
-
-    /// Whether [`RequestContext::hold`] would keep a string.
-    pub fn may_hold(&self) -> bool {
-        self.holder.as_ref().is_some_and(|h| h.allows())
+    /// What this request's handler may hold out of the engine until its answer is sent (see
+    /// [`super::held`]): `None` when it may hold nothing (anything but a `tools/call` answered
+    /// directly or a `resources/read`).
+    pub fn holder(&self) -> Option<&Holder> {
+        self.holder.as_deref().filter(|h| h.allows())
     }
 
     /// Whether the call may run as a task (its tool has task support and the client

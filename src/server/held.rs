@@ -34,6 +34,11 @@
 //! without structured content has none, and then it goes nowhere). Objects of 1 MiB of JSON
 //! spent about 40 ms of a tools/call round trip of 80 in the engine (read, written as text
 //! twice, parsed again: Chromium 156).
+//!
+//! A tool with an output schema holds its structured content too, but the result carries the
+//! engine's reading of it in its place, which the schema checks; once checked,
+//! [`Holder::checked`] leaves an empty object there for the held one. The engine still reads
+//! the object, and no longer writes it (nor its text) into the answer.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -60,6 +65,9 @@ pub struct Holder {
     objects: Cell<bool>,
     texts: RefCell<Vec<(String, Box<dyn HeldText>)>>,
     structured: RefCell<Option<Box<dyn HeldText>>>,
+    /// Whether the result carries the engine's reading of the held `structuredContent`, for
+    /// an output schema to check, until [`Holder::checked`].
+    unchecked: Cell<bool>,
 }
 
 /// The text in place of held string `index` of an answer: a noncharacter, then the index.
@@ -98,23 +106,25 @@ impl Holder {
     }
 
     /// Holds `texts` for a value `build` makes with their markers (in `texts`' order) in
-    /// their places, and `structured`, when given, as that value's `structuredContent` (the
-    /// value has an empty object there; see [`Holder::hold_object`] for when it may), and
-    /// gives that value. A page's object result may carry any string, so what is held is kept
-    /// only when the value has each marker once and no other string that reads as a marker
-    /// (see [`markers_once`]); else it is given back and the answer is `None`, as it is when
-    /// this request may not hold it, there is nothing to hold or `build` gives nothing: the
-    /// caller then reads the result whole.
+    /// their places, and `structured`, when given, as that value's `structuredContent`, and
+    /// gives that value. Where nothing reads a structured content ([`Holder::allows_objects`])
+    /// the value has an empty object there; where an output schema does, the engine's reading
+    /// of it, which [`Holder::checked`] empties once checked. A page's object result may carry
+    /// any string, so what is held is kept only when the value has each marker once and no
+    /// other string that reads as a marker (see [`markers_once`]); else it is given back and
+    /// the answer is `None`, as it is when this request may not hold it, there is nothing to
+    /// hold or `build` gives nothing: the caller then reads the result whole.
     pub fn hold_within(
         &self,
         texts: Vec<Box<dyn HeldText>>,
         structured: Option<Box<dyn HeldText>>,
         build: impl FnOnce(&[String]) -> Option<Value>,
     ) -> Option<Value> {
-        let objects = self.allows_objects() && self.structured.borrow().is_none();
-        if !self.allows() || (structured.is_some() && !objects) {
+        // One structured content per answer: the result has one place for it.
+        if !self.allows() || (structured.is_some() && self.structured.borrow().is_some()) {
             return None;
         }
+        let read = !self.objects.get();
         if texts.is_empty() && structured.is_none() {
             return None;
         }
@@ -123,17 +133,32 @@ impl Holder {
             .into_iter()
             .filter_map(|t| self.hold(t).ok())
             .collect();
-        let empty = |v: &Value| match v.get("structuredContent") {
-            Some(Value::Object(o)) => o.is_empty(),
+        let in_place = |v: &Value| match v.get("structuredContent") {
+            Some(Value::Object(o)) => read || o.is_empty(),
             _ => false,
         };
         let value = build(&markers)
-            .filter(|v| markers_once(v, &markers) && (structured.is_none() || empty(v)));
+            .filter(|v| markers_once(v, &markers) && (structured.is_none() || in_place(v)));
         match value {
-            Some(_) => *self.structured.borrow_mut() = structured,
+            Some(_) => {
+                self.unchecked.set(read && structured.is_some());
+                *self.structured.borrow_mut() = structured;
+            }
             None => self.texts.borrow_mut().truncate(before),
         }
         value
+    }
+
+    /// Once a tool's output schema has checked `result`: where it carries the engine's reading
+    /// of a held `structuredContent` ([`Holder::hold_within`]), an empty object is left in its
+    /// place, which the sink fills with the held one; the answer does not write the reading.
+    /// A result the check refused is a tool error, with no `structuredContent`.
+    pub(crate) fn checked(&self, result: &mut serde_json::Map<String, Value>) {
+        if self.unchecked.replace(false) {
+            if let Some(sc @ Value::Object(_)) = result.get_mut("structuredContent") {
+                *sc = Value::Object(Default::default());
+            }
+        }
     }
 
     /// Lets a tool's handler hold its object result whole ([`Holder::hold_object`]): the tool
@@ -152,17 +177,26 @@ impl Holder {
     /// `structuredContent` — what [`crate::server::results::call_tool_result`] makes of an
     /// object that is not a `CallToolResult` (the caller has checked that it is not one, nor
     /// `{structuredContent}` alone, nor an input-required result). Gives the result that
-    /// carries them: a marker for the text, an empty object for the structured content;
-    /// `None` (nothing held) when this request may not hold objects or has held one.
-    pub fn hold_object(&self, text: Box<dyn HeldText>, object: Box<dyn HeldText>) -> Option<Value> {
+    /// carries them: a marker for the text and, for the structured content, an empty object
+    /// where nothing reads it, else `read`, the engine's reading of `text` (see
+    /// [`Holder::hold_within`]); `None` (nothing held) when this request may not hold it or
+    /// has held a structured content, and `read` is then dropped.
+    pub fn hold_object(
+        &self,
+        text: Box<dyn HeldText>,
+        object: Box<dyn HeldText>,
+        read: Option<Value>,
+    ) -> Option<Value> {
+        let structured = match read {
+            _ if self.objects.get() => Value::Object(Default::default()),
+            Some(read) => read,
+            None => return None,
+        };
         self.hold_within(vec![text], Some(object), |m| {
             let mut result = serde_json::Map::with_capacity(2);
             let block = crate::server::results::text_block(m.first()?.as_str());
             result.insert("content".into(), Value::Array(vec![block]));
-            result.insert(
-                "structuredContent".into(),
-                Value::Object(Default::default()),
-            );
+            result.insert("structuredContent".into(), structured);
             Some(Value::Object(result))
         })
     }
@@ -390,11 +424,6 @@ mod tests {
             )
         };
         let h = Holder::allowing();
-        // Allowed for strings, not for objects (a tool with an output schema): nothing held.
-        assert!(h
-            .hold_within(vec![Box::new(Text("t"))], sc(), value)
-            .is_none());
-        assert!(h.take().is_empty());
         h.allow_objects();
         // The structured content alone, or with a text.
         let v = h.hold_within(Vec::new(), sc(), value).unwrap();
@@ -412,7 +441,7 @@ mod tests {
         held.write_into(&mut m);
         assert_eq!(m["result"]["structuredContent"], json!({"n": [1, "x"]}));
         let v = h
-            .hold_object(Box::new(Text("the text")), sc().unwrap())
+            .hold_object(Box::new(Text("the text")), sc().unwrap(), None)
             .unwrap();
         let held = h.take();
         let mut m = json!({"id": 1, "result": v});
@@ -422,7 +451,9 @@ mod tests {
             json!({"content": [{"type": "text", "text": "the text"}], "structuredContent": {"n": [1, "x"]}})
         );
         // A version without structured content has none to replace.
-        let v = h.hold_object(Box::new(Text("t")), sc().unwrap()).unwrap();
+        let v = h
+            .hold_object(Box::new(Text("t")), sc().unwrap(), None)
+            .unwrap();
         let held = h.take();
         let mut m = json!({"id": 1, "result": {"content": v["content"].clone()}});
         held.write_into(&mut m);
@@ -430,5 +461,58 @@ mod tests {
             m["result"],
             json!({"content": [{"type": "text", "text": "t"}]})
         );
+    }
+
+    #[test]
+    fn a_structured_content_an_output_schema_reads_is_carried_until_checked() {
+        let sc = || -> Option<Box<dyn HeldText>> { Some(Box::new(Text(r#"{"n":[1,"x"]}"#))) };
+        let read = || json!({"n": [1, "x"]});
+        // A tool with an output schema: strings may be held, objects not without their reading.
+        let h = Holder::allowing();
+        assert!(!h.allows_objects());
+        assert!(h
+            .hold_object(Box::new(Text("t")), sc().unwrap(), None)
+            .is_none());
+        let nowhere = |_: &[String]| Some(json!({"content": []}));
+        assert!(h.hold_within(Vec::new(), sc(), nowhere).is_none());
+        assert!(h.take().is_empty());
+        // Held with the reading in its place, which the check reads.
+        let v = h
+            .hold_object(Box::new(Text("the text")), sc().unwrap(), Some(read()))
+            .unwrap();
+        assert_eq!(v["structuredContent"], read());
+        // One per answer.
+        assert!(h
+            .hold_object(Box::new(Text("t")), sc().unwrap(), Some(read()))
+            .is_none());
+        let Value::Object(mut result) = v else {
+            panic!("an object")
+        };
+        h.checked(&mut result);
+        assert_eq!(result["structuredContent"], json!({}));
+        // Checked once: a later result is not emptied.
+        let mut later = result.clone();
+        later.insert("structuredContent".into(), read());
+        h.checked(&mut later);
+        assert_eq!(later["structuredContent"], read());
+        let held = h.take();
+        let mut m = json!({"id": 1, "result": result});
+        held.write_into(&mut m);
+        assert_eq!(
+            m["result"],
+            json!({"content": [{"type": "text", "text": "the text"}], "structuredContent": {"n": [1, "x"]}})
+        );
+        // Refused by the check: a tool error, which has no structuredContent to fill.
+        let v = h
+            .hold_object(Box::new(Text("t")), sc().unwrap(), Some(read()))
+            .unwrap();
+        assert!(v["structuredContent"].is_object());
+        let mut error = crate::server::results::tool_error("no");
+        h.checked(&mut error);
+        let held = h.take();
+        let mut m = json!({"id": 1, "result": error});
+        held.write_into(&mut m);
+        assert_eq!(m["result"]["structuredContent"], Value::Null);
+        assert_eq!(m["result"]["isError"], json!(true));
     }
 }

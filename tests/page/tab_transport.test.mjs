@@ -740,7 +740,9 @@ test('a 1 MiB text block or text contents is posted as the page\'s own string; r
 // engine reads it), neither enters the core: the text block is JSON.stringify's text and
 // structuredContent a copy JSON.parse made of it (src/browser/js_handler.rs held_object,
 // src/server/held.rs hold_object). A CallToolResult's long structuredContent is held the same
-// way (structured_part). With an outputSchema the engine reads and checks it.
+// way (structured_part). With an outputSchema the engine reads and checks it, and a result
+// that passes is answered with the same JS copies (src/server/held.rs Holder::checked): a lone
+// surrogate, which the engine reads as U+FFFD, arrives as the page wrote it.
 test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answered without entering the core; with an outputSchema it is checked; the server still answers', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
@@ -763,6 +765,13 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
         name: 'bothChecked', description: 'both, checked', execute: () => both,
         outputSchema: { type: 'object', required: ['total'], properties: { total: { type: 'integer', maximum: 10 } } },
       });
+      // What an outputSchema passes is answered from the page's JSON too.
+      const cut = '\ud83d\ude00'.repeat(3).slice(0, 5);
+      const passing = { type: 'object', required: ['total', 'records'], properties: { total: { type: 'integer' }, records: { type: 'array', items: { type: 'object', required: ['id'] } } } };
+      const dataCut = { ...data, cut };
+      const bothCut = { ...both, structuredContent: dataCut };
+      await mc.registerTool({ name: 'passes', description: 'records, checked', execute: () => dataCut, outputSchema: passing });
+      await mc.registerTool({ name: 'bothPasses', description: 'both, checked', execute: () => bothCut, outputSchema: passing });
       const own = { content: [{ type: 'text', text: 'own' }], structuredContent: { ...data, toJSON: () => ({ from: 'toJSON' }) } };
       await mc.registerTool({ name: 'own', description: 'a toJSON', execute: () => own });
       await mc.registerTool({ name: 'array', description: 'an array', execute: () => records });
@@ -788,12 +797,19 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
       // Read by the engine, as before: checked against the outputSchema (total is not ≤ 10).
       const checked = await call('checked');
       const bothChecked = await call('bothChecked');
+      const passes = await call('passes');
+      const bothPasses = await call('bothPasses');
+      const jsonCut = JSON.stringify(dataCut);
+      const passed = [
+        passes?.isError !== true && passes?.content?.[0]?.text === jsonCut && JSON.stringify(passes.structuredContent) === jsonCut && passes.structuredContent.cut === cut,
+        bothPasses?.isError !== true && JSON.stringify(bothPasses) === JSON.stringify(bothCut) && bothPasses.structuredContent.cut === cut,
+      ];
       const toJSON = await call('own');
       const alone = await call('alone');
       const array = await call('array');
       send('mcp-default', ping(++id));
       return {
-        held, grew, id, ping: await replyTo('mcp-default', id),
+        held, grew, id, ping: await replyTo('mcp-default', id), passed,
         checked: checked?.isError === true && /outputSchema/.test(checked.content?.[0]?.text ?? '')
           && bothChecked?.isError === true && /outputSchema/.test(bothChecked.content?.[0]?.text ?? ''),
         toJSON: JSON.stringify(toJSON?.structuredContent),
@@ -805,6 +821,7 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
     assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for five 1 MiB results`);
     assert.equal(r.toJSON, JSON.stringify({ from: 'toJSON' }));
     assert.equal(r.checked, true);
+    assert.deepEqual(r.passed, [true, true]);
     assert.equal(r.alone, true);
     assert.equal(r.array, true);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });

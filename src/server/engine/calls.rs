@@ -134,6 +134,7 @@ impl Server {
         let runtime = self.0.runtime.clone();
         Box::pin(async move {
             let cancel: CancellationToken = ctx.cancel.clone();
+            let holder = ctx.holder.clone();
             let call = tool.def.handler.call(args, ctx);
             let outcome = match timeout {
                 None => Some(call.await),
@@ -151,7 +152,14 @@ impl Server {
                     tool.def.name,
                     timeout.unwrap_or_default()
                 )),
-                Some(r) => tool_outcome(&tool, r),
+                Some(r) => {
+                    let mut result = tool_outcome(&tool, r);
+                    // What the output schema has checked the answer need not write.
+                    if let Some(h) = holder {
+                        h.checked(&mut result);
+                    }
+                    result
+                }
             }
         })
     }
