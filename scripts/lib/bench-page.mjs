@@ -31,7 +31,7 @@ function installFloor() {
   let listed = null;
   document.modelContext = {
     registerTool: async (t) => {
-      tools.set(t.name, { ...t, inputSchema: copyOf(t.inputSchema) });
+      tools.set(t.name, { ...t, inputSchema: copyOf(t.inputSchema), outputSchema: copyOf(t.outputSchema) });
       listed = null;
     },
   };
@@ -46,7 +46,8 @@ function installFloor() {
     if (p.method === 'initialize') {
       reply({ protocolVersion: p.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'floor', version: '0' } });
     } else if (p.method === 'tools/list') {
-      listed ??= { tools: [...tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) };
+      // (An outputSchema listed, as a server lists it: the client then checks each result by it.)
+      listed ??= { tools: [...tools.values()].map(({ name, description, inputSchema, outputSchema }) => ({ name, description, inputSchema, ...(outputSchema ? { outputSchema } : {}) })) };
       reply(listed);
     } else if (p.method === 'tools/call') {
       const r = await tools.get(p.params.name).execute(p.params.arguments ?? {});
