@@ -432,9 +432,14 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
     if long.is_empty() && structured.is_none() {
         return None;
     }
-    // Where an output schema reads it, the copy keeps the page's structured content for the
-    // engine to read.
-    let placeholder = structured.is_some() && holder.allows_objects();
+    // The copy has an empty object for the structured content; where an output schema reads
+    // it, the engine reads the held copy's own text in its place (one text: what is checked
+    // is what is answered, whatever a getter of the page's object gives a second time).
+    let placeholder = structured.is_some();
+    let reading = match &structured {
+        Some(s) if !holder.allows_objects() => Some(s.text.clone()),
+        _ => None,
+    };
     let structured = structured.map(|s| Box::new(s) as Box<dyn HeldText>);
     let (at, texts): (Vec<u32>, Vec<Box<dyn HeldText>>) = long
         .into_iter()
@@ -462,7 +467,12 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
             None if is_array(v).ok()? => copy.into(),
             None => copy.get(0),
         };
-        js::object_to_json(&copy).ok().flatten()
+        let mut value = js::object_to_json(&copy).ok().flatten()?;
+        if let Some(text) = reading {
+            let (read, _) = js::json_text_read(text).ok().flatten()?;
+            value.as_object_mut()?.insert("structuredContent".into(), read);
+        }
+        Some(value)
     })?;
     Some(Ok(value))
 }
@@ -470,7 +480,7 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
 /// A `CallToolResult`'s `structuredContent` to hold whole (`server::held`): when it is the
 /// result's own enumerable property, an object (not an array) with no `toJSON`, and its JSON
 /// is long: `JSON.parse` of that JSON (a fresh copy, made in JS), with the JSON. Where an
-/// output schema reads it, the engine reads it too, from the result's copy.
+/// output schema reads it, the engine reads that JSON too.
 fn structured_part(v: &JsValue) -> Option<js::HeldJson> {
     if !own(v, "structuredContent") {
         return None;

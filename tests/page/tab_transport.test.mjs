@@ -772,6 +772,10 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
       const bothCut = { ...both, structuredContent: dataCut };
       await mc.registerTool({ name: 'passes', description: 'records, checked', execute: () => dataCut, outputSchema: passing });
       await mc.registerTool({ name: 'bothPasses', description: 'both, checked', execute: () => bothCut, outputSchema: passing });
+      // What is checked is what is answered: a getter read once, whatever it gives later.
+      let reads = 0;
+      const shifty = { records, get total() { return reads++ === 0 ? 'many' : 8500; } };
+      await mc.registerTool({ name: 'shifty', description: 'a getter', execute: () => ({ content: [{ type: 'text', text: 'n' }], structuredContent: shifty }), outputSchema: passing });
       const own = { content: [{ type: 'text', text: 'own' }], structuredContent: { ...data, toJSON: () => ({ from: 'toJSON' }) } };
       await mc.registerTool({ name: 'own', description: 'a toJSON', execute: () => own });
       await mc.registerTool({ name: 'array', description: 'an array', execute: () => records });
@@ -804,6 +808,8 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
         passes?.isError !== true && passes?.content?.[0]?.text === jsonCut && JSON.stringify(passes.structuredContent) === jsonCut && passes.structuredContent.cut === cut,
         bothPasses?.isError !== true && JSON.stringify(bothPasses) === JSON.stringify(bothCut) && bothPasses.structuredContent.cut === cut,
       ];
+      const shiftyGot = await call('shifty');
+      passed.push(shiftyGot?.isError === true && /outputSchema/.test(shiftyGot.content?.[0]?.text ?? '') && shiftyGot.structuredContent === undefined && reads === 1);
       const toJSON = await call('own');
       const alone = await call('alone');
       const array = await call('array');
@@ -821,7 +827,7 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
     assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for five 1 MiB results`);
     assert.equal(r.toJSON, JSON.stringify({ from: 'toJSON' }));
     assert.equal(r.checked, true);
-    assert.deepEqual(r.passed, [true, true]);
+    assert.deepEqual(r.passed, [true, true, true]);
     assert.equal(r.alone, true);
     assert.equal(r.array, true);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
