@@ -4,13 +4,15 @@
 mod support;
 
 use modelcontext_polyfill::collections::VecMap;
+use modelcontext_polyfill::schema::JsonSchemaCompiler;
+use modelcontext_polyfill::server::plain_schema::PlainSchema;
 use modelcontext_polyfill::server::{
-    CancellationToken, HandlerError, HeldText, RequestContext, ResourceDef, ServerConfig,
-    TaskSupport, ToolDef,
+    CancellationToken, CompiledSchema, HandlerError, HeldText, RequestContext, ResourceDef,
+    SchemaCompiler, SchemaViolation, ServerConfig, TaskSupport, ToolDef,
 };
 use serde_json::{json, Value};
 use std::any::Any;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use support::{Harness, STATELESS};
 
@@ -284,8 +286,7 @@ fn a_tool_timeout_frees_what_was_held() {
 }
 
 /// A tool whose result is the object `data`, held whole when the context allows it (its JSON
-/// text and the object, with the engine's reading of it where an output schema checks it), or
-/// else returned as it is.
+/// text and the object), or else returned as it is.
 fn holding_object(name: &str, data: Value, seen: &Seen) -> ToolDef {
     let seen = seen.clone();
     ToolDef::new(
@@ -300,10 +301,7 @@ fn holding_object(name: &str, data: Value, seen: &Seen) -> ToolDef {
                 text: data.to_string(),
                 dropped: seen.dropped.clone(),
             });
-            let value = ctx.holder().and_then(|h| {
-                let reading = (!h.allows_objects()).then(|| data.clone());
-                h.hold_object(text, object, reading)
-            });
+            let value = ctx.holder().and_then(|h| h.hold_object(text, object));
             let counter = if value.is_some() {
                 &seen.held
             } else {
@@ -316,23 +314,80 @@ fn holding_object(name: &str, data: Value, seen: &Seen) -> ToolDef {
     )
 }
 
+/// A schema compiled as a browser compiles it: by the engine where it is plain, counting how
+/// it is asked (`accepts_text`, `validate`); by the full validator otherwise.
+#[derive(Default)]
+struct PlainFirst {
+    compiled: RefCell<Vec<(Value, Rc<Asked>)>>,
+}
+
+#[derive(Default)]
+struct Asked {
+    texts: Cell<usize>,
+    values: Cell<usize>,
+}
+
+struct Counted(PlainSchema, Rc<Asked>);
+
+impl CompiledSchema for Counted {
+    fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
+        self.1.values.set(self.1.values.get() + 1);
+        self.0.validate(instance)
+    }
+    fn accepts_text(&self, text: &str) -> bool {
+        self.1.texts.set(self.1.texts.get() + 1);
+        self.0.accepts_text(text)
+    }
+}
+
+impl SchemaCompiler for PlainFirst {
+    fn compile(&self, schema: &Value) -> Result<Rc<dyn CompiledSchema>, String> {
+        let Some(plain) = PlainSchema::compile(schema) else {
+            return JsonSchemaCompiler::new().compile(schema);
+        };
+        let asked = Rc::new(Asked::default());
+        self.compiled
+            .borrow_mut()
+            .push((schema.clone(), asked.clone()));
+        Ok(Rc::new(Counted(plain, asked)))
+    }
+}
+
+impl PlainFirst {
+    /// How often the schema compiled from `schema` was asked about a text and about a value.
+    fn asked(&self, schema: &Value) -> (usize, usize) {
+        let compiled = self.compiled.borrow();
+        let (_, a) = compiled
+            .iter()
+            .find(|(s, _)| s == schema)
+            .expect("compiled");
+        (a.texts.get(), a.values.get())
+    }
+}
+
 #[test]
 fn an_object_result_held_whole_is_answered_as_its_text_and_structured_content_in_every_version() {
     let data =
         json!({ "records": [{ "id": 1, "name": "a \"quoted\" \u{e9}" }, { "id": 2 }], "total": 2 });
-    for v in ALL {
-        let h = Harness::new();
+    let checked_schema = json!({ "type": "object", "required": ["total"] });
+    let refused_schema = json!({ "type": "object", "required": ["missing"] });
+    for (v, plain) in ALL.into_iter().flat_map(|v| [(v, false), (v, true)]) {
+        let compiler = Rc::new(PlainFirst::default());
+        let h = match plain {
+            true => Harness::with_compiler(compiler.clone()),
+            false => Harness::new(),
+        };
         let seen = Seen::default();
         h.server
             .register_tool(holding_object("records", data.clone(), &seen))
             .unwrap();
-        // With an output schema the engine reads structuredContent (the result carries its
-        // reading), and the schema checks it.
-        let schema = json!({ "type": "object", "required": ["total"] });
+        // With an output schema, the schema checks the held structuredContent's text: a plain
+        // one as it reads it, the full validator from its value.
+        let schema = checked_schema.clone();
         h.server
             .register_tool(holding_object("checked", data.clone(), &seen).output_schema(schema))
             .unwrap();
-        let schema = json!({ "type": "object", "required": ["missing"] });
+        let schema = refused_schema.clone();
         h.server
             .register_tool(holding_object("refused", data.clone(), &seen).output_schema(schema))
             .unwrap();
@@ -375,12 +430,24 @@ fn an_object_result_held_whole_is_answered_as_its_text_and_structured_content_in
             _ => assert_eq!(structured, Some(&data), "{v}: {r}"),
         }
         assert_eq!(seen.dropped.get(), 4, "{v}: both freed once written");
+        if plain {
+            // Accepted as the text was read: no value of it was read to be checked.
+            assert_eq!(compiler.asked(&checked_schema), (1, 0), "{v}");
+        }
         // A result the schema refuses is a tool error that names it; what was held is freed.
         let r = call(&h, v, "refused");
         assert_no_marker(&r);
         assert_eq!(r["result"]["isError"], json!(true), "{v}: {r}");
         let text = r["result"]["content"][0]["text"].as_str().unwrap_or("");
         assert!(text.contains("outputSchema"), "{v}: {r}");
+        // Which says why: the value read from the text is validated.
+        assert!(
+            text.contains("\"missing\" is a required property"),
+            "{v}: {r}"
+        );
+        if plain {
+            assert_eq!(compiler.asked(&refused_schema), (1, 1), "{v}");
+        }
         assert_eq!(r["result"].get("structuredContent"), None, "{v}: {r}");
         assert_eq!((seen.held.get(), seen.dropped.get()), (3, 6), "{v}");
         // And the next call is served.

@@ -102,6 +102,15 @@ fn compare(
             key(&f)
         ));
     }
+    // Decided from the instance's text, without its value, the verdict is the same.
+    let text = serde_json::to_string(instance).unwrap();
+    if plain.accepts_text(&text) != p.is_empty() {
+        problems.push(format!(
+            "schema {schema}\n  text {text}\n  accepts_text {}, validate {:?}",
+            !p.is_empty(),
+            key(&p)
+        ));
+    }
     p.is_empty()
 }
 
@@ -754,4 +763,46 @@ fn random_patterns_of_the_subset_match_as_the_full_validator_does() {
         }
     }
     tally.assert_agreed(10_000);
+}
+
+/// What `accepts_text` does not take is left to a value's `validate`: text that is not JSON,
+/// trails more, escapes a lone surrogate or nests past the depth limit; a member name written
+/// twice is checked each time (the value keeps the last), never more loosely than the value.
+#[test]
+fn accepts_text_leaves_what_it_cannot_decide_to_validate() {
+    let plain = |s: Value| PlainSchema::compile(&s).unwrap();
+    let any = plain(json!({}));
+    assert!(any.accepts_text(r#"{"a": [1, {"b": null}]}"#));
+    for text in ["", "{", r#"{"a": 1} 2"#, "[1,]", "nul"] {
+        assert!(!any.accepts_text(text), "{text}");
+    }
+    // A lone surrogate, as JSON.stringify escapes it: serde_json does not read it here.
+    let s = plain(json!({"type": "string"}));
+    assert!(s.accepts_text(r#""\ud83d\ude00""#));
+    assert!(!s.accepts_text(r#""\ud800""#));
+    // Nested past the limit the walk takes (128 levels), and within it.
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    assert!(any.accepts_text(&deep(100)));
+    assert!(!any.accepts_text(&deep(129)));
+    let items = plain(json!({"items": {"anyOf": [{"type": "array"}, {"type": "null"}]}}));
+    assert!(items.accepts_text(&format!("[{}]", deep(100))));
+    assert!(!items.accepts_text(&format!("[{}]", deep(128))));
+    // A name written twice: each value checked; `minProperties` counts the value's members.
+    let typed = plain(json!({"properties": {"n": {"type": "integer"}}}));
+    assert!(typed.accepts_text(r#"{"n": 1, "n": 2}"#));
+    assert!(!typed.accepts_text(r#"{"n": "x", "n": 2}"#));
+    let two = plain(json!({"minProperties": 2}));
+    assert!(!two.accepts_text(r#"{"n": 1, "n": 2}"#));
+    assert!(
+        two.validate(&serde_json::from_str(r#"{"n": 1, "n": 2}"#).unwrap())
+            .len()
+            == 1
+    );
+    assert!(two.accepts_text(r#"{"n": 1, "m": 2}"#));
+    // Escaped member names are read as names.
+    let required = plain(
+        json!({"required": ["a/b", "é"], "additionalProperties": false, "properties": {"a/b": true, "é": true}}),
+    );
+    assert!(required.accepts_text(r#"{"a\/b": 1, "\u00e9": 2}"#));
+    assert!(!required.accepts_text(r#"{"a\/b": 1}"#));
 }

@@ -433,13 +433,9 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         return None;
     }
     // The copy has an empty object for the structured content; where an output schema reads
-    // it, the engine reads the held copy's own text in its place (one text: what is checked
-    // is what is answered, whatever a getter of the page's object gives a second time).
+    // it, the schema checks the held copy's own text (one text: what is checked is what is
+    // answered, whatever a getter of the page's object gives a second time).
     let placeholder = structured.is_some();
-    let reading = match &structured {
-        Some(s) if !holder.allows_objects() => Some(s.text.clone()),
-        _ => None,
-    };
     let structured = structured.map(|s| Box::new(s) as Box<dyn HeldText>);
     let (at, texts): (Vec<u32>, Vec<Box<dyn HeldText>>) = long
         .into_iter()
@@ -467,12 +463,7 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
             None if is_array(v).ok()? => copy.into(),
             None => copy.get(0),
         };
-        let mut value = js::object_to_json(&copy).ok().flatten()?;
-        if let Some(text) = reading {
-            let (read, _) = js::json_text_read(text).ok().flatten()?;
-            value.as_object_mut()?.insert("structuredContent".into(), read);
-        }
-        Some(value)
+        js::object_to_json(&copy).ok().flatten()
     })?;
     Some(Ok(value))
 }
@@ -522,15 +513,7 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
     else {
         return Some(json_result(read(text), what));
     };
-    // Where an output schema checks it, the engine reads it still, from the same text.
-    let reading = match holder.allows_objects() {
-        true => None,
-        false => match read(text.clone()) {
-            Ok(Some(value)) => Some(value),
-            other => return Some(json_result(other, what)),
-        },
-    };
-    let held = holder.hold_object(Box::new(js::HeldString(text.clone())), Box::new(object), reading);
+    let held = holder.hold_object(Box::new(js::HeldString(text.clone())), Box::new(object));
     // Not held (a string of the page's reads as a marker): read again, as any result.
     Some(held.map_or_else(|| json_result(read(text), what), Ok))
 }

@@ -335,6 +335,14 @@ pub fn from_str_lone_surrogates_replaced(text: &str) -> Option<Value> {
     serde_json::from_str(&lone_surrogates_replaced(text)?).ok()
 }
 
+/// The value of JSON text as `JSON.stringify` writes it: read, or, where `serde_json` refuses
+/// its lone surrogates' escapes, read with each written U+FFFD; `None` when it is not JSON.
+pub fn read(text: &str) -> Option<Value> {
+    serde_json::from_str(text)
+        .ok()
+        .or_else(|| from_str_lone_surrogates_replaced(text))
+}
+
 /// `s` as a JSON string (see [`write_str`]): how error messages quote a name, with code
 /// every build has (where `{:?}` would bring `char`'s escaping for non-ASCII text).
 pub fn quoted(s: &str) -> String {

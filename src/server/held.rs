@@ -35,10 +35,12 @@
 //! spent about 40 ms of a tools/call round trip of 80 in the engine (read, written as text
 //! twice, parsed again: Chromium 156).
 //!
-//! A tool with an output schema holds its structured content too, but the result carries the
-//! engine's reading of it in its place, which the schema checks; once checked,
-//! [`Holder::checked`] leaves an empty object there for the held one. The engine still reads
-//! the object, and no longer writes it (nor its text) into the answer.
+//! A tool with an output schema holds its structured content too, with an empty object in its
+//! place as well: the schema checks the held one's JSON text ([`Holder::unchecked_text`]),
+//! where a plain schema can without reading it into a value
+//! ([`CompiledSchema::accepts_text`](super::CompiledSchema::accepts_text)); the engine reads it
+//! only for a schema that cannot, or to say why the schema refuses it. It never writes it (nor
+//! its text) into the answer.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -65,8 +67,8 @@ pub struct Holder {
     objects: Cell<bool>,
     texts: RefCell<Vec<(String, Box<dyn HeldText>)>>,
     structured: RefCell<Option<Box<dyn HeldText>>>,
-    /// Whether the result carries the engine's reading of the held `structuredContent`, for
-    /// an output schema to check, until [`Holder::checked`].
+    /// Whether the held `structuredContent` is for an output schema to check, until
+    /// [`Holder::unchecked_text`] gives its text.
     unchecked: Cell<bool>,
 }
 
@@ -106,10 +108,10 @@ impl Holder {
     }
 
     /// Holds `texts` for a value `build` makes with their markers (in `texts`' order) in
-    /// their places, and `structured`, when given, as that value's `structuredContent`, and
-    /// gives that value. Where nothing reads a structured content ([`Holder::allows_objects`])
-    /// the value has an empty object there; where an output schema does, the engine's reading
-    /// of it, which [`Holder::checked`] empties once checked. A page's object result may carry
+    /// their places, and `structured`, when given, as that value's `structuredContent` (the
+    /// value has an empty object there, and where an output schema reads it
+    /// ([`Holder::allows_objects`] is `false`), [`Holder::unchecked_text`] gives its text for
+    /// the check), and gives that value. A page's object result may carry
     /// any string, so what is held is kept only when the value has each marker once and no
     /// other string that reads as a marker (see [`markers_once`]); else it is given back and
     /// the answer is `None`, as it is when this request may not hold it, there is nothing to
@@ -124,7 +126,6 @@ impl Holder {
         if !self.allows() || (structured.is_some() && self.structured.borrow().is_some()) {
             return None;
         }
-        let read = !self.objects.get();
         if texts.is_empty() && structured.is_none() {
             return None;
         }
@@ -134,14 +135,15 @@ impl Holder {
             .filter_map(|t| self.hold(t).ok())
             .collect();
         let in_place = |v: &Value| match v.get("structuredContent") {
-            Some(Value::Object(o)) => read || o.is_empty(),
+            Some(Value::Object(o)) => o.is_empty(),
             _ => false,
         };
         let value = build(&markers)
             .filter(|v| markers_once(v, &markers) && (structured.is_none() || in_place(v)));
         match value {
             Some(_) => {
-                self.unchecked.set(read && structured.is_some());
+                self.unchecked
+                    .set(!self.objects.get() && structured.is_some());
                 *self.structured.borrow_mut() = structured;
             }
             None => self.texts.borrow_mut().truncate(before),
@@ -149,16 +151,15 @@ impl Holder {
         value
     }
 
-    /// Once a tool's output schema has checked `result`: where it carries the engine's reading
-    /// of a held `structuredContent` ([`Holder::hold_within`]), an empty object is left in its
-    /// place, which the sink fills with the held one; the answer does not write the reading.
-    /// A result the check refused is a tool error, with no `structuredContent`.
-    pub(crate) fn checked(&self, result: &mut serde_json::Map<String, Value>) {
-        if self.unchecked.replace(false) {
-            if let Some(sc @ Value::Object(_)) = result.get_mut("structuredContent") {
-                *sc = Value::Object(Default::default());
-            }
+    /// The JSON text of the held `structuredContent`, once, for a tool's output schema to
+    /// check in place of the empty object the result carries ([`Holder::hold_within`]); `None`
+    /// where nothing held is for a schema to check, or it has been given already. A result the
+    /// check refuses is a tool error, with no `structuredContent`: the held one goes nowhere.
+    pub(crate) fn unchecked_text(&self) -> Option<String> {
+        if !self.unchecked.replace(false) {
+            return None;
         }
+        self.structured.borrow().as_ref().map(|s| s.text())
     }
 
     /// Lets a tool's handler hold its object result whole ([`Holder::hold_object`]): the tool
@@ -177,26 +178,18 @@ impl Holder {
     /// `structuredContent` — what [`crate::server::results::call_tool_result`] makes of an
     /// object that is not a `CallToolResult` (the caller has checked that it is not one, nor
     /// `{structuredContent}` alone, nor an input-required result). Gives the result that
-    /// carries them: a marker for the text and, for the structured content, an empty object
-    /// where nothing reads it, else `read`, the engine's reading of `text` (see
-    /// [`Holder::hold_within`]); `None` (nothing held) when this request may not hold it or
-    /// has held a structured content, and `read` is then dropped.
-    pub fn hold_object(
-        &self,
-        text: Box<dyn HeldText>,
-        object: Box<dyn HeldText>,
-        read: Option<Value>,
-    ) -> Option<Value> {
-        let structured = match read {
-            _ if self.objects.get() => Value::Object(Default::default()),
-            Some(read) => read,
-            None => return None,
-        };
+    /// carries them: a marker for the text and an empty object for the structured content
+    /// (see [`Holder::hold_within`]); `None` (nothing held) when this request may not hold it
+    /// or has held a structured content.
+    pub fn hold_object(&self, text: Box<dyn HeldText>, object: Box<dyn HeldText>) -> Option<Value> {
         self.hold_within(vec![text], Some(object), |m| {
             let mut result = serde_json::Map::with_capacity(2);
             let block = crate::server::results::text_block(m.first()?.as_str());
             result.insert("content".into(), Value::Array(vec![block]));
-            result.insert("structuredContent".into(), structured);
+            result.insert(
+                "structuredContent".into(),
+                Value::Object(Default::default()),
+            );
             Some(Value::Object(result))
         })
     }
@@ -284,11 +277,7 @@ impl Held {
         }
         let at = message.pointer_mut("/result/structuredContent");
         if let (Some(s), Some(at)) = (&self.structured, at) {
-            let text = s.text();
-            *at = serde_json::from_str(&text)
-                .ok()
-                .or_else(|| crate::protocol::json_text::from_str_lone_surrogates_replaced(&text))
-                .unwrap_or(Value::Null);
+            *at = crate::protocol::json_text::read(&s.text()).unwrap_or(Value::Null);
         }
     }
 
@@ -441,7 +430,7 @@ mod tests {
         held.write_into(&mut m);
         assert_eq!(m["result"]["structuredContent"], json!({"n": [1, "x"]}));
         let v = h
-            .hold_object(Box::new(Text("the text")), sc().unwrap(), None)
+            .hold_object(Box::new(Text("the text")), sc().unwrap())
             .unwrap();
         let held = h.take();
         let mut m = json!({"id": 1, "result": v});
@@ -451,9 +440,7 @@ mod tests {
             json!({"content": [{"type": "text", "text": "the text"}], "structuredContent": {"n": [1, "x"]}})
         );
         // A version without structured content has none to replace.
-        let v = h
-            .hold_object(Box::new(Text("t")), sc().unwrap(), None)
-            .unwrap();
+        let v = h.hold_object(Box::new(Text("t")), sc().unwrap()).unwrap();
         let held = h.take();
         let mut m = json!({"id": 1, "result": {"content": v["content"].clone()}});
         held.write_into(&mut m);
@@ -464,55 +451,46 @@ mod tests {
     }
 
     #[test]
-    fn a_structured_content_an_output_schema_reads_is_carried_until_checked() {
+    fn a_structured_content_an_output_schema_reads_is_given_once_as_text() {
+        let text = r#"{"n":[1,"x"]}"#;
         let sc = || -> Option<Box<dyn HeldText>> { Some(Box::new(Text(r#"{"n":[1,"x"]}"#))) };
-        let read = || json!({"n": [1, "x"]});
-        // A tool with an output schema: strings may be held, objects not without their reading.
+        // A tool with an output schema: held with an empty object in its place.
         let h = Holder::allowing();
         assert!(!h.allows_objects());
-        assert!(h
-            .hold_object(Box::new(Text("t")), sc().unwrap(), None)
-            .is_none());
-        let nowhere = |_: &[String]| Some(json!({"content": []}));
-        assert!(h.hold_within(Vec::new(), sc(), nowhere).is_none());
-        assert!(h.take().is_empty());
-        // Held with the reading in its place, which the check reads.
+        assert_eq!(h.unchecked_text(), None);
         let v = h
-            .hold_object(Box::new(Text("the text")), sc().unwrap(), Some(read()))
+            .hold_object(Box::new(Text("the text")), sc().unwrap())
             .unwrap();
-        assert_eq!(v["structuredContent"], read());
+        assert_eq!(v["structuredContent"], json!({}));
         // One per answer.
-        assert!(h
-            .hold_object(Box::new(Text("t")), sc().unwrap(), Some(read()))
-            .is_none());
-        let Value::Object(mut result) = v else {
-            panic!("an object")
-        };
-        h.checked(&mut result);
-        assert_eq!(result["structuredContent"], json!({}));
-        // Checked once: a later result is not emptied.
-        let mut later = result.clone();
-        later.insert("structuredContent".into(), read());
-        h.checked(&mut later);
-        assert_eq!(later["structuredContent"], read());
+        assert!(h.hold_object(Box::new(Text("t")), sc().unwrap()).is_none());
+        // Its text for the check, once.
+        assert_eq!(h.unchecked_text().as_deref(), Some(text));
+        assert_eq!(h.unchecked_text(), None);
         let held = h.take();
-        let mut m = json!({"id": 1, "result": result});
+        let mut m = json!({"id": 1, "result": v});
         held.write_into(&mut m);
         assert_eq!(
             m["result"],
             json!({"content": [{"type": "text", "text": "the text"}], "structuredContent": {"n": [1, "x"]}})
         );
+        // A CallToolResult's, beside its blocks.
+        let within = |_: &[String]| Some(json!({"content": [], "structuredContent": {}}));
+        assert!(h.hold_within(Vec::new(), sc(), within).is_some());
+        assert_eq!(h.unchecked_text().as_deref(), Some(text));
         // Refused by the check: a tool error, which has no structuredContent to fill.
-        let v = h
-            .hold_object(Box::new(Text("t")), sc().unwrap(), Some(read()))
-            .unwrap();
-        assert!(v["structuredContent"].is_object());
-        let mut error = crate::server::results::tool_error("no");
-        h.checked(&mut error);
+        h.take();
+        h.hold_object(Box::new(Text("t")), sc().unwrap()).unwrap();
+        assert!(h.unchecked_text().is_some());
         let held = h.take();
-        let mut m = json!({"id": 1, "result": error});
+        let mut m = json!({"id": 1, "result": crate::server::results::tool_error("no")});
         held.write_into(&mut m);
         assert_eq!(m["result"]["structuredContent"], Value::Null);
         assert_eq!(m["result"]["isError"], json!(true));
+        // Where nothing reads it, there is nothing to check.
+        let h = Holder::allowing();
+        h.allow_objects();
+        h.hold_object(Box::new(Text("t")), sc().unwrap()).unwrap();
+        assert_eq!(h.unchecked_text(), None);
     }
 }

@@ -94,6 +94,16 @@ pub trait CompiledSchema {
     /// violation saying so rather than accepting the instance unchecked.
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation>;
 
+    /// Whether JSON text `text` is an instance this schema accepts, decided without reading
+    /// it into a value where the schema can (a plain one:
+    /// [`PlainSchema::accepts_text`](super::plain_schema::PlainSchema::accepts_text)). `false`
+    /// means "not shown valid": the caller reads the text and calls `validate`, which says why
+    /// (the default, for every other schema).
+    fn accepts_text(&self, text: &str) -> bool {
+        let _ = text;
+        false
+    }
+
     /// For a handle whose compilation was deferred: compiles it now if its validator is
     /// ready, and returns why the schema could not be compiled. Such a schema then validates
     /// nothing (`validate` accepts every instance), as a schema refused at registration

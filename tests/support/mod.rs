@@ -5,7 +5,9 @@
 
 use modelcontext_polyfill::executor::LocalExecutor;
 use modelcontext_polyfill::schema::{JsonSchema, JsonSchemaCompiler};
-use modelcontext_polyfill::server::{CompiledSchema, Server, ServerConfig, ServerInfo, Session};
+use modelcontext_polyfill::server::{
+    CompiledSchema, SchemaCompiler, Server, ServerConfig, ServerInfo, Session,
+};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -157,16 +159,20 @@ impl Harness {
     }
 
     pub fn with_config(config: ServerConfig) -> Harness {
+        Harness::with(config, Rc::new(JsonSchemaCompiler::new()))
+    }
+
+    /// A server whose tool schemas `compiler` compiles.
+    pub fn with_compiler(compiler: Rc<dyn SchemaCompiler>) -> Harness {
+        Harness::with(ServerConfig::default(), compiler)
+    }
+
+    fn with(config: ServerConfig, compiler: Rc<dyn SchemaCompiler>) -> Harness {
         let ex = LocalExecutor::new();
         let mut info = ServerInfo::new("test-server", "1.2.3");
         info.title = Some("Test Server".into());
         info.instructions = Some("Use the tools.".into());
-        let server = Server::new(
-            info,
-            config,
-            Rc::new(ex.clone()),
-            Rc::new(JsonSchemaCompiler::new()),
-        );
+        let server = Server::new(info, config, Rc::new(ex.clone()), compiler);
         Harness::attach(ex, server, Rc::new(McpSchemas::default()))
     }
 

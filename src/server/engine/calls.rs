@@ -5,10 +5,12 @@ use serde_json::{Map, Value};
 use std::rc::Rc;
 
 use super::Server;
+use crate::protocol::json_text;
 use crate::server::cancel::CancellationToken;
 use crate::server::context::RequestContext;
 use crate::server::futures::{race, Either};
 use crate::server::handler::HandlerResult;
+use crate::server::held::Holder;
 use crate::server::input_required;
 use crate::server::registry::Tool;
 use crate::server::results;
@@ -152,14 +154,7 @@ impl Server {
                     tool.def.name,
                     timeout.unwrap_or_default()
                 )),
-                Some(r) => {
-                    let mut result = tool_outcome(&tool, r);
-                    // What the output schema has checked the answer need not write.
-                    if let Some(h) = holder {
-                        h.checked(&mut result);
-                    }
-                    result
-                }
+                Some(r) => tool_outcome(&tool, r, holder.as_deref()),
             }
         })
     }
@@ -168,7 +163,7 @@ impl Server {
     /// normalized and checked against the output schema; an error becomes an `isError`
     /// result; an input-required result is passed on untouched.
     pub(crate) fn tool_outcome(&self, tool: &Tool, r: HandlerResult) -> Map<String, Value> {
-        tool_outcome(tool, r)
+        tool_outcome(tool, r, None)
     }
 
     /// Validates arguments, then runs the tool, as MCP `tools/call` does but outside any
@@ -184,7 +179,8 @@ impl Server {
     }
 }
 
-fn tool_outcome(tool: &Tool, r: HandlerResult) -> Map<String, Value> {
+/// `holder` is the request's, where the result may carry a held `structuredContent`.
+fn tool_outcome(tool: &Tool, r: HandlerResult, holder: Option<&Holder>) -> Map<String, Value> {
     match r {
         Err(e) => results::tool_error(e.message),
         // Input-required results go to the caller untouched (tools/call drives them).
@@ -194,12 +190,19 @@ fn tool_outcome(tool: &Tool, r: HandlerResult) -> Map<String, Value> {
         {
             o
         }
-        Ok(value) => check_output(tool, results::call_tool_result(value)),
+        Ok(value) => check_output(tool, results::call_tool_result(value), holder),
     }
 }
 
-/// Checks `structuredContent` against the tool's output schema (successful results only).
-fn check_output(tool: &Tool, result: Map<String, Value>) -> Map<String, Value> {
+/// Checks `structuredContent` against the tool's output schema (successful results only). A
+/// held one (an empty object in its place, `server::held`) is checked from its JSON text,
+/// which is read into a value only for a schema that cannot check the text as it reads it, or
+/// to say why the schema refuses it.
+fn check_output(
+    tool: &Tool,
+    result: Map<String, Value>,
+    holder: Option<&Holder>,
+) -> Map<String, Value> {
     let Some(schema) = &tool.output else {
         return result;
     };
@@ -212,7 +215,15 @@ fn check_output(tool: &Tool, result: Map<String, Value>) -> Map<String, Value> {
             tool.def.name
         )),
         Some(sc) => {
-            let violations = schema.validate(sc);
+            let held = match sc {
+                Value::Object(o) if o.is_empty() => holder.and_then(Holder::unchecked_text),
+                _ => None,
+            };
+            let violations = match held {
+                Some(text) if schema.accepts_text(&text) => Vec::new(),
+                Some(text) => schema.validate(&json_text::read(&text).unwrap_or(Value::Null)),
+                None => schema.validate(sc),
+            };
             if violations.is_empty() {
                 result
             } else {

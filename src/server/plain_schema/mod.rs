@@ -48,6 +48,7 @@
 
 mod numbers;
 mod pattern;
+mod text;
 mod walk;
 
 pub use pattern::Pattern;
@@ -220,6 +221,31 @@ impl PlainSchema {
         Some(PlainSchema {
             root: cx.node(schema, String::new(), 0, true)?,
         })
+    }
+}
+
+impl PlainSchema {
+    /// Whether `text` is JSON whose value this schema accepts, decided as the text is read:
+    /// no container is built, but where a subschema needs one whole (an `anyOf`, an `enum`…).
+    /// `false` when the value is refused, and for text this reading does not take (not JSON,
+    /// a lone surrogate's escape, nested past the depth limit): the caller then reads the
+    /// value and [`validate`](CompiledSchema::validate)s it, which says why.
+    ///
+    /// ```
+    /// use modelcontext_polyfill::server::plain_schema::PlainSchema;
+    /// use serde_json::json;
+    ///
+    /// let schema = PlainSchema::compile(&json!({
+    ///     "type": "array",
+    ///     "items": { "type": "object", "properties": { "n": { "type": "integer" } }, "required": ["n"] }
+    /// }))
+    /// .unwrap();
+    /// assert!(schema.accepts_text(r#"[{"n": 1}, {"n": 2, "note": "x"}]"#));
+    /// assert!(!schema.accepts_text(r#"[{"n": 1}, {"m": 2}]"#));
+    /// assert!(!schema.accepts_text(r#"[{"n": 1}"#));
+    /// ```
+    pub fn accepts_text(&self, text: &str) -> bool {
+        text::accepts(&self.root, text)
     }
 }
 
@@ -463,5 +489,9 @@ impl CompiledSchema for PlainSchema {
             &mut Walk(Some(&mut out)),
         );
         out
+    }
+
+    fn accepts_text(&self, text: &str) -> bool {
+        PlainSchema::accepts_text(self, text)
     }
 }
