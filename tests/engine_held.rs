@@ -391,6 +391,12 @@ fn an_object_result_held_whole_is_answered_as_its_text_and_structured_content_in
         h.server
             .register_tool(holding_object("refused", data.clone(), &seen).output_schema(schema))
             .unwrap();
+        // Text nested past what the engine reads (128 levels) cannot be checked.
+        let deep = (0..200).fold(json!(1), |v, _| json!({ "a": v }));
+        let schema = json!({ "type": "object" });
+        h.server
+            .register_tool(holding_object("unreadable", deep, &seen).output_schema(schema))
+            .unwrap();
         if v != STATELESS {
             h.initialize(v);
         }
@@ -450,6 +456,15 @@ fn an_object_result_held_whole_is_answered_as_its_text_and_structured_content_in
         }
         assert_eq!(r["result"].get("structuredContent"), None, "{v}: {r}");
         assert_eq!((seen.held.get(), seen.dropped.get()), (3, 6), "{v}");
+        let r = call(&h, v, "unreadable");
+        assert_eq!(r["result"]["isError"], json!(true), "{v}: {r}");
+        let text = r["result"]["content"][0]["text"].as_str().unwrap_or("");
+        assert!(
+            text.contains("returned structuredContent that cannot be read: recursion limit"),
+            "{v}: {r}"
+        );
+        assert_eq!(r["result"].get("structuredContent"), None, "{v}: {r}");
+        assert_eq!((seen.held.get(), seen.dropped.get()), (4, 8), "{v}");
         // And the next call is served.
         let r = call(&h, v, "records");
         assert!(text_is_data(&r), "{v}: {r}");

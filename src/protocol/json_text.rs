@@ -336,11 +336,10 @@ pub fn from_str_lone_surrogates_replaced(text: &str) -> Option<Value> {
 }
 
 /// The value of JSON text as `JSON.stringify` writes it: read, or, where `serde_json` refuses
-/// its lone surrogates' escapes, read with each written U+FFFD; `None` when it is not JSON.
-pub fn read(text: &str) -> Option<Value> {
-    serde_json::from_str(text)
-        .ok()
-        .or_else(|| from_str_lone_surrogates_replaced(text))
+/// its lone surrogates' escapes, read with each written U+FFFD; `serde_json`'s error when it
+/// is not JSON it reads (nested past 128 levels, for one).
+pub fn read(text: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str(text).or_else(|e| from_str_lone_surrogates_replaced(text).ok_or(e))
 }
 
 /// `s` as a JSON string (see [`write_str`]): how error messages quote a name, with code

@@ -882,6 +882,18 @@ test('the deepest arguments and results the core accepts are answered, deeper on
         execute: ({ n }) => ({ content: [{ type: 'text', text: 'deep' }], structuredContent: nest(n) }),
       });
       await mc.registerTool({ name: 'value', description: 'Returns an object n deep', inputSchema: { type: 'object' }, execute: ({ n }) => nest(n) });
+      // Long enough to be held: its output schema checks the page's JSON text as it reads it
+      // (plain_schema::text), nested as deep as the value's reading.
+      const long = (n) => {
+        let v = 'x'.repeat(40000);
+        for (let i = 0; i < n; i++) v = { a: v };
+        return v;
+      };
+      await mc.registerTool({
+        name: 'checked', description: 'Returns a long object n deep, checked', inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { a: { type: 'object', properties: { a: { type: 'object' } } } } },
+        execute: ({ n }) => long(n),
+      });
       let id = 0;
       const request = async (method, params) => {
         const i = ++id;
@@ -901,6 +913,8 @@ test('the deepest arguments and results the core accepts are answered, deeper on
       await run('argsTooDeep', 'tools/call', { name: 'depth', arguments: { a: nest(200) } }, (r) => r.error?.code);
       await run('structured', 'tools/call', { name: 'structured', arguments: { n: 126 } }, (r) => depthOf(r.result?.structuredContent));
       await run('value', 'tools/call', { name: 'value', arguments: { n: 126 } }, (r) => JSON.parse(text(r)).a !== undefined);
+      await run('checked', 'tools/call', { name: 'checked', arguments: { n: 126 } }, (r) => [r.result?.isError, depthOf(r.result?.structuredContent)]);
+      await run('checkedTooDeep', 'tools/call', { name: 'checked', arguments: { n: 1000 } }, (r) => [r.result?.isError, /Tool checked returned structuredContent that cannot be read: recursion limit exceeded/.test(text(r))]);
       await run('valueTooDeep', 'tools/call', { name: 'value', arguments: { n: 1000 } }, (r) => [r.result?.isError, /Tool value returned a value that cannot be serialized/.test(text(r))]);
       return out;
     });
@@ -909,4 +923,6 @@ test('the deepest arguments and results the core accepts are answered, deeper on
     assert.deepEqual(r.structured, { got: 126, ping: true });
     assert.deepEqual(r.value, { got: true, ping: true });
     assert.deepEqual(r.valueTooDeep, { got: [true, true], ping: true });
+    assert.deepEqual(r.checked, { got: [undefined, 126], ping: true });
+    assert.deepEqual(r.checkedTooDeep, { got: [true, true], ping: true });
   }, { html: PAGE.replace('<script src=', '<script>window.modelContextPolyfillConfig = { limits: { maxDepth: 100000 } };</script>\n<script src=') }));

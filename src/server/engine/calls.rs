@@ -221,7 +221,15 @@ fn check_output(
             };
             let violations = match held {
                 Some(text) if schema.accepts_text(&text) => Vec::new(),
-                Some(text) => schema.validate(&json_text::read(&text).unwrap_or(Value::Null)),
+                Some(text) => match json_text::read(&text) {
+                    Ok(value) => schema.validate(&value),
+                    Err(e) => {
+                        return results::tool_error(format!(
+                            "Tool {} returned structuredContent that cannot be read: {e}",
+                            tool.def.name
+                        ))
+                    }
+                },
                 None => schema.validate(sc),
             };
             if violations.is_empty() {
