@@ -513,26 +513,40 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
     else {
         return Some(json_result(read(text), what));
     };
-    let held = holder.hold_object(Box::new(js::HeldString(text.clone())), Box::new(object));
+    let block = Box::new(js::HeldString(object.text.clone()));
+    let held = holder.hold_object(block, Box::new(object));
     // Not held (a string of the page's reads as a marker): read again, as any result.
     Some(held.map_or_else(|| json_result(read(text), what), Ok))
 }
 
-/// [`held_object`]'s copy of a result whose JSON is `text`, `JSON.parse` of it; `None` when it
-/// is a `CallToolResult`, `{structuredContent}` alone or an input-required result (read from
-/// the copy: plain data), which `results::call_tool_result` does not make its JSON text and
-/// its structuredContent.
+/// [`held_object`]'s copy of a result whose JSON is `text`, `JSON.parse` of it, with its text;
+/// for `{structuredContent: x}` alone, x's (which `results::call_tool_result` answers as x
+/// alone: x's JSON text and x), when x is an object. `None` when it is a `CallToolResult`, an
+/// input-required result or `{structuredContent: x}` with x anything else (read from the copy:
+/// plain data), which are not answered as their JSON text and their copy.
 fn whole_object(text: &JsValue) -> Option<js::HeldJson> {
     let value = js::parse_text(text).ok()?;
     if !value.is_object() || is_array(&value).ok()? {
         return None;
     }
     let keys = js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>());
-    let only_structured = keys.length() == 1
-        && keys.get(0).as_string().as_deref() == Some("structuredContent");
+    if keys.length() == 1 && keys.get(0).as_string().as_deref() == Some(STRUCTURED) {
+        let inner = js::get(&value, STRUCTURED).ok()?;
+        if !inner.is_object() || is_array(&inner).ok()? {
+            return None;
+        }
+        // JSON.stringify wrote `{"structuredContent":` x's text `}`, the one member alone.
+        let text = text.unchecked_ref::<js_sys::JsString>();
+        let start = STRUCTURED.len() as u32 + 4;
+        let inner_text = text.slice(start, text.length().checked_sub(1)?);
+        return Some(js::HeldJson {
+            text: inner_text.into(),
+            value: inner,
+        });
+    }
     let content = js::get(&value, "content").ok()?;
     let input_required = !js::get(&value, "resultType").ok()?.is_undefined();
-    if only_structured || input_required || is_array(&content).ok()? {
+    if input_required || is_array(&content).ok()? {
         return None;
     }
     Some(js::HeldJson {
@@ -540,6 +554,9 @@ fn whole_object(text: &JsValue) -> Option<js::HeldJson> {
         value,
     })
 }
+
+/// The member of a result that holds its structured content.
+const STRUCTURED: &str = "structuredContent";
 
 #[wasm_bindgen]
 extern "C" {

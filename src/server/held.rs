@@ -27,9 +27,10 @@
 //!
 //! A tool's long `structuredContent` is held the same way where nothing in the engine reads it
 //! (the tool has no output schema: [`Holder::allow_objects`]): an object result that is not a
-//! `CallToolResult` whole, as its JSON text (a held string, its one text block's) and the
-//! object ([`Holder::hold_object`]), or a `CallToolResult`'s `structuredContent` beside its
-//! blocks' texts ([`Holder::hold_within`]). The result carries an empty object in its place,
+//! `CallToolResult` whole (or the object of `{structuredContent: object}` alone), as its JSON
+//! text (a held string, its one text block's) and the object ([`Holder::hold_object`]), or a
+//! `CallToolResult`'s `structuredContent` beside its blocks' texts ([`Holder::hold_within`]).
+//! The result carries an empty object in its place,
 //! and the sink puts the held one where the result's `structuredContent` is (a version
 //! without structured content has none, and then it goes nowhere). Objects of 1 MiB of JSON
 //! spent about 40 ms of a tools/call round trip of 80 in the engine (read, written as text
@@ -176,8 +177,8 @@ impl Holder {
     /// Holds a tool's object result whole: `text`, its JSON text, as the text of the result's
     /// one text block, and `object`, the object `text` is the JSON of, as its
     /// `structuredContent` — what [`crate::server::results::call_tool_result`] makes of an
-    /// object that is not a `CallToolResult` (the caller has checked that it is not one, nor
-    /// `{structuredContent}` alone, nor an input-required result). Gives the result that
+    /// object that is not a `CallToolResult` (the caller has checked that it is not one nor an
+    /// input-required result), and of `{structuredContent: object}` alone. Gives the result that
     /// carries them: a marker for the text and an empty object for the structured content
     /// (see [`Holder::hold_within`]); `None` (nothing held) when this request may not hold it
     /// or has held a structured content.

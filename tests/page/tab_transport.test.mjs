@@ -743,7 +743,7 @@ test('a 1 MiB text block or text contents is posted as the page\'s own string; r
 // way (structured_part). With an outputSchema the engine reads and checks it, and a result
 // that passes is answered with the same JS copies (src/server/held.rs Holder::checked): a lone
 // surrogate, which the engine reads as U+FFFD, arrives as the page wrote it.
-test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answered without entering the core; with an outputSchema it is checked; the server still answers', () =>
+test('a 1 MiB object result, a CallToolResult\'s structuredContent or {structuredContent} alone is answered without entering the core; with an outputSchema it is checked; the server still answers', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
       await serverReady();
@@ -756,6 +756,7 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
         outputSchema: { type: 'object', required: ['total'], properties: { total: { type: 'integer', maximum: 10 } } },
       });
       await mc.registerTool({ name: 'alone', description: 'only structuredContent', execute: () => ({ structuredContent: data }) });
+      await mc.registerTool({ name: 'aloneScalar', description: 'only a string as structuredContent', execute: () => ({ structuredContent: 'x'.repeat(40000) }) });
       // A CallToolResult's structuredContent is held too, with or without a long text block.
       const summary = { content: [{ type: 'text', text: '8500 records' }], structuredContent: data };
       const both = { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data, _meta: { page: 1 } };
@@ -772,6 +773,11 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
       const bothCut = { ...both, structuredContent: dataCut };
       await mc.registerTool({ name: 'passes', description: 'records, checked', execute: () => dataCut, outputSchema: passing });
       await mc.registerTool({ name: 'bothPasses', description: 'both, checked', execute: () => bothCut, outputSchema: passing });
+      await mc.registerTool({ name: 'alonePasses', description: 'alone, checked', execute: () => ({ structuredContent: dataCut }), outputSchema: passing });
+      await mc.registerTool({
+        name: 'aloneChecked', description: 'alone, refused', execute: () => ({ structuredContent: data }),
+        outputSchema: { type: 'object', required: ['total'], properties: { total: { type: 'integer', maximum: 10 } } },
+      });
       // What is checked is what is answered: a getter read once, whatever it gives later.
       let reads = 0;
       const shifty = { records, get total() { return reads++ === 0 ? 'many' : 8500; } };
@@ -797,6 +803,10 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
       held.push(JSON.stringify(s) === JSON.stringify(summary));
       const b = await call('both');
       held.push(JSON.stringify(b) === JSON.stringify(both) && b.structuredContent !== data);
+      // `{structuredContent: x}` alone is answered as x alone: its JSON and a copy.
+      const alone = await call('alone');
+      held.push(alone?.content?.length === 1 && alone.content[0].text === json && JSON.stringify(alone.structuredContent) === json
+        && alone.structuredContent !== data);
       const grew = wasmBytes() - before;
       // Read by the engine, as before: checked against the outputSchema (total is not ≤ 10).
       const checked = await call('checked');
@@ -811,7 +821,11 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
       const shiftyGot = await call('shifty');
       passed.push(shiftyGot?.isError === true && /outputSchema/.test(shiftyGot.content?.[0]?.text ?? '') && shiftyGot.structuredContent === undefined && reads === 1);
       const toJSON = await call('own');
-      const alone = await call('alone');
+      const aloneScalar = await call('aloneScalar');
+      const alonePasses = await call('alonePasses');
+      passed.push(alonePasses?.isError !== true && alonePasses?.content?.[0]?.text === jsonCut && JSON.stringify(alonePasses.structuredContent) === jsonCut && alonePasses.structuredContent.cut === cut);
+      const aloneChecked = await call('aloneChecked');
+      passed.push(aloneChecked?.isError === true && /outputSchema/.test(aloneChecked.content?.[0]?.text ?? '') && aloneChecked.structuredContent === undefined);
       const array = await call('array');
       send('mcp-default', ping(++id));
       return {
@@ -819,16 +833,17 @@ test('a 1 MiB object result, or a CallToolResult\'s structuredContent, is answer
         checked: checked?.isError === true && /outputSchema/.test(checked.content?.[0]?.text ?? '')
           && bothChecked?.isError === true && /outputSchema/.test(bothChecked.content?.[0]?.text ?? ''),
         toJSON: JSON.stringify(toJSON?.structuredContent),
-        alone: JSON.stringify(alone?.structuredContent) === json && JSON.parse(alone.content[0].text).total === 8500,
+        aloneScalar: [aloneScalar?.isError, aloneScalar?.content?.[0]?.text === JSON.stringify('x'.repeat(40000))],
         array: array?.content?.[0]?.text === JSON.stringify(records) && array.structuredContent === undefined,
       };
     });
-    assert.deepEqual(r.held, [true, true, true, true, true]);
-    assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for five 1 MiB results`);
+    assert.deepEqual(r.held, [true, true, true, true, true, true]);
+    assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for six 1 MiB results`);
     assert.equal(r.toJSON, JSON.stringify({ from: 'toJSON' }));
     assert.equal(r.checked, true);
-    assert.deepEqual(r.passed, [true, true, true]);
-    assert.equal(r.alone, true);
+    assert.deepEqual(r.passed, [true, true, true, true, true]);
+    // Anything but an object as `{structuredContent: x}` is read, as before.
+    assert.deepEqual(r.aloneScalar, [undefined, true]);
     assert.equal(r.array, true);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
   }, { html: PAGE }));
