@@ -20,7 +20,7 @@
 //! keyword a repeated name could satisfy falsely, needs the object whole).
 
 use super::walk::{walk, Path, Walk};
-use super::{Checks, Node, ARRAY, OBJECT};
+use super::{Checks, Node, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use crate::server::depth;
 use crate::server::validator::DEFAULT_MAX_DEPTH;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -59,6 +59,47 @@ impl<'de> DeserializeSeed<'de> for Seed<'_, '_> {
     }
 }
 
+/// What a container's subschemas check of it as a whole (see [`Seed::container_checks`]).
+enum Checked<'n> {
+    /// One subschema's checks (the common case: nothing to gather).
+    One(&'n Checks),
+    Many(Vec<&'n Checks>),
+    /// A subschema needs the container's value.
+    Whole,
+}
+
+impl<'n> Checked<'n> {
+    /// The checks, unless the container is needed whole.
+    fn list(&self) -> Option<&[&'n Checks]> {
+        match self {
+            Checked::One(c) => Some(std::slice::from_ref(c)),
+            Checked::Many(list) => Some(list),
+            Checked::Whole => None,
+        }
+    }
+}
+
+/// The subschemas `pick` gives of `checks` (an item's, a member's): in `one` where there is one
+/// check, else in `many`.
+fn picked<'n, 'b>(
+    checks: &[&'n Checks],
+    one: &'b mut Option<&'n Node>,
+    many: &'b mut Vec<&'n Node>,
+    pick: impl Fn(&'n Checks) -> Option<&'n Node>,
+) -> &'b [&'n Node] {
+    match checks {
+        [c] => {
+            *one = pick(c);
+            one.as_slice()
+        }
+        _ => {
+            many.clear();
+            many.extend(checks.iter().filter_map(|c| pick(c)));
+            many
+        }
+    }
+}
+
 impl Seed<'_, '_> {
     /// A value read whole, walked by each subschema.
     fn walked<E: de::Error>(&self, value: &Value) -> Result<(), E> {
@@ -69,26 +110,35 @@ impl Seed<'_, '_> {
         }
     }
 
-    /// A scalar, made only when a subschema checks it.
-    fn scalar<E: de::Error>(&self, value: impl FnOnce() -> Value) -> Result<(), E> {
-        match self.nodes.is_empty() {
-            true => Ok(()),
-            false => self.walked(&value()),
+    /// A scalar of JSON type `of` (its bit; an integer's has `NUMBER` too): a subschema with
+    /// no rare keyword checks only its type (the others are an object's), and the value is
+    /// made only for the rest to walk it.
+    fn scalar<E: de::Error>(&self, of: u8, value: impl FnOnce() -> Value) -> Result<(), E> {
+        let mut rest = false;
+        for n in self.nodes {
+            match n {
+                Node::True => {}
+                Node::Checks(c) if c.rare.is_none() => {
+                    if c.types.is_some_and(|(bits, _)| bits & of == 0) {
+                        return Err(refused());
+                    }
+                }
+                _ => rest = true,
+            }
+        }
+        match rest {
+            true => self.walked(&value()),
+            false => Ok(()),
         }
     }
 
     /// What the subschemas check of a container as a whole (an `allOf` branch's and a `$ref`
-    /// target's checks are theirs too), when the reading can follow them; `None` when one
+    /// target's checks are theirs too), when the reading can follow them: `Whole` when one
     /// needs the container's value (see the module's documentation), and `false` does.
-    fn container_checks(&self) -> Option<Vec<&Checks>> {
-        fn add<'n>(node: &'n Node, out: &mut Vec<&'n Checks>) -> Option<()> {
-            let c = match node {
-                Node::True => return Some(()),
-                Node::False(_) => return None,
-                Node::Checks(c) => c,
-            };
+    fn container_checks(&self) -> Checked<'_> {
+        fn whole(c: &Checks) -> bool {
             let r = c.rare();
-            let whole = r.constant.is_some()
+            r.constant.is_some()
                 || r.options.is_some()
                 || r.unique_items
                 || r.property_names.is_some()
@@ -96,25 +146,40 @@ impl Seed<'_, '_> {
                 || !r.any_of.is_empty()
                 || !r.one_of.is_empty()
                 || r.not.is_some()
-                || r.if_.is_some();
-            if whole {
-                return None;
-            }
+                || r.if_.is_some()
+        }
+        fn add<'n>(node: &'n Node, out: &mut Vec<&'n Checks>) -> Option<()> {
+            let c = match node {
+                Node::True => return Some(()),
+                Node::False(_) => return None,
+                Node::Checks(c) if whole(c) => return None,
+                Node::Checks(c) => c,
+            };
             out.push(c);
-            for n in &r.all_of {
+            for n in &c.rare().all_of {
                 add(n, out)?;
             }
-            if let Some(target) = &r.reference {
+            if let Some(target) = &c.rare().reference {
                 add(target, out)?;
             }
             Some(())
         }
-        let mut out = Vec::with_capacity(self.nodes.len());
-        for n in self.nodes {
-            add(n, &mut out)?;
+        if let [Node::Checks(c)] = self.nodes {
+            let r = c.rare();
+            if r.all_of.is_empty() && r.reference.is_none() && !whole(c) && c.required.len() < 64 {
+                return Checked::One(c);
+            }
         }
-        let required: usize = out.iter().map(|c| c.required.len()).sum();
-        (required < 64).then_some(out)
+        let mut out = Vec::new();
+        for n in self.nodes {
+            if add(n, &mut out).is_none() {
+                return Checked::Whole;
+            }
+        }
+        match out.iter().map(|c| c.required.len()).sum::<usize>() {
+            0..64 => Checked::Many(out),
+            _ => Checked::Whole,
+        }
     }
 
     /// The depth of a container here, or the refusal of one nested too deeply.
@@ -164,6 +229,20 @@ fn counted<E: de::Error>(
     }
 }
 
+/// The subschema of item `i` in `c`: `prefixItems` first, then `items` for the rest.
+fn item(c: &Checks, i: usize) -> Option<&Node> {
+    let r = c.rare();
+    r.prefix_items.get(i).or(r.items.as_ref())
+}
+
+/// The subschema of member `name` in `c`: its `properties` entry, else `additionalProperties`.
+fn member<'n>(c: &'n Checks, name: &str) -> Option<&'n Node> {
+    match c.properties.iter().find(|(p, _)| p == name) {
+        Some((_, n)) => Some(n),
+        None => c.additional.as_ref(),
+    }
+}
+
 impl<'de> Visitor<'de> for Seed<'_, '_> {
     type Value = ();
 
@@ -172,65 +251,60 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
-        self.scalar(|| Value::Bool(v))
+        self.scalar(BOOLEAN, || Value::Bool(v))
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        self.scalar(|| Value::from(v))
+        self.scalar(INTEGER | NUMBER, || Value::from(v))
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        self.scalar(|| Value::from(v))
+        self.scalar(INTEGER | NUMBER, || Value::from(v))
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
-        self.scalar(|| Value::from(v))
+        let of = match v.fract() == 0.0 {
+            true => INTEGER | NUMBER,
+            false => NUMBER,
+        };
+        self.scalar(of, || Value::from(v))
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.scalar(|| Value::String(v.to_owned()))
+        self.scalar(STRING, || Value::String(v.to_owned()))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.scalar(|| Value::Null)
+        self.scalar(NULL, || Value::Null)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let depth = self.inner()?;
-        let Some(checks) = self.container_checks() else {
+        let checked = self.container_checks();
+        let Some(checks) = checked.list() else {
             let mut items = Vec::new();
             while let Some(item) = seq.next_element::<Value>()? {
                 items.push(item);
             }
             return self.walked_whole(Value::Array(items));
         };
-        typed(&checks, ARRAY)?;
-        let mut children = Vec::with_capacity(checks.len());
+        typed(checks, ARRAY)?;
+        let (mut one, mut many) = (None, Vec::new());
         let mut count = 0;
         loop {
-            children.clear();
-            for c in &checks {
-                let r = c.rare();
-                // `prefixItems` first, then `items` for the rest.
-                if let Some(n) = r.prefix_items.get(count).or(r.items.as_ref()) {
-                    children.push(n);
-                }
-            }
-            let seed = Seed {
-                nodes: &children,
-                depth,
-            };
-            match seq.next_element_seed(seed)? {
+            let nodes = picked(checks, &mut one, &mut many, |c| item(c, count));
+            match seq.next_element_seed(Seed { nodes, depth })? {
                 Some(()) => count += 1,
                 None => break,
             }
         }
-        counted(&checks, count, |c| (c.rare().min_items, c.rare().max_items))
+        counted(checks, count, |c| (c.rare().min_items, c.rare().max_items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let depth = self.inner()?;
-        let Some(checks) = self.container_checks() else {
+        let checked = self.container_checks();
+        let Some(checks) = checked.list() else {
             let mut members = Map::new();
             while let Some(name) = map.next_key::<String>()? {
                 let value = map.next_value::<Value>()?;
@@ -238,35 +312,28 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
             }
             return self.walked_whole(Value::Object(members));
         };
-        typed(&checks, OBJECT)?;
+        typed(checks, OBJECT)?;
         // The `required` names met, one bit each, in the order of `checks` (fewer than 64).
         let mut met: u64 = 0;
         let wanted = checks.iter().map(|c| c.required.len()).sum::<usize>();
-        let mut children = Vec::with_capacity(checks.len());
+        let (mut one, mut many) = (None, Vec::new());
         let mut count = 0;
         while let Some(name) = map.next_key_seed(Name)? {
             count += 1;
-            children.clear();
             let mut bit = 0;
-            for c in &checks {
+            for c in checks {
                 if let Some(i) = c.required.iter().position(|r| *r == name) {
                     met |= 1 << (bit + i);
                 }
                 bit += c.required.len();
-                match c.properties.iter().find(|(p, _)| *p == name) {
-                    Some((_, n)) => children.push(n),
-                    None => children.extend(c.additional.as_ref()),
-                }
             }
-            map.next_value_seed(Seed {
-                nodes: &children,
-                depth,
-            })?;
+            let nodes = picked(checks, &mut one, &mut many, |c| member(c, &name));
+            map.next_value_seed(Seed { nodes, depth })?;
         }
         if met != (1u64 << wanted) - 1 {
             return Err(refused());
         }
-        counted(&checks, count, |c| (None, c.rare().max_properties))
+        counted(checks, count, |c| (None, c.rare().max_properties))
     }
 }
 
