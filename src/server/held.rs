@@ -30,11 +30,10 @@
 //! `CallToolResult` whole (or the object of `{structuredContent: object}` alone), as its JSON
 //! text (a held string, its one text block's) and the object ([`Holder::hold_object`]), or a
 //! `CallToolResult`'s `structuredContent` beside its blocks' texts ([`Holder::hold_within`]).
-//! The result carries an empty object in its place,
-//! and the sink puts the held one where the result's `structuredContent` is (a version
-//! without structured content has none, and then it goes nowhere). Objects of 1 MiB of JSON
-//! spent about 40 ms of a tools/call round trip of 80 in the engine (read, written as text
-//! twice, parsed again: Chromium 156).
+//! The result carries an empty object in its place, and the sink puts the held one where the
+//! result's `structuredContent` is (a version without structured content has none, and then it
+//! goes nowhere). Objects of 1 MiB of JSON spent about 40 ms of a tools/call round trip of 80
+//! in the engine (read, written as text twice, parsed again: Chromium 156).
 //!
 //! A tool with an output schema holds its structured content too, with an empty object in its
 //! place as well: the schema checks the held one's JSON text ([`Holder::unchecked_text`]),
@@ -112,9 +111,9 @@ impl Holder {
     /// their places, and `structured`, when given, as that value's `structuredContent` (the
     /// value has an empty object there, and where an output schema reads it
     /// ([`Holder::allows_objects`] is `false`), [`Holder::unchecked_text`] gives its text for
-    /// the check), and gives that value. A page's object result may carry
-    /// any string, so what is held is kept only when the value has each marker once and no
-    /// other string that reads as a marker (see [`markers_once`]); else it is given back and
+    /// the check), and gives that value. A page's object result may carry any string, so what
+    /// is held is kept only when the value has each marker once and no other string that reads
+    /// as a marker (see [`markers_once`]); else it is given back and
     /// the answer is `None`, as it is when this request may not hold it, there is nothing to
     /// hold or `build` gives nothing: the caller then reads the result whole.
     pub fn hold_within(

@@ -222,9 +222,7 @@ impl PlainSchema {
             root: cx.node(schema, String::new(), 0, true)?,
         })
     }
-}
 
-impl PlainSchema {
     /// Whether `text` is JSON whose value this schema accepts, decided as the text is read:
     /// no container is built, but where a subschema needs one whole (an `anyOf`, an `enum`…).
     /// `false` when the value is refused, and for text this reading does not take (not JSON,

@@ -5,8 +5,9 @@
 //! `serde_json::Value` to be checked, 1 MiB of records costs some 14 ms and 10 MB of the
 //! core's memory (which wasm never gives back), for a value the answer never writes. Here the
 //! text is read once, each scalar is checked against the subschemas that apply to it where it
-//! stands, and each container by what its subschemas say of it as a whole (its type, its count,
-//! its `required` names): no container is built. A container whose subschemas need it whole
+//! stands (by its type alone where they have no other keyword a scalar meets, the common
+//! record field, without making it a value), and each container by what its subschemas say of
+//! it as a whole (its type, its count, its `required` names): no container is built. A container whose subschemas need it whole
 //! (`const`, `enum`, `uniqueItems`, `propertyNames`, `minProperties`, `anyOf`, `oneOf`, `not`,
 //! `if`, more than 63 `required` names) is read into a value there and walked as
 //! [`CompiledSchema::validate`](crate::server::CompiledSchema::validate) walks it; only that
@@ -63,6 +64,8 @@ impl<'de> DeserializeSeed<'de> for Seed<'_, '_> {
 enum Checked<'n> {
     /// One subschema's checks (the common case: nothing to gather).
     One(&'n Checks),
+    /// Several subschemas' checks, gathered (`allOf` branches, `$ref` targets, the subschemas
+    /// of several places that apply to one value).
     Many(Vec<&'n Checks>),
     /// A subschema needs the container's value.
     Whole,
