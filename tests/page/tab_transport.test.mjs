@@ -774,6 +774,10 @@ test('a 1 MiB object result, a CallToolResult\'s structuredContent or {structure
       await mc.registerTool({ name: 'passes', description: 'records, checked', execute: () => dataCut, outputSchema: passing });
       await mc.registerTool({ name: 'bothPasses', description: 'both, checked', execute: () => bothCut, outputSchema: passing });
       await mc.registerTool({ name: 'alonePasses', description: 'alone, checked', execute: () => ({ structuredContent: dataCut }), outputSchema: passing });
+      // A schema the core does not check itself (patternProperties: the validator module's)
+      // checks the value read from the held text.
+      await mc.registerTool({ name: 'moduleChecked', description: 'records, the module checks', execute: () => dataCut, outputSchema: { type: 'object', patternProperties: { '^tot': { type: 'integer' } } } });
+      await mc.registerTool({ name: 'moduleRefused', description: 'records, the module refuses', execute: () => dataCut, outputSchema: { type: 'object', patternProperties: { '^tot': { type: 'string' } } } });
       await mc.registerTool({
         name: 'aloneChecked', description: 'alone, refused', execute: () => ({ structuredContent: data }),
         outputSchema: { type: 'object', required: ['total'], properties: { total: { type: 'integer', maximum: 10 } } },
@@ -824,6 +828,10 @@ test('a 1 MiB object result, a CallToolResult\'s structuredContent or {structure
       const aloneScalar = await call('aloneScalar');
       const alonePasses = await call('alonePasses');
       passed.push(alonePasses?.isError !== true && alonePasses?.content?.[0]?.text === jsonCut && JSON.stringify(alonePasses.structuredContent) === jsonCut && alonePasses.structuredContent.cut === cut);
+      const moduleChecked = await call('moduleChecked');
+      passed.push(moduleChecked?.isError !== true && moduleChecked?.content?.[0]?.text === jsonCut && JSON.stringify(moduleChecked.structuredContent) === jsonCut);
+      const moduleRefused = await call('moduleRefused');
+      passed.push(moduleRefused?.isError === true && /outputSchema: \/total: 8500 is not of type "string"/.test(moduleRefused.content?.[0]?.text ?? '') && moduleRefused.structuredContent === undefined);
       const aloneChecked = await call('aloneChecked');
       passed.push(aloneChecked?.isError === true && /outputSchema/.test(aloneChecked.content?.[0]?.text ?? '') && aloneChecked.structuredContent === undefined);
       const array = await call('array');
@@ -841,7 +849,7 @@ test('a 1 MiB object result, a CallToolResult\'s structuredContent or {structure
     assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for six 1 MiB results`);
     assert.equal(r.toJSON, JSON.stringify({ from: 'toJSON' }));
     assert.equal(r.checked, true);
-    assert.deepEqual(r.passed, [true, true, true, true, true]);
+    assert.deepEqual(r.passed, [true, true, true, true, true, true, true]);
     // Anything but an object as `{structuredContent: x}` is read, as before.
     assert.deepEqual(r.aloneScalar, [undefined, true]);
     assert.equal(r.array, true);
