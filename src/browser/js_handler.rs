@@ -374,7 +374,8 @@ fn held(v: &JsValue, ctx: &RequestContext) -> Option<HandlerResult> {
 /// Where an object result's long strings may be held from (`server::held`).
 #[derive(Clone, Copy, PartialEq)]
 enum Holds {
-    /// A tool's `CallToolResult`: the `text` of its `content`'s text blocks.
+    /// A tool's `CallToolResult`: the `text` of its `content`'s text blocks, and of its
+    /// embedded resources (`resource` blocks).
     Blocks,
     /// A resource's contents (`{contents}`, an array of contents, or one): their `text`.
     Contents,
@@ -384,10 +385,11 @@ enum Holds {
 /// copy of it with their markers in their places; the page's object is left as it is.
 /// `None` when it holds none: the caller reads it whole.
 ///
-/// The copy is the object's JSON as `JSON.stringify` writes it: only an item whose `text`
-/// is its own enumerable property, and only an object, list or item with no `toJSON`, is
-/// copied (`Object.assign` copies the own enumerable properties `JSON.stringify` writes, in
-/// its order). A text block must say `"type": "text"` (any other block becomes JSON text);
+/// The copy is the object's JSON as `JSON.stringify` writes it: only an item (or an embedded
+/// resource) whose `text` is its own enumerable property, and only an object, list, item or
+/// resource with no `toJSON`, is copied (`Object.assign` copies the own enumerable properties
+/// `JSON.stringify` writes, in its order). A text block must say `"type": "text"`, and a
+/// block with an embedded resource `"type": "resource"` (any other block becomes JSON text);
 /// an object with a `resultType` (an input-required result, not an answer) holds nothing.
 fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<HandlerResult> {
     let holder = ctx.holder().filter(|_| v.is_object())?;
@@ -408,14 +410,22 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
     let mut long = Vec::new();
     for i in 0..count {
         let it = item(i).ok()?;
-        let Some(text) = js::get(&it, "text").ok().and_then(|t| js::HeldString::of_long(&t))
-        else {
-            continue;
+        let kind = || js::get(&it, "type").ok().and_then(|t| t.as_string());
+        let place = match holds {
+            Holds::Contents => own_long_text(&it).map(|t| (Place::Text, t)),
+            Holds::Blocks => match kind().as_deref() {
+                Some("text") => own_long_text(&it).map(|t| (Place::Text, t)),
+                Some("resource") if own(&it, "resource") && no_to_json(&it) => {
+                    js::get(&it, "resource")
+                        .ok()
+                        .and_then(|r| own_long_text(&r))
+                        .map(|t| (Place::Resource, t))
+                }
+                _ => None,
+            },
         };
-        let block = holds == Holds::Contents
-            || js::get(&it, "type").is_ok_and(|t| t.as_string().as_deref() == Some("text"));
-        if block && own(&it, "text") && no_to_json(&it) {
-            long.push((i, text));
+        if let Some((at, text)) = place {
+            long.push((i, at, text));
         }
     }
     let whole_copied = match whole {
@@ -437,18 +447,33 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
     // answered, whatever a getter of the page's object gives a second time).
     let placeholder = structured.is_some();
     let structured = structured.map(|s| Box::new(s) as Box<dyn HeldText>);
-    let (at, texts): (Vec<u32>, Vec<Box<dyn HeldText>>) = long
-        .into_iter()
-        .map(|(i, t)| (i, Box::new(t) as Box<dyn HeldText>))
-        .unzip();
+    let mut at = Vec::with_capacity(long.len());
+    let mut texts: Vec<Box<dyn HeldText>> = Vec::with_capacity(long.len());
+    for (i, place, text) in long {
+        at.push((i, place));
+        texts.push(Box::new(text));
+    }
     let value = holder.hold_within(texts, structured, |markers| {
         let copy = js_sys::Array::new();
         for i in 0..count {
             copy.push(&item(i).ok()?);
         }
-        for (&i, m) in at.iter().zip(markers) {
+        for (&(i, place), m) in at.iter().zip(markers) {
             let it = assign(&js::object(), &copy.get(i)).ok()?;
-            js::set(&it, "text", &JsValue::from_str(m));
+            let marker = JsValue::from_str(m);
+            match place {
+                Place::Text => js::set(&it, "text", &marker),
+                Place::Resource => {
+                    let resource = assign(&js::object(), &js::get(&it, "resource").ok()?).ok()?;
+                    // Without a string `uri` it is no block, and the answer would carry its
+                    // JSON text, marker and all (`results::is_valid_block`): read whole.
+                    if !js::get(&resource, "uri").ok()?.is_string() {
+                        return None;
+                    }
+                    js::set(&resource, "text", &marker);
+                    js::set(&it, "resource", &resource);
+                }
+            }
             copy.set(i, it);
         }
         let copy: JsValue = match whole {
@@ -466,6 +491,20 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         js::object_to_json(&copy).ok().flatten()
     })?;
     Some(Ok(value))
+}
+
+/// Where an item's long text is: its own `text`, or its embedded resource's.
+#[derive(Clone, Copy)]
+enum Place {
+    Text,
+    Resource,
+}
+
+/// `o`'s `text` when it is long, `o`'s own enumerable property, and `o` has no `toJSON`: what
+/// [`held_texts`] may hold and copy.
+fn own_long_text(o: &JsValue) -> Option<js::HeldString> {
+    let text = js::HeldString::of_long(&js::get(o, "text").ok()?)?;
+    (own(o, "text") && no_to_json(o)).then_some(text)
 }
 
 /// A `CallToolResult`'s `structuredContent` to hold whole (`server::held`): when it is the

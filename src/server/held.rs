@@ -13,8 +13,8 @@
 //! Holding is allowed only where the marker cannot go anywhere but into that answer: a
 //! `tools/call` answered directly (not a task, whose result is kept and answered later) and a
 //! `resources/read`, whose contexts carry a [`Holder`]. What is held is a result that is a
-//! string, or the long `text` of an object result's text blocks (a `CallToolResult`'s) or
-//! text contents (a resource's). Everything between the handler and the answer passes those
+//! string, or the long `text` of an object result's text blocks and embedded resources (a
+//! `CallToolResult`'s) or text contents (a resource's). Everything between the handler and the answer passes those
 //! through untouched (a string normalized into one text block or one text contents, blocks
 //! and contents kept as they are, shaped for the version; an output schema checks
 //! `structuredContent` only, which holds no marker) or drops the result for an error (an

@@ -657,7 +657,7 @@ test('a 1 MiB tool result and resource text are posted as the page\'s own string
 // other string that reads as one (src/server/held.rs hold_within). A page's own string that
 // reads as a marker, a toJSON, a text that is not an own property, a block that is not a text
 // block: the result is read whole, as JSON.stringify writes it, and arrives as it did before.
-test('a 1 MiB text block or text contents is posted as the page\'s own string; results it cannot be held from arrive whole; the server still answers', () =>
+test('a 1 MiB text block, embedded resource text or text contents is posted as the page\'s own string; results it cannot be held from arrive whole; the server still answers', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
       await serverReady();
@@ -671,6 +671,10 @@ test('a 1 MiB text block or text contents is posted as the page\'s own string; r
         inherited: { content: [Object.create({ type: 'text', text: big })] },
         untyped: { content: [{ text: big }] },
         getter: { content: [{ type: 'text', get text() { return big; } }] },
+        // An embedded resource's text (a file a tool read, say) is held as a text block's is.
+        resource: { content: [{ type: 'text', text: 'a.txt' }, { type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: big } }] },
+        resourceToJSON: { content: [{ type: 'resource', resource: { uri: 'file:///b.txt', text: big, toJSON: () => ({ uri: 'file:///b.txt', text: 'from toJSON' }) } }] },
+        resourceNoUri: { content: [{ type: 'resource', resource: { text: big } }] },
       };
       for (const [name, value] of Object.entries(results)) {
         await mc.registerTool({ name, description: name, execute: () => value });
@@ -700,6 +704,8 @@ test('a 1 MiB text block or text contents is posted as the page\'s own string; r
         const b = await call('blocks');
         held.push(JSON.stringify(b) === JSON.stringify(results.blocks) && b.content[1].text === big);
       }
+      const e = await call('resource');
+      held.push(JSON.stringify(e) === JSON.stringify(results.resource) && e.content[1].resource.text === big);
       const l = await read('app://list');
       held.push(l?.contents?.length === 1 && l.contents[0].text === big && l.contents[0].mimeType === 'text/plain');
       const a = await read('app://array');
@@ -717,11 +723,14 @@ test('a 1 MiB text block or text contents is posted as the page\'s own string; r
       whole.inherited = JSON.stringify(await call('inherited'));
       whole.untyped = (await call('untyped'))?.content?.[0]?.text === JSON.stringify({ text: read16 });
       whole.getter = (await call('getter'))?.content?.[0]?.text === big;
+      whole.resourceToJSON = (await call('resourceToJSON'))?.content?.[0]?.resource;
+      // No block without a uri: its JSON text, as JSON.stringify writes it, is a text block.
+      whole.resourceNoUri = (await call('resourceNoUri'))?.content?.[0]?.text === JSON.stringify({ type: 'resource', resource: { text: read16 } });
       send('mcp-default', ping(++id));
       return { held, grew, whole, ping: await replyTo('mcp-default', id), id };
     });
-    assert.deepEqual(r.held, [true, true, true, true, true, true]);
-    assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for six 1 MiB results`);
+    assert.deepEqual(r.held, [true, true, true, true, true, true, true]);
+    assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for seven 1 MiB results`);
     assert.deepEqual(r.whole, {
       forged: JSON.stringify(['big', '\ufdd0held 0']),
       forgedDeep: true,
@@ -731,6 +740,8 @@ test('a 1 MiB text block or text contents is posted as the page\'s own string; r
       untyped: true,
       // A getter's text is the page's own string, held.
       getter: true,
+      resourceToJSON: { uri: 'file:///b.txt', text: 'from toJSON' },
+      resourceNoUri: true,
     });
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
   }, { html: PAGE }));
