@@ -411,18 +411,23 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
     for i in 0..count {
         let it = item(i).ok()?;
         let kind = || js::get(&it, "type").ok().and_then(|t| t.as_string());
-        let place = match holds {
-            Holds::Contents => own_long_text(&it).map(|t| (Place::Text, t)),
-            Holds::Blocks => match kind().as_deref() {
-                Some("text") => own_long_text(&it).map(|t| (Place::Text, t)),
-                Some("resource") if own(&it, "resource") && no_to_json(&it) => {
-                    js::get(&it, "resource")
-                        .ok()
-                        .and_then(|r| own_long_text(&r))
-                        .map(|t| (Place::Resource, t))
-                }
-                _ => None,
-            },
+        // One read of `text` for the common short text block, as for every call.
+        let place = match js::get(&it, "text") {
+            Ok(text) if text.is_string() => own_long(&it, &text)
+                .filter(|_| holds == Holds::Contents || kind().as_deref() == Some("text"))
+                .map(|t| (Place::Text, t)),
+            _ if holds == Holds::Blocks
+                && own(&it, "resource")
+                && no_to_json(&it)
+                && kind().as_deref() == Some("resource") =>
+            {
+                let resource = js::get(&it, "resource").ok()?;
+                js::get(&resource, "text")
+                    .ok()
+                    .and_then(|text| own_long(&resource, &text))
+                    .map(|t| (Place::Resource, t))
+            }
+            _ => None,
         };
         if let Some((at, text)) = place {
             long.push((i, at, text));
@@ -460,6 +465,18 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         }
         for (&(i, place), m) in at.iter().zip(markers) {
             let it = assign(&js::object(), &copy.get(i)).ok()?;
+            // The copy's block is of the type it was found to be (a getter may say otherwise
+            // the second time; a block of another type would be answered as its JSON text,
+            // marker and all: read whole).
+            if holds == Holds::Blocks {
+                let kind = match place {
+                    Place::Text => "text",
+                    Place::Resource => "resource",
+                };
+                if js::get(&it, "type").ok()?.as_string().as_deref() != Some(kind) {
+                    return None;
+                }
+            }
             let marker = JsValue::from_str(m);
             match place {
                 Place::Text => js::set(&it, "text", &marker),
@@ -500,10 +517,10 @@ enum Place {
     Resource,
 }
 
-/// `o`'s `text` when it is long, `o`'s own enumerable property, and `o` has no `toJSON`: what
-/// [`held_texts`] may hold and copy.
-fn own_long_text(o: &JsValue) -> Option<js::HeldString> {
-    let text = js::HeldString::of_long(&js::get(o, "text").ok()?)?;
+/// `text`, read from `o`'s `text`, when it is long, `o`'s own enumerable property, and `o` has
+/// no `toJSON`: what [`held_texts`] may hold and copy.
+fn own_long(o: &JsValue, text: &JsValue) -> Option<js::HeldString> {
+    let text = js::HeldString::of_long(text)?;
     (own(o, "text") && no_to_json(o)).then_some(text)
 }
 

@@ -662,6 +662,7 @@ test('a 1 MiB text block, embedded resource text or text contents is posted as t
     const r = await page.evaluate(async () => {
       await serverReady();
       const big = 'y'.repeat((1 << 20) - 3) + '\u00e9\ud800!';
+      let typeReads = 0;
       const mc = document.modelContext;
       const results = {
         blocks: { content: [{ type: 'text', text: 'short' }, { type: 'text', text: big, annotations: { priority: 1 } }], structuredContent: { n: 1 }, _meta: { m: 1 } },
@@ -675,6 +676,8 @@ test('a 1 MiB text block, embedded resource text or text contents is posted as t
         resource: { content: [{ type: 'text', text: 'a.txt' }, { type: 'resource', resource: { uri: 'file:///a.txt', mimeType: 'text/plain', text: big } }] },
         resourceToJSON: { content: [{ type: 'resource', resource: { uri: 'file:///b.txt', text: big, toJSON: () => ({ uri: 'file:///b.txt', text: 'from toJSON' }) } }] },
         resourceNoUri: { content: [{ type: 'resource', resource: { text: big } }] },
+        // A block whose type a getter gives, a text block the first time only.
+        shiftyType: { content: [{ get type() { return typeReads++ === 0 ? 'text' : 'image'; }, text: big }] },
       };
       for (const [name, value] of Object.entries(results)) {
         await mc.registerTool({ name, description: name, execute: () => value });
@@ -726,6 +729,8 @@ test('a 1 MiB text block, embedded resource text or text contents is posted as t
       whole.resourceToJSON = (await call('resourceToJSON'))?.content?.[0]?.resource;
       // No block without a uri: its JSON text, as JSON.stringify writes it, is a text block.
       whole.resourceNoUri = (await call('resourceNoUri'))?.content?.[0]?.text === JSON.stringify({ type: 'resource', resource: { text: read16 } });
+      const shifty = await call('shiftyType');
+      whole.shiftyType = shifty?.content?.[0]?.text === JSON.stringify({ type: 'image', text: read16 }) && !JSON.stringify(shifty).includes('\ufdd0');
       send('mcp-default', ping(++id));
       return { held, grew, whole, ping: await replyTo('mcp-default', id), id };
     });
@@ -742,6 +747,8 @@ test('a 1 MiB text block, embedded resource text or text contents is posted as t
       getter: true,
       resourceToJSON: { uri: 'file:///b.txt', text: 'from toJSON' },
       resourceNoUri: true,
+      // Not a text block when copied: read whole (no marker left in the answer).
+      shiftyType: true,
     });
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
   }, { html: PAGE }));
