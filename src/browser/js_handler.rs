@@ -465,28 +465,11 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         }
         for (&(i, place), m) in at.iter().zip(markers) {
             let it = assign(&js::object(), &copy.get(i)).ok()?;
-            // The copy's block is of the type it was found to be (a getter may say otherwise
-            // the second time; a block of another type would be answered as its JSON text,
-            // marker and all: read whole).
-            if holds == Holds::Blocks {
-                let kind = match place {
-                    Place::Text => "text",
-                    Place::Resource => "resource",
-                };
-                if js::get(&it, "type").ok()?.as_string().as_deref() != Some(kind) {
-                    return None;
-                }
-            }
             let marker = JsValue::from_str(m);
             match place {
                 Place::Text => js::set(&it, "text", &marker),
                 Place::Resource => {
                     let resource = assign(&js::object(), &js::get(&it, "resource").ok()?).ok()?;
-                    // Without a string `uri` it is no block, and the answer would carry its
-                    // JSON text, marker and all (`results::is_valid_block`): read whole.
-                    if !js::get(&resource, "uri").ok()?.is_string() {
-                        return None;
-                    }
                     js::set(&resource, "text", &marker);
                     js::set(&it, "resource", &resource);
                 }
@@ -505,7 +488,23 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
             None if is_array(v).ok()? => copy.into(),
             None => copy.get(0),
         };
-        js::object_to_json(&copy).ok().flatten()
+        let value = js::object_to_json(&copy).ok().flatten()?;
+        // Each block with a marker is still a block as the answer keeps it: one that is not
+        // (a getter gave another `type` the second time, a resource without a string `uri`)
+        // is answered as its JSON text, marker and all (`results::call_tool_result`): read
+        // whole.
+        if holds == Holds::Blocks {
+            let blocks = value.get("content")?.as_array()?;
+            let kept = |&(i, _): &(u32, Place)| {
+                blocks
+                    .get(i as usize)
+                    .is_some_and(crate::server::results::is_valid_block)
+            };
+            if !at.iter().all(kept) {
+                return None;
+            }
+        }
+        Some(value)
     })?;
     Some(Ok(value))
 }

@@ -24,8 +24,9 @@ use super::walk::{walk, Path, Walk};
 use super::{Checks, Node, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use crate::server::depth;
 use crate::server::validator::DEFAULT_MAX_DEPTH;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Value};
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -285,11 +286,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
-            let mut items = Vec::new();
-            while let Some(item) = seq.next_element::<Value>()? {
-                items.push(item);
-            }
-            return self.walked_whole(Value::Array(items));
+            return self.walked_whole(Value::deserialize(SeqAccessDeserializer::new(seq))?);
         };
         typed(checks, ARRAY)?;
         let (mut one, mut many) = (None, Vec::new());
@@ -308,12 +305,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
-            let mut members = Map::new();
-            while let Some(name) = map.next_key::<String>()? {
-                let value = map.next_value::<Value>()?;
-                members.insert(name, value);
-            }
-            return self.walked_whole(Value::Object(members));
+            return self.walked_whole(Value::deserialize(MapAccessDeserializer::new(map))?);
         };
         typed(checks, OBJECT)?;
         // The `required` names met, one bit each, in the order of `checks` (fewer than 64).
