@@ -1,14 +1,15 @@
 //! Strings a handler holds outside the engine (`server::held`): a `tools/call` answered
-//! directly and a `resources/read` carry the string itself where the handler's result had its
-//! marker, in every version; anywhere else holding is refused; what no answer carries is freed.
+//! directly, a `resources/read` and a `prompts/get` carry the string itself where the handler's
+//! result had its marker, in every version; anywhere else holding is refused; what no answer
+//! carries is freed.
 mod support;
 
 use modelcontext_polyfill::collections::VecMap;
 use modelcontext_polyfill::schema::JsonSchemaCompiler;
 use modelcontext_polyfill::server::plain_schema::PlainSchema;
 use modelcontext_polyfill::server::{
-    CancellationToken, CompiledSchema, HandlerError, HeldText, RequestContext, ResourceDef,
-    SchemaCompiler, SchemaViolation, ServerConfig, TaskSupport, ToolDef,
+    CancellationToken, CompiledSchema, HandlerError, HeldText, PromptDef, RequestContext,
+    ResourceDef, SchemaCompiler, SchemaViolation, ServerConfig, TaskSupport, ToolDef,
 };
 use serde_json::{json, Value};
 use std::any::Any;
@@ -105,6 +106,16 @@ fn call(h: &Harness, version: &str, name: &str) -> Value {
     }
 }
 
+/// A session's first request in `version` (after the handshake, which 2026-07-28 has none of).
+fn first(h: &Harness, version: &str, method: &str, params: Value) -> Value {
+    if version == STATELESS {
+        h.stateless(method, params)
+    } else {
+        h.initialize(version);
+        h.request(method, params)
+    }
+}
+
 /// The marker's text never reaches a client.
 fn assert_no_marker(v: &Value) {
     assert!(
@@ -156,13 +167,7 @@ fn a_resource_read_answers_with_the_held_text_in_every_version() {
         h.server
             .register_resource(ResourceDef::new("app://page", "page", read).mime_type("text/plain"))
             .unwrap();
-        let params = json!({ "uri": "app://page" });
-        let r = if v == STATELESS {
-            h.stateless("resources/read", params)
-        } else {
-            h.initialize(v);
-            h.request("resources/read", params)
-        };
+        let r = first(&h, v, "resources/read", json!({ "uri": "app://page" }));
         assert_eq!(
             r["result"]["contents"],
             json!([{ "uri": "app://page", "mimeType": "text/plain", "text": text }]),
@@ -170,6 +175,59 @@ fn a_resource_read_answers_with_the_held_text_in_every_version() {
         );
         assert_no_marker(&r);
         assert_eq!((seen.held.get(), seen.dropped.get()), (1, 1), "{v}");
+    }
+}
+
+#[test]
+fn a_prompt_answers_with_the_held_texts_in_every_version() {
+    let text = "the page's article, \u{e9} ".repeat(100);
+    // What the prompt returns, each long text held: a string (one user message), a message
+    // whose content is a string, and messages with a text block and an embedded resource.
+    let shapes: [fn(&[Value]) -> Value; 3] = [
+        |m| m[0].clone(),
+        |m| json!([{ "role": "user", "content": m[0] }]),
+        |m| {
+            json!({ "description": "d", "messages": [
+                { "role": "user", "content": { "type": "text", "text": m[0] } },
+                { "role": "assistant", "content": { "type": "resource", "resource": { "uri": "app://a", "text": m[1] } } },
+            ] })
+        },
+    ];
+    let expected = [
+        json!([{ "role": "user", "content": { "type": "text", "text": text } }]),
+        json!([{ "role": "user", "content": { "type": "text", "text": text } }]),
+        json!([
+            { "role": "user", "content": { "type": "text", "text": text } },
+            { "role": "assistant", "content": { "type": "resource", "resource": { "uri": "app://a", "text": text } } },
+        ]),
+    ];
+    for v in ALL {
+        for (shape, expected) in shapes.iter().zip(&expected) {
+            let h = Harness::new();
+            let seen = Seen::default();
+            let (t, s, shape) = (text.clone(), seen.clone(), *shape);
+            let get = move |_a: VecMap<String, String>, ctx: RequestContext| {
+                let held = [hold(&ctx, &t, &s), hold(&ctx, &t, &s)];
+                let value = shape(&held);
+                async move { Ok::<_, HandlerError>(value) }
+            };
+            h.server
+                .register_prompt(PromptDef::new("page", get))
+                .unwrap();
+            let r = first(&h, v, "prompts/get", json!({ "name": "page" }));
+            assert_eq!(r["result"]["messages"], *expected, "{v}: {r}");
+            assert_no_marker(&r);
+            // Two held each time; what the answer does not carry is freed with the rest.
+            assert_eq!((seen.held.get(), seen.refused.get()), (2, 0), "{v}");
+            assert_eq!(seen.dropped.get(), 2, "{v}");
+            // The server still answers.
+            let p = if v == STATELESS {
+                h.stateless("tools/list", json!({}))
+            } else {
+                h.request("ping", json!({}))
+            };
+            assert!(p.get("result").is_some(), "{v}: {p}");
+        }
     }
 }
 

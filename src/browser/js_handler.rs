@@ -379,29 +379,43 @@ enum Holds {
     Blocks,
     /// A resource's contents (`{contents}`, an array of contents, or one): their `text`.
     Contents,
+    /// A prompt's messages (`{messages}`, or an array of messages): each one's `content`,
+    /// when it is a string, or its text block's or embedded resource's `text`.
+    Messages,
 }
+
+/// Where an item's long text is: the keys from the item to it.
+type Place = &'static [&'static str];
+const TEXT: Place = &["text"];
+const RESOURCE_TEXT: Place = &["resource", "text"];
+const CONTENT: Place = &["content"];
+const CONTENT_TEXT: Place = &["content", "text"];
+const CONTENT_RESOURCE_TEXT: Place = &["content", "resource", "text"];
 
 /// A page's object result with its long `text` strings held (`server::held`), read from a
 /// copy of it with their markers in their places; the page's object is left as it is.
 /// `None` when it holds none: the caller reads it whole.
 ///
-/// The copy is the object's JSON as `JSON.stringify` writes it: only an item (or an embedded
-/// resource) whose `text` is its own enumerable property, and only an object, list, item or
-/// resource with no `toJSON`, is copied (`Object.assign` copies the own enumerable properties
+/// The copy is the object's JSON as `JSON.stringify` writes it: only an item (a block, a
+/// contents, a message, or an embedded resource or a message's block inside one) whose long
+/// string is its own enumerable property, and only an object, list, item, block or resource
+/// with no `toJSON`, is copied (`Object.assign` copies the own enumerable properties
 /// `JSON.stringify` writes, in its order). A text block must say `"type": "text"`, and a
-/// block with an embedded resource `"type": "resource"` (any other block becomes JSON text);
-/// an object with a `resultType` (an input-required result, not an answer) holds nothing.
+/// block with an embedded resource `"type": "resource"` (a tool's other blocks become JSON
+/// text, a prompt's are refused); an object with a `resultType` (an input-required result,
+/// not an answer) holds nothing.
 fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<HandlerResult> {
     let holder = ctx.holder().filter(|_| v.is_object())?;
     let key = match holds {
         Holds::Blocks => "content",
         Holds::Contents => "contents",
+        Holds::Messages => "messages",
     };
     // Every read of the page's value catches what a getter or a proxy throws.
     let list = js::get(v, key).ok().filter(|l| is_array(l).unwrap_or(false));
     let (items, whole) = match list {
         Some(list) => (list, Some(key)),
-        None if holds == Holds::Contents && is_array(v).ok()? => (v.clone(), None),
+        None if holds != Holds::Blocks && is_array(v).ok()? => (v.clone(), None),
         None if holds == Holds::Contents => (js_sys::Array::of1(v).into(), None),
         None => return None,
     };
@@ -410,24 +424,15 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
     let mut long = Vec::new();
     for i in 0..count {
         let it = item(i).ok()?;
-        let kind = || js::get(&it, "type").ok().and_then(|t| t.as_string());
-        // One read of `text` for the common short text block, as for every call.
-        let place = match js::get(&it, "text") {
-            Ok(text) if text.is_string() => own_long(&it, &text)
-                .filter(|_| holds == Holds::Contents || kind().as_deref() == Some("text"))
-                .map(|t| (Place::Text, t)),
-            _ if holds == Holds::Blocks
-                && own(&it, "resource")
-                && no_to_json(&it)
-                && kind().as_deref() == Some("resource") =>
-            {
-                let resource = js::get(&it, "resource").ok()?;
-                js::get(&resource, "text")
-                    .ok()
-                    .and_then(|text| own_long(&resource, &text))
-                    .map(|t| (Place::Resource, t))
-            }
-            _ => None,
+        let place = match holds {
+            Holds::Blocks => block_text(&it),
+            // One read of `text` for the common short contents.
+            Holds::Contents => js::get(&it, "text")
+                .ok()
+                .filter(JsValue::is_string)
+                .and_then(|text| own_long(&it, &text))
+                .map(|t| (TEXT, t)),
+            Holds::Messages => message_text(&it),
         };
         if let Some((at, text)) = place {
             long.push((i, at, text));
@@ -442,7 +447,7 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
     }
     let structured = match holds {
         Holds::Blocks => structured_part(v),
-        Holds::Contents => None,
+        Holds::Contents | Holds::Messages => None,
     };
     if long.is_empty() && structured.is_none() {
         return None;
@@ -464,17 +469,7 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
             copy.push(&item(i).ok()?);
         }
         for (&(i, place), m) in at.iter().zip(markers) {
-            let it = assign(&js::object(), &copy.get(i)).ok()?;
-            let marker = JsValue::from_str(m);
-            match place {
-                Place::Text => js::set(&it, "text", &marker),
-                Place::Resource => {
-                    let resource = assign(&js::object(), &js::get(&it, "resource").ok()?).ok()?;
-                    js::set(&resource, "text", &marker);
-                    js::set(&it, "resource", &resource);
-                }
-            }
-            copy.set(i, it);
+            copy.set(i, with_marker(&copy.get(i), place, &JsValue::from_str(m))?);
         }
         let copy: JsValue = match whole {
             Some(key) => {
@@ -491,29 +486,78 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         let value = js::object_to_json(&copy).ok().flatten()?;
         // Each block with a marker is still a block as the answer keeps it: one that is not
         // (a getter gave another `type` the second time, a resource without a string `uri`)
-        // is answered as its JSON text, marker and all (`results::call_tool_result`): read
-        // whole.
-        if holds == Holds::Blocks {
-            let blocks = value.get("content")?.as_array()?;
-            let kept = |&(i, _): &(u32, Place)| {
-                blocks
-                    .get(i as usize)
-                    .is_some_and(crate::server::results::is_valid_block)
-            };
-            if !at.iter().all(kept) {
-                return None;
+        // is answered as its JSON text by a tool (`results::call_tool_result`), and refused
+        // with its JSON text in the error by a prompt (`results::prompt_result`), marker and
+        // all: read whole. (A message's string content becomes a text block.)
+        let items = match holds {
+            Holds::Blocks => value.get("content")?.as_array()?,
+            Holds::Messages => value.get("messages").unwrap_or(&value).as_array()?,
+            Holds::Contents => return Some(value),
+        };
+        let kept = |&(i, place): &(u32, Place)| {
+            let it = items.get(i as usize);
+            match place {
+                CONTENT => true,
+                CONTENT_TEXT | CONTENT_RESOURCE_TEXT => it
+                    .and_then(|m| m.get("content"))
+                    .is_some_and(crate::server::results::is_valid_block),
+                _ => it.is_some_and(crate::server::results::is_valid_block),
             }
-        }
-        Some(value)
+        };
+        at.iter().all(kept).then_some(value)
     })?;
     Some(Ok(value))
 }
 
-/// Where an item's long text is: its own `text`, or its embedded resource's.
-#[derive(Clone, Copy)]
-enum Place {
-    Text,
-    Resource,
+/// A copy of `o` (its own enumerable properties, `Object.assign`'s) with the string at the end
+/// of `path` replaced by `marker`, each object on the way there copied the same way.
+fn with_marker(o: &JsValue, path: &[&'static str], marker: &JsValue) -> Option<JsValue> {
+    let (key, rest) = path.split_first()?;
+    let copy = assign(&js::object(), o).ok()?;
+    let inner = match rest {
+        [] => marker.clone(),
+        _ => with_marker(&js::get(&copy, key).ok()?, rest, marker)?,
+    };
+    js::set(&copy, key, &inner);
+    Some(copy)
+}
+
+/// A content block's long text, and where it is: a text block's own `text`, or its embedded
+/// resource's (a `resource` block's). One read of `text` for the common short text block.
+fn block_text(block: &JsValue) -> Option<(Place, js::HeldString)> {
+    let kind = || js::get(block, "type").ok().and_then(|t| t.as_string());
+    match js::get(block, "text") {
+        Ok(text) if text.is_string() => own_long(block, &text)
+            .filter(|_| kind().as_deref() == Some("text"))
+            .map(|t| (TEXT, t)),
+        _ if own(block, "resource")
+            && no_to_json(block)
+            && kind().as_deref() == Some("resource") =>
+        {
+            let resource = js::get(block, "resource").ok()?;
+            let text = js::get(&resource, "text").ok()?;
+            own_long(&resource, &text).map(|t| (RESOURCE_TEXT, t))
+        }
+        _ => None,
+    }
+}
+
+/// A prompt message's long text, and where it is: its `content` when that is a string, or
+/// its content block's ([`block_text`]); when `content` is the message's own enumerable
+/// property and the message has no `toJSON`.
+fn message_text(message: &JsValue) -> Option<(Place, js::HeldString)> {
+    let content = js::get(message, "content").ok()?;
+    let place = if content.is_string() {
+        (CONTENT, js::HeldString::of_long(&content)?)
+    } else if content.is_object() {
+        match block_text(&content)? {
+            (TEXT, t) => (CONTENT_TEXT, t),
+            (_, t) => (CONTENT_RESOURCE_TEXT, t),
+        }
+    } else {
+        return None;
+    };
+    (own(message, "content") && no_to_json(message)).then_some(place)
 }
 
 /// `text`, read from `o`'s `text`, when it is long, `o`'s own enumerable property, and `o` has
@@ -648,7 +692,11 @@ async fn call_json(
     match invoke(&f, &input, &options).await {
         Ok(v) => held(&v, &ctx)
             .or_else(|| held_texts(&v, &ctx, holds))
-            .or_else(|| held_object(&v, &ctx, &what))
+            // (Only a tool's object result is answered as its JSON text and the object.)
+            .or_else(|| match holds {
+                Holds::Blocks => held_object(&v, &ctx, &what),
+                Holds::Contents | Holds::Messages => None,
+            })
             .unwrap_or_else(|| result_to_json(&v, &what)),
         Err(e) => Err(thrown(&e)),
     }
@@ -760,8 +808,7 @@ impl PromptHandler for JsPrompt {
             string_map_to_js(&args),
             ctx,
             format!("Prompt {}", self.name),
-            // A prompt's request holds nothing (its context allows no holding).
-            Holds::Blocks,
+            Holds::Messages,
         ))
     }
 }

@@ -11,12 +11,14 @@
 //! its text.
 //!
 //! Holding is allowed only where the marker cannot go anywhere but into that answer: a
-//! `tools/call` answered directly (not a task, whose result is kept and answered later) and a
-//! `resources/read`, whose contexts carry a [`Holder`]. What is held is a result that is a
-//! string, or the long `text` of an object result's text blocks and embedded resources (a
-//! `CallToolResult`'s) or text contents (a resource's). Everything between the handler and the answer passes those
-//! through untouched (a string normalized into one text block or one text contents, blocks
-//! and contents kept as they are, shaped for the version; an output schema checks
+//! `tools/call` answered directly (not a task, whose result is kept and answered later), a
+//! `resources/read` and a `prompts/get`, whose contexts carry a [`Holder`]. What is held is a
+//! result that is a string, or the long `text` of an object result's text blocks and embedded
+//! resources (a `CallToolResult`'s, or a prompt's messages' contents) or text contents (a
+//! resource's), or a prompt message's content that is a long string. Everything between the
+//! handler and the answer passes those through untouched (a string normalized into one text
+//! block, one text contents or one message's text block, blocks and contents kept as they
+//! are, shaped for the version; an output schema checks
 //! `structuredContent` only, which holds no marker) or drops the result for an error (an
 //! output schema a string result never satisfies, a timeout, a cancellation), and what is
 //! dropped frees what it held. The sink looks for markers only in `text` members inside
@@ -82,7 +84,7 @@ fn marker(index: usize) -> String {
 
 impl Holder {
     /// A holder that allows holding from the start (a request whose answer is never kept to
-    /// be sent later, as a task's result is: `resources/read`).
+    /// be sent later, as a task's result is: `resources/read`, `prompts/get`).
     pub(crate) fn allowing() -> Holder {
         let h = Holder::default();
         h.allow();

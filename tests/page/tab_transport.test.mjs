@@ -753,6 +753,72 @@ test('a 1 MiB text block, embedded resource text or text contents is posted as t
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
   }, { html: PAGE }));
 
+// A prompt that carries a long text (the page's article, say) holds it too: a string result,
+// a message whose content is a string, a message's text block or embedded resource
+// (src/browser/js_handler.rs held_texts, Holds::Messages). A message the copy no longer reads
+// as a valid one is read whole, so a prompt's refusal, which quotes the content, never carries
+// a marker.
+test('a prompt\'s 1 MiB text is posted as the page\'s own string, as a string result or in its messages; one it cannot hold from is read whole; the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const big = 'z'.repeat((1 << 20) - 3) + '\u00e9\ud800!';
+      const mc = document.modelContext;
+      let typeReads = 0;
+      const prompts = {
+        text: () => big,
+        content: () => [{ role: 'user', content: big }],
+        messages: () => ({
+          description: 'the article',
+          messages: [
+            { role: 'user', content: { type: 'text', text: big } },
+            { role: 'assistant', content: { type: 'resource', resource: { uri: 'app://article', mimeType: 'text/plain', text: big } } },
+          ],
+        }),
+        // Many short messages: long JSON, nothing to hold (a tool's object result would be
+        // held whole as its JSON text; a prompt's is read).
+        many: () => ({ messages: Array.from({ length: 3000 }, (_, i) => ({ role: 'user', content: `message ${i}` })) }),
+        // A content whose type a getter gives: a text block the first time only.
+        shifty: () => [{ role: 'user', content: { get type() { return typeReads++ === 0 ? 'text' : 'image'; }, text: big } }],
+      };
+      for (const [name, handler] of Object.entries(prompts)) mc.registerPrompt(name, { description: name, handler });
+      await initialize();
+      let id = 0;
+      const get = async (name) => {
+        send('mcp-default', { jsonrpc: '2.0', id: ++id, method: 'prompts/get', params: { name } });
+        return replyTo('mcp-default', id);
+      };
+      const before = wasmBytes();
+      const text = await get('text');
+      const content = await get('content');
+      const messages = await get('messages');
+      const grew = wasmBytes() - before;
+      const m = messages?.result?.messages ?? [];
+      const many = (await get('many'))?.result?.messages;
+      const shifty = await get('shifty');
+      send('mcp-default', ping(++id));
+      return {
+        grew,
+        held: [
+          text?.result?.messages?.[0]?.content?.text === big && text.result.messages[0].role === 'user',
+          content?.result?.messages?.[0]?.content?.text === big && content.result.messages[0].content.type === 'text',
+          messages?.result?.description === 'the article' && m.length === 2 && m[0].content.text === big && m[0].content.type === 'text',
+          m[1]?.content?.resource?.text === big && m[1].content.resource.uri === 'app://article' && m[1].role === 'assistant',
+        ],
+        many: many?.length === 3000 && many[2999].content.text === 'message 2999' && many[0].content.type === 'text',
+        shifty: { error: typeof shifty?.error?.message === 'string', marker: JSON.stringify(shifty).includes('\ufdd0'), reads: typeReads },
+        ping: await replyTo('mcp-default', id),
+        id,
+      };
+    });
+    assert.deepEqual(r.held, [true, true, true, true]);
+    assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for four 1 MiB texts`);
+    assert.equal(r.many, true);
+    // Read whole the second time (an image block without data): refused, and no marker in it.
+    assert.deepEqual(r.shifty, { error: true, marker: false, reads: 3 });
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
+  }, { html: PAGE }));
+
 // A tool's object result that is not a CallToolResult is answered as its JSON text and as its
 // structuredContent. When its JSON is long and the tool has no outputSchema (nothing in the
 // engine reads it), neither enters the core: the text block is JSON.stringify's text and

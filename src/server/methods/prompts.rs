@@ -1,5 +1,7 @@
 //! `prompts/list`, `prompts/get` and `completion/complete`.
 
+use std::rc::Rc;
+
 use crate::collections::VecMap;
 use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
@@ -7,6 +9,7 @@ use serde_json::{json, Map, Value};
 use crate::protocol::ProtocolVersion;
 use crate::server::context::RequestContext;
 use crate::server::error::ServerError;
+use crate::server::held::Holder;
 use crate::server::input_required::{self, Round};
 use crate::server::pagination;
 use crate::server::results;
@@ -58,7 +61,7 @@ pub(super) fn string_map(
 /// `prompts/get`: the prompt rendered from its (string) arguments, required ones checked.
 ///
 /// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/prompts#getting-a-prompt>; input-required rounds SEP-2322.
-pub(super) fn prompts_get(call: &Call) -> Reply {
+pub(super) fn prompts_get(call: &mut Call) -> Reply {
     let r = (|| {
         let name = param_str(&call.params, "name", "prompts/get")?;
         let prompt = call
@@ -100,6 +103,9 @@ pub(super) fn prompts_get(call: &Call) -> Reply {
         Ok(x) => x,
         Err(e) => return now(Err(e)),
     };
+    // A prompt is answered directly (never a task): its handler may hold a long text out of
+    // the engine (`server::held`), for every clone of the context, the session's included.
+    call.ctx.holder = Some(Rc::new(Holder::allowing()));
     let ctx = match with_inputs(call) {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
