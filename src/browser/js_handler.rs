@@ -446,7 +446,7 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         return None;
     }
     let structured = match holds {
-        Holds::Blocks => structured_part(v),
+        Holds::Blocks => structured_part(v, answers_structured(ctx)),
         Holds::Contents | Holds::Messages => None,
     };
     if long.is_empty() && structured.is_none() {
@@ -567,11 +567,19 @@ fn own_long(o: &JsValue, text: &JsValue) -> Option<js::HeldString> {
     (own(o, "text") && no_to_json(o)).then_some(text)
 }
 
+/// Whether the answer to `ctx`'s request carries a `structuredContent` (2025-06-18 and later):
+/// only then is a held one's `JSON.parse` copy made. Before, the result's JSON text (its text
+/// block, and an output schema's check) is all the answer and the engine read.
+fn answers_structured(ctx: &RequestContext) -> bool {
+    ctx.version
+        .is_none_or(crate::protocol::ProtocolVersion::has_structured_content)
+}
+
 /// A `CallToolResult`'s `structuredContent` to hold whole (`server::held`): when it is the
 /// result's own enumerable property, an object (not an array) with no `toJSON`, and its JSON
-/// is long: `JSON.parse` of that JSON (a fresh copy, made in JS), with the JSON. Where an
-/// output schema reads it, the engine reads that JSON too.
-fn structured_part(v: &JsValue) -> Option<js::HeldJson> {
+/// is long: `JSON.parse` of that JSON (a fresh copy, made in JS, when `copy` asks for it), with
+/// the JSON. Where an output schema reads it, the engine reads that JSON too.
+fn structured_part(v: &JsValue, copy: bool) -> Option<js::HeldJson> {
     if !own(v, "structuredContent") {
         return None;
     }
@@ -581,7 +589,10 @@ fn structured_part(v: &JsValue) -> Option<js::HeldJson> {
     }
     let text: JsValue = js_sys::JSON::stringify(&sc).ok()?.into();
     js::HeldString::of_long(&text)?;
-    let value = js::parse_text(&text).ok()?;
+    let value = match copy {
+        true => Some(js::parse_text(&text).ok()?),
+        false => None,
+    };
     Some(js::HeldJson { text, value })
 }
 
@@ -589,8 +600,11 @@ fn structured_part(v: &JsValue) -> Option<js::HeldJson> {
 /// a `CallToolResult`, whose `JSON.stringify` text is long, has that text as its answer's text
 /// block and `JSON.parse` of it (a fresh copy, made in JS) as its `structuredContent`; the
 /// engine reads neither where the tool has no output schema to check, and reads the same text
-/// for the check where it has one. Any other object is read from the same text. `None` when
-/// `v` is not an object or the request may not hold strings: the caller reads it.
+/// for the check where it has one. Before 2025-06-18, whose answers have no
+/// `structuredContent`, the text alone is answered, and an object whose own members show it
+/// plain ([`plain_object`]) is held without the copy. Any other object is read from the same
+/// text. `None` when `v` is not an object or the request may not hold strings: the caller
+/// reads it.
 ///
 /// The text block is then `JSON.stringify`'s text of the value, where a result read by the
 /// engine has `serde_json`'s: the same JSON, written alike but for a number's form (`1e+21`
@@ -606,8 +620,16 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
         Err(e) => return Some(json_result(Err(e), what)),
     };
     let read = |text: JsValue| js::json_text_read(text).map(|r| r.map(|(v, _)| v));
+    let whole = || match answers_structured(ctx) || !plain_object(v, &text) {
+        true => whole_object(&text),
+        // Answered as its text alone: no copy to make, none to read its members from.
+        false => Some(js::HeldJson {
+            text: text.clone(),
+            value: None,
+        }),
+    };
     let Some(object) = (!not_one && js::HeldString::of_long(&text).is_some())
-        .then(|| whole_object(&text))
+        .then(whole)
         .flatten()
     else {
         return Some(json_result(read(text), what));
@@ -616,6 +638,20 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
     let held = holder.hold_object(block, Box::new(object));
     // Not held (a string of the page's reads as a marker): read again, as any result.
     Some(held.map_or_else(|| json_result(read(text), what), Ok))
+}
+
+/// Whether `text`, `JSON.stringify` of `v`, is an object's whose members say nothing of how
+/// it is answered (no `content`, `structuredContent` or `resultType`), known without parsing
+/// it: `v` has none of them as its own enumerable properties and no `toJSON` (`JSON.stringify`
+/// writes those and only those), and the text is an object's (a boxed string is written as
+/// a string). Such a value is answered as its JSON text and itself, as [`whole_object`] would
+/// find after parsing it.
+fn plain_object(v: &JsValue, text: &JsValue) -> bool {
+    no_to_json(v)
+        && !["content", "structuredContent", "resultType"]
+            .iter()
+            .any(|key| own(v, key))
+        && text.unchecked_ref::<js_sys::JsString>().char_code_at(0) == f64::from(b'{')
 }
 
 /// [`held_object`]'s copy of a result whose JSON is `text`, `JSON.parse` of it, with its text;
@@ -640,7 +676,7 @@ fn whole_object(text: &JsValue) -> Option<js::HeldJson> {
         let inner_text = text.slice(start, text.length().checked_sub(1)?);
         return Some(js::HeldJson {
             text: inner_text.into(),
-            value: inner,
+            value: Some(inner),
         });
     }
     let content = js::get(&value, "content").ok()?;
@@ -650,7 +686,7 @@ fn whole_object(text: &JsValue) -> Option<js::HeldJson> {
     }
     Some(js::HeldJson {
         text: text.clone(),
-        value,
+        value: Some(value),
     })
 }
 

@@ -372,8 +372,9 @@ impl HeldString {
 pub struct HeldJson {
     /// The JSON text (`JSON.stringify` of the page's value).
     pub text: JsValue,
-    /// The fresh value parsed from it, which the answer carries.
-    pub value: JsValue,
+    /// The fresh value parsed from it, which the answer carries; `None` where the answer
+    /// carries no `structuredContent` (its version has none), so none was made.
+    pub value: Option<JsValue>,
 }
 
 /// Where a marker may stand in a message, by its path (`server::held::Held::at`).

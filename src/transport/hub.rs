@@ -147,7 +147,8 @@ fn holding(v: &serde_json::Value, held: &Held) -> JsValue {
         let there = js::get(&result, "structuredContent").is_ok_and(|x| x.is_object());
         if there {
             let value = match s.as_any().downcast_ref::<js::HeldJson>() {
-                Some(h) => h.value.clone(),
+                Some(js::HeldJson { value: Some(v), .. }) => v.clone(),
+                Some(js::HeldJson { text, .. }) => js::parse_text(text).unwrap_or(JsValue::NULL),
                 None => js::parse_text(&JsValue::from_str(&s.text())).unwrap_or(JsValue::NULL),
             };
             js::set(&result, "structuredContent", &value);

@@ -30,8 +30,8 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>tab transport</title>
   };
   window.ping = (id) => ({ jsonrpc: '2.0', id, method: 'ping' });
   // A client's initialize on mcp-default (request id 0), answered.
-  window.initialize = () => {
-    send('mcp-default', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  window.initialize = (protocolVersion = '2025-06-18') => {
+    send('mcp-default', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
     return replyTo('mcp-default', 0);
   };
   // The default server starts when the polyfill's core has loaded and says so with
@@ -943,6 +943,77 @@ test('a 1 MiB object result, a CallToolResult\'s structuredContent or {structure
 // A page's text cut in the middle of an emoji has a lone surrogate, which JSON.stringify
 // escapes and serde_json refuses: the engine reads it as U+FFFD (as a UTF-8 copy of the string
 // writes it) instead of failing the call, whether it is in an input or in an object result.
+
+// Before 2025-06-18 an answer has no structuredContent: a held object result is answered as its
+// JSON text alone, and the JSON.parse copy that later versions carry is not made (nor is a
+// CallToolResult's long structuredContent copied); an outputSchema still checks the text. An
+// object whose JSON has a member that says how it is answered ({structuredContent} alone) is
+// still parsed to find it. The page's JSON.parse is counted on texts of 100,000 characters or
+// more.
+for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
+  test(`a 1 MiB object result in ${version}: JSON.parse copies only where the answer carries structuredContent; the text is answered and checked; the server still answers`, () =>
+    withPage(async ({ page }) => {
+      const r = await page.evaluate(async (version) => {
+        await serverReady();
+        const mc = document.modelContext;
+        const records = Array.from({ length: 8500 }, (_, i) => ({ id: i, name: `record ${i}`, price: i * 1.5 }));
+        const data = { total: records.length, records, skipped: undefined };
+        const total = (maximum) => ({ type: 'object', required: ['total'], properties: { total: { type: 'integer', maximum } } });
+        await mc.registerTool({ name: 'records', description: 'records', execute: () => data });
+        await mc.registerTool({ name: 'checked', description: 'checked', execute: () => data, outputSchema: total(10000) });
+        await mc.registerTool({ name: 'refused', description: 'refused', execute: () => data, outputSchema: total(10) });
+        await mc.registerTool({ name: 'summary', description: 'summary', execute: () => ({ content: [{ type: 'text', text: '8500 records' }], structuredContent: data }) });
+        await mc.registerTool({ name: 'alone', description: 'alone', execute: () => ({ structuredContent: data }) });
+        // An own `content` that is not a list: parsed to be sure, answered as an object.
+        await mc.registerTool({ name: 'content', description: 'content', execute: () => ({ ...data, content: 'not a list' }) });
+        await initialize(version);
+        const parse = JSON.parse;
+        let parsed = 0;
+        JSON.parse = function (text, ...rest) {
+          if (typeof text === 'string' && text.length >= 100000) parsed++;
+          return parse.call(this, text, ...rest);
+        };
+        let id = 0;
+        const call = async (name) => {
+          const from = parsed;
+          send('mcp-default', { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: {} } });
+          const result = (await replyTo('mcp-default', id))?.result;
+          return { result, parses: parsed - from };
+        };
+        const json = JSON.stringify(data);
+        const out = {};
+        for (const name of ['records', 'checked', 'summary', 'alone', 'content']) {
+          const { result, parses } = await call(name);
+          const expected = name === 'summary' ? '8500 records' : name === 'content' ? JSON.stringify({ ...data, content: 'not a list' }) : json;
+          const structured = name === 'content' ? { ...data, content: 'not a list' } : data;
+          out[name] = {
+            text: result?.content?.length === 1 && result.content[0].text === expected,
+            structured: 'structuredContent' in (result ?? {}) ? JSON.stringify(result.structuredContent) === JSON.stringify(structured) : 'none',
+            parses,
+          };
+        }
+        const refused = (await call('refused')).result;
+        out.refused = refused?.isError === true && /total/.test(refused.content?.[0]?.text ?? '');
+        JSON.parse = parse;
+        send('mcp-default', ping(++id));
+        return { out, ping: await replyTo('mcp-default', id), id };
+      }, version);
+      const modern = version >= '2025-06-18';
+      const copy = modern ? 1 : 0;
+      const structured = modern ? true : 'none';
+      assert.deepEqual(r.out, {
+        records: { text: true, structured, parses: copy },
+        checked: { text: true, structured, parses: copy },
+        summary: { text: true, structured, parses: copy },
+        // (Parsed to find its one member, in every version.)
+        alone: { text: true, structured, parses: 1 },
+        // (Parsed to be sure of its members, in every version.)
+        content: { text: true, structured, parses: 1 },
+        refused: true,
+      });
+      assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
+    }, { html: PAGE }));
+}
 test('lone surrogates in an input and in an object result are read as U+FFFD, and the calls are served', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
