@@ -602,7 +602,8 @@ fn structured_part(v: &JsValue, copy: bool) -> Option<js::HeldJson> {
 /// engine reads neither where the tool has no output schema to check, and reads the same text
 /// for the check where it has one. Before 2025-06-18, whose answers have no
 /// `structuredContent`, the text alone is answered, and an object whose own members show it
-/// plain ([`plain_object`]) is held without the copy. Any other object is read from the same
+/// plain ([`plain_object`]), or `{structuredContent: x}` alone ([`structured_alone`]), is held
+/// without the copy. Any other object is read from the same
 /// text. `None` when `v` is not an object or the request may not hold strings: the caller
 /// reads it.
 ///
@@ -620,13 +621,23 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
         Err(e) => return Some(json_result(Err(e), what)),
     };
     let read = |text: JsValue| js::json_text_read(text).map(|r| r.map(|(v, _)| v));
-    let whole = || match answers_structured(ctx) || !plain_object(v, &text) {
-        true => whole_object(&text),
-        // Answered as its text alone: no copy to make, none to read its members from.
-        false => Some(js::HeldJson {
-            text: text.clone(),
+    let whole = || {
+        if answers_structured(ctx) {
+            return whole_object(&text);
+        }
+        // Answered as a text alone: no copy to make, nor to read its members from where the
+        // page's object shows them.
+        let answered = if plain_object(v) {
+            text.clone()
+        } else if structured_alone(v) {
+            inner_text(&text)?
+        } else {
+            return whole_object(&text);
+        };
+        is_object_text(&answered).then_some(js::HeldJson {
+            text: answered,
             value: None,
-        }),
+        })
     };
     let Some(object) = (!not_one && js::HeldString::of_long(&text).is_some())
         .then(whole)
@@ -640,18 +651,43 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
     Some(held.map_or_else(|| json_result(read(text), what), Ok))
 }
 
-/// Whether `text`, `JSON.stringify` of `v`, is an object's whose members say nothing of how
-/// it is answered (no `content`, `structuredContent` or `resultType`), known without parsing
-/// it: `v` has none of them as its own enumerable properties and no `toJSON` (`JSON.stringify`
-/// writes those and only those), and the text is an object's (a boxed string is written as
-/// a string). Such a value is answered as its JSON text and itself, as [`whole_object`] would
-/// find after parsing it.
-fn plain_object(v: &JsValue, text: &JsValue) -> bool {
+/// Whether `JSON.stringify` of `v` has no member that says how it is answered (`content`,
+/// `structuredContent`, `resultType`), known without parsing it: `v` has none of them as its
+/// own enumerable properties and no `toJSON` (`JSON.stringify` writes those and only those).
+/// When its text is an object's ([`is_object_text`]: a boxed string is written as a string),
+/// it is answered as that text and itself, as [`whole_object`] would find after parsing it.
+fn plain_object(v: &JsValue) -> bool {
     no_to_json(v)
-        && !["content", "structuredContent", "resultType"]
+        && !["content", STRUCTURED, "resultType"]
             .iter()
             .any(|key| own(v, key))
-        && text.unchecked_ref::<js_sys::JsString>().char_code_at(0) == f64::from(b'{')
+}
+
+/// Whether `v` is `{structuredContent: x}` alone as `JSON.stringify` writes it, known without
+/// parsing it: its one own enumerable property, no `toJSON`, and x an object with none
+/// either (whose text [`inner_text`] cuts out; [`is_object_text`] says whether it is an
+/// object's: a getter may give something else the second time).
+fn structured_alone(v: &JsValue) -> bool {
+    let Ok(keys) = object_keys(v) else {
+        return false;
+    };
+    keys.length() == 1
+        && keys.get(0).as_string().as_deref() == Some(STRUCTURED)
+        && no_to_json(v)
+        && js::get(v, STRUCTURED).is_ok_and(|x| x.is_object() && no_to_json(&x))
+}
+
+/// x's text in `{"structuredContent":` x `}`, the text `JSON.stringify` writes of that one
+/// member alone.
+fn inner_text(text: &JsValue) -> Option<JsValue> {
+    let text = text.unchecked_ref::<js_sys::JsString>();
+    let start = STRUCTURED.len() as u32 + 4;
+    Some(text.slice(start, text.length().checked_sub(1)?).into())
+}
+
+/// Whether JSON text `text` is an object's.
+fn is_object_text(text: &JsValue) -> bool {
+    text.unchecked_ref::<js_sys::JsString>().char_code_at(0) == f64::from(b'{')
 }
 
 /// [`held_object`]'s copy of a result whose JSON is `text`, `JSON.parse` of it, with its text;
@@ -670,12 +706,8 @@ fn whole_object(text: &JsValue) -> Option<js::HeldJson> {
         if !inner.is_object() || is_array(&inner).ok()? {
             return None;
         }
-        // JSON.stringify wrote `{"structuredContent":` x's text `}`, the one member alone.
-        let text = text.unchecked_ref::<js_sys::JsString>();
-        let start = STRUCTURED.len() as u32 + 4;
-        let inner_text = text.slice(start, text.length().checked_sub(1)?);
         return Some(js::HeldJson {
-            text: inner_text.into(),
+            text: inner_text(text)?,
             value: Some(inner),
         });
     }
@@ -701,6 +733,9 @@ extern "C" {
     /// `Array.isArray(v)`; `Err` for a revoked proxy.
     #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
     fn is_array(v: &JsValue) -> Result<bool, JsValue>;
+    /// `Object.keys(o)`, what a proxy throws as `Err`.
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(o: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
 /// Whether `key` is an own enumerable property of `o` (one `JSON.stringify` writes).

@@ -946,10 +946,10 @@ test('a 1 MiB object result, a CallToolResult\'s structuredContent or {structure
 
 // Before 2025-06-18 an answer has no structuredContent: a held object result is answered as its
 // JSON text alone, and the JSON.parse copy that later versions carry is not made (nor is a
-// CallToolResult's long structuredContent copied); an outputSchema still checks the text. An
-// object whose JSON has a member that says how it is answered ({structuredContent} alone) is
-// still parsed to find it. The page's JSON.parse is counted on texts of 100,000 characters or
-// more.
+// CallToolResult's long structuredContent copied; {structuredContent: x} alone is answered as
+// x's text); an outputSchema still checks the text. An object with an own member that says how
+// it may be answered (a `content`) is still parsed to be sure. The page's JSON.parse is counted
+// on texts of 100,000 characters or more.
 for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
   test(`a 1 MiB object result in ${version}: JSON.parse copies only where the answer carries structuredContent; the text is answered and checked; the server still answers`, () =>
     withPage(async ({ page }) => {
@@ -964,6 +964,7 @@ for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
         await mc.registerTool({ name: 'refused', description: 'refused', execute: () => data, outputSchema: total(10) });
         await mc.registerTool({ name: 'summary', description: 'summary', execute: () => ({ content: [{ type: 'text', text: '8500 records' }], structuredContent: data }) });
         await mc.registerTool({ name: 'alone', description: 'alone', execute: () => ({ structuredContent: data }) });
+        await mc.registerTool({ name: 'aloneRefused', description: 'alone, refused', execute: () => ({ structuredContent: data }), outputSchema: total(10) });
         // An own `content` that is not a list: parsed to be sure, answered as an object.
         await mc.registerTool({ name: 'content', description: 'content', execute: () => ({ ...data, content: 'not a list' }) });
         await initialize(version);
@@ -994,6 +995,8 @@ for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
         }
         const refused = (await call('refused')).result;
         out.refused = refused?.isError === true && /total/.test(refused.content?.[0]?.text ?? '');
+        const aloneRefused = (await call('aloneRefused')).result;
+        out.aloneRefused = aloneRefused?.isError === true && /total/.test(aloneRefused.content?.[0]?.text ?? '');
         JSON.parse = parse;
         send('mcp-default', ping(++id));
         return { out, ping: await replyTo('mcp-default', id), id };
@@ -1005,11 +1008,11 @@ for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
         records: { text: true, structured, parses: copy },
         checked: { text: true, structured, parses: copy },
         summary: { text: true, structured, parses: copy },
-        // (Parsed to find its one member, in every version.)
-        alone: { text: true, structured, parses: 1 },
+        alone: { text: true, structured, parses: copy },
         // (Parsed to be sure of its members, in every version.)
         content: { text: true, structured, parses: 1 },
         refused: true,
+        aloneRefused: true,
       });
       assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
     }, { html: PAGE }));
