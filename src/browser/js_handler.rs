@@ -384,13 +384,21 @@ enum Holds {
     Messages,
 }
 
-/// Where an item's long text is: the keys from the item to it.
-type Place = &'static [&'static str];
-const TEXT: Place = &["text"];
-const RESOURCE_TEXT: Place = &["resource", "text"];
-const CONTENT: Place = &["content"];
-const CONTENT_TEXT: Place = &["content", "text"];
-const CONTENT_RESOURCE_TEXT: Place = &["content", "resource", "text"];
+/// Where an item's long text is.
+#[derive(Clone, Copy)]
+enum Place {
+    /// Its own `text` (a text block's, a text contents').
+    Text,
+    /// Its embedded resource's `text`.
+    Resource,
+    /// A prompt message's `content`, a string.
+    Content,
+    /// A prompt message's text block's `text`.
+    ContentText,
+    /// A prompt message's embedded resource's `text`.
+    ContentResource,
+}
+
 
 /// A page's object result with its long `text` strings held (`server::held`), read from a
 /// copy of it with their markers in their places; the page's object is left as it is.
@@ -431,7 +439,7 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
                 .ok()
                 .filter(JsValue::is_string)
                 .and_then(|text| own_long(&it, &text))
-                .map(|t| (TEXT, t)),
+                .map(|t| (Place::Text, t)),
             Holds::Messages => message_text(&it),
         };
         if let Some((at, text)) = place {
@@ -497,11 +505,13 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         let kept = |&(i, place): &(u32, Place)| {
             let it = items.get(i as usize);
             match place {
-                CONTENT => true,
-                CONTENT_TEXT | CONTENT_RESOURCE_TEXT => it
+                Place::Content => true,
+                Place::ContentText | Place::ContentResource => it
                     .and_then(|m| m.get("content"))
                     .is_some_and(crate::server::results::is_valid_block),
-                _ => it.is_some_and(crate::server::results::is_valid_block),
+                Place::Text | Place::Resource => {
+                    it.is_some_and(crate::server::results::is_valid_block)
+                }
             }
         };
         at.iter().all(kept).then_some(value)
@@ -509,16 +519,22 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
     Some(Ok(value))
 }
 
-/// A copy of `o` (its own enumerable properties, `Object.assign`'s) with the string at the end
-/// of `path` replaced by `marker`, each object on the way there copied the same way.
-fn with_marker(o: &JsValue, path: &[&'static str], marker: &JsValue) -> Option<JsValue> {
-    let (key, rest) = path.split_first()?;
-    let copy = assign(&js::object(), o).ok()?;
-    let inner = match rest {
-        [] => marker.clone(),
-        _ => with_marker(&js::get(&copy, key).ok()?, rest, marker)?,
+/// A copy of `o` (its own enumerable properties, `Object.assign`'s) with the string at `place`
+/// replaced by `marker`, each object on the way there copied the same way.
+fn with_marker(o: &JsValue, place: Place, marker: &JsValue) -> Option<JsValue> {
+    let (key, inner) = match place {
+        Place::Text => ("text", None),
+        Place::Resource => ("resource", Some(Place::Text)),
+        Place::Content => ("content", None),
+        Place::ContentText => ("content", Some(Place::Text)),
+        Place::ContentResource => ("content", Some(Place::Resource)),
     };
-    js::set(&copy, key, &inner);
+    let copy = assign(&js::object(), o).ok()?;
+    let value = match inner {
+        None => marker.clone(),
+        Some(place) => with_marker(&js::get(&copy, key).ok()?, place, marker)?,
+    };
+    js::set(&copy, key, &value);
     Some(copy)
 }
 
@@ -529,14 +545,14 @@ fn block_text(block: &JsValue) -> Option<(Place, js::HeldString)> {
     match js::get(block, "text") {
         Ok(text) if text.is_string() => own_long(block, &text)
             .filter(|_| kind().as_deref() == Some("text"))
-            .map(|t| (TEXT, t)),
+            .map(|t| (Place::Text, t)),
         _ if own(block, "resource")
             && no_to_json(block)
             && kind().as_deref() == Some("resource") =>
         {
             let resource = js::get(block, "resource").ok()?;
             let text = js::get(&resource, "text").ok()?;
-            own_long(&resource, &text).map(|t| (RESOURCE_TEXT, t))
+            own_long(&resource, &text).map(|t| (Place::Resource, t))
         }
         _ => None,
     }
@@ -544,15 +560,17 @@ fn block_text(block: &JsValue) -> Option<(Place, js::HeldString)> {
 
 /// A prompt message's long text, and where it is: its `content` when that is a string, or
 /// its content block's ([`block_text`]); when `content` is the message's own enumerable
-/// property and the message has no `toJSON`.
+/// property and the message has no `toJSON`. (Apart from [`held_texts`], which a page's tool
+/// calls run: a prompt's, its code goes with the core's deferred module.)
+#[inline(never)]
 fn message_text(message: &JsValue) -> Option<(Place, js::HeldString)> {
     let content = js::get(message, "content").ok()?;
     let place = if content.is_string() {
-        (CONTENT, js::HeldString::of_long(&content)?)
+        (Place::Content, js::HeldString::of_long(&content)?)
     } else if content.is_object() {
         match block_text(&content)? {
-            (TEXT, t) => (CONTENT_TEXT, t),
-            (_, t) => (CONTENT_RESOURCE_TEXT, t),
+            (Place::Text, t) => (Place::ContentText, t),
+            (_, t) => (Place::ContentResource, t),
         }
     } else {
         return None;
@@ -602,8 +620,7 @@ fn structured_part(v: &JsValue, copy: bool) -> Option<js::HeldJson> {
 /// engine reads neither where the tool has no output schema to check, and reads the same text
 /// for the check where it has one. Before 2025-06-18, whose answers have no
 /// `structuredContent`, the text alone is answered, and an object whose own members show it
-/// plain ([`plain_object`]), or `{structuredContent: x}` alone ([`structured_alone`]), is held
-/// without the copy. Any other object is read from the same
+/// plain ([`plain_object`]) is held without the copy. Any other object is read from the same
 /// text. `None` when `v` is not an object or the request may not hold strings: the caller
 /// reads it.
 ///
@@ -621,23 +638,9 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
         Err(e) => return Some(json_result(Err(e), what)),
     };
     let read = |text: JsValue| js::json_text_read(text).map(|r| r.map(|(v, _)| v));
-    let whole = || {
-        if answers_structured(ctx) {
-            return whole_object(&text);
-        }
-        // Answered as a text alone: no copy to make, nor to read its members from where the
-        // page's object shows them.
-        let answered = if plain_object(v) {
-            text.clone()
-        } else if structured_alone(v) {
-            inner_text(&text)?
-        } else {
-            return whole_object(&text);
-        };
-        is_object_text(&answered).then_some(js::HeldJson {
-            text: answered,
-            value: None,
-        })
+    let whole = || match answers_structured(ctx) {
+        true => whole_object(&text),
+        false => text_alone(v, &text),
     };
     let Some(object) = (!not_one && js::HeldString::of_long(&text).is_some())
         .then(whole)
@@ -651,30 +654,30 @@ fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerR
     Some(held.map_or_else(|| json_result(read(text), what), Ok))
 }
 
+/// [`held_object`]'s hold for a version whose answers have no `structuredContent`: `text`,
+/// `JSON.stringify` of `v`, answered with no copy, where `v`'s own members show it plain
+/// ([`plain_object`]); else [`whole_object`]'s. (Apart from [`held_object`]: the 2024-11-05
+/// and 2025-03-26 versions' code goes with the core's deferred module.)
+#[inline(never)]
+fn text_alone(v: &JsValue, text: &JsValue) -> Option<js::HeldJson> {
+    if !plain_object(v) {
+        return whole_object(text);
+    }
+    // (A boxed string is written as a string.)
+    let object = js::get(text, "0").ok().and_then(|c| c.as_string());
+    (object.as_deref() == Some("{")).then(|| js::HeldJson {
+        text: text.clone(),
+        value: None,
+    })
+}
+
 /// Whether `JSON.stringify` of `v` has no member that says how it is answered (`content`,
 /// `structuredContent`, `resultType`), known without parsing it: `v` has none of them as its
 /// own enumerable properties and no `toJSON` (`JSON.stringify` writes those and only those).
-/// When its text is an object's ([`is_object_text`]: a boxed string is written as a string),
-/// it is answered as that text and itself, as [`whole_object`] would find after parsing it.
+/// When its text is an object's, it is answered as that text and itself, as [`whole_object`]
+/// would find after parsing it.
 fn plain_object(v: &JsValue) -> bool {
-    no_to_json(v)
-        && !["content", STRUCTURED, "resultType"]
-            .iter()
-            .any(|key| own(v, key))
-}
-
-/// Whether `v` is `{structuredContent: x}` alone as `JSON.stringify` writes it, known without
-/// parsing it: its one own enumerable property, no `toJSON`, and x an object with none
-/// either (whose text [`inner_text`] cuts out; [`is_object_text`] says whether it is an
-/// object's: a getter may give something else the second time).
-fn structured_alone(v: &JsValue) -> bool {
-    let Ok(keys) = object_keys(v) else {
-        return false;
-    };
-    keys.length() == 1
-        && keys.get(0).as_string().as_deref() == Some(STRUCTURED)
-        && no_to_json(v)
-        && js::get(v, STRUCTURED).is_ok_and(|x| x.is_object() && no_to_json(&x))
+    no_to_json(v) && !own(v, "content") && !own(v, STRUCTURED) && !own(v, "resultType")
 }
 
 /// x's text in `{"structuredContent":` x `}`, the text `JSON.stringify` writes of that one
@@ -683,11 +686,6 @@ fn inner_text(text: &JsValue) -> Option<JsValue> {
     let text = text.unchecked_ref::<js_sys::JsString>();
     let start = STRUCTURED.len() as u32 + 4;
     Some(text.slice(start, text.length().checked_sub(1)?).into())
-}
-
-/// Whether JSON text `text` is an object's.
-fn is_object_text(text: &JsValue) -> bool {
-    text.unchecked_ref::<js_sys::JsString>().char_code_at(0) == f64::from(b'{')
 }
 
 /// [`held_object`]'s copy of a result whose JSON is `text`, `JSON.parse` of it, with its text;
@@ -733,9 +731,6 @@ extern "C" {
     /// `Array.isArray(v)`; `Err` for a revoked proxy.
     #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
     fn is_array(v: &JsValue) -> Result<bool, JsValue>;
-    /// `Object.keys(o)`, what a proxy throws as `Err`.
-    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
-    fn object_keys(o: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
 /// Whether `key` is an own enumerable property of `o` (one `JSON.stringify` writes).

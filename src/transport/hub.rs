@@ -147,14 +147,21 @@ fn holding(v: &serde_json::Value, held: &Held) -> JsValue {
         let there = js::get(&result, "structuredContent").is_ok_and(|x| x.is_object());
         if there {
             let value = match s.as_any().downcast_ref::<js::HeldJson>() {
-                Some(js::HeldJson { value: Some(v), .. }) => v.clone(),
-                Some(js::HeldJson { text, .. }) => js::parse_text(text).unwrap_or(JsValue::NULL),
-                None => js::parse_text(&JsValue::from_str(&s.text())).unwrap_or(JsValue::NULL),
+                Some(h) => h.value.clone().unwrap_or_else(|| parsed(&h.text)),
+                None => parsed(&JsValue::from_str(&s.text())),
             };
             js::set(&result, "structuredContent", &value);
         }
     }
     message
+}
+
+/// `JSON.parse` of a held `structuredContent`'s text, for a holder that kept no value of it.
+/// (Apart from the answer's code, which a page's start runs: it goes with the core's deferred
+/// module.)
+#[inline(never)]
+fn parsed(text: &JsValue) -> JsValue {
+    js::parse_text(text).unwrap_or(JsValue::NULL)
 }
 
 /// A session's message as the JS object the wire posts.
