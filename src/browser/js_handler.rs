@@ -664,8 +664,8 @@ fn text_alone(v: &JsValue, text: &JsValue) -> Option<js::HeldJson> {
         return whole_object(text);
     }
     // (A boxed string is written as a string.)
-    let object = js::get(text, "0").ok().and_then(|c| c.as_string());
-    (object.as_deref() == Some("{")).then(|| js::HeldJson {
+    let first: JsValue = text.unchecked_ref::<js_sys::JsString>().slice(0, 1).into();
+    (first == JsValue::from_str("{")).then(|| js::HeldJson {
         text: text.clone(),
         value: None,
     })
