@@ -680,14 +680,6 @@ fn plain_object(v: &JsValue) -> bool {
     no_to_json(v) && !own(v, "content") && !own(v, STRUCTURED) && !own(v, "resultType")
 }
 
-/// x's text in `{"structuredContent":` x `}`, the text `JSON.stringify` writes of that one
-/// member alone.
-fn inner_text(text: &JsValue) -> Option<JsValue> {
-    let text = text.unchecked_ref::<js_sys::JsString>();
-    let start = STRUCTURED.len() as u32 + 4;
-    Some(text.slice(start, text.length().checked_sub(1)?).into())
-}
-
 /// [`held_object`]'s copy of a result whose JSON is `text`, `JSON.parse` of it, with its text;
 /// for `{structuredContent: x}` alone, x's (which `results::call_tool_result` answers as x
 /// alone: x's JSON text and x), when x is an object. `None` when it is a `CallToolResult`, an
@@ -704,8 +696,12 @@ fn whole_object(text: &JsValue) -> Option<js::HeldJson> {
         if !inner.is_object() || is_array(&inner).ok()? {
             return None;
         }
+        // JSON.stringify wrote `{"structuredContent":` x's text `}`, the one member alone.
+        let text = text.unchecked_ref::<js_sys::JsString>();
+        let start = STRUCTURED.len() as u32 + 4;
+        let inner_text = text.slice(start, text.length().checked_sub(1)?);
         return Some(js::HeldJson {
-            text: inner_text(text)?,
+            text: inner_text.into(),
             value: Some(inner),
         });
     }

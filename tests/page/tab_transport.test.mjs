@@ -1023,6 +1023,7 @@ for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
       assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
     }, { html: PAGE }));
 }
+
 test('lone surrogates in an input and in an object result are read as U+FFFD, and the calls are served', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {

@@ -39,6 +39,14 @@ fn with_inputs(call: &Call) -> Result<RequestContext, ServerError> {
     Ok(ctx)
 }
 
+/// [`with_inputs`] for a request answered directly, never as a task (`resources/read`,
+/// `prompts/get`): its handler may hold a long text out of the engine (`server::held`), for
+/// every clone of the context, the session's included.
+fn with_inputs_holding(call: &mut Call) -> Result<RequestContext, ServerError> {
+    call.ctx.holder = Some(std::rc::Rc::new(crate::server::held::Holder::allowing()));
+    with_inputs(call)
+}
+
 /// A handler value as a round: an input-required result (checked), or the value itself.
 fn round(value: Value, what: &str) -> Result<Round<Value>, ServerError> {
     if !input_required::is_input_required(&value) {

@@ -1,7 +1,5 @@
 //! `prompts/list`, `prompts/get` and `completion/complete`.
 
-use std::rc::Rc;
-
 use crate::collections::VecMap;
 use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
@@ -9,14 +7,13 @@ use serde_json::{json, Map, Value};
 use crate::protocol::ProtocolVersion;
 use crate::server::context::RequestContext;
 use crate::server::error::ServerError;
-use crate::server::held::Holder;
 use crate::server::input_required::{self, Round};
 use crate::server::pagination;
 use crate::server::results;
 use crate::server::runtime::LocalBoxFuture;
 use crate::server::shape;
 
-use super::{list_result, now, param_str, round, with_inputs, Call, Reply, R};
+use super::{list_result, now, param_str, round, with_inputs_holding, Call, Reply, R};
 
 /// `prompts/list`: a page of the prompts as shaped for `v`.
 ///
@@ -103,10 +100,7 @@ pub(super) fn prompts_get(call: &mut Call) -> Reply {
         Ok(x) => x,
         Err(e) => return now(Err(e)),
     };
-    // A prompt is answered directly (never a task): its handler may hold a long text out of
-    // the engine (`server::held`), for every clone of the context, the session's included.
-    call.ctx.holder = Some(Rc::new(Holder::allowing()));
-    let ctx = match with_inputs(call) {
+    let ctx = match with_inputs_holding(call) {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
     };

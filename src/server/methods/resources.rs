@@ -3,13 +3,11 @@
 
 use crate::protocol::json_text;
 use serde_json::{json, Map, Value};
-use std::rc::Rc;
 
 use crate::protocol::ProtocolVersion;
 use crate::server::call::ListenFilter;
 use crate::server::context::RequestContext;
 use crate::server::error::ServerError;
-use crate::server::held::Holder;
 use crate::server::input_required::{self, Round};
 use crate::server::pagination;
 use crate::server::results;
@@ -17,7 +15,7 @@ use crate::server::runtime::LocalBoxFuture;
 use crate::server::shape;
 use crate::server::tasks;
 
-use super::{list_result, now, param_str, round, with_inputs, Call, Reply, R};
+use super::{list_result, now, param_str, round, with_inputs_holding, Call, Reply, R};
 
 /// `resources/list` (or, with `templates`, `resources/templates/list`): a page as shaped for `v`.
 ///
@@ -60,10 +58,7 @@ pub(super) fn resources_read(call: &mut Call) -> Reply {
     let Some((resource, vars)) = found else {
         return now(Err(ServerError::ResourceNotFound { uri }));
     };
-    // A read is answered directly (never a task): its handler may hold a long text out of
-    // the engine (`server::held`), for every clone of the context, the session's included.
-    call.ctx.holder = Some(Rc::new(Holder::allowing()));
-    let ctx = match with_inputs(call) {
+    let ctx = match with_inputs_holding(call) {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
     };
