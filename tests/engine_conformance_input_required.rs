@@ -9,8 +9,8 @@ use modelcontext_polyfill::collections::VecMap;
 use modelcontext_polyfill::executor::LocalExecutor;
 use modelcontext_polyfill::schema::JsonSchemaCompiler;
 use modelcontext_polyfill::server::{
-    HandlerResult, PromptDef, RequestContext, ResourceDef, Server, ServerConfig, ServerInfo,
-    Session, ToolDef,
+    HandlerResult, LocalBoxFuture, PromptDef, RequestContext, ResourceDef, Server, ServerConfig,
+    ServerInfo, Session, ToolDef, ToolHandler,
 };
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -438,4 +438,76 @@ fn in_the_handshake_era_a_missing_capability_is_an_error_result() {
         .as_str()
         .unwrap()
         .contains("roots"));
+}
+
+/// A handler that reads its arguments where the engine keeps them (`call_shared`), keeping
+/// what it got on each round: asks for a name, then answers.
+struct Shared {
+    rounds: Rc<RefCell<Vec<Rc<Value>>>>,
+}
+
+impl ToolHandler for Shared {
+    fn call(&self, _: Value, _: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
+        panic!("the engine copied the arguments for a handler that reads them in place")
+    }
+
+    fn call_shared(
+        &self,
+        args: Rc<Value>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        self.rounds.borrow_mut().push(args.clone());
+        let name = ctx
+            .input_responses()
+            .and_then(|r| r.get("name"))
+            .and_then(|a| a["content"]["name"].as_str())
+            .map(String::from);
+        Box::pin(async move {
+            Ok(match name {
+                Some(n) => json!(format!("{} {n}", args["greeting"].as_str().unwrap_or("?"))),
+                None => {
+                    json!({"resultType":"input_required","inputRequests":{"name":{"method":"elicitation/create",
+                    "params":{"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}}})
+                }
+            })
+        })
+    }
+}
+
+#[test]
+fn every_round_of_a_call_shares_one_copy_of_its_arguments() {
+    let h = H::new();
+    let rounds = Rc::new(RefCell::new(Vec::new()));
+    h.server
+        .register_tool(ToolDef::new(
+            "shared",
+            "Asks a name",
+            Shared {
+                rounds: rounds.clone(),
+            },
+        ))
+        .unwrap();
+    h.send(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}));
+    h.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    let out = h.send(
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"shared","arguments":{"greeting":"hi"}}}),
+    );
+    assert_eq!(out[0]["params"]["message"], json!("Name?"), "{out:?}");
+    let out =
+        h.send(json!({"jsonrpc":"2.0","id":out[0]["id"],"result":accept(json!({"name":"Ada"}))}));
+    assert_eq!(
+        out[0]["result"]["content"],
+        json!([{"type":"text","text":"hi Ada"}]),
+        "{out:?}"
+    );
+    let rounds = rounds.borrow();
+    assert_eq!(rounds.len(), 2);
+    assert!(
+        Rc::ptr_eq(&rounds[0], &rounds[1]),
+        "the second round got a copy of the arguments"
+    );
+    // And the server goes on answering.
+    let out = h.send(json!({"jsonrpc":"2.0","id":3,"method":"ping"}));
+    assert_eq!(out[0]["result"], json!({}));
 }

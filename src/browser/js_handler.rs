@@ -787,15 +787,29 @@ pub struct JsTool {
     pub f: Function,
 }
 
-impl ToolHandler for JsTool {
-    fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
+impl JsTool {
+    /// The page function called with a JS copy of `args`.
+    fn call_with(&self, args: &Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
         Box::pin(call_json(
             self.f.clone(),
-            js::from_json(&args),
+            js::from_json(args),
             ctx,
             format!("Tool {}", self.name),
             Holds::Blocks,
         ))
+    }
+}
+
+impl ToolHandler for JsTool {
+    fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
+        self.call_with(&args, ctx)
+    }
+    fn call_shared(
+        &self,
+        args: Rc<Value>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        self.call_with(&args, ctx)
     }
 }
 

@@ -77,6 +77,13 @@ impl ToolHandler for JsToolData {
     fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
         self.tool.call(args, ctx)
     }
+    fn call_shared(
+        &self,
+        args: Rc<Value>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        self.tool.call_shared(args, ctx)
+    }
 }
 
 /// The four WebMCP annotations (`ToolAnnotations` members), in lexicographic order: the

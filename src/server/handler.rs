@@ -8,6 +8,7 @@ use crate::collections::VecMap;
 use serde_json::Value;
 use std::fmt;
 use std::future::Future;
+use std::rc::Rc;
 
 use super::context::RequestContext;
 use super::runtime::LocalBoxFuture;
@@ -74,6 +75,20 @@ pub type HandlerResult = Result<Value, HandlerError>;
 pub trait ToolHandler {
     /// Runs the tool with `args`; `ctx` carries the request's cancellation, progress, logging and requests to the client.
     fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult>;
+
+    /// Runs the tool with arguments the engine may still hold: a `tools/call` keeps them for
+    /// its later rounds (after an input-required result the engine asks the client, then runs
+    /// the tool again with the same arguments). By default [`call`](Self::call) with them,
+    /// copied only while they are still held. A handler that only reads its arguments
+    /// implements it to spare that copy on every call (the page's functions, which get a JS
+    /// copy of them).
+    fn call_shared(
+        &self,
+        args: Rc<Value>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        self.call(Rc::unwrap_or_clone(args), ctx)
+    }
 }
 
 impl<F, Fut> ToolHandler for F

@@ -129,7 +129,7 @@ impl Server {
     pub(crate) fn run_tool(
         &self,
         tool: Rc<Tool>,
-        args: Value,
+        args: Rc<Value>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, Map<String, Value>> {
         let timeout = self.0.config.tool_timeout_ms;
@@ -137,7 +137,7 @@ impl Server {
         Box::pin(async move {
             let cancel: CancellationToken = ctx.cancel.clone();
             let holder = ctx.holder.clone();
-            let call = tool.def.handler.call(args, ctx);
+            let call = tool.def.handler.call_shared(args, ctx);
             let outcome = match timeout {
                 None => Some(call.await),
                 Some(ms) => match race(call, runtime.sleep(ms)).await {
@@ -175,7 +175,7 @@ impl Server {
         ctx: RequestContext,
     ) -> Result<LocalBoxFuture<'static, Map<String, Value>>, CallError> {
         let tool = self.check_call(name, &args)?;
-        Ok(self.run_tool(tool, args, ctx))
+        Ok(self.run_tool(tool, Rc::new(args), ctx))
     }
 }
 

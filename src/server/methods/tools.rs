@@ -149,6 +149,8 @@ pub(super) fn tools_call_checked(call: &mut Call, tool: Rc<Tool>, v: ProtocolVer
         Ok(c) => c,
         Err(e) => return now(Err(e)),
     };
+    // (Shared by every round of the call: a handler that only reads them copies nothing.)
+    let args = Rc::new(args);
     if let Some(reply) = tasks::tools_call(call, v, &tool, &args, &ctx) {
         return reply;
     }

@@ -34,7 +34,7 @@ pub(crate) fn tools_call(
     call: &Call,
     v: ProtocolVersion,
     tool: &Rc<Tool>,
-    args: &Value,
+    args: &Rc<Value>,
     ctx: &RequestContext,
 ) -> Option<Reply> {
     let support = tool.def.task_support;
@@ -151,14 +151,18 @@ pub(super) fn answer_now(
 pub(super) fn run_job(
     server: Server,
     tool: Rc<Tool>,
-    args: Value,
+    args: Rc<Value>,
     ctx: RequestContext,
     link: Rc<TaskLink>,
 ) -> LocalBoxFuture<'static, JobEnd> {
     Box::pin(async move {
         let mut ctx = ctx;
         for _ in 0..MAX_ROUNDS {
-            let outcome = tool.def.handler.call(args.clone(), ctx.clone()).await;
+            let outcome = tool
+                .def
+                .handler
+                .call_shared(args.clone(), ctx.clone())
+                .await;
             let value = match outcome {
                 Err(HandlerError {
                     code: Some(code),
