@@ -37,26 +37,27 @@ impl Default for Limits {
 }
 
 /// The deepest array/object nesting in `text`, scanning at most until `stop_above` is
-/// exceeded. Strings (with escapes) are skipped. Runs before parsing, so hostile input
+/// exceeded. Strings (with escapes) are skipped, eight bytes at a time: a message's long string
+/// (a tool's argument) costs little more than its copy. Runs before parsing, so hostile input
 /// never reaches a recursive parser.
 pub fn nesting_depth(text: &str, stop_above: usize) -> usize {
-    let mut depth = 0usize;
-    let mut max = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for b in text.bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let bytes = text.as_bytes();
+    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // To the string's closing quote, past each escape.
+                i += 1;
+                loop {
+                    i = quote_or_backslash(bytes, i);
+                    match bytes.get(i) {
+                        Some(b'\\') => i += 2,
+                        Some(_) => break,
+                        // Unterminated: nothing after it is counted.
+                        None => return max,
+                    }
+                }
             }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
                 if depth > max {
@@ -69,8 +70,35 @@ pub fn nesting_depth(text: &str, stop_above: usize) -> usize {
             b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        i += 1;
     }
     max
+}
+
+/// The index of the first `"` or `\` in `bytes` at `from` or after (`from` itself when it is
+/// past the end; `bytes.len()` when there is none): eight bytes a step while none of them is
+/// either (a word has a byte equal to `b` when `w ^ (b * 0x01…01)` has a zero byte).
+fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH != 0;
+    let Some(rest) = bytes.get(from..) else {
+        return from;
+    };
+    let mut i = from;
+    for chunk in rest.chunks_exact(8) {
+        let w = u64::from_le_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        if has_zero(w ^ (ONES * u64::from(b'"'))) || has_zero(w ^ (ONES * u64::from(b'\\'))) {
+            break;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' {
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
@@ -84,5 +112,82 @@ mod tests {
         assert_eq!(nesting_depth("1", 100), 0);
         let deep = "[".repeat(10_000);
         assert_eq!(nesting_depth(&deep, 64), 65);
+    }
+
+    /// The scan byte by byte, as `nesting_depth` made it before it skipped strings by words.
+    fn byte_by_byte(text: &str, stop_above: usize) -> usize {
+        let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+        for b in text.bytes() {
+            if in_string {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' {
+                    escaped = true;
+                } else if b == b'"' {
+                    in_string = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > max {
+                        max = depth;
+                        if max > stop_above {
+                            return max;
+                        }
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        max
+    }
+
+    #[test]
+    fn long_strings_are_skipped_as_a_byte_scan_skips_them() {
+        // Quotes, escapes and brackets at every offset of an eight-byte word, in strings and
+        // out, closed and not, and in long strings (many words), with multibyte characters.
+        let pieces = [
+            r#"\""#,
+            r#"\\"#,
+            "[",
+            "]",
+            "{",
+            "}",
+            r#"""#,
+            "x",
+            "é",
+            r#"\u005b"#,
+            ",",
+            ":",
+            "\\\\",
+        ];
+        let mut texts = Vec::new();
+        for pad in 0..17 {
+            for (i, a) in pieces.iter().enumerate() {
+                for b in &pieces[i..] {
+                    let fill = "y".repeat(pad);
+                    texts.push(format!(
+                        r#"{{"s":"{fill}{a}{fill}{b}","t":[{{"u":"{a}"}}]}}"#
+                    ));
+                    texts.push(format!(r#"[["{fill}{a}{b}{fill}"],{{"#));
+                    texts.push(format!(r#"{{"s":"{fill}{a}"#));
+                }
+            }
+        }
+        texts.push(format!(r#"{{"a":"{}","b":[[1]]}}"#, "z".repeat(1 << 16)));
+        texts.push(format!(r#"{{"a":"{}\"[[[","b":[[1]]}}"#, "z".repeat(4099)));
+        for t in &texts {
+            for stop in [0, 1, 2, 64] {
+                assert_eq!(
+                    nesting_depth(t, stop),
+                    byte_by_byte(t, stop),
+                    "{t:?} stop {stop}"
+                );
+            }
+        }
     }
 }
