@@ -65,6 +65,7 @@ export const CORE_APART = [
   '*::transport::hub::holding::*',
   '*::session::sent::message_text::*',
   '*::js::well_formed::*',
+  '*::transport::guard::with_held_arguments::*',
 ];
 
 /**

@@ -18,7 +18,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::js;
 use crate::js::DomError;
 use crate::server::{
-    Completer, HandlerError, HandlerResult, HeldText, LocalBoxFuture, LogLevel, PromptHandler,
+    Completer, HandlerError, HandlerResult, HeldArguments, HeldText, LocalBoxFuture, LogLevel, PromptHandler,
     RequestContext, ResourceHandler, ToolHandler,
 };
 
@@ -810,6 +810,28 @@ impl ToolHandler for JsTool {
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         self.call_with(&args, ctx)
+    }
+    /// The page's function gets the strings the transport held (`server::held::HeldArguments`)
+    /// as they came, in place of their markers: the text is never copied in or out.
+    fn call_holding(
+        &self,
+        args: Rc<Value>,
+        held: Rc<HeldArguments>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        let markers = held.markers();
+        let string = |m: &str| {
+            let t = held.get(m)?.as_any().downcast_ref::<js::HeldString>()?;
+            Some(t.0.clone())
+        };
+        let args = js::from_json_holding(&args, &markers, &|_| true, &string);
+        Box::pin(call_json(
+            self.f.clone(),
+            args,
+            ctx,
+            format!("Tool {}", self.name),
+            Holds::Blocks,
+        ))
     }
 }
 

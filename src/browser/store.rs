@@ -21,7 +21,7 @@ use crate::js;
 use crate::js::DomError;
 use crate::server::registry::{check_tool_name, RegistryError, Tool};
 use crate::server::{
-    CallError, HandlerResult, LocalBoxFuture, RequestContext, SchemaText, ToolDef, ToolHandler,
+    CallError, HandlerResult, HeldArguments, LocalBoxFuture, RequestContext, SchemaText, ToolDef, ToolHandler,
 };
 
 /// Which door a tool came through.
@@ -83,6 +83,14 @@ impl ToolHandler for JsToolData {
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         self.tool.call_shared(args, ctx)
+    }
+    fn call_holding(
+        &self,
+        args: Rc<Value>,
+        held: Rc<HeldArguments>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        self.tool.call_holding(args, held, ctx)
     }
 }
 

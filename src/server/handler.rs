@@ -11,6 +11,7 @@ use std::future::Future;
 use std::rc::Rc;
 
 use super::context::RequestContext;
+use super::held::HeldArguments;
 use super::runtime::LocalBoxFuture;
 
 /// A handler failure: becomes an `isError` tool result, or a JSON-RPC error for
@@ -88,6 +89,23 @@ pub trait ToolHandler {
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         self.call(Rc::unwrap_or_clone(args), ctx)
+    }
+
+    /// Runs the tool with arguments that carry markers in place of long strings a transport
+    /// held out of the engine, which `held` has (see
+    /// [`HeldArguments`](super::held::HeldArguments)). By default
+    /// [`call_shared`](Self::call_shared) with the texts read in; a handler that can take the
+    /// strings as they are (the page's functions, which get the page's own strings) implements
+    /// it.
+    fn call_holding(
+        &self,
+        args: Rc<Value>,
+        held: Rc<HeldArguments>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        let mut args = Rc::unwrap_or_clone(args);
+        held.read_into(&mut args);
+        self.call_shared(Rc::new(args), ctx)
     }
 }
 

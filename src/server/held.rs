@@ -46,6 +46,7 @@
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -316,6 +317,108 @@ impl Held {
             _ => {}
         }
     }
+}
+
+/// Long strings of a `tools/call`'s arguments that a transport kept out of the engine (the
+/// inbound mirror of what a handler holds): the arguments it hands over carry a marker in
+/// place of each, and the handler gets the strings themselves back in their places.
+///
+/// A browser wire's message arrives as a JS object; its JSON text is what the engine reads.
+/// A long argument (a document, a file's base64) would be written into that text, copied into
+/// wasm memory, parsed, and copied out again for the page's function, which only wants the
+/// string it was sent: in Chromium 156 about 6 ms a round trip for 1 MiB (and the strings
+/// left behind made V8 collect often), where `@mcp-b/global` hands the page's object over as
+/// it came in about 1.7; held, about 1.9. `polyfill/src/message_text.js` instead
+/// writes a marker for each string of the arguments of at least 16,384 UTF-16 code units,
+/// after making sure that no string of the arguments starts as a marker does, and the
+/// transport hands the strings to the session with the text ([`hold_received`]).
+///
+/// The engine reads a held string only where something needs its text: arguments checked by
+/// a schema that reads strings' texts (anything but a plain schema whose keywords only ask for
+/// types, counts and names: [`CompiledSchema::reads_string_texts`]) or refused by one (a
+/// violation's message quotes the instance), a handler that is not a page's function, or a
+/// call that may become a task (a task keeps its arguments until it runs) get the arguments
+/// with the texts read in ([`HeldArguments::read_into`]). Dropping the value frees what it
+/// holds.
+///
+/// [`CompiledSchema::reads_string_texts`]: super::CompiledSchema::reads_string_texts
+pub struct HeldArguments {
+    texts: Vec<(String, Box<dyn HeldText>)>,
+}
+
+/// What a held argument's marker starts with (`polyfill/src/message_text.js` writes it, then
+/// a number naming its message, unguessable, and the string's index).
+pub const ARGUMENT_MARKER_START: &str = "\u{FDD0}arg ";
+
+impl HeldArguments {
+    /// The held strings and their markers, as the transport read them.
+    pub fn new(texts: Vec<(String, Box<dyn HeldText>)>) -> HeldArguments {
+        HeldArguments { texts }
+    }
+
+    /// The markers, in the order they were made.
+    pub fn markers(&self) -> Vec<&str> {
+        self.texts.iter().map(|(m, _)| m.as_str()).collect()
+    }
+
+    /// The string marker `m` stands for.
+    pub fn get(&self, m: &str) -> Option<&dyn HeldText> {
+        self.texts
+            .iter()
+            .find(|(k, _)| k == m)
+            .map(|(_, t)| t.as_ref())
+    }
+
+    /// Whether `args` has each marker exactly once: the arguments these strings were held
+    /// from (a marker names its message with a number no agent can know:
+    /// `polyfill/src/message_text.js`).
+    pub fn all_in(&self, args: &Value) -> bool {
+        fn count(v: &Value, m: &str) -> usize {
+            match v {
+                Value::String(s) => usize::from(s == m),
+                Value::Array(items) => items.iter().map(|x| count(x, m)).sum(),
+                Value::Object(map) => map.values().map(|x| count(x, m)).sum(),
+                _ => 0,
+            }
+        }
+        self.texts.iter().all(|(m, _)| count(args, m) == 1)
+    }
+
+    /// Puts each held string's text in place of its marker in `args`.
+    pub fn read_into(&self, args: &mut Value) {
+        match args {
+            Value::String(s) if s.starts_with(ARGUMENT_MARKER_START) => {
+                if let Some(t) = self.get(s) {
+                    *s = t.text();
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|x| self.read_into(x)),
+            Value::Object(map) => map.values_mut().for_each(|x| self.read_into(x)),
+            _ => {}
+        }
+    }
+}
+
+thread_local! {
+    /// The held arguments of the message a transport is handing to a session.
+    static RECEIVING: RefCell<Option<Rc<HeldArguments>>> = const { RefCell::new(None) };
+}
+
+/// Makes `held` the arguments of the message about to be received, for its `tools/call` to
+/// take ([`take_received`]) while the session reads it: its request is admitted, and when a
+/// slot is free dispatched, before the session's `receive` returns. What a message refused
+/// before that leaves is replaced by the next message's, or taken by the next `tools/call`,
+/// which finds that its arguments do not have those markers ([`HeldArguments::all_in`]) and
+/// drops them.
+pub fn hold_received(held: Rc<HeldArguments>) {
+    RECEIVING.with(|r| *r.borrow_mut() = Some(held));
+}
+
+/// The held arguments of the message being received, for its `tools/call`; a request that
+/// waits for a slot takes them when admitted and gives them back ([`hold_received`]) when its
+/// turn comes.
+pub fn take_received() -> Option<Rc<HeldArguments>> {
+    RECEIVING.with(|r| r.borrow_mut().take())
 }
 
 #[cfg(test)]

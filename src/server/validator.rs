@@ -104,6 +104,15 @@ pub trait CompiledSchema {
         false
     }
 
+    /// Whether checking an instance may read the text of one of its strings, not only its
+    /// type: a tool call's long argument strings a transport held out of the engine
+    /// ([`HeldArguments`](super::held::HeldArguments)) are read in first when it may. `true`
+    /// (the default) for every schema but a plain one whose keywords never do
+    /// ([`PlainSchema`](super::plain_schema::PlainSchema)'s).
+    fn reads_string_texts(&self) -> bool {
+        true
+    }
+
     /// For a handle whose compilation was deferred: compiles it now if its validator is
     /// ready, and returns why the schema could not be compiled. Such a schema then validates
     /// nothing (`validate` accepts every instance), as a schema refused at registration

@@ -26,7 +26,9 @@ use wasm_bindgen::JsCast;
 use crate::js;
 use crate::protocol::jsonrpc;
 use crate::protocol::RequestId;
-use crate::server::{Limits, ServerError};
+use crate::server::held;
+use crate::server::{HeldArguments, HeldText, Limits, ServerError};
+use std::rc::Rc;
 
 /// Which origins may talk to a server.
 #[derive(Clone, Debug, PartialEq)]
@@ -360,6 +362,11 @@ pub fn use_message_text(config: &JsValue) -> Result<(), JsValue> {
 /// with `JSON.stringify` (the text stays in the JS heap) and measured before it is copied
 /// into wasm memory: past `max` bytes it is refused uncopied, so wasm memory (which never
 /// shrinks) stays bounded by the configured limit whatever peers send.
+///
+/// A `tools/call` whose arguments hold long strings comes with them held out of its text
+/// (`server::held::HeldArguments`): `__mcpMessageText` then gives `[text, marker, string, …]`,
+/// and the strings are the received message's ([`held::hold_received`]) for its `tools/call`
+/// to take.
 pub fn message_text(payload: &JsValue, max: usize) -> Result<String, Unread> {
     let measured = MESSAGE_TEXT
         .with(|m| m.with(|f| f.call2(&JsValue::UNDEFINED, payload, &JsValue::from(max as f64))))
@@ -382,8 +389,28 @@ pub fn message_text(payload: &JsValue, max: usize) -> Result<String, Unread> {
     }
     Err(match measured.as_f64() {
         Some(n) => Unread::TooBig(n as usize),
-        None => Unread::NotJson,
+        None if measured.is_undefined() => Unread::NotJson,
+        None => return Ok(with_held_arguments(&measured)),
     })
+}
+
+/// `__mcpMessageText`'s `[text, marker, string, …]`: the text (measured in JS, held strings
+/// included), its held strings made the received message's. Apart from [`message_text`],
+/// which an agent's discovery runs: only a `tools/call` holds anything.
+#[inline(never)]
+fn with_held_arguments(measured: &JsValue) -> String {
+    let parts: &js_sys::Array = measured.unchecked_ref();
+    let text = parts.get(0).as_string().unwrap_or_default();
+    let texts = (1..parts.length())
+        .step_by(2)
+        .map(|i| {
+            let marker = parts.get(i).as_string().unwrap_or_default();
+            let held: Box<dyn HeldText> = Box::new(js::HeldString(parts.get(i + 1)));
+            (marker, held)
+        })
+        .collect();
+    held::hold_received(Rc::new(HeldArguments::new(texts)));
+    text
 }
 
 /// The JSON-RPC error answering request `id` refused for exceeding a limit (-32600).

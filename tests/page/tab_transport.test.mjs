@@ -651,6 +651,76 @@ test('a 1 MiB tool result and resource text are posted as the page\'s own string
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 5, result: {} });
   }, { html: PAGE }));
 
+// A tools/call's long argument strings (16,384 UTF-16 code units and more) are held out of the
+// message's text the core reads (polyfill/src/message_text.js, src/server/held.rs
+// HeldArguments): the page's function gets the strings the agent sent, never copied into the
+// core's memory (which would grow by each one), unless the schema reads their text, and a
+// violation's message quotes the text, not a marker. A string of the agent's that starts as a
+// marker does is never taken for one.
+test('a tools/call\'s 1 MiB arguments reach the page\'s function as sent, without growing the core\'s memory; a schema that reads them, a violation\'s message and a marker-like string get the text; the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const mc = document.modelContext;
+      const big = 'x'.repeat((1 << 20) - 3) + '\u00e9\ud800!';
+      const other = '\u{1F600}'.repeat(20000) + '"\\\n';
+      const got = [];
+      const schema = { type: 'object', properties: { doc: { type: 'string' }, parts: { type: 'array', items: { type: 'string' } }, n: { type: 'number' } }, maxProperties: 3 };
+      await mc.registerTool({ name: 'take', description: 'Takes a document', inputSchema: schema, execute: (args) => { got.push(args); return 'ok'; } });
+      await mc.registerTool({
+        name: 'bounded', description: 'Takes a short document',
+        inputSchema: { type: 'object', properties: { doc: { type: 'string', maxLength: 30000 } } },
+        execute: (args) => { got.push(args); return 'ok'; },
+      });
+      await initialize();
+      const call = async (id, name, args) => {
+        send('mcp-default', { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+        return replyTo('mcp-default', id, 10000);
+      };
+      // Warm: the first long call may grow the memory for its own small text.
+      await call(1, 'take', { doc: 'short', parts: [other] });
+      got.length = 0;
+      const before = wasmBytes();
+      const answers = [];
+      for (let id = 2; id <= 4; id++) answers.push((await call(id, 'take', { doc: big, parts: [other, 'short'], n: id }))?.result?.content?.[0]?.text);
+      const grew = wasmBytes() - before;
+      const asSent = got.map((a) => a.doc === big && a.parts[0] === other && a.parts[1] === 'short' && a.parts.length === 2 && Object.keys(a).join() === 'doc,parts,n');
+      // maxProperties reads no text: the call is refused after the check, whose message
+      // quotes the arguments as sent.
+      const tooMany = await call(5, 'take', { doc: other, parts: [], n: 1, extra: true });
+      // maxLength reads the text: checked on it (30,000 allowed; 40,000 units are 20,000
+      // characters… of the astral kind: 20,003 code points, within the bound).
+      const bounded = await call(6, 'bounded', { doc: other });
+      const tooLong = await call(7, 'bounded', { doc: 'y'.repeat(30001) });
+      // A string of the agent's that starts as a marker does: nothing is held, all arrives
+      // (read whole: a lone surrogate would now be refused, as JSON text with one is).
+      got.length = 0;
+      const markerLike = '\ufdd0arg 0' + 'z'.repeat(20000);
+      const marked = await call(8, 'take', { doc: markerLike, parts: [big.slice(0, -2)] });
+      const markedAsSent = got.length === 1 && got[0].doc === markerLike && got[0].parts[0] === big.slice(0, -2);
+      send('mcp-default', ping(9));
+      return {
+        answers, grew, asSent,
+        tooMany: tooMany?.error ?? tooMany?.result, tooManyHasText: JSON.stringify(tooMany ?? null).includes(other.slice(0, 8) + other.slice(8, 100)),
+        bounded: bounded?.result?.content?.[0]?.text, tooLong: tooLong?.error ?? tooLong?.result,
+        marked: marked?.result?.content?.[0]?.text, markedAsSent, ping: await replyTo('mcp-default', 9),
+      };
+    });
+    assert.deepEqual(r.answers, ['ok', 'ok', 'ok']);
+    assert.deepEqual(r.asSent, [true, true, true]);
+    assert.ok(r.grew <= 64 * 1024, `the memory grew by ${r.grew} B for three calls with 1 MiB of arguments`);
+    assert.equal(r.tooMany.code, -32602, JSON.stringify(r.tooMany).slice(0, 300));
+    assert.match(r.tooMany.message, /has more than 3 properties/);
+    assert.doesNotMatch(JSON.stringify(r.tooMany), /\ufdd0|\\ufdd0/i);
+    assert.equal(r.tooManyHasText, true);
+    assert.equal(r.bounded, 'ok');
+    assert.equal(r.tooLong.code, -32602, JSON.stringify(r.tooLong).slice(0, 300));
+    assert.match(r.tooLong.message, /"yyyy.*" is longer than 30000 characters/);
+    assert.equal(r.marked, 'ok');
+    assert.equal(r.markedAsSent, true);
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 9, result: {} });
+  }, { html: PAGE }));
+
 // Most tools answer with a CallToolResult, and a resource with its contents: their long `text`
 // members are held too (src/browser/js_handler.rs held_texts), read from a copy of the page's
 // object with markers in their places, and only when the value read has each marker once and no

@@ -10,7 +10,7 @@ use crate::server::cancel::CancellationToken;
 use crate::server::context::RequestContext;
 use crate::server::futures::{race, Either};
 use crate::server::handler::HandlerResult;
-use crate::server::held::Holder;
+use crate::server::held::{HeldArguments, Holder};
 use crate::server::input_required;
 use crate::server::registry::Tool;
 use crate::server::results;
@@ -130,6 +130,7 @@ impl Server {
         &self,
         tool: Rc<Tool>,
         args: Rc<Value>,
+        held: Option<Rc<HeldArguments>>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, Map<String, Value>> {
         let timeout = self.0.config.tool_timeout_ms;
@@ -137,7 +138,10 @@ impl Server {
         Box::pin(async move {
             let cancel: CancellationToken = ctx.cancel.clone();
             let holder = ctx.holder.clone();
-            let call = tool.def.handler.call_shared(args, ctx);
+            let call = match held {
+                None => tool.def.handler.call_shared(args, ctx),
+                Some(held) => tool.def.handler.call_holding(args, held, ctx),
+            };
             let outcome = match timeout {
                 None => Some(call.await),
                 Some(ms) => match race(call, runtime.sleep(ms)).await {
@@ -175,7 +179,7 @@ impl Server {
         ctx: RequestContext,
     ) -> Result<LocalBoxFuture<'static, Map<String, Value>>, CallError> {
         let tool = self.check_call(name, &args)?;
-        Ok(self.run_tool(tool, Rc::new(args), ctx))
+        Ok(self.run_tool(tool, Rc::new(args), None, ctx))
     }
 }
 

@@ -8,14 +8,14 @@ use crate::protocol::ProtocolVersion;
 use crate::server::context::RequestContext;
 use crate::server::engine::CallError;
 use crate::server::error::ServerError;
-use crate::server::held::Holder;
+use crate::server::held::{self, HeldArguments, Holder};
 use crate::server::input_required::{self, Round};
 use crate::server::pagination;
 use crate::server::registry::Tool;
 use crate::server::results;
 use crate::server::runtime::LocalBoxFuture;
 use crate::server::shape;
-use crate::server::tasks;
+use crate::server::tasks::{self, TaskSupport};
 
 use super::{list_result, now, param_str, with_inputs, Call, Reply};
 
@@ -61,6 +61,9 @@ pub(super) fn unknown_tool(name: &str) -> ServerError {
 ///
 /// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools>; the task path SEP-2663; input-required rounds SEP-2322.
 pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
+    // The long argument strings the transport held, if any: now, while the message that
+    // brought them is being read (or its turn has come: `held::take_received`).
+    let held = held::take_received();
     let name = match param_str(&call.params, "name", "tools/call") {
         Ok(name) => name,
         Err(e) => return now(Err(e)),
@@ -73,7 +76,7 @@ pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
     // included); allowed below once the call is known to be answered directly.
     call.ctx.holder = Some(Rc::new(Holder::default()));
     let Some(wait) = server.validator_ready_for(&tool) else {
-        return tools_call_checked(call, tool, v);
+        return tools_call_checked(call, tool, v, held);
     };
     let mut call = Call {
         session: call.session.clone(),
@@ -99,7 +102,7 @@ pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
         let Some(tool) = call.session.server().tool(&tool.def.name) else {
             return Err(unknown_tool(&tool.def.name));
         };
-        match tools_call_checked(&mut call, tool, v) {
+        match tools_call_checked(&mut call, tool, v, held) {
             Reply::Now(r) => r,
             Reply::Later(f) => f.await,
             Reply::Listen(_) | Reply::Text(_) => Err(ServerError::Internal(
@@ -109,14 +112,34 @@ pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
     }))
 }
 
-/// Takes the arguments out of `call`'s params (nothing reads them there afterwards).
-pub(super) fn tools_call_checked(call: &mut Call, tool: Rc<Tool>, v: ProtocolVersion) -> Reply {
-    let args = match call.params.get_mut("arguments").map(Value::take) {
+/// Takes the arguments out of `call`'s params (nothing reads them there afterwards); `held`:
+/// the long strings the transport held out of them.
+pub(super) fn tools_call_checked(
+    call: &mut Call,
+    tool: Rc<Tool>,
+    v: ProtocolVersion,
+    held: Option<Rc<HeldArguments>>,
+) -> Reply {
+    let mut args = match call.params.get_mut("arguments").map(Value::take) {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(a) => a,
     };
     let server = call.session.server().clone();
-    if let Err(e) = server.check_args(&tool, &args) {
+    // (Strings a message refused before its request ran left behind are not these.)
+    let mut held = held.filter(|h| h.all_in(&args));
+    // Long strings held out of the text (`server::held::HeldArguments`) are read in where
+    // something reads them: a schema that reads strings' texts, a task (which keeps its
+    // arguments until it runs), a violation's message.
+    let may_be_task = tool.def.task_support != TaskSupport::Forbidden && v.has_extensions();
+    if may_be_task || tool.input.as_ref().is_some_and(|s| s.reads_string_texts()) {
+        read_in(&mut held, &mut args);
+    }
+    let mut checked = server.check_args(&tool, &args);
+    if checked.is_err() && held.is_some() {
+        read_in(&mut held, &mut args);
+        checked = server.check_args(&tool, &args);
+    }
+    if let Err(e) = checked {
         return match e {
             CallError::UnknownTool(n) => now(Err(unknown_tool(&n))),
             e @ CallError::NotAnObject(_) => {
@@ -166,7 +189,7 @@ pub(super) fn tools_call_checked(call: &mut Call, tool: Rc<Tool>, v: ProtocolVer
     let key = server.state_key().clone();
     let stateless = call.stateless;
     let run = move |ctx: RequestContext| -> LocalBoxFuture<'static, Result<Round<Map<String, Value>>, ServerError>> {
-        let fut = server.run_tool(tool.clone(), args.clone(), ctx);
+        let fut = server.run_tool(tool.clone(), args.clone(), held.clone(), ctx);
         let name = tool.def.name.clone();
         Box::pin(async move {
             let m = fut.await;
@@ -186,4 +209,12 @@ pub(super) fn tools_call_checked(call: &mut Call, tool: Rc<Tool>, v: ProtocolVer
     Reply::Later(Box::pin(input_required::drive(
         ctx, stateless, key, run, failed, done,
     )))
+}
+
+/// `args` with the texts of the strings `held` stands for in place of their markers; nothing
+/// is held any more.
+fn read_in(held: &mut Option<Rc<HeldArguments>>, args: &mut Value) {
+    if let Some(h) = held.take() {
+        h.read_into(args);
+    }
 }

@@ -469,6 +469,14 @@ fn escape(name: &str) -> String {
 }
 
 impl CompiledSchema for PlainSchema {
+    /// A string's text is read by `const`, `enum`, `minLength`, `maxLength`, `pattern` and
+    /// `uniqueItems` (and by a violation's message, which the caller deals with); `true` when
+    /// a subschema has one of them, or when the schema is too large to tell cheaply.
+    fn reads_string_texts(&self) -> bool {
+        let mut budget = MAX_NODES;
+        reads_texts(&self.root, &mut budget)
+    }
+
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
         // As the full validator: an instance nested too deeply is not walked.
         if depth::exceeds(instance, DEFAULT_MAX_DEPTH) {
@@ -492,4 +500,39 @@ impl CompiledSchema for PlainSchema {
     fn accepts_text(&self, text: &str) -> bool {
         PlainSchema::accepts_text(self, text)
     }
+}
+
+/// Whether `node` or a subschema of it reads a string's text (see
+/// [`PlainSchema::reads_string_texts`]); `true` past `budget` subschemas (a `$ref` target is
+/// shared, so a walk may meet it many times).
+fn reads_texts(node: &Node, budget: &mut usize) -> bool {
+    let Node::Checks(c) = node else {
+        return false;
+    };
+    if *budget == 0 {
+        return true;
+    }
+    *budget -= 1;
+    let r = c.rare();
+    if r.constant.is_some()
+        || r.options.is_some()
+        || r.min_length.is_some()
+        || r.max_length.is_some()
+        || r.pattern.is_some()
+        || r.unique_items
+    {
+        return true;
+    }
+    let mut any = |n: &Node| reads_texts(n, budget);
+    c.properties.iter().any(|(_, n)| any(n))
+        || [&c.additional, &r.items, &r.if_, &r.then, &r.else_]
+            .into_iter()
+            .flatten()
+            .any(&mut any)
+        || [&r.prefix_items, &r.any_of, &r.one_of, &r.all_of]
+            .into_iter()
+            .flatten()
+            .any(&mut any)
+        || r.not.as_ref().is_some_and(|(n, _)| any(n))
+        || r.reference.as_deref().is_some_and(any)
 }

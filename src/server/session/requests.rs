@@ -15,6 +15,7 @@ use crate::protocol::{ProtocolVersion, RequestId};
 use crate::server::call::{Call, Reply};
 use crate::server::error::ServerError;
 use crate::server::futures::{race, Either};
+use crate::server::held;
 use crate::server::methods;
 use crate::server::runtime::LocalBoxFuture;
 
@@ -223,12 +224,18 @@ impl SessionInner {
                     taken: false,
                 };
                 let me = self.clone();
+                // A `tools/call`'s held argument strings (`server::held::HeldArguments`) wait
+                // with it, and are its own again while it starts.
+                let held = held::take_received();
                 Outcome::Later(Box::pin(async move {
                     let permit = match race(Box::pin(wait), Box::pin(abort.cancelled())).await {
                         Either::Left(p) if !abort.is_cancelled() => p,
                         // Cancelled (or the session closed) while queued: no response.
                         _ => return None,
                     };
+                    if let Some(h) = held {
+                        held::hold_received(h);
+                    }
                     me.start(job, Some(permit), Some(abort)).into_sent().await
                 }))
             }
