@@ -13,6 +13,13 @@
 //     undefined: the payload has no JSON representation (a function, a symbol…).
 //   Throws what JSON.stringify throws (a cycle, a BigInt, a throwing toJSON).
 
+// Whether object `v` (not an array) is written by JSON.stringify as its own enumerable
+// properties: a plain object (or one without a prototype) with no toJSON.
+function __mcpPlainObject(v) {
+  const proto = Object.getPrototypeOf(v);
+  return (proto === null || proto === Object.prototype) && typeof v.toJSON !== 'function';
+}
+
 // How many values the walk looks at: enough for a JSON-RPC envelope and its arguments, too few
 // to cost anything on a normal message.
 const __MCP_WALK_VALUES = 48;
@@ -36,8 +43,7 @@ function __mcpMessageText(payload, max) {
       for (let i = 0; i < v.length && n <= max && budget > 0; i++) n += atLeast(v[i]);
       return n;
     }
-    const proto = Object.getPrototypeOf(v);
-    if ((proto !== null && proto !== Object.prototype) || typeof v.toJSON === 'function') return 0;
+    if (!__mcpPlainObject(v)) return 0;
     for (const key of Object.keys(v)) {
       if (n > max || budget === 0) break;
       const inner = atLeast(v[key]);
@@ -86,11 +92,7 @@ const __MCP_HELD_WALK = 10000;
 // array, a toJSON, more than __MCP_HELD_WALK values, a cycle), or with a string that starts as
 // a marker does (so no string of an agent's is taken for one).
 function __mcpHeldArguments(payload, max) {
-  const plain = (v) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-    const proto = Object.getPrototypeOf(v);
-    return (proto === null || proto === Object.prototype) && typeof v.toJSON !== 'function';
-  };
+  const plain = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && __mcpPlainObject(v);
   if (!plain(payload) || payload.method !== 'tools/call' || !plain(payload.params) || !plain(payload.params.arguments)) {
     return null;
   }
