@@ -89,7 +89,6 @@ impl ToolHandler for Taking {
         got.args.push((*args).clone());
         let texts = held
             .markers()
-            .into_iter()
             .map(|m| (m.to_string(), held.get(m).unwrap().text()))
             .collect();
         got.held.push(texts);

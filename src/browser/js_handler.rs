@@ -819,7 +819,7 @@ impl ToolHandler for JsTool {
         held: Rc<HeldArguments>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
-        let markers = held.markers();
+        let markers: Vec<&str> = held.markers().collect();
         let string = |m: &str| {
             let t = held.get(m)?.as_any().downcast_ref::<js::HeldString>()?;
             Some(t.0.clone())

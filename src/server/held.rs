@@ -205,7 +205,7 @@ impl Holder {
     /// What was held, for the answer.
     pub(crate) fn take(&self) -> Held {
         Held {
-            texts: std::mem::take(&mut *self.texts.borrow_mut()),
+            texts: HeldTexts(std::mem::take(&mut *self.texts.borrow_mut())),
             structured: self.structured.borrow_mut().take(),
         }
     }
@@ -237,31 +237,43 @@ pub fn markers_once(v: &Value, markers: &[String]) -> bool {
     walk(v, markers, &mut seen) && seen.iter().all(|s| *s)
 }
 
-/// The strings an answer's markers stand for, and the `structuredContent` of a tool's object
-/// result held whole (see the module's documentation). Dropping it frees them.
+/// Held strings, each with the marker that stands for it in a value, in the order they were
+/// made: an answer's ([`Held`]) and a `tools/call`'s arguments' ([`HeldArguments`]).
+#[derive(Default)]
+pub struct HeldTexts(Vec<(String, Box<dyn HeldText>)>);
+
+impl HeldTexts {
+    /// The markers, in the order they were made.
+    pub fn markers(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(m, _)| m.as_str())
+    }
+
+    /// The string marker `m` stands for.
+    pub fn get(&self, m: &str) -> Option<&dyn HeldText> {
+        self.0.iter().find(|(k, _)| k == m).map(|(_, t)| t.as_ref())
+    }
+}
+
+/// The strings an answer's markers stand for ([`HeldTexts`], which it dereferences to), and
+/// the `structuredContent` of a tool's object result held whole (see the module's
+/// documentation). Dropping it frees them.
 #[derive(Default)]
 pub struct Held {
-    texts: Vec<(String, Box<dyn HeldText>)>,
+    texts: HeldTexts,
     structured: Option<Box<dyn HeldText>>,
+}
+
+impl std::ops::Deref for Held {
+    type Target = HeldTexts;
+    fn deref(&self) -> &HeldTexts {
+        &self.texts
+    }
 }
 
 impl Held {
     /// Whether the answer holds nothing.
     pub fn is_empty(&self) -> bool {
-        self.texts.is_empty() && self.structured.is_none()
-    }
-
-    /// The markers, in the order they were made.
-    pub fn markers(&self) -> impl Iterator<Item = &str> {
-        self.texts.iter().map(|(m, _)| m.as_str())
-    }
-
-    /// The string marker `m` stands for.
-    pub fn get(&self, m: &str) -> Option<&dyn HeldText> {
-        self.texts
-            .iter()
-            .find(|(k, _)| k == m)
-            .map(|(_, t)| t.as_ref())
+        self.texts.0.is_empty() && self.structured.is_none()
     }
 
     /// The `structuredContent` of the answer's result, when it is held: it goes where the
@@ -275,7 +287,7 @@ impl Held {
     /// allows one (the rule a browser wire follows too), and the held `structuredContent`
     /// (its JSON text read) in place of the result's.
     pub fn write_into(&self, message: &mut Value) {
-        if !self.texts.is_empty() {
+        if !self.texts.0.is_empty() {
             self.replace(message, &mut Vec::new());
         }
         let at = message.pointer_mut("/result/structuredContent");
@@ -342,31 +354,23 @@ impl Held {
 /// holds.
 ///
 /// [`CompiledSchema::reads_string_texts`]: super::CompiledSchema::reads_string_texts
-pub struct HeldArguments {
-    texts: Vec<(String, Box<dyn HeldText>)>,
-}
+pub struct HeldArguments(HeldTexts);
 
 /// What a held argument's marker starts with (`polyfill/src/message_text.js` writes it, then
 /// a number naming its message, unguessable, and the string's index).
 pub const ARGUMENT_MARKER_START: &str = "\u{FDD0}arg ";
 
+impl std::ops::Deref for HeldArguments {
+    type Target = HeldTexts;
+    fn deref(&self) -> &HeldTexts {
+        &self.0
+    }
+}
+
 impl HeldArguments {
     /// The held strings and their markers, as the transport read them.
     pub fn new(texts: Vec<(String, Box<dyn HeldText>)>) -> HeldArguments {
-        HeldArguments { texts }
-    }
-
-    /// The markers, in the order they were made.
-    pub fn markers(&self) -> Vec<&str> {
-        self.texts.iter().map(|(m, _)| m.as_str()).collect()
-    }
-
-    /// The string marker `m` stands for.
-    pub fn get(&self, m: &str) -> Option<&dyn HeldText> {
-        self.texts
-            .iter()
-            .find(|(k, _)| k == m)
-            .map(|(_, t)| t.as_ref())
+        HeldArguments(HeldTexts(texts))
     }
 
     /// Whether `args` has each marker exactly once: the arguments these strings were held
@@ -381,7 +385,7 @@ impl HeldArguments {
                 _ => 0,
             }
         }
-        self.texts.iter().all(|(m, _)| count(args, m) == 1)
+        self.markers().all(|m| count(args, m) == 1)
     }
 
     /// Puts each held string's text in place of its marker in `args`.

@@ -39,7 +39,7 @@ pub use error::ServerError;
 pub use handler::{
     Completer, HandlerError, HandlerResult, PromptHandler, ResourceHandler, ToolHandler,
 };
-pub use held::{Held, HeldArguments, HeldText};
+pub use held::{Held, HeldArguments, HeldText, HeldTexts};
 pub use input_required::{Inputs, StateKey};
 pub use limits::Limits;
 pub use logging::LogLevel;

@@ -15,7 +15,7 @@ use crate::server::registry::Tool;
 use crate::server::results;
 use crate::server::runtime::LocalBoxFuture;
 use crate::server::shape;
-use crate::server::tasks::{self, TaskSupport};
+use crate::server::tasks;
 
 use super::{list_result, now, param_str, with_inputs, Call, Reply};
 
@@ -130,8 +130,8 @@ pub(super) fn tools_call_checked(
     // Long strings held out of the text (`server::held::HeldArguments`) are read in where
     // something reads them: a schema that reads strings' texts, a task (which keeps its
     // arguments until it runs), a violation's message.
-    let may_be_task = tool.def.task_support != TaskSupport::Forbidden && v.has_extensions();
-    if may_be_task || tool.input.as_ref().is_some_and(|s| s.reads_string_texts()) {
+    let reads_texts = tool.input.as_ref().is_some_and(|s| s.reads_string_texts());
+    if tasks::may_run_as_task(&tool, v) || reads_texts {
         read_in(&mut held, &mut args);
     }
     let mut checked = server.check_args(&tool, &args);

@@ -27,6 +27,12 @@ use super::{declares_tasks, missing_extension, Answer, TaskSupport};
 
 // ---- tools/call ------------------------------------------------------------------------------
 
+/// Whether a call of `tool` in version `v` may become a task: the tool has task support and
+/// the version has extensions (then the client's opting in decides: [`tools_call`]).
+pub(crate) fn may_run_as_task(tool: &Tool, v: ProtocolVersion) -> bool {
+    tool.def.task_support != TaskSupport::Forbidden && v.has_extensions()
+}
+
 /// `tools/call` on the task path, or `None` when the call is not task-eligible: a tool
 /// without task support, a version without extensions, or (for an optional tool) a client
 /// that did not opt in. Called with the tool found and its arguments validated.
@@ -37,10 +43,10 @@ pub(crate) fn tools_call(
     args: &Rc<Value>,
     ctx: &RequestContext,
 ) -> Option<Reply> {
-    let support = tool.def.task_support;
-    if support == TaskSupport::Forbidden || !v.has_extensions() {
+    if !may_run_as_task(tool, v) {
         return None;
     }
+    let support = tool.def.task_support;
     if !declares_tasks(ctx.client_capabilities()) {
         return match support {
             TaskSupport::Required => Some(Reply::Now(Err(missing_extension()))),

@@ -43,7 +43,7 @@ mod store;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use call::tools_call;
+pub(crate) use call::{may_run_as_task, tools_call};
 pub(crate) use requests::{listen_task_ids, method};
 pub use store::iso8601;
 pub(crate) use store::TaskStore;
