@@ -387,7 +387,7 @@ async function runBig(page, impl, settle) {
 
 /**
  * Runs in the page after runInPage and the heap figure, once per figure of BIG_FIGURES
- * (`figure`), each in an evaluate of its own after the page has settled (settleBig): the first
+ * (`figure`), each in an evaluate of its own after the page has settled (runBig): the first
  * registers the tools whose results are `bytes` characters of text or about as many bytes of
  * records, then each times one of them: `executeTool` (not on the client floor, which has no W3C
  * API) or, where there is an MCP server, a tools/call through the same client. Each: three

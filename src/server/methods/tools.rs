@@ -130,8 +130,9 @@ pub(super) fn tools_call_checked(
     // Long strings held out of the text (`server::held::HeldArguments`) are read in where
     // something reads them: a schema that reads strings' texts, a task (which keeps its
     // arguments until it runs), a violation's message.
-    let reads_texts = tool.input.as_ref().is_some_and(|s| s.reads_string_texts());
-    if tasks::may_run_as_task(&tool, v) || reads_texts {
+    if tasks::may_run_as_task(&tool, v)
+        || tool.input.as_ref().is_some_and(|s| s.reads_string_texts())
+    {
         read_in(&mut held, &mut args);
     }
     let mut checked = server.check_args(&tool, &args);
