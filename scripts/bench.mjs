@@ -370,7 +370,7 @@ async function runSteadyInPage({ steady }) {
  * The large-result figures (runBigInPage), each timed after `settle()`: the figures before
  * each leave megabytes of garbage, and a figure timed while the engine collects it (a major
  * collection, its sweeping on the second core) read several times its settled value, for every
- * implementation alike: the client floor's 1 MiB text-block calls took 10–12 ms each for the
+ * implementation alike: the client floor's 1 MiB text-block calls took 7–12 ms each for the
  * first dozen after the object results, then 0.5–1.4 ms.
  */
 const BIG_FIGURES = ['bigExecuteUs', 'bigCallMs', 'bigObjectCallMs', 'bigCheckedCallMs', 'bigBlockCallMs'];
