@@ -389,3 +389,55 @@ fn strings_a_refused_message_left_are_never_another_calls() {
     assert!(got.borrow().held[1].is_empty());
     assert_serves(&h);
 }
+
+/// A plain schema that counts how often it is asked whether it reads strings' texts.
+struct Asked(PlainSchema, Rc<Cell<usize>>);
+
+impl CompiledSchema for Asked {
+    fn validate(&self, instance: &Value) -> Vec<modelcontext_polyfill::server::SchemaViolation> {
+        self.0.validate(instance)
+    }
+    fn reads_string_texts(&self) -> bool {
+        self.1.set(self.1.get() + 1);
+        self.0.reads_string_texts()
+    }
+}
+
+struct Counting(Rc<Cell<usize>>);
+
+impl SchemaCompiler for Counting {
+    fn compile(&self, schema: &Value) -> Result<Rc<dyn CompiledSchema>, String> {
+        let plain = PlainSchema::compile(schema).ok_or("not plain")?;
+        Ok(Rc::new(Asked(plain, self.0.clone())))
+    }
+}
+
+#[test]
+fn a_schema_is_asked_whether_it_reads_texts_only_when_a_call_holds_strings() {
+    // The answer is a walk of the schema's subschemas (up to 10,000 of them): most calls hold
+    // nothing, and walking for them would cost each call the schema's size.
+    let asked = Rc::new(Cell::new(0));
+    let h = Harness::with_compiler(Rc::new(Counting(asked.clone())));
+    let got = taking(
+        &h,
+        "take",
+        json!({"type": "object", "properties": {"doc": {"type": "string"}}}),
+    );
+    h.initialize("2025-06-18");
+    for id in 1..=3 {
+        let r = h.request(
+            "tools/call",
+            json!({"name": "take", "arguments": {"doc": "short"}}),
+        );
+        assert_eq!(first_text(&r), "ok", "call {id}: {r}");
+    }
+    assert_eq!(asked.get(), 0);
+    let reads = Rc::new(Cell::new(0));
+    let args = json!({"doc": marker(0)});
+    let r = call_holding(&h, 9, "take", args, held(&["DOC"], &reads));
+    assert_eq!(first_text(&r), "ok", "{r}");
+    assert_eq!(asked.get(), 1);
+    // A schema of types only: the string stayed held, and the handler got it.
+    assert_eq!(got.borrow().held[3], vec![(marker(0), "DOC".to_string())]);
+    assert_serves(&h);
+}

@@ -129,9 +129,11 @@ pub(super) fn tools_call_checked(
     let mut held = held.filter(|h| h.all_in(&args));
     // Long strings held out of the text (`server::held::HeldArguments`) are read in where
     // something reads them: a schema that reads strings' texts, a task (which keeps its
-    // arguments until it runs), a violation's message.
-    if tasks::may_run_as_task(&tool, v)
-        || tool.input.as_ref().is_some_and(|s| s.reads_string_texts())
+    // arguments until it runs), a violation's message. Only asked when something is held (a
+    // schema's answer is a walk of its subschemas, and most calls hold nothing).
+    if held.is_some()
+        && (tasks::may_run_as_task(&tool, v)
+            || tool.input.as_ref().is_some_and(|s| s.reads_string_texts()))
     {
         read_in(&mut held, &mut args);
     }
