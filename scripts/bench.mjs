@@ -446,7 +446,7 @@ async function runBigInPage({ kind, mcp, bytes, figure }) {
   }
   const { records } = window.benchBig;
   const length = (i) => bytes + String(i).length;
-  const call = (name, check) => timed(name === 'bigObject' || name === 'bigChecked' ? 2 : 4, async (i) => {
+  const call = (name, batch, check) => timed(batch, async (i) => {
     const r = await window.benchClient.callTool({ name, arguments: { a: i } });
     if (r.isError || !check(r, i)) throw new Error(`tools/call of ${name} ${i}: ${JSON.stringify(r).slice(0, 200)}`);
   });
@@ -464,10 +464,10 @@ async function runBigInPage({ kind, mcp, bytes, figure }) {
     }) * 1000;
   }
   if (!mcp) return out;
-  if (figure === 'bigCallMs') out.bigCallMs = await call('big', text);
-  if (figure === 'bigObjectCallMs') out.bigObjectCallMs = await call('bigObject', structured);
-  if (figure === 'bigCheckedCallMs') out.bigCheckedCallMs = await call('bigChecked', structured);
-  if (figure === 'bigBlockCallMs') out.bigBlockCallMs = await call('bigBlock', text);
+  if (figure === 'bigCallMs') out.bigCallMs = await call('big', 4, text);
+  if (figure === 'bigObjectCallMs') out.bigObjectCallMs = await call('bigObject', 2, structured);
+  if (figure === 'bigCheckedCallMs') out.bigCheckedCallMs = await call('bigChecked', 2, structured);
+  if (figure === 'bigBlockCallMs') out.bigBlockCallMs = await call('bigBlock', 4, text);
   return out;
 }
 
