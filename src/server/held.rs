@@ -405,24 +405,29 @@ impl HeldArguments {
 
 thread_local! {
     /// The held arguments of the message a transport is handing to a session.
-    static RECEIVING: RefCell<Option<Rc<HeldArguments>>> = const { RefCell::new(None) };
+    static RECEIVING: Cell<Option<Rc<HeldArguments>>> = const { Cell::new(None) };
 }
 
 /// Makes `held` the arguments of the message about to be received, for its `tools/call` to
 /// take ([`take_received`]) while the session reads it: its request is admitted, and when a
 /// slot is free dispatched, before the session's `receive` returns. What a message refused
-/// before that leaves is replaced by the next message's, or taken by the next `tools/call`,
-/// which finds that its arguments do not have those markers ([`HeldArguments::all_in`]) and
-/// drops them.
+/// before that leaves, the transport lets go of once the session has read it
+/// ([`let_go_of`]). (A `tools/call` that takes strings whose markers its arguments do not
+/// have drops them: [`HeldArguments::all_in`].)
 pub fn hold_received(held: Rc<HeldArguments>) {
-    RECEIVING.with(|r| *r.borrow_mut() = Some(held));
+    RECEIVING.with(|r| r.set(Some(held)));
+}
+
+/// Lets go of what the message the session has just read held and its request did not take.
+pub fn let_go() {
+    RECEIVING.with(|r| drop(r.take()));
 }
 
 /// The held arguments of the message being received, for its `tools/call`; a request that
 /// waits for a slot takes them when admitted and gives them back ([`hold_received`]) when its
 /// turn comes.
 pub fn take_received() -> Option<Rc<HeldArguments>> {
-    RECEIVING.with(|r| r.borrow_mut().take())
+    RECEIVING.with(|r| r.take())
 }
 
 #[cfg(test)]

@@ -370,11 +370,8 @@ pub fn use_message_text(config: &JsValue) -> Result<(), JsValue> {
 pub fn message_text(payload: &JsValue, max: usize) -> Result<String, Unread> {
     let measured = MESSAGE_TEXT
         .with(|m| m.with(|f| f.call2(&JsValue::UNDEFINED, payload, &JsValue::from(max as f64))))
-        .unwrap_or_else(|| {
-            Err(js::type_error(
-                "the transport was started without the engine's messageText function",
-            ))
-        });
+        // (The engine cannot be made without it: [`use_message_text`]'s error, as text.)
+        .unwrap_or_else(|| Err(js::type_error("Engine needs the messageText function")));
     let measured = match measured {
         Ok(v) => v,
         Err(e) => return Err(Unread::Threw(e)),

@@ -426,7 +426,10 @@ fn hand_over(
     reply: &Reply,
 ) {
     match message_text(payload, max) {
-        Ok(text) => chain.receive(&text, incoming),
+        Ok(text) => {
+            chain.receive(&text, incoming);
+            crate::server::held::let_go();
+        }
         Err(unread) => refuse_unread(payload, max, unread, answer_malformed, reply),
     }
 }

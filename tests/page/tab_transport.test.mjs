@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withPage, requireDist } from './harness.mjs';
+import { heapSnapshot } from '../../scripts/lib/heap-snapshot.mjs';
 
 requireDist('modelcontext.js');
 
@@ -719,6 +720,70 @@ test('a tools/call\'s 1 MiB arguments reach the page\'s function as sent, withou
     assert.equal(r.marked, 'ok');
     assert.equal(r.markedAsSent, true);
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 9, result: {} });
+  }, { html: PAGE }));
+
+// The strings a tools/call message held are its request's to take while the session reads it;
+// a message whose request never takes them (a notification, or a request the session refuses
+// before any tool is looked up) lets them go once it has been read, instead of keeping them
+// until the next message that holds strings or the next tools/call.
+test('the long argument strings of a tools/call that never runs are let go once its message is read; the server still answers', () =>
+  withPage(async ({ page, context }) => {
+    const cdp = await context.newCDPSession(page);
+    // How many strings that start with `prefix` the page's heap holds after a full collection.
+    const count = async (prefix) => {
+      const s = await heapSnapshot(cdp);
+      const { node_fields: fields, node_types: [types] } = s.snapshot.meta;
+      const [type, name, n] = [fields.indexOf('type'), fields.indexOf('name'), fields.length];
+      let found = 0;
+      for (let i = 0; i < s.nodes.length; i += n) {
+        if (types[s.nodes[i + type]].includes('string') && String(s.strings[s.nodes[i + name]]).startsWith(prefix)) found++;
+      }
+      return found;
+    };
+    await page.evaluate(async () => {
+      await serverReady();
+      window.kept = [];
+      await document.modelContext.registerTool({
+        name: 'keep', description: 'Keeps its document', inputSchema: { type: 'object', properties: { doc: { type: 'string' } } },
+        execute: ({ doc }) => { kept.push(doc); return 'kept'; },
+      });
+      // (Made here and posted, so that the only copies left are those the receiving side keeps.)
+      window.sendCall = (id, name, label) => {
+        const message = { jsonrpc: '2.0', method: 'tools/call', params: { name, arguments: { doc: `${label}:${'q'.repeat(1 << 17)}` } } };
+        if (id !== undefined) message.id = id;
+        send('mcp-default', message);
+      };
+    });
+    // Each case is the last message to hold strings before the heap is read (the next such
+    // message would replace what the one before left).
+    // Before initialize, a tools/call request is refused without running anything.
+    const early = await page.evaluate(async () => {
+      sendCall(1, 'keep', 'EARLY-5f1c');
+      return replyTo('mcp-default', 1);
+    });
+    assert.equal(early?.error?.code, -32600, JSON.stringify(early));
+    assert.equal(await count('EARLY-5f1c:'), 0, 'the refused request\'s string is still held');
+    await page.evaluate(() => initialize());
+    // A tools/call notification: no request, so nothing runs.
+    await page.evaluate(async () => {
+      sendCall(undefined, 'keep', 'NOTIFY-5f1c');
+      await settle();
+    });
+    assert.equal(await count('NOTIFY-5f1c:'), 0, 'the notification\'s string is still held');
+    // The control: a string the page's own function keeps is found.
+    const called = await page.evaluate(async () => {
+      sendCall(2, 'keep', 'KEPT-5f1c');
+      return (await replyTo('mcp-default', 2))?.result?.content?.[0]?.text;
+    });
+    assert.equal(called, 'kept');
+    assert.equal(await count('KEPT-5f1c:'), 1);
+    assert.deepEqual(
+      await page.evaluate(async () => {
+        send('mcp-default', ping(3));
+        return replyTo('mcp-default', 3);
+      }),
+      { jsonrpc: '2.0', id: 3, result: {} },
+    );
   }, { html: PAGE }));
 
 // Most tools answer with a CallToolResult, and a resource with its contents: their long `text`
