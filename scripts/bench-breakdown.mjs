@@ -67,6 +67,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { REPO_ROOT, DIST_DIR, CORE_KEEP_LIST } from './lib/project.mjs';
 import { wasmSplitTool, splitCore } from './lib/core-split.mjs';
+import { mapObjects, splitData } from './lib/data-split.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
 import { median } from './lib/stats.mjs';
 import { readModule, sections } from './lib/wasm-module.mjs';
@@ -97,6 +98,8 @@ const implOf = (id) => SEGMENT_IMPLS.find((i) => i.id === id);
 const WHOLE_CORE = path.join(REPO_ROOT, 'target/bindgen/release/modelcontext_glue_bg.opt.wasm');
 const NAMED_CORE = path.join(REPO_ROOT, 'target/bindgen/release/modelcontext_glue_bg.named.wasm');
 const WASM_OPT = path.join(REPO_ROOT, 'node_modules/.bin/wasm-opt');
+/** The linker's map of the core's static data (`make build` writes it; scripts/lib/data-split.mjs). */
+const CORE_MAP = path.join(REPO_ROOT, 'target/core-release.map');
 
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
@@ -807,10 +810,13 @@ async function printSplit(imported, sets) {
   const b = (s) => `${s.gzip.toLocaleString('en')} (${s.brotli.toLocaleString('en')})`;
   const both = (x, y) => b({ gzip: x.gzip + y.gzip, brotli: x.brotli + y.brotli });
   const whole = fs.readFileSync(WHOLE_CORE);
-  console.log(`\nThe core wasm cut in two by ${tool.version}: bytes gzip (brotli)\n`);
+  const objects = fs.existsSync(CORE_MAP) ? mapObjects(fs.readFileSync(CORE_MAP, 'utf8')) : null;
+  console.log(`\nThe core wasm cut in two by ${tool.version}: bytes gzip (brotli)${objects ? '' : `; its static data not cut (no ${path.relative(REPO_ROOT, CORE_MAP)}: make build)`}\n`);
   const rows = [];
   for (const [name, keep] of sets) {
-    const parts = await splitCore(tool, whole, [...keep].filter((i) => i >= imported).map((i) => i - imported), WASM_OPT);
+    let parts = await splitCore(tool, whole, [...keep].filter((i) => i >= imported).map((i) => i - imported), WASM_OPT);
+    // (The static data goes with the code that reaches it, as `make build` cuts it.)
+    if (objects) parts = splitData(parts.first, parts.deferred, objects);
     const [, first, deferred] = withDistNames(whole, parts).map(compressed);
     rows.push([`the functions of ${name}`, keep.size, b(first), b(deferred), both(first, deferred)]);
   }

@@ -62,6 +62,7 @@ import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, COMPILE_HINT
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
 import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
 import { withoutCustomSections } from './lib/wasm-module.mjs';
+import { mapObjects, dataImage, splitData } from './lib/data-split.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -238,6 +239,12 @@ const BUILD_STD_ENV = BUILD_STD
       RUSTFLAGS: [process.env.RUSTFLAGS ?? '', '-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Csymbol-mangling-version=legacy'].join(' ').trim(),
     }
   : process.env;
+// The core is linked with a map of where the linker put each object of its static data
+// (`wasm-ld --Map`): the objects only the deferred module's code reaches move into that module
+// (scripts/lib/data-split.mjs). The map changes nothing the linker writes.
+const CORE_MAP = path.join(REPO_ROOT, 'target', `core-${PROFILE}.map`);
+if (/\s/.test(CORE_MAP)) fail(`the repository's path has a space, which RUSTFLAGS cannot carry: ${CORE_MAP}`);
+const CORE_ENV = { ...BUILD_STD_ENV, RUSTFLAGS: [BUILD_STD_ENV.RUSTFLAGS ?? '', `-Clink-arg=--Map=${CORE_MAP}`].join(' ').trim() };
 // The validator module is built with `-Zfmt-debug=shallow` too: a derived `Debug` writes the
 // type's name alone (hand-written ones, as `str`'s and jsonschema's type sets', are as they
 // were). jsonschema's messages write values with `Display`; what the flag takes off is code no
@@ -280,7 +287,7 @@ function hashFiles(files, root) {
 }
 
 function inputsHash() {
-  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/table-calls.mjs', 'scripts/lib/wasm-module.mjs']
+  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/data-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/table-calls.mjs', 'scripts/lib/wasm-module.mjs']
     .flatMap(filesUnder);
   const version = (pkg) => {
     try {
@@ -367,7 +374,7 @@ const cargoWasmArgs = ['build', ...(DEV ? [] : ['--release']), '--target', 'wasm
 const withStd = BUILD_STD ? ', std built with it' : '';
 if (!args.has('--no-cargo')) {
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, core: ${CORE_FEATURES.join(' ')}${withStd})`, () =>
-    run('cargo', [...cargoWasmArgs, ...CORE_FEATURES], { env: BUILD_STD_ENV }));
+    run('cargo', [...cargoWasmArgs, ...CORE_FEATURES], { env: CORE_ENV }));
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, validator: ${VALIDATOR_FEATURES.join(' ')}${withStd})`, () =>
     run('cargo', [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR], { env: VALIDATOR_ENV }));
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, client: ${CLIENT_FEATURES.join(' ')}${withStd})`, () =>
@@ -684,8 +691,18 @@ if (DEV) {
     if (!WebAssembly.Module.exports(mod).some((e) => e.name === 'table' && e.kind === 'table')) fail("wasm-split's first module exports no `table`");
     const foreign = WebAssembly.Module.imports(new WebAssembly.Module(coreDeferred)).filter((i) => i.module !== 'primary');
     if (foreign.length) fail(`wasm-split's deferred module imports from ${foreign[0].module}, not only from primary`);
+    // The static data only the deferred module's code reaches goes with it. The map is of the
+    // module cargo linked: the data must be where it put it, byte for byte.
+    if (!fs.existsSync(CORE_MAP)) fail(`${rel(CORE_MAP)} missing: the core's cargo build writes it`);
+    if (Buffer.compare(dataImage(fs.readFileSync(cargoWasm)), dataImage(wasmBytes)) !== 0) fail(`the core's data is not where ${rel(CORE_MAP)} says: the linker's map does not describe it`);
+    const data = splitData(coreFirst, coreDeferred, mapObjects(fs.readFileSync(CORE_MAP, 'utf8')));
+    ({ first: coreFirst, deferred: coreDeferred } = data);
+    for (const [what, bytes] of [['first', coreFirst], ['deferred', coreDeferred]]) {
+      if (!WebAssembly.validate(bytes)) fail(`the ${what} module with the data cut in two does not validate`);
+    }
     console.log(`build: the core's first module keeps ${kept.length} of ${total} functions ` +
-      `(${placeholders} placeholders for the deferred module's; ${throughTable} it calls through the table)` +
+      `(${placeholders} placeholders for the deferred module's; ${throughTable} it calls through the table); ` +
+      `${data.moved} bytes of static data only the deferred module reaches went with it` +
       (missing.length ? `; ${missing.length} names of ${rel(CORE_KEEP_LIST)} are not in the core (renamed or gone)` : ''));
   });
 }

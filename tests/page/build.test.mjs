@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { withPage, requireDist, CRATE_VERSION, REPO_ROOT, DIST_DIR } from './harness.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
 import { sections } from '../../scripts/lib/wasm-module.mjs';
+import { dataSegments, dataImage } from '../../scripts/lib/data-split.mjs';
 import { COMPILE_HINT } from '../../scripts/lib/project.mjs';
 
 const marker = () => {
@@ -167,6 +168,37 @@ test('a release build ships its wasm files without custom sections', (t) => {
     const custom = sections(fs.readFileSync(path.join(DIST_DIR, f))).filter((s) => s.id === 0).map((s) => s.name);
     assert.deepEqual(custom, [], `${f}: custom sections`);
   }
+});
+
+// The core's static data is cut as its code is (scripts/lib/data-split.mjs): what only the
+// deferred module's code reaches is written by the deferred module, at the addresses the whole
+// core writes it, and the first module does not carry it.
+test("a release build's core: the deferred module writes the static data only its code reaches, the first module the rest; together, byte for byte what the whole core writes", (t) => {
+  requireDist('modelcontext_deferred.wasm');
+  if (!releaseDist(t, 'whose core is whole')) return;
+  const whole = path.join(REPO_ROOT, 'target/bindgen/release/modelcontext_glue_bg.opt.wasm');
+  const first = dataSegments(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
+  const deferred = dataSegments(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_deferred.wasm')));
+  const bytes = (segments) => segments.reduce((n, s) => n + s.bytes.filter((b) => b !== 0).length, 0);
+  // (Text of messages the first module never writes: the forms', the tasks', the other transports'.)
+  assert.ok(bytes(deferred) > 10_000, `the deferred module writes ${bytes(deferred)} bytes of data`);
+  assert.ok(bytes(first) > 10_000, `the first module writes ${bytes(first)} bytes of data`);
+  // No address written by both, and the two images laid over each other are the whole core's.
+  const written = new Map();
+  for (const [part, segments] of [['first', first], ['deferred', deferred]]) {
+    for (const { offset, bytes: b } of segments) {
+      b.forEach((v, i) => {
+        if (v === 0) return;
+        assert.equal(written.get(offset + i), undefined, `address ${offset + i} is written by both modules`);
+        written.set(offset + i, [part, v]);
+      });
+    }
+  }
+  const image = dataImage(fs.readFileSync(whole));
+  const low = image.readUInt32LE(0);
+  const together = Buffer.alloc(image.length - 4);
+  for (const [address, [, v]] of written) together[address - low] = v;
+  assert.equal(Buffer.compare(together, image.subarray(4)), 0, 'the two modules do not write what the whole core writes');
 });
 
 // wasm-bindgen names each function its glue gives the module after the JS it runs and a hash,
