@@ -694,6 +694,8 @@ if (DEV) {
     // The static data only the deferred module's code reaches goes with it. The map is of the
     // module cargo linked: the data must be where it put it, byte for byte.
     if (!fs.existsSync(CORE_MAP)) fail(`${rel(CORE_MAP)} missing: the core's cargo build writes it`);
+    // (The linker writes both at once; a wasm linked later, without the map, would not match it.)
+    if (fs.statSync(CORE_MAP).mtimeMs < fs.statSync(cargoWasm).mtimeMs - 5000) fail(`${rel(CORE_MAP)} is older than ${rel(cargoWasm)}: build without --no-cargo`);
     if (Buffer.compare(dataImage(fs.readFileSync(cargoWasm)), dataImage(wasmBytes)) !== 0) fail(`the core's data is not where ${rel(CORE_MAP)} says: the linker's map does not describe it`);
     const data = splitData(coreFirst, coreDeferred, mapObjects(fs.readFileSync(CORE_MAP, 'utf8')));
     ({ first: coreFirst, deferred: coreDeferred } = data);

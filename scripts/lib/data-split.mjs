@@ -216,6 +216,10 @@ export function splitData(first, deferred, objects) {
   const image = Buffer.alloc(high - low);
   for (const s of segments) s.bytes.copy(image, s.offset - low);
   const byte = (a) => (a >= low && a < high ? image[a - low] : 0);
+  // (A map of another link would not span this data.)
+  if (!objects.length || objects[0].start > low || objects[objects.length - 1].end < high) {
+    throw new Error(`the map's data objects do not span the module's data (${low}-${high})`);
+  }
 
   const kept = new Uint8Array(objects.length);
   const queue = [];
@@ -234,39 +238,39 @@ export function splitData(first, deferred, objects) {
     for (let a = start; a + 4 <= end; a++) keep((byte(a) | (byte(a + 1) << 8) | (byte(a + 2) << 16) | (byte(a + 3) << 24)) >>> 0);
   }
 
-  // The bytes that move: the objects not kept, where the first module's segments have them.
-  const moving = new Uint8Array(image.length);
+  // Whose each byte is: 1 an object kept, 2 an object that moves, 0 no object's (padding, which
+  // nothing reads: either part may write its zeros).
+  const owner = new Uint8Array(image.length);
   let moved = 0;
   objects.forEach((o, i) => {
-    if (kept[i]) return;
-    for (let a = Math.max(o.start, low); a < Math.min(o.end, high); a++) {
-      if (image[a - low] !== 0) {
-        moving[a - low] = 1;
-        moved++;
-      }
-    }
+    const from = Math.max(o.start, low) - low;
+    const to = Math.min(o.end, high) - low;
+    if (from >= to) return;
+    owner.fill(kept[i] ? 1 : 2, from, to);
+    if (!kept[i]) for (let a = from; a < to; a++) if (image[a] !== 0) moved++;
   });
   if (moved === 0) return { first, deferred, moved: 0 };
-  // Each part's segments: the runs of its bytes from a byte that is not zero to the last such
-  // byte before a run of more than 8 zeros (a segment's own cost) or a byte of the other part.
-  const runs = (wanted) => {
+  // Each part's segments: the runs of bytes it may write, each from a byte that is not zero to
+  // the last such byte before more than 8 zeros (a segment's own cost) or a byte it may not write.
+  const runs = (mayWrite) => {
     const out = [];
     let a = 0;
     while (a < image.length) {
-      while (a < image.length && !(wanted(a) && image[a] !== 0)) a++;
+      while (a < image.length && !(mayWrite(a) && image[a] !== 0)) a++;
       if (a === image.length) break;
       const start = a;
       let end = ++a;
-      for (; a < image.length && wanted(a) && a - end <= 8; a++) if (image[a] !== 0) end = a + 1;
+      for (; a < image.length && mayWrite(a) && a - end <= 8; a++) if (image[a] !== 0) end = a + 1;
       out.push({ offset: low + start, bytes: Buffer.from(image.subarray(start, end)) });
       a = end;
     }
     return out;
   };
-  const inFirst = new Uint8Array(image.length);
-  for (const s of segments) inFirst.fill(1, s.offset - low, s.offset - low + s.bytes.length);
-  const firstSegments = runs((a) => inFirst[a] && !moving[a]);
-  const deferredSegments = runs((a) => moving[a] === 1);
+  // (The deferred module writes the zeros of the objects it carries, and of padding, never
+  // another byte: an object the first module keeps may have changed by the time it is
+  // instantiated.)
+  const firstSegments = runs((a) => owner[a] !== 2);
+  const deferredSegments = runs((a) => owner[a] === 2 || (owner[a] === 0 && image[a] === 0));
   // (What moved and what stayed are the image again, byte for byte.)
   const check = Buffer.alloc(image.length);
   for (const s of [...firstSegments, ...deferredSegments]) s.bytes.copy(check, s.offset - low);

@@ -412,7 +412,7 @@ thread_local! {
 /// take ([`take_received`]) while the session reads it: its request is admitted, and when a
 /// slot is free dispatched, before the session's `receive` returns. What a message refused
 /// before that leaves, the transport lets go of once the session has read it
-/// ([`let_go_of`]). (A `tools/call` that takes strings whose markers its arguments do not
+/// ([`let_go`]). (A `tools/call` that takes strings whose markers its arguments do not
 /// have drops them: [`HeldArguments::all_in`].)
 pub fn hold_received(held: Rc<HeldArguments>) {
     RECEIVING.with(|r| r.set(Some(held)));
