@@ -15,7 +15,8 @@
 //     that happen to read as an address only keep more.
 //   - every object holding an address written in the bytes of an object kept (a vtable, a
 //     table of strings), 4 bytes at any offset, until no more are added.
-//   - the bytes no object of the map covers (the linker's merged strings, one object).
+//   - the bytes no object of the map covers (none, when the linker does not merge strings into
+//     one object of its own: scripts/build.mjs links the core with -O0).
 // Only bytes that are not zero move (memory starts zeroed).
 //
 //   splitData(first, deferred, objects) → { first, deferred, moved } where `objects` is
