@@ -17,10 +17,12 @@
 //     table of strings), 4 bytes at any offset, until no more are added.
 //   - the bytes no object of the map covers (none, when the linker does not merge strings into
 //     one object of its own: scripts/build.mjs links the core with -O0).
-// Only bytes that are not zero move (memory starts zeroed).
+// The deferred module writes its objects' bytes (their zeros included) and the zeros of padding
+// no object holds, never a byte of an object the first module keeps, which may have changed by
+// the time it is instantiated.
 //
 //   splitData(first, deferred, objects) → { first, deferred, moved } where `objects` is
-//   mapObjects(mapText)'s list and `moved` the number of bytes moved.
+//   mapObjects(mapText)'s list and `moved` the number of bytes that moved and are not zero.
 
 import { cursor, sections, uleb } from './wasm-module.mjs';
 
@@ -37,8 +39,8 @@ export function mapObjects(mapText) {
   const objects = [];
   let inData = false;
   for (const line of mapText.split('\n')) {
-    // "    Addr      Off     Size Out     In      Symbol": an output section names itself in the
-    // Out column (8 spaces in), an input section in the In one (16), a symbol further.
+    // "    Addr      Off     Size Out     In      Symbol": an output section's name follows the
+    // size (the Out column), an input section's 8 spaces further (In), a symbol's 16 (Symbol).
     const m = line.match(/^\s*([0-9a-f]+|-)\s+([0-9a-f]+)\s+([0-9a-f]+) (\s*)(\S.*)$/);
     if (!m) continue;
     const indent = m[4].length;
@@ -267,9 +269,6 @@ export function splitData(first, deferred, objects) {
     }
     return out;
   };
-  // (The deferred module writes the zeros of the objects it carries, and of padding, never
-  // another byte: an object the first module keeps may have changed by the time it is
-  // instantiated.)
   const firstSegments = runs((a) => owner[a] !== 2);
   const deferredSegments = runs((a) => owner[a] === 2 || (owner[a] === 0 && image[a] === 0));
   // (What moved and what stayed are the image again, byte for byte.)
