@@ -241,7 +241,7 @@ const BUILD_STD_ENV = BUILD_STD
   : process.env;
 // The core is linked with a map of where the linker put each object of its static data
 // (`wasm-ld --Map`): the objects only the deferred module's code reaches move into that module
-// (scripts/lib/data-split.mjs). The map changes nothing the linker writes. And without the
+// (scripts/lib/data-split.mjs); `--Map` only asks the linker for a report of its layout. And without the
 // linker's merging of string constants (`-O0`; its code is rustc's, so nothing else changes):
 // merged, the strings were one 13 KB object the map cannot cut, which the first module then
 // kept whole. Apart, 9.0 KB more of them go with the deferred module: the first module 2,954 B
