@@ -28,6 +28,7 @@
 //! assert!(!seen.insert("x"));
 //! assert!(seen.remove(&"y"));
 //! ```
+#![deny(missing_docs)]
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;

@@ -3,6 +3,7 @@
 //! Spawned futures run only inside [`LocalExecutor::run_until_stalled`] /
 //! [`LocalExecutor::block_on`], so everything spawned during one turn starts after that
 //! turn, as in a browser's microtask queue. Timers use the real clock.
+#![deny(missing_docs)]
 
 use std::cell::RefCell;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -70,6 +71,7 @@ impl Default for LocalExecutor {
 }
 
 impl LocalExecutor {
+    /// An executor with no task and no timer.
     pub fn new() -> Self {
         LocalExecutor(Rc::new(Inner {
             tasks: RefCell::new(HashMap::new()),

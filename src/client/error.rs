@@ -11,42 +11,68 @@ use crate::protocol::{ErrorObject, RequestId};
 pub enum ClientError {
     /// No response within the request's timeout; `notifications/cancelled` was sent.
     RequestTimeout {
+        /// The request's id.
         id: RequestId,
+        /// Its method.
         method: String,
+        /// The timeout it had.
         timeout_ms: u64,
     },
     /// The connection closed (or was lost) before the response arrived.
-    TransportClosed { reason: String },
+    TransportClosed {
+        /// Why the connection ended.
+        reason: String,
+    },
     /// The caller cancelled the request; `notifications/cancelled` was sent.
-    Aborted { reason: String },
+    Aborted {
+        /// The reason the caller gave.
+        reason: String,
+    },
     /// The server answered with a JSON-RPC error.
     Rpc(ErrorObject),
     /// Not connected: `connect()` has not been called (`Idle`), or a notification was
     /// sent while (re)connecting.
-    NotConnected { method: String, phase: Phase },
+    NotConnected {
+        /// The method that was not sent.
+        method: String,
+        /// The client's phase then.
+        phase: Phase,
+    },
     /// The client is already connecting or connected.
     AlreadyConnected,
     /// The server answered `initialize` with a protocol version this client does not speak.
-    UnsupportedVersion { offered: String },
+    UnsupportedVersion {
+        /// The version the server answered with.
+        offered: String,
+    },
     /// The transport failed to start or to send.
-    Transport { message: String },
+    Transport {
+        /// What failed.
+        message: String,
+    },
     /// The server sent something that is not valid MCP.
-    Protocol { message: String },
+    Protocol {
+        /// What was wrong with it.
+        message: String,
+    },
 }
 
 impl ClientError {
+    /// [`ClientError::TransportClosed`] with `reason`.
     pub fn transport_closed(reason: impl Into<String>) -> Self {
         ClientError::TransportClosed {
             reason: reason.into(),
         }
     }
 
+    /// [`ClientError::Transport`] with `message`.
     pub fn transport(message: impl Into<String>) -> Self {
         ClientError::Transport {
             message: message.into(),
         }
     }
 
+    /// [`ClientError::Protocol`] with `message`.
     pub fn protocol(message: impl Into<String>) -> Self {
         ClientError::Protocol {
             message: message.into(),

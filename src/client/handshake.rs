@@ -13,9 +13,17 @@ use super::wait::{never, select3, First};
 #[derive(Clone, Debug, PartialEq)]
 pub enum HandshakeError {
     /// No ready signal within the timeout.
-    TimedOut { after_ms: u64, checks: u32 },
+    TimedOut {
+        /// The timeout, in ms.
+        after_ms: u64,
+        /// How many checks were sent.
+        checks: u32,
+    },
     /// The transport was closed while waiting.
-    Aborted { reason: String },
+    Aborted {
+        /// Why it was closed.
+        reason: String,
+    },
 }
 
 /// How a handshake is run.

@@ -14,8 +14,11 @@ pub type CancelFn = Box<dyn FnOnce()>;
 /// `max_delay_ms`; with `jitter` > 0 each delay is reduced by up to that fraction at random.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReconnectOptions {
+    /// The first attempt's delay, in ms.
     pub initial_delay_ms: u64,
+    /// No delay is longer, in ms.
     pub max_delay_ms: u64,
+    /// Each delay is the one before times this.
     pub factor: f64,
     /// Attempts allowed after a connection is lost; `0` never reconnects.
     pub max_retries: u32,
@@ -82,6 +85,8 @@ impl ReconnectOptions {
 /// `reconnect` is safe to call late, twice, or after the client closed: only the first
 /// call of the current attempt does anything.
 pub trait ReconnectScheduler {
+    /// Runs `reconnect` after `delay_ms`, the `attempt_count`th attempt (from 0) since the
+    /// connection was lost (see the trait).
     fn schedule(
         &self,
         reconnect: Box<dyn FnOnce()>,

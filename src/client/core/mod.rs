@@ -82,6 +82,8 @@ pub(crate) struct Inner {
 pub struct Client(Rc<Inner>);
 
 impl Client {
+    /// A client over `transport`, not yet connected ([`Phase::Idle`]): `runtime` gives it
+    /// timers and spawning, `options` its identity, capabilities, timeouts and reconnection.
     pub fn new(
         runtime: Rc<dyn Runtime>,
         transport: Rc<dyn ClientTransport>,
@@ -114,6 +116,7 @@ impl Client {
         }))
     }
 
+    /// The options it was made with.
     pub fn options(&self) -> &ClientOptions {
         &self.0.options
     }
@@ -144,6 +147,7 @@ impl Client {
         *self.0.on_reconnect.borrow_mut() = f;
     }
 
+    /// Where it is in its life: idle, connecting, connected, reconnecting or closed.
     pub fn phase(&self) -> Phase {
         self.0.st.borrow().phase
     }
@@ -226,6 +230,8 @@ impl Client {
         id
     }
 
+    /// Removes the notification handler that `on_notification` returned `id` for (nothing
+    /// when there is none).
     pub fn remove_notification_handler(&self, id: u64) {
         self.0
             .notification_handlers
@@ -269,10 +275,12 @@ impl Client {
 
     // ---- MCP helpers ----------------------------------------------------------------
 
+    /// `ping`.
     pub fn ping(&self, options: RequestOptions) -> LocalBoxFuture<'static, Outcome> {
         self.request("ping", None, options)
     }
 
+    /// `tools/list`, with `params` (a `cursor`) as given.
     pub fn list_tools(
         &self,
         params: Option<Value>,
@@ -281,6 +289,7 @@ impl Client {
         self.request("tools/list", params, options)
     }
 
+    /// `tools/call` of tool `name` with `arguments`.
     pub fn call_tool(
         &self,
         name: &str,
@@ -290,6 +299,7 @@ impl Client {
         self.request("tools/call", Some(named_params(name, arguments)), options)
     }
 
+    /// `resources/read` of `uri`.
     pub fn read_resource(
         &self,
         uri: &str,
@@ -298,6 +308,7 @@ impl Client {
         self.request("resources/read", Some(json!({ "uri": uri })), options)
     }
 
+    /// `prompts/get` of prompt `name` with `arguments`.
     pub fn get_prompt(
         &self,
         name: &str,

@@ -76,9 +76,13 @@ impl TransportSink {
 /// What the server said in its `initialize` result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServerDetails {
+    /// The protocol version the server chose, one this client speaks.
     pub protocol_version: ProtocolVersion,
+    /// Its `serverInfo` (`{ name, version, … }`).
     pub server_info: Value,
+    /// Its `capabilities`.
     pub capabilities: Value,
+    /// Its `instructions`, when it gave any.
     pub instructions: Option<String>,
     /// The whole `initialize` result.
     pub result: Value,
@@ -131,8 +135,11 @@ pub struct RequestOptions {
 
 /// A request the server sent to this client.
 pub struct IncomingRequest {
+    /// The request's id, which the answer carries back.
     pub id: RequestId,
+    /// Its method (`sampling/createMessage`, `roots/list`, …).
     pub method: String,
+    /// Its `params`, as sent.
     pub params: Option<Value>,
     /// Fires when the server cancels the request or the connection ends.
     pub cancel: CancellationToken,

@@ -16,6 +16,7 @@ pub struct IdNamespace {
 }
 
 impl IdNamespace {
+    /// The tag of the client whose instance id is `instance_id`.
     pub fn new(instance_id: &str) -> IdNamespace {
         IdNamespace {
             prefix: format!("{instance_id}#"),
