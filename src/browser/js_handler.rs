@@ -783,7 +783,9 @@ fn thrown(e: &JsValue) -> HandlerError {
 
 /// A page function as a tool handler.
 pub struct JsTool {
+    /// The tool's name (its error messages name it).
     pub name: String,
+    /// `execute(input, options)`.
     pub f: Function,
 }
 
@@ -846,6 +848,7 @@ fn string_map_to_js(m: &VecMap<String, String>) -> JsValue {
 /// A page function as a resource reader: `handler(uri, variables, options)`; the URI is a
 /// `URL` object when the browser can parse it, else a string.
 pub struct JsResource {
+    /// `handler(uri, variables, options)`.
     pub f: Function,
 }
 
@@ -891,7 +894,9 @@ impl ResourceHandler for JsResource {
 
 /// A page function as a prompt renderer: `handler(args, options)`.
 pub struct JsPrompt {
+    /// The prompt's name (its error messages name it).
     pub name: String,
+    /// `handler(args, options)`.
     pub f: Function,
 }
 
@@ -913,6 +918,7 @@ impl PromptHandler for JsPrompt {
 
 /// A page function as a completer: `complete(value, { argument, context })`.
 pub struct JsCompleter {
+    /// `complete(value, { argument, context })`.
     pub f: Rc<Function>,
 }
 

@@ -179,6 +179,7 @@ pub struct TaskQueue {
 }
 
 impl TaskQueue {
+    /// An empty queue on a new task channel.
     pub fn new() -> Result<TaskQueue, JsValue> {
         let channel: web_sys::MessageChannel =
             match TASK_CHANNEL.with(|h| h.with(|f| f.call0(&JsValue::NULL))) {

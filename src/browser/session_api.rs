@@ -411,6 +411,8 @@ pub struct ModelContextSession {
 
 #[wasm_bindgen]
 impl ModelContextSession {
+    /// `session.registerTool(name, def)`: a tool this session owns; returns its unregister
+    /// function.
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
@@ -418,6 +420,8 @@ impl ModelContextSession {
         })
     }
 
+    /// `session.registerResource(uri, def)`: a resource (or a template, when `uri` has
+    /// `{variables}`) this session owns; returns its unregister function.
     #[wasm_bindgen(js_name = registerResource)]
     pub fn register_resource(&self, uri: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &uri, || {
@@ -425,6 +429,8 @@ impl ModelContextSession {
         })
     }
 
+    /// `session.registerPrompt(name, def)`: a prompt this session owns; returns its unregister
+    /// function.
     #[wasm_bindgen(js_name = registerPrompt)]
     pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
@@ -432,6 +438,8 @@ impl ModelContextSession {
         })
     }
 
+    /// `session.registerSkill(name, def)`: a skill (the Skills extension) this session owns;
+    /// returns its unregister function.
     #[wasm_bindgen(js_name = registerSkill)]
     pub fn register_skill(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
@@ -439,6 +447,7 @@ impl ModelContextSession {
         })
     }
 
+    /// `session.notify(method, params)`: see [`notify`].
     pub fn notify(&self, method: JsValue, params: JsValue) -> Result<(), JsValue> {
         check_open(&self.scope)?;
         notify(&self.inner, &method, &params)
@@ -451,6 +460,7 @@ impl ModelContextSession {
         self.transport.clone()
     }
 
+    /// Not disconnected, and its transport (if it has its own) still serves.
     #[wasm_bindgen(js_name = isConnected)]
     pub fn is_connected(&self) -> bool {
         !self.scope.closed.get()
@@ -483,6 +493,7 @@ impl Engine {
         })
     }
 
+    /// `modelContext.registerResource(uri, def)` (session-API form, owned by the page).
     #[wasm_bindgen(js_name = registerResource)]
     pub fn register_resource(&self, uri: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &uri, || {
@@ -490,6 +501,7 @@ impl Engine {
         })
     }
 
+    /// `modelContext.registerPrompt(name, def)` (session-API form, owned by the page).
     #[wasm_bindgen(js_name = registerPrompt)]
     pub fn register_prompt(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
@@ -497,6 +509,7 @@ impl Engine {
         })
     }
 
+    /// `modelContext.registerSkill(name, def)` (the Skills extension, owned by the page).
     #[wasm_bindgen(js_name = registerSkill)]
     pub fn register_skill(&self, name: JsValue, def: JsValue) -> Result<Function, JsValue> {
         policed(&self.inner, &name, || {
@@ -504,6 +517,7 @@ impl Engine {
         })
     }
 
+    /// `modelContext.notify(method, params)`: see [`notify`].
     pub fn notify(&self, method: JsValue, params: JsValue) -> Result<(), JsValue> {
         notify(&self.inner, &method, &params)
     }

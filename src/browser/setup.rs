@@ -223,10 +223,12 @@ impl McpSession {
         self.session.receive(text);
     }
 
+    /// Closes the session (see [`crate::server::Session::close`]).
     pub fn close(&self) {
         self.session.close();
     }
 
+    /// Whether the session is closed (see [`crate::server::Session::is_closed`]).
     #[wasm_bindgen(js_name = isClosed)]
     pub fn is_closed(&self) -> bool {
         self.session.is_closed()

@@ -49,6 +49,7 @@ pub struct JsToolData {
     /// otherwise the tool's [`SchemaText`] holds that text, shared with the other tools of the
     /// same schema, and this is empty. Set once, when the engine refuses the schema.
     pub input_schema_json: OnceCell<Rc<str>>,
+    /// Which API registered it.
     pub door: Door,
     /// The origins of other documents of the frame tree the tool is exposed to
     /// (`registerTool`'s `exposedTo`, serialized origins).
@@ -105,10 +106,15 @@ pub const WEBMCP_HINTS: [&str; 4] = [
 
 /// A `ModelContextTool` dictionary after WebIDL conversion.
 pub struct ToolDict {
+    /// `name`.
     pub name: String,
+    /// `title`, when given.
     pub title: Option<String>,
+    /// `description`.
     pub description: String,
+    /// `inputSchema`, when given (an object; serialized at registration).
     pub input_schema: Option<JsValue>,
+    /// `execute`.
     pub execute: Function,
     /// `None` when the page gave no `annotations` member.
     pub annotations: Option<Map<String, Value>>,
@@ -117,6 +123,7 @@ pub struct ToolDict {
     pub output_schema: JsValue,
 }
 
+/// `dict[key]`, or the `TypeError` WebIDL gives for a required member that is missing.
 pub fn required(dict: &JsValue, key: &'static str, dict_name: &str) -> Result<JsValue, JsValue> {
     must_be_present(js::get(dict, key)?, key, dict_name)
 }

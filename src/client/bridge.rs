@@ -222,6 +222,7 @@ impl JsTransport {
         })
     }
 
+    /// The page's transport object this wraps.
     pub fn object(&self) -> &JsValue {
         &self.obj
     }

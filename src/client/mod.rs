@@ -16,10 +16,7 @@
 //! named exports (`McpClient`, the `*ClientTransport` classes, `TransportError`,
 //! `TransportClosedError`, `RequestTimeoutError`, `McpError` — the error classes live in
 //! `polyfill/src/client.js`).
-// Native builds compile the pure-Rust client (`core`, the errors, the handshake, reconnection,
-// request ids) and deny an undocumented public item there; the browser bindings (`bridge.rs`,
-// `wasm/`, the JS-facing transports), built for wasm32 only, do not document every item yet.
-#![cfg_attr(not(target_arch = "wasm32"), deny(missing_docs))]
+#![deny(missing_docs)]
 
 pub mod core;
 pub mod error;

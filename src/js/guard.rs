@@ -30,7 +30,9 @@ pub fn use_message_gate(config: &JsValue) {
 /// its second argument is `undefined`, so a listener that is handed an object may take these
 /// checks as made, and one handed `undefined` makes them.
 pub struct MessageGate<'a> {
+    /// The window the event must come from, when given.
     pub source: Option<&'a JsValue>,
+    /// The data's fields to check: `(key, value)`, `None` for any string.
     pub fields: &'a [(&'static str, Option<&'a JsValue>)],
 }
 
@@ -234,10 +236,12 @@ pub struct Timer {
 }
 
 impl Timer {
+    /// Calls `f` every `ms` milliseconds until dropped.
     pub fn interval(ms: f64, f: impl FnMut() + 'static) -> Result<Timer, JsValue> {
         Timer::start("setInterval", "clearInterval", ms, f)
     }
 
+    /// Calls `f` once after `ms` milliseconds, unless dropped first.
     pub fn timeout(ms: f64, f: impl FnMut() + 'static) -> Result<Timer, JsValue> {
         Timer::start("setTimeout", "clearTimeout", ms, f)
     }

@@ -3,6 +3,8 @@
 //! ([`io`]), listeners, observers and timers as drop-guards ([`guard`]), and promises settled
 //! from Rust ([`deferred`]), and the one error type mapped to DOMExceptions ([`DomError`]). It imports nothing else from the crate.
 
+#![deny(missing_docs)]
+
 use crate::collections::VecMap;
 use crate::protocol::json_text;
 use js_sys::{Function, Object, Reflect, JSON};

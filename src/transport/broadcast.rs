@@ -22,10 +22,15 @@ use crate::wire;
 /// from is forgotten first).
 pub const MAX_PEERS: usize = 32;
 
+/// A `broadcastChannel` transport's options.
 #[derive(Clone)]
 pub struct BroadcastConfig {
+    /// The `BroadcastChannel`'s name (`channelName`).
     pub channel_name: String,
+    /// This server's `instanceId`: its answers carry it; messages carrying it (its own) are
+    /// dropped.
     pub instance_id: String,
+    /// Rate limit, size limit and violation callback.
     pub security: Security,
 }
 
@@ -53,6 +58,7 @@ impl BroadcastConfig {
         })
     }
 
+    /// Writes the effective options (defaults filled in) onto `o`: `transport.options`.
     pub fn normalize(&self, o: &JsValue) {
         js::set(o, "channelName", &JsValue::from_str(&self.channel_name));
         js::set(o, "instanceId", &JsValue::from_str(&self.instance_id));
@@ -75,6 +81,7 @@ impl Running for BroadcastServer {
     }
 }
 
+/// Starts serving `server` on the channel.
 pub fn start(server: &Server, c: BroadcastConfig) -> Result<Started, JsValue> {
     let claim = Served::claim_name(
         &format!("broadcastChannel:{}", c.channel_name),

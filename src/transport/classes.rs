@@ -26,6 +26,7 @@ use crate::js;
 
 macro_rules! transport_class {
     ($name:ident) => {
+        /// A server transport a page builds and passes to `connect({ transport })`.
         #[wasm_bindgen]
         pub struct $name {
             h: Rc<Handle>,
@@ -148,6 +149,7 @@ impl BroadcastChannelServerTransport {
         js::get(&self.h.options(), "instanceId")
     }
 
+    /// The `BroadcastChannel`'s name.
     #[wasm_bindgen(getter, js_name = "channelName")]
     pub fn channel_name(&self) -> Result<JsValue, JsValue> {
         js::get(&self.h.options(), "channelName")

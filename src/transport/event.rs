@@ -19,11 +19,16 @@ pub const DEFAULT_SEND_EVENT: &str = wire::event::TO_CLIENT_EVENT;
 /// The server's `receiveEvent` when none is given.
 pub const DEFAULT_RECEIVE_EVENT: &str = wire::event::TO_SERVER_EVENT;
 
+/// An `event` transport's options.
 #[derive(Clone)]
 pub struct EventConfig {
+    /// The emitter both sides use (`emit`, `on`, `off`); a built-in one when none is given.
     pub emitter: JsValue,
+    /// The event type answers are dispatched as (`sendEvent`).
     pub send_event: String,
+    /// The event type requests arrive as (`receiveEvent`).
     pub receive_event: String,
+    /// Rate limit, size limit and violation callback.
     pub security: Security,
 }
 
@@ -54,6 +59,7 @@ impl EventConfig {
         })
     }
 
+    /// Writes the effective options (defaults filled in) onto `o`: `transport.options`.
     pub fn normalize(&self, o: &JsValue) {
         js::set(o, "emitter", &self.emitter);
         js::set(o, "sendEvent", &JsValue::from_str(&self.send_event));
@@ -61,6 +67,7 @@ impl EventConfig {
     }
 }
 
+/// Starts serving `server` on the emitter.
 pub fn start(server: &Server, c: EventConfig) -> Result<Started, JsValue> {
     let claim = Served::claim_on(
         &c.emitter,

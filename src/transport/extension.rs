@@ -25,13 +25,19 @@ use crate::wire::post_message::{envelope, open_envelope};
 
 pub use crate::wire::extension::KEEP_ALIVE_MS;
 
+/// An `extension` transport's options.
 #[derive(Clone)]
 pub struct ExtensionConfig {
+    /// The `chrome.runtime.Port` (or an object of its shape).
     pub port: JsValue,
+    /// When given, messages are wrapped as `{ type: messageType, payload }`; raw JSON-RPC
+    /// otherwise.
     pub message_type: Option<String>,
     /// `None`: no keep-alive.
     pub keep_alive_ms: Option<f64>,
+    /// Called when the port disconnects (`onDisconnect`).
     pub on_disconnect: Option<Function>,
+    /// Rate limit, size limit and violation callback.
     pub security: Security,
 }
 
@@ -92,6 +98,7 @@ impl ExtensionConfig {
         })
     }
 
+    /// Writes the effective options (defaults filled in) onto `o`: `transport.options`.
     pub fn normalize(&self, o: &JsValue) {
         if let Some(mt) = &self.message_type {
             js::set(o, "messageType", &JsValue::from_str(mt));
@@ -165,6 +172,7 @@ impl Running for ExtensionServer {
     }
 }
 
+/// Starts serving `server` on the port.
 pub fn start(server: &Server, c: ExtensionConfig) -> Result<Started, JsValue> {
     let claim = Served::claim_on(&c.port, "extension", "This port")?;
     let port = c.port.clone();

@@ -52,11 +52,14 @@ impl AllowedOrigins {
 /// A token-bucket rate: `messages` per `per_ms` milliseconds (also the burst size).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RateLimit {
+    /// Messages a bucket holds: the burst size.
     pub messages: f64,
+    /// Milliseconds in which a bucket refills `messages`.
     pub per_ms: f64,
 }
 
 impl RateLimit {
+    /// 200 messages a second: the limit of a transport whose peer may be hostile.
     pub const DEFAULT: RateLimit = RateLimit {
         messages: 200.0,
         per_ms: 1000.0,
@@ -66,10 +69,13 @@ impl RateLimit {
 /// The security options every transport shares.
 #[derive(Clone, Debug, Default)]
 pub struct Security {
+    /// `rateLimit`: `None` for no limit.
     pub rate: Option<RateLimit>,
     /// `rateLimit` was given (a limit or `false`): the transport's default does not apply.
     pub rate_given: bool,
+    /// `maxMessageBytes`: a larger message is refused (the engine's limit when `None`).
     pub max_bytes: Option<usize>,
+    /// `onOriginViolation`: called with the origin of each message refused for it.
     pub on_violation: Option<Function>,
     /// `maxInFlight`: handler-running requests a session runs at once.
     pub max_in_flight: Option<usize>,
@@ -272,6 +278,7 @@ pub struct Bucket {
 /// What [`Bucket::take`] decided.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Admit {
+    /// Admitted.
     Yes,
     /// Dropped; the first drop of a burst (warn now).
     NoWarn,
@@ -280,6 +287,7 @@ pub enum Admit {
 }
 
 impl Bucket {
+    /// A full bucket.
     pub fn new(rate: &RateLimit, now: f64) -> Bucket {
         Bucket {
             tokens: rate.messages,
@@ -288,6 +296,7 @@ impl Bucket {
         }
     }
 
+    /// Refills for the time since the last message, then takes a token for this one.
     pub fn take(&mut self, rate: &RateLimit, now: f64) -> Admit {
         let elapsed = (now - self.last).max(0.0);
         self.last = now;

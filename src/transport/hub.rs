@@ -197,6 +197,8 @@ fn method_of(payload: &JsValue) -> Option<String> {
 }
 
 impl Hub {
+    /// A hub with the default rules: `label` names the transport in warnings, and at most
+    /// `max_peers` peers keep sessions (the least recently heard from is forgotten first).
     pub fn new(server: Server, security: Security, label: &str, max_peers: usize) -> Rc<Hub> {
         Hub::with_rules(server, security, label, max_peers, Rules::default())
     }
@@ -220,6 +222,7 @@ impl Hub {
         })
     }
 
+    /// The transport's security options.
     pub fn security(&self) -> &Security {
         &self.security
     }
@@ -370,6 +373,7 @@ impl Hub {
         }
     }
 
+    /// Closed: the transport stopped serving.
     pub fn is_closed(&self) -> bool {
         self.closed.get()
     }
@@ -486,6 +490,7 @@ pub struct HubServer {
 }
 
 impl HubServer {
+    /// Serves `hub`'s peers heard by `listener`, holding `claim` until stopped.
     pub fn new(hub: Rc<Hub>, listener: Listener, claim: Claim) -> HubServer {
         HubServer {
             hub,

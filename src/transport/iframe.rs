@@ -124,10 +124,14 @@ fn need_window(ctx: &str) -> Result<web_sys::Window, JsValue> {
 
 // ---- iframeChild -------------------------------------------------------------------------
 
+/// An `iframeChild` transport's options: this page is the embedded app, its parent the client.
 #[derive(Clone)]
 pub struct ChildConfig {
+    /// The origins the parent may speak from (`parentOrigin`).
     pub allowed: AllowedOrigins,
+    /// The MCP-B channel (`channelId`).
     pub channel: String,
+    /// Rate limit, size limit and violation callback.
     pub security: Security,
 }
 
@@ -159,6 +163,7 @@ impl ChildConfig {
         })
     }
 
+    /// Writes the effective options (defaults filled in) onto `o`: `transport.options`.
     pub fn normalize(&self, o: &JsValue) {
         js::set(o, "parentOrigin", &origins_to_js(&self.allowed));
         js::set(o, "channelId", &JsValue::from_str(&self.channel));
@@ -217,6 +222,7 @@ impl Running for ChildServer {
     }
 }
 
+/// Starts serving `server` to the parent window.
 pub fn start_child(server: &Server, c: ChildConfig) -> Result<Started, JsValue> {
     let window = need_window("iframeChild")?;
     let parent: JsValue = window.parent()?.map(JsValue::from).unwrap_or(JsValue::NULL);
@@ -258,14 +264,20 @@ pub fn start_child(server: &Server, c: ChildConfig) -> Result<Started, JsValue> 
 
 // ---- iframeParent ------------------------------------------------------------------------
 
+/// An `iframeParent` transport's options: this page embeds the client's frame.
 #[derive(Clone)]
 pub struct ParentConfig {
+    /// The `HTMLIFrameElement` the client runs in.
     pub iframe: JsValue,
+    /// The origins the frame's content may speak from (`targetOrigin`).
     pub allowed: AllowedOrigins,
+    /// The MCP-B channel (`channelId`).
     pub channel: String,
     /// `None`: wait for ever.
     pub timeout_ms: Option<f64>,
+    /// How often the readiness check is sent until the frame answers (`checkReadyRetryMs`).
     pub retry_ms: f64,
+    /// Rate limit, size limit and violation callback.
     pub security: Security,
 }
 
@@ -317,6 +329,7 @@ impl ParentConfig {
         })
     }
 
+    /// Writes the effective options (defaults filled in) onto `o`: `transport.options`.
     pub fn normalize(&self, o: &JsValue) {
         js::set(o, "targetOrigin", &origins_to_js(&self.allowed));
         js::set(o, "channelId", &JsValue::from_str(&self.channel));
@@ -444,6 +457,7 @@ impl Running for ParentServer {
     }
 }
 
+/// Starts serving `server` to the frame; ready once it answers.
 pub fn start_parent(server: &Server, c: ParentConfig) -> Result<Started, JsValue> {
     let window = need_window("iframeParent")?;
     let claim = Served::claim_on(

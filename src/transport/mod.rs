@@ -19,6 +19,8 @@
 //! waits for the core's deferred module), `served.rs`
 //! the realm-wide record of what is served (JS helpers and drop-guards are in `crate::js`).
 
+#![deny(missing_docs)]
+
 pub mod broadcast;
 pub mod classes;
 pub mod emitter;
@@ -66,6 +68,7 @@ impl<T: Running> Running for Rc<T> {
 
 /// What starting a transport produced.
 pub struct Started {
+    /// The transport while it serves.
     pub running: Box<dyn Running>,
     /// Settles when the transport is ready (iframeParent: when the child answered);
     /// `connect()` waits for it.
@@ -73,6 +76,7 @@ pub struct Started {
 }
 
 impl Started {
+    /// Started and ready at once.
     pub fn new(running: impl Running + 'static) -> Started {
         Started {
             running: Box::new(running),
@@ -172,6 +176,7 @@ impl Handle {
         }))
     }
 
+    /// The transport's `type`.
     pub fn kind(&self) -> &'static str {
         self.kind.name
     }
@@ -196,6 +201,7 @@ impl Handle {
         Ok(started.ready)
     }
 
+    /// Started and still serving.
     pub fn is_open(&self) -> bool {
         self.running.borrow().as_ref().is_some_and(|r| r.is_open())
     }
@@ -218,10 +224,12 @@ pub struct Connection {
 }
 
 impl Connection {
+    /// The transport still serves.
     pub fn is_open(&self) -> bool {
         self.handle.is_open()
     }
 
+    /// Stops serving.
     pub fn close(self) {
         self.handle.close();
     }

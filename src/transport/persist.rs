@@ -22,10 +22,13 @@ use crate::protocol::json_text;
 use crate::server::Server;
 use crate::wire::mcpb;
 
+/// The `sessionStorage` key prefix when `persist` is `true`.
 pub const DEFAULT_STORAGE_PREFIX: &str = "mcp-tab";
 
+/// A tab transport's options as `connect()` reads them.
 #[derive(Clone)]
 pub struct TabConfig {
+    /// The tab transport's own options.
     pub tab: TabOptions,
     /// `Some(prefix)` when the session persists.
     pub persist: Option<String>,
@@ -60,6 +63,7 @@ impl TabConfig {
         Ok(TabConfig { tab, persist })
     }
 
+    /// Writes the effective options (defaults filled in) onto `o`: `transport.options`.
     pub fn normalize(&self, o: &JsValue) {
         js::set(o, "channelId", &JsValue::from_str(&self.tab.channel));
         js::set(
@@ -152,6 +156,7 @@ impl Running for TabRunning {
     }
 }
 
+/// Starts the tab transport on `server`, restoring a persisted session first when asked to.
 pub fn start(server: &Server, c: TabConfig) -> Result<Started, JsValue> {
     let tab = TabServer::start(server.clone(), c.tab.clone())?;
     let me = Rc::new(TabRunning {

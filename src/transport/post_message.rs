@@ -22,12 +22,19 @@ use crate::wire::post_message::{self, envelope, open_envelope};
 
 pub use crate::wire::post_message::DEFAULT_MESSAGE_TYPE;
 
+/// A `postMessage` transport's options.
 #[derive(Clone)]
 pub struct PostMessageConfig {
+    /// What messages are posted to and heard from: a Worker, a worker's `self`, a
+    /// MessagePort, a Window.
     pub target: JsValue,
+    /// `target` is a window: messages are checked against `allowed` and posted to its origin.
     pub is_window: bool,
+    /// The origins a window target may speak from (`origin`; the page's own by default).
     pub allowed: AllowedOrigins,
+    /// The envelope's `type` (`messageType`).
     pub message_type: String,
+    /// Rate limit, size limit and violation callback.
     pub security: Security,
 }
 
@@ -56,6 +63,7 @@ impl PostMessageConfig {
         })
     }
 
+    /// Writes the effective options (defaults filled in) onto `o`: `transport.options`.
     pub fn normalize(&self, o: &JsValue) {
         js::set(o, "messageType", &JsValue::from_str(&self.message_type));
         if self.is_window {
@@ -76,6 +84,7 @@ pub fn origins_to_js(a: &AllowedOrigins) -> JsValue {
     }
 }
 
+/// Starts serving `server` on the target.
 pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> {
     let claim = Served::claim_on(
         &c.target,

@@ -86,8 +86,11 @@ impl Served {
 
 /// A claim on a name or an object; released on drop.
 pub enum Claim {
+    /// Nothing claimed (the target is not an object, so nothing can be shared on it).
     None,
+    /// A channel name.
     Name(String),
+    /// A key on a peer object.
     On(js_sys::Object, String),
 }
 

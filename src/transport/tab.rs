@@ -21,8 +21,11 @@ pub use crate::wire::tab::DEFAULT_CHANNEL;
 /// Tab transport settings.
 #[derive(Clone, Debug)]
 pub struct TabOptions {
+    /// Whether the installer starts the tab transport (`tab: false` turns it off).
     pub enabled: bool,
+    /// The MCP-B channel (`channelId`).
     pub channel: String,
+    /// The origins a client's messages may come from (`allowedOrigins`).
     pub allowed: AllowedOrigins,
     /// `rateLimit`, `maxMessageBytes`, `onOriginViolation` (`guard.rs`). The peer is the
     /// window itself, so a rate limit applies to the transport as a whole; there is none by

@@ -103,6 +103,7 @@ fn set_handler(slot: &RefCell<JsValue>, v: JsValue) {
 }
 
 impl Base {
+    /// A new transport named `name` (in its errors) over `wire`.
     pub fn new(name: &'static str, wire: Box<dyn Wire>) -> Rc<Base> {
         Rc::new(Base {
             name,
@@ -116,6 +117,7 @@ impl Base {
         })
     }
 
+    /// Whether a connection is open.
     pub fn is_connected(&self) -> bool {
         self.state.get() == State::Open
     }
@@ -248,21 +250,27 @@ impl Base {
         call_handler(&self.onerror, e);
     }
 
+    /// The SDK's `onmessage`: called with each message received; `null` when unset.
     pub fn onmessage(&self) -> JsValue {
         self.onmessage.borrow().clone()
     }
+    /// Sets `onmessage`; anything but a function unsets it.
     pub fn set_onmessage(&self, v: JsValue) {
         set_handler(&self.onmessage, v)
     }
+    /// The SDK's `onclose`: called when the transport closes; `null` when unset.
     pub fn onclose(&self) -> JsValue {
         self.onclose.borrow().clone()
     }
+    /// Sets `onclose`; anything but a function unsets it.
     pub fn set_onclose(&self, v: JsValue) {
         set_handler(&self.onclose, v)
     }
+    /// The SDK's `onerror`: called with each error of the wire; `null` when unset.
     pub fn onerror(&self) -> JsValue {
         self.onerror.borrow().clone()
     }
+    /// Sets `onerror`; anything but a function unsets it.
     pub fn set_onerror(&self, v: JsValue) {
         set_handler(&self.onerror, v)
     }
@@ -271,6 +279,7 @@ impl Base {
 /// Declares an exported transport class around a [`Base`]: the SDK `Transport` members.
 macro_rules! client_transport_class {
     ($name:ident) => {
+        /// A client transport with the MCP TypeScript SDK's `Transport` members.
         #[wasm_bindgen::prelude::wasm_bindgen]
         pub struct $name {
             base: std::rc::Rc<$crate::client::transport::base::Base>,
@@ -300,26 +309,32 @@ macro_rules! client_transport_class {
                 self.base.is_connected()
             }
 
+            /// `onmessage`: called with each message received (`null` when unset).
             #[wasm_bindgen(getter)]
             pub fn onmessage(&self) -> wasm_bindgen::JsValue {
                 self.base.onmessage()
             }
+            /// Sets `onmessage`; anything but a function unsets it.
             #[wasm_bindgen(setter)]
             pub fn set_onmessage(&self, f: wasm_bindgen::JsValue) {
                 self.base.set_onmessage(f)
             }
+            /// `onclose`: called when the transport closes (`null` when unset).
             #[wasm_bindgen(getter)]
             pub fn onclose(&self) -> wasm_bindgen::JsValue {
                 self.base.onclose()
             }
+            /// Sets `onclose`; anything but a function unsets it.
             #[wasm_bindgen(setter)]
             pub fn set_onclose(&self, f: wasm_bindgen::JsValue) {
                 self.base.set_onclose(f)
             }
+            /// `onerror`: called with each error of the wire (`null` when unset).
             #[wasm_bindgen(getter)]
             pub fn onerror(&self) -> wasm_bindgen::JsValue {
                 self.base.onerror()
             }
+            /// Sets `onerror`; anything but a function unsets it.
             #[wasm_bindgen(setter)]
             pub fn set_onerror(&self, f: wasm_bindgen::JsValue) {
                 self.base.set_onerror(f)

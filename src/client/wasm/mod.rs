@@ -211,16 +211,19 @@ impl McpClient {
         self.simple("tools/list", &params, &options)
     }
 
+    /// `listResources(params?, options?)` → `{ resources, nextCursor? }`.
     #[wasm_bindgen(js_name = listResources)]
     pub fn list_resources(&self, params: JsValue, options: JsValue) -> Promise {
         self.simple("resources/list", &params, &options)
     }
 
+    /// `listResourceTemplates(params?, options?)` → `{ resourceTemplates, nextCursor? }`.
     #[wasm_bindgen(js_name = listResourceTemplates)]
     pub fn list_resource_templates(&self, params: JsValue, options: JsValue) -> Promise {
         self.simple("resources/templates/list", &params, &options)
     }
 
+    /// `listPrompts(params?, options?)` → `{ prompts, nextCursor? }`.
     #[wasm_bindgen(js_name = listPrompts)]
     pub fn list_prompts(&self, params: JsValue, options: JsValue) -> Promise {
         self.simple("prompts/list", &params, &options)
@@ -354,6 +357,7 @@ impl McpClient {
             .map(|d| d.protocol_version.as_str().to_string())
     }
 
+    /// The server's `serverInfo` from the handshake (`undefined` before it).
     #[wasm_bindgen(getter, js_name = serverInfo)]
     pub fn server_info(&self) -> JsValue {
         self.client
@@ -362,6 +366,7 @@ impl McpClient {
             .unwrap_or(JsValue::UNDEFINED)
     }
 
+    /// The server's `capabilities` from the handshake (`undefined` before it).
     #[wasm_bindgen(getter, js_name = serverCapabilities)]
     pub fn server_capabilities(&self) -> JsValue {
         self.client
@@ -370,6 +375,7 @@ impl McpClient {
             .unwrap_or(JsValue::UNDEFINED)
     }
 
+    /// The server's `instructions`, when it gave any.
     #[wasm_bindgen(getter)]
     pub fn instructions(&self) -> Option<String> {
         self.client.server().and_then(|d| d.instructions)
@@ -381,26 +387,35 @@ impl McpClient {
         self.client.pending_requests() as u32
     }
 
+    /// Called each time the client closes, with the reason (`undefined` for `close()`); `null`
+    /// when unset.
     #[wasm_bindgen(getter)]
     pub fn onclose(&self) -> JsValue {
         self.hooks.onclose.borrow().clone()
     }
+    /// Sets `onclose`; anything but a function unsets it.
     #[wasm_bindgen(setter)]
     pub fn set_onclose(&self, f: JsValue) {
         *self.hooks.onclose.borrow_mut() = hook_value(f);
     }
+    /// Called with each error not tied to one request (a bad frame, a failed reconnection
+    /// attempt); `null` when unset.
     #[wasm_bindgen(getter)]
     pub fn onerror(&self) -> JsValue {
         self.hooks.onerror.borrow().clone()
     }
+    /// Sets `onerror`; anything but a function unsets it.
     #[wasm_bindgen(setter)]
     pub fn set_onerror(&self, f: JsValue) {
         *self.hooks.onerror.borrow_mut() = hook_value(f);
     }
+    /// Called after a reconnection re-initialized, with the server's new details and
+    /// `attempts`; `null` when unset.
     #[wasm_bindgen(getter)]
     pub fn onreconnect(&self) -> JsValue {
         self.hooks.onreconnect.borrow().clone()
     }
+    /// Sets `onreconnect`; anything but a function unsets it.
     #[wasm_bindgen(setter)]
     pub fn set_onreconnect(&self, f: JsValue) {
         *self.hooks.onreconnect.borrow_mut() = hook_value(f);
