@@ -84,7 +84,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-page
 	@$(MAKE) --no-print-directory test-interop
 	@$(MAKE) --no-print-directory conformance-official
-	@echo "make test: OK — fmt, clippy, cargo test, wasm32 build, wasm tests, dist build, page tests, real-client interop, official MCP conformance all passed"
+	@echo "make test: OK — fmt, clippy, cargo test, rustdoc, wasm32 build, wasm tests, dist build, page tests, real-client interop, official MCP conformance all passed"
 
 # Real MCP clients (the official TypeScript client, the inspector CLI) against the stdio example.
 test-interop:
@@ -101,6 +101,8 @@ test-rust:
 	cargo clippy --target wasm32-unknown-unknown --lib --no-default-features --features validator,validator-module -- -D warnings
 	cargo test
 	cargo build --target wasm32-unknown-unknown --lib
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --target wasm32-unknown-unknown
 
 # wasm-bindgen-test, in headless Chromium through chromedriver (runner: .cargo/config.toml,
 # browser flags: webdriver.json). Runs the lib's wasm tests if src/ has any, and each tests/*.rs

@@ -28,7 +28,6 @@
 //! assert!(!seen.insert("x"));
 //! assert!(seen.remove(&"y"));
 //! ```
-#![deny(missing_docs)]
 
 use std::borrow::Borrow;
 use std::cmp::Ordering;

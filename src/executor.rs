@@ -3,7 +3,6 @@
 //! Spawned futures run only inside [`LocalExecutor::run_until_stalled`] /
 //! [`LocalExecutor::block_on`], so everything spawned during one turn starts after that
 //! turn, as in a browser's microtask queue. Timers use the real clock.
-#![deny(missing_docs)]
 
 use std::cell::RefCell;
 use std::collections::{BinaryHeap, HashMap, VecDeque};

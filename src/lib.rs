@@ -24,6 +24,8 @@
 //! page first makes a client, and the validator, which the core loads when a tool first needs
 //! it (`browser::validator`).
 
+#![deny(missing_docs)]
+
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-client"))]
 pub mod client;
 pub mod collections;

@@ -17,8 +17,6 @@
 //! | `runtime.rs` | the engine's runtime on the browser event loop (the wasm client's too) |
 //! | `validator.rs` | the validator module, loaded when a tool first needs it |
 
-#![deny(missing_docs)]
-
 /// Items of the core module only (feature `web-server`).
 macro_rules! server_side {
     ($($item:item)*) => { $( #[cfg(feature = "web-server")] $item )* };

@@ -13,7 +13,7 @@ use crate::js;
 
 use crate::server::{LocalBoxFuture, Runtime};
 
-/// Spawns on the microtask queue; sleeps on [`Sleeps`]: one `setTimeout` for all sleepers.
+/// Spawns on the microtask queue; sleeps on `Sleeps`: one `setTimeout` for all sleepers.
 pub struct BrowserRuntime;
 
 impl Runtime for BrowserRuntime {

@@ -524,7 +524,7 @@ impl Engine {
 
     /// `connect({ serverInfo })` → a session. Starts the default tab server if stopped.
     /// Beyond the spec: a document without the `tools` feature gets `NotAllowedError`, once
-    /// its policy is known (see [`policed`]).
+    /// its policy is known (see `policed`).
     pub fn connect(&self, options: JsValue) -> Promise {
         let me = Engine {
             inner: self.inner.clone(),

@@ -500,7 +500,7 @@ fn warn_output_schema_unused(tool: &str, why: &str) {
 /// Registers `def`; if the engine refuses its input schema (it validates arguments with
 /// it), registers it without one and warns: the W3C API stores any serializable schema,
 /// and the tool's stored JSON text still reports it through `getTools()`. An output schema
-/// the engine refuses (beyond the spec, see [`output_schema`]) is dropped the same way.
+/// the engine refuses (beyond the spec, see `output_schema`) is dropped the same way.
 pub fn register_lenient(inner: &EngineInner, mut def: ToolDef) -> Result<(), JsValue> {
     loop {
         match inner.server().register_tool(def.clone()) {

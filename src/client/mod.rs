@@ -16,7 +16,6 @@
 //! named exports (`McpClient`, the `*ClientTransport` classes, `TransportError`,
 //! `TransportClosedError`, `RequestTimeoutError`, `McpError` — the error classes live in
 //! `polyfill/src/client.js`).
-#![deny(missing_docs)]
 
 pub mod core;
 pub mod error;

@@ -76,7 +76,7 @@ impl DomError {
     }
 
     /// The one mapping to a JS exception: a `DOMException` named [`DomError::name`] with the
-    /// message (made with this realm's constructor, see [`js::dom_exception`]), or a
+    /// message (made with this realm's constructor, see `js::dom_exception`), or a
     /// `TypeError` for [`DomError::Type`].
     pub fn into_js(self) -> JsValue {
         match &self {

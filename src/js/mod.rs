@@ -1,9 +1,7 @@
 //! The one leaf module of JS helpers that `browser`, `transport` and `client` share: exact
 //! WebIDL-style conversions between JS values and Rust (this file), calling into JS
-//! ([`io`]), listeners, observers and timers as drop-guards ([`guard`]), and promises settled
-//! from Rust ([`deferred`]), and the one error type mapped to DOMExceptions ([`DomError`]). It imports nothing else from the crate.
-
-#![deny(missing_docs)]
+//! (`io`), listeners, observers and timers as drop-guards (`guard`), and promises settled
+//! from Rust (`deferred`), and the one error type mapped to DOMExceptions ([`DomError`]). It imports nothing else from the crate.
 
 use crate::collections::VecMap;
 use crate::protocol::json_text;
@@ -91,7 +89,7 @@ thread_local! {
     static DOM_EXCEPTION: std::cell::OnceCell<Function> = const { std::cell::OnceCell::new() };
 }
 
-/// Keeps this realm's `DOMException` constructor for [`dom_exception`] (called when an
+/// Keeps this realm's `DOMException` constructor for `dom_exception` (called when an
 /// engine is created).
 pub fn remember_constructors(global: &JsValue) {
     if let Ok(f) = get(global, "DOMException").and_then(|f| f.dyn_into::<Function>()) {
@@ -342,7 +340,7 @@ fn number_value(n: serde_json::Number) -> Value {
 const APART_BYTES: usize = 16 * 1024;
 
 /// serde JSON as a fresh JS value: scalars directly, arrays and objects through one
-/// serialization and `JSON.parse`, their long strings (see [`APART_BYTES`]) put in place
+/// serialization and `JSON.parse`, their long strings (see `APART_BYTES`) put in place
 /// after.
 pub fn from_json(v: &Value) -> JsValue {
     match v {
@@ -360,7 +358,7 @@ pub fn from_json(v: &Value) -> JsValue {
 pub struct HeldString(pub JsValue);
 
 impl HeldString {
-    /// `v` when it is a string of at least [`APART_BYTES`] UTF-16 code units (so at least as
+    /// `v` when it is a string of at least `APART_BYTES` UTF-16 code units (so at least as
     /// many bytes of UTF-8), without reading its text.
     pub fn of_long(v: &JsValue) -> Option<HeldString> {
         let long =

@@ -342,7 +342,7 @@ pub fn read(text: &str) -> Result<Value, serde_json::Error> {
     serde_json::from_str(text).or_else(|e| from_str_lone_surrogates_replaced(text).ok_or(e))
 }
 
-/// `s` as a JSON string (see [`write_str`]): how error messages quote a name, with code
+/// `s` as a JSON string (see `write_str`): how error messages quote a name, with code
 /// every build has (where `{:?}` would bring `char`'s escaping for non-ASCII text).
 pub fn quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

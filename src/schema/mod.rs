@@ -22,7 +22,6 @@
 //! //! | `offline.rs` | the retriever that fetches nothing |
 //! | [`suite`] | runs the official JSON-Schema-Test-Suite on parsed files (no I/O) |
 //! | [`module`] | the validator as its own wasm module: a C ABI over JSON text (feature `validator-module` exports it) |
-#![deny(missing_docs)]
 
 mod compiled;
 mod compiler;

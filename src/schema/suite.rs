@@ -2,7 +2,7 @@
 //!
 //! Pure computation on parsed files — no file or network access — so the same code runs
 //! natively (`examples/schema_suite.rs`, `tests/json_schema_suite.rs`) and in a browser on
-//! files a page has fetched. Natively, [`read_tree`] loads the files from a checkout.
+//! files a page has fetched. Natively, `read_tree` loads the files from a checkout.
 //!
 //! The suite's layout: `tests/<dialect>/*.json` are required tests,
 //! `tests/<dialect>/optional/**.json` optional ones; every file is an array of cases

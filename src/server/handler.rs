@@ -93,7 +93,7 @@ pub trait ToolHandler {
 
     /// Runs the tool with arguments that carry markers in place of long strings a transport
     /// held out of the engine, which `held` has (see
-    /// [`HeldArguments`](super::held::HeldArguments)). By default
+    /// [`HeldArguments`]). By default
     /// [`call_shared`](Self::call_shared) with the texts read in; a handler that can take the
     /// strings as they are (the page's functions, which get the page's own strings) implements
     /// it.

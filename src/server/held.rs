@@ -28,7 +28,7 @@
 //! no text of a page's or a client's is taken for a marker.
 //!
 //! A tool's long `structuredContent` is held the same way where nothing in the engine reads it
-//! (the tool has no output schema: [`Holder::allow_objects`]): an object result that is not a
+//! (the tool has no output schema: `Holder::allow_objects`): an object result that is not a
 //! `CallToolResult` whole (or the object of `{structuredContent: object}` alone), as its JSON
 //! text (a held string, its one text block's) and the object ([`Holder::hold_object`]), or a
 //! `CallToolResult`'s `structuredContent` beside its blocks' texts ([`Holder::hold_within`]).
@@ -38,7 +38,7 @@
 //! in the engine (read, written as text twice, parsed again: Chromium 156).
 //!
 //! A tool with an output schema holds its structured content too, with an empty object in its
-//! place as well: the schema checks the held one's JSON text ([`Holder::unchecked_text`]),
+//! place as well: the schema checks the held one's JSON text (`Holder::unchecked_text`),
 //! where a plain schema can without reading it into a value
 //! ([`CompiledSchema::accepts_text`](super::CompiledSchema::accepts_text)); the engine reads it
 //! only for a schema that cannot, or to say why the schema refuses it. It never writes it (nor
@@ -61,7 +61,7 @@ pub trait HeldText: Any {
 }
 
 /// What a request's handlers hold, shared by every clone of its context. Holding is refused
-/// until [`Holder::allow`] says the answer goes straight to the sink.
+/// until `Holder::allow` says the answer goes straight to the sink.
 #[derive(Default)]
 pub struct Holder {
     allowed: Cell<bool>,
@@ -113,7 +113,7 @@ impl Holder {
     /// Holds `texts` for a value `build` makes with their markers (in `texts`' order) in
     /// their places, and `structured`, when given, as that value's `structuredContent` (the
     /// value has an empty object there, and where an output schema reads it
-    /// ([`Holder::allows_objects`] is `false`), [`Holder::unchecked_text`] gives its text for
+    /// ([`Holder::allows_objects`] is `false`), `Holder::unchecked_text` gives its text for
     /// the check), and gives that value. A page's object result may carry any string, so what
     /// is held is kept only when the value has each marker once and no other string that reads
     /// as a marker (see [`markers_once`]); else it is given back and

@@ -4,7 +4,6 @@
 //! connects as a [`Session`]: incoming JSON text goes to [`Session::receive`], outgoing
 //! text to the sink given to [`Server::connect`]. Handlers are trait objects returning
 //! futures; the host runs them through the [`Runtime`] it supplies.
-#![deny(missing_docs)]
 
 mod call;
 pub mod context;

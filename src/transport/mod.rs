@@ -19,8 +19,6 @@
 //! waits for the core's deferred module), `served.rs`
 //! the realm-wide record of what is served (JS helpers and drop-guards are in `crate::js`).
 
-#![deny(missing_docs)]
-
 pub mod broadcast;
 pub mod classes;
 pub mod emitter;

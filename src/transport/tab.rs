@@ -87,7 +87,7 @@ impl TabOptions {
 /// client would keep whichever answer came first. Each server answers a client's
 /// `mcp-check-ready` with `mcp-server-ready`, and announces itself with one when it starts, so
 /// the server counts the `mcp-server-ready`s it posts and watches the channel's: one it did not
-/// post is another server's. The count is the realm's, per channel ([`READIES`]): a server
+/// post is another server's. The count is the realm's, per channel (`READIES`): a server
 /// stopped and another started on its channel at once would otherwise take the first one's
 /// last `mcp-server-ready`, still on its way, for someone else's. A client posts its
 /// `initialize` only after its first `mcp-server-ready`, so the check answers of both servers

@@ -13,8 +13,6 @@
 //! | `event.rs` | an event emitter | `mcp:request` / `mcp:response` events |
 //! | `extension.rs` | a `chrome.runtime.Port` | raw JSON-RPC, keep-alives |
 
-#![deny(missing_docs)]
-
 pub mod broadcast;
 pub mod event;
 pub mod extension;

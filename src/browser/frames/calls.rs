@@ -1,6 +1,6 @@
 //! The frame wire's calls: `executeTool` of another origin's tool (`call`, `cancel`,
 //! `call-reply`), running this document's exposed tools for other origins, and what happens to
-//! calls when a window goes away. See [`super::wire`] for the messages and the rules.
+//! calls when a window goes away. See `super::wire` for the messages and the rules.
 
 use js_sys::Promise;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! The frame wire's listings: `getTools({ fromOrigins })` asking the windows of other origins
 //! for the tools they exposed to this document (`list`, `list-reply`), answering such
 //! questions, and telling the windows that know this document when the tools exposed to them
-//! change (`changed`). See [`super::wire`] for the messages and the rules.
+//! change (`changed`). See `super::wire` for the messages and the rules.
 
 use js_sys::{Array, Promise, Reflect};
 use std::cell::{Cell, RefCell};

@@ -8,10 +8,10 @@
 //! `ModelContext.prototype` under `Symbol.for` keys, which every realm of the agent shares.
 //!
 //! Documents of other origins run their own polyfill too: they reach each other over the
-//! frame wire ([`wire`]), `postMessage` with exact origins, for what crosses origins — a tool
+//! frame wire (`wire`), `postMessage` with exact origins, for what crosses origins — a tool
 //! registered with `exposedTo` is listed by `getTools({ fromOrigins })` in documents of those
 //! origins and runs in its own document when they call it; a frame's `tools` permissions
-//! policy ([`policy`]) comes from the `allow` attributes above it, read directly where the
+//! policy ([`mod@policy`]) comes from the `allow` attributes above it, read directly where the
 //! embedder is same-origin and answered over the wire by a cross-origin embedder.
 //!
 //! | file | what it holds |

@@ -10,7 +10,7 @@
 //! directly. Where an embedder is cross-origin, its `allow` attribute cannot be read from
 //! inside the frame (and a browser without WebMCP does not know the feature, so
 //! `document.featurePolicy` cannot say): the frame asks its embedder's polyfill over the
-//! frame wire ([`super::wire`]), which reads the attribute and answers. Until that answer
+//! frame wire (`super::wire`), which reads the attribute and answers. Until that answer
 //! comes, the methods that need the policy wait; if no answer comes (the embedder does not
 //! run this polyfill), the feature is taken as allowed, as no document of the tree could
 //! then enforce it (`tests/page/NATIVE_DIFFERENCES.md`).
@@ -117,7 +117,7 @@ fn declared_origin(el: &JsValue, embedder: &str) -> String {
 
 /// The policy of this document: the `allow` attributes of the same-origin frame elements
 /// above it, then, at a cross-origin embedder, what that embedder answered (this document's
-/// own question, [`super::wire`]) or what the topmost same-origin ancestor knows (asked
+/// own question, `super::wire`) or what the topmost same-origin ancestor knows (asked
 /// through its front).
 pub fn policy(inner: &EngineInner) -> Policy {
     if inner.state::<TopLevel>().is(inner) {
