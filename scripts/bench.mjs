@@ -8,9 +8,9 @@
 // more than this run's own spread of that ratio, or than 1 % of the table's ratio where that is
 // more (ratios, not times: both sides of a ratio run on the same machine in the same round, so a
 // slower or faster machine than the table's does not read as a change of ours), and when a byte
-// figure is larger. A third MCP column, the client
-// floor, is a bare page script answering the same wire with canned replies: what the client
-// itself costs, so the best ratio any server could reach against @mcp-b/global with this client.
+// figure is larger. A third MCP column, the client floor, is a bare page script answering the
+// same wire with canned replies: what the client itself costs, so the best ratio any server
+// could reach against @mcp-b/global with this client.
 // Playwright drives the pages, and a page with a DevTools client attached runs with DevTools'
 // instrumentation on (it records the JS stack at every postMessage for async stack traces, for
 // one); so each MCP implementation also runs the same page once per round in a Chromium started
@@ -930,15 +930,11 @@ async function main() {
       const tolerance = Math.max(spread, Math.abs(was) * MIN_TOLERANCE);
       const worse = f.better === 'lower' ? m - was : was - m;
       if (!(worse > tolerance)) continue;
-      const bound = (text) => tolerance > spread
-        ? `more than 1 % of the README's figure, ${text(tolerance)}; this run's spread: ${text(spread)}`
+      const text = byRatio ? ratioText : (x) => num(x, f.unit);
+      const bound = tolerance > spread
+        ? `more than ${MIN_TOLERANCE * 100} % of the README's figure, ${text(tolerance)}; this run's spread: ${text(spread)}`
         : `more than this run's spread of ${text(spread)}`;
-      if (byRatio) {
-        warnings.push(`${f.name}: ours / MCP-B ${ratioText(m)} now, ${ratioText(was)} in the README (worse by ${ratioText(worse)}, ${bound(ratioText)})`);
-      } else {
-        const text = (x) => num(x, f.unit);
-        warnings.push(`${f.name}: ${text(m)} now, ${text(was)} in the README (worse by ${text(worse)}, ${bound(text)})`);
-      }
+      warnings.push(`${f.name}: ${byRatio ? 'ours / MCP-B ' : ''}${text(m)} now, ${text(was)} in the README (worse by ${text(worse)}, ${bound})`);
     }
     for (const b of bytes.rows) {
       const was = recorded.bytes?.[b.name];
