@@ -60,6 +60,7 @@ import vm from 'node:vm';
 import * as esbuild from 'esbuild';
 import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
+import { PLACEHOLDER_LOADER } from './lib/placeholders.mjs';
 import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
 import { withoutCustomSections } from './lib/wasm-module.mjs';
 import { mapObjects, dataImage, splitData } from './lib/data-split.mjs';
@@ -419,15 +420,15 @@ function patchGlue(js, target, name) {
 
 /**
  * A change to the core's ES module glue: the imports it gives the core wasm get the namespace
- * PLACEHOLDER_NAMESPACE, the functions the first module of a core cut in two imports in place of
- * the deferred module's (scripts/lib/core-split.mjs), one per slot of its function table. The first
- * call of one instantiates the deferred module, whose element segment puts the real functions in
- * the table, then calls the real one. The core script (polyfill/src/deferred.js) gives the glue
- * the deferred module: `__mcpDeferred(source)`, where `source()` returns it compiled,
- * synchronously if it must, and `__mcpInstantiateDeferred(module)` once it has arrived. A whole
- * core imports no placeholder: `__mcpSplit()` says whether the instantiation asked for any (a
- * flag set as it reads them, where `WebAssembly.Module.imports` would list all 800 imports,
- * 0.5 ms on the start's path).
+ * PLACEHOLDER_NAMESPACE with one function, PLACEHOLDER_LOADER, which the placeholders of the first
+ * module of a core cut in two call (scripts/lib/placeholders.mjs), each in its slot of the
+ * function table in place of a function of the deferred module, before calling that slot again.
+ * It instantiates the deferred module, whose element segment puts the real functions in the
+ * table, unless it has been. The core script (polyfill/src/deferred.js) gives the glue the
+ * deferred module: `__mcpDeferred(source)`, where `source()` returns it compiled, synchronously
+ * if it must, and `__mcpInstantiateDeferred(module)` once it has arrived. A whole core imports
+ * no loader: `__mcpSplit()` says whether the instantiation asked for it (a flag its getter sets,
+ * where `WebAssembly.Module.imports` would list every import, on the start's path).
  */
 function withDeferredModule(js, name) {
   const tail = `    return {\n        __proto__: null,\n        "./${name}_bg.js": import0,\n    };\n}\n`;
@@ -437,29 +438,31 @@ function withDeferredModule(js, name) {
     '    return {',
     '        __proto__: null,',
     `        "./${name}_bg.js": import0,`,
-    `        ${PLACEHOLDER_NAMESPACE}: __mcpPlaceholders,`,
+    `        ${PLACEHOLDER_NAMESPACE}: __mcpLoader,`,
     '    };',
     '}',
     '',
     'let __mcpDeferredSource = null;',
     'let __mcpDeferredInstance = null;',
     'let __mcpIsSplit = false;',
-    'const __mcpPlaceholders = new Proxy({}, {',
-    '    get: (_, slot) => typeof slot !== \'string\' ? undefined : (__mcpIsSplit = true, (...args) => {',
-    '        if (!__mcpDeferredInstance) {',
-    '            if (!__mcpDeferredSource) throw new Error(\'modelcontext-polyfill: the core\\\'s deferred module was needed before the core script gave its source\');',
-    '            __mcpInstantiateDeferred(__mcpDeferredSource());',
-    '        }',
-    '        return wasm.table.get(Number(slot))(...args);',
-    '    }),',
-    '});',
+    'const __mcpLoader = {',
+    `    get ${PLACEHOLDER_LOADER}() {`,
+    '        __mcpIsSplit = true;',
+    '        return __mcpLoadDeferred;',
+    '    },',
+    '};',
+    'function __mcpLoadDeferred() {',
+    '    if (__mcpDeferredInstance) return;',
+    '    if (!__mcpDeferredSource) throw new Error(\'modelcontext-polyfill: the core\\\'s deferred module was needed before the core script gave its source\');',
+    '    __mcpInstantiateDeferred(__mcpDeferredSource());',
+    '}',
     'function __mcpInstantiateDeferred(module) {',
     '    if (!__mcpDeferredInstance) __mcpDeferredInstance = new WebAssembly.Instance(module, { primary: wasm });',
     '}',
     'function __mcpDeferred(source) {',
     '    __mcpDeferredSource = source;',
     '}',
-    '/** Whether the module instantiated is a first module, which imports placeholders. */',
+    '/** Whether the module instantiated is a first module, which imports the loader. */',
     'function __mcpSplit() {',
     '    return __mcpIsSplit;',
     '}',
@@ -683,15 +686,17 @@ if (DEV) {
   if (!WebAssembly.validate(wasmBytes)) fail(`${rel(whole)} does not validate`);
   await stepAsync(`wasm-split (core, ${SPLIT.version}) + wasm-opt -Oz of each part`, async () => {
     const { kept, total, missing } = keptFunctions(fs.readFileSync(coreNamed), readKeepList(CORE_KEEP_LIST));
-    let throughTable;
-    ({ first: coreFirst, deferred: coreDeferred, throughTable } = await splitCore(SPLIT, wasmBytes, kept, WASM_OPT));
+    let throughTable, placeholders;
+    ({ first: coreFirst, deferred: coreDeferred, throughTable, placeholders } = await splitCore(SPLIT, wasmBytes, kept, WASM_OPT));
     for (const [what, bytes] of [['first', coreFirst], ['deferred', coreDeferred]]) {
       if (!WebAssembly.validate(bytes)) fail(`wasm-split's ${what} module does not validate`);
     }
-    // What the glue (withDeferredModule) relies on: the first module's function table exported
-    // as `table`, the deferred module importing what it needs from the namespace `primary`.
+    // What the glue (withDeferredModule) relies on: the first module importing only its
+    // placeholders' loader from PLACEHOLDER_NAMESPACE and exporting its function table as
+    // `table`, the deferred module importing what it needs from the namespace `primary`.
     const mod = new WebAssembly.Module(coreFirst);
-    const placeholders = WebAssembly.Module.imports(mod).filter((i) => i.module === PLACEHOLDER_NAMESPACE).length;
+    const loader = WebAssembly.Module.imports(mod).filter((i) => i.module === PLACEHOLDER_NAMESPACE).map((i) => i.name);
+    if (loader.join() !== PLACEHOLDER_LOADER) fail(`the first module imports ${loader.join(', ') || 'nothing'} from ${PLACEHOLDER_NAMESPACE}, not its placeholders' loader alone`);
     if (!WebAssembly.Module.exports(mod).some((e) => e.name === 'table' && e.kind === 'table')) fail("wasm-split's first module exports no `table`");
     const foreign = WebAssembly.Module.imports(new WebAssembly.Module(coreDeferred)).filter((i) => i.module !== 'primary');
     if (foreign.length) fail(`wasm-split's deferred module imports from ${foreign[0].module}, not only from primary`);

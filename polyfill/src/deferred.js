@@ -12,8 +12,8 @@
 /**
  * Sets up the deferred module, at `url` (`configured`: a modelContextPolyfillConfig member gave
  * it), of the core that `glue` instantiated. Returns a promise that settles once it is
- * instantiated (rejecting when it could not be fetched), or null for a whole core, which imports
- * no placeholder.
+ * instantiated (rejecting when it could not be fetched), or null for a whole core, which has no
+ * placeholders (nor their loader's import).
  */
 function __mcpDeferCore(glue, url, configured) {
   const what = "the core's deferred module";

@@ -5,9 +5,11 @@
 //
 // How wasm-split leaves the two: each function of the deferred module is a slot of the first
 // module's function table, which holds a placeholder until the deferred module is instantiated
-// (its element segment then writes the real functions there); a placeholder is an import of the
-// namespace PLACEHOLDER_NAMESPACE named by its slot. The deferred module imports the first's
-// memory, tables, globals and functions from the namespace `primary`.
+// (its element segment then writes the real functions there); wasm-split makes a placeholder an
+// import of the namespace PLACEHOLDER_NAMESPACE named by its slot, the build a function of the
+// first module that calls the one import of that namespace, the loader, then its slot
+// (scripts/lib/placeholders.mjs). The deferred module imports the first's memory, tables, globals
+// and functions from the namespace `primary`.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,12 +18,13 @@ import { execFileSync } from 'node:child_process';
 import { WASM_OPT_FEATURES, WASM_OPT_STRIP } from './project.mjs';
 import { cursor, exportEntries, readModule, sectionEntries, sections, uleb, wasmName, withSection } from './wasm-module.mjs';
 import { callsThroughTable } from './table-calls.mjs';
+import { placeholdersInModule } from './placeholders.mjs';
 
 /**
- * The namespace of the first module's placeholders (wasm-split's `placeholder` by default): one
- * letter, as the glue's own imports are (scripts/lib/glue-names.mjs), for it is written once
- * for each of some 700. The glue gives them under it (scripts/build.mjs), and the core script
- * (polyfill/src/deferred.js) knows a core cut in two by it.
+ * The namespace of the first module's placeholders (wasm-split's `placeholder` by default), and
+ * then of their loader (scripts/lib/placeholders.mjs): one letter, as the glue's own imports are
+ * (scripts/lib/glue-names.mjs). The glue gives the loader under it (scripts/build.mjs), and the
+ * core script (polyfill/src/deferred.js) knows a core cut in two by it.
  */
 export const PLACEHOLDER_NAMESPACE = 'b';
 
@@ -152,8 +155,10 @@ function tableTypes(bytes) {
  * (`-Oz`): wasm-split writes what it reads without the optimizations `-Oz` makes to the code as
  * it writes it, and each part then has less to keep (0.6 % and 1.2 % off the two, gzip).
  * Before that, the deferred module calls the first module's functions through its function table
- * instead of its exports (scripts/lib/table-calls.mjs), but for the whole core's exports.
- * Returns both modules' bytes and how many functions the first module's table took.
+ * instead of its exports (scripts/lib/table-calls.mjs), but for the whole core's exports, and
+ * the first module's placeholders are made functions of its own (scripts/lib/placeholders.mjs).
+ * Returns both modules' bytes, how many functions the first module's table took for the deferred
+ * module's calls and how many placeholders it has.
  */
 export async function splitCore(tool, whole, kept, wasmOpt = null) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-split-'));
@@ -174,7 +179,8 @@ export async function splitCore(tool, whole, kept, wasmOpt = null) {
     if (exported.index !== imported + externrefs) fs.writeFileSync(first, withTableExport(firstBytes, '__wbindgen_externrefs', imported + externrefs));
     const keep = new Set(sectionEntries(whole, 7, exportEntries).map((e) => e.name));
     const through = await callsThroughTable(fs.readFileSync(first), fs.readFileSync(deferred), keep);
-    fs.writeFileSync(first, through.first);
+    const placed = await placeholdersInModule(through.first, PLACEHOLDER_NAMESPACE);
+    fs.writeFileSync(first, placed.first);
     fs.writeFileSync(deferred, through.deferred);
     if (wasmOpt) {
       for (const f of [first, deferred]) {
@@ -185,7 +191,7 @@ export async function splitCore(tool, whole, kept, wasmOpt = null) {
         execFileSync(wasmOpt, ['-Oz', ...converge, ...WASM_OPT_FEATURES, ...WASM_OPT_STRIP, f, '-o', f], { stdio: ['ignore', 'ignore', 'pipe'] });
       }
     }
-    return { first: fs.readFileSync(first), deferred: fs.readFileSync(deferred), throughTable: through.moved };
+    return { first: fs.readFileSync(first), deferred: fs.readFileSync(deferred), throughTable: through.moved, placeholders: placed.placeholders };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

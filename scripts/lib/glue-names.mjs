@@ -145,8 +145,7 @@ export function exportsReadBy(js) {
  * short `names` (`glueNames`): the keys of its imports object renamed and put under
  * GLUE_NAMESPACE, and every `wasm.<export>` renamed (in one pass, so that no new name is renamed
  * again). A name the module does not import (the optimizer dropped it) keeps its key; a
- * `wasm.<name>` the module does not export keeps its name (`table`, the first module's, in the
- * glue of a whole core, which never reads it: it imports no placeholder).
+ * `wasm.<name>` the module does not export keeps its name.
  */
 export function glueWithNames(js, namespace, names) {
   const start = js.indexOf('function __wbg_get_imports() {');

@@ -31,8 +31,8 @@ const FEATURES = {
   multivalue: 'Multivalue',
 };
 
-/** `bytes` read by binaryen.js with `make build`'s features. */
-function read(binaryen, bytes) {
+/** `bytes` read by binaryen.js (`binaryen`, the module) with `make build`'s features. */
+export function readWithFeatures(binaryen, bytes) {
   let features = binaryen.Features.MVP;
   for (const flag of WASM_OPT_FEATURES) {
     const name = FEATURES[flag.replace(/^--enable-/, '')];
@@ -66,8 +66,8 @@ function resize(binaryen, table, size) {
  */
 export async function callsThroughTable(first, deferred, keep) {
   const { default: binaryen } = await import('binaryen');
-  const one = read(binaryen, first);
-  const two = read(binaryen, deferred);
+  const one = readWithFeatures(binaryen, first);
+  const two = readWithFeatures(binaryen, deferred);
   try {
     // The deferred module's functions imported from the first module, by export name.
     const imported = new Map();

@@ -211,10 +211,10 @@ test("a release build's core: the deferred module writes the static data only it
 
 // wasm-bindgen names each function its glue gives the module after the JS it runs and a hash,
 // under `./<name>_bg.js`, and each the module exports after the Rust, in the module and in the
-// glue alike; the build renames them short (scripts/lib/glue-names.mjs), and wasm-split's
-// placeholders are under a one-letter namespace too (scripts/lib/core-split.mjs). Each build's
+// glue alike; the build renames them short (scripts/lib/glue-names.mjs), and the loader the
+// core's placeholders call is under a one-letter namespace too (scripts/lib/placeholders.mjs). Each build's
 // pages instantiating them is the rest.
-test('the core\'s and the client\'s modules and their glue give each other their functions under one- and two-letter names, the placeholders under one letter', () => {
+test('the core\'s and the client\'s modules and their glue give each other their functions under one- and two-letter names, the placeholders\' loader under one letter', () => {
   requireDist('modelcontext_glue_bg.wasm', 'modelcontext_client_glue_bg.wasm', 'modelcontext_glue.js');
   for (const [wasm, js] of [['modelcontext_glue_bg.wasm', 'modelcontext_glue.js'], ['modelcontext_client_glue_bg.wasm', 'modelcontext_client_glue.js']]) {
     const imports = WebAssembly.Module.imports(new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, wasm))));
