@@ -43,7 +43,7 @@ export async function placeholdersInModule(first, namespace) {
       if (f.module === namespace) placeholders.push(f);
     }
     if (!placeholders.length) return { first, placeholders: 0 };
-    const names = new Set(placeholders.map((f) => f.name));
+    const byName = new Map(placeholders.map((f) => [f.name, f]));
     for (const f of placeholders) {
       if (!/^\d+$/.test(f.base)) throw new Error(`placeholders.mjs: ${namespace}.${f.base} is not named by a slot`);
     }
@@ -56,9 +56,15 @@ export async function placeholdersInModule(first, namespace) {
     for (const e of segments) {
       if (!e.table || binaryen.getExpressionId(e.offset) !== binaryen.ConstId) throw new Error(`placeholders.mjs: element segment ${e.name} is not an active one at a constant offset`);
     }
-    const tables = new Set(segments.filter((e) => e.data.some((n) => names.has(n))).map((e) => e.table));
+    const tables = new Set(segments.filter((e) => e.data.some((n) => byName.has(n))).map((e) => e.table));
     if (tables.size !== 1) throw new Error(`placeholders.mjs: the placeholders are in ${tables.size} tables, not one`);
     const [table] = tables;
+    // (wasm-split names each by the slot it fills: the call below relies on it.)
+    const offsets = segments.map((e) => binaryen.getExpressionInfo(e.offset).value);
+    segments.forEach((e, i) => e.data.forEach((name, k) => {
+      const f = byName.get(name);
+      if (f && Number(f.base) !== offsets[i] + k) throw new Error(`placeholders.mjs: ${namespace}.${f.base} fills slot ${offsets[i] + k}`);
+    }));
 
     const load = 'mcp$load_deferred';
     module.addFunctionImport(load, namespace, PLACEHOLDER_LOADER, binaryen.none, binaryen.none);
@@ -71,7 +77,6 @@ export async function placeholdersInModule(first, namespace) {
       ], f.results);
       module.addFunction(f.name, f.params, f.results, [], body);
     }
-    const offsets = segments.map((e) => binaryen.getExpressionInfo(e.offset).value);
     for (const e of segments) module.removeElementSegment(e.name);
     segments.forEach((e, i) => module.addActiveElementSegment(e.table, e.name, e.data, module.i32.const(offsets[i])));
     if (!module.validate()) throw new Error('placeholders.mjs: the first module does not validate with its placeholders made functions');
