@@ -292,7 +292,7 @@ function hashFiles(files, root) {
 }
 
 function inputsHash() {
-  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/data-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/table-calls.mjs', 'scripts/lib/wasm-module.mjs']
+  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/data-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/table-calls.mjs', 'scripts/lib/placeholders.mjs', 'scripts/lib/wasm-module.mjs']
     .flatMap(filesUnder);
   const version = (pkg) => {
     try {
