@@ -92,6 +92,28 @@ test('a build with unchanged inputs reuses dist/ (target/dist-stamp.json); a cha
   }
 });
 
+// The stamp's inputs are a list in scripts/build.mjs; a module of scripts/lib/ it imports (or one
+// of those imports) and the list leaves out would leave dist/ as it was after an edit of it.
+test("the build's up-to-date check hashes every module of scripts/lib/ that scripts/build.mjs imports, directly or through another", () => {
+  const build = fs.readFileSync(path.join(REPO_ROOT, 'scripts', 'build.mjs'), 'utf8');
+  const list = build.match(/function inputsHash\(\) \{\n\s*const inputs = (\[[^\]]*\])/);
+  assert.ok(list, 'no inputs list in inputsHash()');
+  const hashed = new Set(JSON.parse(list[1].replace(/'/g, '"')));
+  const imported = new Set();
+  const walk = (file) => {
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+    for (const [, spec] of text.matchAll(/^import [^;]*? from '(\.{1,2}\/[^']+)';$/gm)) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+      if (!target.startsWith('scripts/') || imported.has(target)) continue;
+      imported.add(target);
+      walk(target);
+    }
+  };
+  walk('scripts/build.mjs');
+  assert.ok(imported.has('scripts/lib/core-split.mjs') && imported.has('scripts/lib/placeholders.mjs'), [...imported].join(', '));
+  assert.deepEqual([...imported].filter((f) => !hashed.has(f)), []);
+});
+
 test("the scripts whose functions run as soon as they have loaded (a page's start, the client's glue) open with V8's explicit compile hint; the React hook and the scripts carrying wasm as base64 do not", () => {
   requireDist('modelcontext.js');
   const started = ['modelcontext.js', 'modelcontext.iife.js', 'modelcontext_core.js', 'modelcontext_glue.js', 'modelcontext_client_glue.js',
