@@ -14,6 +14,8 @@
 // - an agent's call of a <form toolname toolautosubmit> fills and submits it;
 // - examples/worker/ (the polyfill in a module worker, its server reached over postMessage) and
 //   examples/iframe/ (an app in a cross-origin iframe serving its host) work;
+// - a function of the core's deferred module the page needs before that module has arrived runs
+//   through its placeholder, which reads the module synchronously;
 // - under a CSP without 'wasm-unsafe-eval', every call names it (each engine words the refusal
 //   its own way).
 //
@@ -25,8 +27,10 @@
 // { skip: why } or { why, record: the record this engine gives }.
 
 import { test, before } from 'node:test';
+import fs from 'node:fs';
+import path from 'node:path';
 import assert from 'node:assert/strict';
-import { getServer, inlinePage, requireDist } from '../harness.mjs';
+import { getServer, inlinePage, requireDist, DIST_DIR } from '../harness.mjs';
 import { CASES, HELPERS } from '../webmcp.cases.mjs';
 import { CASES as FRAME_CASES, HELPERS as FRAME_HELPERS } from '../frames.cases.mjs';
 import { benchPage } from '../../../scripts/lib/bench-page.mjs';
@@ -218,6 +222,33 @@ export function engineTests(engine, { frameDifferences = {} } = {}) {
       await page.goto('/examples/iframe/', { alt: true });
       assert.deepEqual(await page.evaluate(iframeExample), { tools: ['add_to_count', 'get_count'], count: { count: 5 } });
     }));
+
+  // The deferred module is served from a path of its own whose first answer (the fetch after the
+  // start) comes a while later, so a registration the first module cannot finish alone (a schema
+  // deeper than the engine reads, whose warning is the deferred module's code) runs its
+  // placeholder, which asks for the module synchronously (answered at once).
+  test(`${name}: a function of the deferred module the page needs before it has arrived runs through its placeholder (a synchronous read): a schema nested 70 levels registers, and the tool runs`, async () => {
+    const slow = `${await inlinePage('(unused)')}.deferred.wasm`;
+    const bytes = fs.readFileSync(path.join(DIST_DIR, 'modelcontext_deferred.wasm'));
+    const asked = [];
+    server.route(slow, (req, res) => {
+      asked.push(req.url);
+      setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/wasm' }).end(bytes), asked.length === 1 ? 3000 : 0);
+    });
+    const r = await withPage((page) => page.evaluate(async () => {
+      for (let i = 0; i < 600 && !Object.keys(globalThis[Symbol.for('modelcontext-polyfill')]?.transports ?? {}).length; i++) await new Promise((r) => setTimeout(r, 20));
+      let schema = { type: 'string' };
+      for (let i = 0; i < 70; i++) schema = { type: 'object', properties: { a: schema }, required: ['a'] };
+      const registered = await document.modelContext
+        .registerTool({ name: 'deep', description: 'D', inputSchema: schema, execute: () => 'deep' })
+        .then(() => 'registered', (e) => `${e.name}: ${e.message}`);
+      const [tool] = await document.modelContext.getTools();
+      const ran = await document.modelContext.executeTool(tool, { a: 1 });
+      return { registered, kept: JSON.stringify(tool.inputSchema) === JSON.stringify(schema), ran };
+    }), { html: `<script>window.modelContextPolyfillConfig = { deferredUrl: ${JSON.stringify(server.url(slow))} };</script><script type="module">import '/dist/modelcontext.js';</script>` });
+    assert.deepEqual(r, { registered: 'registered', kept: true, ran: 'deep' });
+    assert.equal(asked.length, 2, 'the fetch after the start and the synchronous read');
+  });
 
   test(`${name}, under script-src 'self' (no 'wasm-unsafe-eval'): the object exists, and every call names 'wasm-unsafe-eval'`, async () => {
     const app = await inlinePage('(unused)');
