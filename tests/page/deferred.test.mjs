@@ -244,26 +244,28 @@ test('the file builds ship the core in two: of the placeholders\' namespace the 
   assert.ok(functions.length < 10, `${functions.length} functions imported from the first module`);
 });
 
+/** The binary of the module in WebAssembly text `text` (binaryen.js), for the tests of the build's steps below. */
+async function wat(text) {
+  const { default: binaryen } = await import('binaryen');
+  const m = binaryen.parseText(text);
+  m.setFeatures(binaryen.Features.MVP | binaryen.Features.Multivalue | binaryen.Features.ReferenceTypes | binaryen.Features.MutableGlobals);
+  try {
+    return m.emitBinary();
+  } finally {
+    m.dispose();
+  }
+}
+
 // What the build does to wasm-split's two parts, on two small modules: the deferred one calls
 // functions of the first with i32, i64 and f64 arguments, two results, and one the glue reads.
 test('callsThroughTable: the deferred module calls the first module\'s functions through its table, with their arguments and results; an export the glue reads stays one', async () => {
-  const { default: binaryen } = await import('binaryen');
-  const wat = (text) => {
-    const m = binaryen.parseText(text);
-    m.setFeatures(binaryen.Features.MVP | binaryen.Features.Multivalue | binaryen.Features.ReferenceTypes | binaryen.Features.MutableGlobals);
-    try {
-      return m.emitBinary();
-    } finally {
-      m.dispose();
-    }
-  };
-  const first = wat(`(module
+  const first = await wat(`(module
     (table $t (export "table") 1 1 funcref)
     (elem (i32.const 0) $kept)
     (func $add (export "add") (param i32 i64) (result i64) (i64.add (i64.extend_i32_u (local.get 0)) (local.get 1)))
     (func $pair (export "pair") (param f64) (result f64 i32) (f64.mul (local.get 0) (f64.const 2)) (i32.const 7))
     (func $kept (export "kept") (result i32) (i32.const 42)))`);
-  const deferred = wat(`(module
+  const deferred = await wat(`(module
     (import "primary" "table" (table 1 1 funcref))
     (import "primary" "add" (func $add (param i32 i64) (result i64)))
     (import "primary" "pair" (func $pair (param f64) (result f64 i32)))
@@ -290,17 +292,7 @@ test('callsThroughTable: the deferred module calls the first module\'s functions
 // first module with two table slots holding placeholders (i32 and i64 arguments, two results)
 // and a function it keeps, and a deferred module whose element segment writes the real ones.
 test('placeholdersInModule: a placeholder calls the loader, then its slot with its arguments, returning its results; once the loader has filled the slots no placeholder runs; a loader that throws throws through it', async () => {
-  const { default: binaryen } = await import('binaryen');
-  const wat = (text) => {
-    const m = binaryen.parseText(text);
-    m.setFeatures(binaryen.Features.MVP | binaryen.Features.Multivalue | binaryen.Features.ReferenceTypes | binaryen.Features.MutableGlobals | binaryen.Features.BulkMemory);
-    try {
-      return m.emitBinary();
-    } finally {
-      m.dispose();
-    }
-  };
-  const first = wat(`(module
+  const first = await wat(`(module
     (type $add (func (param i32 i64) (result i64)))
     (type $pair (func (param f64) (result f64 i32)))
     (import "${PLACEHOLDER_NAMESPACE}" "1" (func $p1 (type $add)))
@@ -311,7 +303,7 @@ test('placeholdersInModule: a placeholder calls the loader, then its slot with i
     (func (export "add") (param i32 i64) (result i64) (call_indirect (type $add) (local.get 0) (local.get 1) (i32.const 1)))
     (func (export "pair") (param f64) (result f64 i32) (call_indirect (type $pair) (local.get 0) (i32.const 2)))
     (func (export "kept") (result i32) (call_indirect (result i32) (i32.const 0))))`);
-  const deferred = wat(`(module
+  const deferred = await wat(`(module
     (import "primary" "table" (table 3 3 funcref))
     (elem (i32.const 1) $add $pair)
     (func $add (param i32 i64) (result i64) (i64.add (i64.extend_i32_u (local.get 0)) (local.get 1)))
