@@ -101,7 +101,7 @@ function writeSegments(segments) {
 }
 
 /** `n` (an i32) as a signed LEB128 number. */
-function sleb(n) {
+export function sleb(n) {
   const out = [];
   for (;;) {
     const b = n & 0x7f;
@@ -114,8 +114,8 @@ function sleb(n) {
   }
 }
 
-/** The module `bytes` with its data section (and data count) replaced by `segments`. */
-function withData(bytes, segments) {
+/** The module `bytes` with its data section (and data count) replaced by `segments` (`{ offset, bytes }` each, active, memory 0). */
+export function withData(bytes, segments) {
   const body = writeSegments(segments);
   const count = uleb(segments.length);
   const out = [bytes.subarray(0, 8)];

@@ -7,12 +7,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { withPage, requireDist, CRATE_VERSION, REPO_ROOT, DIST_DIR } from './harness.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
 import { sections } from '../../scripts/lib/wasm-module.mjs';
 import { dataSegments, dataImage } from '../../scripts/lib/data-split.mjs';
 import { COMPILE_HINT } from '../../scripts/lib/project.mjs';
+import { memoryAfterInstantiation } from '../../scripts/lib/data-delta.mjs';
+
+const gzipSize = (b) => zlib.gzipSync(b, { level: 9 }).length;
 
 const marker = () => {
   const m = globalThis[Symbol.for('modelcontext-polyfill')];
@@ -236,6 +240,17 @@ test("a release build's core: the deferred module writes the static data only it
 // glue alike; the build renames them short (scripts/lib/glue-names.mjs), and the loader the
 // core's placeholders call is under a one-letter namespace too (scripts/lib/placeholders.mjs). Each build's
 // pages instantiating them is the rest.
+test("a release build's validator module: its data written as differences, and instantiated, the memory of the module wasm-opt made", async (t) => {
+  requireDist('modelcontext_validator.wasm');
+  if (!releaseDist(t, 'whose validator is as cargo left it')) return;
+  const optimized = path.join(REPO_ROOT, 'target', 'validator', 'release', 'modelcontext_validator.wasm');
+  const shipped = fs.readFileSync(path.join(DIST_DIR, 'modelcontext_validator.wasm'));
+  assert.ok(sections(shipped).some((s) => s.id === 8), 'the shipped module decodes its data when instantiated (a start section)');
+  const before = fs.readFileSync(optimized);
+  assert.ok(gzipSize(shipped) < gzipSize(before) * 0.95, `gzip ${gzipSize(before)} → ${gzipSize(shipped)}`);
+  assert.ok(Buffer.compare(await memoryAfterInstantiation(shipped), await memoryAfterInstantiation(before)) === 0);
+});
+
 test('the core\'s and the client\'s modules and their glue give each other their functions under one- and two-letter names, the placeholders\' loader under one letter', () => {
   requireDist('modelcontext_glue_bg.wasm', 'modelcontext_client_glue_bg.wasm', 'modelcontext_glue.js');
   for (const [wasm, js] of [['modelcontext_glue_bg.wasm', 'modelcontext_glue.js'], ['modelcontext_client_glue_bg.wasm', 'modelcontext_client_glue.js']]) {

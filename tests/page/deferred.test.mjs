@@ -20,6 +20,7 @@ import { PLACEHOLDER_NAMESPACE } from '../../scripts/lib/core-split.mjs';
 import { callsThroughTable } from '../../scripts/lib/table-calls.mjs';
 import { placeholdersInModule, PLACEHOLDER_LOADER } from '../../scripts/lib/placeholders.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
+import { wat } from './lib/wat.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext_deferred.wasm');
 
@@ -243,18 +244,6 @@ test('the file builds ship the core in two: of the placeholders\' namespace the 
   assert.deepEqual(functions.filter((i) => !read.has(i.name)).map((i) => i.name), []);
   assert.ok(functions.length < 10, `${functions.length} functions imported from the first module`);
 });
-
-/** The binary of the module in WebAssembly text `text` (binaryen.js), for the tests of the build's steps below. */
-async function wat(text) {
-  const { default: binaryen } = await import('binaryen');
-  const m = binaryen.parseText(text);
-  m.setFeatures(binaryen.Features.MVP | binaryen.Features.Multivalue | binaryen.Features.ReferenceTypes | binaryen.Features.MutableGlobals);
-  try {
-    return m.emitBinary();
-  } finally {
-    m.dispose();
-  }
-}
 
 // What the build does to wasm-split's two parts, on two small modules: the deferred one calls
 // functions of the first with i32, i64 and f64 arguments, two results, and one the glue reads.
