@@ -30,7 +30,8 @@
 //     modelcontext_client_glue (target/bindgen/<profile>/client-web/, client-no-modules/)
 //   the validator (fetched when a tool with a schema is first registered; src/schema/module.rs):
 //     cargo build … --no-default-features --features validator,validator-module
-//       --target-dir target/wasm-validator (its own cache, so neither build evicts the other)
+//       --target-dir target/wasm-validator (its own cache, so neither build evicts the other),
+//       regex and fancy-regex without their perf features (scripts/lib/without-perf.mjs)
 //     wasm-metadce (keep only the module's own exports) → wasm-opt -Oz; no wasm-bindgen
 //     its data as differences, which a start function puts back (scripts/lib/data-delta.mjs)
 //     and once more with the suite runner's export kept → target/validator-suite/ (tests only)
@@ -59,13 +60,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, VALIDATOR_FEATURES, VALIDATOR_TARGET_DIR, WITHOUT_PERF_DIR, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
 import { PLACEHOLDER_LOADER } from './lib/placeholders.mjs';
 import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
 import { withoutCustomSections } from './lib/wasm-module.mjs';
 import { mapObjects, dataImage, splitData } from './lib/data-split.mjs';
 import { deltaData, memoryAfterInstantiation } from './lib/data-delta.mjs';
+import { withoutPerf, WITHOUT_PERF } from './lib/without-perf.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -110,12 +112,10 @@ const OUT = {
 // must be the script's first line.
 const COMPILE_HINTED = new Set([OUT.esm, OUT.iife, OUT.core, OUT.glueJs, OUT.clientGlueJs, OUT.inlineEsm]);
 
-// The core's, the client's and the validator module's cargo features (see Cargo.toml).
+// The core's and the client's cargo features (see Cargo.toml; the validator's: lib/project.mjs).
 export const CORE_FEATURES = ['--no-default-features', '--features', 'web-server'];
 export const CLIENT_FEATURES = ['--no-default-features', '--features', 'web-client'];
 const CLIENT_TARGET_DIR = 'target/wasm-client';
-export const VALIDATOR_FEATURES = ['--no-default-features', '--features', 'validator,validator-module'];
-const VALIDATOR_TARGET_DIR = 'target/wasm-validator';
 // What the validator module exports (src/schema/module.rs); wasm-metadce keeps these only.
 export const VALIDATOR_EXPORTS = ['memory', 'alloc', 'dealloc', 'compile', 'validate', 'free_schema'];
 // The JSON-Schema-Test-Suite runner's export: kept only in the test build of the module
@@ -260,6 +260,20 @@ const CORE_ENV = { ...BUILD_STD_ENV, RUSTFLAGS: [BUILD_STD_ENV.RUSTFLAGS ?? '', 
 // the default: their messages quote with `{:?}`, and it took 0.7 KB off the core, nothing off
 // the client.
 const VALIDATOR_ENV = BUILD_STD ? { ...BUILD_STD_ENV, RUSTFLAGS: `${BUILD_STD_ENV.RUSTFLAGS} -Zfmt-debug=shallow` } : BUILD_STD_ENV;
+// And with `regex` and `fancy-regex` built without their `perf` features, which jsonschema's
+// dependencies turn on and which change no answer (scripts/lib/without-perf.mjs): 37 KB gzip. It
+// takes cargo's `-Zlockfile-path` (a lockfile of the build's own), which the same unstable
+// options as `-Z build-std` allow; without them the build warns and keeps the features.
+const CARGO_LOCKFILE_PATH = BUILD_STD && (() => {
+  try {
+    return execFileSync('cargo', ['-Zhelp'], { encoding: 'utf8', env: BUILD_STD_ENV, stdio: ['ignore', 'pipe', 'ignore'] }).includes('lockfile-path');
+  } catch {
+    return false;
+  }
+})();
+if (!DEV && BUILD_STD && !CARGO_LOCKFILE_PATH) {
+  console.warn(`build: warning: this cargo has no -Zlockfile-path; the validator links ${WITHOUT_PERF.join(' and ')} with their perf features: about 37 KB gzip larger than the released one`);
+}
 if (!DEV && !fs.existsSync(WASM_OPT)) fail(`${rel(WASM_OPT)} missing; run \`make deps\``);
 const WASM_METADCE = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-metadce');
 if (!DEV && !fs.existsSync(WASM_METADCE)) fail(`${rel(WASM_METADCE)} missing; run \`make deps\``);
@@ -294,7 +308,7 @@ function hashFiles(files, root) {
 }
 
 function inputsHash() {
-  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/data-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/table-calls.mjs', 'scripts/lib/placeholders.mjs', 'scripts/lib/data-delta.mjs', 'scripts/lib/wasm-module.mjs']
+  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/data-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/table-calls.mjs', 'scripts/lib/placeholders.mjs', 'scripts/lib/data-delta.mjs', 'scripts/lib/without-perf.mjs', 'scripts/lib/wasm-module.mjs']
     .flatMap(filesUnder);
   const version = (pkg) => {
     try {
@@ -306,7 +320,7 @@ function inputsHash() {
   const [wasmOpt, minifier] = [version('binaryen'), version('esbuild')];
   return createHash('sha256')
     .update(hashFiles(inputs, REPO_ROOT))
-    .update(JSON.stringify({ PROFILE, noCargo: args.has('--no-cargo'), bindgenVersion, wasmOpt, minifier, rustflags: process.env.RUSTFLAGS ?? '', rustc: RUSTC_VERSION, buildStd: BUILD_STD, wasmSplit: SPLIT?.version ?? '' }))
+    .update(JSON.stringify({ PROFILE, noCargo: args.has('--no-cargo'), bindgenVersion, wasmOpt, minifier, rustflags: process.env.RUSTFLAGS ?? '', rustc: RUSTC_VERSION, buildStd: BUILD_STD, withoutPerf: CARGO_LOCKFILE_PATH, wasmSplit: SPLIT?.version ?? '' }))
     .digest('hex');
 }
 
@@ -383,7 +397,12 @@ if (!args.has('--no-cargo')) {
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, core: ${CORE_FEATURES.join(' ')}${withStd})`, () =>
     run('cargo', [...cargoWasmArgs, ...CORE_FEATURES], { env: CORE_ENV }));
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, validator: ${VALIDATOR_FEATURES.join(' ')}${withStd})`, () =>
-    run('cargo', [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR], { env: VALIDATOR_ENV }));
+    run('cargo', [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR,
+      ...(CARGO_LOCKFILE_PATH ? withoutPerf({ repoRoot: REPO_ROOT, targetDir: WITHOUT_PERF_DIR, featureArgs: VALIDATOR_FEATURES, env: VALIDATOR_ENV }) : [])],
+    { env: VALIDATOR_ENV }));
+  // (-Z build-std resolves the standard library's crates apart, with the same patches, and
+  // cargo warns there that it did not use them.)
+  if (CARGO_LOCKFILE_PATH) console.log(`build: the validator's ${WITHOUT_PERF.join(' and ')} come from target/wasm-validator/without-perf/; cargo's warnings that those patches were not used are of the standard library's own build`);
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, client: ${CLIENT_FEATURES.join(' ')}${withStd})`, () =>
     run('cargo', [...cargoWasmArgs, ...CLIENT_FEATURES, '--target-dir', CLIENT_TARGET_DIR], { env: BUILD_STD_ENV }));
 }
