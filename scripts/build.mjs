@@ -60,7 +60,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, VALIDATOR_FEATURES, VALIDATOR_TARGET_DIR, WITHOUT_PERF_DIR, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, VALIDATOR_FEATURES, VALIDATOR_TARGET_DIR, WITHOUT_PERF_DIR, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, scriptModules, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
 import { PLACEHOLDER_LOADER } from './lib/placeholders.mjs';
 import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
@@ -308,7 +308,8 @@ function hashFiles(files, root) {
 }
 
 function inputsHash() {
-  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', 'scripts/build.mjs', 'scripts/lib/project.mjs', 'scripts/lib/core-split.mjs', 'scripts/lib/data-split.mjs', 'scripts/lib/glue-names.mjs', 'scripts/lib/table-calls.mjs', 'scripts/lib/placeholders.mjs', 'scripts/lib/data-delta.mjs', 'scripts/lib/without-perf.mjs', 'scripts/lib/wasm-module.mjs']
+  // This script and every module of scripts/ it imports, found by following its imports.
+  const inputs = ['Cargo.toml', 'Cargo.lock', 'build.rs', '.cargo', 'src', 'polyfill/src', 'polyfill/build', 'polyfill/react', ...scriptModules('scripts/build.mjs')]
     .flatMap(filesUnder);
   const version = (pkg) => {
     try {

@@ -80,3 +80,25 @@ export const WASM_OPT_FEATURES = [
 // build's named copy of the core keeps its names, and the validator's wasm-bindgen descriptors,
 // which no pass removes, go by scripts/lib/wasm-module.mjs's withoutCustomSections).
 export const WASM_OPT_STRIP = ['--strip-debug', '--strip-producers', '--strip-target-features'];
+
+/**
+ * The repository's script modules `file` loads, itself first then the rest sorted: every module
+ * a static `import … from './…'` (or `'../…'`) of one of them names, and theirs, as paths from
+ * the repository's root with `/`. (What `make build`'s up-to-date check hashes of scripts/:
+ * a change to any of them may change what the build writes.)
+ * @param {string} file a path from the repository's root, e.g. 'scripts/build.mjs'
+ */
+export function scriptModules(file) {
+  const found = new Set([file]);
+  const walk = (from) => {
+    const text = fs.readFileSync(path.join(REPO_ROOT, from), 'utf8');
+    for (const [, spec] of text.matchAll(/^import [^;]*? from '(\.{1,2}\/[^']+)';$/gm)) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+      if (found.has(target)) continue;
+      found.add(target);
+      walk(target);
+    }
+  };
+  walk(file);
+  return [file, ...[...found].slice(1).sort()];
+}

@@ -9,11 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { withPage, requireDist, CRATE_VERSION, REPO_ROOT, DIST_DIR } from './harness.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
 import { sections } from '../../scripts/lib/wasm-module.mjs';
 import { dataSegments, dataImage } from '../../scripts/lib/data-split.mjs';
-import { COMPILE_HINT } from '../../scripts/lib/project.mjs';
+import { COMPILE_HINT, scriptModules } from '../../scripts/lib/project.mjs';
 import { memoryAfterInstantiation } from '../../scripts/lib/data-delta.mjs';
 
 const gzipSize = (b) => zlib.gzipSync(b, { level: 9 }).length;
@@ -96,26 +97,35 @@ test('a build with unchanged inputs reuses dist/ (target/dist-stamp.json); a cha
   }
 });
 
-// The stamp's inputs are a list in scripts/build.mjs; a module of scripts/lib/ it imports (or one
-// of those imports) and the list leaves out would leave dist/ as it was after an edit of it.
-test("the build's up-to-date check hashes every module of scripts/lib/ that scripts/build.mjs imports, directly or through another", () => {
-  const build = fs.readFileSync(path.join(REPO_ROOT, 'scripts', 'build.mjs'), 'utf8');
-  const list = build.match(/function inputsHash\(\) \{\n\s*const inputs = (\[[^\]]*\])/);
-  assert.ok(list, 'no inputs list in inputsHash()');
-  const hashed = new Set(JSON.parse(list[1].replace(/'/g, '"')));
-  const imported = new Set();
-  const walk = (file) => {
-    const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
-    for (const [, spec] of text.matchAll(/^import [^;]*? from '(\.{1,2}\/[^']+)';$/gm)) {
-      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
-      if (!target.startsWith('scripts/') || imported.has(target)) continue;
-      imported.add(target);
-      walk(target);
-    }
-  };
-  walk('scripts/build.mjs');
-  assert.ok(imported.has('scripts/lib/core-split.mjs') && imported.has('scripts/lib/placeholders.mjs'), [...imported].join(', '));
-  assert.deepEqual([...imported].filter((f) => !hashed.has(f)), []);
+// The stamp's inputs take scripts/build.mjs's modules from scriptModules(), which follows its
+// imports by reading them: a module it missed would leave dist/ as it was after an edit of it.
+// Node's own loading of scripts/build.mjs (its imports are all loaded before `--help` answers),
+// with a hook that writes down each module of the repository it resolves, is the reference.
+test("the build's up-to-date check hashes every script module scripts/build.mjs loads, as Node loads them", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'modelcontext-imports-'));
+  try {
+    const log = path.join(dir, 'resolved.txt');
+    const hooks = path.join(dir, 'hooks.mjs');
+    fs.writeFileSync(hooks, `import fs from 'node:fs';
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  if (r.url.startsWith('file:')) fs.appendFileSync(log, r.url + '\\n');
+  return r;
+}
+`);
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { log: ${JSON.stringify(log)} } });`;
+    const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--help'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const root = pathToFileURL(REPO_ROOT).href + '/';
+    const loaded = [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith(root)).map((u) => u.slice(root.length)))]
+      .filter((f) => !f.startsWith('node_modules/')).sort();
+    assert.ok(loaded.includes('scripts/lib/placeholders.mjs') && loaded.includes('scripts/lib/without-perf.mjs'), loaded.join(', '));
+    assert.deepEqual([...scriptModules('scripts/build.mjs')].sort(), loaded);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("the scripts whose functions run as soon as they have loaded (a page's start, the client's glue) open with V8's explicit compile hint; the React hook and the scripts carrying wasm as base64 do not", () => {
