@@ -261,7 +261,7 @@ const CORE_ENV = { ...BUILD_STD_ENV, RUSTFLAGS: [BUILD_STD_ENV.RUSTFLAGS ?? '', 
 // the client.
 const VALIDATOR_ENV = BUILD_STD ? { ...BUILD_STD_ENV, RUSTFLAGS: `${BUILD_STD_ENV.RUSTFLAGS} -Zfmt-debug=shallow` } : BUILD_STD_ENV;
 // And with `regex` and `fancy-regex` built without their `perf` features, which jsonschema's
-// dependencies turn on and which change no answer (scripts/lib/without-perf.mjs): 37 KB gzip. It
+// dependencies turn on and which change no answer (scripts/lib/without-perf.mjs): 39 KB gzip. It
 // takes cargo's `-Zlockfile-path` (a lockfile of the build's own), which the same unstable
 // options as `-Z build-std` allow; without them the build warns and keeps the features.
 const CARGO_LOCKFILE_PATH = BUILD_STD && (() => {
@@ -272,7 +272,7 @@ const CARGO_LOCKFILE_PATH = BUILD_STD && (() => {
   }
 })();
 if (!DEV && BUILD_STD && !CARGO_LOCKFILE_PATH) {
-  console.warn(`build: warning: this cargo has no -Zlockfile-path; the validator links ${WITHOUT_PERF.join(' and ')} with their perf features: about 37 KB gzip larger than the released one`);
+  console.warn(`build: warning: this cargo has no -Zlockfile-path; the validator links ${WITHOUT_PERF.join(' and ')} with their perf features: about 39 KB gzip larger than the released one`);
 }
 if (!DEV && !fs.existsSync(WASM_OPT)) fail(`${rel(WASM_OPT)} missing; run \`make deps\``);
 const WASM_METADCE = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-metadce');
@@ -791,7 +791,7 @@ if (DEV) {
 }
 // Its data (mostly `regex-syntax`'s Unicode tables) written as differences where that gzips
 // smaller, and put back by a start function when the module is instantiated
-// (scripts/lib/data-delta.mjs): 582 → 516 KB gzip, 399 → 387 KB brotli. The instance's memory is
+// (scripts/lib/data-delta.mjs): 543 → 478 KB gzip, 372 → 360 KB brotli. The instance's memory is
 // checked to be byte for byte the one the module as wasm-opt left it starts with.
 const validatorFinal = path.join(validatorRoot, `final-${OUT.validator}`);
 const validatorSuiteFinal = path.join(validatorRoot, `final-suite-${OUT.validator}`);
