@@ -20,8 +20,8 @@
 // called, adds back, block by block in address order, the word each encoded word was taken from
 // (its own words before it are already back), and sets each byte of the table to zero again:
 // the module's memory is then byte for byte what the original module's data segments write
-// (scripts/build.mjs checks it, instantiating both). It reads each byte of data once: about
-// half a millisecond for the validator's 470 KB.
+// (scripts/build.mjs checks it, instantiating both). It reads each byte of data once: the
+// validator's instantiation in Node 20 takes 0.52–0.74 ms with it, 0.49–0.65 without.
 //
 // A module with a start function of its own, an imported memory, or data segments that are not
 // active at a constant address is refused; so is one whose data starts too low for the table.
