@@ -31,7 +31,7 @@
 //   compresses better).
 
 import zlib from 'node:zlib';
-import { cursor, importEntries, sections, uleb } from './wasm-module.mjs';
+import { cursor, importEntries, sections, uleb, withSections } from './wasm-module.mjs';
 import { dataSegments, sleb, withData } from './data-split.mjs';
 
 /** The size of a block of data, in bytes (a multiple of 4). */
@@ -49,8 +49,6 @@ const FUNCTION = 3;
 const MEMORY = 5;
 const START = 8;
 const CODE = 10;
-// The known sections in the order a module has them (the data count, 12, before the code).
-const ORDER = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
 
 /**
  * `bytes` (a module) with its data encoded as the header says and a start function that decodes
@@ -217,33 +215,6 @@ function readTypes(body) {
     out.push({ params, results });
   }
   return out;
-}
-
-/** `bytes` with the sections of `edits` (id → body) replaced, or added in their place. */
-function withSections(bytes, edits) {
-  const out = [bytes.subarray(0, 8)];
-  const put = (id, body, name) => {
-    const head = id === 0 ? Buffer.concat([uleb(Buffer.byteLength(name)), Buffer.from(name)]) : Buffer.alloc(0);
-    out.push(Buffer.from([id]), uleb(head.length + body.length), head, body);
-  };
-  const left = new Map(edits);
-  const flushBefore = (id) => {
-    for (const [e, body] of [...left]) {
-      if (ORDER.indexOf(e) < ORDER.indexOf(id)) {
-        put(e, body);
-        left.delete(e);
-      }
-    }
-  };
-  for (const s of sections(bytes)) {
-    if (s.id !== 0) flushBefore(s.id);
-    if (left.has(s.id)) {
-      put(s.id, left.get(s.id));
-      left.delete(s.id);
-    } else put(s.id, s.body, s.name);
-  }
-  for (const [e, body] of [...left].sort((x, y) => ORDER.indexOf(x[0]) - ORDER.indexOf(y[0]))) put(e, body);
-  return Buffer.concat(out);
 }
 
 /**

@@ -148,12 +148,42 @@ export function withoutCustomSections(bytes, names) {
  * `replace(body)`, every other section as it was.
  */
 export function withSection(bytes, id, replace) {
+  const section = sections(bytes).find((s) => s.id === id);
+  return withSections(bytes, new Map(section ? [[id, replace(section.body)]] : []));
+}
+
+// The known sections in the order a module has them (the data count, 12, before the code).
+const ORDER = [1, 2, 3, 4, 5, 13, 6, 7, 8, 9, 12, 10, 11];
+
+/**
+ * `bytes` (a module) with the body of each section of `edits` (id → body; not a custom one)
+ * replaced, or the section added where its kind goes when the module has none; every other
+ * section byte for byte as it was.
+ * @param {Uint8Array} bytes
+ * @param {Map<number, Uint8Array>} edits
+ */
+export function withSections(bytes, edits) {
   const out = [bytes.subarray(0, 8)];
+  const put = (id, body, name) => {
+    const head = id === 0 ? Buffer.concat([uleb(Buffer.byteLength(name)), Buffer.from(name)]) : Buffer.alloc(0);
+    out.push(Buffer.from([id]), uleb(head.length + body.length), head, body);
+  };
+  const left = new Map(edits);
+  const order = (id) => ORDER.indexOf(id);
   for (const s of sections(bytes)) {
-    const body = s.id === id ? replace(s.body) : s.body;
-    const head = s.id === 0 ? Buffer.concat([uleb(Buffer.byteLength(s.name)), Buffer.from(s.name)]) : Buffer.alloc(0);
-    out.push(Buffer.from([s.id]), uleb(head.length + body.length), head, body);
+    // (what the module lacks goes before the first section of a kind that comes after it)
+    for (const [id, body] of [...left]) {
+      if (s.id !== 0 && order(id) < order(s.id)) {
+        put(id, body);
+        left.delete(id);
+      }
+    }
+    if (left.has(s.id)) {
+      put(s.id, left.get(s.id));
+      left.delete(s.id);
+    } else put(s.id, s.body, s.name);
   }
+  for (const [id, body] of [...left].sort((x, y) => order(x[0]) - order(y[0]))) put(id, body);
   return Buffer.concat(out);
 }
 
