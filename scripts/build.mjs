@@ -31,7 +31,7 @@
 //   the validator (fetched when a tool with a schema is first registered; src/schema/module.rs):
 //     cargo build … --no-default-features --features validator,validator-module
 //       --target-dir target/wasm-validator (its own cache, so neither build evicts the other),
-//       regex and fancy-regex without their perf features (scripts/lib/without-perf.mjs)
+//       the regex crates without perf and without two Unicode tables (scripts/lib/regex-features.mjs)
 //     wasm-metadce (keep only the module's own exports) → wasm-opt -Oz; no wasm-bindgen
 //     its data as differences, which a start function puts back (scripts/lib/data-delta.mjs)
 //     and once more with the suite runner's export kept → target/validator-suite/ (tests only)
@@ -60,14 +60,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, VALIDATOR_FEATURES, VALIDATOR_TARGET_DIR, WITHOUT_PERF_DIR, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, scriptModules, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, VALIDATOR_FEATURES, VALIDATOR_TARGET_DIR, REGEX_COPIES_DIR, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, scriptModules, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
 import { PLACEHOLDER_LOADER } from './lib/placeholders.mjs';
 import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
 import { withoutCustomSections } from './lib/wasm-module.mjs';
 import { mapObjects, dataImage, splitData } from './lib/data-split.mjs';
 import { deltaData, memoryAfterInstantiation } from './lib/data-delta.mjs';
-import { withoutPerf, WITHOUT_PERF } from './lib/without-perf.mjs';
+import { withFewerFeatures, FEWER_FEATURES } from './lib/regex-features.mjs';
+import { loadValidator } from './lib/validator-node.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -260,10 +261,12 @@ const CORE_ENV = { ...BUILD_STD_ENV, RUSTFLAGS: [BUILD_STD_ENV.RUSTFLAGS ?? '', 
 // the default: their messages quote with `{:?}`, and it took 0.7 KB off the core, nothing off
 // the client.
 const VALIDATOR_ENV = BUILD_STD ? { ...BUILD_STD_ENV, RUSTFLAGS: `${BUILD_STD_ENV.RUSTFLAGS} -Zfmt-debug=shallow` } : BUILD_STD_ENV;
-// And with `regex` and `fancy-regex` built without their `perf` features, which jsonschema's
-// dependencies turn on and which change no answer (scripts/lib/without-perf.mjs): 39 KB gzip. It
-// takes cargo's `-Zlockfile-path` (a lockfile of the build's own), which the same unstable
-// options as `-Z build-std` allow; without them the build warns and keeps the features.
+// And with the regex crates built with fewer features (scripts/lib/regex-features.mjs): without
+// `perf`, which jsonschema's dependencies turn on and which changes no answer (39 KB gzip), and
+// without the Unicode age and segmentation tables, which no ECMA-262 pattern can name (9.6 KB
+// gzip). It takes cargo's `-Zlockfile-path` (a lockfile of the build's own), which the same
+// unstable options as `-Z build-std` allow; without them the build warns and keeps the features.
+const FEWER = Object.keys(FEWER_FEATURES).join(', ');
 const CARGO_LOCKFILE_PATH = BUILD_STD && (() => {
   try {
     return execFileSync('cargo', ['-Zhelp'], { encoding: 'utf8', env: BUILD_STD_ENV, stdio: ['ignore', 'pipe', 'ignore'] }).includes('lockfile-path');
@@ -272,7 +275,7 @@ const CARGO_LOCKFILE_PATH = BUILD_STD && (() => {
   }
 })();
 if (!DEV && BUILD_STD && !CARGO_LOCKFILE_PATH) {
-  console.warn(`build: warning: this cargo has no -Zlockfile-path; the validator links ${WITHOUT_PERF.join(' and ')} with their perf features: about 39 KB gzip larger than the released one`);
+  console.warn(`build: warning: this cargo has no -Zlockfile-path; the validator links ${FEWER} with every feature (perf, every Unicode table): about 49 KB gzip larger than the released one`);
 }
 if (!DEV && !fs.existsSync(WASM_OPT)) fail(`${rel(WASM_OPT)} missing; run \`make deps\``);
 const WASM_METADCE = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-metadce');
@@ -321,7 +324,7 @@ function inputsHash() {
   const [wasmOpt, minifier] = [version('binaryen'), version('esbuild')];
   return createHash('sha256')
     .update(hashFiles(inputs, REPO_ROOT))
-    .update(JSON.stringify({ PROFILE, noCargo: args.has('--no-cargo'), bindgenVersion, wasmOpt, minifier, rustflags: process.env.RUSTFLAGS ?? '', rustc: RUSTC_VERSION, buildStd: BUILD_STD, withoutPerf: CARGO_LOCKFILE_PATH, wasmSplit: SPLIT?.version ?? '' }))
+    .update(JSON.stringify({ PROFILE, noCargo: args.has('--no-cargo'), bindgenVersion, wasmOpt, minifier, rustflags: process.env.RUSTFLAGS ?? '', rustc: RUSTC_VERSION, buildStd: BUILD_STD, fewerFeatures: CARGO_LOCKFILE_PATH, wasmSplit: SPLIT?.version ?? '' }))
     .digest('hex');
 }
 
@@ -399,11 +402,11 @@ if (!args.has('--no-cargo')) {
     run('cargo', [...cargoWasmArgs, ...CORE_FEATURES], { env: CORE_ENV }));
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, validator: ${VALIDATOR_FEATURES.join(' ')}${withStd})`, () =>
     run('cargo', [...cargoWasmArgs, ...VALIDATOR_FEATURES, '--target-dir', VALIDATOR_TARGET_DIR,
-      ...(CARGO_LOCKFILE_PATH ? withoutPerf({ repoRoot: REPO_ROOT, targetDir: WITHOUT_PERF_DIR, featureArgs: VALIDATOR_FEATURES, env: VALIDATOR_ENV }) : [])],
+      ...(CARGO_LOCKFILE_PATH ? withFewerFeatures({ repoRoot: REPO_ROOT, targetDir: REGEX_COPIES_DIR, featureArgs: VALIDATOR_FEATURES, env: VALIDATOR_ENV }) : [])],
     { env: VALIDATOR_ENV }));
   // (-Z build-std resolves the standard library's crates apart, with the same patches, and
   // cargo warns there that it did not use them.)
-  if (CARGO_LOCKFILE_PATH) console.log(`build: the validator's ${WITHOUT_PERF.join(' and ')} come from target/wasm-validator/without-perf/; cargo's warnings that those patches were not used are of the standard library's own build`);
+  if (CARGO_LOCKFILE_PATH) console.log(`build: the validator's ${FEWER} come from ${REGEX_COPIES_DIR}/; cargo's warnings that those patches were not used are of the standard library's own build`);
   step(`cargo build (${PROFILE}, wasm32-unknown-unknown, lib, client: ${CLIENT_FEATURES.join(' ')}${withStd})`, () =>
     run('cargo', [...cargoWasmArgs, ...CLIENT_FEATURES, '--target-dir', CLIENT_TARGET_DIR], { env: BUILD_STD_ENV }));
 }
@@ -835,14 +838,7 @@ await stepAsync('check the validator module through polyfill/src/validator.js', 
 
 /** Loads `bytes` with the loader as a page would (fetch stubbed) and validates one instance. */
 async function checkValidator(bytes) {
-  const loaderSource = fs.readFileSync(path.join(REPO_ROOT, 'polyfill', 'src', 'validator.js'), 'utf8');
-  const context = vm.createContext({
-    WebAssembly, TextEncoder, TextDecoder, URL, Response, crypto: globalThis.crypto, setTimeout, JSON,
-    fetch: async () => new Response(bytes, { headers: { 'content-type': 'application/wasm' } }),
-  });
-  context.bytes = bytes;
-  vm.runInContext(loaderSource, context, { filename: 'polyfill/src/validator.js' });
-  const v = await vm.runInContext('__mcpValidatorLoader("memory:validator", () => WebAssembly.compile(bytes)).load(false)', context);
+  const v = await loadValidator(bytes);
   const { handle } = JSON.parse(v.compile('{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}'));
   const bad = JSON.parse(v.validate(handle, '{"n":"x"}')).violations;
   const good = JSON.parse(v.validate(handle, '{"n":1}')).violations;

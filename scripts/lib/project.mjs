@@ -8,10 +8,10 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const DIST_DIR = path.join(REPO_ROOT, 'dist');
 // The validator module's cargo features and target directory (its own cache, so the core's and
 // the client's builds do not evict it), and where its build keeps the copies of the regex crates
-// without their `perf` features (scripts/lib/without-perf.mjs).
+// with fewer features (scripts/lib/regex-features.mjs).
 export const VALIDATOR_FEATURES = ['--no-default-features', '--features', 'validator,validator-module'];
 export const VALIDATOR_TARGET_DIR = 'target/wasm-validator';
-export const WITHOUT_PERF_DIR = path.join(VALIDATOR_TARGET_DIR, 'without-perf');
+export const REGEX_COPIES_DIR = path.join(VALIDATOR_TARGET_DIR, 'regex-features');
 // The validator module with the JSON-Schema-Test-Suite runner's export kept (`run_schema_suite`,
 // src/schema/module.rs): the same cargo output and wasm-opt flags as dist/'s, which ships without
 // it. Written by every build (scripts/build.mjs), read by conformance/schema_suite.mjs.

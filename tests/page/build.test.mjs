@@ -121,7 +121,7 @@ export async function resolve(specifier, context, next) {
     const root = pathToFileURL(REPO_ROOT).href + '/';
     const loaded = [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith(root)).map((u) => u.slice(root.length)))]
       .filter((f) => !f.startsWith('node_modules/')).sort();
-    assert.ok(loaded.includes('scripts/lib/placeholders.mjs') && loaded.includes('scripts/lib/without-perf.mjs'), loaded.join(', '));
+    assert.ok(loaded.includes('scripts/lib/placeholders.mjs') && loaded.includes('scripts/lib/regex-features.mjs'), loaded.join(', '));
     assert.deepEqual([...scriptModules('scripts/build.mjs')].sort(), loaded);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
