@@ -69,6 +69,7 @@ import { mapObjects, dataImage, splitData } from './lib/data-split.mjs';
 import { deltaData, memoryAfterInstantiation } from './lib/data-delta.mjs';
 import { withFewerFeatures, FEWER_FEATURES } from './lib/regex-features.mjs';
 import { loadValidator } from './lib/validator-node.mjs';
+import { orderFunctions } from './lib/function-order.mjs';
 
 // The binding layer. Each file is script-style JavaScript (no import/export). The front (what a
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
@@ -769,8 +770,12 @@ if (DEV) {
   // client's McpClient 7 % of its calls/s (9 % of its round trip).
   // `--converge`: the passes again until a round shrinks nothing; one round left the module
   // 1,052 B gzip larger (0.2 %), for about 40 s more of the first build.
-  const opt = ['-Oz', '-ocimfs', '20', '--converge', ...WASM_OPT_FEATURES, ...WASM_OPT_STRIP];
+  // (the target features stay for the next step's wasm-opt, which strips them)
+  const opt = ['-Oz', '-ocimfs', '20', '--converge', ...WASM_OPT_FEATURES, ...WASM_OPT_STRIP.filter((f) => f !== '--strip-target-features')];
   const WASM_BINDGEN_DESCRIPTORS = '__wasm_bindgen_unstable';
+  // Then its functions laid out so that look-alikes are within deflate's reach of each other
+  // (scripts/lib/function-order.mjs; binaryen renumbers them).
+  const orderSource = createHash('sha256').update(fs.readFileSync(path.join(REPO_ROOT, 'scripts', 'lib', 'function-order.mjs'))).digest('hex').slice(0, 16);
   // The module pages load, and its test build with the suite runner's export kept: the same
   // cargo output and flags, so the suite checks the code pages run. The two are made at once:
   // npm's wasm-opt keeps one core busy (one took 34 s here, both side by side 39 s).
@@ -781,14 +786,17 @@ if (DEV) {
     const graph = path.join(validatorRoot, `metadce-graph.${tag}.json`);
     fs.writeFileSync(graph, JSON.stringify(exports.map((e) => ({ name: e, export: e, root: true }))));
     const dce = path.join(validatorRoot, `validator.dce.${tag}.wasm`);
-    await reuseAsync(cargoValidatorWasm, output, `${exports} ${opt.join(' ')} -${WASM_BINDGEN_DESCRIPTORS}`, async () => {
+    const oz = path.join(validatorRoot, `validator.oz.${tag}.wasm`);
+    await reuseAsync(cargoValidatorWasm, output, `${exports} ${opt.join(' ')} -${WASM_BINDGEN_DESCRIPTORS} ordered:${orderSource}`, async () => {
       await stepAsync(`wasm-metadce (${what}: its own exports only)`, () =>
         runAsync(WASM_METADCE, ['--graph-file', graph, ...WASM_OPT_FEATURES, cargoValidatorWasm, '-o', dce], { stdio: ['inherit', 'ignore', 'inherit'] }));
-      await stepAsync(`wasm-opt -Oz (${what})`, () => runAsync(WASM_OPT, [...opt, dce, '-o', output]));
+      await stepAsync(`wasm-opt -Oz (${what})`, () => runAsync(WASM_OPT, [...opt, dce, '-o', oz]));
       // wasm-bindgen's descriptors of the imports a dependency declares with it (getrandom's):
       // a custom section wasm-bindgen's CLI reads and removes, which this module does not go
       // through. Nothing reads it at run time: 7.9 KB, 2 KB gzip.
-      fs.writeFileSync(output, withoutCustomSections(fs.readFileSync(output), [WASM_BINDGEN_DESCRIPTORS]));
+      const optimized = withoutCustomSections(fs.readFileSync(oz), [WASM_BINDGEN_DESCRIPTORS]);
+      await stepAsync(`its functions ordered (${what})`, async () =>
+        fs.writeFileSync(output, await orderFunctions(optimized, { wasmOpt: WASM_OPT, flags: [...WASM_OPT_FEATURES, ...WASM_OPT_STRIP] })));
     });
   }));
 }

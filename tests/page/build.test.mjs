@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { withPage, requireDist, CRATE_VERSION, REPO_ROOT, DIST_DIR } from './harness.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
-import { sections } from '../../scripts/lib/wasm-module.mjs';
+import { sections, readModule, withoutCustomSections } from '../../scripts/lib/wasm-module.mjs';
 import { dataSegments, dataImage } from '../../scripts/lib/data-split.mjs';
 import { COMPILE_HINT, scriptModules } from '../../scripts/lib/project.mjs';
 import { memoryAfterInstantiation } from '../../scripts/lib/data-delta.mjs';
@@ -259,6 +259,24 @@ test("a release build's validator module: its data written as differences, and i
   const before = fs.readFileSync(optimized);
   assert.ok(gzipSize(shipped) < gzipSize(before) * 0.95, `gzip ${gzipSize(before)} → ${gzipSize(shipped)}`);
   assert.ok(Buffer.compare(await memoryAfterInstantiation(shipped), await memoryAfterInstantiation(before)) === 0);
+});
+
+test("a release build's validator module: its functions laid out by likeness, the module wasm-opt made otherwise", async (t) => {
+  requireDist('modelcontext_validator.wasm');
+  if (!releaseDist(t, 'whose validator is as cargo left it')) return;
+  const dir = path.join(REPO_ROOT, 'target', 'validator', 'release');
+  const oz = fs.readFileSync(path.join(dir, 'validator.oz.pages.wasm'));
+  const ordered = fs.readFileSync(path.join(dir, 'modelcontext_validator.wasm'));
+  const customs = sections(oz).filter((s) => s.id === 0).map((s) => s.name);
+  const plain = withoutCustomSections(oz, customs);
+  const module = (bytes) => new WebAssembly.Module(bytes);
+  assert.deepEqual(WebAssembly.Module.exports(module(ordered)), WebAssembly.Module.exports(module(plain)));
+  assert.deepEqual(WebAssembly.Module.imports(module(ordered)), WebAssembly.Module.imports(module(plain)));
+  const bodies = (bytes) => readModule(bytes).bodies;
+  assert.equal(bodies(ordered).length, bodies(plain).length, 'as many functions');
+  assert.notDeepEqual(bodies(ordered), bodies(plain), 'in another order');
+  assert.ok(gzipSize(ordered) < gzipSize(plain) * 0.96, `gzip ${gzipSize(plain)} → ${gzipSize(ordered)}`);
+  assert.ok(Buffer.compare(await memoryAfterInstantiation(ordered), await memoryAfterInstantiation(plain)) === 0);
 });
 
 test('the core\'s and the client\'s modules and their glue give each other their functions under one- and two-letter names, the placeholders\' loader under one letter', () => {

@@ -8,24 +8,13 @@ import zlib from 'node:zlib';
 import { deltaData, memoryAfterInstantiation, TABLE_ADDRESS } from '../../scripts/lib/data-delta.mjs';
 import { sections } from '../../scripts/lib/wasm-module.mjs';
 import { wat } from './lib/wat.mjs';
+import { random } from './lib/random.mjs';
 
 const START = 8;
 
 /** `bytes` as a WebAssembly text string literal. */
 function literal(bytes) {
   return `"${[...bytes].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('')}"`;
-}
-
-/** A deterministic stream of pseudo-random 32-bit numbers. */
-function random(seed) {
-  let x = seed >>> 0;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>>= 0);
-  };
 }
 
 /** Sorted ranges of code points, 8 bytes each, as regex-syntax's Unicode tables are. */
