@@ -797,8 +797,8 @@ if (DEV) {
   // (the target features stay for the next step's wasm-opt, which strips them)
   const opt = ['-Oz', '-ocimfs', '20', '--converge', ...WASM_OPT_FEATURES, ...WASM_OPT_STRIP.filter((f) => f !== '--strip-target-features')];
   const WASM_BINDGEN_DESCRIPTORS = '__wasm_bindgen_unstable';
-  // Then its functions laid out anew (withFunctionsOrdered).
-  const orderSource = createHash('sha256').update(fs.readFileSync(path.join(REPO_ROOT, 'scripts', 'lib', 'function-order.mjs'))).digest('hex').slice(0, 16);
+  // Then its functions laid out anew (withFunctionsOrdered), by the modules the key names.
+  const orderSource = hashFiles(scriptModules('scripts/lib/function-order.mjs'), REPO_ROOT).slice(0, 16);
   // The module pages load, and its test build with the suite runner's export kept: the same
   // cargo output and flags, so the suite checks the code pages run. The two are made at once:
   // npm's wasm-opt keeps one core busy (one took 34 s here, both side by side 39 s).

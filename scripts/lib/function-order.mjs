@@ -1,5 +1,5 @@
 // A module's functions put in an order that gzip and brotli compress better (scripts/build.mjs,
-// the validator's last wasm-opt step). The order of a module's functions changes no answer: only
+// after the last wasm-opt step of each module it ships). The order of a module's functions changes no answer: only
 // their indices, which binaryen rewrites everywhere they appear (calls, the table's elements,
 // exports, the start function).
 //
@@ -24,7 +24,7 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cursor, sections, uleb, wasmName, readModule } from './wasm-module.mjs';
+import { sections, sectionEntries, codeEntries, importEntries, uleb, wasmName } from './wasm-module.mjs';
 
 const GRAM = 6;
 // Counts of the grams in the window, by hash (collisions only blur the score).
@@ -117,16 +117,11 @@ export function similarityOrder(bodies, { window = 32 * 1024, neighbours = 100 }
  * @returns {Promise<Buffer>}
  */
 export async function orderFunctions(bytes, { wasmOpt, flags, order = similarityOrder }) {
-  const { imported } = readModule(bytes);
-  const code = sections(bytes).find((s) => s.id === 10);
-  if (!code) return Buffer.from(bytes);
-  const c = cursor(code.body);
-  const bodies = [];
-  for (let i = 0, n = c.u32(); i < n; i++) {
-    const len = c.u32();
-    bodies.push(code.body.subarray(c.pos, c.pos + len));
-    c.pos += len;
-  }
+  const bodies = sectionEntries(bytes, 10, codeEntries);
+  if (!bodies.length) return Buffer.from(bytes);
+  // (a module the build hands over has no name section: the one added is the only one)
+  if (sections(bytes).some((s) => s.id === 0 && s.name === 'name')) throw new Error('function-order.mjs: the module already has a name section');
+  const imported = sectionEntries(bytes, 2, importEntries).filter((e) => e.kind === 0).length;
   const ranks = order(bodies);
   if (ranks.length !== bodies.length || new Set(ranks).size !== bodies.length || ranks.some((f) => !(f >= 0 && f < bodies.length))) {
     throw new Error('function-order.mjs: the order is not a permutation of the module\'s functions');
@@ -139,8 +134,6 @@ export async function orderFunctions(bytes, { wasmOpt, flags, order = similarity
   const entries = names.map((name, i) => Buffer.concat([uleb(i), wasmName(name)]));
   const functionNames = Buffer.concat([uleb(names.length), ...entries]);
   const body = Buffer.concat([wasmName('name'), Buffer.from([1]), uleb(functionNames.length), functionNames]);
-  // (a module the build hands over has no name section: the one added is the only one)
-  if (sections(bytes).some((s) => s.id === 0 && s.name === 'name')) throw new Error('function-order.mjs: the module already has a name section');
   const named = Buffer.concat([bytes, Buffer.from([0]), uleb(body.length), body]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'function-order-'));
   try {

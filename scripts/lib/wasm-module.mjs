@@ -118,8 +118,26 @@ export function exportEntries(body) {
 }
 
 /**
+ * The bodies of a code section's `body`, in order: each defined function's locals and
+ * instructions (a view into `body`), as its size prefix bounds them.
+ * @param {Uint8Array} body
+ * @returns {Uint8Array[]}
+ */
+export function codeEntries(body) {
+  const c = cursor(body);
+  const count = c.u32();
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const len = c.u32();
+    entries.push(body.subarray(c.pos, c.pos + len));
+    c.pos += len;
+  }
+  return entries;
+}
+
+/**
  * The entries of the section `id` of `bytes` (a module), read by `read` (`importEntries`,
- * `exportEntries`); none when it has no such section.
+ * `exportEntries`, `codeEntries`); none when it has no such section.
  */
 export function sectionEntries(bytes, id, read) {
   const section = sections(bytes).find((s) => s.id === id);
@@ -221,12 +239,7 @@ export function readModule(buf) {
         else if (kind === 1) importedTables++;
       }
     } else if (id === 10) {
-      const count = c.u32();
-      for (let i = 0; i < count; i++) {
-        const len = c.u32();
-        bodies.push(len);
-        c.pos += len;
-      }
+      for (const entry of codeEntries(body)) bodies.push(entry.length);
     } else if (id === 11) {
       dataBytes = body.length;
     }

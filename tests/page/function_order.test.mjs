@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { similarityOrder, orderFunctions } from '../../scripts/lib/function-order.mjs';
-import { cursor, sections } from '../../scripts/lib/wasm-module.mjs';
+import { sections, sectionEntries, codeEntries } from '../../scripts/lib/wasm-module.mjs';
+import { sleb } from '../../scripts/lib/data-split.mjs';
 import { WASM_OPT_FEATURES, WASM_OPT_STRIP } from '../../scripts/lib/project.mjs';
 import { REPO_ROOT } from './harness.mjs';
 import { wat } from './lib/wat.mjs';
@@ -70,22 +71,13 @@ const MODULE = `(module
   (export "f2" (func $f2))
   (export "f3" (func $f3))
   (export "t" (table $t)))`;
-// Each defined function's marker: the first constant it has (signed LEB128, two bytes here).
+// Each defined function's marker: the first constant it has (an i32.const).
 const MARKERS = [1100, 1201, 1302, 1403, 1504, 1605];
-const sleb2 = (n) => [(n & 0x7f) | 0x80, (n >> 7) & 0x7f];
 
 /** Which function (by marker) each body of `bytes`'s code section is, in order. */
 function bodyMarkers(bytes) {
-  const code = sections(bytes).find((s) => s.id === 10).body;
-  const c = cursor(code);
-  const out = [];
-  for (let i = 0, n = c.u32(); i < n; i++) {
-    const len = c.u32();
-    const body = Buffer.from(code.subarray(c.pos, c.pos + len));
-    out.push(MARKERS.findIndex((m) => body.includes(Buffer.from([0x41, ...sleb2(m)]))));
-    c.pos += len;
-  }
-  return out;
+  return sectionEntries(bytes, 10, codeEntries).map((body) =>
+    MARKERS.findIndex((m) => Buffer.from(body).includes(Buffer.concat([Buffer.from([0x41]), sleb(m)]))));
 }
 
 /** What the module's exports answer, and its table's functions. */
