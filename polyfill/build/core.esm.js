@@ -32,13 +32,15 @@ export async function start({ config, early }) {
     ? new URL('./@@DEFERRED_WASM@@', __mcpModuleUrl(config.coreUrl))
     : new URL('./@@DEFERRED_WASM@@', import.meta.url))));
   const deferred = __mcpDeferCore(glue, deferredUrl, !!(config.deferredUrl || config.coreUrl));
+  const noop = () => {};
   __mcpAcceptSdkForms(glue);
   const compile = validatorUrl
     ? (url) => __mcpFetchWasm(url, 'the validator module', 'validatorUrl', !config.validatorUrl)
     : () => Promise.reject(new Error(NO_URL));
   return {
     wasm: glue,
-    deferred,
+    deferred: deferred && deferred.arrived,
+    urgeDeferred: deferred ? deferred.urge : noop,
     client,
     helpers: __mcpEngineHelpers(),
     validator: __mcpValidatorLoader(validatorUrl || '(unknown URL)', compile),

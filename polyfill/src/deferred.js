@@ -2,7 +2,8 @@
 // a first module with what a page's start, its registrations and an agent's discovery run and a
 // deferred one with the rest (tool calls, other transports, the session API, the declarative
 // forms' work, the legacy methods, the Tasks and Skills extensions…). The deferred module is
-// fetched and instantiated once the core has started. Until then the page's calls of it wait for
+// fetched once the core has started, and compiled and instantiated once the page's start has
+// settled or something needs it (__mcpDeferCore). Until then the page's calls of it wait for
 // it (polyfill/src/model_context.js, install.js), and so do agents' messages other than discovery
 // (src/transport/held.rs), other documents' reads of this one's tools (the front's localTools)
 // and, with a persisted tab session, the engine's start; anything else of it that runs before
@@ -10,21 +11,50 @@
 // Moves bytes only.
 
 /**
+ * How long after the core's start the deferred module waits before it is compiled, at the
+ * least (then the page's first idle moment): see __mcpDeferCore.
+ */
+const __MCP_SETTLE_MS = 150;
+
+/**
  * Sets up the deferred module, at `url` (`configured`: a modelContextPolyfillConfig member gave
- * it), of the core that `glue` instantiated. Returns a promise that settles once it is
- * instantiated (rejecting when it could not be fetched), or null for a whole core, which has no
- * placeholders (nor their loader's import).
+ * it), of the core that `glue` instantiated. Returns `{ arrived, urge }`: a promise that settles
+ * once it is instantiated (rejecting when it could not be fetched), and a function that has it
+ * compiled now; or null for a whole core, which has no placeholders (nor their loader's import).
+ *
+ * The request goes out at once, and its bytes come in meanwhile, but compiling and
+ * instantiating the module waits until the page's start has settled: the first idle moment
+ * (requestIdleCallback) at least __MCP_SETTLE_MS after the core's start. Compiling it costs
+ * the page's thread (a streaming compilation reads the bytes there as they come) and, on a
+ * device of few cores, the cores the start runs on: during the start it delayed an agent's
+ * first listing by about a fifth on a 2-core machine (README, "Startup"). It is compiled at
+ * once, instead, when anything needs it: an agent's message or a page's call that waits for it
+ * (`urge`: src/transport/held.rs calls it when it holds the first one,
+ * polyfill/src/model_context.js when a call of it queues), a function of it that runs before
+ * (read synchronously), or a page whose start needs it (its forms, a persisted tab session, the
+ * browser's own WebMCP: polyfill/src/install.js).
  */
 function __mcpDeferCore(glue, url, configured) {
   const what = "the core's deferred module";
   if (!glue.__mcpSplit()) return null;
   let compiled = null;
   let arrived;
+  let go;
+  const needed = new Promise((resolve) => (go = resolve));
+  const urge = () => go();
   if (url) {
-    glue.__mcpDeferred(() => compiled || (compiled = __mcpCompileNow(__mcpReadNow(url, what), what)));
-    arrived = __mcpFetchWasm(url, what, 'deferredUrl', !configured).then((m) => {
-      glue.__mcpInstantiateDeferred(compiled || (compiled = m));
+    glue.__mcpDeferred(() => {
+      compiled = compiled || __mcpCompileNow(__mcpReadNow(url, what), what);
+      urge();
+      return compiled;
     });
+    const requested = __mcpRequestWasm(url, what, 'deferredUrl', !configured);
+    arrived = requested
+      .then((compile) => needed.then(() => compiled || compile()), (e) => compiled || Promise.reject(e))
+      .then((m) => {
+        glue.__mcpInstantiateDeferred(compiled || (compiled = m));
+      });
+    __mcpWhenSettled(urge);
   } else {
     // (This bundle has no import.meta.url and no URL was configured.)
     const e = __mcpLoadError(`${what} cannot be found: no URL for it; set modelContextPolyfillConfig.deferredUrl.`);
@@ -40,7 +70,7 @@ function __mcpDeferCore(glue, url, configured) {
   // installer reacts to `arrived` after this reaction was registered, and a microtask queued
   // here runs after every reaction `arrived` queued when it settled. (Else an agent's held call
   // of a tool the page registered before the call came would find no such tool.)
-  glue.holdForDeferred();
+  glue.holdForDeferred(urge);
   arrived.then(
     () => queueMicrotask(() => {
       for (;;) {
@@ -56,7 +86,17 @@ function __mcpDeferCore(glue, url, configured) {
       glue.deferredFailed(String((e && e.message) || e));
     },
   );
-  return arrived;
+  return { arrived, urge };
+}
+
+/**
+ * Calls `fn` once the page's start has settled: in the first idle moment at least
+ * __MCP_SETTLE_MS from now (at the latest a second after that), or __MCP_SETTLE_MS from now
+ * where there are no idle callbacks (workers, WebKit).
+ */
+function __mcpWhenSettled(fn) {
+  const idle = globalThis.requestIdleCallback;
+  setTimeout(() => (typeof idle === 'function' ? idle.call(globalThis, () => fn(), { timeout: 1000 }) : fn()), __MCP_SETTLE_MS);
 }
 
 /**

@@ -179,6 +179,8 @@ function install(env) {
     if (later) {
       const arrive = () => arrived(mc);
       core.deferred.then(arrive, arrive);
+      // The mirror on the browser's own WebMCP starts with that module: wanted now.
+      if (native) core.urgeDeferred();
     }
     if (hasDocument && !native) {
       if (!later) {
@@ -187,6 +189,7 @@ function install(env) {
         // (When it could not be had, the forms do not start: the console says why.)
         const forms = core.deferred.then(() => __mcpInstallForms(g, engine, shadow), (e) => __mcpInstallForms(g, engine, shadow, e));
         if (typeof document.querySelector === 'function' && document.querySelector('form[toolname]')) {
+          core.urgeDeferred();
           return forms.then(() => {
             attach(mc, engine);
             return record;
@@ -194,7 +197,7 @@ function install(env) {
         }
       }
     }
-    attach(mc, engine, later);
+    attach(mc, engine, later, core.urgeDeferred);
     return later ? core.deferred.then(() => record, () => record) : record;
   }
 
@@ -230,7 +233,11 @@ function install(env) {
     console.warn(`modelcontext-polyfill: the tab transport's session is not persisted (modelContextPolyfillConfig.tab.persist): ${(e && e.message) || e}`);
     return started(c, { ...tab, persist: false });
   };
-  const begin = (c) => (persists && c.deferred ? c.deferred.then(() => started(c), (e) => unpersisted(c, e)) : started(c));
+  const begin = (c) => {
+    if (!(persists && c.deferred)) return started(c);
+    c.urgeDeferred();
+    return c.deferred.then(() => started(c), (e) => unpersisted(c, e));
+  };
 
   if (core && typeof core.then === 'function') {
     record.ready = Promise.resolve(core).then(begin).catch(failed);

@@ -42,6 +42,12 @@ function __mcpDefineModelContext() {
     return s.engine;
   }
 
+  // A call of the core's deferred module waits for it: it is wanted now
+  // (polyfill/src/deferred.js compiles it once the page's start has settled otherwise).
+  const urge = (s) => {
+    if (s.urge) s.urge();
+  };
+
   const report = (what, e) =>
     console.error(`modelcontext-polyfill: ${what} (called before the core had loaded) failed: ${(e && e.message) || e}`);
 
@@ -58,6 +64,7 @@ function __mcpDefineModelContext() {
       return Promise.reject(err);
     }
     let inner;
+    if (later) urge(s);
     const outer = new Promise((resolve, reject) => {
       s.queue.push({
         later,
@@ -80,6 +87,7 @@ function __mcpDefineModelContext() {
     const s = slotOf(obj);
     const e = direct(s, later);
     if (e) return fn(e);
+    if (later) urge(s);
     s.queue.push({
       later,
       run(engine) {
@@ -302,23 +310,26 @@ function __mcpDefineModelContext() {
 
   function create() {
     const mc = new ModelContext(KEY);
-    slots.set(mc, { engine: null, later: false, queue: [], failure: null });
+    slots.set(mc, { engine: null, later: false, queue: [], failure: null, urge: null });
     return mc;
   }
 
   // The engine has been made: run what was queued, in order, then go direct. `later`: the
   // core's deferred module has yet to arrive (arrived() says when); the calls of it wait, and
-  // every call after them.
-  function attach(mc, engine, later = false) {
+  // every call after them. `wanted()` asks for that module now (a call of it waits).
+  function attach(mc, engine, later = false, wanted = null) {
     const s = slotOf(mc);
     s.engine = engine;
     s.later = later;
+    s.urge = later ? wanted : null;
+    if (later && s.queue.some((q) => q.later)) urge(s);
     flush(s);
   }
 
   function arrived(mc) {
     const s = slotOf(mc);
     s.later = false;
+    s.urge = null;
     if (s.engine) flush(s);
   }
 

@@ -223,6 +223,17 @@ function __mcpMissingFix(key, beside) {
  * `beside`: `url` is the default one, beside the loading script (see __mcpMissingFix).
  */
 async function __mcpFetchWasm(url, what, key, beside = false) {
+  return (await __mcpRequestWasm(url, what, key, beside))();
+}
+
+/**
+ * __mcpFetchWasm in two steps: requests `url` and resolves, once the answer has begun (its
+ * status and type checked), with a function that compiles it and returns the promise of the
+ * module. Until that is called the body is not read: its bytes come in meanwhile without any
+ * work of this thread's (polyfill/src/deferred.js compiles the core's deferred module once the
+ * page's start has settled).
+ */
+async function __mcpRequestWasm(url, what, key, beside = false) {
   const none = __mcpNoWasm(what);
   if (none) throw none;
   const move = __mcpMissingFix(key, false);
@@ -236,7 +247,7 @@ async function __mcpFetchWasm(url, what, key, beside = false) {
       const detail = `it could not be read (${(e && e.message) || e}); ${move}`;
       throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
     }
-    return __mcpCompile(bytes, what);
+    return () => __mcpCompile(bytes, what);
   }
   const response = await __mcpReach(url, () => fetch(url), (e, directive) => {
     const detail = __mcpUnreachable('it', 'fetched', e, url, move, directive, beside ? '' : key);
@@ -249,21 +260,19 @@ async function __mcpFetchWasm(url, what, key, beside = false) {
     throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
   }
   if (wasm && typeof WebAssembly.compileStreaming === 'function') {
-    try {
-      return await WebAssembly.compileStreaming(response);
-    } catch (e) {
-      throw __mcpCompileFailure(e, what);
+    return () => WebAssembly.compileStreaming(response).catch((e) => Promise.reject(__mcpCompileFailure(e, what)));
+  }
+  return async () => {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (!(bytes[0] === 0 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d)) {
+      const detail =
+        `it is not WebAssembly: the server answered HTTP ${response.status} with ` +
+        `${type ? `Content-Type ${type}` : 'no Content-Type'} (the file is missing there and the server sent ` +
+        `something else); ${missing}`;
+      throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
     }
-  }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (!(bytes[0] === 0 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d)) {
-    const detail =
-      `it is not WebAssembly: the server answered HTTP ${response.status} with ` +
-      `${type ? `Content-Type ${type}` : 'no Content-Type'} (the file is missing there and the server sent ` +
-      `something else); ${missing}`;
-    throw __mcpLoadError(`${what} ${url} could not be loaded: ${detail}`, detail);
-  }
-  return __mcpCompile(bytes, what);
+    return __mcpCompile(bytes, what);
+  };
 }
 
 /** `configured` (relative to the page) or the default URL `fallback()` computes; text. */

@@ -44,6 +44,10 @@ enum Gate {
 
 thread_local! {
     static GATE: RefCell<Gate> = const { RefCell::new(Gate::Open) };
+    /// What the loader gave [`hold_for_deferred`] to call when something first waits for the
+    /// deferred module: it loads the module now instead of once the page's start has settled
+    /// (`polyfill/src/deferred.js`). Called once, then dropped.
+    static URGE: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
 }
 
 /// The methods the first module serves while the deferred module is on its way.
@@ -84,7 +88,12 @@ pub(crate) fn hold(deliver: impl FnOnce() + 'static, refuse: impl FnOnce(&str) +
     match now {
         Some((held, None)) => (held.deliver)(),
         Some((held, Some(why))) => (held.refuse)(&why),
-        None => {}
+        // Held: the module is needed now (outside the borrows: the loader may run page code).
+        None => {
+            if let Some(urge) = URGE.with(|u| u.borrow_mut().take()) {
+                let _ = urge.call0(&JsValue::UNDEFINED);
+            }
+        }
     }
 }
 
@@ -98,10 +107,12 @@ pub(crate) fn after_deferred(f: impl FnOnce() + 'static) {
 }
 
 /// Closes the gate: the core's deferred module is on its way (the loader, for a core cut in
-/// two, before any transport exists).
+/// two, before any transport exists). `urge`, when given, is called once, when the first
+/// message or work is held: the module is needed now.
 #[wasm_bindgen(js_name = holdForDeferred)]
-pub fn hold_for_deferred() {
+pub fn hold_for_deferred(urge: Option<js_sys::Function>) {
     GATE.with(|g| *g.borrow_mut() = Gate::Holding(VecDeque::new()));
+    URGE.with(|u| *u.borrow_mut() = urge);
 }
 
 /// The deferred module has arrived: delivers the first held message and returns whether
@@ -116,6 +127,7 @@ pub fn deliver_held() -> bool {
         };
         if next.is_none() {
             *gate = Gate::Open;
+            URGE.with(|u| u.borrow_mut().take());
         }
         next
     });

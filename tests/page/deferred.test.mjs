@@ -575,6 +575,58 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
+  // The page's idle callbacks are asked for and never called (a page busy from start to end),
+  // and each compilation counted: the deferred module waits for the page's start to settle,
+  // unless something needs it first.
+  const NEVER_IDLE = () => {
+    window.idleAsked = 0;
+    window.requestIdleCallback = () => ++window.idleAsked;
+    window.compiles = 0;
+    for (const name of ['compileStreaming', 'compile']) {
+      const real = WebAssembly[name];
+      WebAssembly[name] = (...a) => (window.compiles++, real.apply(WebAssembly, a));
+    }
+  };
+  const SETTLED = () => __until(() => window.idleAsked > 0, 'the settle wait', 10_000);
+
+  test(`${build} build: the deferred module is requested once the core has started and compiled only in the page's first idle moment after its start; with none (a page busy throughout), an agent's tools/call that needs it has it compiled at once, and is answered`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const asked = await watchDeferred(context);
+      await page.addInitScript(NEVER_IDLE);
+      await goto(await clientPage(tag));
+      await page.waitForFunction(() => window.Bench && document.modelContext);
+      await page.evaluate(STARTED);
+      assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
+      await page.evaluate(SETTLED);
+      assert.deepEqual(asked, ['fetch'], 'requested at the start');
+      assert.equal(await page.evaluate(() => window.compiles), 1, 'the page registers and an agent lists with the first module alone compiled');
+      const r = await page.evaluate(async () => (await client.callTool({ name: 't1', arguments: { a: 7 } })).content[0].text);
+      assert.equal(r, '7');
+      assert.equal(await page.evaluate(() => window.compiles), 2);
+      assert.deepEqual(asked, ['fetch'], 'read once, by the request made at the start');
+    }));
+
+  test(`${build} build: with no idle moment after the start, a page's call of the deferred module (getTools) has it compiled at once, and settles; so do the calls queued behind it`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const asked = await watchDeferred(context);
+      await page.addInitScript(NEVER_IDLE);
+      await goto(await inlinePage(tag));
+      await page.evaluate(STARTED);
+      await page.evaluate(() => document.modelContext.registerTool({ name: 'one', description: 'One', execute: () => '1' }));
+      await page.evaluate(SETTLED);
+      assert.deepEqual(asked, ['fetch'], 'requested at the start');
+      assert.equal(await page.evaluate(() => window.compiles), 1);
+      const names = await page.evaluate(async () => {
+        const listed = document.modelContext.getTools();
+        const second = document.modelContext.registerTool({ name: 'two', description: 'Two', execute: () => '2' });
+        await second;
+        return (await listed).map((t) => t.name);
+      });
+      assert.deepEqual(names, ['one']);
+      assert.equal(await page.evaluate(() => window.compiles), 2);
+      assert.deepEqual(asked, ['fetch']);
+    }));
+
   test(`${build} build: the deferred module is fetched once after the start, and what it holds works (a form added later is a tool, the legacy provideContext)`, () =>
     withPage(async ({ page, context, goto }) => {
       const asked = await watchDeferred(context);
