@@ -27,7 +27,7 @@ const __MCP_SETTLE_MS = 150;
  * (requestIdleCallback) at least __MCP_SETTLE_MS after the core's start. Compiling it costs
  * the page's thread (a streaming compilation reads the bytes there as they come) and, on a
  * device of few cores, the cores the start runs on: during the start it delayed an agent's
- * first listing by about a fifth on a 2-core machine (README, "Startup"). It is compiled at
+ * first listing by about a tenth on a 2-core machine (README, "Startup"). It is compiled at
  * once, instead, when anything needs it: an agent's message or a page's call that waits for it
  * (`urge`: src/transport/held.rs calls it when it holds the first one,
  * polyfill/src/model_context.js when a call of it queues), a function of it that runs before
