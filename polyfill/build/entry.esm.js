@@ -15,7 +15,9 @@ const __mcp = (function () {
 export const ready = __mcp
   ? __mcp.ready
   : Promise.reject(new Error('modelcontext-polyfill: nothing is installed here (no document and no worker scope)'));
-ready.catch(() => {});
+// (The intrinsic then: `ready`'s own asks for the core's deferred module at once, as a page
+// awaiting it does; polyfill/src/install.js.)
+Promise.prototype.then.call(ready, undefined, () => {});
 
 // The server transport classes of the installed copy (the first one on the page), as named
 // exports: `import { PostMessageServerTransport } from 'modelcontext-polyfill'`; and its client
@@ -36,7 +38,7 @@ export function loadClient() {
 // run): a page's first call that settles finds them, even before `ready`, which waits for the
 // core's deferred module too. (The core loads with import(), so this runs after this module.)
 // A copy that finds another installed takes that one's, once ready.
-ready.then(__mcpClasses, () => {});
+Promise.prototype.then.call(ready, __mcpClasses, () => {});
 function __mcpClasses(r) {
   ({
     TabServerTransport, PostMessageServerTransport, BroadcastChannelServerTransport,

@@ -234,21 +234,44 @@ function install(env) {
     return started(c, { ...tab, persist: false });
   };
   const begin = (c) => {
+    wantNow = c.urgeDeferred || null;
+    if (wanted || (persists && c.deferred)) want();
     if (!(persists && c.deferred)) return started(c);
-    c.urgeDeferred();
     return c.deferred.then(() => started(c), (e) => unpersisted(c, e));
   };
 
-  if (core && typeof core.then === 'function') {
-    record.ready = Promise.resolve(core).then(begin).catch(failed);
-  } else {
-    try {
-      record.ready = Promise.resolve(begin(core));
-    } catch (e) {
-      record.ready = Promise.reject(e).catch(failed);
+  // `ready` waits for the core's deferred module, which is compiled once the page's start has
+  // settled unless something needs it first (polyfill/src/deferred.js): a page that awaits
+  // `ready` (or calls its then, catch or finally) needs it, and it is compiled at once.
+  let wanted = false;
+  let wantNow = null;
+  const want = () => {
+    wanted = true;
+    if (wantNow) wantNow();
+  };
+  class Ready extends Promise {
+    static get [Symbol.species]() {
+      return Promise;
+    }
+
+    then(onFulfilled, onRejected) {
+      want();
+      return super.then(onFulfilled, onRejected);
     }
   }
-  record.ready.catch(() => {}); // reported on the console once, by failed()
+  let settle;
+  if (core && typeof core.then === 'function') {
+    settle = Promise.resolve(core).then(begin).catch(failed);
+  } else {
+    try {
+      settle = Promise.resolve(begin(core));
+    } catch (e) {
+      settle = Promise.reject(e).catch(failed);
+    }
+  }
+  record.ready = new Ready((resolve, reject) => settle.then(resolve, reject));
+  // (Reported on the console once, by failed(); the intrinsic then, which asks for nothing.)
+  Promise.prototype.then.call(record.ready, undefined, () => {});
   return record;
 }
 

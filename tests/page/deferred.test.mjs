@@ -627,6 +627,19 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
+  test(`${build} build: with no idle moment after the start, a page that awaits ready has the deferred module compiled at once: ready resolves`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const asked = await watchDeferred(context);
+      await page.addInitScript(NEVER_IDLE);
+      await goto(await inlinePage(tag));
+      await page.evaluate(STARTED);
+      await page.evaluate(SETTLED);
+      assert.equal(await page.evaluate(() => window.compiles), 1, 'nothing asked for it yet (the front reads ready itself)');
+      await page.evaluate(READY);
+      assert.equal(await page.evaluate(() => window.compiles), 2);
+      assert.deepEqual(asked, ['fetch']);
+    }));
+
   test(`${build} build: the deferred module is fetched once after the start, and what it holds works (a form added later is a tool, the legacy provideContext)`, () =>
     withPage(async ({ page, context, goto }) => {
       const asked = await watchDeferred(context);
