@@ -32,7 +32,6 @@ export async function start({ config, early }) {
     ? new URL('./@@DEFERRED_WASM@@', __mcpModuleUrl(config.coreUrl))
     : new URL('./@@DEFERRED_WASM@@', import.meta.url))));
   const deferred = __mcpDeferCore(glue, deferredUrl, !!(config.deferredUrl || config.coreUrl));
-  const noop = () => {};
   __mcpAcceptSdkForms(glue);
   const compile = validatorUrl
     ? (url) => __mcpFetchWasm(url, 'the validator module', 'validatorUrl', !config.validatorUrl)
@@ -40,7 +39,7 @@ export async function start({ config, early }) {
   return {
     wasm: glue,
     deferred: deferred && deferred.arrived,
-    urgeDeferred: deferred ? deferred.urge : noop,
+    urgeDeferred: deferred && deferred.urge,
     client,
     helpers: __mcpEngineHelpers(),
     validator: __mcpValidatorLoader(validatorUrl || '(unknown URL)', compile),

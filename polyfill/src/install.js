@@ -180,7 +180,7 @@ function install(env) {
       const arrive = () => arrived(mc);
       core.deferred.then(arrive, arrive);
       // The mirror on the browser's own WebMCP starts with that module: wanted now.
-      if (native) core.urgeDeferred();
+      if (native) want();
     }
     if (hasDocument && !native) {
       if (!later) {
@@ -189,7 +189,7 @@ function install(env) {
         // (When it could not be had, the forms do not start: the console says why.)
         const forms = core.deferred.then(() => __mcpInstallForms(g, engine, shadow), (e) => __mcpInstallForms(g, engine, shadow, e));
         if (typeof document.querySelector === 'function' && document.querySelector('form[toolname]')) {
-          core.urgeDeferred();
+          want();
           return forms.then(() => {
             attach(mc, engine);
             return record;
@@ -197,7 +197,7 @@ function install(env) {
         }
       }
     }
-    attach(mc, engine, later, core.urgeDeferred);
+    attach(mc, engine, later, want);
     return later ? core.deferred.then(() => record, () => record) : record;
   }
 
@@ -235,14 +235,17 @@ function install(env) {
   };
   const begin = (c) => {
     wantNow = c.urgeDeferred || null;
-    if (wanted || (persists && c.deferred)) want();
+    if (wanted) want();
     if (!(persists && c.deferred)) return started(c);
+    want();
     return c.deferred.then(() => started(c), (e) => unpersisted(c, e));
   };
 
   // `ready` waits for the core's deferred module, which is compiled once the page's start has
   // settled unless something needs it first (polyfill/src/deferred.js): a page that awaits
-  // `ready` (or calls its then, catch or finally) needs it, and it is compiled at once.
+  // `ready` (or calls its then, catch or finally) needs it, and it is compiled at once. Every
+  // ask of this installer's goes through want(), which keeps one made before the core has
+  // loaded until it can be passed on (the core's urgeDeferred; a whole core has none).
   let wanted = false;
   let wantNow = null;
   const want = () => {
