@@ -487,9 +487,11 @@ function detachedPageHtml(impl, params) {
   try {
     while (!window.Bench) await new Promise((r) => setTimeout(r, 5));
     // As Playwright's pages start once loaded, and past the browser's own start (this Chromium
-    // was launched for this page): the start's figure is the page's, not the browser's.
+    // was launched for this page): the start's figure is the page's, not the browser's. (Six
+    // fresh launches each: ours listed after a median 92 ms with 250 ms of this wait, 78 with
+    // 1.5 s; @mcp-b/global's 141 and 130.)
     if (document.readyState !== 'complete') await new Promise((r) => addEventListener('load', r, { once: true }));
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 1000));
     const r = await (${runInPage.toString()})(${JSON.stringify(params)});
     await report(r.errors.length ? { error: r.errors.join('; ') } : { startupMsDetached: r.startupMs, callUsDetached: r.callUs, callsPerSDetached: r.callsPerS });
   } catch (e) {
