@@ -45,7 +45,7 @@
 //   modelcontext_glue.js      wasm-bindgen `--target web` glue (imported by modelcontext.js)
 //   modelcontext_glue_bg.wasm the core wasm's first module (fetched via new URL(..., import.meta.url))
 //   modelcontext_deferred.wasm the core wasm's deferred module, which modelcontext_core.js fetches
-//                             once the core has started (polyfill/src/deferred.js)
+//                             when first needed or an agent comes (polyfill/src/deferred.js)
 //   modelcontext.iife.js      classic-script front, loading the same three (load_core.import.iife.js)
 //   *.inline.*                the same with the three wasm modules inside, as base64 (the core whole)
 //   modelcontext_validator.wasm the validator module, for both builds (polyfill/src/validator.js
@@ -75,7 +75,7 @@ import { orderFunctions } from './lib/function-order.mjs';
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
 // `function install(env)`; the core (loaded after, with the wasm) adds CORE_SOURCES.
 export const FRONT_SOURCES = ['webidl.js', 'events.js', 'model_context.js', 'wasm_fetch.js', 'install.js'];
-export const CORE_SOURCES = ['deferred.js', 'client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'form_changes.js', 'form_roots.js', 'standard_schema.js', 'engine_helpers.js'];
+export const CORE_SOURCES = ['deferred.js', 'form_watch.js', 'client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'form_changes.js', 'form_roots.js', 'standard_schema.js', 'engine_helpers.js'];
 export const POLYFILL_SOURCES = [...FRONT_SOURCES, ...CORE_SOURCES];
 
 const GLUE_NAME = 'modelcontext_glue'; // wasm-bindgen --out-name: <name>.js + <name>_bg.wasm

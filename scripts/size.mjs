@@ -41,7 +41,8 @@ const sum = (names) => ({
 const FRONT_ESM = ['modelcontext.js'];
 const FRONT_CLASSIC = ['modelcontext.iife.js'];
 const CORE = ['modelcontext_core.js', 'modelcontext_glue.js', 'modelcontext_glue_bg.wasm'];
-// The core wasm's deferred module, fetched once the core has started (polyfill/src/deferred.js).
+// The core wasm's deferred module, requested when something first needs it or an agent comes
+// (polyfill/src/deferred.js).
 const DEFERRED = ['modelcontext_deferred.wasm'];
 const ESM = [...FRONT_ESM, ...CORE];
 const CLASSIC = [...FRONT_CLASSIC, ...CORE];
@@ -58,12 +59,12 @@ const bundles = [
   { file: 'front, classic (modelcontext.iife.js): before document.modelContext', ...sum(FRONT_CLASSIC) },
   { file: 'core, loaded after the front (core js + glue + core wasm)', ...sum(CORE) },
   { file: 'core wasm, first module (modelcontext_glue_bg.wasm)', ...sum(['modelcontext_glue_bg.wasm']) },
-  { file: 'core wasm, deferred module (modelcontext_deferred.wasm), after the start', ...sum(DEFERRED) },
+  { file: 'core wasm, deferred module (modelcontext_deferred.wasm), when first needed', ...sum(DEFERRED) },
   ...(hasValidator ? [{ file: 'validator wasm (modelcontext_validator.wasm)', ...sum(VALIDATOR) }] : []),
   ...(hasClient ? [{ file: 'client module (client glue + client wasm), when a page first makes a client', ...sum(CLIENT) }] : []),
   { file: 'ESM, front + core (modelcontext.js, modelcontext_core.js, glue, core wasm)', ...sum(ESM) },
   { file: 'classic, front + core (modelcontext.iife.js, modelcontext_core.js, glue, core wasm)', ...sum(CLASSIC) },
-  { file: 'ESM, front + core + deferred module (all a page with forms loads at the start)', ...sum([...ESM, ...DEFERRED]) },
+  { file: 'ESM, front + core + deferred module (a page an agent uses, or with forms)', ...sum([...ESM, ...DEFERRED]) },
   { file: 'self-contained classic (modelcontext.inline.iife.js, every wasm inside)', ...sum(SELF_CONTAINED) },
   ...(hasValidator
     ? [

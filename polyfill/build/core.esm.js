@@ -40,6 +40,7 @@ export async function start({ config, early }) {
     wasm: glue,
     deferred: deferred && deferred.arrived,
     urgeDeferred: deferred && deferred.urge,
+    watchToolForms: deferred && __mcpWatchToolForms,
     client,
     helpers: __mcpEngineHelpers(),
     validator: __mcpValidatorLoader(validatorUrl || '(unknown URL)', compile),

@@ -2,17 +2,17 @@
 // a first module with what a page's start, its registrations and an agent's discovery run and a
 // deferred one with the rest (tool calls, other transports, the session API, the declarative
 // forms' work, the legacy methods, the Tasks and Skills extensions…). The deferred module is
-// fetched once the core has started, and compiled and instantiated once the page's start has
-// settled or something needs it (__mcpDeferCore). Until then the page's calls of it wait for
-// it (polyfill/src/model_context.js, install.js), and so do agents' messages other than discovery
-// (src/transport/held.rs), other documents' reads of this one's tools (the front's localTools)
-// and, with a persisted tab session, the engine's start; anything else of it that runs before
-// then reads it synchronously.
+// requested only when something needs it or an agent has come (__mcpDeferCore): a page that no
+// agent reaches and that calls nothing of it never loads it. Until it has arrived the page's
+// calls of it wait for it (polyfill/src/model_context.js, install.js), and so do agents'
+// messages other than discovery (src/transport/held.rs), other documents' reads of this one's
+// tools (the front's localTools) and, with a persisted tab session, the engine's start; anything
+// else of it that runs before then reads it synchronously.
 // Moves bytes only.
 
 /**
- * How long after the core's start the deferred module waits before it is compiled, at the
- * least (then the page's first idle moment): see __mcpDeferCore.
+ * How long after an agent's first message the deferred module waits before it is compiled, at
+ * the least (then the page's first idle moment): see __mcpDeferCore.
  */
 const __MCP_SETTLE_MS = 150;
 
@@ -20,19 +20,22 @@ const __MCP_SETTLE_MS = 150;
  * Sets up the deferred module, at `url` (`configured`: a modelContextPolyfillConfig member gave
  * it), of the core that `glue` instantiated. Returns `{ arrived, urge }`: a promise that settles
  * once it is instantiated (rejecting when it could not be fetched), and a function that has it
- * compiled now; or null for a whole core, which has no placeholders (nor their loader's import).
+ * requested and compiled now; or null for a whole core, which has no placeholders (nor their
+ * loader's import).
  *
- * The request goes out at once, and its bytes come in meanwhile, but compiling and
- * instantiating the module waits until the page's start has settled: the first idle moment
- * (requestIdleCallback) at least __MCP_SETTLE_MS after the core's start. Compiling it costs
- * the page's thread (a streaming compilation reads the bytes there as they come) and, on a
- * device of few cores, the cores the start runs on: during the start it delayed an agent's
- * first listing by about a tenth on a 2-core machine (README, "Startup"). It is compiled at
- * once, instead, when anything needs it: an agent's message or a page's call that waits for it
- * (`urge`: src/transport/held.rs calls it when it holds the first one,
- * polyfill/src/model_context.js when a call of it queues), a function of it that runs before
- * (read synchronously), or a page whose start needs it (its forms, a persisted tab session, the
- * browser's own WebMCP: polyfill/src/install.js).
+ * Nothing is requested until the module is wanted. `urge` wants it now: it is requested, and
+ * compiled as soon as its answer has begun. Everything that needs it calls that: an agent's
+ * message held for it (src/transport/held.rs calls it when it holds the first one), a page's
+ * call that waits for it (polyfill/src/model_context.js, when a call of it queues), a function
+ * of it that runs before (read synchronously), a page whose start needs it (its forms, a
+ * persisted tab session, the browser's own WebMCP, `ready` awaited: polyfill/src/install.js),
+ * and a tool form that appears later (polyfill/src/form_watch.js). An agent's first message of
+ * any kind (held.rs again, before the message is served) has it requested at once and compiled
+ * in the first idle moment at least __MCP_SETTLE_MS after: the agent's calls will need it, and
+ * its bytes come in while the agent lists the tools. Compiling it costs the page's thread (a
+ * streaming compilation reads the bytes there as they come) and, on a device of few cores, the
+ * cores the rest runs on: compiled while a page registered its tools and an agent connected, it
+ * delayed the agent's first listing by about a tenth on a 2-core machine (README, "Startup").
  */
 function __mcpDeferCore(glue, url, configured) {
   const what = "the core's deferred module";
@@ -41,20 +44,32 @@ function __mcpDeferCore(glue, url, configured) {
   let arrived;
   let go;
   const needed = new Promise((resolve) => (go = resolve));
-  const urge = () => go();
+  let ask;
+  const asked = new Promise((resolve) => (ask = resolve));
+  const urge = () => {
+    ask();
+    go();
+  };
+  let prefetched = false;
+  const prefetch = () => {
+    if (prefetched) return;
+    prefetched = true;
+    ask();
+    __mcpWhenSettled(urge);
+  };
   if (url) {
     glue.__mcpDeferred(() => {
       compiled = compiled || __mcpCompileNow(__mcpReadNow(url, what), what);
       urge();
       return compiled;
     });
-    const requested = __mcpRequestWasm(url, what, 'deferredUrl', !configured);
+    // (Read synchronously before anything asked for it: no request is made.)
+    const requested = asked.then(() => (compiled ? () => compiled : __mcpRequestWasm(url, what, 'deferredUrl', !configured)));
     arrived = requested
       .then((compile) => needed.then(() => compiled || compile()), (e) => compiled || Promise.reject(e))
       .then((m) => {
         glue.__mcpInstantiateDeferred(compiled || (compiled = m));
       });
-    __mcpWhenSettled(urge);
   } else {
     // (This bundle has no import.meta.url and no URL was configured.)
     const e = __mcpLoadError(`${what} cannot be found: no URL for it; set modelContextPolyfillConfig.deferredUrl.`);
@@ -70,7 +85,7 @@ function __mcpDeferCore(glue, url, configured) {
   // installer reacts to `arrived` after this reaction was registered, and a microtask queued
   // here runs after every reaction `arrived` queued when it settled. (Else an agent's held call
   // of a tool the page registered before the call came would find no such tool.)
-  glue.holdForDeferred(urge);
+  glue.holdForDeferred(urge, prefetch);
   arrived.then(
     () => queueMicrotask(() => {
       for (;;) {
@@ -90,9 +105,9 @@ function __mcpDeferCore(glue, url, configured) {
 }
 
 /**
- * Calls `fn` once the page's start has settled: in the first idle moment at least
- * __MCP_SETTLE_MS from now (at the latest a second after that), or __MCP_SETTLE_MS from now
- * where there are no idle callbacks (workers, WebKit).
+ * Calls `fn` once the page has settled: in the first idle moment at least __MCP_SETTLE_MS from
+ * now (at the latest a second after that), or __MCP_SETTLE_MS from now where there are no idle
+ * callbacks (workers, WebKit).
  */
 function __mcpWhenSettled(fn) {
   const idle = globalThis.requestIdleCallback;

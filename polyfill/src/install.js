@@ -171,10 +171,11 @@ function install(env) {
     // browser's own WebMCP handles forms. Its work is in the core's deferred module
     // (polyfill/src/deferred.js), so it starts once that module has arrived (or failed to)
     // instead of reading it synchronously; a form added meanwhile is found then. A document
-    // that has such a form already holds the calls queued meanwhile, and `ready`, until then, so
-    // that they see the forms' tools as they always do. The calls of that module wait for it too
-    // (polyfill/src/model_context.js), and `ready` (after which every call goes straight to the
-    // engine).
+    // that has such a form asks for the module now, and holds the calls queued meanwhile, and
+    // `ready`, until then, so that they see the forms' tools as they always do; one that has
+    // none asks for it when one appears (polyfill/src/form_watch.js). The calls of that module
+    // wait for it too (polyfill/src/model_context.js), and `ready` (after which every call goes
+    // straight to the engine).
     const later = !!core.deferred;
     if (later) {
       const arrive = () => arrived(mc);
@@ -195,6 +196,8 @@ function install(env) {
             return record;
           });
         }
+        // Nothing asks for that module yet: a tool form that appears later asks for it.
+        if (core.watchToolForms) core.watchToolForms(document, shadow, want, core.deferred);
       }
     }
     attach(mc, engine, later, want);

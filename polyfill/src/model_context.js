@@ -43,7 +43,7 @@ function __mcpDefineModelContext() {
   }
 
   // A call of the core's deferred module waits for it: it is wanted now
-  // (polyfill/src/deferred.js compiles it once the page's start has settled otherwise).
+  // (polyfill/src/deferred.js asks for it only when something needs it or an agent has come).
   const urge = (s) => {
     if (s.urge) s.urge();
   };
@@ -197,7 +197,13 @@ function __mcpDefineModelContext() {
     }
 
     connect(options = undefined) {
-      return settled(promising(this, (e) => e.connect(options), true));
+      let early = null;
+      const p = promising(this, (e) => (early ? early.around(() => e.connect(options)) : e.connect(options)), true);
+      if (p instanceof Promise) return p;
+      // Queued: what an agent sends meanwhile over a transport that keeps no queue is kept.
+      early = __mcpEarlyMessages(options);
+      if (early) p.outer.catch(early.drop);
+      return p.outer;
     }
 
     disconnect() {
@@ -359,4 +365,77 @@ function __mcpDefineModelContext() {
   }
 
   return { ModelContext, create, attach, arrived, fail, call };
+}
+
+/**
+ * What an agent sends over a page's own transport while the page's connect() waits (for the
+ * core, or its deferred module, which has the transports): an extension port's `onMessage` and
+ * an emitter's `receiveEvent` keep no queue, so a message sent before the transport listens
+ * would be lost (an MCP-B extension client sends its `initialize` as soon as its port is
+ * connected). From the call on each message is kept, and when connect() runs, the listener the
+ * transport adds then gets them, in order, before anything else can come: `around(run)` runs
+ * connect(). A transport that adds its listener later (in a frame whose `tools` policy is not
+ * known yet) hears only what comes after, as before. `drop()` forgets them (connect() failed
+ * before it ran). null for any other transport: a MessagePort queues until it is started, and
+ * the window and channel transports begin with a handshake the client repeats; and for an
+ * EventServerTransport's own emitter (below).
+ */
+function __mcpEarlyMessages(options) {
+  try {
+    const t = options.transport;
+    const ext = t.type === 'extension';
+    if (!ext && t.type !== 'event') return null;
+    // An event transport's options object and the page's emitter only: the emitter an
+    // EventServerTransport makes for itself is the core's (its methods are the deferred
+    // module's), and nothing can come on one made at connect().
+    const source = ext ? (t.port ?? t.options?.port).onMessage : Object.getPrototypeOf(t) === Object.prototype && t.emitter;
+    const [add, remove, ...key] = ext ? ['addListener', 'removeListener'] : ['on', 'off', t.receiveEvent ?? 'mcp:request'];
+    const heard = [];
+    const keep = (...args) => void heard.push(args);
+    source[add](...key, keep);
+    const drop = () => {
+      heard.length = 0;
+      try {
+        source[remove](...key, keep);
+      } catch {
+        // (the source went away)
+      }
+    };
+    return {
+      drop,
+      around(run) {
+        const adding = source[add];
+        const own = Object.prototype.hasOwnProperty.call(source, add);
+        let theirs = null;
+        try {
+          source[add] = function (...args) {
+            const fn = args[key.length];
+            if (!theirs && fn !== keep && typeof fn === 'function' && args[0] === (key[0] ?? fn)) theirs = fn;
+            return adding.apply(this, args);
+          };
+        } catch {
+          // (a frozen source: what was kept is not heard, as before)
+        }
+        const kept = heard.splice(0);
+        try {
+          return run();
+        } finally {
+          if (source[add] !== adding) {
+            if (own) source[add] = adding;
+            else delete source[add];
+          }
+          drop();
+          for (const args of theirs ? kept : []) {
+            try {
+              theirs(...args);
+            } catch (e) {
+              globalThis.reportError?.(e);
+            }
+          }
+        }
+      },
+    };
+  } catch {
+    return null;
+  }
 }

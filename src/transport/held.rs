@@ -2,9 +2,10 @@
 //!
 //! `make build` cuts the core wasm in two (`scripts/lib/core-split.mjs`): a first module with
 //! what a page's start, its own registrations and an agent's discovery run, and a deferred
-//! module with the rest, fetched once the core has started (`polyfill/src/deferred.js`). A
-//! function of the deferred module that runs before it has arrived reads it synchronously,
-//! which blocks the page while it downloads. So while it is on its way every [`Hub`] delivers
+//! module with the rest, requested when something first needs it or an agent's first message
+//! comes (`polyfill/src/deferred.js`). A function of the deferred module that runs before it
+//! has arrived reads it synchronously, which blocks the page while it downloads. So until it
+//! has arrived every [`Hub`] delivers
 //! an agent's discovery (`initialize`, `notifications/initialized`, `ping`, `tools/list`) at
 //! once and holds anything else (`tools/call`, resources, prompts, tasks, responses, batches,
 //! malformed messages, and an `initialize` that would replace the peer's session, whose
@@ -45,9 +46,13 @@ enum Gate {
 thread_local! {
     static GATE: RefCell<Gate> = const { RefCell::new(Gate::Open) };
     /// What the loader gave [`hold_for_deferred`] to call when something first waits for the
-    /// deferred module: it loads the module now instead of once the page's start has settled
+    /// deferred module: it is requested (if it was not) and compiled now
     /// (`polyfill/src/deferred.js`). Called once, then dropped.
     static URGE: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
+    /// What the loader gave [`hold_for_deferred`] to call when an agent's first message comes
+    /// while the module has not been asked for: an agent is here, whose calls will need it, so
+    /// it is requested now (and compiled once the page is idle). Called once, then dropped.
+    static PREFETCH: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
 }
 
 /// The methods the first module serves while the deferred module is on its way.
@@ -60,12 +65,20 @@ fn is_discovery(method: &str) -> bool {
 
 /// Whether one incoming message of `method` (`None` for anything that is not a request or
 /// notification) is delivered now; if not, it goes to [`hold`]: see the module's documentation.
+/// The first message while the module is on its way has it requested ([`PREFETCH`]).
 pub(crate) fn admit(method: Option<&str>) -> bool {
-    GATE.with(|g| match &*g.borrow() {
-        Gate::Open => true,
-        Gate::Holding(queue) => queue.is_empty() && method.is_some_and(is_discovery),
-        Gate::Failed(_) => method.is_some_and(is_discovery),
-    })
+    let (now, holding) = GATE.with(|g| match &*g.borrow() {
+        Gate::Open => (true, false),
+        Gate::Holding(queue) => (queue.is_empty() && method.is_some_and(is_discovery), true),
+        Gate::Failed(_) => (method.is_some_and(is_discovery), false),
+    });
+    // (Outside the borrow: the loader may run page code.)
+    if holding {
+        if let Some(prefetch) = PREFETCH.with(|p| p.borrow_mut().take()) {
+            let _ = prefetch.call0(&JsValue::UNDEFINED);
+        }
+    }
+    now
 }
 
 /// Holds work until the deferred module has arrived: `deliver` runs then (now when nothing is
@@ -106,13 +119,16 @@ pub(crate) fn after_deferred(f: impl FnOnce() + 'static) {
     hold(f, |_| {});
 }
 
-/// Closes the gate: the core's deferred module is on its way (the loader, for a core cut in
-/// two, before any transport exists). `urge`, when given, is called once, when the first
-/// message or work is held: the module is needed now.
+/// Closes the gate: the core's deferred module is on its way, or is asked for when first
+/// needed (the loader, for a core cut in two, before any transport exists). `urge`, when
+/// given, is called once, when the first message or work is held: the module is needed now.
+/// `prefetch`, when given, is called once, when an agent's first message comes (before it is
+/// held or delivered): the module will be needed soon.
 #[wasm_bindgen(js_name = holdForDeferred)]
-pub fn hold_for_deferred(urge: Option<js_sys::Function>) {
+pub fn hold_for_deferred(urge: Option<js_sys::Function>, prefetch: Option<js_sys::Function>) {
     GATE.with(|g| *g.borrow_mut() = Gate::Holding(VecDeque::new()));
     URGE.with(|u| *u.borrow_mut() = urge);
+    PREFETCH.with(|p| *p.borrow_mut() = prefetch);
 }
 
 /// The deferred module has arrived: delivers the first held message and returns whether
@@ -128,6 +144,7 @@ pub fn deliver_held() -> bool {
         if next.is_none() {
             *gate = Gate::Open;
             URGE.with(|u| u.borrow_mut().take());
+            PREFETCH.with(|p| p.borrow_mut().take());
         }
         next
     });

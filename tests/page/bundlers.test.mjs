@@ -110,7 +110,7 @@ function result(url, { absolute = false } = {}) {
 // `add`'s schema is plain (checked by the core); `greet`'s has a pattern, which only the
 // validator module checks: both wasm files must load from where the bundler put them.
 // Then an McpClient calls `add` through the page's tab server: the client module's wasm too.
-// Then a <form toolname> becomes a tool: the core's deferred module, fetched after the start.
+// Then a <form toolname> becomes a tool: the core's deferred module, which the form asks for.
 const WORKS = { valid: '5', invalid: 'DataError', patternValid: 'hi ada', patternInvalid: 'DataError', viaClient: '42', formTool: 'subscribe' };
 
 /**

@@ -1,6 +1,8 @@
 // The core's deferred module (polyfill/src/deferred.js, scripts/lib/core-split.mjs): the file
 // builds load the core wasm in two, a first module with what a page's start, its registrations
-// and an agent's discovery run and a deferred one, fetched once the core has started. Those never
+// and an agent's discovery run and a deferred one, requested when something needs it or an agent
+// first sends a message (a page that no agent reaches and that needs nothing of it never loads
+// it; a tool form that appears later asks for it). Those never
 // wait for the deferred module; calls (an agent's tools/call, the page's executeTool) and the
 // session API wait for it, an agent's requests refused with the reason when it cannot be had; the
 // declarative forms start once it has arrived (a page with a <form toolname> holds its calls and
@@ -130,7 +132,7 @@ async function watchDeferred(context, answer = (route) => route.continue()) {
 
 /**
  * Holds the requests for the deferred module until `release()`: all of them, or with `firstOnly`
- * the first (the fetch after the start), the others answered at once. `asked` counts them by kind
+ * the first (the fetch something asked for), the others answered at once. `asked` counts them by kind
  * (watchDeferred); `askedFor()` waits until the first has been made.
  */
 async function holdDeferred(context, { firstOnly = false } = {}) {
@@ -339,7 +341,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       await page.waitForFunction(() => window.Bench && document.modelContext);
       await page.evaluate(READY);
       assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
-      // One request: the fetch after the start. A second (a synchronous one) would mean that the
+      // One request: the fetch `ready` asked for. A second (a synchronous one) would mean that the
       // first module's work ran a function of the deferred module: polyfill/build/core-first.txt
       // is behind the code (`make split-list`).
       assert.deepEqual(asked, ['fetch'], 'the first module needed the deferred module: run make split-list');
@@ -519,8 +521,11 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch', 'xhr', 'xhr', 'xhr']);
     }));
 
-  test(`${build} build: a function of the deferred module the page needs while it is on its way runs through its placeholder, which reads the module synchronously: a schema nested deeper than the engine reads (70 levels) registers with the warning, getTools() reporting it whole; an agent lists and calls the tool once the module has arrived`, () =>
-    whileDeferredHeld(clientPage(tag), async ({ page, asked, release, consoleMessages }) => {
+  test(`${build} build: a function of the deferred module the page needs before it has arrived runs through its placeholder, which reads the module synchronously (and nothing requests it after): a schema nested deeper than the engine reads (70 levels) registers with the warning, getTools() reporting it whole; an agent lists and calls the tool`, () =>
+    withPage(async ({ page, context, goto, consoleMessages }) => {
+      const asked = await watchDeferred(context);
+      await goto(await clientPage(tag));
+      await page.evaluate(STARTED);
       await page.waitForFunction(() => window.Bench);
       const registered = await page.evaluate(async () => {
         let schema = { type: 'string' };
@@ -533,10 +538,9 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.equal(registered, 'registered');
       // The warning is written by the deferred module's code, with the arguments its
       // placeholder passed on.
-      assert.deepEqual(asked, ['fetch', 'xhr']);
+      assert.deepEqual(asked, ['xhr']);
       const warning = consoleMessages.find((m) => m.type === 'warning' && m.text.includes('"deep"'));
       assert.match(warning?.text ?? '', /the inputSchema of tool "deep" cannot validate arguments \(.*\); the tool is registered and its input is not validated/);
-      release();
       const r = await page.evaluate(async () => {
         const [tool] = await document.modelContext.getTools();
         const client = new Bench.Client({ name: 'deep', version: '1.0.0' });
@@ -546,7 +550,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         return { kept: JSON.stringify(tool.inputSchema) === JSON.stringify(window.deepSchema), listed, called: called.content[0].text };
       });
       assert.deepEqual(r, { kept: true, listed: ['deep'], called: 'deep' });
-      assert.deepEqual(asked, ['fetch', 'xhr']);
+      assert.deepEqual(asked, ['xhr'], 'the module read is the one compiled: no request after it');
     }));
 
   test(`${build} build: while the deferred module is on its way the page registers and an agent lists (FIRST), and the calls wait, then are answered without a synchronous read, the page's getTools too; everything works after it`, () =>
@@ -589,21 +593,23 @@ for (const [build, tag] of Object.entries(BUILDS)) {
   };
   const SETTLED = () => __until(() => window.idleAsked > 0, 'the settle wait', 10_000);
 
-  test(`${build} build: the deferred module is requested once the core has started and compiled only in the page's first idle moment after its start; with none (a page busy throughout), an agent's tools/call that needs it has it compiled at once, and is answered`, () =>
+  test(`${build} build: the deferred module is not requested at the start: an agent's first message has it requested, and compiled only in the page's first idle moment after; with none (a page busy throughout), an agent's tools/call that needs it has it compiled at once, and is answered`, () =>
     withPage(async ({ page, context, goto }) => {
       const asked = await watchDeferred(context);
       await page.addInitScript(NEVER_IDLE);
       await goto(await clientPage(tag));
       await page.waitForFunction(() => window.Bench && document.modelContext);
       await page.evaluate(STARTED);
-      assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
       await page.evaluate(SETTLED);
-      assert.deepEqual(asked, ['fetch'], 'requested at the start');
+      assert.deepEqual(asked, [], 'no agent yet, nothing needs it');
+      assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
+      await page.evaluate(() => __until(() => window.idleAsked > 1, 'the settle wait after the agent came', 10_000));
+      assert.deepEqual(asked, ['fetch'], 'requested when the agent came');
       assert.equal(await page.evaluate(() => window.compiles), 1, 'the page registers and an agent lists with the first module alone compiled');
       const r = await page.evaluate(async () => (await client.callTool({ name: 't1', arguments: { a: 7 } })).content[0].text);
       assert.equal(r, '7');
       assert.equal(await page.evaluate(() => window.compiles), 2);
-      assert.deepEqual(asked, ['fetch'], 'read once, by the request made at the start');
+      assert.deepEqual(asked, ['fetch'], 'read once, by the request made when the agent came');
     }));
 
   test(`${build} build: with no idle moment after the start, a page's call of the deferred module (getTools) has it compiled at once, and settles; so do the calls queued behind it`, () =>
@@ -614,7 +620,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       await page.evaluate(STARTED);
       await page.evaluate(() => document.modelContext.registerTool({ name: 'one', description: 'One', execute: () => '1' }));
       await page.evaluate(SETTLED);
-      assert.deepEqual(asked, ['fetch'], 'requested at the start');
+      assert.deepEqual(asked, [], 'not requested: nothing needed it, and no agent came');
       assert.equal(await page.evaluate(() => window.compiles), 1);
       const names = await page.evaluate(async () => {
         const listed = document.modelContext.getTools();
@@ -640,7 +646,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
-  test(`${build} build: the deferred module is fetched once after the start, and what it holds works (a form added later is a tool, the legacy provideContext)`, () =>
+  test(`${build} build: the deferred module is fetched once, when a page awaits ready, and what it holds works (a form added later is a tool, the legacy provideContext)`, () =>
     withPage(async ({ page, context, goto }) => {
       const asked = await watchDeferred(context);
       await goto(await inlinePage(tag));
@@ -656,6 +662,74 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       });
       assert.deepEqual(names, ['later', 'legacy']);
       assert.deepEqual(asked, ['fetch']);
+    }));
+
+  test(`${build} build: messages a transport refuses (an agent of another origin, which the tab transport does not serve) have nothing requested; the first message of an agent it serves has the deferred module requested`, () =>
+    withPage(async ({ page, context, goto, server }) => {
+      const asked = await watchDeferred(context);
+      const foreign = await inlinePage(`<script>
+        const env = (payload) => ({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload });
+        parent.postMessage(env('mcp-check-ready'), '*');
+        parent.postMessage(env({ jsonrpc: '2.0', id: 'far-init', method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'far', version: '1' } } }), '*');
+        parent.postMessage(env({ jsonrpc: '2.0', id: 'far-call', method: 'tools/call', params: { name: 't', arguments: {} } }), '*');
+        parent.postMessage({ farDone: true }, '*');
+      </script>`);
+      await goto(await clientPage(tag));
+      await page.evaluate(STARTED);
+      await page.evaluate(async (src) => {
+        await document.modelContext.registerTool({ name: 't', description: 'T', execute: () => 't' });
+        const done = new Promise((resolve) => addEventListener('message', (e) => e.data?.farDone && resolve()));
+        const frame = document.createElement('iframe');
+        frame.src = src;
+        document.body.append(frame);
+        await done;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }, server.url(foreign, { alt: true }));
+      assert.deepEqual(asked, [], 'the refused messages asked for nothing');
+      const listed = await page.evaluate(async () => {
+        const client = new Bench.Client({ name: 'here', version: '1.0.0' });
+        await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+        return (await client.listTools()).tools.map((t) => t.name);
+      });
+      assert.deepEqual(listed, ['t']);
+      await page.evaluate(() => __until(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/modelcontext_deferred.wasm')), 'the request', 10_000));
+      assert.deepEqual(asked, ['fetch']);
+    }));
+
+  test(`${build} build: a page with no tool form at its start requests the deferred module when one appears, which is a tool then (no agent, no call of the page's): a form added to the document, a form given its toolname later, one added to an open root the HTML declared, one in a closed root attached later`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const asked = await watchDeferred(context);
+      const html = `${tag}<form id="plain" tooldescription="Plain"><input name="q"></form>
+        <div id="host"><template shadowrootmode="open"><p>declared</p></template></div>`;
+      const appear = {
+        added: () => __addForm('added'),
+        named: () => document.getElementById('plain').setAttribute('toolname', 'named'),
+        declared: () => {
+          const t = document.createElement('template');
+          t.innerHTML = '<form toolname="declared" tooldescription="D"><input name="q"></form>';
+          document.getElementById('host').shadowRoot.append(t.content);
+        },
+        closed: () => {
+          const host = document.body.appendChild(document.createElement('div'));
+          host.attachShadow({ mode: 'closed' }).innerHTML = '<form toolname="closed" tooldescription="C"><input name="q"></form>';
+        },
+      };
+      const seen = {};
+      for (const [name, make] of Object.entries(appear)) {
+        const before = asked.length;
+        await goto(await inlinePage(html));
+        await page.evaluate(STARTED);
+        const untouched = asked.length === before;
+        await page.evaluate(`(${make})()`);
+        const tools = await page.evaluate((name) => __until(() => {
+          const names = navigator.modelContextTesting.listTools().map((t) => t.name);
+          return names.includes(name) && names;
+        }, `the form ${name} as a tool`, 10_000), name);
+        seen[name] = { untouched, tools, asked: asked.slice(before) };
+      }
+      const one = (name) => ({ untouched: true, tools: [name], asked: ['fetch'] });
+      assert.deepEqual(seen, { added: one('added'), named: one('named'), declared: one('declared'), closed: one('closed') });
     }));
 
   test(`${build} build: a form added before the deferred module has arrived is a tool once it has (no synchronous read); until then the page's tools are served`, () =>
@@ -721,7 +795,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       }
     }));
 
-  test(`${build} build: a frame of another origin navigated away while its deferred module is on its way tells this document, which it asked its policy (no synchronous read, which a page going away may not make)`, () =>
+  test(`${build} build: a frame of another origin navigated away before its deferred module has arrived tells this document, which it asked its policy (no synchronous read, which a page going away may not make)`, () =>
     withPage(async ({ page, context, goto, server }) => {
       // Only the frames' deferred module is held, until the test ends.
       const { asked, release } = await holdDocument(context, 'frame');
@@ -737,16 +811,16 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           });
         });
         // The frame has started, had this document's answer to its policy question and
-        // registered its tool; its deferred module has not arrived.
+        // registered its tool; its deferred module has not arrived (nothing asked for it).
         const frame = page.frames().find((f) => f.url() === urls.allowed);
         await frame.waitForFunction(() => window.outcome, null, { timeout: 10_000 });
         assert.equal(await frame.evaluate(() => window.outcome), 'registered');
-        assert.deepEqual(asked.frame, ['fetch']);
+        assert.deepEqual(asked.frame, []);
         // (Navigated away: a removed frame's document is no longer active when its pagehide
         // runs, and what it posts then is not delivered.)
         await page.evaluate(() => (document.querySelector('iframe').src = 'about:blank'));
         await page.evaluate(() => __until(() => window.heard.includes('gone'), 'the frame\'s gone', 5000));
-        assert.deepEqual(asked.frame, ['fetch'], 'the frame read nothing synchronously');
+        assert.deepEqual(asked.frame, [], 'the frame read nothing synchronously');
         // This document goes on: its own tool registers and runs.
         const r = await page.evaluate(async () => {
           await document.modelContext.registerTool({ name: 'top', description: 'T', execute: () => 't' });
@@ -846,7 +920,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
     }));
 
   test(`${build} build: server transport classes made while the deferred module is on its way read nothing synchronously: each constructor reads its options at once (a wrong one throws its TypeError), what a page reads of them answers (the effective options, a broadcast channel's name and generated instance id, the built-in emitter), and connect() waits for the module, then serves on them (a closed one refused)`, () =>
-    whileDeferredHeld(inlinePage(tag), async ({ page, asked, release }) => {
+    whileDeferredHeld(inlinePage(tag), async ({ page, asked, release, askedFor }) => {
       const read = await page.evaluate(async () => {
         await document.modelContext.registerTool({ name: 'first', description: 'F', execute: () => 'f' });
         const T = globalThis[Symbol.for('modelcontext-polyfill')].transports;
@@ -922,6 +996,8 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       ]);
       assert.deepEqual(read.listed, ['first']);
       assert.equal(read.serving, true);
+      // (The connects asked for the module.)
+      await askedFor();
       assert.deepEqual(asked, ['fetch'], 'nothing read synchronously');
       release();
       const [good, broadcast, closed] = await page.evaluate(() => window.outcomes);
@@ -940,6 +1016,55 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         return (await rpc(2, 'tools/call', { name: 'fromSession', arguments: {} })).result.content[0].text;
       });
       assert.equal(call, 'served');
+    }));
+
+  test(`${build} build: what an agent sends over the page's own extension port or emitter (which keep no queue) while the page's connect() waits for the deferred module is kept, and answered in order once it has arrived`, () =>
+    whileDeferredHeld(inlinePage(tag), async ({ page, asked, release, askedFor }) => {
+      await page.evaluate(async () => {
+        await document.modelContext.registerTool({ name: 't', description: 'T', execute: () => 'ran' });
+        const init = (id) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } });
+        window.got = { event: [], port: [] };
+        // An emitter of the page's.
+        const ls = new Map();
+        const emitter = {
+          on: (t, f) => (ls.get(t) ?? ls.set(t, new Set()).get(t)).add(f),
+          off: (t, f) => ls.get(t)?.delete(f),
+          emit: (t, m) => [...(ls.get(t) ?? [])].forEach((f) => f(m)),
+        };
+        emitter.on('mcp:response', (m) => got.event.push(m));
+        window.emitter = emitter;
+        // An extension port (chrome.runtime.Port's shape), the agent at its other end.
+        const listeners = new Set();
+        const port = {
+          name: 'mcp',
+          onMessage: { addListener: (f) => listeners.add(f), removeListener: (f) => listeners.delete(f) },
+          onDisconnect: { addListener() {}, removeListener() {} },
+          postMessage: (m) => got.port.push(structuredClone(m)),
+        };
+        window.agentSends = (m) => [...listeners].forEach((f) => f(structuredClone(m), port));
+        window.connected = Promise.all([
+          document.modelContext.connect({ transport: { type: 'event', emitter } }),
+          document.modelContext.connect({ transport: { type: 'extension', port } }),
+        ]).then(() => 'connected', (e) => `${e.name}: ${e.message}`);
+        // The agents speak at once: the transports do not listen yet.
+        emitter.emit('mcp:request', init(1));
+        emitter.emit('mcp:request', { jsonrpc: '2.0', method: 'notifications/initialized' });
+        emitter.emit('mcp:request', { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        agentSends(init(1));
+        agentSends({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        agentSends({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      });
+      await askedFor();
+      assert.deepEqual(await page.evaluate(() => [got.event.length, got.port.length]), [0, 0], 'nothing answered before the module');
+      release();
+      assert.equal(await page.evaluate(() => connected), 'connected');
+      const answers = await page.evaluate(async () => {
+        const of = (list) => list.filter((m) => m && m.id !== undefined).map((m) => (m.result?.tools ? m.result.tools.map((t) => t.name) : m.result?.protocolVersion ?? m.error?.message));
+        await __until(() => got.event.length >= 2 && got.port.length >= 2, 'the answers', 10_000);
+        return { event: of(got.event), port: of(got.port) };
+      });
+      assert.deepEqual(answers, { event: ['2025-06-18', ['t']], port: ['2025-06-18', ['t']] });
+      assert.deepEqual(asked, ['fetch']);
     }));
 
   test(`${build} build: a page that configures the server (serverInfo, limits, the tab transport's options as an object) starts, registers and is listed without a synchronous read`, () =>

@@ -311,7 +311,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           return document.modelContext.executeTool(tool, { n: 2 });
         }, TYPED);
         assert.equal(result, 'n=2');
-        // Each part of the core wasm once, compiled as it arrives (the deferred one after the start).
+        // Each part of the core wasm once, compiled as it arrives (the deferred one once `ready` asked for it).
         await page.waitForFunction(() => window.streamed.length === 2);
         assert.deepEqual((await page.evaluate(() => window.streamed)).sort(), [CORE_WASM, 'modelcontext_deferred.wasm'].sort());
         for (const file of ['modelcontext_core.js', 'modelcontext_glue.js', CORE_WASM, 'modelcontext_deferred.wasm']) {

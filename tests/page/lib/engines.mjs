@@ -223,10 +223,10 @@ export function engineTests(engine, { frameDifferences = {} } = {}) {
       assert.deepEqual(await page.evaluate(iframeExample), { tools: ['add_to_count', 'get_count'], count: { count: 5 } });
     }));
 
-  // The deferred module is served from a path of its own whose first answer (the fetch after the
-  // start) comes a while later, so a registration the first module cannot finish alone (a schema
-  // deeper than the engine reads, whose warning is the deferred module's code) runs its
-  // placeholder, which asks for the module synchronously (answered at once).
+  // The deferred module is served from a path of its own whose first answer (the fetch an agent's
+  // first message asks for) comes a while later, so a registration the first module cannot finish
+  // alone (a schema deeper than the engine reads, whose warning is the deferred module's code) runs
+  // its placeholder, which asks for the module synchronously (answered at once).
   test(`${name}: a function of the deferred module the page needs before it has arrived runs through its placeholder (a synchronous read): a schema nested 70 levels registers, and the tool runs`, async () => {
     const slow = `${await inlinePage('(unused)')}.deferred.wasm`;
     const bytes = fs.readFileSync(path.join(DIST_DIR, 'modelcontext_deferred.wasm'));
@@ -237,6 +237,10 @@ export function engineTests(engine, { frameDifferences = {} } = {}) {
     });
     const r = await withPage((page) => page.evaluate(async () => {
       for (let i = 0; i < 600 && !Object.keys(globalThis[Symbol.for('modelcontext-polyfill')]?.transports ?? {}).length; i++) await new Promise((r) => setTimeout(r, 20));
+      // An agent's first message (over the tab wire) has the module requested.
+      postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id: 1, method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } } }, location.origin);
+      await new Promise((r) => setTimeout(r, 300));
       let schema = { type: 'string' };
       for (let i = 0; i < 70; i++) schema = { type: 'object', properties: { a: schema }, required: ['a'] };
       const registered = await document.modelContext
@@ -247,7 +251,7 @@ export function engineTests(engine, { frameDifferences = {} } = {}) {
       return { registered, kept: JSON.stringify(tool.inputSchema) === JSON.stringify(schema), ran };
     }), { html: `<script>window.modelContextPolyfillConfig = { deferredUrl: ${JSON.stringify(server.url(slow))} };</script><script type="module">import '/dist/modelcontext.js';</script>` });
     assert.deepEqual(r, { registered: 'registered', kept: true, ran: 'deep' });
-    assert.equal(asked.length, 2, 'the fetch after the start and the synchronous read');
+    assert.equal(asked.length, 2, 'the fetch the agent asked for and the synchronous read');
   });
 
   test(`${name}, under script-src 'self' (no 'wasm-unsafe-eval'): the object exists, and every call names 'wasm-unsafe-eval'`, async () => {
