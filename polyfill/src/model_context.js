@@ -53,8 +53,8 @@ function __mcpDefineModelContext() {
 
   // A promise-returning operation: a failed brand check, a failed core or what the engine throws
   // (a function of the core's deferred module, which could not be had, read again) is a
-  // rejection, as WebIDL makes it.
-  function promising(obj, fn, later = false) {
+  // rejection, as WebIDL makes it. `failed`: called when a queued call fails without running.
+  function promising(obj, fn, later = false, failed = null) {
     let s, e;
     try {
       s = slotOf(obj);
@@ -76,7 +76,10 @@ function __mcpDefineModelContext() {
             reject(err);
           }
         },
-        fail: reject,
+        fail(err) {
+          reject(err);
+          if (failed) failed();
+        },
       });
     });
     return { outer, inner: () => inner };
@@ -198,11 +201,11 @@ function __mcpDefineModelContext() {
 
     connect(options = undefined) {
       let early = null;
-      const p = promising(this, (e) => (early ? early.around(() => e.connect(options)) : e.connect(options)), true);
+      const run = (e) => (early ? early.around(() => e.connect(options)) : e.connect(options));
+      const p = promising(this, run, true, () => early && early.drop());
       if (p instanceof Promise) return p;
       // Queued: what an agent sends meanwhile over a transport that keeps no queue is kept.
       early = __mcpEarlyMessages(options);
-      if (early) p.outer.catch(early.drop);
       return p.outer;
     }
 
@@ -375,8 +378,8 @@ function __mcpDefineModelContext() {
  * connected). From the call on each message is kept, and when connect() runs, the listener the
  * transport adds then gets them, in order, before anything else can come: `around(run)` runs
  * connect(). A transport that adds its listener later (in a frame whose `tools` policy is not
- * known yet) hears only what comes after, as before. `drop()` forgets them (connect() failed
- * before it ran). null for any other transport: a MessagePort queues until it is started, and
+ * known yet) hears only what comes after, as before. `drop()` forgets them and stops keeping
+ * (the core failed to load: connect() never runs). null for any other transport: a MessagePort queues until it is started, and
  * the window and channel transports begin with a handshake the client repeats; and for an
  * EventServerTransport's own emitter (below).
  */
