@@ -45,11 +45,13 @@ function __mcpWatchToolForms(document, watch, found, settled) {
     }
   });
   const seen = new WeakSet();
+  // Whether `root` is one it had not seen (and it watches it now).
   const observe = (root) => {
-    if (done || !root || seen.has(root)) return;
+    if (done || !root || seen.has(root)) return false;
     seen.add(root);
     observer.observe(root, init);
     if (holds(root)) hit();
+    return true;
   };
   const onRoot = (root) => {
     watch.early.push(new WeakRef(root));
@@ -60,19 +62,8 @@ function __mcpWatchToolForms(document, watch, found, settled) {
     for (const ref of watch.early) observe(ref.deref());
     watch.found = onRoot;
   }
-  // (Walked by index, as form_roots.js walks them.)
-  const scan = (node) => {
-    const all = node.querySelectorAll('*');
-    for (let i = 0; i < all.length && !done; i++) {
-      const root = all[i].shadowRoot;
-      if (root && !seen.has(root)) {
-        observe(root);
-        scan(root);
-      }
-    }
-  };
   __mcpWhenSettled(() => {
-    if (!done) scan(document);
+    if (!done) __mcpOpenRoots(document, observe);
   });
   settled.then(stop, stop);
 }
