@@ -361,7 +361,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
     }));
 
   test(`${build} build: the tool shapes pages register at their start (annotations, a schema naming its dialect as zod's output does, a Standard Schema, formats, nullable, nested, definitions, fractional numbers, text with JSON escapes) and the registrations refused (a name with a character not allowed, non-ASCII, too long; an exposedTo origin of http) are handled by the first module while the deferred one is on its way (no synchronous read); an agent lists them`, () =>
-    whileDeferredHeld(clientPage(tag), async ({ page, asked }) => {
+    whileDeferredHeld(clientPage(tag), async ({ page, asked, askedFor }) => {
       await page.waitForFunction(() => window.Bench);
       const r = await page.evaluate(async () => {
         const mc = document.modelContext;
@@ -406,6 +406,8 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         `InvalidStateError: Invalid tool name "${'x'.repeat(129)}": it is 129 characters long; the limit is 128`,
         'SecurityError',
       ]);
+      // (The agent's first message asked for the module: its request reaches the route a moment after.)
+      await askedFor();
       assert.deepEqual(asked, ['fetch'], 'the first module needed the deferred module: run make split-list');
     }));
 
@@ -413,7 +415,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
     // One page for each handshake version (a second initialize on the channel would wait for
     // the deferred module, which retires the first agent's session: the next test).
     for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']) {
-      await whileDeferredHeld(clientPage(tag), async ({ page, asked }) => {
+      await whileDeferredHeld(clientPage(tag), async ({ page, asked, askedFor }) => {
         const r = await page.evaluate(async (version) => {
           await document.modelContext.registerTool({
             name: 't', description: 'T', annotations: { readOnlyHint: true },
@@ -438,6 +440,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           '2025-03-26': 'annotations description inputSchema name',
         }[version] ?? 'annotations description inputSchema name outputSchema';
         assert.deepEqual(r.members, [members], version);
+        await askedFor();
         assert.deepEqual(asked, ['fetch'], `${version}: the first module needed the deferred module: run make split-list`);
       });
     }
