@@ -287,6 +287,45 @@ for (const [build, script] of [
     }));
 }
 
+// The hint the README gives a page whose agents call at once: the deferred module fetched with
+// the page. The request an agent's first message makes must take it (one request, no unused
+// preload), and the agent's call is answered.
+const DEFERRED_HINT = '<link rel="preload" href="/dist/modelcontext_deferred.wasm" as="fetch" crossorigin>';
+for (const [build, script] of [
+  ['ES module', `<script type="module">import '/dist/modelcontext.js';</script>`],
+  ['classic', '<script src="/dist/modelcontext.iife.js"></script>'],
+]) {
+  test(`${build} front with the README's preload hint of the deferred module: an agent's call is answered, the module fetched once, the hint used`, () =>
+    withPage(async ({ page, goto, consoleMessages }) => {
+      const requested = [];
+      page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+      await goto(await inlinePage(`${HINTS}\n${DEFERRED_HINT}\n${script}`));
+      const answers = await page.evaluate(async () => {
+        await document.modelContext.registerTool({ name: 'echo', description: 'E', execute: ({ a }) => `a=${a}` });
+        // An agent over the tab wire: its initialize, then a call at once.
+        const ask = (id, method, params) => new Promise((resolve) => {
+          const on = (e) => {
+            if (e.data?.direction === 'server-to-client' && e.data.payload?.id === id) {
+              removeEventListener('message', on);
+              resolve(e.data.payload);
+            }
+          };
+          addEventListener('message', on);
+          postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id, method, params } }, location.origin);
+        });
+        const init = await ask(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } });
+        const call = await ask(2, 'tools/call', { name: 'echo', arguments: { a: 7 } });
+        return { version: init.result?.protocolVersion, text: call.result?.content?.[0]?.text };
+      });
+      assert.deepEqual(answers, { version: '2025-06-18', text: 'a=7' });
+      // Chromium reports an unused preload a few seconds after the load.
+      await new Promise((r) => setTimeout(r, 3500));
+      assert.deepEqual(requested.filter((p) => p === '/dist/modelcontext_deferred.wasm'), ['/dist/modelcontext_deferred.wasm']);
+      const unused = consoleMessages.filter((m) => /preload/i.test(m.text));
+      assert.deepEqual(unused, []);
+    }));
+}
+
 for (const [build, tag] of Object.entries(BUILDS)) {
   test(`${build} build from a server that sends every file gzip-encoded, as production servers do: both parts of the core wasm stream in, a tool registers and runs`, () =>
     withPage(async ({ page }) => {
