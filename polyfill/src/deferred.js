@@ -50,10 +50,8 @@ function __mcpDeferCore(glue, url, configured) {
     ask();
     go();
   };
-  let prefetched = false;
+  // (src/transport/held.rs calls it once.)
   const prefetch = () => {
-    if (prefetched) return;
-    prefetched = true;
     ask();
     __mcpWhenSettled(urge);
   };

@@ -19,9 +19,14 @@ const __MCP_DESCRIBED = 'form, label, input, select, textarea, button, option, o
 // Elements whose children a description reads.
 const __MCP_READ_INSIDE = 'form, label, select, datalist, optgroup, option';
 
-/** Whether one of `nodes` is or holds an element matching `selector` (text and comments hold nothing). */
+/**
+ * Whether one of `nodes` (an array or a NodeList) is or holds an element matching `selector`
+ * (text and comments hold nothing); a shadow root holds what its tree holds. (Walked by index:
+ * the first for-of over a NodeList costs Chromium 156 0.5-1 ms.)
+ */
 function __mcpAnyIsOrHolds(nodes, selector) {
-  for (const node of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
     if (
       typeof node.querySelector === 'function' &&
       ((typeof node.matches === 'function' && node.matches(selector)) || node.querySelector(selector) !== null)

@@ -18,10 +18,8 @@ function __mcpWatchToolForms(document, watch, found, settled) {
   if (typeof MutationObserver !== 'function') return;
   const init = { childList: true, subtree: true, attributes: true, attributeFilter: ['toolname'] };
   const isToolForm = (node) => node.localName === 'form' && node.hasAttribute('toolname');
-  // (An element or a shadow root: `querySelector` looks into neither's own shadow trees.)
-  const holds = (node) =>
-    (node.nodeType === 1 && isToolForm(node)) ||
-    ((node.nodeType === 1 || node.nodeType === 11) && node.querySelector('form[toolname]') !== null);
+  // (__mcpAnyIsOrHolds, form_changes.js: `querySelector` looks into no element's or root's own
+  // shadow trees.)
   let done = false;
   const stop = () => {
     if (done) return;
@@ -40,8 +38,7 @@ function __mcpWatchToolForms(document, watch, found, settled) {
         if (isToolForm(r.target)) return hit();
         continue;
       }
-      const added = r.addedNodes;
-      for (let j = 0; j < added.length; j++) if (holds(added[j])) return hit();
+      if (__mcpAnyIsOrHolds(r.addedNodes, 'form[toolname]')) return hit();
     }
   });
   const seen = new WeakSet();
@@ -50,7 +47,7 @@ function __mcpWatchToolForms(document, watch, found, settled) {
     if (done || !root || seen.has(root)) return false;
     seen.add(root);
     observer.observe(root, init);
-    if (holds(root)) hit();
+    if (__mcpAnyIsOrHolds([root], 'form[toolname]')) hit();
     return true;
   };
   const onRoot = (root) => {

@@ -61,9 +61,9 @@ function installFloor() {
 /**
  * Sends `method` with `params` over the tab wire as an agent's envelope on the default channel
  * and resolves with the payload of the answer to it (matched by id); rejects after 5 s without
- * one. Runs in the page: window.__tabAsk.
+ * one. Runs in the page: window.__tabAsk (the bench page's; a test may define it in its own).
  */
-function tabAsk(method, params) {
+export function tabAsk(method, params) {
   const id = `ask-${(tabAsk.sent = (tabAsk.sent || 0) + 1)}`;
   return new Promise((resolve, reject) => {
     const on = (e) => {

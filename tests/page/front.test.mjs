@@ -14,6 +14,7 @@ import { withPage, requireDist, inlinePage, getServer, DIST_DIR } from './harnes
 import { REPO_ROOT } from '../../scripts/lib/project.mjs';
 import { startStaticServer } from '../../scripts/lib/static-server.mjs';
 import { heapSnapshot } from '../../scripts/lib/heap-snapshot.mjs';
+import { tabAsk } from '../../scripts/lib/bench-page.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext.inline.iife.js');
 
@@ -263,10 +264,12 @@ for (const [build, src] of [['classic', '/dist/modelcontext.iife.js'], ['self-co
 const HINTS = `<link rel="modulepreload" href="/dist/modelcontext_core.js">
 <link rel="modulepreload" href="/dist/modelcontext_glue.js">
 <link rel="preload" href="/dist/modelcontext_glue_bg.wasm" as="fetch" crossorigin>`;
-for (const [build, script] of [
+// The two fronts, as a page loads each beside the hints.
+const HINTED_FRONTS = [
   ['ES module', `<script type="module">import '/dist/modelcontext.js';</script>`],
   ['classic', '<script src="/dist/modelcontext.iife.js"></script>'],
-]) {
+];
+for (const [build, script] of HINTED_FRONTS) {
   test(`${build} front with the README's preload hints: each core file is fetched once, and used`, () =>
     withPage(async ({ page, goto, consoleMessages }) => {
       const requested = [];
@@ -291,30 +294,18 @@ for (const [build, script] of [
 // the page. The request an agent's first message makes must take it (one request, no unused
 // preload), and the agent's call is answered.
 const DEFERRED_HINT = '<link rel="preload" href="/dist/modelcontext_deferred.wasm" as="fetch" crossorigin>';
-for (const [build, script] of [
-  ['ES module', `<script type="module">import '/dist/modelcontext.js';</script>`],
-  ['classic', '<script src="/dist/modelcontext.iife.js"></script>'],
-]) {
+for (const [build, script] of HINTED_FRONTS) {
   test(`${build} front with the README's preload hint of the deferred module: an agent's call is answered, the module fetched once, the hint used`, () =>
     withPage(async ({ page, goto, consoleMessages }) => {
       const requested = [];
       page.on('request', (r) => requested.push(new URL(r.url()).pathname));
       await goto(await inlinePage(`${HINTS}\n${DEFERRED_HINT}\n${script}`));
+      await page.evaluate(`window.__tabAsk = ${tabAsk}`);
       const answers = await page.evaluate(async () => {
         await document.modelContext.registerTool({ name: 'echo', description: 'E', execute: ({ a }) => `a=${a}` });
         // An agent over the tab wire: its initialize, then a call at once.
-        const ask = (id, method, params) => new Promise((resolve) => {
-          const on = (e) => {
-            if (e.data?.direction === 'server-to-client' && e.data.payload?.id === id) {
-              removeEventListener('message', on);
-              resolve(e.data.payload);
-            }
-          };
-          addEventListener('message', on);
-          postMessage({ channel: 'mcp-default', type: 'mcp', direction: 'client-to-server', payload: { jsonrpc: '2.0', id, method, params } }, location.origin);
-        });
-        const init = await ask(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } });
-        const call = await ask(2, 'tools/call', { name: 'echo', arguments: { a: 7 } });
+        const init = await __tabAsk('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } });
+        const call = await __tabAsk('tools/call', { name: 'echo', arguments: { a: 7 } });
         return { version: init.result?.protocolVersion, text: call.result?.content?.[0]?.text };
       });
       assert.deepEqual(answers, { version: '2025-06-18', text: 'a=7' });
