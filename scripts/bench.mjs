@@ -234,6 +234,26 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
     const s = [...xs].sort((a, b) => a - b);
     return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   };
+  // `run(i)` timed: `time(untimed)` runs it untimed until `done` runs have been made, then
+  // returns the median of five timed batches of 1,000, in µs. (runSteadyInPage calls `time`
+  // again, later.)
+  const timedBatches = (run, done) => {
+    const batches = {
+      done,
+      async time(untimed) {
+        for (; batches.done < untimed; batches.done++) await run(batches.done);
+        const perRun = [];
+        for (let b = 0; b < 5; b++) {
+          const t = now();
+          for (let i = 0; i < 1000; i++) await run(i);
+          perRun.push(((now() - t) * 1000) / 1000);
+        }
+        batches.done += 5000;
+        return median(perRun);
+      },
+    };
+    return batches;
+  };
   // WebAssembly memory is not in the heap figures CDP reports (Runtime.getHeapUsage counts
   // neither it nor its backing store): every instance's memory is recorded here, whatever
   // the implementation, and added to the heap after the run (window.wasmMemoryBytes).
@@ -305,22 +325,7 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
       const r = await mc.executeTool(probe, asText ? JSON.stringify({ a: i }) : { a: i });
       if (r !== String(i)) throw new Error(`executeTool ${i}: ${JSON.stringify(r)}`);
     };
-    // Untimed calls until `done` of them have run, then the median of five timed batches of
-    // 1,000, in µs (runSteadyInPage times the same again, later).
-    const bench = {
-      done: 0,
-      async time(untimed) {
-        for (; bench.done < untimed; bench.done++) await execute(bench.done);
-        const perExecute = [];
-        for (let b = 0; b < 5; b++) {
-          const t = now();
-          for (let i = 0; i < 1000; i++) await execute(i);
-          perExecute.push(((now() - t) * 1000) / 1000);
-        }
-        bench.done += 5000;
-        return median(perExecute);
-      },
-    };
+    const bench = timedBatches(execute, 0);
     out.executeUs = await bench.time(warmup);
     window.benchExecute = bench;
   }
@@ -386,23 +391,8 @@ async function runInPage({ kind, src, mcp, tools, seqCalls, concurrent, listRepe
   }
   out.callsPerS = median(rates);
   if (failed) out.errors.push(`${failed} of ${3 * concurrent} concurrent calls failed (first: ${firstError})`);
-  // The sequential calls again later (runSteadyInPage): untimed until `done` of them have run
-  // (the ones above counted), then the median of five timed batches of 1,000, in µs.
-  const calls = {
-    done: warmup + 5 * batch + 3 * concurrent,
-    async time(untimed) {
-      for (; calls.done < untimed; calls.done++) await call(calls.done);
-      const perCall = [];
-      for (let b = 0; b < 5; b++) {
-        const t = now();
-        for (let i = 0; i < 1000; i++) await call(calls.done + i);
-        perCall.push(((now() - t) * 1000) / 1000);
-        calls.done += 1000;
-      }
-      return median(perCall);
-    },
-  };
-  window.benchCalls = calls;
+  // The sequential calls again later (runSteadyInPage), the ones above counted.
+  window.benchCalls = timedBatches(call, warmup + 5 * batch + 3 * concurrent);
   return out;
 }
 
