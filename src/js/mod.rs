@@ -4,7 +4,7 @@
 //! from Rust (`deferred`), and the one error type mapped to DOMExceptions ([`DomError`]). It imports nothing else from the crate.
 
 use crate::collections::VecMap;
-use crate::protocol::json_text;
+use crate::protocol::{json_text, jsonrpc, RequestId};
 use js_sys::{Function, Object, Reflect, JSON};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -351,6 +351,16 @@ pub fn from_json(v: &Value) -> JsValue {
         _ if json_text::has_long_string(v, APART_BYTES) => with_strings_apart(v),
         _ => JSON::parse(&json_text::to_string(v)).unwrap_or(JsValue::NULL),
     }
+}
+
+/// A success answer's JS object, `{ jsonrpc, id, result }`, as [`from_json`] makes one of its
+/// value; when its result has no long string, the envelope is written around the result's
+/// text instead of being made a value first.
+pub fn answer(id: &RequestId, result: Value) -> JsValue {
+    if json_text::has_long_string(&result, APART_BYTES) {
+        return from_json(&jsonrpc::success(id, result));
+    }
+    JSON::parse(&jsonrpc::success_text_of(id, &result)).unwrap_or(JsValue::NULL)
 }
 
 /// A JS string kept as it is, never copied into wasm memory: a tool's or a resource's long

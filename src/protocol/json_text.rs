@@ -23,7 +23,8 @@
 //! every byte value at every position of an eight-byte word, long strings and the shared
 //! JSON-Schema-Test-Suite's documents.
 //!
-//! Two operations: [`to_string`], a value's text in a buffer of about its size, and
+//! Two operations: [`to_string`], a value's text in a buffer of about its size (with text
+//! around it: [`to_string_within`]), and
 //! [`write_value`], a value's text appended to a buffer the caller sized. A third,
 //! [`to_string_apart`], is for a caller that makes a JS value of the text (`JSON.parse`): it
 //! leaves the long strings out, with where they were, so that they cross into JS as strings
@@ -51,9 +52,17 @@ use std::fmt::Write as _;
 /// 1 MiB, and wasm memory, which never shrinks, would keep the 4 MiB that took; this one is
 /// sized from the strings' and keys' lengths, with room for some escapes.
 pub fn to_string(v: &Value) -> String {
+    to_string_within("", v, "")
+}
+
+/// [`to_string`] with `head` before the value's text and `tail` after it, in the same one
+/// buffer: an answer's envelope around its result.
+pub fn to_string_within(head: &str, v: &Value, tail: &str) -> String {
     let hint = size_hint(v, 0);
-    let mut text = String::with_capacity(hint + hint / 16 + 64);
+    let mut text = String::with_capacity(head.len() + hint + hint / 16 + 64 + tail.len());
+    text.push_str(head);
     write_value(&mut text, v);
+    text.push_str(tail);
     text
 }
 

@@ -156,6 +156,91 @@ pub fn classify_owned(mut value: Value) -> Result<Message, InvalidMessage> {
     }
 }
 
+/// A request or a notification read from its JSON text straight into its parts: its envelope
+/// is never made a map (whose keys and table a server would make and drop for every message it
+/// serves). `None` for every message [`classify_owned`] of its parsed value would not find to
+/// be a well-formed request or notification in the same way: an array (a batch), a response,
+/// a member `null` or of the wrong type, a member twice (the parsed value keeps the last one),
+/// an escape in a member's name, text that is not JSON. The caller then parses it as a value and
+/// classifies that, which answers each of those as before. Members it does not know are
+/// ignored, as [`classify`] ignores them.
+///
+/// ```
+/// use modelcontext_polyfill::protocol::jsonrpc::{classify, read_call, Message};
+/// let text = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x"},"x":1}"#;
+/// let read = read_call(text).expect("a request");
+/// assert_eq!(Ok(read), classify(&serde_json::from_str(text).unwrap()));
+/// // A second `id`: the value's is the last one; left to it.
+/// assert_eq!(read_call(r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#), None);
+/// // `"params": null` is refused by the classification, not read as absent.
+/// assert_eq!(read_call(r#"{"jsonrpc":"2.0","method":"m","params":null}"#), None);
+/// ```
+pub fn read_call(text: &str) -> Option<Message> {
+    use serde::Deserializer as _;
+    let mut de = serde_json::Deserializer::from_str(text);
+    // (An array, or any value but an object, is an error of `deserialize_map`.)
+    let message = de.deserialize_map(CallVisitor).ok()?;
+    de.end().ok()?;
+    message
+}
+
+/// [`read_call`]'s reading of an object's members: `Ok(None)` as soon as the message is not a
+/// request or notification it takes, an error where the text is not JSON (either way the
+/// caller classifies the parsed value instead). Every value is read as a [`Value`], as the
+/// parsed message's would be (one reader of values in the module, not one per member's type).
+struct CallVisitor;
+
+impl<'de> serde::de::Visitor<'de> for CallVisitor {
+    type Value = Option<Message>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC request or notification")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (mut versioned, mut id, mut method, mut params) = (false, None, None, None);
+        // Each member at most once: the parsed value would keep a second one's value.
+        let mut seen = 0u8;
+        // (A key with an escape is not borrowed: an error, left to the value's reading.)
+        while let Some(key) = map.next_key::<&'de str>()? {
+            let bit = match key {
+                "jsonrpc" => 1,
+                "id" => 2,
+                "method" => 4,
+                "params" => 8,
+                "result" | "error" => return Ok(None),
+                _ => 0,
+            };
+            if seen & bit != 0 {
+                return Ok(None);
+            }
+            seen |= bit;
+            let value: Value = map.next_value()?;
+            match bit {
+                1 => versioned = value == "2.0",
+                2 => id = Some(value),
+                4 => method = Some(value),
+                8 => params = Some(value),
+                _ => {}
+            }
+        }
+        let (true, Some(Value::String(method))) = (versioned, method) else {
+            return Ok(None);
+        };
+        let params = match params {
+            None => None,
+            Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
+            Some(_) => return Ok(None),
+        };
+        Ok(match id {
+            None => Some(Message::Notification { method, params }),
+            Some(raw) => {
+                RequestId::from_value(&raw).map(|id| Message::Request { id, method, params })
+            }
+        })
+    }
+}
+
 /// What [`kind_of`] found a message to be: all of it checked, nothing of it taken yet.
 enum Kind {
     Request(RequestId),
@@ -428,6 +513,20 @@ pub fn success_text(id: &RequestId, result: &str) -> String {
     )
 }
 
+/// [`success`]'s text, written around `result` in one buffer: the envelope is never a value.
+pub fn success_text_of(id: &RequestId, result: &Value) -> String {
+    let mut head = String::from(r#"{"jsonrpc":"2.0","id":"#);
+    match id {
+        RequestId::Number(n) => {
+            use std::fmt::Write as _;
+            let _ = write!(head, "{n}");
+        }
+        RequestId::String(s) => head.push_str(&json_text::quoted(s)),
+    }
+    head.push_str(r#","result":"#);
+    json_text::to_string_within(&head, result, "}")
+}
+
 /// `{"jsonrpc":"2.0","id":…,"error":…}`; the id is left out when it could not be read
 /// (MCP 2025-11-25 and later make it optional for exactly this case; the earlier schemas
 /// require a string or integer id and have no form for an unreadable one, and JSON-RPC's
@@ -521,6 +620,85 @@ mod tests {
                 as_message(kind_of(&v), &v),
                 as_message(checked_kind(&v), &v),
                 "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_call_read_from_its_text_is_what_its_value_classifies_as() {
+        // Each text: what `read_call` reads, when it reads one, is `classify`'s message of
+        // the parsed text; the well-formed requests and notifications are read.
+        let read = [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":"k\"1","method":"m","params":[1,{"b":[]}]}"#,
+            r#"  {"method":"notifications/initialized","jsonrpc":"2.0"}"#,
+            "\n\t{\"jsonrpc\" : \"2.0\", \"id\" : -9007199254740993, \"method\" : \"m\"}\r\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"m","extra":{"result":1},"params":{}}"#,
+            r#"{"jsonrpc":"2\u002e0","id":1,"method":"\u006d"}"#,
+        ];
+        let left = [
+            // Another kind, a member out of place, null or of another type.
+            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"m","result":null}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"m","error":null}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":null}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":"p"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":null}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            r#"{"jsonrpc":"1.0","id":1,"method":"m"}"#,
+            r#"{"jsonrpc":null,"id":1,"method":"m"}"#,
+            r#"{"id":1,"method":"m"}"#,
+            // A member twice: the value keeps the last one.
+            r#"{"jsonrpc":"2.0","id":1,"id":null,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":1,"params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"me\u0074hod":"escaped","method":"m"}"#,
+            // An escape in a member's name.
+            r#"{"jsonrpc":"2.0","id":1,"metho\u0064":"m"}"#,
+            // Not an object, not JSON, not all of it JSON.
+            r#"[{"jsonrpc":"2.0","id":1,"method":"m"}]"#,
+            r#"["2.0",1,"m"]"#,
+            r#""text""#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m"} x"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m""#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"a\ud800"}"#,
+        ];
+        for text in read.iter().chain(&left) {
+            let by_value = serde_json::from_str::<Value>(text)
+                .ok()
+                .map(|v| classify(&v));
+            match read_call(text) {
+                Some(m) => assert_eq!(Some(Ok(m)), by_value, "{text}"),
+                None => assert!(!read.contains(text), "{text} was not read"),
+            }
+        }
+        for text in left {
+            assert_eq!(read_call(text), None, "{text}");
+        }
+        // Duplicates in the value keep the last member; a request then is classified from it.
+        let v: Value =
+            serde_json::from_str(r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#).unwrap();
+        assert!(matches!(
+            classify(&v),
+            Ok(Message::Request {
+                id: RequestId::Number(2),
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn an_answer_written_around_its_result_is_the_answer_serialized() {
+        for id in [RequestId::Number(-7), RequestId::String("a\"b\u{1}".into())] {
+            let result =
+                json!({ "content": [{ "type": "text", "text": "é\n" }], "isError": false });
+            assert_eq!(
+                success_text_of(&id, &result),
+                json_text::to_string(&success(&id, result))
             );
         }
     }

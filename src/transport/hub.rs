@@ -174,6 +174,7 @@ fn to_js(sent: Sent, copies: bool) -> Result<JsValue, JsValue> {
             js::set(&env, "result", &shared_result(&result)?);
             Ok(env.into())
         }
+        Sent::Answer { id, result } => Ok(js::answer(&id, result)),
         Sent::Message(v, held) if held.is_empty() => Ok(js::from_json(&v)),
         Sent::Message(v, held) => Ok(holding(&v, &held)),
         other => js::parse(&other.into_text()),

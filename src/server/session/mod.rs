@@ -404,27 +404,30 @@ impl SessionInner {
             };
             return self.refuse_unparsed(text, e);
         }
-        let value: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            // A syntax error, or valid JSON serde cannot hold (a lone surrogate escape).
-            Err(e) => return self.refuse_unparsed(text, ServerError::Parse(e.to_string())),
-        };
-        match value {
-            Value::Array(items) => self.receive_batch(items, text.len()),
-            single => match self.handle(single, text.len()) {
-                Outcome::Now(Some(v)) => self.send(&v),
-                Outcome::Now(None) => {}
-                Outcome::Shared(id, result) => self.send_sent(Sent::Shared { id, result }),
-                Outcome::Later(f) => {
-                    let me = self.clone();
-                    self.server.runtime().spawn(Box::pin(async move {
-                        if let Some(sent) = f.await {
-                            me.send_sent(sent);
-                        }
-                        me.close_if_retired();
-                    }));
-                }
+        // A well-formed request or notification (nearly every message) is read into its
+        // parts; anything else is parsed and classified as a value, which says what is wrong.
+        let outcome = match jsonrpc::read_call(text) {
+            Some(message) => self.handle_message(message, text.len()),
+            None => match serde_json::from_str(text) {
+                Ok(Value::Array(items)) => return self.receive_batch(items, text.len()),
+                Ok(single) => self.handle(single, text.len()),
+                // A syntax error, or valid JSON serde cannot hold (a lone surrogate escape).
+                Err(e) => return self.refuse_unparsed(text, ServerError::Parse(e.to_string())),
             },
+        };
+        match outcome {
+            Outcome::Now(Some(v)) => self.send(&v),
+            Outcome::Now(None) => {}
+            Outcome::Shared(id, result) => self.send_sent(Sent::Shared { id, result }),
+            Outcome::Later(f) => {
+                let me = self.clone();
+                self.server.runtime().spawn(Box::pin(async move {
+                    if let Some(sent) = f.await {
+                        me.send_sent(sent);
+                    }
+                    me.close_if_retired();
+                }));
+            }
         }
     }
 
@@ -509,18 +512,25 @@ impl SessionInner {
                 invalid.id.as_ref(),
                 invalid.to_error(),
             ))),
-            Ok(Message::Request { id, method, params }) => {
+            Ok(message) => self.handle_message(message, size),
+        }
+    }
+
+    /// Handles one classified message of `size` bytes of JSON text.
+    fn handle_message(self: &Rc<Self>, message: Message, size: usize) -> Outcome {
+        match message {
+            Message::Request { id, method, params } => {
                 self.handle_request(id, method, params, size)
             }
-            Ok(Message::Notification { method, params }) => {
+            Message::Notification { method, params } => {
                 self.handle_notification(&method, params.unwrap_or(Value::Null));
                 Outcome::Now(None)
             }
-            Ok(Message::Response { id, result }) => {
+            Message::Response { id, result } => {
                 self.settle_outgoing(&id, Ok(result));
                 Outcome::Now(None)
             }
-            Ok(Message::ErrorResponse { id, error }) => {
+            Message::ErrorResponse { id, error } => {
                 if let Some(id) = id {
                     self.settle_outgoing(&id, Err(error));
                 }
@@ -548,15 +558,17 @@ impl SessionInner {
         r: Result<Value, ServerError>,
     ) -> Value {
         match r {
-            // (2026-07-28: `resultType`, the cache members, the server's identity.)
-            Ok(v) => jsonrpc::success(
-                id,
-                shape::decorate(method, v, version, self.server.config(), &|| {
-                    self.server.info()
-                }),
-            ),
+            Ok(v) => jsonrpc::success(id, self.decorated(method, v, version)),
             Err(e) => jsonrpc::failure(Some(id), e.to_error_object(version)),
         }
+    }
+
+    /// Result `v` of `method` as `version` answers it (2026-07-28: `resultType`, the cache
+    /// members, the server's identity).
+    fn decorated(&self, method: &str, v: Value, version: Option<ProtocolVersion>) -> Value {
+        shape::decorate(method, v, version, self.server.config(), &|| {
+            self.server.info()
+        })
     }
 
     fn handle_notification(&self, method: &str, params: Value) {

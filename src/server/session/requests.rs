@@ -327,7 +327,13 @@ impl SessionInner {
                 Either::Left(_) if abort.is_cancelled() => None,
                 Either::Left(r) => {
                     let held = ctx.holder.as_ref().map(|h| h.take()).unwrap_or_default();
-                    Some(Sent::Message(me.reply(&id, &method, version, r), held))
+                    Some(match r {
+                        Ok(v) if held.is_empty() => Sent::Answer {
+                            result: me.decorated(&method, v, version),
+                            id,
+                        },
+                        r => Sent::Message(me.reply(&id, &method, version, r), held),
+                    })
                 }
             }
         }))

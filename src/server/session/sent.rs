@@ -118,6 +118,16 @@ pub enum Sent {
     /// result holds in place of their markers ([`Held`]: empty but for a tool's or a
     /// resource's long string result).
     Message(Value, Held),
+    /// A success answer that waited for a handler (a tool's result, a resource's contents)
+    /// and holds nothing: its id and its result, the envelope written around the result's
+    /// text by whoever writes or converts it (the envelope as a value, a map with its own
+    /// keys, was most of what a short tool result's answer made and dropped).
+    Answer {
+        /// The request's id.
+        id: RequestId,
+        /// The result.
+        result: Value,
+    },
     /// A success answer whose result is JSON text shared by every answer until what it shows
     /// changes (a whole `tools/list`, see [`SharedResult`]): the same `Rc`
     /// each time, so a sink that converts results (a browser transport parsing them into JS
@@ -136,6 +146,7 @@ impl Sent {
         match self {
             Sent::Text(t) => t,
             Sent::Message(v, held) => message_text(v, held),
+            Sent::Answer { id, result } => jsonrpc::success_text_of(&id, &result),
             Sent::Shared { id, result } => jsonrpc::success_text(&id, result.text()),
         }
     }
