@@ -114,9 +114,9 @@ pub enum Sent {
     /// A whole message as a value, not yet written: a sink that makes a JS value of it
     /// converts it directly (a browser wire, whose long strings then cross into JS without
     /// being escaped and parsed), any other writes its text. An answer that waited for a
-    /// handler (a tool's result, a resource's contents) is sent so, with the strings its
-    /// result holds in place of their markers ([`Held`]: empty but for a tool's or a
-    /// resource's long string result).
+    /// handler (a tool's result, a resource's contents) is sent so when it is an error, or
+    /// when its result holds strings ([`Held`]: a tool's or a resource's long string result),
+    /// which go in place of their markers; any other is an [`Sent::Answer`].
     Message(Value, Held),
     /// A success answer that waited for a handler (a tool's result, a resource's contents)
     /// and holds nothing: its id and its result, the envelope written around the result's
