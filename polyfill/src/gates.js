@@ -159,7 +159,7 @@ function __mcpPostEnvelope(target, channel, direction, payload, targetOrigin) {
  */
 function __mcpBackedUp(target, channel, direction) {
   const hub = __mcpOwnHub(target);
-  return hub !== undefined && hub.posted.length !== 0 && __mcpPostedCount(hub.posted, channel, direction) !== undefined;
+  return hub !== undefined && __mcpPostedCount(hub.posted, channel, direction) !== undefined;
 }
 
 /** The gate hub of `target` if it is this realm's own window (the one whose envelopes it counts). */

@@ -358,7 +358,8 @@ pub fn from_json(v: &Value) -> JsValue {
 /// text instead of being made a value first.
 pub fn answer(id: &RequestId, result: Value) -> JsValue {
     if json_text::has_long_string(&result, APART_BYTES) {
-        return from_json(&jsonrpc::success(id, result));
+        // (Found already: `from_json` would look for them again.)
+        return with_strings_apart(&jsonrpc::success(id, result));
     }
     JSON::parse(&jsonrpc::success_text_of(id, &result)).unwrap_or(JsValue::NULL)
 }

@@ -507,14 +507,20 @@ pub fn success(id: &RequestId, result: Value) -> Value {
 
 /// [`success`] as text, for a `result` already serialized (`result` must be JSON text).
 pub fn success_text(id: &RequestId, result: &str) -> String {
-    format!(
-        r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
-        json_text::to_string(&id.to_value())
-    )
+    let mut text = success_head(id);
+    text.reserve(result.len() + 1);
+    text.push_str(result);
+    text.push('}');
+    text
 }
 
 /// [`success`]'s text, written around `result` in one buffer: the envelope is never a value.
 pub fn success_text_of(id: &RequestId, result: &Value) -> String {
+    json_text::to_string_within(&success_head(id), result, "}")
+}
+
+/// A success answer's text up to its result: `{"jsonrpc":"2.0","id":…,"result":`.
+fn success_head(id: &RequestId) -> String {
     let mut head = String::from(r#"{"jsonrpc":"2.0","id":"#);
     match id {
         RequestId::Number(n) => {
@@ -524,7 +530,7 @@ pub fn success_text_of(id: &RequestId, result: &Value) -> String {
         RequestId::String(s) => head.push_str(&json_text::quoted(s)),
     }
     head.push_str(r#","result":"#);
-    json_text::to_string_within(&head, result, "}")
+    head
 }
 
 /// `{"jsonrpc":"2.0","id":…,"error":…}`; the id is left out when it could not be read
