@@ -511,6 +511,58 @@ fn tool_values_become_call_tool_results() {
     }
 }
 
+/// Pending when first polled (asking to be polled again), ready when polled again.
+struct YieldOnce(bool);
+
+impl std::future::Future for YieldOnce {
+    type Output = ();
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        if self.0 {
+            return std::task::Poll::Ready(());
+        }
+        self.0 = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    }
+}
+
+/// A call whose handler is done when first polled is answered while its request is received,
+/// with no turn of the host's executor; one whose handler waits is answered once it has run,
+/// and both answers are what they would be.
+#[test]
+fn a_call_done_at_once_is_answered_as_it_is_received() {
+    let h = Harness::new();
+    h.initialize("2025-11-25");
+    h.take();
+    h.server.register_tool(echo()).unwrap();
+    h.server
+        .register_tool(ToolDef::new(
+            "later",
+            "Answers after a turn",
+            |_: Value, _ctx| async move {
+                YieldOnce(false).await;
+                Ok::<_, HandlerError>(json!("later"))
+            },
+        ))
+        .unwrap();
+    h.take(); // (the list_changed notification)
+    h.send(json!({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"a":1}}}));
+    assert_eq!(h.emitted(), 1, "answered before the executor ran");
+    h.send(json!({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"later"}}));
+    assert_eq!(h.emitted(), 1, "a handler that waits is not answered yet");
+    let msgs = h.take();
+    assert_eq!(msgs.len(), 2);
+    assert_eq!(msgs[0]["id"], 7);
+    assert_eq!(msgs[0]["result"]["structuredContent"], json!({"a": 1}));
+    assert_eq!(msgs[1]["id"], 8);
+    assert_eq!(first_text(&msgs[1]), "later");
+    // The session still answers the next request.
+    assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+}
+
 #[test]
 fn invalid_arguments_name_path_and_keyword_in_each_version() {
     for v in ALL {

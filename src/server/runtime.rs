@@ -16,6 +16,8 @@ pub trait Runtime {
     ///
     /// Work spawned during one turn (one synchronous run of page script or one incoming
     /// message) must not start before that turn ends: list-changed coalescing relies on it.
+    /// (A request's own answer is not spawned work: the session polls it once as the request
+    /// is received, and spawns it only if it waits.)
     fn spawn(&self, fut: LocalBoxFuture<'static, ()>);
 
     /// A future that completes after `ms` milliseconds.

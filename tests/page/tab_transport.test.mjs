@@ -99,6 +99,62 @@ test('answers are posted from a microtask of their own, not from inside the core
     assert.ok(r.deepest <= 3, `a post was made ${r.deepest} frames deep`);
   }, { html: PAGE }));
 
+// A tool whose function answers at once runs while the core handles the request's message
+// (src/server/session/mod.rs `receive`), so what it does there reaches the core from inside it.
+test('a tool that, while the core handles its call, registers, unregisters itself and another tool, calls a tool, stops another channel and posts a request is answered; the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const mc = document.modelContext;
+      const out = { inside: [] };
+      const plain = (name) => ({ name, description: name, execute: () => name });
+      const other = await mc.connect({ transport: { type: 'tab', channelId: 'mcp-other' } });
+      const victim = new AbortController();
+      await mc.registerTool(plain('victim'), { signal: victim.signal });
+      await mc.registerTool(plain('helper'));
+      const helper = (await mc.getTools()).find((t) => t.name === 'helper');
+      const self = new AbortController();
+      let executed;
+      await mc.registerTool({
+        name: 'meddle',
+        description: 'changes what serves it',
+        execute: ({ n }) => {
+          out.inside.push(n);
+          mc.registerTool(plain(`added_${n}`));
+          victim.abort();
+          self.abort();
+          executed = mc.executeTool(helper, {});
+          other.disconnect();
+          send('mcp-default', ping('after'));
+          return `meddled ${n}`;
+        },
+      }, { signal: self.signal });
+      await initialize();
+      send('mcp-default', { jsonrpc: '2.0', id: 'm1', method: 'tools/call', params: { name: 'meddle', arguments: { n: 1 } } });
+      out.m1 = await replyTo('mcp-default', 'm1');
+      out.after = await replyTo('mcp-default', 'after');
+      out.executed = await executed;
+      send('mcp-default', { jsonrpc: '2.0', id: 'm2', method: 'tools/call', params: { name: 'meddle', arguments: { n: 2 } } });
+      out.m2 = await replyTo('mcp-default', 'm2');
+      send('mcp-default', { jsonrpc: '2.0', id: 'l', method: 'tools/list' });
+      out.list = (await replyTo('mcp-default', 'l')).result.tools.map((t) => t.name);
+      send('mcp-other', ping('o'));
+      out.other = await replyTo('mcp-other', 'o', 300);
+      send('mcp-default', ping('last'));
+      out.last = await replyTo('mcp-default', 'last');
+      return out;
+    });
+    assert.deepEqual(r.inside, [1]);
+    assert.deepEqual(r.m1.result.content, [{ type: 'text', text: 'meddled 1' }]);
+    assert.deepEqual(r.after, { jsonrpc: '2.0', id: 'after', result: {} });
+    assert.equal(r.executed, 'helper');
+    // The tool unregistered itself while it ran: the next call finds no tool.
+    assert.deepEqual(r.m2.error, { code: -32602, message: 'Unknown tool: meddle', data: { name: 'meddle' } });
+    assert.deepEqual(r.list, ['added_1', 'helper']);
+    assert.equal(r.other, null, 'the channel stopped from inside the call does not answer');
+    assert.deepEqual(r.last, { jsonrpc: '2.0', id: 'last', result: {} });
+  }, { html: PAGE }));
+
 test('a burst of requests: the first answer goes from its microtask, the rest, queued behind it, from one task after the burst; a lone request after is answered at once', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {

@@ -248,6 +248,11 @@ impl Harness {
         self.ex.run_until_stalled();
     }
 
+    /// How many messages have been emitted and not yet taken, without running spawned work.
+    pub fn emitted(&self) -> usize {
+        self.out.borrow().len()
+    }
+
     /// Every message emitted since the last call, each schema-checked.
     pub fn take(&self) -> Vec<Value> {
         self.run();

@@ -419,14 +419,24 @@ impl SessionInner {
             Outcome::Now(Some(v)) => self.send(&v),
             Outcome::Now(None) => {}
             Outcome::Shared(id, result) => self.send_sent(Sent::Shared { id, result }),
+            // The answer to come is polled once now: a handler done when first polled (a
+            // page's tool whose function returns its result) is answered while its message is
+            // received, with no task spawned and no turn of the host's queue (in a page, a
+            // microtask and a second call into the core per call). Only what still waits is
+            // spawned; its first poll there gives its futures the task's waker, in place of
+            // the no-op one they were polled with here.
             Outcome::Later(f) => {
                 let me = self.clone();
-                self.server.runtime().spawn(Box::pin(async move {
+                let mut answer: LocalBoxFuture<'static, ()> = Box::pin(async move {
                     if let Some(sent) = f.await {
                         me.send_sent(sent);
                     }
                     me.close_if_retired();
-                }));
+                });
+                let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+                if answer.as_mut().poll(&mut cx).is_pending() {
+                    self.server.runtime().spawn(answer);
+                }
             }
         }
     }
