@@ -195,8 +195,43 @@ fn write_number(out: &mut String, n: &serde_json::Number) {
             }
         }
     }
+    if let Some(i) = n.as_i64() {
+        return write_integer(out, i);
+    }
     // (Writing into a String cannot fail; a Number is never NaN or infinite.)
     let _ = write!(out, "{n}");
+}
+
+/// Appends the integer `n` in decimal, as `Display` writes it, without the formatting
+/// machinery (`core::fmt`): a request's id is written into every answer, and array indexes
+/// and counts into many.
+///
+/// ```
+/// let mut out = String::new();
+/// for n in [0, 7, -12, 1_000_000, i64::MIN, i64::MAX] {
+///     out.clear();
+///     modelcontext_polyfill::protocol::json_text::write_integer(&mut out, n);
+///     assert_eq!(out, n.to_string());
+/// }
+/// ```
+pub fn write_integer(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    let mut rest = n.unsigned_abs();
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
 }
 
 /// A step from a value to one inside it: an object's key or an array's index.

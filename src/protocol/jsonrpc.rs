@@ -523,10 +523,7 @@ pub fn success_text_of(id: &RequestId, result: &Value) -> String {
 fn success_head(id: &RequestId) -> String {
     let mut head = String::from(r#"{"jsonrpc":"2.0","id":"#);
     match id {
-        RequestId::Number(n) => {
-            use std::fmt::Write as _;
-            let _ = write!(head, "{n}");
-        }
+        RequestId::Number(n) => json_text::write_integer(&mut head, *n),
         RequestId::String(s) => head.push_str(&json_text::quoted(s)),
     }
     head.push_str(r#","result":"#);
