@@ -6,7 +6,8 @@
 // `shadowRoots` (form_roots.js) forms in shadow trees are no tools; without `taskChannel`
 // (below) it needs the platform's MessageChannel; without `standardSchema`
 // (standard_schema.js) a zod schema serializes as the library's internals, and without
-// `promptArguments` (the same file) a prompt's argsSchema is a TypeError.
+// `promptArguments` (the same file) a prompt's argsSchema is a TypeError; without
+// `awaitSettled` (below) a page function's promise costs two closures made in wasm.
 
 function __mcpEngineHelpers() {
   return {
@@ -20,7 +21,26 @@ function __mcpEngineHelpers() {
     standardSchema: __mcpStandardSchema,
     promptArguments: __mcpPromptArguments,
     registeredTool: __mcpRegisteredTool,
+    awaitSettled: __mcpAwait,
   };
+}
+
+/**
+ * Waits for `value` (a thenable, taken as `Promise.resolve` takes it) and calls
+ * `settled(n, true, value)` or `settled(n, false, reason)` (src/js/wait.rs): the core's one
+ * function for every wait, where a `JsFuture` made two closures per wait in wasm. A
+ * `Promise.resolve` that throws (a promise whose `constructor` getter throws) settles the
+ * wait as rejected, from a microtask as any settlement comes.
+ */
+function __mcpAwait(value, n, settled) {
+  let p;
+  try {
+    p = Promise.resolve(value);
+  } catch (e) {
+    queueMicrotask(() => settled(n, false, e));
+    return;
+  }
+  p.then((v) => settled(n, true, v), (e) => settled(n, false, e));
 }
 
 /**

@@ -13,7 +13,6 @@ use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::js;
 use crate::js::DomError;
@@ -32,7 +31,7 @@ pub async fn invoke(f: &Function, input: &JsValue, options: &JsValue) -> Result<
 pub async fn settled(called: Result<JsValue, JsValue>) -> Result<JsValue, JsValue> {
     let r = called?;
     if js::is_thenable(&r) {
-        JsFuture::from(Promise::resolve(&r)).await
+        js::wait::settled(&r).await
     } else {
         Ok(r)
     }
@@ -878,7 +877,7 @@ impl ResourceHandler for JsResource {
                             .map(|t| t.is_function())
                             .unwrap_or(false) =>
                 {
-                    JsFuture::from(Promise::resolve(&v)).await
+                    js::wait::settled(&v).await
                 }
                 other => other,
             };

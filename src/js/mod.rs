@@ -1,7 +1,7 @@
 //! The one leaf module of JS helpers that `browser`, `transport` and `client` share: exact
 //! WebIDL-style conversions between JS values and Rust (this file), calling into JS
 //! (`io`), listeners, observers and timers as drop-guards (`guard`), and promises settled
-//! from Rust (`deferred`), and the one error type mapped to DOMExceptions ([`DomError`]). It imports nothing else from the crate.
+//! from Rust (`deferred`), a page's thenables waited for (`wait`), and the one error type mapped to DOMExceptions ([`DomError`]). It imports nothing else from the crate.
 
 use crate::collections::VecMap;
 use crate::protocol::{json_text, jsonrpc, RequestId};
@@ -15,6 +15,8 @@ mod deferred;
 mod error;
 mod guard;
 mod io;
+#[cfg(feature = "web-server")]
+pub mod wait;
 
 pub use deferred::{on_abort, once_on_abort, Deferred};
 pub use error::DomError;
