@@ -351,6 +351,75 @@ impl<'a, T> IntoIterator for &'a VecSet<T> {
     }
 }
 
+/// Values under numbers it hands out: [`insert`](Self::insert) takes the first number from a
+/// cursor that no live value holds (wrapping past `u32::MAX`) and moves the cursor past it, so
+/// a number is not handed out again while its value lives, nor soon after it was removed. For
+/// things a JS callback names by number (a running call's options object, a promise waited
+/// for).
+///
+/// ```
+/// use modelcontext_polyfill::collections::Numbered;
+///
+/// let mut waits: Numbered<&str> = Numbered::new();
+/// let a = waits.insert("a");
+/// let b = waits.insert("b");
+/// assert_ne!(a, b);
+/// assert_eq!(waits.remove(a), Some("a"));
+/// assert_ne!(waits.insert("c"), a); // not handed out again at once
+/// assert_eq!(waits.get(b), Some(&"b"));
+/// ```
+#[derive(Debug)]
+pub struct Numbered<V> {
+    live: VecMap<u32, V>,
+    next: u32,
+}
+
+impl<V> Default for Numbered<V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V> Numbered<V> {
+    /// None yet (allocates nothing).
+    pub const fn new() -> Self {
+        Numbered {
+            live: VecMap::new(),
+            next: 0,
+        }
+    }
+
+    /// Keeps `value` under a number no live value holds; the number.
+    #[inline]
+    pub fn insert(&mut self, value: V) -> u32 {
+        let mut n = self.next;
+        while self.live.contains_key(&n) {
+            n = n.wrapping_add(1);
+        }
+        self.next = n.wrapping_add(1);
+        self.live.insert(n, value);
+        n
+    }
+
+    /// The value under `n`.
+    #[inline]
+    pub fn get(&self, n: u32) -> Option<&V> {
+        self.live.get(&n)
+    }
+
+    /// The value under `n`, to change.
+    #[inline]
+    pub fn get_mut(&mut self, n: u32) -> Option<&mut V> {
+        self.live.get_mut(&n)
+    }
+
+    /// Removes the value under `n`; the value.
+    #[inline]
+    pub fn remove(&mut self, n: u32) -> Option<V> {
+        self.live.remove(&n)
+    }
+}
+
 /// Sorts `items` stably by `cmp`, as `slice::sort_by` does, with one sorting routine shared by
 /// every element type (it sorts positions, then moves the items into their order).
 pub fn sort_by<T>(items: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
@@ -448,5 +517,19 @@ mod tests {
             ours.into_iter().collect::<Vec<_>>(),
             [("a", 5), ("b", 3), ("c", 4)]
         );
+    }
+
+    #[test]
+    fn numbers_wrap_past_the_last_and_skip_live_ones() {
+        let mut live: Numbered<u32> = Numbered::new();
+        live.next = u32::MAX - 1;
+        let held = live.insert(0); // u32::MAX - 1
+        assert_eq!(live.insert(1), u32::MAX);
+        live.next = u32::MAX - 1; // the cursor comes round to a live number
+        assert_eq!(live.insert(2), 0, "skips the two live numbers and wraps");
+        assert_eq!(live.get(held), Some(&0));
+        assert_eq!(live.remove(held), Some(0));
+        live.next = u32::MAX - 1;
+        assert_eq!(live.insert(3), held, "a removed number is free again");
     }
 }

@@ -7,7 +7,7 @@
 //! TypeScript SDK v1's, for progress and log messages), `mcpReq` (v2's context) and `_meta`;
 //! and, for pages written against early drafts, `requestUserInteraction(cb)`.
 
-use crate::collections::VecMap;
+use crate::collections::{Numbered, VecMap};
 use js_sys::{Function, Promise};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -62,7 +62,7 @@ thread_local! {
     /// `polyfill/src/call_options.js`'s maker and its `abort`, set by [`use_call_options`].
     static MAKE_OPTIONS: RefCell<Option<Maker>> = const { RefCell::new(None) };
     /// The running calls' contexts, by the number their options object carries.
-    static CALLS: RefCell<Calls> = RefCell::new(Calls::default());
+    static CALLS: RefCell<Calls> = const { RefCell::new(Numbered::new()) };
 }
 
 /// `polyfill/src/call_options.js`'s two functions.
@@ -77,11 +77,7 @@ struct Maker {
 /// shared dispatcher finds a call's context here by number. A table instead of a closure per
 /// call: every wasm-bindgen closure handed to JS is registered with a `FinalizationRegistry`,
 /// and a weak cell per call was a measurable share of each major garbage collection.
-#[derive(Default)]
-struct Calls {
-    next: u32,
-    live: VecMap<u32, RequestContext>,
-}
+type Calls = Numbered<RequestContext>;
 
 /// A call's options object (it derefs to it), valid while this lives: dropped when the call
 /// has settled, its functions then do nothing (`reportProgress`, `log` and `setStatus` return
@@ -101,7 +97,7 @@ impl std::ops::Deref for CallOptions {
 impl Drop for CallOptions {
     fn drop(&mut self) {
         if let Some(id) = self.id {
-            CALLS.with(|c| c.borrow_mut().live.remove(&id));
+            CALLS.with(|c| c.borrow_mut().remove(id));
         }
     }
 }
@@ -132,7 +128,7 @@ pub fn use_call_options(config: &JsValue) -> Result<(), JsValue> {
         .into_js_value();
     let dispatcher = Closure::<dyn Fn(u32, u32, JsValue, JsValue, JsValue) -> JsValue>::new(
         |id: u32, kind: u32, a: JsValue, b: JsValue, d: JsValue| -> JsValue {
-            let ctx = CALLS.with(|c| c.borrow().live.get(&id).cloned());
+            let ctx = CALLS.with(|c| c.borrow().get(id).cloned());
             match ctx {
                 Some(ctx) => dispatch(&ctx, kind, a, b, d),
                 None => ended(kind),
@@ -189,16 +185,7 @@ pub fn call_options(ctx: &RequestContext, signal: Option<&web_sys::AbortSignal>)
             id: None,
         };
     }
-    let id = CALLS.with(|c| {
-        let mut c = c.borrow_mut();
-        let mut id = c.next;
-        while c.live.contains_key(&id) {
-            id = id.wrapping_add(1);
-        }
-        c.next = id.wrapping_add(1);
-        c.live.insert(id, ctx.clone());
-        id
-    });
+    let id = CALLS.with(|c| c.borrow_mut().insert(ctx.clone()));
     let undefined_or = |v: Option<JsValue>| v.unwrap_or(JsValue::UNDEFINED);
     let request_id = undefined_or(
         ctx.request_id

@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::Helper;
-use crate::collections::VecMap;
+use crate::collections::Numbered;
 
 #[wasm_bindgen]
 extern "C" {
@@ -45,16 +45,10 @@ struct Wait {
     waker: Option<Waker>,
 }
 
-#[derive(Default)]
-struct Waits {
-    by_number: VecMap<u32, Wait>,
-    next: u32,
-}
-
 thread_local! {
     /// The helper from the engine's config ([`use_await_settled`]).
     static AWAIT: Helper = const { Helper::new() };
-    static WAITS: RefCell<Waits> = RefCell::new(Waits::default());
+    static WAITS: RefCell<Numbered<Wait>> = const { RefCell::new(Numbered::new()) };
     /// The one closure every settlement calls: made on the first wait, kept for the page's life.
     static SETTLE: Closure<dyn Fn(u32, bool, JsValue)> = Closure::new(settle);
 }
@@ -67,7 +61,7 @@ pub fn use_await_settled(config: &JsValue) {
 fn settle(n: u32, ok: bool, value: JsValue) {
     let waker = WAITS.with(|w| {
         let mut w = w.borrow_mut();
-        let wait = w.by_number.get_mut(&n)?;
+        let wait = w.get_mut(n)?;
         wait.outcome = Some(if ok { Ok(value) } else { Err(value) });
         wait.waker.take()
     });
@@ -82,20 +76,10 @@ pub async fn settled(thenable: &JsValue) -> Result<JsValue, JsValue> {
     let started = AWAIT.with(|a| {
         a.with(|f| {
             let n = WAITS.with(|w| {
-                let mut w = w.borrow_mut();
-                let mut n = w.next;
-                while w.by_number.contains_key(&n) {
-                    n = n.wrapping_add(1);
-                }
-                w.next = n.wrapping_add(1);
-                w.by_number.insert(
-                    n,
-                    Wait {
-                        outcome: None,
-                        waker: None,
-                    },
-                );
-                n
+                w.borrow_mut().insert(Wait {
+                    outcome: None,
+                    waker: None,
+                })
             });
             let waiting = Waiting(n);
             SETTLE
@@ -125,13 +109,13 @@ impl Future for Waiting {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         WAITS.with(|w| {
             let mut w = w.borrow_mut();
-            let Some(wait) = w.by_number.get_mut(&self.0) else {
+            let Some(wait) = w.get_mut(self.0) else {
                 // (Never: only this future removes its wait.)
                 return Poll::Ready(Err(JsValue::UNDEFINED));
             };
             match wait.outcome.take() {
                 Some(outcome) => {
-                    w.by_number.remove(&self.0);
+                    w.remove(self.0);
                     Poll::Ready(outcome)
                 }
                 None => {
@@ -146,6 +130,6 @@ impl Future for Waiting {
 impl Drop for Waiting {
     fn drop(&mut self) {
         // (`try_with`: a wait dropped as the thread's locals go.)
-        let _ = WAITS.try_with(|w| w.borrow_mut().by_number.remove(&self.0));
+        let _ = WAITS.try_with(|w| w.borrow_mut().remove(self.0));
     }
 }
