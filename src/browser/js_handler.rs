@@ -11,6 +11,7 @@ use crate::collections::{Numbered, VecMap};
 use js_sys::{Function, Promise};
 use serde_json::Value;
 use std::cell::RefCell;
+use std::fmt;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -325,7 +326,7 @@ impl HeldText for js::HeldJson {
 }
 
 /// Converts a page callback's result to JSON: strings stay strings, `undefined` is `null`.
-fn result_to_json(v: &JsValue, what: &str) -> HandlerResult {
+fn result_to_json(v: &JsValue, what: &dyn fmt::Display) -> HandlerResult {
     if v.is_undefined() {
         return Ok(Value::Null);
     }
@@ -336,7 +337,7 @@ fn result_to_json(v: &JsValue, what: &str) -> HandlerResult {
 }
 
 /// What a page callback's result read as JSON is (see [`result_to_json`]).
-fn json_result(read: Result<Option<Value>, JsValue>, what: &str) -> HandlerResult {
+fn json_result(read: Result<Option<Value>, JsValue>, what: &dyn fmt::Display) -> HandlerResult {
     match read {
         Ok(Some(j)) => Ok(j),
         Ok(None) => Err(HandlerError::new(format!(
@@ -613,7 +614,11 @@ fn structured_part(v: &JsValue, copy: bool) -> Option<js::HeldJson> {
 /// The text block is then `JSON.stringify`'s text of the value, where a result read by the
 /// engine has `serde_json`'s: the same JSON, written alike but for a number's form (`1e+21`
 /// and `1e21`) and a lone surrogate (escaped, where the engine reads it as U+FFFD).
-fn held_object(v: &JsValue, ctx: &RequestContext, what: &str) -> Option<HandlerResult> {
+fn held_object(
+    v: &JsValue,
+    ctx: &RequestContext,
+    what: &dyn fmt::Display,
+) -> Option<HandlerResult> {
     let holder = ctx.holder().filter(|_| v.is_object())?;
     // A CallToolResult (its text blocks were looked at already) or an array is not one: no
     // need to parse its text to know.
@@ -729,11 +734,21 @@ fn no_to_json(o: &JsValue) -> bool {
     js::get(o, "toJSON").is_ok_and(|f| !f.is_function())
 }
 
+/// What a page function's error messages call it ("Tool add"), written only when one is: a
+/// call that succeeds formats nothing.
+struct Label(&'static str, Rc<str>);
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.0, self.1)
+    }
+}
+
 async fn call_json(
     f: Function,
     input: JsValue,
     ctx: RequestContext,
-    what: String,
+    what: Label,
     holds: Holds,
 ) -> HandlerResult {
     let options = call_options(&ctx, None);
@@ -770,7 +785,7 @@ fn thrown(e: &JsValue) -> HandlerError {
 /// A page function as a tool handler.
 pub struct JsTool {
     /// The tool's name (its error messages name it).
-    pub name: String,
+    pub name: Rc<str>,
     /// `execute(input, options)`.
     pub f: Function,
 }
@@ -782,7 +797,7 @@ impl JsTool {
             self.f.clone(),
             js::from_json(args),
             ctx,
-            format!("Tool {}", self.name),
+            Label("Tool", self.name.clone()),
             Holds::Blocks,
         ))
     }
@@ -817,7 +832,7 @@ impl ToolHandler for JsTool {
             self.f.clone(),
             args,
             ctx,
-            format!("Tool {}", self.name),
+            Label("Tool", self.name.clone()),
             Holds::Blocks,
         ))
     }
@@ -871,7 +886,7 @@ impl ResourceHandler for JsResource {
             match r {
                 Ok(v) => held(&v, &ctx)
                     .or_else(|| held_texts(&v, &ctx, Holds::Contents))
-                    .unwrap_or_else(|| result_to_json(&v, &format!("Resource {uri}"))),
+                    .unwrap_or_else(|| result_to_json(&v, &format_args!("Resource {uri}"))),
                 Err(e) => Err(HandlerError::new(js::error_message(&e))),
             }
         })
@@ -896,7 +911,7 @@ impl PromptHandler for JsPrompt {
             self.f.clone(),
             string_map_to_js(&args),
             ctx,
-            format!("Prompt {}", self.name),
+            Label("Prompt", self.name.as_str().into()),
             Holds::Messages,
         ))
     }
@@ -921,7 +936,7 @@ impl Completer for JsCompleter {
             js::set(&o, "argument", &JsValue::from_str(&argument));
             js::set(&o, "context", &string_map_to_js(&context));
             match invoke(&f, &JsValue::from_str(&value), &o).await {
-                Ok(v) => result_to_json(&v, "Completion"),
+                Ok(v) => result_to_json(&v, &"Completion"),
                 Err(e) => Err(HandlerError::new(js::error_message(&e))),
             }
         })

@@ -438,7 +438,7 @@ impl NativeBridge {
             .and_then(|text| SchemaText::parse(text).ok());
         let data = JsToolData {
             tool: JsTool {
-                name: name.to_string(),
+                name: name.into(),
                 f: execute,
             },
             // (A text that is not JSON: kept for `getTools()`, not validated with.)

@@ -137,7 +137,7 @@ pub fn register_tool(
     };
     let data = JsToolData {
         tool: JsTool {
-            name: name.clone(),
+            name: name.as_str().into(),
             f,
         },
         input_schema_json: Default::default(),

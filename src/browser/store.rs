@@ -68,7 +68,7 @@ impl JsToolData {
     /// function, with this as its attachment (one object for both).
     pub fn into_def(self, description: String) -> ToolDef {
         let data = Rc::new(self);
-        let mut def = ToolDef::with_handler(data.tool.name.clone(), description, data.clone());
+        let mut def = ToolDef::with_handler(String::from(&*data.tool.name), description, data.clone());
         def.attachment = Some(data);
         def
     }
@@ -453,7 +453,7 @@ pub fn store_tool(
     let registration = inner.next_registration();
     let data = JsToolData {
         tool: JsTool {
-            name: dict.name,
+            name: dict.name.into(),
             f: dict.execute,
         },
         input_schema_json: OnceCell::new(),
