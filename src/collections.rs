@@ -1,4 +1,5 @@
-//! Ordered maps and sets kept as sorted vectors: [`VecMap`] and [`VecSet`].
+//! Ordered maps and sets kept as sorted vectors: [`VecMap`] and [`VecSet`]; and [`Numbered`],
+//! values kept under numbers it hands out.
 //!
 //! The engine's collections are small (a page's tools, a session's subscriptions, the requests in
 //! flight) or read far more often than changed (the registry). A sorted `Vec` answers a lookup by

@@ -5,7 +5,7 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | [`collections`] | ordered maps and sets kept as sorted vectors (small code, fast lookups) |
+//! | [`collections`] | ordered maps and sets kept as sorted vectors (small code, fast lookups), values under numbers |
 //! | [`protocol`] | JSON-RPC 2.0 and MCP message shapes, versions, error codes (pure Rust) |
 //! | [`peer`] | the JSON-RPC peer both the server's sessions and the client are (pure Rust) |
 //! | [`server`] | the engine: lifecycle, dispatch, registry, notifications, cancellation (pure Rust) |
