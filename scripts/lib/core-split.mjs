@@ -56,6 +56,7 @@ export function baseName(name) {
  */
 export const CORE_APART = [
   '*::methods::dispatch_other::*',
+  '*::methods::tools::tools_call::*',
   '*::transport::persist::persist_session::*',
   '*::SessionInner>::start_later::*',
   '*::SessionInner>::open_listen::*',

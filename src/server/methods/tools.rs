@@ -60,6 +60,11 @@ pub(super) fn unknown_tool(name: &str) -> ServerError {
 /// be, the call is an `isError` result naming why, and the tool does not run.
 ///
 /// Spec: <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools>; the task path SEP-2663; input-required rounds SEP-2322.
+///
+/// Apart from [`super::dispatch`], which routes it (`#[inline(never)]`, and `CORE_APART` in
+/// `scripts/lib/core-split.mjs`): discovery's code stays in the part of the core a page loads
+/// first, and this in the part it loads when an agent calls.
+#[inline(never)]
 pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
     // The long argument strings the transport held, if any: now, while the message that
     // brought them is being read (or its turn has come: `held::take_received`).
