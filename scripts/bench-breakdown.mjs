@@ -40,7 +40,8 @@
 //    the document at the start), and in a second Chromium with the browser's own WebMCP the start
 //    and registrations on both objects — the phases the core's first module keeps — then the frame
 //    wire's messages that carry tools (each document hearing of the others' changes), the first
-//    `tools/call` and the calls (an agent's one by one and at once, invalid arguments, a throwing
+//    `tools/call`, an agent's calls one by one and at once (of a function, of an async function
+//    and with an object's result), and the other calls (an agent's invalid arguments, a throwing
 //    tool, an unknown tool, a validated one; the page's `getTools` and `executeTool`), which wait
 //    for the deferred module in a page; with the largest. From Chromium's
 //    --trace-wasm-compilation-times, in a Chromium started apart for it, on a copy of dist/ whose
@@ -432,6 +433,9 @@ async function traceCompiles(server, distUrl) {
         const echo = ({ a }) => String(a);
         for (let i = 0; i < 1000; i++) await mc.registerTool({ name: `tool_${i}`, description: `Echoes a (${i})`, inputSchema: schema, execute: echo });
         await mc.registerTool({ name: 'thrower', description: 'Throws', execute: () => { throw new Error('boom'); } });
+        // (An async function's and an object's answers take paths of their own.)
+        await mc.registerTool({ name: 'later', description: 'Echoes a, later', inputSchema: schema, execute: async ({ a }) => String(a) });
+        await mc.registerTool({ name: 'record', description: 'Returns a', inputSchema: schema, execute: ({ a }) => ({ a }) });
         await mc.registerTool({ name: 'probe', description: 'Again', execute: echo }).then(
           () => { throw new Error('a second tool of the same name was registered'); },
           () => {},
@@ -694,10 +698,17 @@ async function traceCompiles(server, distUrl) {
       await step('the first tools/call', false, async () => {
         await client.callTool({ name: 'probe', arguments: { a: 1 } });
       });
-      await step("calls: an agent's (one by one, at once, refused, throwing, unknown, validated) and the page's", false, async () => {
-        const mc = document.modelContext;
+      await step("an agent's calls, one by one and at once, of a function, of an async function and with an object's result", false, async () => {
         for (let i = 0; i < 50; i++) await client.callTool({ name: `tool_${i + 2}`, arguments: { a: i } });
         await Promise.all(Array.from({ length: 200 }, (_, i) => client.callTool({ name: 'probe', arguments: { a: i } })));
+        for (let i = 0; i < 20; i++) {
+          const [later, record] = [await client.callTool({ name: 'later', arguments: { a: i } }), await client.callTool({ name: 'record', arguments: { a: i } })];
+          if (later.content?.[0]?.text !== String(i) || record.structuredContent?.a !== i) throw new Error('an async or object result was not answered');
+        }
+        await Promise.all(Array.from({ length: 50 }, (_, i) => client.callTool({ name: 'later', arguments: { a: i } })));
+      });
+      await step("calls: an agent's refused, throwing, unknown and validated ones, and the page's", false, async () => {
+        const mc = document.modelContext;
         const refused = await client.callTool({ name: 'probe', arguments: { a: 'x' } });
         const thrown = await client.callTool({ name: 'thrower', arguments: {} });
         if (!refused.isError || !thrown.isError) throw new Error('an invalid or throwing call was not an error');
