@@ -728,8 +728,8 @@ if (DEV) {
   if (!WebAssembly.validate(wasmBytes)) fail(`${rel(whole)} does not validate`);
   await stepAsync(`wasm-split (core, ${SPLIT.version}) + wasm-opt -Oz of each part`, async () => {
     const { kept, total, missing } = keptFunctions(fs.readFileSync(coreNamed), readKeepList(CORE_KEEP_LIST));
-    let throughTable, placeholders;
-    ({ first: coreFirst, deferred: coreDeferred, throughTable, placeholders } = await splitCore(SPLIT, wasmBytes, kept, WASM_OPT));
+    let throughTable, placeholders, copied, copiedBytes;
+    ({ first: coreFirst, deferred: coreDeferred, throughTable, placeholders, copied, copiedBytes } = await splitCore(SPLIT, wasmBytes, kept, WASM_OPT));
     for (const [what, bytes] of [['first', coreFirst], ['deferred', coreDeferred]]) {
       if (!WebAssembly.validate(bytes)) fail(`wasm-split's ${what} module does not validate`);
     }
@@ -754,7 +754,8 @@ if (DEV) {
       if (!WebAssembly.validate(bytes)) fail(`the ${what} module with the data cut in two does not validate`);
     }
     console.log(`build: the core's first module keeps ${kept.length} of ${total} functions ` +
-      `(${placeholders} placeholders for the deferred module's; ${throughTable} it calls through the table); ` +
+      `(${placeholders} placeholders for the deferred module's; ${throughTable} it calls through the table, ` +
+      `${copied} it has copies of, ${copiedBytes} bytes of code); ` +
       `${data.moved} bytes of static data only the deferred module reaches went with it` +
       (missing.length ? `; ${missing.length} names of ${rel(CORE_KEEP_LIST)} are not in the core (renamed or gone)` : ''));
   });

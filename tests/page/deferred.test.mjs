@@ -21,6 +21,7 @@ import { readModule } from '../../scripts/lib/wasm-module.mjs';
 import { PLACEHOLDER_NAMESPACE } from '../../scripts/lib/core-split.mjs';
 import { callsThroughTable } from '../../scripts/lib/table-calls.mjs';
 import { placeholdersInModule, PLACEHOLDER_LOADER } from '../../scripts/lib/placeholders.mjs';
+import { withDeferredCopies } from '../../scripts/lib/deferred-copies.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
 import { wat } from './lib/wat.mjs';
 
@@ -277,6 +278,53 @@ test('callsThroughTable: the deferred module calls the first module\'s functions
   const none = await callsThroughTable(first, deferred, new Set(['add', 'pair', 'kept']));
   assert.equal(none.moved, 0);
   assert.equal(Buffer.compare(Buffer.from(none.first), Buffer.from(first)), 0);
+});
+
+// The build's copies for the deferred module (scripts/lib/deferred-copies.mjs), on a small
+// module: of the functions the first module keeps, a leaf (14 bytes of code) and one calling it
+// (9) are copied, one of 29 bytes is not; the function the first module does not keep calls the
+// copy, the kept one the original, and the copy of the caller the copy of the leaf. The copies
+// share the module's global with their originals.
+test('withDeferredCopies: the moved functions call copies of the kept functions small enough, which call copies in turn; the kept ones call the originals; what each computes is unchanged', async () => {
+  const whole = await wat(`(module
+    (global $n (mut i32) (i32.const 0))
+    (func $leaf (param i32) (result i32) (global.set $n (i32.add (global.get $n) (i32.const 1))) (i32.add (local.get 0) (i32.const 1)))
+    (func $small (param i32) (result i32) (call $leaf (i32.mul (local.get 0) (i32.const 2))))
+    (func $big (param i32) (result i32) (local i32)
+      (local.set 1 (call $leaf (local.get 0)))
+      (i32.add (i32.mul (local.get 1) (i32.const 1000003)) (i32.xor (i32.shl (local.get 1) (i32.const 7)) (i32.shr_u (local.get 1) (i32.const 3)))))
+    (func (export "kept") (param i32) (result i32) (call $small (local.get 0)))
+    (func (export "moved") (param i32) (result i32) (i32.add (call $small (local.get 0)) (call $big (local.get 0))))
+    (func (export "count") (result i32) (global.get $n)))`);
+  const sizes = readModule(whole).bodies;
+  assert.deepEqual(sizes.slice(0, 3), [14, 9, 29]);
+  const out = await withDeferredCopies(whole, [0, 1, 2, 3, 5], sizes, 14);
+  assert.deepEqual([out.copied, out.codeBytes], [2, 23]);
+  assert.equal(readModule(out.bytes).bodies.length, 8);
+  // Who calls whom: function i's direct calls, by index.
+  const { default: binaryen } = await import('binaryen');
+  const module = binaryen.readBinary(out.bytes);
+  const text = module.emitText();
+  module.dispose();
+  const calls = new Map([...text.matchAll(/\(func \$(\d+) [^]*?(?=\n \(func |\n\)\n?$)/g)].map(([body, i]) => [Number(i), [...body.matchAll(/\(call \$(\d+)/g)].map((c) => Number(c[1]))]));
+  const leafCopy = [6, 7].find((c) => calls.get(c).length === 0);
+  const smallCopy = 13 - leafCopy;
+  assert.deepEqual(calls.get(smallCopy), [leafCopy], 'the copy of the caller calls the copy of the leaf');
+  assert.deepEqual(calls.get(4), [smallCopy, 2], 'the moved function calls the copy, and the original of the function too large');
+  assert.deepEqual(calls.get(3), [1], 'the kept function calls the original');
+  assert.deepEqual(calls.get(1), [0]);
+  assert.deepEqual(calls.get(2), [0]);
+  const before = new WebAssembly.Instance(new WebAssembly.Module(whole)).exports;
+  const after = new WebAssembly.Instance(new WebAssembly.Module(out.bytes)).exports;
+  for (const x of [0, 3, 1e6]) {
+    assert.equal(after.moved(x), before.moved(x));
+    assert.equal(after.kept(x), before.kept(x));
+  }
+  assert.equal(after.count(), before.count(), 'the copies count on the same global as the originals');
+  // Nothing small enough: the module comes back as it was.
+  const none = await withDeferredCopies(whole, [0, 1, 2, 3, 5], sizes, 5);
+  assert.equal(none.copied, 0);
+  assert.equal(Buffer.compare(Buffer.from(none.bytes), Buffer.from(whole)), 0);
 });
 
 // The build's placeholders (scripts/lib/placeholders.mjs), on two small modules: wasm-split's
