@@ -182,7 +182,7 @@ export async function splitCore(tool, whole, kept, wasmOpt = null) {
   try {
     const input = path.join(dir, 'whole.wasm');
     const list = path.join(dir, 'keep.txt');
-    const copies = await withDeferredCopies(whole, kept, readModule(whole).bodies, DEFERRED_COPY_MAX_BYTES);
+    const copies = await withDeferredCopies(whole, kept, DEFERRED_COPY_MAX_BYTES);
     fs.writeFileSync(input, copies.bytes);
     fs.writeFileSync(list, `${kept.join('\n')}\n`);
     const [first, deferred] = [path.join(dir, 'first.wasm'), path.join(dir, 'deferred.wasm')];

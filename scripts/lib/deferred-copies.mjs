@@ -18,6 +18,7 @@
 // wasm-split keeps do not move.
 
 import { readWithFeatures } from './table-calls.mjs';
+import { readModule } from './wasm-module.mjs';
 
 /** The suffix of a copy's name (binaryen's internal name of the function copied, then this). */
 const COPY = '$deferred';
@@ -79,15 +80,15 @@ function eachCall(binaryen, body, visit) {
 /**
  * `whole` (the optimized core, bytes, no names) with a copy of each of the kept functions
  * (`kept`, indices among the defined functions) that the other functions call, directly or
- * through another such copy, and whose code is at most `maxBytes` long (`sizes[i]`, the code
- * size of defined function `i`), the other functions calling the copies. Returns the module's
- * bytes, how many functions were copied and the size of their code.
+ * through another such copy, and whose code is at most `maxBytes` long, the other functions
+ * calling the copies. Returns the module's bytes, how many functions were copied and the size
+ * of their code.
  * @param {Uint8Array} whole
  * @param {number[]} kept
- * @param {number[]} sizes
  * @param {number} maxBytes
  */
-export async function withDeferredCopies(whole, kept, sizes, maxBytes) {
+export async function withDeferredCopies(whole, kept, maxBytes) {
+  const sizes = readModule(whole).bodies;
   const { default: binaryen } = await import('binaryen');
   const module = readWithFeatures(binaryen, whole);
   try {
