@@ -7,7 +7,9 @@
 // (below) it needs the platform's MessageChannel; without `standardSchema`
 // (standard_schema.js) a zod schema serializes as the library's internals, and without
 // `promptArguments` (the same file) a prompt's argsSchema is a TypeError; without
-// `awaitSettled` (below) a page function's promise costs two closures made in wasm.
+// `awaitSettled` (below) a page function's promise costs two closures made in wasm, and without
+// `clonesAsJson` (json_clone.js) a tool's long object result is answered with a JSON.parse copy
+// of its text.
 
 function __mcpEngineHelpers() {
   return {
@@ -22,6 +24,7 @@ function __mcpEngineHelpers() {
     promptArguments: __mcpPromptArguments,
     registeredTool: __mcpRegisteredTool,
     awaitSettled: __mcpAwait,
+    clonesAsJson: __mcpClonesAsJson,
   };
 }
 

@@ -191,14 +191,35 @@ function __mcpPostNow([target, channel, direction, payload, targetOrigin]) {
   try {
     target.postMessage({ channel, type: 'mcp', direction, payload }, targetOrigin);
   } catch (e) {
-    __mcpReport(e);
-    return;
+    const copy = __mcpJsonCopy(e, payload);
+    try {
+      if (copy === undefined) throw e;
+      target.postMessage({ channel, type: 'mcp', direction, payload: copy }, targetOrigin);
+    } catch (e) {
+      __mcpReport(e);
+      return;
+    }
   }
   const hub = __mcpOwnHub(target);
   if (hub === undefined) return;
   const c = __mcpPostedCount(hub.posted, channel, direction);
   if (c === undefined) hub.posted.push({ channel, direction, n: 1 });
   else c.n++;
+}
+
+/**
+ * The JSON copy of `payload` to post instead, when posting it threw `e`, a DataCloneError: an
+ * answer carrying a page's object as it is (json_clone.js) that a structured clone refuses (a
+ * proxy). Undefined for any other failure, or when it has no JSON copy.
+ */
+function __mcpJsonCopy(e, payload) {
+  if (payload === null || typeof payload !== 'object') return undefined;
+  try {
+    if (e === null || typeof e !== 'object' || e.name !== 'DataCloneError') return undefined;
+    return JSON.parse(JSON.stringify(payload));
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a gate's handler or a post throws, reported as the core reports a page callback's. */

@@ -441,7 +441,7 @@ fn held_texts(v: &JsValue, ctx: &RequestContext, holds: Holds) -> Option<Handler
         return None;
     }
     let structured = match holds {
-        Holds::Blocks => structured_part(v, answers_structured(ctx)),
+        Holds::Blocks => structured_part(v, answers_structured(ctx), holder.allows_objects()),
         Holds::Contents | Holds::Messages => None,
     };
     if long.is_empty() && structured.is_none() {
@@ -573,7 +573,7 @@ fn own_long(o: &JsValue, text: &JsValue) -> Option<js::HeldString> {
 }
 
 /// Whether the answer to `ctx`'s request carries a `structuredContent` (2025-06-18 and later):
-/// only then is a held one's `JSON.parse` copy made. Before, the result's JSON text (its text
+/// only then is a held one's value (its `JSON.parse` copy, or the page's object) given. Before, the result's JSON text (its text
 /// block, and an output schema's check) is all the answer and the engine read.
 fn answers_structured(ctx: &RequestContext) -> bool {
     ctx.version
@@ -582,9 +582,12 @@ fn answers_structured(ctx: &RequestContext) -> bool {
 
 /// A `CallToolResult`'s `structuredContent` to hold whole (`server::held`): when it is the
 /// result's own enumerable property, an object (not an array) with no `toJSON`, and its JSON
-/// is long: `JSON.parse` of that JSON (a fresh copy, made in JS, when `copy` asks for it), with
-/// the JSON. Where an output schema reads it, the engine reads that JSON too.
-fn structured_part(v: &JsValue, copy: bool) -> Option<js::HeldJson> {
+/// is long: when `copy` asks for a value, the object itself where no output schema checks it
+/// (`unchecked`) and a clone of it is its JSON data ([`clones_as_json`]), else `JSON.parse` of
+/// that JSON (a fresh copy, made in JS); with the JSON. Where an output schema reads it, the
+/// engine reads that JSON, and the copy of it is answered: what is checked is what is answered,
+/// whatever a getter gives when the object is read again.
+fn structured_part(v: &JsValue, copy: bool, unchecked: bool) -> Option<js::HeldJson> {
     if !own(v, "structuredContent") {
         return None;
     }
@@ -594,17 +597,29 @@ fn structured_part(v: &JsValue, copy: bool) -> Option<js::HeldJson> {
     }
     let text: JsValue = js_sys::JSON::stringify(&sc).ok()?.into();
     js::HeldString::of_long(&text)?;
+    if copy && unchecked && clones_as_json(&sc) {
+        return Some(js::HeldJson {
+            text,
+            value: Some(sc),
+            own: true,
+        });
+    }
     let value = match copy {
         true => Some(js::parse_text(&text).ok()?),
         false => None,
     };
-    Some(js::HeldJson { text, value })
+    Some(js::HeldJson {
+        text,
+        value,
+        own: false,
+    })
 }
 
 /// A tool's object result, when it may be held whole (`server::held`): an object that is not
 /// a `CallToolResult`, whose `JSON.stringify` text is long, has that text as its answer's text
-/// block and `JSON.parse` of it (a fresh copy, made in JS) as its `structuredContent`; the
-/// engine reads neither where the tool has no output schema to check, and reads the same text
+/// block and, as its `structuredContent`, the object itself where a clone of it is its JSON
+/// data ([`clones_as_json`]: a wire that copies what it posts carries it), else `JSON.parse` of
+/// the text (a fresh copy, made in JS); the engine reads neither where the tool has no output schema to check, and reads the same text
 /// for the check where it has one. Before 2025-06-18, whose answers have no
 /// `structuredContent`, the text alone is answered, and an object whose own members show it
 /// plain ([`plain_object`]) is held without the copy. Any other object is read from the same
@@ -629,8 +644,9 @@ fn held_object(
         Err(e) => return Some(json_result(Err(e), what)),
     };
     let read = |text: JsValue| js::json_text_read(text).map(|r| r.map(|(v, _)| v));
+    let unchecked = holder.allows_objects();
     let whole = || match answers_structured(ctx) {
-        true => whole_object(&text),
+        true => whole_object(v, &text, unchecked),
         false => text_alone(v, &text),
     };
     let Some(object) = (!not_one && js::HeldString::of_long(&text).is_some())
@@ -652,13 +668,14 @@ fn held_object(
 #[inline(never)]
 fn text_alone(v: &JsValue, text: &JsValue) -> Option<js::HeldJson> {
     if !plain_object(v) {
-        return whole_object(text);
+        return whole_object(v, text, false);
     }
     // (A boxed string is written as a string.)
     let first: JsValue = text.unchecked_ref::<js_sys::JsString>().slice(0, 1).into();
     (first == JsValue::from_str("{")).then(|| js::HeldJson {
         text: text.clone(),
         value: None,
+        own: false,
     })
 }
 
@@ -671,13 +688,30 @@ fn plain_object(v: &JsValue) -> bool {
     no_to_json(v) && !own(v, "content") && !own(v, STRUCTURED) && !own(v, "resultType")
 }
 
-/// [`held_object`]'s copy of a result whose JSON is `text`, `JSON.parse` of it, with its text;
-/// for `{structuredContent: x}` alone, x's (which `results::call_tool_result` answers as x
-/// alone: x's JSON text and x), when x is an object. `None` when it is a `CallToolResult`, an
-/// input-required result or `{structuredContent: x}` with x anything else (read from the copy:
-/// plain data), which are not answered as their JSON text and their copy.
-fn whole_object(text: &JsValue) -> Option<js::HeldJson> {
-    let value = js::parse_text(text).ok()?;
+/// [`held_object`]'s value of a result `v` whose JSON is `text`, with its text: `v` itself
+/// where no output schema checks it (`unchecked`) and a clone of it is its JSON data
+/// ([`clones_as_json`]), else `JSON.parse` of `text` (a fresh copy, which is what a schema
+/// checked); for `{structuredContent: x}` alone, x's (which `results::call_tool_result`
+/// answers as x alone: x's JSON text and x), when x is an object. `None` when it is a
+/// `CallToolResult`, an input-required result or `{structuredContent: x}` with x anything else
+/// (read from the copy: plain data), which are not answered as their JSON text and their copy.
+fn whole_object(v: &JsValue, text: &JsValue, unchecked: bool) -> Option<js::HeldJson> {
+    let own = unchecked && clones_as_json(v);
+    let held = |text: JsValue, value: JsValue| {
+        Some(js::HeldJson {
+            text,
+            value: Some(value),
+            own,
+        })
+    };
+    // (What `v`'s own members show needs no more look: its text is answered with it.)
+    if own && plain_object(v) {
+        return held(text.clone(), v.clone());
+    }
+    let value = match own {
+        true => v.clone(),
+        false => js::parse_text(text).ok()?,
+    };
     if !value.is_object() || is_array(&value).ok()? {
         return None;
     }
@@ -691,20 +725,40 @@ fn whole_object(text: &JsValue) -> Option<js::HeldJson> {
         let text = text.unchecked_ref::<js_sys::JsString>();
         let start = STRUCTURED.len() as u32 + 4;
         let inner_text = text.slice(start, text.length().checked_sub(1)?);
-        return Some(js::HeldJson {
-            text: inner_text.into(),
-            value: Some(inner),
-        });
+        return held(inner_text.into(), inner);
     }
     let content = js::get(&value, "content").ok()?;
     let input_required = !js::get(&value, "resultType").ok()?.is_undefined();
     if input_required || is_array(&content).ok()? {
         return None;
     }
-    Some(js::HeldJson {
-        text: text.clone(),
-        value: Some(value),
+    held(text.clone(), value)
+}
+
+/// Whether a structured clone of `v` is its JSON data, what `JSON.parse` of its text would give
+/// (`polyfill/src/json_clone.js`, the engine's `config.clonesAsJson`): then an answer a wire
+/// copies may carry `v` itself, where it would otherwise carry such a copy, made at once, and
+/// then the post's. `false` without the helper.
+fn clones_as_json(v: &JsValue) -> bool {
+    CLONES_AS_JSON.with(|h| {
+        h.with(|f| {
+            f.unchecked_ref::<ClonesAsJson>()
+                .test(&JsValue::UNDEFINED, v)
+                .unwrap_or(false)
+        })
     })
+    .unwrap_or(false)
+}
+
+thread_local! {
+    /// `config.clonesAsJson` ([`use_clones_as_json`]).
+    static CLONES_AS_JSON: js::Helper = const { js::Helper::new() };
+}
+
+/// Takes `config.clonesAsJson` (absent: a long object result is answered with a `JSON.parse`
+/// copy of its text).
+pub fn use_clones_as_json(config: &JsValue) {
+    CLONES_AS_JSON.with(|h| h.take_from(config, "clonesAsJson"));
 }
 
 /// The member of a result that holds its structured content.
@@ -712,6 +766,10 @@ const STRUCTURED: &str = "structuredContent";
 
 #[wasm_bindgen]
 extern "C" {
+    /// `polyfill/src/json_clone.js`'s `__mcpClonesAsJson`, called with a typed signature.
+    type ClonesAsJson;
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn test(this: &ClonesAsJson, this_arg: &JsValue, v: &JsValue) -> Result<bool, JsValue>;
     /// `Object.assign(target, source)`, what a getter or a proxy throws as `Err`.
     #[wasm_bindgen(js_namespace = Object, js_name = assign, catch)]
     fn assign(target: &JsValue, source: &JsValue) -> Result<JsValue, JsValue>;

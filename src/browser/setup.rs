@@ -167,6 +167,7 @@ impl Engine {
         js::use_message_gate(&config);
         crate::wire::mcpb::use_post_envelope(&config);
         js::wait::use_await_settled(&config);
+        super::js_handler::use_clones_as_json(&config);
         crate::transport::guard::use_message_text(&config)?;
         super::forms::use_form_changes(&config);
         super::forms::use_shadow_roots(&config);

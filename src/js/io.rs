@@ -5,7 +5,7 @@ use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{field, get, type_error};
+use super::{field, get, get_string, parse_text, type_error};
 
 /// The global object (`window` or a worker's `self`).
 pub fn global() -> JsValue {
@@ -64,6 +64,25 @@ pub fn report(e: &JsValue) {
         let _ = call(&global(), "reportError", &[e]);
     } else {
         web_sys::console::error_1(e);
+    }
+}
+
+/// `post(message)`, and when that throws a `DataCloneError` (an answer carrying a page's object
+/// as it is, which a structured clone refuses: a proxy; see `polyfill/src/json_clone.js`),
+/// `post` of `message`'s JSON copy. Any other failure, or the copy's, is returned.
+pub fn post_or_json_copy(
+    message: &JsValue,
+    post: impl Fn(&JsValue) -> Result<JsValue, JsValue>,
+) -> Result<JsValue, JsValue> {
+    match post(message) {
+        Err(e)
+            if message.is_object()
+                && get_string(&e, "name").as_deref() == Some("DataCloneError") =>
+        {
+            let text: JsValue = js_sys::JSON::stringify(message)?.into();
+            post(&parse_text(&text)?)
+        }
+        r => r,
     }
 }
 

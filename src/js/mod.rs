@@ -381,13 +381,18 @@ impl HeldString {
 }
 
 /// A page's value kept as JS, with the JSON text it was read from: a tool's object result held
-/// whole as its answer's `structuredContent` (`server::held`); `value` is `JSON.parse(text)`.
+/// whole as its answer's `structuredContent` (`server::held`).
 pub struct HeldJson {
     /// The JSON text (`JSON.stringify` of the page's value).
     pub text: JsValue,
-    /// The fresh value parsed from it, which the answer carries; `None` where the answer
-    /// carries no `structuredContent` (its version has none), so none was made.
+    /// The value the answer carries: `JSON.parse(text)`, or the page's value itself where a
+    /// structured clone of it is that (`own`); `None` where the answer carries no
+    /// `structuredContent` (its version has none), so none was made.
     pub value: Option<JsValue>,
+    /// `value` is the page's own object (`polyfill/src/json_clone.js` found its clone to be its
+    /// JSON data): only a wire that copies what it posts may carry it, any other answers with
+    /// `JSON.parse(text)`.
+    pub own: bool,
 }
 
 /// Where a marker may stand in a message, by its path (`server::held::Held::at`).

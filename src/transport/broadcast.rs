@@ -107,8 +107,11 @@ pub fn start(server: &Server, c: BroadcastConfig) -> Result<Started, JsValue> {
     let reply_to = move |to: &str| -> Reply {
         let (own_id, ch, to) = (own_id.clone(), ch.clone(), JsValue::from_str(to));
         Rc::new(move |msg: &JsValue| {
-            let env = wire::broadcast::envelope(&own_id, Some(&to), msg);
-            if let Err(e) = js::call(&ch, "postMessage", &[&env]) {
+            let posted = js::post_or_json_copy(msg, |m| {
+                let env = wire::broadcast::envelope(&own_id, Some(&to), m);
+                js::call(&ch, "postMessage", &[&env])
+            });
+            if let Err(e) = posted {
                 js::report(&e);
             }
         })

@@ -187,11 +187,14 @@ pub fn start(server: &Server, c: ExtensionConfig) -> Result<Started, JsValue> {
     });
     let p = port.clone();
     let reply: Reply = Rc::new(move |msg: &JsValue| {
-        let out = match &mt {
-            Some(mt) => envelope(mt, msg),
-            None => msg.clone(),
-        };
-        if let Err(e) = js::call(&p, "postMessage", &[&out]) {
+        let posted = js::post_or_json_copy(msg, |m| {
+            let out = match &mt {
+                Some(mt) => envelope(mt, m),
+                None => m.clone(),
+            };
+            js::call(&p, "postMessage", &[&out])
+        });
+        if let Err(e) = posted {
             js::report(&e);
         }
     });

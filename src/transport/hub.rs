@@ -131,7 +131,7 @@ fn share_repeats(parsed: &JsValue, repeats: &Repeats) {
 /// page's own string where its marker is. Apart from [`to_js`], which every page's start runs
 /// (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
 #[inline(never)]
-fn holding(v: &serde_json::Value, held: &Held) -> JsValue {
+fn holding(v: &serde_json::Value, held: &Held, copies: bool) -> JsValue {
     let markers: Vec<&str> = held.markers().collect();
     let message = js::from_json_holding(v, &markers, &Held::at, &|m| {
         let t = held.get(m)?;
@@ -146,8 +146,12 @@ fn holding(v: &serde_json::Value, held: &Held) -> JsValue {
         let result = js::get(&message, "result").unwrap_or(JsValue::UNDEFINED);
         let there = js::get(&result, "structuredContent").is_ok_and(|x| x.is_object());
         if there {
+            // (The page's own object only where the wire's post copies it.)
             let value = match s.as_any().downcast_ref::<js::HeldJson>() {
-                Some(h) => h.value.clone().unwrap_or_else(|| parsed(&h.text)),
+                Some(h) => match &h.value {
+                    Some(v) if copies || !h.own => v.clone(),
+                    _ => parsed(&h.text),
+                },
                 None => parsed(&JsValue::from_str(&s.text())),
             };
             js::set(&result, "structuredContent", &value);
@@ -176,7 +180,7 @@ fn to_js(sent: Sent, copies: bool) -> Result<JsValue, JsValue> {
         }
         Sent::Answer { id, result } => Ok(js::answer(&id, result)),
         Sent::Message(v, held) if held.is_empty() => Ok(js::from_json(&v)),
-        Sent::Message(v, held) => Ok(holding(&v, &held)),
+        Sent::Message(v, held) => Ok(holding(&v, &held, copies)),
         other => js::parse(&other.into_text()),
     }
 }

@@ -124,8 +124,11 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
             }
             let (t, mt, to) = (target.clone(), message_type.clone(), reply_origin(&origin));
             let reply: Reply = Rc::new(move |msg: &JsValue| {
-                let env = envelope(&mt, msg);
-                if let Err(e) = js::call(&t, "postMessage", &[&env, &JsValue::from_str(&to)]) {
+                let to = JsValue::from_str(&to);
+                let posted = js::post_or_json_copy(msg, |m| {
+                    js::call(&t, "postMessage", &[&envelope(&mt, m), &to])
+                });
+                if let Err(e) = posted {
                     js::report(&e);
                 }
             });
@@ -142,8 +145,10 @@ pub fn start(server: &Server, c: PostMessageConfig) -> Result<Started, JsValue> 
             };
             let (t, mt) = (target.clone(), message_type.clone());
             let reply: Reply = Rc::new(move |msg: &JsValue| {
-                let env = envelope(&mt, msg);
-                if let Err(e) = js::call(&t, "postMessage", &[&env]) {
+                let posted = js::post_or_json_copy(msg, |m| {
+                    js::call(&t, "postMessage", &[&envelope(&mt, m)])
+                });
+                if let Err(e) = posted {
                     js::report(&e);
                 }
             });

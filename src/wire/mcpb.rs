@@ -48,9 +48,10 @@ pub fn use_post_envelope(config: &JsValue) {
 /// `target.postMessage(envelope(channel, direction, payload), target_origin)`: one call into
 /// JS with the engine's poster, which posts from a microtask of its own (so an attached
 /// DevTools client does not record the wasm's whole call stack with every answer: see
-/// `polyfill/src/gates.js`), and about a dozen, posted at once, without it. With the poster, a
-/// post that fails is reported from its microtask (as [`js::report`] does) and this returns
-/// `Ok`; without it, the failure is returned.
+/// `polyfill/src/gates.js`), and about a dozen, posted at once, without it. Either way a payload
+/// a structured clone refuses (a page's proxy in an answer) goes as its JSON copy. With the
+/// poster, a post that fails is reported from its microtask (as [`js::report`] does) and this
+/// returns `Ok`; without it, the failure is returned.
 pub fn post(
     target: &JsValue,
     channel: &JsValue,
@@ -72,11 +73,13 @@ pub fn post(
     });
     match posted {
         Some(r) => r.map(drop),
-        None => js::call(
-            target,
-            "postMessage",
-            &[&envelope(channel, direction, payload), target_origin],
-        )
+        None => js::post_or_json_copy(payload, |p| {
+            js::call(
+                target,
+                "postMessage",
+                &[&envelope(channel, direction, p), target_origin],
+            )
+        })
         .map(drop),
     }
 }

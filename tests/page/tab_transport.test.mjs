@@ -1135,6 +1135,107 @@ test('a 1 MiB object result, a CallToolResult\'s structuredContent or {structure
 // escapes and serde_json refuses: the engine reads it as U+FFFD (as a UTF-8 copy of the string
 // writes it) instead of failing the call, whether it is in an input or in an object result.
 
+// A long object result that is JSON data (polyfill/src/json_clone.js: strings, finite numbers,
+// booleans, null, plain objects and dense arrays) is answered with the page's object itself,
+// which the post's structured clone copies: no JSON.parse copy is made first. Anything a clone
+// would copy otherwise than JSON does (-0, NaN, a hole, an array's own member, a Date, a Map, a
+// class's instance, a nested toJSON, undefined) is answered with the JSON.parse copy, as before:
+// what arrives is the JSON data of the text block; and so is what an outputSchema checked (its
+// text). A proxy, which the walk reads through and a clone refuses, is posted as the answer's
+// JSON copy (polyfill/src/gates.js), reporting nothing.
+test('a long object result that is JSON data is answered without a JSON.parse copy; anything else, and a proxy, arrives as its JSON; the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      const mc = document.modelContext;
+      const records = Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `record ${i} "q" \u00e9 \ud83d`, tags: ['a', 'b'], price: i * 1.5, ok: i % 2 === 0, none: null, big: 2 ** 60 }));
+      const data = { total: records.length, records, nested: { deep: [[[{ x: [] }]]], empty: {} } };
+      const bare = Object.assign(Object.create(null), { ...data });
+      const sparse = [1, 2, 3];
+      delete sparse[1];
+      const extra = [1, 2];
+      extra.note = 'not an element';
+      class Row { constructor() { this.id = 1; } }
+      const variants = {
+        minusZero: { ...data, z: -0 },
+        nan: { ...data, z: NaN },
+        infinite: { ...data, z: -Infinity },
+        sparse: { ...data, z: sparse },
+        extra: { ...data, z: extra },
+        date: { ...data, z: new Date(0) },
+        map: { ...data, z: new Map([[1, 2]]) },
+        instance: { ...data, z: new Row() },
+        toJSON: { ...data, z: { toJSON: () => 'from toJSON' } },
+        undefined: { ...data, z: undefined },
+        boxed: { ...data, z: Object('boxed') },
+      };
+      const tools = {
+        plain: () => data,
+        bare: () => bare,
+        alone: () => ({ structuredContent: data }),
+        part: () => ({ content: [{ type: 'text', text: 'summary' }], structuredContent: data }),
+        proxy: () => new Proxy(data, {}),
+        proxyInside: () => ({ total: 1, inside: new Proxy(data, {}) }),
+        // An output schema checks the text: the copy of it is what is answered.
+        checked: () => data,
+        ...Object.fromEntries(Object.entries(variants).map(([k, v]) => [k, () => v])),
+      };
+      for (const [name, execute] of Object.entries(tools)) {
+        const outputSchema = name === 'checked' ? { type: 'object', required: ['total'] } : undefined;
+        await mc.registerTool({ name, description: name, execute, outputSchema });
+      }
+      await initialize();
+      const parse = JSON.parse;
+      let parsed = 0;
+      JSON.parse = function (text, ...rest) {
+        if (typeof text === 'string' && text.length >= 16 * 1024) parsed++;
+        return parse.call(this, text, ...rest);
+      };
+      const reported = [];
+      const report = window.reportError;
+      window.reportError = (e) => reported.push(String(e));
+      let id = 0;
+      const out = {};
+      for (const [name, execute] of Object.entries(tools)) {
+        const expected = execute();
+        const json = JSON.stringify(name === 'alone' ? data : name === 'part' ? data : expected);
+        const from = parsed;
+        send('mcp-default', { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: {} } });
+        const result = (await replyTo('mcp-default', id))?.result;
+        const text = result?.content?.[0]?.text;
+        const sc = result?.structuredContent;
+        out[name] = {
+          // The text block is the JSON of what the tool gave (a summary's own text).
+          text: name === 'part' ? text === 'summary' : text === json,
+          // structuredContent is that JSON's data, value for value.
+          structured: JSON.stringify(sc) === json && sc !== expected,
+          parses: parsed - from,
+        };
+        if (name === 'minusZero') out[name].zero = Object.is(sc?.z, 0);
+        if (name === 'sparse') out[name].hole = 1 in (sc?.z ?? {});
+        if (name === 'extra') out[name].member = 'note' in (sc?.z ?? {});
+      }
+      JSON.parse = parse;
+      window.reportError = report;
+      send('mcp-default', ping(++id));
+      return { out, reported, ping: await replyTo('mcp-default', id), id };
+    });
+    // JSON data: the page's object, no copy made first (a CallToolResult's too).
+    for (const name of ['plain', 'bare', 'alone', 'part']) assert.deepEqual(r.out[name], { text: true, structured: true, parses: 0 }, name);
+    // A proxy is walked as JSON data; its post's clone fails, and the answer goes as its JSON
+    // copy (one JSON.parse of the whole answer): the same data, nothing reported.
+    for (const name of ['proxy', 'proxyInside']) assert.deepEqual(r.out[name], { text: true, structured: true, parses: 1 }, name);
+    assert.deepEqual(r.reported, []);
+    // Anything else: the JSON.parse copy, as JSON has it.
+    for (const name of ['checked', 'nan', 'infinite', 'date', 'map', 'instance', 'toJSON', 'undefined', 'boxed']) {
+      assert.deepEqual(r.out[name], { text: true, structured: true, parses: 1 }, name);
+    }
+    assert.deepEqual(r.out.minusZero, { text: true, structured: true, parses: 1, zero: true });
+    assert.deepEqual(r.out.sparse, { text: true, structured: true, parses: 1, hole: true });
+    assert.deepEqual(r.out.extra, { text: true, structured: true, parses: 1, member: false });
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: r.id, result: {} });
+  }, { html: PAGE }));
+
 // Before 2025-06-18 an answer has no structuredContent: a held object result is answered as its
 // JSON text alone, and the JSON.parse copy that later versions carry is not made (nor is a
 // CallToolResult's long structuredContent copied); an outputSchema still checks the text. An

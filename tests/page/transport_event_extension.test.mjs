@@ -77,6 +77,36 @@ test('event transport: each answer is an object of its own (the page may change 
     assert.deepEqual(r, { distinct: true, names: ['one'] });
   }, { html: CLASSIC }));
 
+// A tool's long object result that is JSON data goes as the page's own object only to a wire
+// that copies what it posts (src/transport/hub.rs, `holding`): the event transport hands its
+// answers to page code, which gets a copy, so changing it changes nothing of the tool's.
+test("event transport: a long object result arrives as a copy, never as the tool's own object", () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      const data = { rows: Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row ${i}` })) };
+      await mc.registerTool({ name: 'rows', description: 'Rows', execute: () => data });
+      const session = await mc.connect({ transport: { type: 'event' } });
+      const emitter = session.transport.emitter;
+      const rpc = makeRpc((m) => emitter.emit('mcp:request', m));
+      emitter.on('mcp:response', (m) => rpc.receive(m));
+      await rpc.initialize();
+      const first = await rpc.request('tools/call', { name: 'rows', arguments: {} });
+      const got = first.result.structuredContent;
+      const same = got === data || got?.rows === data.rows;
+      got.rows.length = 0;
+      const second = await rpc.request('tools/call', { name: 'rows', arguments: {} });
+      session.disconnect();
+      return {
+        same,
+        equal: JSON.stringify(second.result.structuredContent) === JSON.stringify(data),
+        text: second.result.content[0].text === JSON.stringify(data),
+        kept: data.rows.length,
+      };
+    });
+    assert.deepEqual(r, { same: false, equal: true, text: true, kept: 2000 });
+  }, { html: CLASSIC }));
+
 test('event transport: a page emitter (mitt-like) with custom event names, positional class form', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {

@@ -105,6 +105,40 @@ test('a MessageChannel: a server on port1 in the page, a client on port2; and a 
     assert.equal(r.where.isWorker, true);
   }, { html: CLASSIC }));
 
+// A long object result that is JSON data is posted as the tool's own object, which the port's
+// clone copies; a proxy, which a clone refuses, is posted as the answer's JSON copy instead
+// (src/js/io.rs, `post_or_json_copy`), and the port goes on serving.
+test('a MessageChannel: long JSON data and a proxy of it arrive as their JSON; the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      const data = { rows: Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `row ${i}`, ok: i % 2 === 0 })) };
+      await mc.registerTool({ name: 'rows', description: 'Rows', execute: () => data });
+      await mc.registerTool({ name: 'proxied', description: 'Rows behind a proxy', execute: () => new Proxy(data, {}) });
+      const ch = new MessageChannel();
+      const session = await mc.connect({ transport: { type: 'postMessage', target: ch.port1, messageType: 'rpc' } });
+      const rpc = makeRpc((m) => ch.port2.postMessage({ type: 'rpc', payload: m }));
+      ch.port2.onmessage = (e) => e.data?.type === 'rpc' && rpc.receive(e.data.payload);
+      const reported = [];
+      const report = window.reportError;
+      window.reportError = (e) => reported.push(String(e));
+      await rpc.initialize();
+      const json = JSON.stringify(data);
+      const out = {};
+      for (const name of ['rows', 'proxied']) {
+        const { result } = await rpc.request('tools/call', { name, arguments: {} });
+        out[name] = [result.content[0].text === json, JSON.stringify(result.structuredContent) === json];
+      }
+      const ping = await rpc.request('ping');
+      window.reportError = report;
+      session.disconnect();
+      return { out, reported, ping: ping.result };
+    });
+    assert.deepEqual(r.out, { rows: [true, true], proxied: [true, true] });
+    assert.deepEqual(r.reported, []);
+    assert.deepEqual(r.ping, {});
+  }, { html: CLASSIC }));
+
 test('a Window peer: the server answers its iframe only, from allowed origins, at the origin it came from', () =>
   withPage(async ({ page, server }) => {
     // The iframe (on the other origin) is the client; it posts to its parent.
