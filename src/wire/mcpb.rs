@@ -73,14 +73,22 @@ pub fn post(
     });
     match posted {
         Some(r) => r.map(drop),
-        None => js::post_or_json_copy(payload, |p| {
-            js::call(
-                target,
-                "postMessage",
-                &[&envelope(channel, direction, p), target_origin],
-            )
-        })
-        .map(drop),
+        None => {
+            let post = |p: &JsValue| {
+                js::call(
+                    target,
+                    "postMessage",
+                    &[&envelope(channel, direction, p), target_origin],
+                )
+            };
+            // (Only a server's answers carry a page's object: a client posts its messages as
+            // they are.)
+            #[cfg(feature = "web-server")]
+            let posted = js::post_or_json_copy(payload, post);
+            #[cfg(not(feature = "web-server"))]
+            let posted = post(payload);
+            posted.map(drop)
+        }
     }
 }
 
