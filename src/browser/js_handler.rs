@@ -573,8 +573,9 @@ fn own_long(o: &JsValue, text: &JsValue) -> Option<js::HeldString> {
 }
 
 /// Whether the answer to `ctx`'s request carries a `structuredContent` (2025-06-18 and later):
-/// only then is a held one's value (its `JSON.parse` copy, or the page's object) given. Before, the result's JSON text (its text
-/// block, and an output schema's check) is all the answer and the engine read.
+/// only then is a held one's value (its `JSON.parse` copy, or the page's object) given.
+/// Before, the result's JSON text (its text block, and an output schema's check) is all the
+/// answer and the engine read.
 fn answers_structured(ctx: &RequestContext) -> bool {
     ctx.version
         .is_none_or(crate::protocol::ProtocolVersion::has_structured_content)
@@ -617,10 +618,11 @@ fn structured_part(v: &JsValue, copy: bool, unchecked: bool) -> Option<js::HeldJ
 
 /// A tool's object result, when it may be held whole (`server::held`): an object that is not
 /// a `CallToolResult`, whose `JSON.stringify` text is long, has that text as its answer's text
-/// block and, as its `structuredContent`, the object itself where a clone of it is its JSON
-/// data ([`clones_as_json`]: a wire that copies what it posts carries it), else `JSON.parse` of
-/// the text (a fresh copy, made in JS); the engine reads neither where the tool has no output schema to check, and reads the same text
-/// for the check where it has one. Before 2025-06-18, whose answers have no
+/// block and, as its `structuredContent`, the object itself where no output schema checks it
+/// and a clone of it is its JSON data ([`clones_as_json`]: a wire that copies what it posts
+/// carries it), else `JSON.parse` of the text (a fresh copy, made in JS); the engine reads
+/// neither where the tool has no output schema to check, and reads the same text for the
+/// check where it has one. Before 2025-06-18, whose answers have no
 /// `structuredContent`, the text alone is answered, and an object whose own members show it
 /// plain ([`plain_object`]) is held without the copy. Any other object is read from the same
 /// text. `None` when `v` is not an object or the request may not hold strings: the caller
