@@ -192,11 +192,14 @@ function __mcpPostNow([target, channel, direction, payload, targetOrigin]) {
     target.postMessage({ channel, type: 'mcp', direction, payload }, targetOrigin);
   } catch (e) {
     const copy = __mcpJsonCopy(e, payload);
-    try {
-      if (copy === undefined) throw e;
-      target.postMessage({ channel, type: 'mcp', direction, payload: copy }, targetOrigin);
-    } catch (e) {
+    if (copy === undefined) {
       __mcpReport(e);
+      return;
+    }
+    try {
+      target.postMessage({ channel, type: 'mcp', direction, payload: copy }, targetOrigin);
+    } catch (again) {
+      __mcpReport(again);
       return;
     }
   }

@@ -10,6 +10,8 @@
 //     where the two would differ (undefined, NaN, -0, a Date, a Map, a class's instance, a
 //     function, a sparse array…), past __MCP_CLONE_DEPTH levels, and when reading it throws.
 //
+// (An object's test is message_text.js's __mcpPlainObject.)
+//
 // What it cannot tell: an object met twice, which JSON.stringify (it made the text without
 // meeting a cycle) wrote twice and a clone keeps shared, the same data either way; and a proxy,
 // walked through its traps as any object, which a clone refuses (a DataCloneError): the posters
@@ -19,7 +21,6 @@
 const __MCP_CLONE_DEPTH = 256;
 
 function __mcpClonesAsJson(v) {
-  const objects = Object.prototype;
   const arrays = Array.prototype;
   const protoOf = Object.getPrototypeOf;
   const keys = Object.keys;
@@ -43,7 +44,7 @@ function __mcpClonesAsJson(v) {
           for (let i = 0; i < n; i++) if (!walk(x[i], depth - 1)) return false;
           return true;
         }
-        if ((proto !== objects && proto !== null) || typeof x.toJSON === 'function') return false;
+        if (!__mcpPlainObject(x)) return false;
         // (for…in also visits enumerable members an object inherits, which neither copy has:
         // one more value looked at, never one missed.)
         for (const k in x) if (!walk(x[k], depth - 1)) return false;
