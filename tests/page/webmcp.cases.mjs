@@ -949,6 +949,40 @@ export const CASES = [
     },
   },
   {
+    // A tool whose effect makes it inapplicable unregisters itself while it runs: the call it
+    // is answering is not cancelled by that (webmcp issue 300), and the removal still holds.
+    name: 'executeTool: a tool unregistered while it runs, by itself or by another, still answers',
+    run: async () => {
+      const mc = document.modelContext;
+      const log = [];
+      mc.addEventListener('toolcancel', () => log.push('toolcancel'));
+      const own = new AbortController();
+      const other = new AbortController();
+      await mc.registerTool(__t.tool('self', { async execute() { own.abort(); await __t.tick(5); return { status: 'self' }; } }), { signal: own.signal });
+      await mc.registerTool(__t.tool('bystander'), { signal: other.signal });
+      await mc.registerTool(__t.tool('remover', { async execute() { other.abort(); return { status: 'remover' }; } }));
+      const find = async (name) => (await mc.getTools()).find((t) => t.name === name);
+      const selfTool = await find('self');
+      const removerTool = await find('remover');
+      const first = await mc.executeTool(selfTool, {});
+      const afterSelf = await __t.names(mc);
+      const second = await mc.executeTool(removerTool, {});
+      const afterRemover = await __t.names(mc);
+      // The removed tool is gone for a new call.
+      let again;
+      try { again = `resolved ${await mc.executeTool(selfTool, {})}`; } catch (e) { again = __t.err(e); }
+      return { first, afterSelf, second, afterRemover, again, log };
+    },
+    expect: {
+      first: '{"status":"self"}',
+      afterSelf: ['bystander', 'remover'],
+      second: '{"status":"remover"}',
+      afterRemover: ['remover'],
+      again: { name: 'UnknownError', ctor: 'DOMException' },
+      log: [],
+    },
+  },
+  {
     name: 'executeTool: abort after the result does nothing',
     run: async () => {
       const mc = document.modelContext;
