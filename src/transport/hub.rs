@@ -259,7 +259,10 @@ impl Hub {
     /// session, opening one for a new peer. `payload` must be a JSON-RPC message or batch
     /// (an object or array); anything else is dropped. Answers go to `reply`.
     pub fn deliver(&self, key: &str, payload: &JsValue, reply: Reply) {
-        if self.closed.get() || !(payload.is_object() || self.rules.answer_malformed) {
+        // Each of these asks JS once: the payload's type, whether it is an array, its `method`
+        // and its `id` member. The id as a JSON-RPC id is made only where a refusal names it.
+        let is_object = payload.is_object();
+        if self.closed.get() || !(is_object || self.rules.answer_malformed) {
             return;
         }
         let is_batch = js_sys::Array::is_array(payload);
@@ -270,12 +273,11 @@ impl Hub {
         } else {
             js::field(payload, "id").unwrap_or(JsValue::UNDEFINED)
         };
-        let id = request_id_of(&id_member);
         let now = js::now_ms();
 
         // Find (or, for a request, a notification or a malformed message the wire answers,
         // open) the peer's sessions; take a token.
-        let stray = method.is_none() && !is_batch && payload.is_object();
+        let stray = method.is_none() && !is_batch && is_object;
         let (chain, admit) = {
             let mut peers = self.peers.borrow_mut();
             let index = match peers.iter().position(|p| p.key == key) {
@@ -316,6 +318,7 @@ impl Hub {
         };
 
         if admit != Admit::Yes {
+            let id = request_id_of(&id_member);
             return self.refuse_over_rate(key, admit, id.as_ref(), method.is_some(), &reply);
         }
 
@@ -325,7 +328,7 @@ impl Hub {
         // request's, answered by the session, never by a retired one).
         let has_id = !id_member.is_undefined();
         let incoming = match &method {
-            _ if is_batch || !payload.is_object() => Incoming::Batch,
+            _ if is_batch || !is_object => Incoming::Batch,
             Some(m) if has_id && m == "initialize" => Incoming::Initialize,
             Some(_) if has_id => Incoming::Request,
             _ => Incoming::Other,
@@ -347,6 +350,7 @@ impl Hub {
             move || hand_over(&chain, &payload, max, incoming, answer_malformed, &reply),
             move |why| {
                 if has_id || is_batch {
+                    let id = request_id_of(&id_member);
                     refused(&unserved(id.as_ref(), method.as_deref(), why));
                 }
             },
