@@ -202,16 +202,17 @@ function __mcpCompile(bytes, what) {
  * there for another reason: serve it, or move the URL). `beside`: the URL is the default one,
  * next to the script that loads the module (no modelContextPolyfillConfig member set it), where
  * a bundler that does not copy the files a module names with `new URL('./file.wasm', <the
- * module's own URL>)` puts nothing: the builders of Angular and esbuild leave the wasm files in
- * node_modules. The ways out are then a copy (in Angular, an `assets` entry), the inline entry,
- * or the config member.
+ * module's own URL>)` puts nothing: the builders of Angular and esbuild, and Bun's bundler, leave
+ * the wasm files in node_modules. The ways out are then a copy (in Angular, an `assets` entry),
+ * the inline entry, or the config member.
  */
 function __mcpMissingFix(key, beside) {
   const move = `set modelContextPolyfillConfig.${key} to its URL (before the polyfill loads).`;
   if (!beside) return `serve it there, or ${move}`;
   return (
-    "the file is looked for beside the script that loads it, where some bundlers (Angular's, esbuild) " +
-    'copy nothing: copy node_modules/modelcontext-polyfill/dist/*.wasm there (Angular: add { "glob": "*.wasm", ' +
+    'the file is looked for beside the script that loads it, where some bundlers ' +
+    "(Angular's, esbuild, Bun's) copy nothing: copy node_modules/modelcontext-polyfill/dist/*.wasm there " +
+    '(Angular: add { "glob": "*.wasm", ' +
     '"input": "node_modules/modelcontext-polyfill/dist", "output": "/" } to the build\'s "assets"), import ' +
     `'modelcontext-polyfill/inline' (it carries the modules), or ${move}`
   );

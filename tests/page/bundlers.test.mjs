@@ -17,8 +17,10 @@
 // Next.js 16 (App Router, a client component): its builds with Turbopack and with webpack, each
 // served by `next start`, and its dev server (Turbopack). SvelteKit 3 (a component, rendered on
 // the server for each request): its build with the Node adapter, and its dev server. Astro 7 (a
-// page's <script>): its static build served by `astro preview`, and its dev server. The import
-// on a server (Node, Deno, Bun), where it must do nothing.
+// page's <script>): its static build served by `astro preview`, and its dev server. Bun's
+// bundler (`bun build ./index.html`): the inline entry; the main entry, whose wasm it does not
+// copy (the error names the ways out; copied, they work). The import on a server (Node, Deno,
+// Bun), where it must do nothing.
 // And React through modelcontext-polyfill/react in Vite's dev server (React 19 and 17), through
 // modelcontext-polyfill/react/inline in webpack 4 (React 17, no Babel: Create React App 4's
 // toolchain), and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill in Vite; and
@@ -84,6 +86,8 @@ function rewrite(file, ...pairs) {
 
 /** The `.bin` of a registry toolchain (registryApp), from its app's directory. */
 const TOOLCHAIN_BIN = (dir, name) => path.join(dir, '..', 'node_modules', '.bin', name);
+/** The runtimes' toolchain (tests/page/toolchains/runtimes.package-lock.json): Bun and Deno. */
+const RUNTIMES = { bun: '1.4.5', deno: '2.9.6' };
 
 /** A fresh copy of examples/bundlers/<tool> (and shared/) with the tarball in its node_modules. */
 function app(tool, { main } = {}) {
@@ -574,8 +578,32 @@ test('Astro 7 dev server (astro dev): the package pre-bundled by Vite; the four 
   await withServerProcess('node', [ASTRO_JS(dir), 'dev', '--host', '127.0.0.1', '--port', port], dir, env, (origin, output) => assertComponentAppWorks(origin, output));
 });
 
+test("Bun 1's bundler (bun build ./index.html): with the inline entry, nothing to copy; with the main entry it copies no wasm file, the error names the file and the ways out, and the files copied beside the bundle work", async () => {
+  const build = (dir) => run(TOOLCHAIN_BIN(dir, 'bun'), ['build', './index.html', '--outdir', 'dist'], dir);
+  const wasmIn = (dir) => fs.readdirSync(path.join(dir, 'dist')).filter((f) => f.endsWith('.wasm'));
+  const url = '/target/bundlers/runtimes/app/dist/';
+
+  let dir = registryApp('runtimes', 'bun', RUNTIMES);
+  build(dir);
+  assert.deepEqual(wasmIn(dir), []);
+  let r = await result(url);
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+
+  dir = registryApp('runtimes', 'bun', RUNTIMES);
+  rewrite(path.join(dir, 'src', 'main.js'), ["import 'modelcontext-polyfill/inline';", "import 'modelcontext-polyfill';"]);
+  build(dir);
+  assert.deepEqual(wasmIn(dir), [], 'Bun copied a wasm file: the main entry is then what this app should use');
+  r = await result(url);
+  assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module \S+\/target\/bundlers\/runtimes\/app\/dist\/modelcontext_glue_bg\.wasm could not be loaded: HTTP 404\b.*\(Angular's, esbuild, Bun's\) copy nothing: copy node_modules\/modelcontext-polyfill\/dist\/\*\.wasm there.*import 'modelcontext-polyfill\/inline'/);
+  const shipped = path.join(dir, 'node_modules', 'modelcontext-polyfill', 'dist');
+  for (const f of fs.readdirSync(shipped).filter((f) => f.endsWith('.wasm'))) fs.copyFileSync(path.join(shipped, f), path.join(dir, 'dist', f));
+  assert.equal(wasmIn(dir).length, 4);
+  r = await result(url);
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
 test('on a server (examples/bundlers/ssr: Node, Deno 2, Bun 1): importing either entry installs nothing, fetches nothing and throws nothing; ready rejects saying why', () => {
-  const dir = registryApp('runtimes', 'ssr', { bun: '1.4.5', deno: '2.9.6' });
+  const dir = registryApp('runtimes', 'ssr', RUNTIMES);
   const why = 'modelcontext-polyfill: nothing is installed here (no document and no worker scope)';
   const expected = {
     'modelcontext-polyfill': { ready: why, McpClient: 'undefined' },
