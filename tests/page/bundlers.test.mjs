@@ -19,8 +19,9 @@
 // the server for each request): its build with the Node adapter, and its dev server. Astro 7 (a
 // page's <script>): its static build served by `astro preview`, and its dev server. Bun's
 // bundler (`bun build ./index.html`): the inline entry; the main entry, whose wasm it does not
-// copy (the error names the ways out; copied, they work). The import on a server (Node, Deno,
-// Bun), where it must do nothing.
+// copy (the error names the ways out; copied, they work). `deno bundle` (esbuild underneath):
+// the inline entry, and the main entry's error. The import on a server (Node, Deno, Bun), where
+// it must do nothing.
 // And React through modelcontext-polyfill/react in Vite's dev server (React 19 and 17), through
 // modelcontext-polyfill/react/inline in webpack 4 (React 17, no Babel: Create React App 4's
 // toolchain), and MCP-B's React hooks (@mcp-b/react-webmcp) on this polyfill in Vite; and
@@ -600,6 +601,24 @@ test("Bun 1's bundler (bun build ./index.html): with the inline entry, nothing t
   assert.equal(wasmIn(dir).length, 4);
   r = await result(url);
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+});
+
+test("Deno 2's bundle (deno bundle --platform browser, esbuild underneath): with the inline entry, nothing to copy; with the main entry the error names the missing file and the ways out", async () => {
+  const build = (dir) => run(TOOLCHAIN_BIN(dir, 'deno'), ['bundle', '--platform', 'browser', '-o', 'dist/main.js', 'src/main.js'], dir, { DENO_NO_UPDATE_CHECK: '1' });
+  const url = '/target/bundlers/runtimes/app/';
+
+  let dir = registryApp('runtimes', 'deno', RUNTIMES);
+  build(dir);
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'dist')), ['main.js']);
+  let r = await result(url);
+  assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
+
+  dir = registryApp('runtimes', 'deno', RUNTIMES);
+  rewrite(path.join(dir, 'src', 'main.js'), ["import 'modelcontext-polyfill/inline';", "import 'modelcontext-polyfill';"]);
+  build(dir);
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'dist')), ['main.js']);
+  r = await result(url);
+  assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module \S+\/target\/bundlers\/runtimes\/app\/dist\/modelcontext_glue_bg\.wasm could not be loaded: HTTP 404\b.*copy nothing: copy node_modules\/modelcontext-polyfill\/dist\/\*\.wasm there.*import 'modelcontext-polyfill\/inline'/);
 });
 
 test('on a server (examples/bundlers/ssr: Node, Deno 2, Bun 1): importing either entry installs nothing, fetches nothing and throws nothing; ready rejects saying why', () => {
