@@ -95,12 +95,21 @@ function app(tool, { main } = {}) {
   const root = path.join(WORK, `${tool}${main ? '-main' : ''}`);
   fs.rmSync(root, { recursive: true, force: true });
   const dir = copyApp(root, tool);
-  if (main) {
-    const entry = fs.readdirSync(path.join(dir, 'src'))[0];
-    rewrite(path.join(dir, 'src', entry), ["'modelcontext-polyfill/inline'", "'modelcontext-polyfill'"]);
-  }
+  if (main) toMainEntry(dir);
   return { dir, url: `/target/bundlers/${path.basename(root)}/app/` };
 }
+
+/** Rewrites a copied app whose src/ imports the inline entry to import the main one. */
+function toMainEntry(dir) {
+  const entry = fs.readdirSync(path.join(dir, 'src'))[0];
+  rewrite(path.join(dir, 'src', entry), ["'modelcontext-polyfill/inline'", "'modelcontext-polyfill'"]);
+}
+
+/**
+ * The error of an app at /target/bundlers/runtimes/app/ built with the main entry by a bundler
+ * that copies no wasm file: the missing file, the bundlers that copy nothing, the ways out.
+ */
+const MISSING_BESIDE_RUNTIMES_APP = /^NotSupportedError: modelcontext-polyfill: the core module \S+\/target\/bundlers\/runtimes\/app\/dist\/modelcontext_glue_bg\.wasm could not be loaded: HTTP 404\b.*\(Angular's, esbuild, Bun's\) copy nothing: copy node_modules\/modelcontext-polyfill\/dist\/\*\.wasm there.*import 'modelcontext-polyfill\/inline'/;
 
 /** Opens `url` (on the shared server, or absolute) and returns what the app showed. */
 function result(url, { absolute = false } = {}) {
@@ -591,11 +600,11 @@ test("Bun 1's bundler (bun build ./index.html): with the inline entry, nothing t
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 
   dir = registryApp('runtimes', 'bun', RUNTIMES);
-  rewrite(path.join(dir, 'src', 'main.js'), ["import 'modelcontext-polyfill/inline';", "import 'modelcontext-polyfill';"]);
+  toMainEntry(dir);
   build(dir);
   assert.deepEqual(wasmIn(dir), [], 'Bun copied a wasm file: the main entry is then what this app should use');
   r = await result(url);
-  assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module \S+\/target\/bundlers\/runtimes\/app\/dist\/modelcontext_glue_bg\.wasm could not be loaded: HTTP 404\b.*\(Angular's, esbuild, Bun's\) copy nothing: copy node_modules\/modelcontext-polyfill\/dist\/\*\.wasm there.*import 'modelcontext-polyfill\/inline'/);
+  assert.match(r.result.error, MISSING_BESIDE_RUNTIMES_APP);
   const shipped = path.join(dir, 'node_modules', 'modelcontext-polyfill', 'dist');
   for (const f of fs.readdirSync(shipped).filter((f) => f.endsWith('.wasm'))) fs.copyFileSync(path.join(shipped, f), path.join(dir, 'dist', f));
   assert.equal(wasmIn(dir).length, 4);
@@ -614,11 +623,11 @@ test("Deno 2's bundle (deno bundle --platform browser, esbuild underneath): with
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 
   dir = registryApp('runtimes', 'deno', RUNTIMES);
-  rewrite(path.join(dir, 'src', 'main.js'), ["import 'modelcontext-polyfill/inline';", "import 'modelcontext-polyfill';"]);
+  toMainEntry(dir);
   build(dir);
   assert.deepEqual(fs.readdirSync(path.join(dir, 'dist')), ['main.js']);
   r = await result(url);
-  assert.match(r.result.error, /^NotSupportedError: modelcontext-polyfill: the core module \S+\/target\/bundlers\/runtimes\/app\/dist\/modelcontext_glue_bg\.wasm could not be loaded: HTTP 404\b.*copy nothing: copy node_modules\/modelcontext-polyfill\/dist\/\*\.wasm there.*import 'modelcontext-polyfill\/inline'/);
+  assert.match(r.result.error, MISSING_BESIDE_RUNTIMES_APP);
 });
 
 test('on a server (examples/bundlers/ssr: Node, Deno 2, Bun 1): importing either entry installs nothing, fetches nothing and throws nothing; ready rejects saying why', () => {
