@@ -298,6 +298,19 @@ impl Rig {
         self.run(self.ex.sleep(ms));
     }
 
+    /// Lets spawned work and due timers run until `done` holds (failing the test after 5 s):
+    /// for the steps a loaded machine's late timers would make a fixed wait miss.
+    fn idle_until(&self, what: &str, done: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "still waiting for {what} after 5 s"
+            );
+            self.idle(1);
+        }
+    }
+
     /// Starts `fut` now; its outcome lands in the returned cell.
     fn spawn<T: 'static>(&self, fut: LocalBoxFuture<'static, T>) -> Rc<RefCell<Option<T>>> {
         let out = Rc::new(RefCell::new(None));
@@ -942,14 +955,12 @@ fn a_missed_heartbeat_counts_as_a_dead_connection() {
         ..ClientOptions::default()
     });
     r.connect();
-    r.idle(70);
-    let pings = r.wire.sent_with_method("ping").len();
-    assert!(pings >= 2, "pings every 25 ms while alive, got {pings}");
+    r.idle_until("two pings", || r.wire.sent_with_method("ping").len() >= 2);
+    // Both pings were answered: a live peer is never taken for dead.
     assert_eq!(r.client.phase(), Phase::Connected);
     let call = r.spawn(r.client.call_tool("hang", None, RequestOptions::default()));
     r.wire.deaf.set(true);
-    r.idle(90);
-    assert_eq!(r.client.phase(), Phase::Closed);
+    r.idle_until("the close", || r.client.phase() == Phase::Closed);
     let reason = r.closes.borrow()[0].clone().unwrap();
     assert!(reason.contains("heartbeat"), "{reason}");
     let e = call.borrow().clone().unwrap().unwrap_err();
@@ -973,9 +984,11 @@ fn a_missed_heartbeat_reconnects_when_reconnection_is_on() {
     r.connect();
     r.wire.deaf.set(true);
     // Stay deaf through the first attempt's initialize too, then recover.
-    r.idle(45);
+    r.idle_until("the first attempt's initialize", || {
+        r.wire.sent_with_method("initialize").len() == 2
+    });
     r.wire.deaf.set(false);
-    r.idle(100);
+    r.idle_until("the reconnection", || !r.reconnects.borrow().is_empty());
     assert_eq!(r.client.phase(), Phase::Connected);
     // The first attempt's initialize went unanswered (timed out); the second worked.
     assert_eq!(sched.calls.borrow().clone(), vec![(5, 0), (10, 1)]);
@@ -1270,11 +1283,10 @@ fn the_default_scheduler_waits_on_the_runtime_timer_and_close_cancels_it() {
     r.connect();
     let lost_at = Instant::now();
     r.wire.drop_connection("blip");
-    r.idle(15);
+    r.idle(1);
     assert_eq!(r.client.phase(), Phase::Reconnecting);
     assert_eq!(r.wire.starts.get(), 1);
-    r.idle(60);
-    assert_eq!(r.client.phase(), Phase::Connected);
+    r.idle_until("the reconnection", || r.client.phase() == Phase::Connected);
     assert!(lost_at.elapsed() >= Duration::from_millis(40));
     assert_eq!(*r.reconnects.borrow(), vec![1]);
 
