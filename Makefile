@@ -14,7 +14,8 @@
 #                    the wasm compiled on first call, what the core's cut and others weigh
 #                    (scripts/bench-breakdown.mjs)
 #   make split-list  polyfill/build/core-first.txt from what a page's everyday use runs: the
-#                    functions the core's first module keeps (then `make build` again)
+#                    functions the core's first module keeps; core-calls.txt, those its call
+#                    module has of the rest (then `make build` again)
 #   make soak        100,000 calls, register/abort cycles, hostile input, slow calls beside
 #                    @mcp-b/global (not in make test; SOAK_SCALE=0.1 for a tenth; scripts/soak.mjs)
 #   make wpt WPT=<dir>  the web-platform-tests of WebMCP (<dir>/webmcp/ of a wpt checkout) against

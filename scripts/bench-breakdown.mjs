@@ -58,7 +58,9 @@
 //   CHURN=1 node scripts/bench-breakdown.mjs  with the floor's three churn columns (1.)
 //   node scripts/bench-breakdown.mjs --write-split-list   (`make split-list`) only the trace of 3.,
 //                                           written as polyfill/build/core-first.txt: the names
-//                                           of the functions the kept phases ran
+//                                           of the functions the kept phases ran; and
+//                                           polyfill/build/core-calls.txt: those the calls'
+//                                           phases ran besides (scripts/lib/calls-cut.mjs)
 //
 // Needs dist/ (make build), node_modules (make deps) and Debian's Chromium. It measures; it does
 // not judge: `make bench` is the comparison of record.
@@ -66,7 +68,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { REPO_ROOT, DIST_DIR, CORE_KEEP_LIST } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, CORE_KEEP_LIST, CORE_CALLS_LIST } from './lib/project.mjs';
 import { wasmSplitTool, splitCore } from './lib/core-split.mjs';
 import { mapObjects, splitData } from './lib/data-split.mjs';
 import { startStaticServer } from './lib/static-server.mjs';
@@ -608,6 +610,10 @@ async function traceCompiles(server, distUrl) {
         await client.transport.send({ jsonrpc: '2.0', id: 'unasked', result: {} });
         const pinged = client.ping();
         await pause();
+        // (The call module's arrival: what is held first, a response, waits for the rest.)
+        glue.openToCalls(true);
+        if (glue.deliverHeldCall()) throw new Error('a response was delivered with the call module alone');
+        glue.openToCalls(false);
         while (glue.deliverHeld());
         await pinged;
       }, distUrl);
@@ -689,16 +695,16 @@ async function traceCompiles(server, distUrl) {
         // (What hears of a change or of a frame gone runs in a task of its own.)
         await new Promise((r) => setTimeout(r, 100));
       }, [distUrl, other.url('/__breakdown/frame.html'), other.url('/__breakdown/plain.html')]);
-      await step("the frame wire's messages that carry tools, delivered: each document hearing of the others' changes", false, async () => {
+      await step("the frame wire's messages that carry tools, delivered: each document hearing of the others' changes", 'calls', async () => {
         while (window.glue.deliverHeld());
         for (const f of document.querySelectorAll('iframe')) f.contentWindow.postMessage('breakdown: deliver', '*');
         // (The other documents' toolchange runs in a task of their own.)
         await new Promise((r) => setTimeout(r, 100));
       });
-      await step('the first tools/call', false, async () => {
+      await step('the first tools/call', 'calls', async () => {
         await client.callTool({ name: 'probe', arguments: { a: 1 } });
       });
-      await step("an agent's calls, one by one and at once, of a function, of an async function and with an object's result", false, async () => {
+      await step("an agent's calls, one by one and at once, of a function, of an async function and with an object's result", 'calls', async () => {
         for (let i = 0; i < 50; i++) await client.callTool({ name: `tool_${i + 2}`, arguments: { a: i } });
         await Promise.all(Array.from({ length: 200 }, (_, i) => client.callTool({ name: 'probe', arguments: { a: i } })));
         for (let i = 0; i < 20; i++) {
@@ -707,7 +713,7 @@ async function traceCompiles(server, distUrl) {
         }
         await Promise.all(Array.from({ length: 50 }, (_, i) => client.callTool({ name: 'later', arguments: { a: i } })));
       });
-      await step("calls: an agent's refused, throwing, unknown and validated ones, and the page's", false, async () => {
+      await step("calls: an agent's refused, throwing, unknown and validated ones, and the page's", 'calls', async () => {
         const mc = document.modelContext;
         const refused = await client.callTool({ name: 'probe', arguments: { a: 'x' } });
         const thrown = await client.callTool({ name: 'thrower', arguments: {} });
@@ -764,8 +770,9 @@ async function traceCompiles(server, distUrl) {
 /**
  * One Chromium's share of the trace (`args`: its flags): the breakdown page, then `run(step)`,
  * whose `step(name, keep, fn, arg)` evaluates `fn(arg)` in the page and takes the core's compiles
- * until the trace has been quiet for a moment (`keep`: the first module keeps what the phase ran,
- * --write-split-list; the others are measured beside it, and wait for the deferred module in a
+ * until the trace has been quiet for a moment (`keep`: true, the first module keeps what the phase
+ * ran, --write-split-list; 'calls', the call module has what it ran and the first does not; the
+ * others are measured beside it, and wait for the deferred module in a
  * page: src/transport/held.rs, polyfill/src/model_context.js). Returns the phases, parsed.
  */
 async function traceSession(server, args, run) {
@@ -858,6 +865,15 @@ const AFTER_ARRIVAL = [
   /^modelcontext_polyfill::browser::native::NativeBridge::(read_now|mirror|register_copy|mirrored_execute|sync_proxies|register_proxy)\b/,
 ];
 
+// What an agent's calls run that the trace's calls do not: a call of a tool whose schema the
+// validator module checks, made while that module is still loading (the trace's page has it by
+// then), waits for it. The call module has these too (core-calls.txt).
+const CALLS_UNTRACED = [
+  /^modelcontext_polyfill::server::methods::tools::tools_call::\{\{closure\}\}/,
+  /^modelcontext_polyfill::server::engine::calls::<impl modelcontext_polyfill::server::engine::Server>::validator_ready_for::\{\{closure\}\}/,
+  /^<modelcontext_polyfill::browser::validator::LazyValidator as modelcontext_polyfill::server::validator::SchemaCompiler>::ready::\{\{closure\}\}/,
+];
+
 /** The functions the kept phases' `compiles` ran, but those of AFTER_ARRIVAL (by `names`). */
 function keptOf(compiles, names) {
   const ran = new Set(compiles.flat().map((c) => c.index));
@@ -871,9 +887,17 @@ function keptOf(compiles, names) {
 async function writeKeepList(server) {
   const named = namedDist();
   const distUrl = `/${path.relative(REPO_ROOT, named.dir).split(path.sep).join('/')}`;
-  const phases = (await traceCompiles(server, distUrl)).filter((p) => p.keep);
+  const all = await traceCompiles(server, distUrl);
+  const phases = all.filter((p) => p.keep === true);
   const ran = keptOf(phases.map((p) => p.compiles), named.names);
   const names = [...new Set([...ran].map((i) => named.names.get(i)).filter(Boolean))].sort();
+  // The call module's: what the calls' phases ran that the first module does not keep. (The
+  // frame wire's delivery is one: the frame's calls of tools compile functions of the calls' path
+  // that an agent's calls then run without compiling them again, which the trace would not see.)
+  const callPhases = all.filter((p) => p.keep === 'calls');
+  const first = new Set(names);
+  const untraced = [...named.names.values()].filter((n) => CALLS_UNTRACED.some((re) => re.test(n)));
+  const calls = [...new Set([...callPhases.flatMap((p) => p.compiles.map((c) => named.names.get(c.index))), ...untraced].filter((n) => n && !first.has(n)))].sort();
   const header = [
     '# The functions the core\'s first module keeps (scripts/lib/core-split.mjs): those a page\'s',
     '# start, its registrations and an agent\'s discovery ran, by their names. Written by',
@@ -889,6 +913,19 @@ async function writeKeepList(server) {
   ];
   fs.writeFileSync(CORE_KEEP_LIST, `${[...header, ...names].join('\n')}\n`);
   console.log(`bench-breakdown: ${path.relative(REPO_ROOT, CORE_KEEP_LIST)}: ${names.length} names (${ran.size} functions ran)`);
+  const callsHeader = [
+    '# The functions of the core\'s deferred module its call module has (scripts/lib/calls-cut.mjs):',
+    '# those an agent\'s calls ran that the first module does not keep (core-first.txt), by their',
+    '# names. Written by `make split-list` (scripts/bench-breakdown.mjs --write-split-list) from the',
+    '# phases of its compile trace:',
+    ...callPhases.map((p) => `#   ${p.name}`),
+    '# and those of a call that waits for the validator module (CALLS_UNTRACED: the trace\'s page has',
+    '# it by then). The build adds every drop glue the deferred module has in the table. An agent\'s',
+    '# calls wait for the call module (src/transport/held.rs); a function of the rest that one of',
+    '# them runs is read at once, as before the call module.',
+  ];
+  fs.writeFileSync(CORE_CALLS_LIST, `${[...callsHeader, ...calls].join('\n')}\n`);
+  console.log(`bench-breakdown: ${path.relative(REPO_ROOT, CORE_CALLS_LIST)}: ${calls.length} names`);
 }
 
 // ---- main -------------------------------------------------------------------------------------
@@ -967,7 +1004,7 @@ async function main() {
     }
 
     const ran = (n) => new Set(compiled.slice(0, n).flat().map((c) => c.index));
-    const kept = keptOf(compiled.filter((_, i) => phases[i].keep), named.names);
+    const kept = keptOf(compiled.filter((_, i) => phases[i].keep === true), named.names);
     await printSplit(imported, [
       ['the start and the first requests (tools listable)', ran(2)],
       ['the phases kept (the split list)', kept],

@@ -25,6 +25,9 @@
 //     the functions the glue gives the wasm and those it exports renamed short, in the wasm (the
 //       deferred module's imports of the first module's too) and in both glues
 //       (scripts/lib/glue-names.mjs; the client's too)
+//     the deferred module's call module cut from it, the functions polyfill/build/core-calls.txt
+//       names and what they call; the deferred module's static data goes with it
+//       (scripts/lib/calls-cut.mjs)
 //   the client (McpClient and the client transports, loaded when a page first makes one):
 //     the same with --features web-client --target-dir target/wasm-client, its glue named
 //     modelcontext_client_glue (target/bindgen/<profile>/client-web/, client-no-modules/)
@@ -46,6 +49,8 @@
 //   modelcontext_glue_bg.wasm the core wasm's first module (fetched via new URL(..., import.meta.url))
 //   modelcontext_deferred.wasm the core wasm's deferred module, which modelcontext_core.js fetches
 //                             when first needed or an agent comes (polyfill/src/deferred.js)
+//   modelcontext_calls.wasm   its call module, what an agent's calls run of it, fetched before it
+//                             (scripts/lib/calls-cut.mjs)
 //   modelcontext.iife.js      classic-script front, loading the same three (load_core.import.iife.js)
 //   *.inline.*                the same with the three wasm modules inside, as base64 (the core whole)
 //   modelcontext_validator.wasm the validator module, for both builds (polyfill/src/validator.js
@@ -60,11 +65,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, VALIDATOR_FEATURES, VALIDATOR_TARGET_DIR, REGEX_COPIES_DIR, CORE_KEEP_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, scriptModules, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
+import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, VALIDATOR_FEATURES, VALIDATOR_TARGET_DIR, REGEX_COPIES_DIR, CORE_KEEP_LIST, CORE_CALLS_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, scriptModules, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
 import { PLACEHOLDER_LOADER } from './lib/placeholders.mjs';
+import { cutCalls } from './lib/calls-cut.mjs';
 import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
-import { withoutCustomSections } from './lib/wasm-module.mjs';
+import { readModule, withoutCustomSections } from './lib/wasm-module.mjs';
 import { mapObjects, dataImage, splitData } from './lib/data-split.mjs';
 import { deltaData, memoryAfterInstantiation } from './lib/data-delta.mjs';
 import { withFewerFeatures, FEWER_FEATURES } from './lib/regex-features.mjs';
@@ -86,6 +92,7 @@ const OUT = {
   glueJs: `${GLUE_NAME}.js`,
   glueWasm: `${GLUE_NAME}_bg.wasm`,
   deferred: 'modelcontext_deferred.wasm',
+  calls: 'modelcontext_calls.wasm',
   iife: 'modelcontext.iife.js',
   validator: 'modelcontext_validator.wasm',
   clientGlueJs: `${CLIENT_GLUE_NAME}.js`,
@@ -451,8 +458,11 @@ function patchGlue(js, target, name) {
  * function table in place of a function of the deferred module, before calling that slot again.
  * It instantiates the deferred module, whose element segment puts the real functions in the
  * table, unless it has been. The core script (polyfill/src/deferred.js) gives the glue the
- * deferred module: `__mcpDeferred(source)`, where `source()` returns it compiled, synchronously
- * if it must, and `__mcpInstantiateDeferred(module)` once it has arrived. A whole core imports
+ * deferred module and its call module (scripts/lib/calls-cut.mjs): `__mcpDeferred(source,
+ * calls)`, where `source()` and `calls()` return them compiled, synchronously if they must,
+ * `__mcpInstantiateCalls(module)` once the call module has arrived and
+ * `__mcpInstantiateDeferred(module)` once the deferred module has; the call module is always
+ * instantiated first (it writes the static data of both). A whole core imports
  * no loader: `__mcpSplit()` says whether the instantiation asked for it (a flag its getter sets,
  * where `WebAssembly.Module.imports` would list every import, on the start's path).
  */
@@ -469,7 +479,9 @@ function withDeferredModule(js, name) {
     '}',
     '',
     'let __mcpDeferredSource = null;',
+    'let __mcpCallsSource = null;',
     'let __mcpDeferredInstance = null;',
+    'let __mcpCallsInstance = null;',
     'let __mcpIsSplit = false;',
     'const __mcpLoader = {',
     `    get ${PLACEHOLDER_LOADER}() {`,
@@ -482,17 +494,24 @@ function withDeferredModule(js, name) {
     '    if (!__mcpDeferredSource) throw new Error(\'modelcontext-polyfill: the core\\\'s deferred module was needed before the core script gave its source\');',
     '    __mcpInstantiateDeferred(__mcpDeferredSource());',
     '}',
-    'function __mcpInstantiateDeferred(module) {',
-    '    if (!__mcpDeferredInstance) __mcpDeferredInstance = new WebAssembly.Instance(module, { primary: wasm });',
+    '/** The call module first: it writes the static data of both, which the rest does not. */',
+    'function __mcpInstantiateCalls(module) {',
+    '    if (!__mcpCallsInstance) __mcpCallsInstance = new WebAssembly.Instance(module, { primary: wasm });',
     '}',
-    'function __mcpDeferred(source) {',
+    'function __mcpInstantiateDeferred(module) {',
+    '    if (__mcpDeferredInstance) return;',
+    '    if (!__mcpCallsInstance) __mcpInstantiateCalls(__mcpCallsSource());',
+    '    __mcpDeferredInstance = new WebAssembly.Instance(module, { primary: wasm });',
+    '}',
+    'function __mcpDeferred(source, calls) {',
     '    __mcpDeferredSource = source;',
+    '    __mcpCallsSource = calls;',
     '}',
     '/** Whether the module instantiated is a first module, which imports the loader. */',
     'function __mcpSplit() {',
     '    return __mcpIsSplit;',
     '}',
-    'export { __mcpDeferred, __mcpInstantiateDeferred, __mcpSplit };',
+    'export { __mcpDeferred, __mcpInstantiateCalls, __mcpInstantiateDeferred, __mcpSplit };',
     '',
   ].join('\n'));
 }
@@ -712,6 +731,9 @@ const coreNamed = path.join(bindgenRoot, `${GLUE_NAME}_bg.named.wasm`);
 let wasmBytes;
 let coreFirst = null;
 let coreDeferred = null;
+// The call module (scripts/lib/calls-cut.mjs): the deferred module's table slots it keeps.
+let coreCalls = null;
+let callSlots = null;
 if (DEV) {
   wasmBytes = optimize(web.wasmPath, GLUE_NAME, 'core');
 } else {
@@ -728,8 +750,21 @@ if (DEV) {
   if (!WebAssembly.validate(wasmBytes)) fail(`${rel(whole)} does not validate`);
   await stepAsync(`wasm-split (core, ${SPLIT.version}) + wasm-opt -Oz of each part`, async () => {
     const { kept, total, missing } = keptFunctions(fs.readFileSync(coreNamed), readKeepList(CORE_KEEP_LIST));
-    let throughTable, placeholders, copied, copiedBytes;
-    ({ first: coreFirst, deferred: coreDeferred, throughTable, placeholders, copied, copiedBytes } = await splitCore(SPLIT, wasmBytes, kept, WASM_OPT));
+    let throughTable, placeholders, copied, copiedBytes, slots;
+    ({ first: coreFirst, deferred: coreDeferred, slots, throughTable, placeholders, copied, copiedBytes } = await splitCore(SPLIT, wasmBytes, kept, WASM_OPT));
+    // The call module's slots: those of the functions CORE_CALLS_LIST names, and of every drop
+    // glue the deferred module has in the table (what a call's values need to be dropped, some
+    // of which the trace that wrote the list does not see run: the held messages' delivery, for
+    // one, which a whole core never holds).
+    const named = fs.readFileSync(coreNamed);
+    const calls = keptFunctions(named, readKeepList(CORE_CALLS_LIST));
+    const { imported, names } = readModule(named);
+    const wanted = new Set(calls.kept);
+    callSlots = new Set([...slots].filter(([, f]) => wanted.has(f) || /^core::ptr::drop_in_place</.test(names.get(imported + f) ?? '')).map(([slot]) => slot));
+    // (Which function each slot of the first module's table is for: what a placeholder that ran
+    // reads the deferred module for, when one is found running.)
+    fs.writeFileSync(path.join(bindgenRoot, 'core-slots.txt'), [...slots].map(([slot, f]) => `${slot} ${callSlots.has(slot) ? 'calls' : 'deferred'} ${names.get(imported + f) ?? `#${f}`}`).join('\n') + '\n');
+    if (calls.missing.length) console.log(`build: ${calls.missing.length} names of ${rel(CORE_CALLS_LIST)} are not in the core (renamed or gone)`);
     for (const [what, bytes] of [['first', coreFirst], ['deferred', coreDeferred]]) {
       if (!WebAssembly.validate(bytes)) fail(`wasm-split's ${what} module does not validate`);
     }
@@ -773,6 +808,22 @@ if (!DEV) {
 [wasmBytes, coreFirst = null, coreDeferred = null] = withGlueShortNames(
   wasmBytes, GLUE_NAME, [web, noModules], coreFirst ? { first: coreFirst, deferred: coreDeferred } : null,
 );
+
+// The deferred module's call module, cut from it as it will be loaded (its names short).
+if (coreDeferred) {
+  await stepAsync("the core's call module (cut from the deferred module)", async () => {
+    const cut = await cutCalls(coreDeferred, callSlots, WASM_OPT, mapObjects(fs.readFileSync(CORE_MAP, 'utf8')));
+    for (const [what, bytes] of [['call', cut.calls], ['deferred', cut.rest]]) {
+      if (!WebAssembly.validate(bytes)) fail(`the ${what} module does not validate`);
+    }
+    const foreign = WebAssembly.Module.imports(new WebAssembly.Module(cut.calls)).filter((i) => i.module !== 'primary');
+    if (foreign.length) fail(`the call module imports from ${foreign[0].module}, not only from primary`);
+    ({ calls: coreCalls, rest: coreDeferred } = cut);
+    console.log(`build: the core's call module has ${cut.entries} of the deferred module's table entries (${callSlots.size} slots asked for), ` +
+      `${readModule(coreCalls).bodies.length} functions of its ${readModule(coreDeferred).bodies.length}; ` +
+      `${cut.moved} bytes of static data only the rest reaches stay with it`);
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // The validator module: only its own exports, optimized, imports checked, tried through its loader
@@ -899,7 +950,7 @@ step('assemble dist/', () => {
   const tpl = (name) => fs.readFileSync(path.join(REPO_ROOT, 'polyfill', 'build', name), 'utf8');
   const common = {
     '@@VERSION@@': crate.version, '@@GLUE_JS@@': OUT.glueJs, '@@GLUE_WASM@@': OUT.glueWasm,
-    '@@VALIDATOR_WASM@@': OUT.validator, '@@DEFERRED_WASM@@': OUT.deferred, '@@CLIENT_GLUE_JS@@': OUT.clientGlueJs, '@@CLIENT_GLUE_WASM@@': OUT.clientGlueWasm,
+    '@@VALIDATOR_WASM@@': OUT.validator, '@@DEFERRED_WASM@@': OUT.deferred, '@@CALLS_WASM@@': OUT.calls, '@@CLIENT_GLUE_JS@@': OUT.clientGlueJs, '@@CLIENT_GLUE_WASM@@': OUT.clientGlueWasm,
     // Why the ES module builds cannot find a wasm file, in the front (the core) and in the core
     // script (the validator); a single-quoted literal.
     '@@NO_URL@@':
@@ -1024,6 +1075,7 @@ step('assemble dist/', () => {
   // (A --dev build writes an empty module there, which nothing loads: the files, and so what a
   // bundler finds that the core script names, are those of a release build.)
   fs.writeFileSync(path.join(DIST_DIR, OUT.deferred), coreDeferred ?? Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+  fs.writeFileSync(path.join(DIST_DIR, OUT.calls), coreCalls ?? Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
   writeJs(OUT.clientGlueJs, clientWeb.js);
   fs.writeFileSync(path.join(DIST_DIR, OUT.clientGlueWasm), clientBytes);
   writeJs(OUT.iife, iife);

@@ -41,9 +41,9 @@ const sum = (names) => ({
 const FRONT_ESM = ['modelcontext.js'];
 const FRONT_CLASSIC = ['modelcontext.iife.js'];
 const CORE = ['modelcontext_core.js', 'modelcontext_glue.js', 'modelcontext_glue_bg.wasm'];
-// The core wasm's deferred module, requested when something first needs it or an agent comes
-// (polyfill/src/deferred.js).
-const DEFERRED = ['modelcontext_deferred.wasm'];
+// The core wasm's deferred module, requested when something first needs it or an agent comes,
+// after its call module, which an agent's calls need (polyfill/src/deferred.js).
+const DEFERRED = ['modelcontext_calls.wasm', 'modelcontext_deferred.wasm'];
 const ESM = [...FRONT_ESM, ...CORE];
 const CLASSIC = [...FRONT_CLASSIC, ...CORE];
 const SELF_CONTAINED = ['modelcontext.inline.iife.js'];
@@ -59,7 +59,8 @@ const bundles = [
   { file: 'front, classic (modelcontext.iife.js): before document.modelContext', ...sum(FRONT_CLASSIC) },
   { file: 'core, loaded after the front (core js + glue + core wasm)', ...sum(CORE) },
   { file: 'core wasm, first module (modelcontext_glue_bg.wasm)', ...sum(['modelcontext_glue_bg.wasm']) },
-  { file: 'core wasm, deferred module (modelcontext_deferred.wasm), when first needed', ...sum(DEFERRED) },
+  { file: 'core wasm, deferred module (modelcontext_deferred.wasm), when first needed', ...sum(['modelcontext_deferred.wasm']) },
+  { file: 'core wasm, call module (modelcontext_calls.wasm), before the deferred module', ...sum(['modelcontext_calls.wasm']) },
   ...(hasValidator ? [{ file: 'validator wasm (modelcontext_validator.wasm)', ...sum(VALIDATOR) }] : []),
   ...(hasClient ? [{ file: 'client module (client glue + client wasm), when a page first makes a client', ...sum(CLIENT) }] : []),
   { file: 'ESM, front + core (modelcontext.js, modelcontext_core.js, glue, core wasm)', ...sum(ESM) },

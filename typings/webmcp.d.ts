@@ -405,6 +405,14 @@ interface ModelContextPolyfillConfig {
    */
   deferredUrl?: string | URL;
   /**
+   * Where the call module of the core's deferred module (what an agent's tool calls run of it,
+   * fetched before the rest so that the first call is answered sooner) is fetched from.
+   * Default: `modelcontext_calls.wasm` beside `deferredUrl` when that is set, else beside
+   * `coreUrl` when that is, else beside the polyfill's files. Unused by the builds with the wasm
+   * inline.
+   */
+  callsUrl?: string | URL;
+  /**
    * Where the JSON Schema validator module is fetched from, when a tool with a schema is first
    * registered (relative URLs resolve against the page). Default: `modelcontext_validator.wasm`
    * beside the polyfill script.

@@ -18,10 +18,10 @@ const __MCP_SETTLE_MS = 150;
 
 /**
  * Sets up the deferred module, at `url` (`configured`: a modelContextPolyfillConfig member gave
- * it), of the core that `glue` instantiated. Returns `{ arrived, urge }`: a promise that settles
- * once it is instantiated (rejecting when it could not be fetched), and a function that has it
- * requested and compiled now; or null for a whole core, which has no placeholders (nor their
- * loader's import).
+ * it), of the core that `glue` instantiated, and its call module, at `callsUrl` (`callsConfigured`
+ * likewise). Returns `{ arrived, urge }`: a promise that settles once the deferred module is
+ * instantiated (rejecting when it could not be fetched), and a function that has it requested and
+ * compiled now; or null for a whole core, which has no placeholders (nor their loader's import).
  *
  * Nothing is requested until the module is wanted. `urge` wants it now: it is requested, and
  * compiled as soon as its answer has begun. Everything that needs it calls that: an agent's
@@ -36,11 +36,21 @@ const __MCP_SETTLE_MS = 150;
  * streaming compilation reads the bytes there as they come) and, on a device of few cores, the
  * cores the rest runs on: compiled while a page registered its tools and an agent connected, it
  * delayed the agent's first listing by about a tenth on a 2-core machine (README, "Startup").
+ *
+ * The call module (scripts/lib/calls-cut.mjs: what an agent's calls run of the deferred module)
+ * goes first, the same way: requested when the deferred module is asked for, compiled when it is
+ * wanted, instantiated before it (it writes the static data of both); the deferred module is
+ * requested once the call module is compiled (or could not be had), so that over a slow network
+ * the call module's bytes do not share it. Once the call module is there, and unless the page
+ * waits for the deferred module (a page's `urge`: its calls go before an agent's), the agent's
+ * messages it can serve are (held.rs: `openToCalls`, `deliverHeldCall`).
  */
-function __mcpDeferCore(glue, url, configured) {
+function __mcpDeferCore(glue, url, configured, callsUrl, callsConfigured) {
   const what = "the core's deferred module";
+  const callsWhat = "the core's call module";
   if (!glue.__mcpSplit()) return null;
   let compiled = null;
+  let callsCompiled = null;
   let arrived;
   let go;
   const needed = new Promise((resolve) => (go = resolve));
@@ -55,25 +65,71 @@ function __mcpDeferCore(glue, url, configured) {
     ask();
     __mcpWhenSettled(urge);
   };
-  if (url) {
-    glue.__mcpDeferred(() => {
-      compiled = compiled || __mcpCompileNow(__mcpReadNow(url, what), what);
-      urge();
-      return compiled;
-    });
-    // (Read synchronously before anything asked for it: no request is made.)
-    const requested = asked.then(() => (compiled ? () => compiled : __mcpRequestWasm(url, what, 'deferredUrl', !configured)));
-    arrived = requested
-      .then((compile) => needed.then(() => compiled || compile()), (e) => compiled || Promise.reject(e))
+  // The page waits for the deferred module: an agent's calls wait with it (see above).
+  let pageWaits = false;
+  const pageUrge = () => {
+    if (!pageWaits) {
+      pageWaits = true;
+      glue.openToCalls(false);
+    }
+    urge();
+  };
+  const deliver = (next, whose) => {
+    for (;;) {
+      try {
+        if (!next()) return;
+      } catch (e) {
+        console.error(`modelcontext-polyfill: an agent's message held for ${whose} failed: ${(e && e.message) || e}`);
+      }
+    }
+  };
+  if (url && callsUrl) {
+    glue.__mcpDeferred(
+      () => {
+        compiled = compiled || __mcpCompileNow(__mcpReadNow(url, what), what);
+        urge();
+        return compiled;
+      },
+      () => (callsCompiled = callsCompiled || __mcpCompileNow(__mcpReadNow(callsUrl, callsWhat), callsWhat)),
+    );
+    // (Either read synchronously before anything asked for it: no request is made.)
+    const callsArrived = asked
+      .then(() => (callsCompiled ? () => callsCompiled : __mcpRequestWasm(callsUrl, callsWhat, 'callsUrl', !callsConfigured)))
+      .then((compile) => needed.then(() => callsCompiled || compile()), (e) => callsCompiled || Promise.reject(e))
       .then((m) => {
-        glue.__mcpInstantiateDeferred(compiled || (compiled = m));
+        glue.__mcpInstantiateCalls(callsCompiled || (callsCompiled = m));
       });
+    const requested = callsArrived.then(
+      () => (compiled ? () => compiled : __mcpRequestWasm(url, what, 'deferredUrl', !configured)),
+      () => (compiled ? () => compiled : __mcpRequestWasm(url, what, 'deferredUrl', !configured)),
+    );
+    arrived = Promise.all([
+      requested.then((compile) => needed.then(() => compiled || compile()), (e) => compiled || Promise.reject(e)),
+      callsArrived,
+    ]).then(([m]) => {
+      glue.__mcpInstantiateDeferred(compiled || (compiled = m));
+    });
+    // (What the call module serves goes as soon as it is there; a failure is the deferred
+    // module's to report, which cannot be had without it.)
+    callsArrived.then(
+      () => {
+        if (pageWaits || compiled) return;
+        glue.openToCalls(true);
+        deliver(() => glue.deliverHeldCall(), callsWhat);
+      },
+      () => {},
+    );
   } else {
     // (This bundle has no import.meta.url and no URL was configured.)
     const e = __mcpLoadError(`${what} cannot be found: no URL for it; set modelContextPolyfillConfig.deferredUrl.`);
-    glue.__mcpDeferred(() => {
-      throw e;
-    });
+    glue.__mcpDeferred(
+      () => {
+        throw e;
+      },
+      () => {
+        throw e;
+      },
+    );
     arrived = Promise.reject(e);
   }
   // Agents' messages other than discovery wait for it too (src/transport/held.rs), then go in
@@ -85,21 +141,13 @@ function __mcpDeferCore(glue, url, configured) {
   // of a tool the page registered before the call came would find no such tool.)
   glue.holdForDeferred(urge, prefetch);
   arrived.then(
-    () => queueMicrotask(() => {
-      for (;;) {
-        try {
-          if (!glue.deliverHeld()) return;
-        } catch (e) {
-          console.error(`modelcontext-polyfill: an agent's message held for ${what} failed: ${(e && e.message) || e}`);
-        }
-      }
-    }),
+    () => queueMicrotask(() => deliver(() => glue.deliverHeld(), what)),
     (e) => {
       console.warn(`${e.message} (the part of the core a page uses less${url ? '; it is asked for again when first needed' : ''})`);
       glue.deferredFailed(String((e && e.message) || e));
     },
   );
-  return { arrived, urge };
+  return { arrived, urge: pageUrge };
 }
 
 /**

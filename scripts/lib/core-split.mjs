@@ -20,6 +20,7 @@ import { cursor, exportEntries, readModule, sectionEntries, sections, uleb, wasm
 import { callsThroughTable } from './table-calls.mjs';
 import { placeholdersInModule } from './placeholders.mjs';
 import { withDeferredCopies } from './deferred-copies.mjs';
+import { readPlaceholderMap } from './calls-cut.mjs';
 
 /**
  * The namespace of the first module's placeholders (wasm-split's `placeholder` by default), and
@@ -173,8 +174,10 @@ function tableTypes(bytes) {
  * After it, the deferred module calls the first module's functions through its function table
  * instead of its exports (scripts/lib/table-calls.mjs), but for the whole core's exports, and
  * the first module's placeholders are made functions of its own (scripts/lib/placeholders.mjs).
- * Returns both modules' bytes, how many functions the first module's table took for the deferred
- * module's calls, how many placeholders it has, and how many functions the deferred module has
+ * Returns both modules' bytes, the slot of the first module's function table each function of
+ * the deferred module has (slot → its index among `whole`'s defined functions; the slots keep
+ * their numbers through the steps after), how many functions the first module's table took for
+ * the deferred module's calls, how many placeholders it has, and how many functions the deferred module has
  * copies of (and their code's size).
  */
 export async function splitCore(tool, whole, kept, wasmOpt = null) {
@@ -186,9 +189,11 @@ export async function splitCore(tool, whole, kept, wasmOpt = null) {
     fs.writeFileSync(input, copies.bytes);
     fs.writeFileSync(list, `${kept.join('\n')}\n`);
     const [first, deferred] = [path.join(dir, 'first.wasm'), path.join(dir, 'deferred.wasm')];
-    execFileSync('wasm-split', [input, ...tool.features, '--keep-funcs', `@${list}`, '--placeholder-namespace', PLACEHOLDER_NAMESPACE, '-o1', first, '-o2', deferred], {
+    execFileSync('wasm-split', [input, ...tool.features, '--keep-funcs', `@${list}`, '--placeholder-namespace', PLACEHOLDER_NAMESPACE, '--placeholdermap', '-o1', first, '-o2', deferred], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    // (Slot → the function's index among the defined ones; the copies come after the whole's.)
+    const slots = readPlaceholderMap(`${first}.placeholders`);
     const firstBytes = fs.readFileSync(first);
     const { imported, types } = tableTypes(firstBytes);
     const externrefs = types.indexOf('externref');
@@ -209,7 +214,7 @@ export async function splitCore(tool, whole, kept, wasmOpt = null) {
         execFileSync(wasmOpt, ['-Oz', ...converge, ...WASM_OPT_FEATURES, ...WASM_OPT_STRIP, f, '-o', f], { stdio: ['ignore', 'ignore', 'pipe'] });
       }
     }
-    return { first: fs.readFileSync(first), deferred: fs.readFileSync(deferred), throughTable: through.moved, placeholders: placed.placeholders, copied: copies.copied, copiedBytes: copies.codeBytes };
+    return { first: fs.readFileSync(first), deferred: fs.readFileSync(deferred), slots, throughTable: through.moved, placeholders: placed.placeholders, copied: copies.copied, copiedBytes: copies.codeBytes };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

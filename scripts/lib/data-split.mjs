@@ -21,8 +21,10 @@
 // no object holds, never a byte of an object the first module keeps, which may have changed by
 // the time it is instantiated.
 //
-//   splitData(first, deferred, objects) → { first, deferred, moved } where `objects` is
-//   mapObjects(mapText)'s list and `moved` the number of bytes that moved and are not zero.
+//   splitData(first, deferred, objects, { partial }) → { first, deferred, moved } where `objects`
+//   is mapObjects(mapText)'s list and `moved` the number of bytes that moved and are not zero;
+//   `partial`: the first module's segments are part of the data (the deferred module's, cut again
+//   for its call module: scripts/lib/calls-cut.mjs), and neither part writes a byte they do not.
 
 import { cursor, sections, uleb } from './wasm-module.mjs';
 
@@ -208,7 +210,7 @@ export function dataImage(bytes) {
   return Buffer.concat([address, memory.subarray(from, to)]);
 }
 
-export function splitData(first, deferred, objects) {
+export function splitData(first, deferred, objects, { partial = false } = {}) {
   const firstSections = sections(first);
   const dataSection = firstSections.find((s) => s.id === DATA);
   if (!dataSection) return { first, deferred, moved: 0 };
@@ -218,6 +220,10 @@ export function splitData(first, deferred, objects) {
   const high = Math.max(...segments.map((s) => s.offset + s.bytes.length));
   const image = Buffer.alloc(high - low);
   for (const s of segments) s.bytes.copy(image, s.offset - low);
+  // With `partial` (the first module's segments write part of the data, the rest is another
+  // module's), neither part writes a byte they do not: a zero there is not this data's.
+  const covered = new Uint8Array(image.length).fill(partial ? 0 : 1);
+  if (partial) for (const s of segments) covered.fill(1, s.offset - low, s.offset - low + s.bytes.length);
   const byte = (a) => (a >= low && a < high ? image[a - low] : 0);
   // (A map of another link would not span this data.)
   if (!objects.length || objects[0].start > low || objects[objects.length - 1].end < high) {
@@ -269,8 +275,8 @@ export function splitData(first, deferred, objects) {
     }
     return out;
   };
-  const firstSegments = runs((a) => owner[a] !== 2);
-  const deferredSegments = runs((a) => owner[a] === 2 || (owner[a] === 0 && image[a] === 0));
+  const firstSegments = runs((a) => covered[a] && owner[a] !== 2);
+  const deferredSegments = runs((a) => covered[a] && (owner[a] === 2 || (owner[a] === 0 && image[a] === 0)));
   // (What moved and what stayed are the image again, byte for byte.)
   const check = Buffer.alloc(image.length);
   for (const s of [...firstSegments, ...deferredSegments]) s.bytes.copy(check, s.offset - low);

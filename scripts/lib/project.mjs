@@ -22,6 +22,10 @@ export const VALIDATOR_SUITE_WASM = path.join(REPO_ROOT, 'target', 'validator-su
 // agent's discovery run.
 export const CORE_KEEP_LIST = path.join(REPO_ROOT, 'polyfill', 'build', 'core-first.txt');
 
+// The functions of the core's deferred module its call module has (scripts/lib/calls-cut.mjs):
+// their names, one per line. `make split-list` writes it from what an agent's calls run.
+export const CORE_CALLS_LIST = path.join(REPO_ROOT, 'polyfill', 'build', 'core-calls.txt');
+
 // V8's explicit compile hint (Chromium 136 and later), the first line of the scripts whose
 // functions run as soon as they have loaded (scripts/build.mjs, COMPILE_HINTED): their functions
 // compile as the script streams in, off the main thread.

@@ -22,6 +22,18 @@
 //! (instead of reading it synchronously again, which would block the page for a module that has
 //! just failed to arrive); discovery goes on being served.
 //!
+//!
+//! Before the deferred module, the core fetches its call module (`scripts/lib/calls-cut.mjs`):
+//! what an agent's `tools/call` runs of it. Once that has arrived ([`open_to_calls`]), held
+//! messages an agent's call and its discovery may be served by (a `tools/call` that is not a
+//! task's, `initialize`, `notifications/initialized`, `ping`, `tools/list`) are delivered from
+//! the front of the queue ([`deliver_held_call`]) up to the first that needs the rest, and such
+//! a message that comes with nothing held before it is delivered at once. Not while the page
+//! itself waits for the deferred module (its calls queued, `ready` awaited: the loader closes the
+//! calls again), since the page's calls go first: an agent's call of a tool the page registered
+//! before the call came must find it. A function of the rest that such a call still runs is
+//! read synchronously, as anything of the deferred module is that is needed before it arrives.
+//!
 //! [`Hub`]: super::hub::Hub
 
 use std::cell::RefCell;
@@ -33,12 +45,18 @@ use wasm_bindgen::prelude::*;
 struct Held {
     deliver: Box<dyn FnOnce()>,
     refuse: Box<dyn FnOnce(&str)>,
+    /// The call module is enough for it (see the module's documentation).
+    early: bool,
 }
 
 enum Gate {
     Open,
-    /// The deferred module is on its way; the messages held meanwhile, in order.
-    Holding(VecDeque<Held>),
+    /// The deferred module is on its way; the messages held meanwhile, in order, and whether
+    /// the early ones may be served now (the call module is there, the page waits for nothing).
+    Holding {
+        queue: VecDeque<Held>,
+        calls: bool,
+    },
     /// It could not be had, for this reason.
     Failed(String),
 }
@@ -64,13 +82,20 @@ fn is_discovery(method: &str) -> bool {
 }
 
 /// Whether one incoming message of `method` (`None` for anything that is not a request or
-/// notification) is delivered now; if not, it goes to [`hold`]: see the module's documentation.
-/// The first message while the module is on its way has it requested ([`PREFETCH`]).
-pub(crate) fn admit(method: Option<&str>) -> bool {
+/// notification) is delivered now (`None`); if not, whether the call module is enough for it
+/// (`Some(early)`), and it goes to [`hold_message`]: see the module's documentation. `call`
+/// says whether it is a `tools/call` that is not a task's (asked only while something is on
+/// its way). The first message while the module is on its way has it requested ([`PREFETCH`]).
+pub(crate) fn admit(method: Option<&str>, call: impl FnOnce() -> bool) -> Option<bool> {
+    let discovery = method.is_some_and(is_discovery);
     let (now, holding) = GATE.with(|g| match &*g.borrow() {
-        Gate::Open => (true, false),
-        Gate::Holding(queue) => (queue.is_empty() && method.is_some_and(is_discovery), true),
-        Gate::Failed(_) => (method.is_some_and(is_discovery), false),
+        Gate::Open => (None, false),
+        Gate::Holding { queue, calls } => {
+            let early = discovery || call();
+            let now = queue.is_empty() && (discovery || (early && *calls));
+            ((!now).then_some(early), true)
+        }
+        Gate::Failed(_) => ((!discovery).then_some(false), false),
     });
     // (Outside the borrow: the loader may run page code.)
     if holding {
@@ -83,15 +108,25 @@ pub(crate) fn admit(method: Option<&str>) -> bool {
 
 /// Holds work until the deferred module has arrived: `deliver` runs then (now when nothing is
 /// on its way), or `refuse` with the reason it could not be had (now when it already could not).
-/// A message [`admit`] did not admit comes here; a held message's refusal answers it.
 pub(crate) fn hold(deliver: impl FnOnce() + 'static, refuse: impl FnOnce(&str) + 'static) {
+    hold_message(deliver, refuse, false);
+}
+
+/// [`hold`] for a message [`admit`] did not admit (`early`, as it said); a held message's
+/// refusal answers it.
+pub(crate) fn hold_message(
+    deliver: impl FnOnce() + 'static,
+    refuse: impl FnOnce(&str) + 'static,
+    early: bool,
+) {
     let held = Held {
         deliver: Box::new(deliver),
         refuse: Box::new(refuse),
+        early,
     };
     // (Run outside the borrow: a delivery may send answers that bring further messages.)
     let now = GATE.with(|g| match &mut *g.borrow_mut() {
-        Gate::Holding(queue) => {
+        Gate::Holding { queue, .. } => {
             queue.push_back(held);
             None
         }
@@ -126,7 +161,12 @@ pub(crate) fn after_deferred(f: impl FnOnce() + 'static) {
 /// held or delivered): the module will be needed soon.
 #[wasm_bindgen(js_name = holdForDeferred)]
 pub fn hold_for_deferred(urge: Option<js_sys::Function>, prefetch: Option<js_sys::Function>) {
-    GATE.with(|g| *g.borrow_mut() = Gate::Holding(VecDeque::new()));
+    GATE.with(|g| {
+        *g.borrow_mut() = Gate::Holding {
+            queue: VecDeque::new(),
+            calls: false,
+        }
+    });
     URGE.with(|u| *u.borrow_mut() = urge);
     PREFETCH.with(|p| *p.borrow_mut() = prefetch);
 }
@@ -138,7 +178,7 @@ pub fn deliver_held() -> bool {
     let next = GATE.with(|g| {
         let mut gate = g.borrow_mut();
         let next = match &mut *gate {
-            Gate::Holding(queue) => queue.pop_front(),
+            Gate::Holding { queue, .. } => queue.pop_front(),
             _ => None,
         };
         if next.is_none() {
@@ -157,6 +197,37 @@ pub fn deliver_held() -> bool {
     }
 }
 
+/// The call module has arrived and the page waits for nothing of the deferred module (`open`),
+/// or the page has come to wait for it (not `open`): whether the messages the call module is
+/// enough for are served before the deferred module arrives (see the module's documentation).
+#[wasm_bindgen(js_name = openToCalls)]
+pub fn open_to_calls(open: bool) {
+    GATE.with(|g| {
+        if let Gate::Holding { calls, .. } = &mut *g.borrow_mut() {
+            *calls = open;
+        }
+    });
+}
+
+/// Delivers the first held message when the call module is enough for it and may serve it
+/// ([`open_to_calls`]); returns whether it did. The loader calls it until it does not.
+#[wasm_bindgen(js_name = deliverHeldCall)]
+pub fn deliver_held_call() -> bool {
+    let next = GATE.with(|g| match &mut *g.borrow_mut() {
+        Gate::Holding { queue, calls: true } if queue.front().is_some_and(|h| h.early) => {
+            queue.pop_front()
+        }
+        _ => None,
+    });
+    match next {
+        Some(held) => {
+            (held.deliver)();
+            true
+        }
+        None => false,
+    }
+}
+
 /// The deferred module could not be had (`why`): the held messages are refused, and so is
 /// every later one the first module cannot serve.
 #[wasm_bindgen(js_name = deferredFailed)]
@@ -164,7 +235,7 @@ pub fn deferred_failed(why: String) {
     let held =
         GATE.with(
             |g| match std::mem::replace(&mut *g.borrow_mut(), Gate::Failed(why.clone())) {
-                Gate::Holding(queue) => queue,
+                Gate::Holding { queue, .. } => queue,
                 _ => VecDeque::new(),
             },
         );

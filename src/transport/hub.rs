@@ -201,6 +201,13 @@ fn method_of(payload: &JsValue) -> Option<String> {
     js::field(payload, "method").ok()?.as_string()
 }
 
+/// Whether a `tools/call`'s payload asks for a task (`params.task`), which the core's deferred
+/// module serves, not its call module (`held`).
+fn task_call(payload: &JsValue) -> bool {
+    js::field(payload, "params")
+        .is_ok_and(|p| p.is_object() && js::field(&p, "task").is_ok_and(|t| !t.is_undefined()))
+}
+
 impl Hub {
     /// A hub with the default rules: `label` names the transport in warnings, and at most
     /// `max_peers` peers keep sessions (the least recently heard from is forgotten first).
@@ -339,14 +346,19 @@ impl Hub {
         // refused, naming why, when it could not be had.
         let answer_malformed = self.rules.answer_malformed;
         let replacing = incoming == Incoming::Initialize && chain.replaces(incoming);
+        // (An agent's `tools/call` that is not a task's may be served by the call module, which
+        // comes first.)
         let discovery = method.as_deref().filter(|_| !replacing);
-        if held::admit(discovery) {
+        let call = || {
+            incoming == Incoming::Request && discovery == Some("tools/call") && !task_call(payload)
+        };
+        let Some(early) = held::admit(discovery, call) else {
             hand_over(&chain, payload, max, incoming, answer_malformed, &reply);
             return;
-        }
+        };
         let payload = payload.clone();
         let refused = reply.clone();
-        held::hold(
+        held::hold_message(
             move || hand_over(&chain, &payload, max, incoming, answer_malformed, &reply),
             move |why| {
                 if has_id || is_batch {
@@ -354,6 +366,7 @@ impl Hub {
                     refused(&unserved(id.as_ref(), method.as_deref(), why));
                 }
             },
+            early,
         );
     }
 

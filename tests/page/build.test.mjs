@@ -199,7 +199,7 @@ test('a release build ships its wasm files without custom sections', (t) => {
   requireDist('modelcontext_glue_bg.wasm');
   if (!releaseDist(t, "whose modules are wasm-bindgen's as they are")) return;
   const files = fs.readdirSync(DIST_DIR).filter((f) => f.endsWith('.wasm')).sort();
-  assert.deepEqual(files, ['modelcontext_client_glue_bg.wasm', 'modelcontext_deferred.wasm', 'modelcontext_glue_bg.wasm', 'modelcontext_validator.wasm']);
+  assert.deepEqual(files, ['modelcontext_calls.wasm', 'modelcontext_client_glue_bg.wasm', 'modelcontext_deferred.wasm', 'modelcontext_glue_bg.wasm', 'modelcontext_validator.wasm']);
   for (const f of files) {
     const custom = sections(fs.readFileSync(path.join(DIST_DIR, f))).filter((s) => s.id === 0).map((s) => s.name);
     assert.deepEqual(custom, [], `${f}: custom sections`);
@@ -207,42 +207,41 @@ test('a release build ships its wasm files without custom sections', (t) => {
 });
 
 // The core's static data is cut as its code is (scripts/lib/data-split.mjs): what only the
-// deferred module's code reaches is written by the deferred module, at the addresses the whole
-// core writes it, and the first module does not carry it.
-test("a release build's core: the deferred module writes the static data only its code reaches, the first module the rest; together, byte for byte what the whole core writes", (t) => {
-  requireDist('modelcontext_deferred.wasm');
+// deferred module's code reaches is written by the deferred module's call module where the call
+// module's code reaches it (scripts/lib/calls-cut.mjs), else by the rest of the deferred module,
+// at the addresses the whole core writes it, and the first module does not carry it.
+test("a release build's core: the first module, the call module and the deferred module each write the static data their code reaches that the ones before do not; no byte written by two; together, byte for byte what the whole core writes", (t) => {
+  requireDist('modelcontext_deferred.wasm', 'modelcontext_calls.wasm');
   if (!releaseDist(t, 'whose core is whole')) return;
   const whole = path.join(REPO_ROOT, 'target/bindgen/release/modelcontext_glue_bg.opt.wasm');
-  const first = dataSegments(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
-  const deferred = dataSegments(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_deferred.wasm')));
+  const parts = ['modelcontext_glue_bg.wasm', 'modelcontext_calls.wasm', 'modelcontext_deferred.wasm'].map((f) => [f, dataSegments(fs.readFileSync(path.join(DIST_DIR, f)))]);
   const bytes = (segments) => segments.reduce((n, s) => n + s.bytes.filter((b) => b !== 0).length, 0);
-  // (Text of messages the first module never writes: the forms', the tasks', the other transports'.)
-  assert.ok(bytes(deferred) > 10_000, `the deferred module writes ${bytes(deferred)} bytes of data`);
-  assert.ok(bytes(first) > 10_000, `the first module writes ${bytes(first)} bytes of data`);
-  // No byte that is not zero written by both, and memory once the first module and then the
-  // deferred one have written theirs (zeros too: the deferred module's are written later, over
-  // whatever is there) is the whole core's.
-  const written = new Set();
-  for (const segments of [first, deferred]) {
+  // (Text of messages the first module never writes: the calls' errors; the forms', the tasks',
+  // the other transports'.)
+  for (const [f, segments] of parts) assert.ok(bytes(segments) > 5_000, `${f} writes ${bytes(segments)} bytes of data`);
+  // No byte that is not zero written by two, and memory once each has written its own (zeros
+  // too: a later module's are written over whatever is there) is the whole core's.
+  const written = new Map();
+  for (const [f, segments] of parts) {
     for (const { offset, bytes: b } of segments) {
       b.forEach((v, i) => {
         if (v === 0) return;
-        assert.ok(!written.has(offset + i), `address ${offset + i} is written by both modules`);
-        written.add(offset + i);
+        assert.ok(!written.has(offset + i), `address ${offset + i} is written by ${written.get(offset + i)} and ${f}`);
+        written.set(offset + i, f);
       });
     }
   }
   const image = dataImage(fs.readFileSync(whole));
   const low = image.readUInt32LE(0);
-  const all = [...first, ...deferred];
+  const all = parts.flatMap(([, segments]) => segments);
   const from = Math.min(low, ...all.map((g) => g.offset));
   const to = Math.max(low + image.length - 4, ...all.map((g) => g.offset + g.bytes.length));
   const memory = Buffer.alloc(to - from);
   for (const { offset, bytes: b } of all) b.copy(memory, offset - from);
   const together = Buffer.alloc(image.length - 4);
   memory.copy(together, 0, low - from, low - from + together.length);
-  assert.ok(memory.subarray(0, low - from).every((v) => v === 0) && memory.subarray(low - from + together.length).every((v) => v === 0), 'the two modules write outside the whole core\'s data');
-  assert.equal(Buffer.compare(together, image.subarray(4)), 0, 'the two modules do not write what the whole core writes');
+  assert.ok(memory.subarray(0, low - from).every((v) => v === 0) && memory.subarray(low - from + together.length).every((v) => v === 0), 'the modules write outside the whole core\'s data');
+  assert.equal(Buffer.compare(together, image.subarray(4)), 0, 'the modules do not write what the whole core writes');
 });
 
 // wasm-bindgen names each function its glue gives the module after the JS it runs and a hash,

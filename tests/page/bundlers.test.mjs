@@ -3,7 +3,7 @@
 // opened in Chromium. The app registers a tool with an input schema: a valid call resolves, an
 // invalid one rejects with DataError (a plain schema checked by the core, and a pattern that needs
 // the validator module), an McpClient calls a tool (the client module), and a <form toolname>
-// becomes a tool (the core's deferred module): all four wasm files.
+// becomes a tool (the core's deferred module): all five wasm files.
 //
 // Vite (build, and its dev server, which runs dependencies from node_modules/.vite/deps/; Vite 7's
 // leaves their new URL()s pointing there, also from where Nuxt keeps its cache),
@@ -124,7 +124,8 @@ function result(url, { absolute = false } = {}) {
 // `add`'s schema is plain (checked by the core); `greet`'s has a pattern, which only the
 // validator module checks: both wasm files must load from where the bundler put them.
 // Then an McpClient calls `add` through the page's tab server: the client module's wasm too.
-// Then a <form toolname> becomes a tool: the core's deferred module, which the form asks for.
+// Then a <form toolname> becomes a tool: the core's deferred module, which the form asks for
+// (after the call module, which the client's call asks for).
 const WORKS = { valid: '5', invalid: 'DataError', patternValid: 'hi ada', patternInvalid: 'DataError', viaClient: '42', formTool: 'subscribe' };
 
 /**
@@ -145,7 +146,7 @@ async function withVite(kind, dir, fn, config = {}, entry = VITE) {
   }
 }
 
-test('Vite build (no config): the four wasm files emitted; valid call resolves, invalid rejects with DataError, the client calls', async () => {
+test('Vite build (no config): the five wasm files emitted; valid call resolves, invalid rejects with DataError, the client calls', async () => {
   const { dir } = app('vite');
   run(BIN('vite'), ['build', '--logLevel', 'warn'], dir);
   const assets = fs.readdirSync(path.join(dir, 'dist', 'assets'));
@@ -153,12 +154,13 @@ test('Vite build (no config): the four wasm files emitted; valid call resolves, 
   assert.ok(assets.some((f) => /^modelcontext_validator-.*\.wasm$/.test(f)), assets.join(' '));
   assert.ok(assets.some((f) => /^modelcontext_client_glue_bg-.*\.wasm$/.test(f)), assets.join(' '));
   assert.ok(assets.some((f) => /^modelcontext_deferred-.*\.wasm$/.test(f)), assets.join(' '));
+  assert.ok(assets.some((f) => /^modelcontext_calls-.*\.wasm$/.test(f)), assets.join(' '));
   // Served by `vite preview`, as the app's users would.
   const r = await withVite('preview', dir, (origin) => result(`${origin}/`, { absolute: true }));
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
 
-test('Vite dev server (no config): a module imported after the polyfill sees document.modelContext; pre-bundled .vite/deps still find the four wasm files', async () => {
+test('Vite dev server (no config): a module imported after the polyfill sees document.modelContext; pre-bundled .vite/deps still find the five wasm files', async () => {
   const { dir } = app('vite');
   const r = await withVite('dev', dir, (origin) => result(`${origin}/`, { absolute: true }));
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
@@ -166,14 +168,14 @@ test('Vite dev server (no config): a module imported after the polyfill sees doc
 
 /**
  * Builds app `tool` with `args` of its CLI (webpack's defaults: dist/main.js), then checks that
- * the four wasm files are beside the bundle, that no chunk holds a build-machine path, and that
+ * the five wasm files are beside the bundle, that no chunk holds a build-machine path, and that
  * the app's calls work.
  */
 async function builtBesideMain(tool, args) {
   const { dir, url } = app(tool);
   run(BIN(tool), args, dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 4, files.join(' '));
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 5, files.join(' '));
   for (const f of files.filter((f) => f.endsWith('.js'))) {
     assert.doesNotMatch(fs.readFileSync(path.join(dir, 'dist', f), 'utf8'), /file:\/\//, `${f} holds a file:// URL`);
   }
@@ -187,11 +189,11 @@ test('webpack 5 (no config file): chunks and wasm beside dist/main.js; no build-
 test('Rspack (no config file): chunks and wasm beside dist/main.js; no build-machine path in the bundle', () =>
   builtBesideMain('rspack', ['build', '--mode', 'production']));
 
-test('Parcel 2 (no config): the four wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
+test('Parcel 2 (no config): the five wasm files emitted; valid call resolves, invalid rejects with DataError', async () => {
   const { dir, url } = app('parcel');
   run(BIN('parcel'), ['build', 'index.html', '--no-cache', '--cache-dir', path.join(dir, '.parcel-cache'), '--dist-dir', 'dist', '--public-url', './', '--log-level', 'warn'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 4, files.join(' '));
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 5, files.join(' '));
   const r = await result(`${url}dist/`);
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
@@ -256,7 +258,7 @@ function registryApp(name, example, deps, env = {}) {
   return copyApp(root, example);
 }
 
-test('Vite 7 dev server, whose pre-bundled dependencies keep their new URL()s as written: from node_modules/.vite/deps/, and from node_modules/.cache/vite/client/deps/ where Nuxt keeps them, the four wasm files are found in the package', async () => {
+test('Vite 7 dev server, whose pre-bundled dependencies keep their new URL()s as written: from node_modules/.vite/deps/, and from node_modules/.cache/vite/client/deps/ where Nuxt keeps them, the five wasm files are found in the package', async () => {
   // (Vite 8 rewrites those URLs to the package's files itself.)
   const dir = registryApp('vite7', 'vite', { vite: '7.3.6' });
   const entry = new URL(`file://${path.join(dir, '..', 'node_modules', 'vite', 'dist', 'node', 'index.js')}`).href;
@@ -396,11 +398,11 @@ async function withServerProcess(cmd, args, dir, env, fn) {
   }
 }
 
-test("Angular 20 (ng build, the example's assets entry, zone.js): the four wasm files beside the bundle; the calls work; a component's tool", async () => {
+test("Angular 20 (ng build, the example's assets entry, zone.js): the five wasm files beside the bundle; the calls work; a component's tool", async () => {
   const dir = angularApp();
   await withAngularBuild(dir, async (origin) => {
     const files = fs.readdirSync(path.join(dir, 'dist', 'browser'));
-    assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 4, files.join(' '));
+    assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 5, files.join(' '));
     await assertComponentAppWorks(origin);
   });
 });
@@ -439,7 +441,7 @@ test("Angular's webpack builder (build-angular:browser) with the assets entry: i
   });
 });
 
-test("Angular 20 dev server (ng serve, no assets entry, zoneless): the dependencies pre-bundled in .angular/cache still find the four wasm files", async () => {
+test("Angular 20 dev server (ng serve, no assets entry, zoneless): the dependencies pre-bundled in .angular/cache still find the five wasm files", async () => {
   const dir = angularApp({ assets: false, zoneless: true });
   await withServerProcess(NG(dir), ['serve', '--port', '0', '--host', '127.0.0.1'], dir, NG_ENV, async (origin, output) => {
     await assertComponentAppWorks(origin, output);
@@ -480,17 +482,17 @@ function frameworkApp(name, env = {}) {
 const NUXI = (dir) => TOOLCHAIN_BIN(dir, 'nuxi');
 const NUXT_ENV = { NUXT_TELEMETRY_DISABLED: '1' };
 
-test('Nuxt 3 (nuxi build, the Nitro server): the four wasm files emitted; the calls work; a component\'s tool', async () => {
+test('Nuxt 3 (nuxi build, the Nitro server): the five wasm files emitted; the calls work; a component\'s tool', async () => {
   const dir = frameworkApp('nuxt');
   run(NUXI(dir), ['build'], dir);
   const assets = fs.readdirSync(path.join(dir, '.output', 'public', '_nuxt'));
-  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, assets.join(' '));
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 5, assets.join(' '));
   await withServerProcess(process.execPath, ['.output/server/index.mjs'], dir, { ...NUXT_ENV, HOST: '127.0.0.1', PORT: '0' }, async (origin) => {
     await assertComponentAppWorks(origin);
   });
 });
 
-test('Nuxt 3 dev server (nuxi dev, Vite 7): the package pre-bundled in node_modules/.cache/vite/client/deps/ still finds the four wasm files', async () => {
+test('Nuxt 3 dev server (nuxi dev, Vite 7): the package pre-bundled in node_modules/.cache/vite/client/deps/ still finds the five wasm files', async () => {
   const dir = frameworkApp('nuxt');
   await withServerProcess(NUXI(dir), ['dev', '--host', '127.0.0.1', '--port', '0'], dir, NUXT_ENV, async (origin, output) => {
     await assertComponentAppWorks(origin, output);
@@ -505,18 +507,18 @@ const NEXT_ENV = { NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
 const NEXT_DEV_ENV = { ...NEXT_ENV, NODE_ENV: 'development' };
 
 for (const [bundler, flags] of [['Turbopack', []], ['webpack', ['--webpack']]]) {
-  test(`Next.js 16 (next build with ${bundler}, next start): the page prerendered on the server (where the import runs without a document), the four wasm files emitted; the calls work; a component's tool`, async () => {
+  test(`Next.js 16 (next build with ${bundler}, next start): the page prerendered on the server (where the import runs without a document), the five wasm files emitted; the calls work; a component's tool`, async () => {
     const dir = frameworkApp('next');
     run(NEXT(dir), ['build', ...flags], dir, NEXT_ENV);
     const media = fs.readdirSync(path.join(dir, '.next', 'static', 'media')).filter((f) => f.endsWith('.wasm'));
-    assert.equal(media.length, 4, media.join(' '));
+    assert.equal(media.length, 5, media.join(' '));
     const prerendered = fs.readFileSync(path.join(dir, '.next', 'server', 'app', 'index.html'), 'utf8');
     assert.match(prerendered, /<p>registering<\/p>/, 'the server rendered the component');
     await withServerProcess(NEXT(dir), ['start', '-H', '127.0.0.1', '-p', '0'], dir, NEXT_ENV, (origin) => assertComponentAppWorks(origin));
   });
 }
 
-test('Next.js 16 dev server (next dev, Turbopack): the four wasm files found; the calls work; a component\'s tool, under React\'s StrictMode', async () => {
+test('Next.js 16 dev server (next dev, Turbopack): the five wasm files found; the calls work; a component\'s tool, under React\'s StrictMode', async () => {
   const dir = frameworkApp('next');
   await withServerProcess(NEXT(dir), ['dev', '-H', '127.0.0.1', '-p', '0'], dir, NEXT_DEV_ENV, (origin, output) => assertComponentAppWorks(origin, output));
 });
@@ -547,12 +549,12 @@ const VITE_JS = (dir) => path.join(dir, '..', 'node_modules', 'vite', 'bin', 'vi
 const ASTRO_JS = (dir) => path.join(dir, '..', 'node_modules', 'astro', 'bin', 'astro.mjs');
 const ASTRO_ENV = { ASTRO_TELEMETRY_DISABLED: '1' };
 
-test('SvelteKit 3 (vite build with adapter-node, node build): the page rendered on the server for each request (where the import runs without a document), the four wasm files emitted; the calls work; a component\'s tool', async () => {
+test('SvelteKit 3 (vite build with adapter-node, node build): the page rendered on the server for each request (where the import runs without a document), the five wasm files emitted; the calls work; a component\'s tool', async () => {
   const env = modernNodeEnv();
   const dir = frameworkApp('sveltekit', env);
   run('node', [VITE_JS(dir), 'build', '--logLevel', 'error'], dir, env);
   const assets = fs.readdirSync(path.join(dir, 'build', 'client', '_app', 'immutable', 'assets'));
-  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, assets.join(' '));
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 5, assets.join(' '));
   const port = String(await freePort());
   await withServerProcess('node', ['build'], dir, { ...env, HOST: '127.0.0.1', PORT: port }, async (origin) => {
     assert.match(await serverHtml(origin), /<p>registering<\/p>/, 'the server rendered the component');
@@ -560,7 +562,7 @@ test('SvelteKit 3 (vite build with adapter-node, node build): the page rendered 
   });
 });
 
-test('SvelteKit 3 dev server (vite dev): the page rendered on the server through Vite, the package pre-bundled for the browser; the four wasm files found; the calls work; a component\'s tool', async () => {
+test('SvelteKit 3 dev server (vite dev): the page rendered on the server through Vite, the package pre-bundled for the browser; the five wasm files found; the calls work; a component\'s tool', async () => {
   const env = modernNodeEnv();
   const dir = frameworkApp('sveltekit', env);
   const port = String(await freePort());
@@ -571,17 +573,17 @@ test('SvelteKit 3 dev server (vite dev): the page rendered on the server through
   });
 });
 
-test('Astro 7 (astro build, astro preview): a static page whose <script> imports the package; the four wasm files emitted; the calls work; the page\'s tool', async () => {
+test('Astro 7 (astro build, astro preview): a static page whose <script> imports the package; the five wasm files emitted; the calls work; the page\'s tool', async () => {
   const env = { ...modernNodeEnv(), ...ASTRO_ENV };
   const dir = frameworkApp('astro', env);
   run('node', [ASTRO_JS(dir), 'build', '--silent'], dir, env);
   const assets = fs.readdirSync(path.join(dir, 'dist', '_astro'));
-  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 4, assets.join(' '));
+  assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 5, assets.join(' '));
   const port = String(await freePort());
   await withServerProcess('node', [ASTRO_JS(dir), 'preview', '--host', '127.0.0.1', '--port', port], dir, env, (origin) => assertComponentAppWorks(origin));
 });
 
-test('Astro 7 dev server (astro dev): the package pre-bundled by Vite; the four wasm files found; the calls work; the page\'s tool', async () => {
+test('Astro 7 dev server (astro dev): the package pre-bundled by Vite; the five wasm files found; the calls work; the page\'s tool', async () => {
   const env = { ...modernNodeEnv(), ...ASTRO_ENV };
   const dir = frameworkApp('astro', env);
   const port = String(await freePort());

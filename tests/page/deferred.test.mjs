@@ -25,9 +25,11 @@ import { withDeferredCopies } from '../../scripts/lib/deferred-copies.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
 import { wat } from './lib/wat.mjs';
 
-requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext_deferred.wasm');
+requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext_deferred.wasm', 'modelcontext_calls.wasm');
 
 const DEFERRED = 'modelcontext_deferred.wasm';
+// The deferred module's call module (scripts/lib/calls-cut.mjs), requested before it.
+const CALLS_WASM = 'modelcontext_calls.wasm';
 // The page waits of the harness (`__until`), and `__addForm(name)`: a <form toolname> added to
 // the document (the declarative API's work is in the deferred module).
 const HELPERS = `<script>${PAGE_UNTIL}
@@ -121,9 +123,17 @@ function clientPage(tag) {
   return inlinePage(`${benchPage({ title: 'deferred' })}\n${tag}`);
 }
 
-/** Counts the requests for the deferred module by kind (fetch, xhr); `answer(route, n)` answers the n-th. */
-async function watchDeferred(context, answer = (route) => route.continue()) {
+/**
+ * Counts the requests for the deferred module by kind (fetch, xhr); `answer(route, n)` answers the
+ * n-th. `asked.calls` counts the call module's the same way; `answerCalls(route)` answers them.
+ */
+async function watchDeferred(context, answer = (route) => route.continue(), answerCalls = (route) => route.continue()) {
   const asked = [];
+  Object.defineProperty(asked, 'calls', { value: [] });
+  await context.route(`**/${CALLS_WASM}`, (route) => {
+    asked.calls.push(route.request().resourceType());
+    return answerCalls(route);
+  });
   await context.route(`**/${DEFERRED}`, (route) => {
     asked.push(route.request().resourceType());
     return answer(route, asked.length);
@@ -148,6 +158,20 @@ async function holdDeferred(context, { firstOnly = false } = {}) {
     while (asked.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   };
   return { asked, release, askedFor };
+}
+
+/**
+ * The client page of the build `tag` opened on withPage's `p`, with the deferred module's
+ * requests held (holdDeferred, with its `options`), once its core has started and FIRST has run:
+ * holdDeferred's members.
+ */
+async function afterFirst({ page, context, goto }, tag, options) {
+  const held = await holdDeferred(context, options);
+  await goto(await clientPage(tag));
+  await page.waitForFunction(() => window.Bench && document.modelContext);
+  await page.evaluate(STARTED);
+  assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
+  return held;
 }
 
 /**
@@ -538,9 +562,10 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
-  test(`${build} build: with the deferred module answering 404, the page's promise-returning calls that need it (getTools, executeTool, connect, with a server transport made then) reject naming it, each asking for it again (a synchronous read), and throw nothing; the page goes on registering and an agent listing`, () =>
+  test(`${build} build: with the deferred module and its call module answering 404, the page's promise-returning calls that need it (getTools, executeTool, connect, with a server transport made then) reject naming it, each asking for it again (a synchronous read), and throw nothing; the page goes on registering and an agent listing`, () =>
     withPage(async ({ page, context, goto }) => {
-      const asked = await watchDeferred(context, (route) => route.fulfill({ status: 404, body: 'not here' }));
+      const missing = (route) => route.fulfill({ status: 404, body: 'not here' });
+      const asked = await watchDeferred(context, missing, missing);
       await goto(await clientPage(tag));
       await page.waitForFunction(() => window.Bench && document.modelContext);
       await page.evaluate(READY);
@@ -604,12 +629,9 @@ for (const [build, tag] of Object.entries(BUILDS)) {
     }));
 
   test(`${build} build: while the deferred module is on its way the page registers and an agent lists (FIRST), and the calls wait, then are answered without a synchronous read, the page's getTools too; everything works after it`, () =>
-    withPage(async ({ page, context, goto }) => {
-      const { asked, release } = await holdDeferred(context);
-      await goto(await clientPage(tag));
-      await page.waitForFunction(() => window.Bench && document.modelContext);
-      await page.evaluate(STARTED);
-      assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
+    withPage(async (p) => {
+      const { page } = p;
+      const { asked, release } = await afterFirst(p, tag);
       await page.evaluate(() => {
         window.seen = [];
         client.callTool({ name: 't1', arguments: { a: 1 } }).then((r) => seen.push(`call ${r.content[0].text}`));
@@ -626,6 +648,78 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(seen.filter((s) => !s.startsWith('getTools')).sort(), ['call 1', 'invalid true']);
       assert.ok(seen.includes('getTools 52'), JSON.stringify(seen));
       assert.deepEqual(await page.evaluate(CALLS), CALLS_RESULT);
+      assert.deepEqual(asked, ['fetch']);
+    }));
+
+  // The call module (scripts/lib/calls-cut.mjs) serves an agent's calls before the deferred
+  // module has arrived (src/transport/held.rs); the deferred module's first request is held
+  // throughout, and a synchronous read of it would be a second request.
+  test(`${build} build: with the call module there and the deferred module on its way, an agent's calls (one, 200 at once, an async tool's, an object's result, invalid arguments, a throwing tool, an unknown one, patterns the validator module and the core check) are answered without reading the deferred module; a message that needs it holds the calls after it, which are answered in order once it has arrived`, () =>
+    withPage(async (p) => {
+      const { page } = p;
+      // (A synchronous read is answered, and counted.)
+      const { asked, release } = await afterFirst(p, tag, { firstOnly: true });
+      const r = await page.evaluate(async () => {
+        const mc = document.modelContext;
+        const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
+        await mc.registerTool({ name: 'later', description: 'L', inputSchema: schema, execute: async ({ a }) => String(a) });
+        await mc.registerTool({ name: 'record', description: 'R', inputSchema: schema, execute: ({ a }) => ({ a }) });
+        const one = await client.callTool({ name: 't1', arguments: { a: 1 } });
+        const many = await Promise.all(Array.from({ length: 200 }, (_, i) => client.callTool({ name: 't2', arguments: { a: i } })));
+        const later = await client.callTool({ name: 'later', arguments: { a: 5 } });
+        const record = await client.callTool({ name: 'record', arguments: { a: 6 } });
+        const invalid = await client.callTool({ name: 't1', arguments: { a: 'x' } });
+        const thrown = await client.callTool({ name: 'thrower', arguments: {} });
+        const unknown = await client.callTool({ name: 'nope', arguments: {} }).then((x) => x.isError, () => true);
+        const words = [await client.callTool({ name: 'word', arguments: { w: 'ok' } }), await client.callTool({ name: 'word', arguments: { w: 'No!' } })];
+        const codes = [await client.callTool({ name: 'code', arguments: { c: 'AB-123' } }), await client.callTool({ name: 'code', arguments: { c: 'ab-123' } })];
+        return {
+          one: one.content[0].text, many: many.every((x, i) => x.content[0].text === String(i)), later: later.content[0].text,
+          record: record.structuredContent, invalid: invalid.isError, thrown: thrown.isError, unknown,
+          pattern: [words[0].content[0].text, words[1].isError, codes[0].content[0].text, codes[1].isError],
+        };
+      });
+      assert.deepEqual(r, { one: '1', many: true, later: '5', record: { a: 6 }, invalid: true, thrown: true, unknown: true, pattern: ['ok', true, 'AB-123', true] });
+      assert.deepEqual(asked.calls, ['fetch']);
+      assert.deepEqual(asked, ['fetch'], 'the deferred module asked for once, and not read');
+      // A message of the deferred module's (a resources/list), then a call: both wait for it.
+      await page.evaluate(() => {
+        window.seen = [];
+        client.listResources().then(() => seen.push('resources'), () => seen.push('resources refused'));
+        client.callTool({ name: 't1', arguments: { a: 2 } }).then((x) => seen.push(`call ${x.content[0].text}`));
+      });
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      assert.deepEqual(await page.evaluate(() => window.seen), []);
+      release();
+      await page.waitForFunction(() => window.seen.length === 2);
+      assert.deepEqual(await page.evaluate(() => window.seen), ['resources', 'call 2']);
+      assert.deepEqual(asked, ['fetch']);
+    }));
+
+  // The page's calls go before an agent's: while the page waits for the deferred module, the
+  // call module serves none of an agent's calls, so that a call of a tool the page registers
+  // meanwhile (through the session API) finds it.
+  test(`${build} build: while the page waits for the deferred module (a session-API registration queued), an agent's call waits too, though the call module is there, and finds the tool the page registered`, () =>
+    withPage(async (p) => {
+      const { page } = p;
+      const { asked, release } = await afterFirst(p, tag);
+      // (The call module in: a call answered.)
+      assert.equal(await page.evaluate(async () => (await client.callTool({ name: 't1', arguments: { a: 3 } })).content[0].text), '3');
+      await page.evaluate(() => {
+        window.seen = [];
+        // (It queues until the deferred module is there, and returns its unregister at once.)
+        window.off = document.modelContext.registerTool('session', {
+          description: 'Of the session API',
+          handler: () => ({ content: [{ type: 'text', text: 'from the session' }] }),
+        });
+        client.callTool({ name: 'session', arguments: {} }).then((x) => seen.push(`call ${x.isError ? 'error' : x.content[0].text}`));
+      });
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      assert.deepEqual(await page.evaluate(() => window.seen), []);
+      release();
+      await page.waitForFunction(() => window.seen.length === 1);
+      assert.deepEqual(await page.evaluate(() => window.seen), ['call from the session']);
+      assert.equal(await page.evaluate(() => typeof window.off), 'function');
       assert.deepEqual(asked, ['fetch']);
     }));
 
@@ -654,12 +748,15 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, [], 'no agent yet, nothing needs it');
       assert.deepEqual(await page.evaluate(FIRST), FIRST_RESULT);
       await page.evaluate(() => __until(() => window.idleAsked > 1, 'the settle wait after the agent came', 10_000));
-      assert.deepEqual(asked, ['fetch'], 'requested when the agent came');
+      assert.deepEqual(asked.calls, ['fetch'], 'the call module requested when the agent came');
+      assert.deepEqual(asked, [], 'the deferred module once the call module is compiled');
       assert.equal(await page.evaluate(() => window.compiles), 1, 'the page registers and an agent lists with the first module alone compiled');
       const r = await page.evaluate(async () => (await client.callTool({ name: 't1', arguments: { a: 7 } })).content[0].text);
       assert.equal(r, '7');
-      assert.equal(await page.evaluate(() => window.compiles), 2);
-      assert.deepEqual(asked, ['fetch'], 'read once, by the request made when the agent came');
+      // (The call module compiled for the call, then the deferred module requested and compiled.)
+      await page.evaluate(() => __until(() => window.compiles === 3, 'the deferred module compiled', 10_000));
+      assert.deepEqual(asked.calls, ['fetch'], 'read once, by the request made when the agent came');
+      assert.deepEqual(asked, ['fetch']);
     }));
 
   test(`${build} build: with no idle moment after the start, a page's call of the deferred module (getTools) has it compiled at once, and settles; so do the calls queued behind it`, () =>
@@ -679,8 +776,10 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         return (await listed).map((t) => t.name);
       });
       assert.deepEqual(names, ['one']);
-      assert.equal(await page.evaluate(() => window.compiles), 2);
+      // (The call module and the deferred module, which it goes before.)
+      assert.equal(await page.evaluate(() => window.compiles), 3);
       assert.deepEqual(asked, ['fetch']);
+      assert.deepEqual(asked.calls, ['fetch']);
     }));
 
   test(`${build} build: with no idle moment after the start, a page that awaits ready has the deferred module compiled at once: ready resolves`, () =>
@@ -692,8 +791,9 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       await page.evaluate(SETTLED);
       assert.equal(await page.evaluate(() => window.compiles), 1, 'nothing asked for it yet (the front reads ready itself)');
       await page.evaluate(READY);
-      assert.equal(await page.evaluate(() => window.compiles), 2);
+      assert.equal(await page.evaluate(() => window.compiles), 3);
       assert.deepEqual(asked, ['fetch']);
+      assert.deepEqual(asked.calls, ['fetch']);
     }));
 
   test(`${build} build: the deferred module is fetched once, when a page awaits ready, and what it holds works (a form added later is a tool, the legacy provideContext)`, () =>
@@ -1331,23 +1431,30 @@ test("with the browser's own WebMCP, the page's tools are mirrored on it and its
     assert.deepEqual(asked, ['fetch']);
   }, { nativeWebMCP: true }));
 
-test('the deferred module is looked for beside a configured coreUrl, or at deferredUrl', () =>
+test('the deferred module and its call module are looked for beside a configured coreUrl, or at deferredUrl (the call module beside it), or at callsUrl', () =>
   withPage(async ({ page, context, goto }) => {
     const asked = [];
     await context.route((url) => url.pathname.endsWith('.wasm'), (route) => {
       asked.push(new URL(route.request().url()).pathname);
       return route.continue();
     });
-    const twoAsked = async () => {
+    const threeAsked = async () => {
       const deadline = Date.now() + 10_000;
-      while (asked.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (asked.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       return [...asked].sort();
     };
     await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { coreUrl: '/dist/modelcontext_glue_bg.wasm?moved' };</script>${BUILDS.classic}`));
     await page.evaluate(READY);
-    assert.deepEqual(await twoAsked(), ['/dist/modelcontext_deferred.wasm', '/dist/modelcontext_glue_bg.wasm']);
+    assert.deepEqual(await threeAsked(), ['/dist/modelcontext_calls.wasm', '/dist/modelcontext_deferred.wasm', '/dist/modelcontext_glue_bg.wasm']);
     asked.length = 0;
+    // (The call module missing, the deferred module is still asked for; `ready` resolves once
+    // neither could be had.)
     await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { deferredUrl: '/missing/deferred.wasm' };</script>${BUILDS.ESM}`));
     await page.evaluate(READY);
-    assert.deepEqual(await twoAsked(), ['/dist/modelcontext_glue_bg.wasm', '/missing/deferred.wasm']);
+    assert.deepEqual(await threeAsked(), ['/dist/modelcontext_glue_bg.wasm', '/missing/deferred.wasm', '/missing/modelcontext_calls.wasm']);
+    asked.length = 0;
+    await goto(await inlinePage(`<script>window.modelContextPolyfillConfig = { callsUrl: '/dist/modelcontext_calls.wasm?moved' };</script>${BUILDS.ESM}`));
+    await page.evaluate(READY);
+    assert.deepEqual(await threeAsked(), ['/dist/modelcontext_calls.wasm', '/dist/modelcontext_deferred.wasm', '/dist/modelcontext_glue_bg.wasm']);
+    assert.equal(await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/modelcontext_calls.wasm?moved')).length), 1);
   }));

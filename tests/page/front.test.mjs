@@ -290,16 +290,16 @@ for (const [build, script] of HINTED_FRONTS) {
     }));
 }
 
-// The hint the README gives a page whose agents call at once: the deferred module fetched with
-// the page. The request an agent's first message makes must take it (one request, no unused
-// preload), and the agent's call is answered.
-const DEFERRED_HINT = '<link rel="preload" href="/dist/modelcontext_deferred.wasm" as="fetch" crossorigin>';
+// The hint the README gives a page whose agents call at once: the deferred module's call module
+// fetched with the page. The request an agent's first message makes must take it (one request, no
+// unused preload), and the agent's call is answered.
+const CALLS_HINT = '<link rel="preload" href="/dist/modelcontext_calls.wasm" as="fetch" crossorigin>';
 for (const [build, script] of HINTED_FRONTS) {
-  test(`${build} front with the README's preload hint of the deferred module: an agent's call is answered, the module fetched once, the hint used`, () =>
+  test(`${build} front with the README's preload hint of the call module: an agent's call is answered, the module fetched once, the hint used`, () =>
     withPage(async ({ page, goto, consoleMessages }) => {
       const requested = [];
       page.on('request', (r) => requested.push(new URL(r.url()).pathname));
-      await goto(await inlinePage(`${HINTS}\n${DEFERRED_HINT}\n${script}`));
+      await goto(await inlinePage(`${HINTS}\n${CALLS_HINT}\n${script}`));
       await page.evaluate(`window.__tabAsk = ${tabAsk}`);
       const answers = await page.evaluate(async () => {
         await document.modelContext.registerTool({ name: 'echo', description: 'E', execute: ({ a }) => `a=${a}` });
@@ -311,14 +311,14 @@ for (const [build, script] of HINTED_FRONTS) {
       assert.deepEqual(answers, { version: '2025-06-18', text: 'a=7' });
       // Chromium reports an unused preload a few seconds after the load.
       await new Promise((r) => setTimeout(r, 3500));
-      assert.deepEqual(requested.filter((p) => p === '/dist/modelcontext_deferred.wasm'), ['/dist/modelcontext_deferred.wasm']);
+      assert.deepEqual(requested.filter((p) => p === '/dist/modelcontext_calls.wasm'), ['/dist/modelcontext_calls.wasm']);
       const unused = consoleMessages.filter((m) => /preload/i.test(m.text));
       assert.deepEqual(unused, []);
     }));
 }
 
 for (const [build, tag] of Object.entries(BUILDS)) {
-  test(`${build} build from a server that sends every file gzip-encoded, as production servers do: both parts of the core wasm stream in, a tool registers and runs`, () =>
+  test(`${build} build from a server that sends every file gzip-encoded, as production servers do: every part of the core wasm streams in, a tool registers and runs`, () =>
     withPage(async ({ page }) => {
       const gzipping = await startStaticServer({ root: REPO_ROOT, port: 0, gzip: true });
       try {
@@ -341,10 +341,11 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           return document.modelContext.executeTool(tool, { n: 2 });
         }, TYPED);
         assert.equal(result, 'n=2');
-        // Each part of the core wasm once, compiled as it arrives (the deferred one once `ready` asked for it).
-        await page.waitForFunction(() => window.streamed.length === 2);
-        assert.deepEqual((await page.evaluate(() => window.streamed)).sort(), [CORE_WASM, 'modelcontext_deferred.wasm'].sort());
-        for (const file of ['modelcontext_core.js', 'modelcontext_glue.js', CORE_WASM, 'modelcontext_deferred.wasm']) {
+        // Each part of the core wasm once, compiled as it arrives (the deferred one and its call
+        // module once `ready` asked for them).
+        await page.waitForFunction(() => window.streamed.length === 3);
+        assert.deepEqual((await page.evaluate(() => window.streamed)).sort(), [CORE_WASM, 'modelcontext_calls.wasm', 'modelcontext_deferred.wasm'].sort());
+        for (const file of ['modelcontext_core.js', 'modelcontext_glue.js', CORE_WASM, 'modelcontext_calls.wasm', 'modelcontext_deferred.wasm']) {
           assert.equal(encodings.get(`/dist/${file}`), 'gzip', `${file} arrived gzip-encoded`);
         }
       } finally {

@@ -63,7 +63,7 @@ test('the tarball holds LICENSE, the users\' README, the typings of every entry,
   assert.equal(pkg.peerDependenciesMeta.react.optional, true);
   const list = tarballFiles();
   for (const f of ['LICENSE', 'README.md', 'typings/index.d.ts', 'typings/iife.d.ts', 'typings/react.d.ts',
-    'dist/modelcontext.js', 'dist/modelcontext_core.js', 'dist/modelcontext_glue_bg.wasm', 'dist/modelcontext_deferred.wasm', 'dist/modelcontext_validator.wasm',
+    'dist/modelcontext.js', 'dist/modelcontext_core.js', 'dist/modelcontext_glue_bg.wasm', 'dist/modelcontext_deferred.wasm', 'dist/modelcontext_calls.wasm', 'dist/modelcontext_validator.wasm',
     'dist/modelcontext_client_glue.js', 'dist/modelcontext_client_glue_bg.wasm',
     'dist/modelcontext.iife.js', 'dist/modelcontext.inline.js', 'dist/modelcontext.inline.iife.js', 'dist/react.js', 'dist/react.inline.js']) {
     assert.ok(list.includes(f), `${f} is not in the tarball`);

@@ -249,7 +249,7 @@ export function engineTests(engine, { frameDifferences = {} } = {}) {
       const [tool] = await document.modelContext.getTools();
       const ran = await document.modelContext.executeTool(tool, { a: 1 });
       return { registered, kept: JSON.stringify(tool.inputSchema) === JSON.stringify(schema), ran };
-    }), { html: `<script>window.modelContextPolyfillConfig = { deferredUrl: ${JSON.stringify(server.url(slow))} };</script><script type="module">import '/dist/modelcontext.js';</script>` });
+    }), { html: `<script>window.modelContextPolyfillConfig = { deferredUrl: ${JSON.stringify(server.url(slow))}, callsUrl: '/dist/modelcontext_calls.wasm' };</script><script type="module">import '/dist/modelcontext.js';</script>` });
     assert.deepEqual(r, { registered: 'registered', kept: true, ran: 'deep' });
     assert.equal(asked.length, 2, 'the fetch the agent asked for and the synchronous read');
   });
