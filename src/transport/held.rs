@@ -22,7 +22,6 @@
 //! (instead of reading it synchronously again, which would block the page for a module that has
 //! just failed to arrive); discovery goes on being served.
 //!
-//!
 //! Before the deferred module, the core fetches its call module (`scripts/lib/calls-cut.mjs`):
 //! what an agent's `tools/call` runs of it. Once that has arrived ([`open_to_calls`]), held
 //! messages an agent's call and its discovery may be served by (a `tools/call` that is not a
@@ -88,22 +87,22 @@ fn is_discovery(method: &str) -> bool {
 /// its way). The first message while the module is on its way has it requested ([`PREFETCH`]).
 pub(crate) fn admit(method: Option<&str>, call: impl FnOnce() -> bool) -> Option<bool> {
     let discovery = method.is_some_and(is_discovery);
-    let (now, holding) = GATE.with(|g| match &*g.borrow() {
-        Gate::Open => (None, false),
-        Gate::Holding { queue, calls } => {
-            let early = discovery || call();
-            let now = queue.is_empty() && (discovery || (early && *calls));
-            ((!now).then_some(early), true)
-        }
-        Gate::Failed(_) => ((!discovery).then_some(false), false),
+    // (The gate read, then `call` and the loader outside the borrow: either may run page code.)
+    let holding = GATE.with(|g| match &*g.borrow() {
+        Gate::Open => Err(None),
+        Gate::Holding { queue, calls } => Ok((queue.is_empty(), *calls)),
+        Gate::Failed(_) => Err((!discovery).then_some(false)),
     });
-    // (Outside the borrow: the loader may run page code.)
-    if holding {
-        if let Some(prefetch) = PREFETCH.with(|p| p.borrow_mut().take()) {
-            let _ = prefetch.call0(&JsValue::UNDEFINED);
-        }
+    let (empty, calls) = match holding {
+        Ok(state) => state,
+        Err(now) => return now,
+    };
+    if let Some(prefetch) = PREFETCH.with(|p| p.borrow_mut().take()) {
+        let _ = prefetch.call0(&JsValue::UNDEFINED);
     }
-    now
+    let early = discovery || call();
+    let now = empty && (discovery || (early && calls));
+    (!now).then_some(early)
 }
 
 /// Holds work until the deferred module has arrived: `deliver` runs then (now when nothing is

@@ -609,7 +609,7 @@ test("Bun 1's bundler (bun build ./index.html): with the inline entry, nothing t
   assert.match(r.result.error, MISSING_BESIDE_RUNTIMES_APP);
   const shipped = path.join(dir, 'node_modules', 'modelcontext-polyfill', 'dist');
   for (const f of fs.readdirSync(shipped).filter((f) => f.endsWith('.wasm'))) fs.copyFileSync(path.join(shipped, f), path.join(dir, 'dist', f));
-  assert.equal(wasmIn(dir).length, 4);
+  assert.equal(wasmIn(dir).length, 5);
   r = await result(url);
   assert.deepEqual(r.result, WORKS, r.errors.join('\n'));
 });
