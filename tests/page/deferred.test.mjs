@@ -696,6 +696,45 @@ for (const [build, tag] of Object.entries(BUILDS)) {
       assert.deepEqual(asked, ['fetch']);
     }));
 
+  // A call of a tool whose schema only the validator module checks waits for that module when it
+  // is still loading: the call module has that wait too (CALLS_UNTRACED in
+  // scripts/bench-breakdown.mjs, which `make split-list`'s trace never runs).
+  test(`${build} build: an agent's call of a tool whose schema the validator module checks, made while that module loads and the deferred module is on its way, is answered by the call module without reading the deferred module`, () =>
+    withPage(async ({ page, context, goto }) => {
+      const { asked, release } = await holdDeferred(context, { firstOnly: true });
+      let releaseValidator;
+      const validatorHeld = new Promise((resolve) => (releaseValidator = resolve));
+      await context.route('**/modelcontext_validator.wasm', async (route) => {
+        await validatorHeld;
+        return route.continue().catch(() => {});
+      });
+      try {
+        await goto(await clientPage(tag));
+        await page.waitForFunction(() => window.Bench && document.modelContext);
+        await page.evaluate(STARTED);
+        await page.evaluate(async () => {
+          const word = { type: 'object', properties: { w: { type: 'string', pattern: '^\\p{Ll}+$' } }, required: ['w'] };
+          await document.modelContext.registerTool({ name: 'word', description: 'W', inputSchema: word, execute: ({ w }) => w });
+          window.client = new Bench.Client({ name: 'validated', version: '1.0.0' });
+          await client.connect(new Bench.TabClientTransport({ targetOrigin: location.origin }));
+          await client.listTools();
+          window.answers = [];
+          client.callTool({ name: 'word', arguments: { w: 'ok' } }).then((r) => answers.push(r.content[0].text));
+        });
+        // (The call module arrives and serves the call, which waits for the validator module.)
+        await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+        assert.deepEqual(await page.evaluate(() => window.answers), []);
+        releaseValidator();
+        await page.waitForFunction(() => window.answers.length === 1);
+        assert.deepEqual(await page.evaluate(() => window.answers), ['ok']);
+        assert.deepEqual(asked.calls, ['fetch']);
+        assert.deepEqual(asked, ['fetch'], 'the deferred module asked for once, and not read');
+      } finally {
+        releaseValidator();
+        release();
+      }
+    }));
+
   // The page's calls go before an agent's: while the page waits for the deferred module, the
   // call module serves none of an agent's calls, so that a call of a tool the page registers
   // meanwhile (through the session API) finds it.
