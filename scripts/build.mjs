@@ -26,8 +26,8 @@
 //       deferred module's imports of the first module's too) and in both glues
 //       (scripts/lib/glue-names.mjs; the client's too)
 //     the deferred module's call module cut from it, the functions polyfill/build/core-calls.txt
-//       names and what they call; the deferred module's static data goes with it
-//       (scripts/lib/calls-cut.mjs)
+//       names and what they call; the deferred module's static data cut between the two, each
+//       writing what its code reaches (scripts/lib/calls-cut.mjs)
 //   the client (McpClient and the client transports, loaded when a page first makes one):
 //     the same with --features web-client --target-dir target/wasm-client, its glue named
 //     modelcontext_client_glue (target/bindgen/<profile>/client-web/, client-no-modules/)
@@ -462,8 +462,8 @@ function patchGlue(js, target, name) {
  * calls)`, where `source()` and `calls()` return them compiled, synchronously if they must,
  * `__mcpInstantiateCalls(module)` once the call module has arrived and
  * `__mcpInstantiateDeferred(module)` once the deferred module has; the call module is always
- * instantiated first (it writes the static data of both). A whole core imports
- * no loader: `__mcpSplit()` says whether the instantiation asked for it (a flag its getter sets,
+ * instantiated first (it writes static data the deferred module's code reads too). A whole core
+ * imports no loader: `__mcpSplit()` says whether the instantiation asked for it (a flag its getter sets,
  * where `WebAssembly.Module.imports` would list every import, on the start's path).
  */
 function withDeferredModule(js, name) {
@@ -494,7 +494,7 @@ function withDeferredModule(js, name) {
     '    if (!__mcpDeferredSource) throw new Error(\'modelcontext-polyfill: the core\\\'s deferred module was needed before the core script gave its source\');',
     '    __mcpInstantiateDeferred(__mcpDeferredSource());',
     '}',
-    '/** The call module first: it writes the static data of both, which the rest does not. */',
+    '/** The call module first: it writes static data the deferred module\'s code reads too. */',
     'function __mcpInstantiateCalls(module) {',
     '    if (!__mcpCallsInstance) __mcpCallsInstance = new WebAssembly.Instance(module, { primary: wasm });',
     '}',
@@ -734,6 +734,8 @@ let coreDeferred = null;
 // The call module (scripts/lib/calls-cut.mjs): the deferred module's table slots it keeps.
 let coreCalls = null;
 let callSlots = null;
+// The data objects of the linker's map (CORE_MAP), read once: both data cuts use them.
+let coreObjects = null;
 if (DEV) {
   wasmBytes = optimize(web.wasmPath, GLUE_NAME, 'core');
 } else {
@@ -783,7 +785,8 @@ if (DEV) {
     // (The linker writes both at once; a wasm linked later, without the map, would not match it.)
     if (fs.statSync(CORE_MAP).mtimeMs < fs.statSync(cargoWasm).mtimeMs - 5000) fail(`${rel(CORE_MAP)} is older than ${rel(cargoWasm)}: build without --no-cargo`);
     if (Buffer.compare(dataImage(fs.readFileSync(cargoWasm)), dataImage(wasmBytes)) !== 0) fail(`the core's data is not where ${rel(CORE_MAP)} says: the linker's map does not describe it`);
-    const data = splitData(coreFirst, coreDeferred, mapObjects(fs.readFileSync(CORE_MAP, 'utf8')));
+    coreObjects = mapObjects(fs.readFileSync(CORE_MAP, 'utf8'));
+    const data = splitData(coreFirst, coreDeferred, coreObjects);
     ({ first: coreFirst, deferred: coreDeferred } = data);
     for (const [what, bytes] of [['first', coreFirst], ['deferred', coreDeferred]]) {
       if (!WebAssembly.validate(bytes)) fail(`the ${what} module with the data cut in two does not validate`);
@@ -812,7 +815,7 @@ if (!DEV) {
 // The deferred module's call module, cut from it as it will be loaded (its names short).
 if (coreDeferred) {
   await stepAsync("the core's call module (cut from the deferred module)", async () => {
-    const cut = await cutCalls(coreDeferred, callSlots, WASM_OPT, mapObjects(fs.readFileSync(CORE_MAP, 'utf8')));
+    const cut = await cutCalls(coreDeferred, callSlots, WASM_OPT, coreObjects);
     for (const [what, bytes] of [['call', cut.calls], ['deferred', cut.rest]]) {
       if (!WebAssembly.validate(bytes)) fail(`the ${what} module does not validate`);
     }

@@ -56,6 +56,7 @@ export function readPlaceholderMap(file) {
  * @param {Uint8Array} deferred
  * @param {Set<number>} slots
  * @param {string} wasmOpt npm binaryen's wasm-opt
+ * @param {{ start: number, end: number }[]} objects the linker map's data objects (mapObjects)
  */
 export async function cutCalls(deferred, slots, wasmOpt, objects) {
   const { default: binaryen } = await import('binaryen');
