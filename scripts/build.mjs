@@ -26,7 +26,8 @@
 //       deferred module's imports of the first module's too) and in both glues
 //       (scripts/lib/glue-names.mjs; the client's too)
 //     the deferred module's call module cut from it, the functions polyfill/build/core-calls.txt
-//       names and what they call; the deferred module's static data cut between the two, each
+//       names and what they call; the rest imports those it calls from the call module (but for
+//       small ones, which it copies); the deferred module's static data cut between the two, each
 //       writing what its code reaches (scripts/lib/calls-cut.mjs)
 //   the client (McpClient and the client transports, loaded when a page first makes one):
 //     the same with --features web-client --target-dir target/wasm-client, its glue named
@@ -68,7 +69,7 @@ import * as esbuild from 'esbuild';
 import { REPO_ROOT, DIST_DIR, VALIDATOR_SUITE_WASM, VALIDATOR_FEATURES, VALIDATOR_TARGET_DIR, REGEX_COPIES_DIR, CORE_KEEP_LIST, CORE_CALLS_LIST, COMPILE_HINT, crateInfo, wasmBindgenPin, scriptModules, WASM_OPT_FEATURES, WASM_OPT_STRIP } from './lib/project.mjs';
 import { wasmSplitTool, readKeepList, keptFunctions, splitCore, CORE_APART, PLACEHOLDER_NAMESPACE } from './lib/core-split.mjs';
 import { PLACEHOLDER_LOADER } from './lib/placeholders.mjs';
-import { cutCalls } from './lib/calls-cut.mjs';
+import { CALLS_NAMESPACE, cutCalls } from './lib/calls-cut.mjs';
 import { glueNamespace, renameModules, glueWithNames } from './lib/glue-names.mjs';
 import { readModule, withoutCustomSections } from './lib/wasm-module.mjs';
 import { mapObjects, dataImage, splitData } from './lib/data-split.mjs';
@@ -462,8 +463,8 @@ function patchGlue(js, target, name) {
  * calls)`, where `source()` and `calls()` return them compiled, synchronously if they must,
  * `__mcpInstantiateCalls(module)` once the call module has arrived and
  * `__mcpInstantiateDeferred(module)` once the deferred module has; the call module is always
- * instantiated first (it writes static data the deferred module's code reads too). A whole core
- * imports no loader: `__mcpSplit()` says whether the instantiation asked for it (a flag its getter sets,
+ * instantiated first (the deferred module imports its functions, and reads static data it
+ * writes). A whole core imports no loader: `__mcpSplit()` says whether the instantiation asked for it (a flag its getter sets,
  * where `WebAssembly.Module.imports` would list every import, on the start's path).
  */
 function withDeferredModule(js, name) {
@@ -494,14 +495,14 @@ function withDeferredModule(js, name) {
     '    if (!__mcpDeferredSource) throw new Error(\'modelcontext-polyfill: the core\\\'s deferred module was needed before the core script gave its source\');',
     '    __mcpInstantiateDeferred(__mcpDeferredSource());',
     '}',
-    '/** The call module first: it writes static data the deferred module\'s code reads too. */',
+    '/** The call module first: the deferred module imports functions of it, and reads static data it writes. */',
     'function __mcpInstantiateCalls(module) {',
     '    if (!__mcpCallsInstance) __mcpCallsInstance = new WebAssembly.Instance(module, { primary: wasm });',
     '}',
     'function __mcpInstantiateDeferred(module) {',
     '    if (__mcpDeferredInstance) return;',
     '    if (!__mcpCallsInstance) __mcpInstantiateCalls(__mcpCallsSource());',
-    '    __mcpDeferredInstance = new WebAssembly.Instance(module, { primary: wasm });',
+    `    __mcpDeferredInstance = new WebAssembly.Instance(module, { primary: wasm, ${CALLS_NAMESPACE}: __mcpCallsInstance.exports });`,
     '}',
     'function __mcpDeferred(source, calls) {',
     '    __mcpDeferredSource = source;',
@@ -819,12 +820,17 @@ if (coreDeferred) {
     for (const [what, bytes] of [['call', cut.calls], ['deferred', cut.rest]]) {
       if (!WebAssembly.validate(bytes)) fail(`the ${what} module does not validate`);
     }
+    // What the glue (withDeferredModule) relies on: the call module importing from `primary`
+    // only, the rest from `primary` and the call module.
     const foreign = WebAssembly.Module.imports(new WebAssembly.Module(cut.calls)).filter((i) => i.module !== 'primary');
     if (foreign.length) fail(`the call module imports from ${foreign[0].module}, not only from primary`);
+    const restForeign = WebAssembly.Module.imports(new WebAssembly.Module(cut.rest)).filter((i) => i.module !== 'primary' && i.module !== CALLS_NAMESPACE);
+    if (restForeign.length) fail(`the deferred module imports from ${restForeign[0].module}, not only from primary and ${CALLS_NAMESPACE}`);
+    const before = readModule(coreDeferred).bodies.length;
     ({ calls: coreCalls, rest: coreDeferred } = cut);
     console.log(`build: the core's call module has ${cut.entries} of the deferred module's table entries (${callSlots.size} slots asked for), ` +
-      `${readModule(coreCalls).bodies.length} functions of its ${readModule(coreDeferred).bodies.length}; ` +
-      `${cut.moved} bytes of static data only the rest reaches stay with it`);
+      `${cut.functions} of its ${before} functions; the rest imports ${cut.shared} of them from it, keeps copies of ${cut.copied} and has ` +
+      `${readModule(coreDeferred).bodies.length} functions; ${cut.moved} bytes of static data only the rest reaches stay with it`);
   });
 }
 

@@ -39,9 +39,10 @@ const __MCP_SETTLE_MS = 150;
  *
  * The call module (scripts/lib/calls-cut.mjs: what an agent's calls run of the deferred module)
  * goes first, the same way: requested when the deferred module is asked for, compiled when it is
- * wanted, instantiated before it (it writes static data the deferred module's code reads too);
- * the deferred module is requested once the call module is compiled (or could not be had), so
- * that over a slow network the call module's bytes do not share it. Once the call module is there, and unless the page
+ * wanted, instantiated before it (the deferred module imports functions of it and reads data it
+ * writes); the deferred module is requested once the call module is compiled (or could not be
+ * had), so that over a slow network the call module's bytes do not share it. Once the call module
+ * is there, and unless the page
  * waits for the deferred module (a page's `urge`: its calls go before an agent's), the agent's
  * messages it can serve are (held.rs: `openToCalls`, `deliverHeldCall`).
  */

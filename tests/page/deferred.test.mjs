@@ -24,6 +24,8 @@ import { placeholdersInModule, PLACEHOLDER_LOADER } from '../../scripts/lib/plac
 import { withDeferredCopies } from '../../scripts/lib/deferred-copies.mjs';
 import { exportsReadBy } from '../../scripts/lib/glue-names.mjs';
 import { wat } from './lib/wat.mjs';
+import { CALLS_COPY_MAX_BYTES, CALLS_NAMESPACE, cutCalls } from '../../scripts/lib/calls-cut.mjs';
+import { REPO_ROOT } from '../../scripts/lib/project.mjs';
 
 requireDist('modelcontext.js', 'modelcontext_core.js', 'modelcontext.iife.js', 'modelcontext_deferred.wasm', 'modelcontext_calls.wasm');
 
@@ -248,26 +250,37 @@ async function framesOutcomes(page, urls) {
   return out;
 }
 
-test('the file builds ship the core in two: of the placeholders\' namespace the first module imports their loader alone; the deferred module imports only from it', () => {
+test('the file builds ship the core in two: of the placeholders\' namespace the first module imports their loader alone; the deferred module imports only from it and from its call module, which imports only from the first', () => {
   const first = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue_bg.wasm')));
-  const deferred = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, DEFERRED)));
+  const deferredBytes = fs.readFileSync(path.join(DIST_DIR, DEFERRED));
+  const calls = new WebAssembly.Module(fs.readFileSync(path.join(DIST_DIR, CALLS_WASM)));
+  // The call module's functions the rest calls are imports of it, not copies (scripts/lib/calls-cut.mjs):
+  // each is an export of the call module, of the same kind.
+  const fromCalls = WebAssembly.Module.imports(new WebAssembly.Module(deferredBytes)).filter((i) => i.module === CALLS_NAMESPACE);
+  assert.ok(fromCalls.length > 100, `${fromCalls.length} functions imported from the call module`);
+  const callExports = new Map(WebAssembly.Module.exports(calls).map((e) => [e.name, e.kind]));
+  assert.deepEqual(fromCalls.filter((i) => callExports.get(i.name) !== i.kind), []);
+  assert.equal(callExports.size, fromCalls.length, 'the call module exports what the rest imports, nothing else');
+  assert.deepEqual([...new Set(WebAssembly.Module.imports(calls).map((i) => i.module))], ['primary']);
+  const deferred = new WebAssembly.Module(deferredBytes);
+  const fromFirst = WebAssembly.Module.imports(deferred).filter((i) => i.module !== CALLS_NAMESPACE);
   // The placeholders are functions of the first module (scripts/lib/placeholders.mjs), the
   // only import of their namespace the loader.
   const loader = WebAssembly.Module.imports(first).filter((i) => i.module === PLACEHOLDER_NAMESPACE);
   assert.deepEqual(loader, [{ module: PLACEHOLDER_NAMESPACE, name: PLACEHOLDER_LOADER, kind: 'function' }]);
-  const defined = readModule(fs.readFileSync(path.join(DIST_DIR, DEFERRED))).bodies.length;
+  const defined = readModule(deferredBytes).bodies.length;
   assert.ok(defined > 100, `${defined} functions in the deferred module`);
-  assert.deepEqual([...new Set(WebAssembly.Module.imports(deferred).map((i) => i.module))], ['primary']);
+  assert.deepEqual([...new Set(fromFirst.map((i) => i.module))], ['primary']);
   // Each of them is an export of the first module, of the same kind (the build renames both).
   const exported = new Map(WebAssembly.Module.exports(first).map((e) => [e.name, e.kind]));
-  const unmatched = WebAssembly.Module.imports(deferred).filter((i) => exported.get(i.name) !== i.kind);
+  const unmatched = fromFirst.filter((i) => exported.get(i.name) !== i.kind);
   assert.deepEqual(unmatched, []);
   assert.ok([...exported.values()].includes('table'), 'the first module exports its function table');
   // The first module's functions the deferred module calls are in its table, not exports: the
   // functions it imports are those the glue reads too (scripts/lib/table-calls.mjs).
   const glue = fs.readFileSync(path.join(DIST_DIR, 'modelcontext_glue.js'), 'utf8');
   const read = new Set(exportsReadBy(glue));
-  const functions = WebAssembly.Module.imports(deferred).filter((i) => i.kind === 'function');
+  const functions = fromFirst.filter((i) => i.kind === 'function');
   assert.deepEqual(functions.filter((i) => !read.has(i.name)).map((i) => i.name), []);
   assert.ok(functions.length < 10, `${functions.length} functions imported from the first module`);
 });
@@ -302,6 +315,46 @@ test('callsThroughTable: the deferred module calls the first module\'s functions
   const none = await callsThroughTable(first, deferred, new Set(['add', 'pair', 'kept']));
   assert.equal(none.moved, 0);
   assert.equal(Buffer.compare(Buffer.from(none.first), Buffer.from(first)), 0);
+});
+
+// The build's cut of the call module (scripts/lib/calls-cut.mjs), on a small deferred module:
+// three slots, the first asked for; `$big` is called by it and by the second slot's function,
+// `$tiny` (under CALLS_COPY_MAX_BYTES, `$big` over it) by both too. The rest imports `$big` from the call module
+// and keeps its own `$tiny`; it writes neither the call module's slot nor any function twice.
+test('cutCalls: the call module has the slots asked for and what they call; the rest imports from it what it calls of that, writes the other slots, and each computes what the deferred module did', async () => {
+  const deferred = await wat(`(module
+    (import "primary" "table" (table 4 4 funcref))
+    (elem (i32.const 1) $one $two $three)
+    (func $big (param i32) (result i32) (local i32)
+      (local.set 1 (i32.mul (local.get 0) (i32.const 1000003)))
+      ${'(local.set 1 (i32.xor (i32.mul (local.get 1) (i32.const 2246822519)) (i32.shr_u (local.get 1) (i32.const 15))))\n'.repeat(Math.ceil(CALLS_COPY_MAX_BYTES / 10))}
+      (i32.xor (i32.rotl (local.get 1) (i32.const 13)) (i32.shr_u (local.get 1) (i32.const 16))))
+    (func $tiny (param i32) (result i32) (i32.add (local.get 0) (i32.const 1)))
+    (func $one (param i32) (result i32) (i32.add (call $big (local.get 0)) (call $tiny (local.get 0))))
+    (func $two (param i32) (result i32) (i32.mul (call $big (local.get 0)) (call $tiny (local.get 0))))
+    (func $three (param i32) (result i32) (i32.sub (local.get 0) (i32.const 3))))`);
+  const sizes = readModule(deferred).bodies;
+  assert.ok(sizes[0] > CALLS_COPY_MAX_BYTES && sizes[1] <= CALLS_COPY_MAX_BYTES, `code sizes ${sizes}`);
+  const wasmOpt = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-opt');
+  const cut = await cutCalls(deferred, new Set([1]), wasmOpt, []);
+  assert.deepEqual([cut.entries, cut.shared], [1, 1]);
+  const callsModule = new WebAssembly.Module(cut.calls);
+  const restModule = new WebAssembly.Module(cut.rest);
+  assert.deepEqual(WebAssembly.Module.imports(restModule).filter((i) => i.module === CALLS_NAMESPACE).map((i) => i.kind), ['function']);
+  assert.deepEqual(WebAssembly.Module.exports(callsModule).map((e) => e.kind), ['function']);
+  // What the deferred module computes, slot by slot.
+  const table = () => new WebAssembly.Table({ initial: 4, maximum: 4, element: 'anyfunc' });
+  const whole = table();
+  new WebAssembly.Instance(new WebAssembly.Module(deferred), { primary: { table: whole } });
+  const split = table();
+  const calls = new WebAssembly.Instance(callsModule, { primary: { table: split } });
+  assert.deepEqual([0, 1, 2, 3].map((i) => split.get(i) !== null), [false, true, false, false], 'the call module writes its slot alone');
+  const one = split.get(1);
+  new WebAssembly.Instance(restModule, { primary: { table: split }, [CALLS_NAMESPACE]: calls.exports });
+  assert.equal(split.get(1), one, 'the rest does not write the call module\'s slot again');
+  for (const x of [0, 7, 123456, -5]) {
+    for (const slot of [1, 2, 3]) assert.equal(split.get(slot)(x), whole.get(slot)(x), `slot ${slot} of ${x}`);
+  }
 });
 
 // The build's copies for the deferred module (scripts/lib/deferred-copies.mjs), on a small
