@@ -800,11 +800,11 @@ if (DEV) {
   });
 }
 
-// Each module's functions ordered (the whole core, which the inline builds carry, and its two
-// parts, which the file builds load).
+// Each module's functions ordered (the whole core, which the inline builds carry, and its first
+// module; the deferred module's two parts once it is cut, below).
 if (!DEV) {
-  await stepAsync('the core\'s functions ordered (whole, first, deferred)', async () => {
-    [wasmBytes, coreFirst, coreDeferred] = await Promise.all([wasmBytes, coreFirst, coreDeferred].map((b) => b && withFunctionsOrdered(b)));
+  await stepAsync('the core\'s functions ordered (whole, first)', async () => {
+    [wasmBytes, coreFirst] = await Promise.all([wasmBytes, coreFirst].map((b) => b && withFunctionsOrdered(b)));
   });
 }
 
@@ -813,7 +813,8 @@ if (!DEV) {
   wasmBytes, GLUE_NAME, [web, noModules], coreFirst ? { first: coreFirst, deferred: coreDeferred } : null,
 );
 
-// The deferred module's call module, cut from it as it will be loaded (its names short).
+// The deferred module's call module, cut from it as it will be loaded (its names short); then
+// the functions of both parts ordered (`-Oz` of each, after the cut, lays them out its own way).
 if (coreDeferred) {
   await stepAsync("the core's call module (cut from the deferred module)", async () => {
     const cut = await cutCalls(coreDeferred, callSlots, WASM_OPT, coreObjects);
@@ -827,7 +828,7 @@ if (coreDeferred) {
     const restForeign = WebAssembly.Module.imports(new WebAssembly.Module(cut.rest)).filter((i) => i.module !== 'primary' && i.module !== CALLS_NAMESPACE);
     if (restForeign.length) fail(`the deferred module imports from ${restForeign[0].module}, not only from primary and ${CALLS_NAMESPACE}`);
     const before = readModule(coreDeferred).bodies.length;
-    ({ calls: coreCalls, rest: coreDeferred } = cut);
+    [coreCalls, coreDeferred] = await Promise.all([cut.calls, cut.rest].map((b) => withFunctionsOrdered(b)));
     console.log(`build: the core's call module has ${cut.entries} of the deferred module's table entries (${callSlots.size} slots asked for), ` +
       `${cut.functions} of its ${before} functions; the rest imports ${cut.shared} of them from it, keeps copies of ${cut.copied} and has ` +
       `${readModule(coreDeferred).bodies.length} functions; ${cut.moved} bytes of static data only the rest reaches stay with it`);
