@@ -2,9 +2,12 @@
 //!
 //! Spawned futures run only inside [`LocalExecutor::run_until_stalled`] /
 //! [`LocalExecutor::block_on`], so everything spawned during one turn starts after that
-//! turn, as in a browser's microtask queue. Timers use the real clock.
+//! turn, as in a browser's microtask queue. Timers use the real clock, or, for tests of
+//! timing, a virtual one ([`LocalExecutor::with_virtual_clock`]) that moves only when every
+//! task waits for a timer, straight to the next one due: what a test asserts of timers then
+//! holds whatever the machine's load.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
@@ -51,12 +54,24 @@ struct TimerState {
     next: u64,
 }
 
+/// Where the executor's time comes from.
+enum Clock {
+    /// The machine's monotonic clock.
+    Real,
+    /// `start` plus how far the executor has moved it.
+    Virtual {
+        start: Instant,
+        moved: Cell<Duration>,
+    },
+}
+
 struct Inner {
     tasks: RefCell<HashMap<u64, LocalBoxFuture<'static, ()>>>,
     spawned: RefCell<Vec<(u64, LocalBoxFuture<'static, ()>)>>,
     next_task: RefCell<u64>,
     queue: Arc<Queue>,
     timers: Rc<RefCell<TimerState>>,
+    clock: Clock,
 }
 
 /// A single-threaded executor with timers. Cheap to clone (shared handle).
@@ -70,8 +85,35 @@ impl Default for LocalExecutor {
 }
 
 impl LocalExecutor {
-    /// An executor with no task and no timer.
+    /// An executor with no task and no timer, on the real clock.
     pub fn new() -> Self {
+        Self::on(Clock::Real)
+    }
+
+    /// An executor with no task and no timer, on a virtual clock: [`block_on`](Self::block_on),
+    /// when no task can run and a timer is set, moves the clock to that timer's time at once
+    /// instead of waiting for it. Timers fire in the order of their times, each when the
+    /// clock reaches it, never late; [`now`](Self::now) reads the clock.
+    ///
+    /// ```
+    /// use modelcontext_polyfill::executor::LocalExecutor;
+    /// use modelcontext_polyfill::server::Runtime;
+    /// use std::time::{Duration, Instant};
+    ///
+    /// let ex = LocalExecutor::with_virtual_clock();
+    /// let (start, real) = (ex.now(), Instant::now());
+    /// ex.block_on(ex.sleep(3_600_000));
+    /// assert_eq!(ex.now() - start, Duration::from_secs(3_600));
+    /// assert!(real.elapsed() < Duration::from_secs(60));
+    /// ```
+    pub fn with_virtual_clock() -> Self {
+        Self::on(Clock::Virtual {
+            start: Instant::now(),
+            moved: Cell::new(Duration::ZERO),
+        })
+    }
+
+    fn on(clock: Clock) -> Self {
         LocalExecutor(Rc::new(Inner {
             tasks: RefCell::new(HashMap::new()),
             spawned: RefCell::new(Vec::new()),
@@ -81,7 +123,16 @@ impl LocalExecutor {
                 thread: std::thread::current(),
             }),
             timers: Rc::new(RefCell::new(TimerState::default())),
+            clock,
         }))
+    }
+
+    /// The executor's time: the machine's, or the virtual clock's.
+    pub fn now(&self) -> Instant {
+        match &self.0.clock {
+            Clock::Real => Instant::now(),
+            Clock::Virtual { start, moved } => *start + moved.get(),
+        }
     }
 
     /// Queues `fut`; it first runs at the next `run_until_stalled`.
@@ -100,7 +151,7 @@ impl LocalExecutor {
     }
 
     fn fire_due_timers(&self) {
-        let now = Instant::now();
+        let now = self.now();
         let mut due = Vec::new();
         {
             let mut t = self.0.timers.borrow_mut();
@@ -176,14 +227,21 @@ impl LocalExecutor {
                 return v;
             }
             let next_timer = self.0.timers.borrow().heap.peek().map(|t| t.at.0);
-            match next_timer {
-                Some(at) => {
+            match (next_timer, &self.0.clock) {
+                // Nothing can run before the next timer: the virtual clock goes to it.
+                (Some(at), Clock::Virtual { start, moved }) => {
+                    if at > *start + moved.get() {
+                        moved.set(at - *start);
+                    }
+                }
+                (Some(at), Clock::Real) => {
                     let now = Instant::now();
                     if at > now {
                         std::thread::park_timeout(at - now);
                     }
                 }
-                None => std::thread::park_timeout(Duration::from_millis(50)),
+                // Only a wake-up from outside (another thread) can make progress.
+                (None, _) => std::thread::park_timeout(Duration::from_millis(50)),
             }
         }
     }
@@ -231,7 +289,7 @@ impl Runtime for LocalExecutor {
             t.next += 1;
             let seq = t.next;
             t.heap.push(Timer {
-                at: std::cmp::Reverse(Instant::now() + Duration::from_millis(ms)),
+                at: std::cmp::Reverse(self.now() + Duration::from_millis(ms)),
                 seq,
             });
             t.wakers.insert(seq, (false, None));
@@ -258,6 +316,42 @@ mod tests {
         assert!(!ran.get());
         ex.run_until_stalled();
         assert!(ran.get());
+    }
+
+    #[test]
+    fn the_virtual_clock_fires_timers_in_order_of_their_times_each_on_its_time() {
+        let ex = LocalExecutor::with_virtual_clock();
+        let start = ex.now();
+        let fired: Rc<RefCell<Vec<(u64, Duration)>>> = Rc::default();
+        for ms in [30, 10, 20, 10] {
+            let (f, e, s) = (fired.clone(), ex.clone(), ex.sleep(ms));
+            ex.spawn_local(async move {
+                s.await;
+                f.borrow_mut().push((ms, e.now() - start));
+            });
+        }
+        // A chain: each sleep set when the one before fired.
+        let (e, f) = (ex.clone(), fired.clone());
+        ex.block_on(async move {
+            for _ in 0..3 {
+                e.sleep(25).await;
+            }
+            f.borrow_mut().push((75, e.now() - start));
+        });
+        let ms = |n| Duration::from_millis(n);
+        assert_eq!(
+            *fired.borrow(),
+            vec![
+                (10, ms(10)),
+                (10, ms(10)),
+                (20, ms(20)),
+                (30, ms(30)),
+                (75, ms(75))
+            ]
+        );
+        // Without a timer set the clock stays.
+        ex.run_until_stalled();
+        assert_eq!(ex.now() - start, ms(75));
     }
 
     #[test]

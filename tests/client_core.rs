@@ -21,7 +21,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 // ---- an in-memory transport to the real engine ------------------------------------------
 
@@ -232,7 +232,9 @@ struct Rig {
 }
 
 fn rig(options: ClientOptions) -> Rig {
-    let ex = LocalExecutor::new();
+    // On the virtual clock: a timer fires when nothing else can run, on its time, never late,
+    // whatever the machine's load.
+    let ex = LocalExecutor::with_virtual_clock();
     let seen: Seen = Rc::default();
     let server = server(&ex, &seen);
     let wire = Wire::new(&ex, &server);
@@ -298,17 +300,18 @@ impl Rig {
         self.run(self.ex.sleep(ms));
     }
 
-    /// Lets spawned work and due timers run until `done` holds (failing the test after 5 s):
-    /// for the steps a loaded machine's late timers would make a fixed wait miss.
-    fn idle_until(&self, what: &str, done: impl Fn() -> bool) {
-        let start = Instant::now();
+    /// Lets spawned work and due timers run until `done` holds (failing the test after 5 s
+    /// of the executor's clock); returns how long that took.
+    fn idle_until(&self, what: &str, done: impl Fn() -> bool) -> Duration {
+        let start = self.ex.now();
         while !done() {
             assert!(
-                start.elapsed() < Duration::from_secs(5),
+                self.ex.now() - start < Duration::from_secs(5),
                 "still waiting for {what} after 5 s"
             );
             self.idle(1);
         }
+        self.ex.now() - start
     }
 
     /// Starts `fut` now; its outcome lands in the returned cell.
@@ -595,11 +598,11 @@ fn a_request_dropped_unanswered_is_forgotten_and_cancelled_on_the_server_once() 
 fn a_timeout_fails_with_request_timeout_and_cancels_on_the_server() {
     let r = rig(opts(60));
     r.connect();
-    let start = Instant::now();
+    let start = r.ex.now();
     let e = r
         .run(r.client.call_tool("hang", None, RequestOptions::default()))
         .unwrap_err();
-    assert!(start.elapsed() >= Duration::from_millis(60));
+    assert_eq!(r.ex.now() - start, Duration::from_millis(60));
     match &e {
         ClientError::RequestTimeout {
             id,
@@ -645,11 +648,11 @@ fn a_timeout_fails_with_request_timeout_and_cancels_on_the_server() {
 fn a_per_call_timeout_overrides_the_default() {
     let r = rig(opts(20));
     r.connect();
-    let start = Instant::now();
+    let start = r.ex.now();
     let e = r
         .run(r.client.call_tool("hang", None, with_timeout(120)))
         .unwrap_err();
-    assert!(start.elapsed() >= Duration::from_millis(120));
+    assert_eq!(r.ex.now() - start, Duration::from_millis(120));
     assert!(
         matches!(
             e,
@@ -1281,13 +1284,13 @@ fn a_throwing_scheduler_reports_and_closes() {
 fn the_default_scheduler_waits_on_the_runtime_timer_and_close_cancels_it() {
     let r = rig(reconnecting(40, 1_000, 2.0, 5));
     r.connect();
-    let lost_at = Instant::now();
+    let lost_at = r.ex.now();
     r.wire.drop_connection("blip");
     r.idle(1);
     assert_eq!(r.client.phase(), Phase::Reconnecting);
     assert_eq!(r.wire.starts.get(), 1);
     r.idle_until("the reconnection", || r.client.phase() == Phase::Connected);
-    assert!(lost_at.elapsed() >= Duration::from_millis(40));
+    assert!(r.ex.now() - lost_at >= Duration::from_millis(40));
     assert_eq!(*r.reconnects.borrow(), vec![1]);
 
     r.wire.drop_connection("blip again");
@@ -1327,7 +1330,7 @@ fn jitter_uses_the_random_source() {
 
 #[test]
 fn handshake_rechecks_until_ready_and_times_out_clearly() {
-    let ex = LocalExecutor::new();
+    let ex = LocalExecutor::with_virtual_clock();
     let rt: Rc<dyn Runtime> = Rc::new(ex.clone());
     // Ready after a few checks.
     let checks = Rc::new(Cell::new(0));
@@ -1351,7 +1354,7 @@ fn handshake_rechecks_until_ready_and_times_out_clearly() {
     // Never ready: a timeout naming how long and how many checks.
     let checks = Rc::new(Cell::new(0));
     let c = checks.clone();
-    let start = Instant::now();
+    let start = ex.now();
     let e = ex
         .block_on(
             Handshake {
@@ -1366,17 +1369,16 @@ fn handshake_rechecks_until_ready_and_times_out_clearly() {
             ),
         )
         .unwrap_err();
-    assert!(start.elapsed() >= Duration::from_millis(55));
+    assert_eq!(ex.now() - start, Duration::from_millis(55));
     match e {
         HandshakeError::TimedOut {
             after_ms,
             checks: n,
         } => {
             assert_eq!(after_ms, 55);
-            // About one a 10 ms (each waits its interval after the last): 6 in 55 ms when
-            // the timers are on time, fewer where a loaded machine runs them late, yet more
-            // than one; the upper bound is the test's earlier one.
-            assert!((2..=7).contains(&n), "{n} checks");
+            // At once, then each 10 ms after the last: at 0, 10, 20, 30, 40 and 50 ms (the
+            // executor's clock is virtual: no timer runs late).
+            assert_eq!(n, 6, "{n} checks");
             assert_eq!(n, checks.get());
         }
         other => panic!("{other:?}"),
