@@ -438,6 +438,10 @@ async function traceCompiles(server, distUrl) {
         // (An async function's and an object's answers take paths of their own.)
         await mc.registerTool({ name: 'later', description: 'Echoes a, later', inputSchema: schema, execute: async ({ a }) => String(a) });
         await mc.registerTool({ name: 'record', description: 'Returns a', inputSchema: schema, execute: ({ a }) => ({ a }) });
+        // (So do a tool's own CallToolResult, other values and none, and a result checked by an
+        // outputSchema: scripts/lib/bench-page.mjs, resultShapes.)
+        await mc.registerTool({ name: 'shaped', description: 'Returns the shape k names', inputSchema: { type: 'object', properties: { k: { type: 'string' } } }, execute: ({ k }) => __resultShapes()[k] });
+        await mc.registerTool({ name: 'checked', description: 'Returns a, checked', inputSchema: schema, outputSchema: schema, execute: ({ a }) => ({ a: a < 0 ? 'negative' : a }) });
         await mc.registerTool({ name: 'probe', description: 'Again', execute: echo }).then(
           () => { throw new Error('a second tool of the same name was registered'); },
           () => {},
@@ -704,7 +708,7 @@ async function traceCompiles(server, distUrl) {
       await step('the first tools/call', 'calls', async () => {
         await client.callTool({ name: 'probe', arguments: { a: 1 } });
       });
-      await step("an agent's calls, one by one and at once, of a function, of an async function and with an object's result", 'calls', async () => {
+      await step("an agent's calls, one by one and at once, of a function, of an async function, with an object's result, a CallToolResult, other values and none, checked by an outputSchema", 'calls', async () => {
         for (let i = 0; i < 50; i++) await client.callTool({ name: `tool_${i + 2}`, arguments: { a: i } });
         await Promise.all(Array.from({ length: 200 }, (_, i) => client.callTool({ name: 'probe', arguments: { a: i } })));
         for (let i = 0; i < 20; i++) {
@@ -712,6 +716,12 @@ async function traceCompiles(server, distUrl) {
           if (later.content?.[0]?.text !== String(i) || record.structuredContent?.a !== i) throw new Error('an async or object result was not answered');
         }
         await Promise.all(Array.from({ length: 50 }, (_, i) => client.callTool({ name: 'later', arguments: { a: i } })));
+        for (const k of Object.keys(__resultShapes())) {
+          const r = await client.callTool({ name: 'shaped', arguments: { k } });
+          if (!Array.isArray(r.content) || r.isError !== (k === 'error' || undefined)) throw new Error(`the ${k} result was not answered`);
+        }
+        const checked = [await client.callTool({ name: 'checked', arguments: { a: 1 } }), await client.callTool({ name: 'checked', arguments: { a: -1 } })];
+        if (checked[0].structuredContent?.a !== 1 || !checked[1].isError) throw new Error('a result was not checked by its outputSchema');
       });
       await step("calls: an agent's refused, throwing, unknown and validated ones, and the page's", 'calls', async () => {
         const mc = document.modelContext;

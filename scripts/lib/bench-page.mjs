@@ -83,6 +83,29 @@ export function tabAsk(method, params) {
   });
 }
 
+/**
+ * What a tool may return beyond text and a plain object, by name (the bench page's
+ * window.__resultShapes()): a CallToolResult of its own (text, an image, a resource link, an
+ * embedded resource, an error), structured content beside its text, other JSON values, nothing.
+ * `make split-list`'s trace calls a tool returning each (scripts/bench-breakdown.mjs), so that
+ * the call module has what answers them; tests/page/deferred.test.mjs checks it does.
+ */
+function resultShapes() {
+  return {
+    text: { content: [{ type: 'text', text: 't' }] },
+    image: { content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] },
+    link: { content: [{ type: 'resource_link', uri: 'https://example.com/a', name: 'a' }] },
+    embedded: { content: [{ type: 'resource', resource: { uri: 'https://example.com/b', mimeType: 'text/plain', text: 'b' } }] },
+    error: { content: [{ type: 'text', text: 'no' }], isError: true },
+    structured: { content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1 } },
+    number: 42,
+    truth: true,
+    list: [1, 'two', { three: 3 }],
+    empty: null,
+    nothing: undefined,
+  };
+}
+
 /** Loads the implementation to measure (runs in the page: window.__benchLoad). */
 async function loadImplementation(kind, src) {
   if (kind === 'floor') return installFloor();
@@ -107,7 +130,8 @@ export function benchPage({ title, head = '' }) {
 ${importMapScript(importMapFor(MCP_PEERS))}
 ${head}<script>${installFloor.toString()}
 window.__benchLoad = ${loadImplementation.toString()};
-window.__tabAsk = ${tabAsk.toString()};</script>
+window.__tabAsk = ${tabAsk.toString()};
+window.__resultShapes = ${resultShapes.toString()};</script>
 <script type="module">
   import { Client } from '@modelcontextprotocol/client';
   import { TabClientTransport } from '@mcp-b/transports';

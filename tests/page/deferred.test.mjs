@@ -707,7 +707,7 @@ for (const [build, tag] of Object.entries(BUILDS)) {
   // The call module (scripts/lib/calls-cut.mjs) serves an agent's calls before the deferred
   // module has arrived (src/transport/held.rs); the deferred module's first request is held
   // throughout, and a synchronous read of it would be a second request.
-  test(`${build} build: with the call module there and the deferred module on its way, an agent's calls (one, 200 at once, an async tool's, an object's result, invalid arguments, a throwing tool, an unknown one, patterns the validator module and the core check) are answered without reading the deferred module; a message that needs it holds the calls after it, which are answered in order once it has arrived`, () =>
+  test(`${build} build: with the call module there and the deferred module on its way, an agent's calls (one, 200 at once, an async tool's, an object's result, a CallToolResult of each content kind, other JSON values and none, results checked by an outputSchema, invalid arguments, a throwing tool, an unknown one, patterns the validator module and the core check) are answered without reading the deferred module; a message that needs it holds the calls after it, which are answered in order once it has arrived`, () =>
     withPage(async (p) => {
       const { page } = p;
       // (A synchronous read is answered, and counted.)
@@ -717,6 +717,11 @@ for (const [build, tag] of Object.entries(BUILDS)) {
         const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] };
         await mc.registerTool({ name: 'later', description: 'L', inputSchema: schema, execute: async ({ a }) => String(a) });
         await mc.registerTool({ name: 'record', description: 'R', inputSchema: schema, execute: ({ a }) => ({ a }) });
+        await mc.registerTool({ name: 'checked', description: 'C', inputSchema: schema, outputSchema: schema, execute: ({ a }) => ({ a: a < 0 ? 'negative' : a }) });
+        await mc.registerTool({ name: 'shaped', description: 'S', inputSchema: { type: 'object', properties: { k: { type: 'string' } } }, execute: ({ k }) => __resultShapes()[k] });
+        const shapes = {};
+        for (const k of Object.keys(__resultShapes())) shapes[k] = await client.callTool({ name: 'shaped', arguments: { k } });
+        const checked = [await client.callTool({ name: 'checked', arguments: { a: 8 } }), await client.callTool({ name: 'checked', arguments: { a: -1 } })];
         const one = await client.callTool({ name: 't1', arguments: { a: 1 } });
         const many = await Promise.all(Array.from({ length: 200 }, (_, i) => client.callTool({ name: 't2', arguments: { a: i } })));
         const later = await client.callTool({ name: 'later', arguments: { a: 5 } });
@@ -730,8 +735,17 @@ for (const [build, tag] of Object.entries(BUILDS)) {
           one: one.content[0].text, many: many.every((x, i) => x.content[0].text === String(i)), later: later.content[0].text,
           record: record.structuredContent, invalid: invalid.isError, thrown: thrown.isError, unknown,
           pattern: [words[0].content[0].text, words[1].isError, codes[0].content[0].text, codes[1].isError],
+          shapes, checked: [checked[0].structuredContent, checked[1].isError && checked[1].content[0].text],
+          // (A CallToolResult is answered as the tool gave it.)
+          given: Object.fromEntries(Object.entries(__resultShapes()).filter(([, v]) => v?.content)),
         };
       });
+      const text = (t) => ({ content: [{ type: 'text', text: t }] });
+      assert.deepEqual(r.shapes, { ...r.given, number: text('42'), truth: text('true'), list: text('[1,"two",{"three":3}]'), empty: { content: [] }, nothing: { content: [] } });
+      assert.deepEqual(r.checked, [{ a: 8 }, 'Tool checked returned structuredContent that does not match its outputSchema: /a: "negative" is not of type "number" [keyword: type]']);
+      delete r.shapes;
+      delete r.checked;
+      delete r.given;
       assert.deepEqual(r, { one: '1', many: true, later: '5', record: { a: 6 }, invalid: true, thrown: true, unknown: true, pattern: ['ok', true, 'AB-123', true] });
       assert.deepEqual(asked.calls, ['fetch']);
       assert.deepEqual(asked, ['fetch'], 'the deferred module asked for once, and not read');
