@@ -152,6 +152,12 @@ function fail(message) {
   process.exit(1);
 }
 
+/** Fails unless the module `bytes` (`what`) imports only from the namespaces `allowed`. */
+function importsOnlyFrom(what, bytes, allowed) {
+  const foreign = WebAssembly.Module.imports(new WebAssembly.Module(bytes)).find((i) => !allowed.includes(i.module));
+  if (foreign) fail(`${what} imports from ${foreign.module}, not only from ${allowed.join(' and ')}`);
+}
+
 function rel(p) {
   return path.relative(REPO_ROOT, p) || '.';
 }
@@ -464,8 +470,9 @@ function patchGlue(js, target, name) {
  * `__mcpInstantiateCalls(module)` once the call module has arrived and
  * `__mcpInstantiateDeferred(module)` once the deferred module has; the call module is always
  * instantiated first (the deferred module imports its functions, and reads static data it
- * writes). A whole core imports no loader: `__mcpSplit()` says whether the instantiation asked for it (a flag its getter sets,
- * where `WebAssembly.Module.imports` would list every import, on the start's path).
+ * writes). A whole core imports no loader: `__mcpSplit()` says whether the instantiation asked
+ * for it (a flag its getter sets, where `WebAssembly.Module.imports` would list every import, on
+ * the start's path).
  */
 function withDeferredModule(js, name) {
   const tail = `    return {\n        __proto__: null,\n        "./${name}_bg.js": import0,\n    };\n}\n`;
@@ -778,8 +785,7 @@ if (DEV) {
     const loader = WebAssembly.Module.imports(mod).filter((i) => i.module === PLACEHOLDER_NAMESPACE).map((i) => i.name);
     if (loader.join() !== PLACEHOLDER_LOADER) fail(`the first module imports ${loader.join(', ') || 'nothing'} from ${PLACEHOLDER_NAMESPACE}, not its placeholders' loader alone`);
     if (!WebAssembly.Module.exports(mod).some((e) => e.name === 'table' && e.kind === 'table')) fail("wasm-split's first module exports no `table`");
-    const foreign = WebAssembly.Module.imports(new WebAssembly.Module(coreDeferred)).filter((i) => i.module !== 'primary');
-    if (foreign.length) fail(`wasm-split's deferred module imports from ${foreign[0].module}, not only from primary`);
+    importsOnlyFrom("wasm-split's deferred module", coreDeferred, ['primary']);
     // The static data only the deferred module's code reaches goes with it. The map is of the
     // module cargo linked: the data must be where it put it, byte for byte.
     if (!fs.existsSync(CORE_MAP)) fail(`${rel(CORE_MAP)} missing: the core's cargo build writes it`);
@@ -823,10 +829,8 @@ if (coreDeferred) {
     }
     // What the glue (withDeferredModule) relies on: the call module importing from `primary`
     // only, the rest from `primary` and the call module.
-    const foreign = WebAssembly.Module.imports(new WebAssembly.Module(cut.calls)).filter((i) => i.module !== 'primary');
-    if (foreign.length) fail(`the call module imports from ${foreign[0].module}, not only from primary`);
-    const restForeign = WebAssembly.Module.imports(new WebAssembly.Module(cut.rest)).filter((i) => i.module !== 'primary' && i.module !== CALLS_NAMESPACE);
-    if (restForeign.length) fail(`the deferred module imports from ${restForeign[0].module}, not only from primary and ${CALLS_NAMESPACE}`);
+    importsOnlyFrom('the call module', cut.calls, ['primary']);
+    importsOnlyFrom('the deferred module', cut.rest, ['primary', CALLS_NAMESPACE]);
     const before = readModule(coreDeferred).bodies.length;
     [coreCalls, coreDeferred] = await Promise.all([cut.calls, cut.rest].map((b) => withFunctionsOrdered(b)));
     console.log(`build: the core's call module has ${cut.entries} of the deferred module's table entries (${callSlots.size} slots asked for), ` +

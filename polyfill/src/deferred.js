@@ -42,9 +42,9 @@ const __MCP_SETTLE_MS = 150;
  * wanted, instantiated before it (the deferred module imports functions of it and reads data it
  * writes); the deferred module is requested once the call module is compiled (or could not be
  * had), so that over a slow network the call module's bytes do not share it. Once the call module
- * is there, and unless the page
- * waits for the deferred module (a page's `urge`: its calls go before an agent's), the agent's
- * messages it can serve are (held.rs: `openToCalls`, `deliverHeldCall`).
+ * is there, and unless the page waits for the deferred module (a page's `urge`: its calls go
+ * before an agent's), the agent's messages it can serve are (held.rs: `openToCalls`,
+ * `deliverHeldCall`).
  */
 function __mcpDeferCore(glue, url, configured, callsUrl, callsConfigured) {
   const what = "the core's deferred module";
