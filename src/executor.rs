@@ -17,6 +17,7 @@ use std::task::{Context, Poll, Wake, Waker};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
 
+use crate::server::runtime::system_now_ms;
 use crate::server::{LocalBoxFuture, Runtime};
 
 struct Queue {
@@ -58,9 +59,11 @@ struct TimerState {
 enum Clock {
     /// The machine's monotonic clock.
     Real,
-    /// `start` plus how far the executor has moved it.
+    /// `start` plus how far the executor has moved it; the wall clock
+    /// ([`Runtime::now_ms`]) moves with it from `wall_start_ms`.
     Virtual {
         start: Instant,
+        wall_start_ms: f64,
         moved: Cell<Duration>,
     },
 }
@@ -93,7 +96,8 @@ impl LocalExecutor {
     /// An executor with no task and no timer, on a virtual clock: [`block_on`](Self::block_on),
     /// when no task can run and a timer is set, moves the clock to that timer's time at once
     /// instead of waiting for it. Timers fire in the order of their times, each when the
-    /// clock reaches it, never late; [`now`](Self::now) reads the clock.
+    /// clock reaches it, never late; [`now`](Self::now) reads the clock, and the wall clock
+    /// the engine stamps and expires tasks by ([`Runtime::now_ms`]) moves with it.
     ///
     /// ```
     /// use modelcontext_polyfill::executor::LocalExecutor;
@@ -105,10 +109,15 @@ impl LocalExecutor {
     /// ex.block_on(ex.sleep(3_600_000));
     /// assert_eq!(ex.now() - start, Duration::from_secs(3_600));
     /// assert!(real.elapsed() < Duration::from_secs(60));
+    ///
+    /// let wall = ex.now_ms();
+    /// ex.block_on(ex.sleep(250));
+    /// assert_eq!(ex.now_ms() - wall, 250.0);
     /// ```
     pub fn with_virtual_clock() -> Self {
         Self::on(Clock::Virtual {
             start: Instant::now(),
+            wall_start_ms: system_now_ms(),
             moved: Cell::new(Duration::ZERO),
         })
     }
@@ -131,7 +140,7 @@ impl LocalExecutor {
     pub fn now(&self) -> Instant {
         match &self.0.clock {
             Clock::Real => Instant::now(),
-            Clock::Virtual { start, moved } => *start + moved.get(),
+            Clock::Virtual { start, moved, .. } => *start + moved.get(),
         }
     }
 
@@ -229,7 +238,7 @@ impl LocalExecutor {
             let next_timer = self.0.timers.borrow().heap.peek().map(|t| t.at.0);
             match (next_timer, &self.0.clock) {
                 // Nothing can run before the next timer: the virtual clock goes to it.
-                (Some(at), Clock::Virtual { start, moved }) => {
+                (Some(at), Clock::Virtual { start, moved, .. }) => {
                     if at > *start + moved.get() {
                         moved.set(at - *start);
                     }
@@ -299,6 +308,19 @@ impl Runtime for LocalExecutor {
             seq,
             timers: self.0.timers.clone(),
         })
+    }
+
+    /// The system clock; on a virtual clock, the system clock's time at its start plus how far
+    /// it has moved.
+    fn now_ms(&self) -> f64 {
+        match &self.0.clock {
+            Clock::Real => system_now_ms(),
+            Clock::Virtual {
+                wall_start_ms,
+                moved,
+                ..
+            } => wall_start_ms + moved.get().as_secs_f64() * 1000.0,
+        }
     }
 }
 

@@ -73,7 +73,7 @@ fn registrations_in_one_turn_coalesce_into_one_notification_per_kind() {
     }
 }
 
-/// Runs the executor for `ms` milliseconds of real time (timers included).
+/// Runs the executor for `ms` milliseconds of its virtual time (timers included).
 fn wait(h: &Harness, ms: u64) {
     h.ex.block_on(h.ex.sleep(ms));
 }

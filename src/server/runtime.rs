@@ -26,16 +26,21 @@ pub trait Runtime {
     /// The wall clock, in milliseconds since the Unix epoch (task timestamps and expiry).
     /// Natively the system clock; a browser host overrides it with `Date.now()`.
     fn now_ms(&self) -> f64 {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs_f64() * 1000.0)
-                .unwrap_or(0.0)
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            0.0
-        }
+        system_now_ms()
+    }
+}
+
+/// The system clock in milliseconds since the Unix epoch; 0 in wasm, which has none of its own.
+pub(crate) fn system_now_ms() -> f64 {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64() * 1000.0)
+            .unwrap_or(0.0)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        0.0
     }
 }

@@ -1,6 +1,6 @@
-//! Test harness for the engine: a server on a [`LocalExecutor`], a session whose output is
-//! captured, and a checker that validates every message the server emits against the
-//! official MCP schema of the version in force.
+//! Test harness for the engine: a server on a [`LocalExecutor`] (on its virtual clock), a
+//! session whose output is captured, and a checker that validates every message the server
+//! emits against the official MCP schema of the version in force.
 #![allow(dead_code)]
 
 use modelcontext_polyfill::executor::LocalExecutor;
@@ -168,7 +168,9 @@ impl Harness {
     }
 
     fn with(config: ServerConfig, compiler: Rc<dyn SchemaCompiler>) -> Harness {
-        let ex = LocalExecutor::new();
+        // (On a virtual clock: a wait runs every timer due before its end, in order, each at
+        // its time, however long the machine takes to run them.)
+        let ex = LocalExecutor::with_virtual_clock();
         let mut info = ServerInfo::new("test-server", "1.2.3");
         info.title = Some("Test Server".into());
         info.instructions = Some("Use the tools.".into());
@@ -395,7 +397,8 @@ impl Harness {
         self.take()
     }
 
-    /// Lets `ms` milliseconds of real time pass while running tasks (timers fire).
+    /// Lets `ms` milliseconds of the executor's virtual time pass while running tasks: the
+    /// timers due meanwhile fire, in order, and what they start runs before the next.
     pub fn wait_ms(&self, ms: u64) {
         use modelcontext_polyfill::server::Runtime;
         let sleep = self.ex.sleep(ms);
