@@ -24,7 +24,8 @@ pub trait Runtime {
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()>;
 
     /// The wall clock, in milliseconds since the Unix epoch (task timestamps and expiry).
-    /// Natively the system clock; a browser host overrides it with `Date.now()`.
+    /// Natively the system clock (a [`LocalExecutor`](crate::executor::LocalExecutor) on its
+    /// virtual clock moves its own); a browser host overrides it with `Date.now()`.
     fn now_ms(&self) -> f64 {
         system_now_ms()
     }
