@@ -239,7 +239,7 @@ impl LocalExecutor {
             match (next_timer, &self.0.clock) {
                 // Nothing can run before the next timer: the virtual clock goes to it.
                 (Some(at), Clock::Virtual { start, moved, .. }) => {
-                    if at > *start + moved.get() {
+                    if at > self.now() {
                         moved.set(at - *start);
                     }
                 }
