@@ -1289,7 +1289,11 @@ fn the_default_scheduler_waits_on_the_runtime_timer_and_close_cancels_it() {
     assert_eq!(r.client.phase(), Phase::Reconnecting);
     assert_eq!(r.wire.starts.get(), 1);
     r.idle_until("the reconnection", || r.client.phase() == Phase::Connected);
-    assert!(r.ex.now() - lost_at >= Duration::from_millis(40));
+    assert_eq!(
+        r.ex.now() - lost_at,
+        Duration::from_millis(40),
+        "reconnected when the initial delay ran out"
+    );
     assert_eq!(*r.reconnects.borrow(), vec![1]);
 
     r.wire.drop_connection("blip again");

@@ -806,3 +806,141 @@ fn accepts_text_leaves_what_it_cannot_decide_to_validate() {
     assert!(required.accepts_text(r#"{"a\/b": 1, "\u00e9": 2}"#));
     assert!(!required.accepts_text(r#"{"a\/b": 1}"#));
 }
+
+/// A schema of the plain set made at random: keywords of every kind, combined and nested, with
+/// the bounds and values where the checks' edges are (fractional and negative bounds, empty
+/// lists, names needing escapes in a pointer), now and then `$defs` with `$ref`s into them.
+fn random_schema(rng: &mut Rng, depth: u32, defs: &[&str]) -> Value {
+    if depth > 3 || rng.below(8) == 0 {
+        return match rng.below(4) {
+            0 => json!(rng.below(3) != 0),
+            1 if !defs.is_empty() => json!({ "$ref": format!("#/$defs/{}", rng.pick(defs)) }),
+            _ => json!({ "type": rng.pick(&["string", "integer", "number", "null", "object"]) }),
+        };
+    }
+    let names = ["a", "b", "n", "q", "x/y", "tags"];
+    let bound = |rng: &mut Rng| {
+        rng.pick(&[
+            json!(0),
+            json!(1),
+            json!(2),
+            json!(3),
+            json!(2.5),
+            json!(-1),
+            json!(100),
+        ])
+        .clone()
+    };
+    let count = |rng: &mut Rng| json!(rng.below(4));
+    let mut m = serde_json::Map::new();
+    for _ in 0..1 + rng.below(4) {
+        let (key, value) = match rng.below(26) {
+            0 => (
+                "type",
+                match rng.below(3) {
+                    0 => json!(["string", "null"]),
+                    1 => json!(["integer", "string"]),
+                    _ => json!(rng.pick(&[
+                        "string", "integer", "number", "boolean", "array", "object", "null"
+                    ])),
+                },
+            ),
+            1 => ("enum", json!(["red", 1, null, [1], {"k": 2}, 2.0])),
+            2 => ("const", any(rng, 2)),
+            3 => ("minimum", bound(rng)),
+            4 => ("maximum", bound(rng)),
+            5 => ("exclusiveMinimum", bound(rng)),
+            6 => ("exclusiveMaximum", bound(rng)),
+            7 => ("multipleOf", json!(1 + rng.below(3))),
+            8 => ("minLength", count(rng)),
+            9 => ("maxLength", count(rng)),
+            10 => (
+                "pattern",
+                json!(rng.pick(&["^a", "b$", "^[a-c]+$", "é|😀", "^.{2}$"])),
+            ),
+            11 => ("minItems", count(rng)),
+            12 => ("maxItems", count(rng)),
+            13 => ("uniqueItems", json!(rng.below(2) == 0)),
+            14 => ("minProperties", count(rng)),
+            15 => ("maxProperties", count(rng)),
+            16 => (
+                "required",
+                json!((0..rng.below(3))
+                    .map(|_| *rng.pick(&names))
+                    .collect::<Vec<_>>()),
+            ),
+            17 | 18 => {
+                let mut props = serde_json::Map::new();
+                for _ in 0..1 + rng.below(3) {
+                    props.insert(
+                        (*rng.pick(&names)).to_owned(),
+                        random_schema(rng, depth + 1, defs),
+                    );
+                }
+                ("properties", Value::Object(props))
+            }
+            19 => ("additionalProperties", random_schema(rng, depth + 1, defs)),
+            20 => ("items", random_schema(rng, depth + 1, defs)),
+            21 => (
+                "prefixItems",
+                json!((0..1 + rng.below(2))
+                    .map(|_| random_schema(rng, depth + 1, defs))
+                    .collect::<Vec<_>>()),
+            ),
+            22 => ("propertyNames", json!({"maxLength": rng.below(3)})),
+            23 => ("not", random_schema(rng, depth + 1, defs)),
+            24 => {
+                m.insert("if".into(), random_schema(rng, depth + 1, defs));
+                if rng.below(3) != 0 {
+                    m.insert("then".into(), random_schema(rng, depth + 1, defs));
+                }
+                ("else", random_schema(rng, depth + 1, defs))
+            }
+            _ => (
+                *rng.pick(&["anyOf", "oneOf", "allOf"]),
+                json!((0..1 + rng.below(3))
+                    .map(|_| random_schema(rng, depth + 1, defs))
+                    .collect::<Vec<_>>()),
+            ),
+        };
+        m.insert(key.to_owned(), value);
+    }
+    Value::Object(m)
+}
+
+/// Schemas made at random from the plain set, each against instances shaped like it and
+/// instances of any shape: the engine's own checks and the full validator must report the same
+/// violations for every one.
+#[test]
+fn random_schemas_of_the_plain_set_match_the_full_validator() {
+    let compiler = JsonSchemaCompiler::new();
+    let mut rng = Rng(0x6a09_e667_f3bc_c908);
+    let mut tally = Tally::default();
+    let mut plain_ones = 0;
+    for i in 0..3000 {
+        let defs: &[&str] = if i % 3 == 0 { &["d0", "d1"] } else { &[] };
+        let mut schema = random_schema(&mut rng, 0, defs);
+        if let (false, Value::Object(m)) = (defs.is_empty(), &mut schema) {
+            let d0 = random_schema(&mut rng, 2, &[]);
+            let d1 = random_schema(&mut rng, 1, &["d0"]);
+            m.insert("$defs".into(), json!({"d0": d0, "d1": d1}));
+        }
+        let Some(plain) = PlainSchema::compile(&schema) else {
+            continue;
+        };
+        plain_ones += 1;
+        let full = compiler
+            .compile(&schema)
+            .unwrap_or_else(|e| panic!("{schema}: {e}"));
+        for j in 0..40 {
+            let instance = if j % 4 == 0 {
+                any(&mut rng, 0)
+            } else {
+                shaped(&mut rng, &schema, 0)
+            };
+            tally.check(&schema, &plain, full.as_ref(), &instance);
+        }
+    }
+    assert!(plain_ones > 2000, "{plain_ones} of 3,000 were plain");
+    tally.assert_agreed(10_000);
+}
