@@ -694,6 +694,139 @@ mod tests {
         ));
     }
 
+    /// Texts made at random from the members a message may have, each written in one of the
+    /// ways JSON allows (spaces, escapes in names and values, any order, a member twice, a value
+    /// of another type, text cut short): whenever `read_call` reads a message, it is the one
+    /// `classify` finds in the parsed text, and a request or notification written without a
+    /// member twice or an escaped name is always read.
+    #[test]
+    fn random_texts_are_read_as_their_values_classify() {
+        let mut state = 0x243f_6a88_85a3_08d3u64;
+        let mut below = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let values: [&[&str]; 4] = [
+            // jsonrpc
+            &[r#""2.0""#, r#""2\u002e0""#, r#""1.0""#, "2", "null"],
+            // id
+            &[
+                "1",
+                "-7",
+                r#""k""#,
+                r#""a\"b""#,
+                "1.5",
+                "null",
+                "{}",
+                "9007199254740993",
+            ],
+            // method
+            &[
+                r#""tools/call""#,
+                r#""m\u0065""#,
+                r#""""#,
+                "7",
+                "null",
+                r#""\ud800""#,
+            ],
+            // params
+            &[
+                r#"{"name":"x"}"#,
+                "[1,2]",
+                "{}",
+                "null",
+                r#""p""#,
+                r#"{"a":[{"b":null}]}"#,
+            ],
+        ];
+        let fine = [2, 4, 3, 3];
+        let names = ["jsonrpc", "id", "method", "params"];
+        let escaped = ["jso\\u006erpc", "\\u0069d", "metho\\u0064", "param\\u0073"];
+        let spaces = ["", " ", "\n\t", "\r\n  "];
+        let (mut read, mut plain_requests) = (0, 0);
+        for _ in 0..20_000 {
+            let mut members: Vec<(String, String)> = Vec::new();
+            let (mut twice, mut escapes, mut well_formed) = (false, false, true);
+            for (k, name) in names.iter().enumerate() {
+                // The jsonrpc and method members are there more often than not.
+                if below(if k == 0 || k == 2 { 8 } else { 3 }) == 0 {
+                    continue;
+                }
+                // The first `fine[k]` values of each are a well-formed member's, taken half the
+                // time.
+                let pick = if below(2) == 0 {
+                    below(fine[k]) as usize
+                } else {
+                    below(values[k].len() as u64) as usize
+                };
+                well_formed &= pick < fine[k] as usize;
+                let written = if below(10) == 0 {
+                    escapes = true;
+                    escaped[k].to_owned()
+                } else {
+                    (*name).to_owned()
+                };
+                members.push((written, values[k][pick].to_owned()));
+                if below(12) == 0 {
+                    twice = true;
+                    let again = values[k][below(values[k].len() as u64) as usize];
+                    members.push(((*name).to_owned(), again.to_owned()));
+                }
+            }
+            if below(4) == 0 {
+                members.push(("extra".into(), r#"{"result":1,"id":[]}"#.into()));
+            }
+            for _ in 0..below(3) {
+                let (a, b) = (
+                    below(members.len() as u64 + 1),
+                    below(members.len() as u64 + 1),
+                );
+                if (a as usize) < members.len() && (b as usize) < members.len() {
+                    members.swap(a as usize, b as usize);
+                }
+            }
+            let mut sp = || spaces[below(spaces.len() as u64) as usize];
+            let mut text = format!("{}{{", sp());
+            for (i, (name, value)) in members.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                text.push_str(&format!(
+                    "{}\"{name}\"{}:{}{value}{}",
+                    sp(),
+                    sp(),
+                    sp(),
+                    sp()
+                ));
+            }
+            text.push_str(&format!("}}{}", sp()));
+            let cut = below(15) == 0;
+            if cut {
+                text.truncate(below(text.len() as u64) as usize);
+            }
+            let by_value = serde_json::from_str::<Value>(&text)
+                .ok()
+                .map(|v| classify(&v));
+            let has = |name: &str| members.iter().any(|(n, _)| n == name);
+            let plain_request =
+                well_formed && !twice && !escapes && !cut && has("jsonrpc") && has("method");
+            match read_call(&text) {
+                Some(m) => {
+                    read += 1;
+                    assert_eq!(Some(Ok(m)), by_value, "{text}");
+                }
+                None => assert!(!plain_request, "not read: {text}"),
+            }
+            plain_requests += usize::from(plain_request);
+        }
+        assert!(
+            read > 2_000 && plain_requests > 1_000,
+            "{read} read, {plain_requests} plain"
+        );
+    }
+
     #[test]
     fn an_answer_written_around_its_result_is_the_answer_serialized() {
         for id in [RequestId::Number(-7), RequestId::String("a\"b\u{1}".into())] {
