@@ -944,3 +944,110 @@ fn random_schemas_of_the_plain_set_match_the_full_validator() {
     assert!(plain_ones > 2000, "{plain_ones} of 3,000 were plain");
     tally.assert_agreed(10_000);
 }
+
+/// `value` as JSON text written in one of the many ways JSON allows, chosen at random: spaces
+/// between the tokens, numbers with a fraction or an exponent (`3` as `3.0`, `30e-1`, `0.3E+1`),
+/// characters of strings and names as `\u` escapes, `/` as `\/`.
+fn spelled(rng: &mut Rng, value: &Value, out: &mut String) {
+    let space = |rng: &mut Rng, out: &mut String| {
+        const SPACES: [&str; 6] = ["", "", " ", "\n", "\t ", "\r\n"];
+        let spaces: &&str = rng.pick(&SPACES);
+        out.push_str(spaces);
+    };
+    let string = |rng: &mut Rng, s: &str, out: &mut String| {
+        out.push('"');
+        for c in s.chars() {
+            match (c, rng.below(4)) {
+                ('"' | '\\', _) | ('\u{0}'..='\u{1f}', _) => {
+                    out.push_str(&format!("\\u{:04x}", c as u32))
+                }
+                ('/', 0) => out.push_str("\\/"),
+                (c, 0) if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04X}", c as u32)),
+                (c, 0) => {
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{u:04x}"));
+                    }
+                }
+                (c, _) => out.push(c),
+            }
+        }
+        out.push('"');
+    };
+    space(rng, out);
+    match value {
+        Value::Number(n) => match (n.as_i64(), rng.below(5)) {
+            (Some(i), 0) => out.push_str(&format!("{i}.0")),
+            (Some(i), 1) if i != 0 => out.push_str(&format!("{i}0e-1")),
+            (Some(i), 2) if i >= 0 => out.push_str(&format!("0.{i}E+{}", i.to_string().len())),
+            (Some(i), 3) => out.push_str(&format!("{i}e0")),
+            _ => out.push_str(&n.to_string()),
+        },
+        Value::String(s) => string(rng, s, out),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                spelled(rng, item, out);
+            }
+            space(rng, out);
+            out.push(']');
+        }
+        Value::Object(members) => {
+            out.push('{');
+            for (i, (name, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                space(rng, out);
+                string(rng, name, out);
+                space(rng, out);
+                out.push(':');
+                spelled(rng, item, out);
+            }
+            space(rng, out);
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+    space(rng, out);
+}
+
+/// The verdict read from the text is the value's, however the text spells the value: random
+/// plain schemas, instances shaped like them written in the ways JSON allows.
+#[test]
+fn accepts_text_decides_as_validate_whatever_the_spelling() {
+    let mut rng = Rng(0xbb67_ae85_84ca_a73b);
+    let (mut accepted, mut refused) = (0, 0);
+    for _ in 0..2000 {
+        let schema = random_schema(&mut rng, 0, &[]);
+        let Some(plain) = PlainSchema::compile(&schema) else {
+            continue;
+        };
+        for _ in 0..20 {
+            let instance = shaped(&mut rng, &schema, 0);
+            let mut text = String::new();
+            spelled(&mut rng, &instance, &mut text);
+            let value: Value =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let valid = plain.validate(&value).is_empty();
+            assert_eq!(
+                plain.accepts_text(&text),
+                valid,
+                "schema {schema}\n  text {text}\n  violations {:?}",
+                key(&plain.validate(&value))
+            );
+            if valid {
+                accepted += 1;
+            } else {
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        accepted > 5000 && refused > 5000,
+        "{accepted} accepted, {refused} refused"
+    );
+}
