@@ -366,6 +366,99 @@ fn tools_list_paginates_with_cursors() {
     }
 }
 
+/// Walks through the pages of `tools/list` with registrations and removals made at random
+/// between the pages, page sizes of 1 to 4, every version: each walk returns names in strictly
+/// increasing order, never one that was not registered when its page was made, every tool
+/// registered for the whole walk exactly once, and the page sizes asked for.
+#[test]
+fn paging_through_random_changes_misses_and_repeats_nothing() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut below = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let alphabet = ["a", "b", "A", "Z", "0", "9", "_", "-", "."];
+    for v in ["2024-11-05", "2025-11-25", STATELESS] {
+        for walk in 0..60 {
+            let page_size = 1 + (walk % 4) as usize;
+            let config = ServerConfig {
+                page_size,
+                ..ServerConfig::default()
+            };
+            let c = Client::with_harness(Harness::with_config(config), v);
+            let mut registered: std::collections::BTreeSet<String> = Default::default();
+            let name = |below: &mut dyn FnMut(u64) -> u64| {
+                (0..1 + below(3))
+                    .map(|_| alphabet[below(alphabet.len() as u64) as usize])
+                    .collect::<String>()
+            };
+            for _ in 0..below(12) {
+                let n = name(&mut below);
+                if registered.insert(n.clone()) {
+                    c.h.server.register_tool(echo_named(&n)).unwrap();
+                }
+            }
+            // The names registered from the walk's start to its end.
+            let mut throughout = registered.clone();
+            let mut seen: Vec<String> = Vec::new();
+            let mut cursor: Option<Value> = None;
+            loop {
+                let params = match &cursor {
+                    Some(c) => json!({ "cursor": c }),
+                    None => json!({}),
+                };
+                let r = c.call("tools/list", params);
+                let page: Vec<String> = r["result"]["tools"]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{v}: {r}"))
+                    .iter()
+                    .map(|t| t["name"].as_str().unwrap().to_owned())
+                    .collect();
+                assert!(page.len() <= page_size, "{v}: {page:?}");
+                for n in &page {
+                    assert!(registered.contains(n), "{v}: {n} is not registered");
+                    if let Some(last) = seen.last() {
+                        assert!(last < n, "{v}: {n} after {last} ({seen:?})");
+                    }
+                    seen.push(n.clone());
+                }
+                match r["result"].get("nextCursor") {
+                    Some(next) => {
+                        assert_eq!(page.len(), page_size, "{v}: a short page with a next one");
+                        cursor = Some(next.clone());
+                    }
+                    None => break,
+                }
+                // Between two pages: a removal, a registration, both or neither.
+                if below(2) == 0 && !registered.is_empty() {
+                    let gone = registered
+                        .iter()
+                        .nth(below(registered.len() as u64) as usize)
+                        .unwrap()
+                        .clone();
+                    assert!(c.h.server.unregister_tool(&gone));
+                    registered.remove(&gone);
+                    throughout.remove(&gone);
+                }
+                if below(2) == 0 {
+                    let n = name(&mut below);
+                    if registered.insert(n.clone()) {
+                        c.h.server.register_tool(echo_named(&n)).unwrap();
+                    }
+                }
+            }
+            for n in &throughout {
+                assert!(
+                    seen.contains(n),
+                    "{v}: {n} was registered throughout and missed"
+                );
+            }
+        }
+    }
+}
+
 /// `tools/list` is served from tools shaped once per version: two sessions on different
 /// versions each see their own shape, and every registration change shows in the next list
 /// (also mid-pagination, where the cursor still finds its place).
