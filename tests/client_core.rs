@@ -23,6 +23,8 @@ use std::rc::Rc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+mod support;
+
 // ---- an in-memory transport to the real engine ------------------------------------------
 
 /// What the next `start()` does.
@@ -786,6 +788,144 @@ fn caller_cancellation_sends_notifications_cancelled_and_aborts() {
         .unwrap_err();
     assert!(matches!(e, ClientError::Aborted { .. }));
     assert_eq!(r.wire.sent.borrow().len(), before);
+}
+
+/// Two hundred requests in flight at once, made at random: answers that come back out of the
+/// order they were asked in (a tool that sleeps a random time), per-call timeouts shorter or
+/// longer than the work, callers that cancel at a random moment. Each request settles once,
+/// with its own answer, on its time; the client is left with nothing pending, and the server
+/// answers nothing it was told was cancelled (a late answer would be reported as an error).
+#[test]
+fn many_requests_at_once_each_settle_once_with_their_own_outcome() {
+    let r = rig(opts(1_000));
+    r.connect();
+    let ex = r.ex.clone();
+    r.server
+        .register_tool(ToolDef::new(
+            "sleep",
+            "Answers with its k after ms",
+            move |args: Value, _ctx| {
+                let ex = ex.clone();
+                async move {
+                    ex.sleep(args["ms"].as_u64().unwrap()).await;
+                    Ok(json!({ "k": args["k"] }))
+                }
+            },
+        ))
+        .unwrap();
+    let mut rng = support::Rng(0x2545_f491_4f6c_dd1d);
+    let mut below = |n: u64| rng.below(n as usize) as u64;
+    enum Want {
+        Answer(u64, u64),
+        Timeout(u64),
+        Aborted(u64, CancellationToken),
+    }
+    let start = r.ex.now();
+    let mut calls = Vec::new();
+    for k in 0..200u64 {
+        let (want, options, name, ms) = match below(3) {
+            0 => {
+                let ms = 1 + below(60);
+                (Want::Answer(k, ms), RequestOptions::default(), "sleep", ms)
+            }
+            1 => {
+                let ms = 10 + below(60);
+                // Never the same instant: which of the two comes first is then the test's.
+                let timeout = if below(2) == 0 {
+                    ms + 2 + below(20)
+                } else {
+                    ms - 2 - below(8)
+                };
+                let want = if timeout > ms {
+                    Want::Answer(k, ms)
+                } else {
+                    Want::Timeout(timeout)
+                };
+                (want, with_timeout(timeout), "sleep", ms)
+            }
+            _ => {
+                let token = CancellationToken::new();
+                let at = 1 + below(80);
+                let options = RequestOptions {
+                    cancel: Some(token.clone()),
+                    ..RequestOptions::default()
+                };
+                (Want::Aborted(at, token), options, "hang", 0)
+            }
+        };
+        let call = r.spawn(
+            r.client
+                .call_tool(name, Some(json!({ "ms": ms, "k": k })), options),
+        );
+        calls.push((want, call, Rc::new(Cell::new(None::<Duration>))));
+    }
+    assert_eq!(r.client.pending_requests(), 200);
+    // Millisecond by millisecond: the cancellations on their time, and when each call settled.
+    for t in 1..=120 {
+        r.idle(1);
+        for (want, _, _) in &calls {
+            if let Want::Aborted(at, token) = want {
+                if *at == t {
+                    token.cancel(format!("stopped at {at}"));
+                }
+            }
+        }
+        r.ex.run_until_stalled();
+        for (_, call, settled) in &calls {
+            if settled.get().is_none() && call.borrow().is_some() {
+                settled.set(Some(r.ex.now() - start));
+            }
+        }
+    }
+    let (mut answered, mut timed_out, mut aborted) = (0, 0, 0);
+    for (k, (want, call, settled)) in calls.iter().enumerate() {
+        let outcome = call
+            .borrow_mut()
+            .take()
+            .unwrap_or_else(|| panic!("#{k} never settled"));
+        let at = settled.get().unwrap().as_millis() as u64;
+        match (want, outcome) {
+            (Want::Answer(key, ms), Ok(result)) => {
+                assert_eq!(
+                    result["structuredContent"]["k"],
+                    json!(key),
+                    "#{k}: {result}"
+                );
+                assert_eq!(at, *ms, "#{k} answered at {at} ms");
+                answered += 1;
+            }
+            (Want::Timeout(timeout), Err(ClientError::RequestTimeout { timeout_ms, .. })) => {
+                assert_eq!((at, timeout_ms), (*timeout, *timeout), "#{k}");
+                timed_out += 1;
+            }
+            (Want::Aborted(when, _), Err(ClientError::Aborted { reason })) => {
+                assert_eq!(reason, format!("stopped at {when}"), "#{k}");
+                assert_eq!(at, *when, "#{k}");
+                aborted += 1;
+            }
+            (_, other) => panic!("#{k}: {other:?}"),
+        }
+    }
+    assert!(
+        answered > 50 && timed_out > 20 && aborted > 50,
+        "{answered} {timed_out} {aborted}"
+    );
+    assert_eq!(r.client.pending_requests(), 0);
+    assert_eq!(
+        r.seen.borrow().len(),
+        aborted,
+        "each hang saw its cancellation"
+    );
+    assert!(r.errors.borrow().is_empty(), "{:?}", r.errors.borrow());
+    assert_eq!(r.client.phase(), Phase::Connected);
+    // And the next request is served.
+    let echoed = r
+        .run(
+            r.client
+                .call_tool("echo", Some(json!({"a": 1})), RequestOptions::default()),
+        )
+        .unwrap();
+    assert_eq!(echoed["structuredContent"]["echo"], json!({"a": 1}));
 }
 
 // ---- incoming traffic -------------------------------------------------------------------

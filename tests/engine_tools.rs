@@ -372,13 +372,7 @@ fn tools_list_paginates_with_cursors() {
 /// registered for the whole walk exactly once, and the page sizes asked for.
 #[test]
 fn paging_through_random_changes_misses_and_repeats_nothing() {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut below = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let alphabet = ["a", "b", "A", "Z", "0", "9", "_", "-", "."];
     for v in ["2024-11-05", "2025-11-25", STATELESS] {
         for walk in 0..60 {
@@ -389,13 +383,13 @@ fn paging_through_random_changes_misses_and_repeats_nothing() {
             };
             let c = Client::with_harness(Harness::with_config(config), v);
             let mut registered: std::collections::BTreeSet<String> = Default::default();
-            let name = |below: &mut dyn FnMut(u64) -> u64| {
-                (0..1 + below(3))
-                    .map(|_| alphabet[below(alphabet.len() as u64) as usize])
+            let name = |rng: &mut Rng| {
+                (0..1 + rng.below(3))
+                    .map(|_| *rng.pick(&alphabet))
                     .collect::<String>()
             };
-            for _ in 0..below(12) {
-                let n = name(&mut below);
+            for _ in 0..rng.below(12) {
+                let n = name(&mut rng);
                 if registered.insert(n.clone()) {
                     c.h.server.register_tool(echo_named(&n)).unwrap();
                 }
@@ -432,18 +426,18 @@ fn paging_through_random_changes_misses_and_repeats_nothing() {
                     None => break,
                 }
                 // Between two pages: a removal, a registration, both or neither.
-                if below(2) == 0 && !registered.is_empty() {
+                if rng.chance(50) && !registered.is_empty() {
                     let gone = registered
                         .iter()
-                        .nth(below(registered.len() as u64) as usize)
+                        .nth(rng.below(registered.len()))
                         .unwrap()
                         .clone();
                     assert!(c.h.server.unregister_tool(&gone));
                     registered.remove(&gone);
                     throughout.remove(&gone);
                 }
-                if below(2) == 0 {
-                    let n = name(&mut below);
+                if rng.chance(50) {
+                    let n = name(&mut rng);
                     if registered.insert(n.clone()) {
                         c.h.server.register_tool(echo_named(&n)).unwrap();
                     }
