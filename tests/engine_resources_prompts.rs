@@ -244,6 +244,37 @@ fn reading_static_and_templated_resources() {
     }
 }
 
+/// A URI built to make template matching try every split of it (expressions side by side,
+/// literals repeated, tens of thousands of characters) is answered as not found, at once, and
+/// the next read is served: the search that finds a URI's template reads a bounded amount.
+#[test]
+fn a_uri_built_against_the_templates_is_not_found_and_the_next_read_is_served() {
+    let h = client("2025-11-25");
+    let seen = Seen::default();
+    for template in [
+        "app://{a}{b}{c}",
+        "app://{+a}/{+b}/{+c}/{+d}/end",
+        "app://files/{name}",
+    ] {
+        h.server
+            .register_resource(recording(template, template, "t", &seen))
+            .unwrap();
+    }
+    for uri in [
+        format!("app://{}/", "a".repeat(3_000)),
+        format!("app://{}x", "/".repeat(5_000)),
+        format!("app://files/{}/", "a".repeat(200_000)),
+    ] {
+        // (Before the search was bounded, the third took over a minute and the first two
+        // far longer.)
+        let r = h.request("resources/read", json!({ "uri": uri }));
+        assert_eq!(code(&r), -32002, "{}", &uri[..40]);
+    }
+    let r = h.request("resources/read", json!({"uri": "app://x1y"}));
+    assert_eq!(r["result"]["contents"][0]["text"], json!("t"), "{r}");
+    assert_eq!(seen.borrow().len(), 1);
+}
+
 #[test]
 fn resource_contents_forms_and_failures() {
     let h = client("2025-11-25");

@@ -143,6 +143,33 @@ test('registerResource (fixed URI and template) and registerPrompt, read through
     });
   }));
 
+test('a resources/read URI built against the templates (expressions side by side, tens of thousands of characters) is not found, and the next read is served', () =>
+  run(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const session = await navigator.modelContext.connect();
+      const read = [];
+      for (const t of ['app://{a}{b}{c}', 'app://files/{name}']) {
+        session.registerResource(t, { name: t, handler: (uri, vars) => { read.push(vars); return 'r'; } });
+      }
+      const mcp = await __mcp.connect();
+      const out = { errors: [] };
+      // (Before the template search was bounded, each of these kept the page's thread for
+      // minutes.)
+      for (const uri of [`app://${'a'.repeat(3000)}/`, `app://files/${'a'.repeat(200000)}/`]) {
+        const answer = await mcp.request('resources/read', { uri });
+        out.errors.push([answer.error?.code, answer.error?.data?.uri === uri]);
+      }
+      out.next = (await mcp.request('resources/read', { uri: 'app://x1y' })).result;
+      out.read = read;
+      return out;
+    });
+    assert.deepEqual(r, {
+      errors: [[-32002, true], [-32002, true]],
+      next: { contents: [{ uri: 'app://x1y', text: 'r' }] },
+      read: [{ a: 'x', b: '1', c: 'y' }],
+    });
+  }));
+
 test('notify: log messages, resource updates to subscribers, other notifications to everyone', () =>
   run(async ({ page }) => {
     const r = await page.evaluate(async () => {
