@@ -289,3 +289,37 @@ test('pattern: a string made to make a regular expression backtrack is refused a
     assert.deepEqual(r.next, { ok: 'ran' });
     assert.equal(r.validator, 1, 'the validator module was loaded for the Unicode property alone');
   }, { timeout: 60_000 }));
+
+test('uniqueItems: an array of 200,000 numbers (an agent\'s, over the tab) is checked by the core without comparing every pair: distinct ones run the tool, one repeated is refused, and the next call is answered', () =>
+  withPage(async ({ page, goto }) => {
+    await goto(await inlinePage(CLASSIC));
+    const r = await page.evaluate(async () => {
+      const mc = document.modelContext;
+      let ran = 0;
+      await mc.registerTool({
+        name: 'distinct', description: 'D',
+        inputSchema: { type: 'object', properties: { xs: { type: 'array', items: { type: 'number' }, uniqueItems: true } }, required: ['xs'] },
+        execute: ({ xs }) => { ran += 1; return String(xs.length); },
+      });
+      const mcp = await __mcp.connect();
+      const call = (xs) => mcp.request('tools/call', { name: 'distinct', arguments: { xs } });
+      const distinct = Array.from({ length: 200000 }, (_, i) => i);
+      // (Before, the pairs of the first took minutes; 40,000 numbers took 4 s natively.)
+      const ok = await call(distinct);
+      const repeated = await call([...distinct, 199999.0, 0.5]);
+      const next = await call([1, 2, 3]);
+      const validator = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('modelcontext_validator.wasm')).length;
+      return {
+        ok: ok.result.content[0].text,
+        repeated: [repeated.error.code, repeated.error.message.slice(0, 60), repeated.error.message.endsWith('has non-unique elements [keyword: uniqueItems]')],
+        next: next.result.content[0].text,
+        ran,
+        validator,
+      };
+    });
+    assert.equal(r.ok, '200000');
+    assert.deepEqual(r.repeated, [-32602, 'Invalid arguments for tool distinct: /xs: [0,1,2,3,4,5,6,7,8', true]);
+    assert.equal(r.next, '3');
+    assert.equal(r.ran, 2, 'the refused call did not run the tool');
+    assert.equal(r.validator, 0, 'the core checked it: the validator module was not loaded');
+  }, { timeout: 60_000 }));
