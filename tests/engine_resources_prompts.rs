@@ -370,6 +370,39 @@ fn resource_updates_go_only_to_subscribers() {
     }
 }
 
+/// A session holds at most `MAX_SUBSCRIPTIONS` resource subscriptions: past it another URI is
+/// refused naming the limit, the subscriptions it has keep their updates, subscribing again to
+/// one of them is no new one, and once one is dropped another is taken.
+#[test]
+fn subscriptions_past_the_limit_are_refused_and_the_session_goes_on() {
+    use modelcontext_polyfill::server::limits::MAX_SUBSCRIPTIONS;
+    let h = client("2025-11-25");
+    for i in 0..MAX_SUBSCRIPTIONS {
+        let r = h.request(
+            "resources/subscribe",
+            json!({ "uri": format!("app://r/{i}") }),
+        );
+        assert_eq!(r["result"], json!({}), "{i}: {r}");
+    }
+    let r = h.request("resources/subscribe", json!({"uri": "app://one/more"}));
+    assert_eq!(code(&r), -32600, "{r}");
+    assert!(message(&r).contains(&MAX_SUBSCRIPTIONS.to_string()), "{r}");
+    let again = h.request("resources/subscribe", json!({"uri": "app://r/7"}));
+    assert_eq!(again["result"], json!({}), "already subscribed: {again}");
+    h.server.resource_updated("app://r/7");
+    h.server.resource_updated("app://one/more");
+    let updates: Vec<Value> = h
+        .take()
+        .into_iter()
+        .map(|m| m["params"]["uri"].clone())
+        .collect();
+    assert_eq!(updates, vec![json!("app://r/7")]);
+    let r = h.request("resources/unsubscribe", json!({"uri": "app://r/7"}));
+    assert_eq!(r["result"], json!({}));
+    let r = h.request("resources/subscribe", json!({"uri": "app://one/more"}));
+    assert_eq!(r["result"], json!({}), "{r}");
+}
+
 fn greeting() -> PromptDef {
     let mut p = PromptDef::new(
         "greet",

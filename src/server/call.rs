@@ -23,8 +23,9 @@ pub(crate) trait CallSession {
     fn initialized(&self, version: ProtocolVersion, client_info: Option<Value>, caps: Value);
     /// `logging/setLevel`.
     fn set_log_level(&self, level: LogLevel);
-    /// `resources/subscribe` (`on`) and `resources/unsubscribe`.
-    fn subscribe(&self, uri: &str, on: bool);
+    /// `resources/subscribe` (`on`) and `resources/unsubscribe`; a subscription past
+    /// [`MAX_SUBSCRIPTIONS`](super::limits::MAX_SUBSCRIPTIONS) is refused.
+    fn subscribe(&self, uri: &str, on: bool) -> Result<(), ServerError>;
 }
 
 /// One request being served.

@@ -1,5 +1,12 @@
 //! Configurable limits on what a peer may send, and the cheap pre-parse checks.
 
+/// The resources a session may be subscribed to at once (`resources/subscribe`): past it a
+/// subscription to another URI is refused (-32600, naming the limit) until one is dropped. An
+/// agent may subscribe to any URI, one a template would match included, so without a bound a
+/// peer could grow the session's set (which wasm memory keeps) without end, each insertion
+/// moving the ones sorted after it.
+pub const MAX_SUBSCRIPTIONS: usize = 4_096;
+
 /// Limits applied to every session.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {

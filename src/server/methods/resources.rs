@@ -102,7 +102,7 @@ pub(super) fn subscribe(call: &Call, on: bool) -> R {
         "resources/unsubscribe"
     };
     let uri = param_str(&call.params, "uri", method)?;
-    call.session.subscribe(uri, on);
+    call.session.subscribe(uri, on)?;
     Ok(json!({}))
 }
 

@@ -6,6 +6,8 @@ use serde_json::{json, Map, Value};
 use super::{SessionInner, State, META_SUBSCRIPTION_ID};
 use crate::protocol::RequestId;
 use crate::server::call::ListenFilter;
+use crate::server::error::ServerError;
+use crate::server::limits::MAX_SUBSCRIPTIONS;
 use crate::server::logging::LogLevel;
 use crate::server::registry::ListKind;
 
@@ -21,13 +23,21 @@ impl SessionInner {
         self.st.borrow_mut().log_level = Some(level);
     }
 
-    pub(crate) fn subscribe(&self, uri: &str, on: bool) {
+    pub(crate) fn subscribe(&self, uri: &str, on: bool) -> Result<(), ServerError> {
         let mut st = self.st.borrow_mut();
-        if on {
-            st.subscriptions.insert(uri.to_string());
-        } else {
+        if !on {
             st.subscriptions.remove(uri);
+        } else if !st.subscriptions.contains(uri) {
+            if st.subscriptions.len() >= MAX_SUBSCRIPTIONS {
+                return Err(ServerError::LimitExceeded {
+                    what: "The number of the session's resource subscriptions",
+                    limit: MAX_SUBSCRIPTIONS,
+                    actual: None,
+                });
+            }
+            st.subscriptions.insert(uri.to_string());
         }
+        Ok(())
     }
 
     /// Opens a `subscriptions/listen` stream: acknowledged now, answered when torn down. Apart

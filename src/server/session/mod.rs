@@ -338,7 +338,7 @@ impl CallSession for SessionInner {
         SessionInner::set_log_level(self, level)
     }
 
-    fn subscribe(&self, uri: &str, on: bool) {
+    fn subscribe(&self, uri: &str, on: bool) -> Result<(), ServerError> {
         SessionInner::subscribe(self, uri, on)
     }
 }
