@@ -438,19 +438,8 @@ fn sort_positions(order: &mut [usize], cmp: &dyn Fn(usize, usize) -> Ordering) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
     use std::collections::{BTreeMap, BTreeSet};
-
-    /// A deterministic generator (Knuth's MMIX LCG, high bits), so the tests need no crate.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            self.0 >> 33
-        }
-    }
 
     #[test]
     fn map_agrees_with_btreemap_over_random_operations() {

@@ -35,6 +35,8 @@ pub mod protocol;
 #[cfg(feature = "validator")]
 pub mod schema;
 pub mod server;
+#[cfg(test)]
+mod test_rng;
 
 #[cfg(all(target_arch = "wasm32", feature = "web"))]
 pub mod browser;

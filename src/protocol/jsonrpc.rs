@@ -701,13 +701,8 @@ mod tests {
     /// member twice or an escaped name is always read.
     #[test]
     fn random_texts_are_read_as_their_values_classify() {
-        let mut state = 0x243f_6a88_85a3_08d3u64;
-        let mut below = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut rng = crate::test_rng::Rng(0x243f_6a88_85a3_08d3);
+        let mut below = |n: usize| rng.below(n);
         let values: [&[&str]; 4] = [
             // jsonrpc
             &[r#""2.0""#, r#""2\u002e0""#, r#""1.0""#, "2", "null"],
@@ -741,7 +736,7 @@ mod tests {
                 r#"{"a":[{"b":null}]}"#,
             ],
         ];
-        let fine = [2, 4, 3, 3];
+        let fine: [usize; 4] = [2, 4, 3, 3];
         let names = ["jsonrpc", "id", "method", "params"];
         let escaped = ["jso\\u006erpc", "\\u0069d", "metho\\u0064", "param\\u0073"];
         let spaces = ["", " ", "\n\t", "\r\n  "];
@@ -757,11 +752,11 @@ mod tests {
                 // The first `fine[k]` values of each are a well-formed member's, taken half the
                 // time.
                 let pick = if below(2) == 0 {
-                    below(fine[k]) as usize
+                    below(fine[k])
                 } else {
-                    below(values[k].len() as u64) as usize
+                    below(values[k].len())
                 };
-                well_formed &= pick < fine[k] as usize;
+                well_formed &= pick < fine[k];
                 let written = if below(10) == 0 {
                     escapes = true;
                     escaped[k].to_owned()
@@ -771,7 +766,7 @@ mod tests {
                 members.push((written, values[k][pick].to_owned()));
                 if below(12) == 0 {
                     twice = true;
-                    let again = values[k][below(values[k].len() as u64) as usize];
+                    let again = values[k][below(values[k].len())];
                     members.push(((*name).to_owned(), again.to_owned()));
                 }
             }
@@ -779,15 +774,12 @@ mod tests {
                 members.push(("extra".into(), r#"{"result":1,"id":[]}"#.into()));
             }
             for _ in 0..below(3) {
-                let (a, b) = (
-                    below(members.len() as u64 + 1),
-                    below(members.len() as u64 + 1),
-                );
-                if (a as usize) < members.len() && (b as usize) < members.len() {
-                    members.swap(a as usize, b as usize);
+                let (a, b) = (below(members.len() + 1), below(members.len() + 1));
+                if a < members.len() && b < members.len() {
+                    members.swap(a, b);
                 }
             }
-            let mut sp = || spaces[below(spaces.len() as u64) as usize];
+            let mut sp = || spaces[below(spaces.len())];
             let mut text = format!("{}{{", sp());
             for (i, (name, value)) in members.iter().enumerate() {
                 if i > 0 {
@@ -804,7 +796,7 @@ mod tests {
             text.push_str(&format!("}}{}", sp()));
             let cut = below(15) == 0;
             if cut {
-                text.truncate(below(text.len() as u64) as usize);
+                text.truncate(below(text.len()));
             }
             let by_value = serde_json::from_str::<Value>(&text)
                 .ok()

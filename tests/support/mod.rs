@@ -14,29 +14,12 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-/// xorshift64*: small, fast, deterministic; the random tests' source (each seeds its own).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// A number below `n` (0 for an `n` of 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    pub fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+/// The random tests' source, the unit tests' own (xorshift64*; each test seeds its own).
+#[path = "../../src/test_rng.rs"]
+mod test_rng;
+// (Not every test file draws random input.)
+#[allow(unused_imports)]
+pub(crate) use test_rng::Rng;
 
 pub const HANDSHAKE_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 pub const STATELESS: &str = "2026-07-28";
