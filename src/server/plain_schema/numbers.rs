@@ -105,10 +105,7 @@ pub(super) fn equal(a: &Value, b: &Value) -> bool {
 /// array of 40,000 numbers costs milliseconds, not the 4 s (native) its pairs took.
 pub(super) fn unique(items: &[Value]) -> bool {
     if items.len() <= PAIRWISE {
-        return items
-            .iter()
-            .enumerate()
-            .all(|(i, a)| items[i + 1..].iter().all(|b| !equal(a, b)));
+        return unique_pairwise(items);
     }
     let mut sorted: Vec<&Value> = items.iter().collect();
     sorted.sort_unstable_by(|a, b| order(a, b));
@@ -119,6 +116,14 @@ pub(super) fn unique(items: &[Value]) -> bool {
 
 /// How many items [`unique`] compares pairwise rather than sorts.
 const PAIRWISE: usize = 16;
+
+/// [`unique`] by comparing every pair.
+fn unique_pairwise(items: &[Value]) -> bool {
+    items
+        .iter()
+        .enumerate()
+        .all(|(i, a)| items[i + 1..].iter().all(|b| !equal(a, b)))
+}
 
 /// A total order of JSON values whose `Equal` is [`equal`]: by type (null, booleans, numbers,
 /// strings, arrays, objects), then numbers by [`compare`], strings by their characters, arrays
@@ -218,24 +223,13 @@ mod tests {
                 }
             }
         }
-        let pairwise = |items: &[Value]| {
-            items
-                .iter()
-                .enumerate()
-                .all(|(i, a)| items[i + 1..].iter().all(|b| !equal(a, b)))
-        };
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::test_rng::Rng(0x2545_f491_4f6c_dd1d);
         for _ in 0..2_000 {
-            let n = (state % 40) as usize;
+            let n = rng.below(40);
             let items: Vec<Value> = (0..n)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    values[(state % values.len() as u64) as usize].clone()
-                })
+                .map(|_| values[rng.below(values.len())].clone())
                 .collect();
-            assert_eq!(unique(&items), pairwise(&items), "{items:?}");
+            assert_eq!(unique(&items), unique_pairwise(&items), "{items:?}");
         }
         let many: Vec<Value> = (0..100_000u64).map(Value::from).collect();
         assert!(unique(&many));

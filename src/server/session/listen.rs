@@ -27,15 +27,14 @@ impl SessionInner {
         let mut st = self.st.borrow_mut();
         if !on {
             st.subscriptions.remove(uri);
-        } else if !st.subscriptions.contains(uri) {
-            if st.subscriptions.len() >= MAX_SUBSCRIPTIONS {
-                return Err(ServerError::LimitExceeded {
-                    what: "The number of the session's resource subscriptions",
-                    limit: MAX_SUBSCRIPTIONS,
-                    actual: None,
-                });
-            }
+        } else if st.subscriptions.len() < MAX_SUBSCRIPTIONS || st.subscriptions.contains(uri) {
             st.subscriptions.insert(uri.to_string());
+        } else {
+            return Err(ServerError::LimitExceeded {
+                what: "The number of the session's resource subscriptions",
+                limit: MAX_SUBSCRIPTIONS,
+                actual: None,
+            });
         }
         Ok(())
     }
