@@ -898,3 +898,120 @@ fn direct_calls_validate_like_tools_call() {
     let r = h.ex.block_on(fut);
     assert_eq!(Value::Object(r)["structuredContent"], json!({"a": 1}));
 }
+
+/// The answer to invalid arguments is bounded whatever an agent sends: at most
+/// `MAX_VIOLATIONS` violations, each quoting at most `MAX_ECHO_CHARS` characters of the
+/// instance, in the text and in the data; then a good call is served.
+#[test]
+fn invalid_argument_reports_are_bounded_whatever_the_arguments() {
+    use modelcontext_polyfill::server::validator::{MAX_ECHO_CHARS, MAX_VIOLATIONS};
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "items": {"type": "array", "items": {"type": "integer"}},
+            "name": {"type": "string", "maxLength": 8},
+            "tags": {"type": "object", "additionalProperties": {"type": "integer"}}
+        }
+    });
+    let more = format!("the first {MAX_VIOLATIONS} violations found; there may be more");
+    for v in ALL {
+        let c = Client::new(v);
+        c.h.server
+            .register_tool(echo().input_schema(schema.clone()))
+            .unwrap();
+        // What the model reads and what the data lists, whichever the version carries.
+        let said = |r: &Value| -> (String, Vec<Value>) {
+            if v >= "2025-11-25" {
+                assert_eq!(r["result"]["isError"], json!(true), "{v}");
+                (first_text(r), Vec::new())
+            } else {
+                assert_eq!(code(r), -32602, "{v}");
+                let list = r["error"]["data"]["violations"].as_array().unwrap().clone();
+                (message(r), list)
+            }
+        };
+        // 200,000 wrong items (1.2 MB): the first MAX_VIOLATIONS, in order.
+        let wrong = vec![json!("x"); 200_000];
+        let r = c.call(
+            "tools/call",
+            json!({"name": "echo", "arguments": {"items": wrong}}),
+        );
+        let size = r.to_string().len();
+        assert!(size < 16 * 1024, "{v}: {size} bytes");
+        let (text, list) = said(&r);
+        assert!(text.contains(&more), "{v}: {text}");
+        assert_eq!(text.matches("[keyword: type]").count(), MAX_VIOLATIONS);
+        assert!(
+            text.contains("/items/0: ")
+                && text.contains(&format!("/items/{}: ", MAX_VIOLATIONS - 1))
+        );
+        assert!(
+            !text.contains(&format!("/items/{}: ", MAX_VIOLATIONS)),
+            "{text}"
+        );
+        if v < "2025-11-25" {
+            assert_eq!(list.len(), MAX_VIOLATIONS, "{v}");
+            assert_eq!(list[1]["instancePath"], json!("/items/1"));
+        }
+        // One short of the bound: every violation, no word of more.
+        let r = c.call(
+            "tools/call",
+            json!({"name": "echo", "arguments": {"items": vec![json!("x"); MAX_VIOLATIONS - 1]}}),
+        );
+        let (text, _) = said(&r);
+        assert_eq!(text.matches("[keyword: type]").count(), MAX_VIOLATIONS - 1);
+        assert!(!text.contains("there may be more"), "{v}: {text}");
+        // A 1,000,000-character string and a 500,000-character key: the message and the
+        // path keep their ends and say how much they left out.
+        let long = "é".repeat(1_000_000);
+        let key = "k".repeat(500_000);
+        let r = c.call(
+            "tools/call",
+            json!({"name": "echo", "arguments": {"name": long, "tags": {key.clone(): "x"}}}),
+        );
+        let size = r.to_string().len();
+        assert!(size < 4 * 1024, "{v}: {size} bytes");
+        let (text, list) = said(&r);
+        assert!(text.contains("is longer than 8 characters"), "{v}: {text}");
+        assert!(text.contains("999830 characters left out"), "{v}: {text}");
+        assert!(text.contains("/tags/kkk") && text.contains("499806 characters left out"));
+        for x in &list {
+            for field in ["instancePath", "message"] {
+                let n = x[field].as_str().unwrap().chars().count();
+                assert!(n <= MAX_ECHO_CHARS, "{v}: {field} of {n} characters");
+            }
+        }
+        // The session still serves a good call.
+        let r = c.call(
+            "tools/call",
+            json!({"name": "echo", "arguments": {"items": [1], "name": "ok"}}),
+        );
+        assert!(r["result"].get("isError").is_none(), "{v}: {r}");
+        assert_eq!(
+            r["result"]["content"][0]["text"],
+            json!("{\"items\":[1],\"name\":\"ok\"}")
+        );
+    }
+}
+
+/// A tool's structured result that fails its outputSchema many times over is reported in
+/// bounded text too.
+#[test]
+fn output_schema_reports_are_bounded() {
+    use modelcontext_polyfill::server::validator::MAX_VIOLATIONS;
+    let c = Client::new("2025-11-25");
+    let schema =
+        json!({"type":"object","properties":{"n":{"type":"array","items":{"type":"integer"}}}});
+    c.h.server
+        .register_tool(
+            returning("bad", json!({"n": vec![json!("three"); 100_000]})).output_schema(schema),
+        )
+        .unwrap();
+    let r = c.call("tools/call", json!({"name":"bad"}));
+    assert_eq!(r["result"]["isError"], json!(true));
+    let text = first_text(&r);
+    assert!(text.len() < 8 * 1024, "{} bytes", text.len());
+    assert_eq!(text.matches("[keyword: type]").count(), MAX_VIOLATIONS);
+    assert!(text.contains("there may be more"), "{text}");
+    assert!(c.call("ping", json!({}))["result"].is_object());
+}

@@ -8,9 +8,9 @@
 //! instances.
 
 use modelcontext_polyfill::schema::suite;
-use modelcontext_polyfill::schema::{Dialect, JsonSchemaCompiler};
+use modelcontext_polyfill::schema::{Dialect, JsonSchema, JsonSchemaCompiler};
 use modelcontext_polyfill::server::plain_schema::PlainSchema;
-use modelcontext_polyfill::server::{CompiledSchema, SchemaCompiler, SchemaViolation};
+use modelcontext_polyfill::server::{CompiledSchema, SchemaViolation};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -49,13 +49,7 @@ struct Tally {
 
 impl Tally {
     /// Compares the two on `instance` ([`compare`]) and counts its outcome.
-    fn check(
-        &mut self,
-        schema: &Value,
-        plain: &PlainSchema,
-        full: &dyn CompiledSchema,
-        instance: &Value,
-    ) {
+    fn check(&mut self, schema: &Value, plain: &PlainSchema, full: &JsonSchema, instance: &Value) {
         if compare(schema, plain, full, instance, &mut self.problems) {
             self.valid += 1;
         } else {
@@ -90,17 +84,36 @@ fn assert_no_differences(problems: &[String]) {
 fn compare(
     schema: &Value,
     plain: &PlainSchema,
-    full: &dyn CompiledSchema,
+    full: &JsonSchema,
     instance: &Value,
     problems: &mut Vec<String>,
 ) -> bool {
-    let (p, f) = (plain.validate(instance), full.validate(instance));
+    // Every violation of each (`validate` reports the first few, each in its own order).
+    let (p, f) = (
+        plain.violations(instance, usize::MAX),
+        full.violations(instance, usize::MAX),
+    );
     if key(&p) != key(&f) {
         problems.push(format!(
             "schema {schema}\n  instance {instance}\n  plain {:?}\n  full  {:?}",
             key(&p),
             key(&f)
         ));
+    }
+    // Asked for fewer, each reports the first of them: the walk that stops once it has found
+    // that many finds the same ones in the same order.
+    for k in 1..p.len().max(f.len()) {
+        let (pk, fk) = (plain.violations(instance, k), full.violations(instance, k));
+        if pk[..] != p[..k.min(p.len())] || fk[..] != f[..k.min(f.len())] {
+            problems.push(format!(
+                "schema {schema}\n  instance {instance}\n  the first {k} of plain {:?}\n  \
+                 are {:?}\n  the first {k} of full {:?}\n  are {:?}",
+                key(&p),
+                key(&pk),
+                key(&f),
+                key(&fk)
+            ));
+        }
     }
     // Decided from the instance's text, without its value, the verdict is the same.
     let text = serde_json::to_string(instance).unwrap();
@@ -157,12 +170,12 @@ fn suite_side_by_side(folder: &str, dialect: Dialect, min_groups: usize, min_tes
                 continue;
             };
             let full = compiler
-                .compile(schema)
+                .compile_schema(schema)
                 .unwrap_or_else(|e| panic!("{file}: plain but refused by the full validator: {e}"));
             plain_groups += 1;
             for test in group["tests"].as_array().unwrap() {
                 tests += 1;
-                let valid = compare(schema, &plain, full.as_ref(), &test["data"], &mut problems);
+                let valid = compare(schema, &plain, &full, &test["data"], &mut problems);
                 if valid != test["valid"].as_bool().unwrap() {
                     problems.push(format!(
                         "{file}: {} / {}: plain says valid={valid}",
@@ -363,9 +376,9 @@ fn plain_schemas_match_the_full_validator_on_tool_shaped_schemas() {
     let mut tally = Tally::default();
     for schema in &corpus {
         let plain = PlainSchema::compile(schema).unwrap_or_else(|| panic!("not plain: {schema}"));
-        let full = compiler.compile(schema).unwrap();
+        let full = compiler.compile_schema(schema).unwrap();
         for _ in 0..400 {
-            tally.check(schema, &plain, full.as_ref(), &shaped(&mut rng, schema, 0));
+            tally.check(schema, &plain, &full, &shaped(&mut rng, schema, 0));
         }
     }
     // Both outcomes are exercised.
@@ -392,7 +405,7 @@ fn refs_that_multiply_compile_once_each() {
     assert!(PlainSchema::compile(&defs(4)).is_some());
     let schema = defs(14);
     let plain = PlainSchema::compile(&schema).expect("plain: 14 levels, each compiled once");
-    let full = JsonSchemaCompiler::new().compile(&schema).unwrap();
+    let full = JsonSchemaCompiler::new().compile_schema(&schema).unwrap();
     let nested = |leaf: Value, levels: usize| (0..levels).fold(leaf, |v, _| json!([v]));
     let mut problems = Vec::new();
     for instance in [
@@ -403,7 +416,7 @@ fn refs_that_multiply_compile_once_each() {
         nested(json!(7), 14),
         nested(json!([]), 3),
     ] {
-        compare(&schema, &plain, full.as_ref(), &instance, &mut problems);
+        compare(&schema, &plain, &full, &instance, &mut problems);
     }
     assert!(problems.is_empty(), "differences:\n{}", problems.join("\n"));
 }
@@ -470,13 +483,13 @@ fn plain_patterns_answer_the_optional_regex_files_as_the_full_validator_does() {
             let Some(plain) = PlainSchema::compile(schema) else {
                 continue;
             };
-            let full = compiler.compile(schema).unwrap_or_else(|e| {
+            let full = compiler.compile_schema(schema).unwrap_or_else(|e| {
                 panic!("{name}: plain but refused by the full validator: {schema}: {e}")
             });
             plain_groups += 1;
             for test in group["tests"].as_array().unwrap() {
                 tests += 1;
-                compare(schema, &plain, full.as_ref(), &test["data"], &mut problems);
+                compare(schema, &plain, &full, &test["data"], &mut problems);
             }
         }
     }
@@ -589,7 +602,7 @@ fn plain_patterns_match_the_full_validator_string_by_string() {
         let schema = json!({"type": "string", "pattern": pattern});
         let plain = PlainSchema::compile(&schema).unwrap_or_else(|| panic!("not plain: {pattern}"));
         let full = compiler
-            .compile(&schema)
+            .compile_schema(&schema)
             .unwrap_or_else(|e| panic!("{pattern}: {e}"));
         // The pattern's own characters (escapes read loosely: enough to build near-misses).
         let own: Vec<char> = pattern
@@ -607,7 +620,7 @@ fn plain_patterns_match_the_full_validator_string_by_string() {
                     }
                 })
                 .collect();
-            tally.check(&schema, &plain, full.as_ref(), &json!(s));
+            tally.check(&schema, &plain, &full, &json!(s));
         }
         // Strings the patterns above are about.
         for s in [
@@ -673,7 +686,7 @@ fn plain_patterns_match_the_full_validator_string_by_string() {
             "2026-12-01T10:00:00+01:00",
             "2026-12-01T10:00:00.123Z",
         ] {
-            tally.check(&schema, &plain, full.as_ref(), &json!(s));
+            tally.check(&schema, &plain, &full, &json!(s));
         }
     }
     tally.assert_agreed(2000);
@@ -755,11 +768,11 @@ fn random_patterns_of_the_subset_match_as_the_full_validator_does() {
         let schema = json!({"type": "string", "pattern": pattern});
         let plain = PlainSchema::compile(&schema).unwrap_or_else(|| panic!("not plain: {pattern}"));
         let full = compiler
-            .compile(&schema)
+            .compile_schema(&schema)
             .unwrap_or_else(|e| panic!("{pattern}: {e}"));
         for _ in 0..40 {
             let s: String = (0..rng.below(9)).map(|_| *rng.pick(&alphabet)).collect();
-            tally.check(&schema, &plain, full.as_ref(), &json!(s));
+            tally.check(&schema, &plain, &full, &json!(s));
         }
     }
     tally.assert_agreed(10_000);
@@ -930,7 +943,7 @@ fn random_schemas_of_the_plain_set_match_the_full_validator() {
         };
         plain_ones += 1;
         let full = compiler
-            .compile(&schema)
+            .compile_schema(&schema)
             .unwrap_or_else(|e| panic!("{schema}: {e}"));
         for j in 0..40 {
             let instance = if j % 4 == 0 {
@@ -938,7 +951,7 @@ fn random_schemas_of_the_plain_set_match_the_full_validator() {
             } else {
                 shaped(&mut rng, &schema, 0)
             };
-            tally.check(&schema, &plain, full.as_ref(), &instance);
+            tally.check(&schema, &plain, &full, &instance);
         }
     }
     assert!(plain_ones > 2000, "{plain_ones} of 3,000 were plain");

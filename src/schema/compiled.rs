@@ -1,7 +1,7 @@
 //! A compiled schema: the handle [`super::JsonSchemaCompiler`] returns.
 
 use crate::server::depth;
-use crate::server::validator::depth_violation;
+use crate::server::validator::{depth_violation, MAX_VIOLATIONS};
 use crate::server::{CompiledSchema, SchemaViolation};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
@@ -34,20 +34,20 @@ impl JsonSchema {
             max_depth,
         }
     }
-}
 
-impl CompiledSchema for JsonSchema {
-    /// Every violation, in the `jsonschema` crate's order.
+    /// The first `at_most` violations of `instance`, in the `jsonschema` crate's order
+    /// ([`CompiledSchema::validate`] is this with [`MAX_VIOLATIONS`]).
     ///
     /// An instance nested deeper than the compiler's depth limit is not walked at all: the
     /// answer is one violation with keyword [`DEPTH_KEYWORD`] at the root.
-    fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
+    pub fn violations(&self, instance: &Value, at_most: usize) -> Vec<SchemaViolation> {
         if depth::exceeds(instance, self.max_depth) {
             return vec![depth_violation(self.max_depth)];
         }
         let collected = catch_unwind(AssertUnwindSafe(|| {
             self.validator
                 .iter_errors(instance)
+                .take(at_most)
                 .map(|error| violation(&error))
                 .collect::<Vec<_>>()
         }));
@@ -62,14 +62,21 @@ impl CompiledSchema for JsonSchema {
     }
 }
 
+impl CompiledSchema for JsonSchema {
+    /// The first [`MAX_VIOLATIONS`] violations ([`JsonSchema::violations`]).
+    fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
+        self.violations(instance, MAX_VIOLATIONS)
+    }
+}
+
 /// One `jsonschema` error as the engine's violation.
 fn violation(error: &ValidationError<'_>) -> SchemaViolation {
-    SchemaViolation {
-        instance_path: error.instance_path().as_str().to_owned(),
-        keyword: keyword(error),
-        schema_path: error.schema_path().as_str().to_owned(),
-        message: error.to_string(),
-    }
+    SchemaViolation::new(
+        error.instance_path().as_str().to_owned(),
+        keyword(error),
+        error.schema_path().as_str().to_owned(),
+        error.to_string(),
+    )
 }
 
 /// The schema keyword that failed.

@@ -323,3 +323,52 @@ test('uniqueItems: an array of 200,000 numbers (an agent\'s, over the tab) is ch
     assert.equal(r.ran, 2, 'the refused call did not run the tool');
     assert.equal(r.validator, 0, 'the core checked it: the validator module was not loaded');
   }, { timeout: 60_000 }));
+
+// What an answer to invalid arguments quotes is bounded, whichever module checked them: an
+// agent's 1.2 MB of wrong items was answered with 32 MB (each item's violation worded and listed
+// twice), and a long string or key was quoted whole in each violation of it.
+test('invalid arguments: 200,000 wrong items and a 1,000,000-character string are answered in a few kilobytes, by the core and by the validator module, and the next call is answered', () =>
+  withPage(async ({ page, goto }) => {
+    await goto(await inlinePage(CLASSIC));
+    const r = await page.evaluate(async () => {
+      const mc = document.modelContext;
+      const ran = [];
+      const properties = { xs: { type: 'array', items: { type: 'integer' } }, name: { type: 'string', maxLength: 8 } };
+      await mc.registerTool({
+        name: 'core', description: 'C', inputSchema: { type: 'object', properties },
+        execute: () => { ran.push('core'); return 'core'; },
+      });
+      // A Unicode property in a pattern: checked by the validator module.
+      await mc.registerTool({
+        name: 'module', description: 'M',
+        inputSchema: { type: 'object', properties: { ...properties, l: { type: 'string', pattern: '^\\p{Ll}+$' } } },
+        execute: () => { ran.push('module'); return 'module'; },
+      });
+      const mcp = await __mcp.connect();
+      const answers = {};
+      for (const name of ['core', 'module']) {
+        const call = (args) => mcp.request('tools/call', { name, arguments: args });
+        const said = (a) => ({ bytes: JSON.stringify(a).length, text: a.error ? a.error.message : a.result.content[0].text, listed: a.error?.data?.violations?.length });
+        answers[name] = {
+          items: said(await call({ xs: Array(200000).fill('x') })),
+          long: said(await call({ name: 'é'.repeat(1000000) })),
+          next: (await call({ xs: [1], name: 'ok' })).result.content[0].text,
+        };
+      }
+      const validator = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('modelcontext_validator.wasm')).length;
+      return { answers, ran, validator };
+    });
+    for (const name of ['core', 'module']) {
+      const { items, long, next } = r.answers[name];
+      assert.ok(items.bytes < 16 * 1024, `${name}: ${items.bytes} bytes`);
+      assert.equal(items.text.match(/\[keyword: type\]/g).length, 32, name);
+      assert.ok(items.text.includes('/xs/31: "x" is not of type "integer"') && !items.text.includes('/xs/32:'), items.text);
+      assert.ok(items.text.endsWith('(the first 32 violations found; there may be more)'), items.text);
+      if (items.listed !== undefined) assert.equal(items.listed, 32, name);
+      assert.ok(long.bytes < 4 * 1024, `${name}: ${long.bytes} bytes`);
+      assert.match(long.text, /\/name: "é{99} … \(999830 characters left out\) … é{71}" is longer than 8 characters \[keyword: maxLength\]$/);
+      assert.equal(next, name);
+    }
+    assert.deepEqual(r.ran, ['core', 'module'], 'only the good calls ran');
+    assert.equal(r.validator, 1);
+  }, { timeout: 60_000 }));

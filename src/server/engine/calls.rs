@@ -15,7 +15,7 @@ use crate::server::input_required;
 use crate::server::registry::Tool;
 use crate::server::results;
 use crate::server::runtime::LocalBoxFuture;
-use crate::server::validator::{CompiledSchema, SchemaViolation};
+use crate::server::validator::{describe_all, CompiledSchema, SchemaViolation};
 
 /// Why a direct tool call could not run.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,8 +50,7 @@ impl std::fmt::Display for CallError {
             }
             CallError::InvalidArguments { tool, violations } => {
                 write!(f, "Invalid arguments for tool {tool}: ")?;
-                let parts: Vec<String> = violations.iter().map(|v| v.describe()).collect();
-                f.write_str(&parts.join("; "))
+                f.write_str(&describe_all(violations))
             }
             CallError::ValidatorUnavailable { tool, reason } => write!(
                 f,
@@ -239,11 +238,10 @@ fn check_output(
             if violations.is_empty() {
                 result
             } else {
-                let parts: Vec<String> = violations.iter().map(|v| v.describe()).collect();
                 results::tool_error(format!(
                     "Tool {} returned structuredContent that does not match its outputSchema: {}",
                     tool.def.name,
-                    parts.join("; ")
+                    describe_all(&violations)
                 ))
             }
         }

@@ -40,14 +40,6 @@ pub(super) fn tools_list(call: &Call, v: ProtocolVersion) -> Reply {
     now(Ok(list_result("tools", page, next)))
 }
 
-pub(super) fn invalid_arguments_text(
-    tool: &str,
-    violations: &[crate::server::validator::SchemaViolation],
-) -> String {
-    let parts: Vec<String> = violations.iter().map(|v| v.describe()).collect();
-    format!("Invalid arguments for tool {tool}: {}", parts.join("; "))
-}
-
 pub(super) fn unknown_tool(name: &str) -> ServerError {
     ServerError::InvalidParams {
         message: format!("Unknown tool: {name}"),
@@ -148,17 +140,16 @@ pub(super) fn tools_call_checked(
         checked = server.check_args(&tool, &args);
     }
     if let Err(e) = checked {
+        let text = e.to_string();
         return match e {
             CallError::UnknownTool(n) => now(Err(unknown_tool(&n))),
-            e @ CallError::NotAnObject(_) => {
-                now(Err(ServerError::invalid_params(format!("tools/call: {e}"))))
+            CallError::NotAnObject(_) => now(Err(ServerError::invalid_params(format!(
+                "tools/call: {text}"
+            )))),
+            CallError::ValidatorUnavailable { .. } => {
+                now(Ok(shape::call_tool_result(results::tool_error(text), v)))
             }
-            e @ CallError::ValidatorUnavailable { .. } => now(Ok(shape::call_tool_result(
-                results::tool_error(e.to_string()),
-                v,
-            ))),
-            CallError::InvalidArguments { tool, violations } => {
-                let text = invalid_arguments_text(&tool, &violations);
+            CallError::InvalidArguments { violations, .. } => {
                 // 2025-11-25 and later: a tool result the model can read and correct.
                 // Earlier versions: the JSON-RPC -32602 their specs call for.
                 now(if v.tool_input_errors_are_results() {

@@ -53,7 +53,8 @@ mod walk;
 
 pub use pattern::Pattern;
 
-use super::validator::{depth_violation, CompiledSchema, SchemaViolation, DEFAULT_MAX_DEPTH};
+use super::validator::{depth_violation, CompiledSchema, SchemaViolation};
+use super::validator::{DEFAULT_MAX_DEPTH, MAX_VIOLATIONS};
 use crate::server::depth;
 use numbers::MAX_SAFE;
 use serde_json::{Number, Value};
@@ -244,6 +245,37 @@ impl PlainSchema {
     /// ```
     pub fn accepts_text(&self, text: &str) -> bool {
         text::accepts(&self.root, text)
+    }
+
+    /// The first `at_most` violations of `instance`, worded and ordered as the full
+    /// validator's ([`CompiledSchema::validate`] is this with [`MAX_VIOLATIONS`]). The walk
+    /// ends once it has found that many.
+    pub fn violations(&self, instance: &Value, at_most: usize) -> Vec<SchemaViolation> {
+        // As the full validator: an instance nested too deeply is not walked.
+        if depth::exceeds(instance, DEFAULT_MAX_DEPTH) {
+            return vec![depth_violation(DEFAULT_MAX_DEPTH)];
+        }
+        // Deciding first: a valid instance, the common case, costs no violation built.
+        if at_most == 0
+            || walk(
+                &self.root,
+                instance,
+                &Path::Root,
+                "false",
+                &mut Walk::deciding(),
+            )
+        {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        walk(
+            &self.root,
+            instance,
+            &Path::Root,
+            "false",
+            &mut Walk::reporting(&mut out, at_most),
+        );
+        out
     }
 }
 
@@ -477,24 +509,9 @@ impl CompiledSchema for PlainSchema {
         reads_texts(&self.root, &mut budget)
     }
 
+    /// The first [`MAX_VIOLATIONS`] violations ([`PlainSchema::violations`]).
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
-        // As the full validator: an instance nested too deeply is not walked.
-        if depth::exceeds(instance, DEFAULT_MAX_DEPTH) {
-            return vec![depth_violation(DEFAULT_MAX_DEPTH)];
-        }
-        // Deciding first: a valid instance, the common case, costs no violation built.
-        if walk(&self.root, instance, &Path::Root, "false", &mut Walk(None)) {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        walk(
-            &self.root,
-            instance,
-            &Path::Root,
-            "false",
-            &mut Walk(Some(&mut out)),
-        );
-        out
+        self.violations(instance, MAX_VIOLATIONS)
     }
 
     fn accepts_text(&self, text: &str) -> bool {

@@ -107,7 +107,7 @@ fn picked<'n, 'b>(
 impl Seed<'_, '_> {
     /// A value read whole, walked by each subschema.
     fn walked<E: de::Error>(&self, value: &Value) -> Result<(), E> {
-        let holds = |n: &&Node| walk(n, value, &Path::Root, "false", &mut Walk(None));
+        let holds = |n: &&Node| walk(n, value, &Path::Root, "false", &mut Walk::deciding());
         match self.nodes.iter().all(holds) {
             true => Ok(()),
             false => Err(refused()),

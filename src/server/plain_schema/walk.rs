@@ -1,6 +1,6 @@
 //! One walk of an instance against a plain schema, in two modes: deciding (the first violation
-//! ends it and nothing is built — the common, valid case) and reporting (every violation,
-//! worded as the `jsonschema` crate words them). Each keyword is checked in one place, so the
+//! ends it and nothing is built — the common, valid case) and reporting (violations up to a
+//! number, worded as the `jsonschema` crate words them). Each keyword is checked in one place, so the
 //! two modes cannot disagree.
 
 use super::numbers::{compare, equal, is_integer, is_multiple, unique};
@@ -29,40 +29,71 @@ impl Path<'_> {
     }
 }
 
-/// The walk's mode: without a list it decides, with one it reports into it.
-pub(super) struct Walk<'o>(pub(super) Option<&'o mut Vec<SchemaViolation>>);
+/// The walk's mode: deciding (no list), or reporting into a list until it holds `at_most`.
+pub(super) struct Walk<'o> {
+    out: Option<&'o mut Vec<SchemaViolation>>,
+    at_most: usize,
+}
 
-impl Walk<'_> {
-    fn deciding(&self) -> bool {
-        self.0.is_none()
+impl<'o> Walk<'o> {
+    /// Deciding: the first violation ends the walk, nothing is built.
+    pub(super) fn deciding() -> Walk<'o> {
+        Walk {
+            out: None,
+            at_most: 0,
+        }
     }
 
-    /// Records the violation `v` makes when reporting; `false` when deciding (stop there).
-    fn fail(&mut self, v: impl FnOnce() -> SchemaViolation) -> bool {
-        match &mut self.0 {
-            Some(out) => {
-                out.push(v());
-                true
-            }
-            None => false,
+    /// Reporting into `out` until it holds `at_most` violations.
+    pub(super) fn reporting(out: &'o mut Vec<SchemaViolation>, at_most: usize) -> Walk<'o> {
+        Walk {
+            out: Some(out),
+            at_most,
         }
+    }
+
+    /// Whether the walk ends at the first violation from here: deciding, or reporting with
+    /// its list full.
+    fn stops(&self) -> bool {
+        self.room() == 0
+    }
+
+    /// How many more violations the walk records (none when deciding).
+    fn room(&self) -> usize {
+        self.out
+            .as_ref()
+            .map_or(0, |out| self.at_most.saturating_sub(out.len()))
+    }
+
+    /// Records the violation `v` makes when reporting; `false` when the walk ends here
+    /// (deciding, or the list is full).
+    fn fail(&mut self, v: impl FnOnce() -> SchemaViolation) -> bool {
+        if self.stops() {
+            return false;
+        }
+        if let Some(out) = &mut self.out {
+            out.push(v());
+        }
+        !self.stops()
     }
 }
 
-/// Whether `instance` (at `path`) is valid against `node`; when reporting, every violation is
-/// recorded. `holder` is the keyword that holds `node` (what a `false` schema is reported as).
+/// Whether `instance` (at `path`) is valid against `node`; when reporting, violations are
+/// recorded until the list is full (the walk then ends, its answer `false`). `holder` is the keyword that holds `node` (what a `false` schema is reported as).
 pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: &mut Walk) -> bool {
     let c = match node {
         Node::True => return true,
         Node::False(at) => {
-            w.fail(|| SchemaViolation {
-                instance_path: path.pointer(),
-                keyword: holder.to_owned(),
-                schema_path: at.clone(),
-                message: format!(
-                    "False schema does not allow {instance}",
-                    instance = json_text::to_string(instance)
-                ),
+            w.fail(|| {
+                SchemaViolation::new(
+                    path.pointer(),
+                    holder.to_owned(),
+                    at.clone(),
+                    format!(
+                        "False schema does not allow {instance}",
+                        instance = json_text::to_string(instance)
+                    ),
+                )
             });
             return false;
         }
@@ -85,7 +116,7 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         ($ok:expr) => {{
             if !$ok {
                 valid = false;
-                if w.deciding() {
+                if w.stops() {
                     return false;
                 }
             }
@@ -265,18 +296,23 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
         for name in map.keys() {
             let name = Value::String(name.clone());
             let mut found = Vec::new();
-            let mut inner = Walk((!w.deciding()).then_some(&mut found));
+            let mut inner = match w.room() {
+                0 => Walk::deciding(),
+                room => Walk::reporting(&mut found, room),
+            };
             if !walk(n, &name, path, "propertyNames", &mut inner) {
                 valid = false;
-                if w.deciding() {
+                if w.stops() {
                     return false;
                 }
                 for v in found {
-                    w.fail(|| SchemaViolation {
-                        instance_path: path.pointer(),
-                        keyword: "propertyNames".to_owned(),
-                        schema_path: v.schema_path,
-                        message: v.message,
+                    w.fail(|| {
+                        SchemaViolation::new(
+                            path.pointer(),
+                            "propertyNames".to_owned(),
+                            v.schema_path,
+                            v.message,
+                        )
                     });
                 }
             }
@@ -297,7 +333,7 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
     for n in &r.all_of {
         descend!(walk(n, instance, path, "allOf", w));
     }
-    let holds = |holder: &str, b: &Node| walk(b, instance, path, holder, &mut Walk(None));
+    let holds = |holder: &str, b: &Node| walk(b, instance, path, holder, &mut Walk::deciding());
     if !r.any_of.is_empty() && !r.any_of.iter().any(|b| holds("anyOf", b)) {
         fail!(
             "anyOf",
@@ -364,12 +400,12 @@ pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: 
 
 /// A violation of keyword `keyword` of `c`, for the instance at `path`.
 fn violation(path: &Path, c: &Checks, keyword: &str, message: String) -> SchemaViolation {
-    SchemaViolation {
-        instance_path: path.pointer(),
-        keyword: keyword.to_owned(),
-        schema_path: format!("{}/{keyword}", c.at),
+    SchemaViolation::new(
+        path.pointer(),
+        keyword.to_owned(),
+        format!("{}/{keyword}", c.at),
         message,
-    }
+    )
 }
 
 fn type_matches(bits: u8, instance: &Value) -> bool {
