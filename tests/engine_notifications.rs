@@ -627,3 +627,88 @@ fn a_cancelled_id_can_be_reused_at_once() {
     assert_eq!(out, vec![json!({"jsonrpc":"2.0","id":1,"result":{}})]);
     assert_eq!(fired.borrow().len(), 1);
 }
+
+/// What a session's streams hold is bounded (`MAX_SUBSCRIPTIONS` streams, URIs and task ids in
+/// all; `MAX_SUBSCRIPTION_BYTES` of their text): a stream past either is refused naming the
+/// limit, the streams open keep streaming, and a stream torn down makes room.
+#[test]
+fn listen_streams_past_the_limits_are_refused_and_the_session_goes_on() {
+    use modelcontext_polyfill::server::limits::{MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTION_BYTES};
+    let h = Harness::new();
+    h.server.register_resource(resource("app://kept")).unwrap();
+    h.run();
+    h.take();
+    // As many URIs as a message holds, written in descending order (each inserted one by one
+    // moved all the others: 100,000 took 2.9 s natively, a 4 MiB message's 380,000 most of a
+    // minute): refused at once.
+    let many: Vec<String> = (0..100_000)
+        .rev()
+        .map(|i| format!("app://r/{i:06}"))
+        .collect();
+    // (Stream ids from 1,000,000: the harness numbers its own requests from 1.)
+    const ID: i64 = 1_000_000;
+    let out = listen(&h, ID + 1, json!({ "resourceSubscriptions": many }));
+    assert_eq!(out.len(), 1, "only the refusal: {:?}", methods(&out));
+    assert_eq!(code(&out[0]), -32600, "{}", out[0]);
+    assert_eq!(out[0]["error"]["data"]["limit"], json!(MAX_SUBSCRIPTIONS));
+    assert_eq!(out[0]["error"]["data"]["actual"], json!(100_001));
+    // A stream naming one URI, then streams up to the bound (each counts one, and its URI).
+    let out = listen(
+        &h,
+        ID + 2,
+        json!({ "resourceSubscriptions": ["app://kept"] }),
+    );
+    assert_eq!(methods(&out), ["notifications/subscriptions/acknowledged"]);
+    for id in 3..=(MAX_SUBSCRIPTIONS as i64) {
+        let out = listen(&h, ID + id, json!({ "toolsListChanged": id % 2 == 0 }));
+        assert_eq!(
+            methods(&out),
+            ["notifications/subscriptions/acknowledged"],
+            "{id}"
+        );
+    }
+    let out = listen(&h, ID, json!({ "promptsListChanged": true }));
+    assert_eq!(code(&out[0]), -32600, "{}", out[0]);
+    assert!(message(&out[0]).contains("4096"), "{}", out[0]);
+    // The open streams still hear what they asked for; other requests are served.
+    h.server.resource_updated("app://kept");
+    let heard = h.take();
+    assert_eq!(methods(&heard), ["notifications/resources/updated"]);
+    assert_eq!(
+        heard[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        json!(ID + 2)
+    );
+    let r = h.stateless("tools/list", json!({}));
+    assert!(r["result"]["tools"].is_array(), "{r}");
+    // Tearing one down makes room for another.
+    h.notify("notifications/cancelled", json!({"requestId": ID + 3}));
+    let out = listen(&h, ID, json!({ "promptsListChanged": true }));
+    assert_eq!(methods(&out), ["notifications/subscriptions/acknowledged"]);
+
+    // Bytes: URIs a few megabytes long fill the session's text budget before its count.
+    let h = Harness::new();
+    let long = |c: char, n: usize| format!("app://{}", c.to_string().repeat(n));
+    let out = listen(
+        &h,
+        1,
+        json!({ "resourceSubscriptions": [long('a', 3 << 20)] }),
+    );
+    assert_eq!(methods(&out), ["notifications/subscriptions/acknowledged"]);
+    let out = listen(
+        &h,
+        2,
+        json!({ "resourceSubscriptions": [long('b', 3 << 20)] }),
+    );
+    assert_eq!(code(&out[0]), -32600, "{}", out[0]);
+    assert_eq!(
+        out[0]["error"]["data"]["limit"],
+        json!(MAX_SUBSCRIPTION_BYTES)
+    );
+    h.notify("notifications/cancelled", json!({"requestId": 1}));
+    let out = listen(
+        &h,
+        2,
+        json!({ "resourceSubscriptions": [long('b', 3 << 20)] }),
+    );
+    assert_eq!(methods(&out), ["notifications/subscriptions/acknowledged"]);
+}

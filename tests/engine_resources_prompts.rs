@@ -403,6 +403,68 @@ fn subscriptions_past_the_limit_are_refused_and_the_session_goes_on() {
     assert_eq!(r["result"], json!({}), "{r}");
 }
 
+/// URIs a few megabytes long fill a session's subscription text (`MAX_SUBSCRIPTION_BYTES`)
+/// before its count: past it another is refused, and one dropped makes room.
+#[test]
+fn subscriptions_past_the_byte_limit_are_refused_and_the_session_goes_on() {
+    use modelcontext_polyfill::server::limits::MAX_SUBSCRIPTION_BYTES;
+    let h = client("2025-11-25");
+    let long = |c: char| format!("app://{}", c.to_string().repeat(3 << 20));
+    let r = h.request("resources/subscribe", json!({ "uri": long('a') }));
+    assert_eq!(r["result"], json!({}), "{}", &r.to_string()[..200]);
+    let r = h.request("resources/subscribe", json!({ "uri": long('b') }));
+    assert_eq!(code(&r), -32600);
+    assert_eq!(r["error"]["data"]["limit"], json!(MAX_SUBSCRIPTION_BYTES));
+    let r = h.request("resources/subscribe", json!({ "uri": "app://short" }));
+    assert_eq!(r["result"], json!({}), "{r}");
+    let r = h.request("resources/unsubscribe", json!({ "uri": long('a') }));
+    assert_eq!(r["result"], json!({}));
+    let r = h.request("resources/subscribe", json!({ "uri": long('b') }));
+    assert_eq!(r["result"], json!({}), "{}", &r.to_string()[..200]);
+}
+
+/// A prompt's arguments as an agent writes them, 280,000 in descending order (read into the
+/// handler's map one by one, each moved all the others: minutes): the prompt is rendered,
+/// and the next request served.
+#[test]
+fn a_prompt_with_280000_arguments_in_descending_order_is_rendered() {
+    let h = client("2025-11-25");
+    h.server.register_prompt(greeting()).unwrap();
+    let mut args = serde_json::Map::new();
+    for i in (0..280_000).rev() {
+        args.insert(i.to_string(), json!("v"));
+    }
+    args.insert("name".into(), json!("Ada"));
+    // They are not the prompt's: the refusal lists the first of them, in order, and counts
+    // the rest.
+    let r = h.request(
+        "prompts/get",
+        json!({ "name": "greet", "arguments": args.clone() }),
+    );
+    assert_eq!(code(&r), -32602);
+    let mut names: Vec<&String> = args.keys().filter(|k| *k != "name").collect();
+    names.sort();
+    let first: Vec<&str> = names[..32].iter().map(|k| k.as_str()).collect();
+    assert_eq!(
+        message(&r),
+        format!(
+            "Prompt greet has no argument(s): {}, and {} more",
+            first.join(", "),
+            280_000 - 32
+        )
+    );
+    // Its own arguments only: rendered.
+    args.retain(|k, _| k == "name");
+    let r = h.request("prompts/get", json!({ "name": "greet", "arguments": args }));
+    assert_eq!(
+        r["result"]["messages"][0]["content"]["text"],
+        json!("Hello Ada (plain)"),
+        "{}",
+        &r.to_string()[..r.to_string().len().min(300)]
+    );
+    assert!(h.request("ping", json!({}))["result"].is_object());
+}
+
 fn greeting() -> PromptDef {
     let mut p = PromptDef::new(
         "greet",

@@ -904,7 +904,8 @@ fn direct_calls_validate_like_tools_call() {
 /// instance, in the text and in the data; then a good call is served.
 #[test]
 fn invalid_argument_reports_are_bounded_whatever_the_arguments() {
-    use modelcontext_polyfill::server::validator::{MAX_ECHO_CHARS, MAX_VIOLATIONS};
+    use modelcontext_polyfill::server::limits::MAX_ECHO_CHARS;
+    use modelcontext_polyfill::server::validator::MAX_VIOLATIONS;
     let schema = json!({
         "type": "object",
         "properties": {

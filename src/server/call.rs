@@ -24,7 +24,8 @@ pub(crate) trait CallSession {
     /// `logging/setLevel`.
     fn set_log_level(&self, level: LogLevel);
     /// `resources/subscribe` (`on`) and `resources/unsubscribe`; a subscription past
-    /// [`MAX_SUBSCRIPTIONS`](super::limits::MAX_SUBSCRIPTIONS) is refused.
+    /// [`MAX_SUBSCRIPTIONS`](super::limits::MAX_SUBSCRIPTIONS) or
+    /// [`MAX_SUBSCRIPTION_BYTES`](super::limits::MAX_SUBSCRIPTION_BYTES) is refused.
     fn subscribe(&self, uri: &str, on: bool) -> Result<(), ServerError>;
 }
 

@@ -1,11 +1,90 @@
 //! Configurable limits on what a peer may send, and the cheap pre-parse checks.
 
-/// The resources a session may be subscribed to at once (`resources/subscribe`): past it a
-/// subscription to another URI is refused (-32600, naming the limit) until one is dropped. An
-/// agent may subscribe to any URI, one a template would match included, so without a bound a
-/// peer could grow the session's set (which wasm memory keeps) without end, each insertion
-/// moving the ones sorted after it.
+/// What a session may be subscribed to at once, in all: the URIs it subscribed to with
+/// `resources/subscribe`, its open `subscriptions/listen` streams, and each URI and task id a
+/// stream names. Past it a subscription or a stream that would add more is refused (-32600,
+/// naming the limit) until one is dropped or torn down. An agent may subscribe to any URI (one
+/// a template would match included) and open any number of streams, each naming as many URIs
+/// as a message holds, so without a bound a peer could grow what the session keeps (in wasm
+/// memory, which never shrinks) without end, and make each request's check of its id against
+/// the open streams longer.
 pub const MAX_SUBSCRIPTIONS: usize = 4_096;
+
+/// The bytes of text (URIs and task ids) a session's subscriptions and streams hold in all; past
+/// it, as past [`MAX_SUBSCRIPTIONS`]: 4,096 URIs of 4 MiB each would otherwise be 16 GiB.
+pub const MAX_SUBSCRIPTION_BYTES: usize = 4 * 1024 * 1024;
+
+/// The most characters of a peer's text an error quotes whole: a violation's message and
+/// instance path (`"…" is longer than 10 characters`, `/key`), a name that is not known. Past
+/// it the text keeps its beginning and end, where a violation's wording and a quoted value's
+/// edges are, and says how many characters it left out between them (see [`shorten`]).
+pub const MAX_ECHO_CHARS: usize = 256;
+
+/// Characters kept at each end of a text [`shorten`] cuts.
+const ECHO_KEPT: usize = 100;
+
+/// `text` as an error quotes it: unchanged up to [`MAX_ECHO_CHARS`] characters; longer, its
+/// first and last 100 characters with the number left out between them, which is itself
+/// shorter than the bound (so shortening twice changes nothing).
+///
+/// ```
+/// use modelcontext_polyfill::server::limits::{shorten, MAX_ECHO_CHARS};
+/// let long = format!("\"{}\" is longer than 10 characters", "é".repeat(100_000));
+/// let short = shorten(long);
+/// assert!(short.chars().count() <= MAX_ECHO_CHARS);
+/// assert!(short.starts_with("\"éé") && short.ends_with("é\" is longer than 10 characters"));
+/// assert!(short.contains("(99831 characters left out)"));
+/// assert_eq!(shorten(short.clone()), short);
+/// ```
+pub fn shorten(text: String) -> String {
+    // A character is at least one byte: a text this short in bytes is short in characters.
+    if text.len() <= MAX_ECHO_CHARS {
+        return text;
+    }
+    // Where characters start: at every byte but UTF-8's continuation bytes (`10xxxxxx`).
+    let starts = |b: u8| b & 0xc0 != 0x80;
+    let chars = text.bytes().filter(|&b| starts(b)).count();
+    if chars <= MAX_ECHO_CHARS {
+        return text;
+    }
+    let nth_start = |n: usize| {
+        let mut at = text.bytes().enumerate().filter(|&(_, b)| starts(b));
+        at.nth(n).map_or(text.len(), |(i, _)| i)
+    };
+    let (head_end, tail_start) = (nth_start(ECHO_KEPT), nth_start(chars - ECHO_KEPT));
+    format!(
+        "{} … ({} characters left out) … {}",
+        &text[..head_end],
+        chars - 2 * ECHO_KEPT,
+        &text[tail_start..]
+    )
+}
+
+/// The most of a peer's names an error lists (the arguments a prompt does not have, of the
+/// many an agent may send); past it the list says how many more there are.
+pub const MAX_NAMES_LISTED: usize = 32;
+
+/// `names`, `, ` between them, as an error lists them: at most [`MAX_NAMES_LISTED`], each
+/// [`shorten`]ed, then how many more there are.
+///
+/// ```
+/// use modelcontext_polyfill::server::limits::list_names;
+/// assert_eq!(list_names(&["a", "b"]), "a, b");
+/// let many: Vec<String> = (0..100).map(|i| i.to_string()).collect();
+/// let many: Vec<&str> = many.iter().map(String::as_str).collect();
+/// assert!(list_names(&many).ends_with(", 30, 31, and 68 more"));
+/// ```
+pub fn list_names(names: &[&str]) -> String {
+    let mut listed: Vec<String> = names
+        .iter()
+        .take(MAX_NAMES_LISTED)
+        .map(|&n| shorten(n.to_owned()))
+        .collect();
+    if names.len() > MAX_NAMES_LISTED {
+        listed.push(format!("and {} more", names.len() - MAX_NAMES_LISTED));
+    }
+    listed.join(", ")
+}
 
 /// Limits applied to every session.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,6 +190,32 @@ fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
+
+    /// Texts of every length around the bound, of one- to four-byte characters mixed at
+    /// random: a text of at most `MAX_ECHO_CHARS` characters is kept whole; a longer one is
+    /// cut to its first and last 100 characters with the right count between them, at most
+    /// `MAX_ECHO_CHARS` characters in all; shortening again changes nothing.
+    #[test]
+    fn shorten_keeps_both_ends_and_counts_what_it_leaves_out() {
+        let mut rng = Rng(0x5eed_0ec0);
+        const CHARS: [char; 5] = ['a', 'é', '€', '𝄞', '"'];
+        for len in (0..400).chain([1_000, 100_000]) {
+            let chars: Vec<char> = (0..len).map(|_| *rng.pick(&CHARS)).collect();
+            let text: String = chars.iter().collect();
+            let short = shorten(text.clone());
+            if len <= MAX_ECHO_CHARS {
+                assert_eq!(short, text);
+                continue;
+            }
+            let head: String = chars[..100].iter().collect();
+            let tail: String = chars[len - 100..].iter().collect();
+            let want = format!("{head} … ({} characters left out) … {tail}", len - 200);
+            assert_eq!(short, want, "{len}");
+            assert!(short.chars().count() <= MAX_ECHO_CHARS, "{len}");
+            assert_eq!(shorten(short.clone()), short);
+        }
+    }
 
     #[test]
     fn depth_ignores_brackets_in_strings() {

@@ -7,6 +7,7 @@
 //! handles until the module has loaded, and says through [`SchemaCompiler::ready`] when
 //! validating can start.
 
+use super::limits::shorten;
 use super::runtime::LocalBoxFuture;
 use serde_json::Value;
 use std::rc::Rc;
@@ -45,53 +46,6 @@ pub fn depth_violation(max_depth: usize) -> SchemaViolation {
 /// megabytes of error text and data, built in the page's memory first. A model corrects a
 /// call from the first few; a page author reads them all the same.
 pub const MAX_VIOLATIONS: usize = 32;
-
-/// The most characters of a violation's message and instance path kept whole. Both quote the
-/// instance (`"…" is longer than 10 characters`, `/key`), which an agent chooses: past this a
-/// violation keeps the text's beginning and end, where the keyword's wording and the quoted
-/// value's edges are, and says how many characters it left out between them (see
-/// [`shorten`]).
-pub const MAX_ECHO_CHARS: usize = 256;
-
-/// Characters kept at each end of a text [`shorten`] cuts.
-const ECHO_KEPT: usize = 100;
-
-/// `text` as a violation reports it: unchanged up to [`MAX_ECHO_CHARS`] characters; longer, its
-/// first and last 100 characters with the number left out between them, which is itself
-/// shorter than the bound (so shortening twice changes nothing).
-///
-/// ```
-/// use modelcontext_polyfill::server::validator::{shorten, MAX_ECHO_CHARS};
-/// let long = format!("\"{}\" is longer than 10 characters", "é".repeat(100_000));
-/// let short = shorten(long);
-/// assert!(short.chars().count() <= MAX_ECHO_CHARS);
-/// assert!(short.starts_with("\"éé") && short.ends_with("é\" is longer than 10 characters"));
-/// assert!(short.contains("(99831 characters left out)"));
-/// assert_eq!(shorten(short.clone()), short);
-/// ```
-pub fn shorten(text: String) -> String {
-    // A character is at least one byte: a text this short in bytes is short in characters.
-    if text.len() <= MAX_ECHO_CHARS {
-        return text;
-    }
-    // Where characters start: at every byte but UTF-8's continuation bytes (`10xxxxxx`).
-    let starts = |b: u8| b & 0xc0 != 0x80;
-    let chars = text.bytes().filter(|&b| starts(b)).count();
-    if chars <= MAX_ECHO_CHARS {
-        return text;
-    }
-    let nth_start = |n: usize| {
-        let mut at = text.bytes().enumerate().filter(|&(_, b)| starts(b));
-        at.nth(n).map_or(text.len(), |(i, _)| i)
-    };
-    let (head_end, tail_start) = (nth_start(ECHO_KEPT), nth_start(chars - ECHO_KEPT));
-    format!(
-        "{} … ({} characters left out) … {}",
-        &text[..head_end],
-        chars - 2 * ECHO_KEPT,
-        &text[tail_start..]
-    )
-}
 
 /// `violations` as one line of text, `; ` between them (each as
 /// [`SchemaViolation::describe`] words it); when there are [`MAX_VIOLATIONS`], the validation
@@ -237,32 +191,6 @@ pub trait SchemaCompiler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::Rng;
-
-    /// Texts of every length around the bound, of one- to four-byte characters mixed at
-    /// random: a text of at most `MAX_ECHO_CHARS` characters is kept whole; a longer one is
-    /// cut to its first and last 100 characters with the right count between them, at most
-    /// `MAX_ECHO_CHARS` characters in all; shortening again changes nothing.
-    #[test]
-    fn shorten_keeps_both_ends_and_counts_what_it_leaves_out() {
-        let mut rng = Rng(0x5eed_0ec0);
-        const CHARS: [char; 5] = ['a', 'é', '€', '𝄞', '"'];
-        for len in (0..400).chain([1_000, 100_000]) {
-            let chars: Vec<char> = (0..len).map(|_| *rng.pick(&CHARS)).collect();
-            let text: String = chars.iter().collect();
-            let short = shorten(text.clone());
-            if len <= MAX_ECHO_CHARS {
-                assert_eq!(short, text);
-                continue;
-            }
-            let head: String = chars[..100].iter().collect();
-            let tail: String = chars[len - 100..].iter().collect();
-            let want = format!("{head} … ({} characters left out) … {tail}", len - 200);
-            assert_eq!(short, want, "{len}");
-            assert!(short.chars().count() <= MAX_ECHO_CHARS, "{len}");
-            assert_eq!(shorten(short.clone()), short);
-        }
-    }
 
     /// The bound's note is added exactly when the validation may have stopped at it.
     #[test]

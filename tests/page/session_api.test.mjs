@@ -170,6 +170,50 @@ test('a resources/read URI built against the templates (expressions side by side
     });
   }));
 
+// What a peer's request names is read in one sort and held within bounds: a prompt's 280,000
+// arguments written in descending order (inserted one by one, each moved all the others: minutes)
+// are refused at once, naming the first 32 and counting the rest; URIs of 3 MiB fill a session's
+// subscription text (4 MiB) before its count. Each time the next request is served.
+test('prompts/get with 280,000 unknown arguments in descending order, and subscriptions past 4 MiB of URIs, are refused at once, and the next request is served', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const session = await navigator.modelContext.connect();
+      const rendered = [];
+      session.registerPrompt('greet', {
+        description: 'Greets someone',
+        arguments: [{ name: 'who', description: 'Whom to greet', required: true }],
+        handler: (args) => { rendered.push(args.who); return `Hello, ${args.who}!`; },
+      });
+      session.registerResource('app://doc', { name: 'doc', handler: () => 'text' });
+      const mcp = await __mcp.connect();
+      const args = {};
+      for (let i = 279999; i >= 0; i -= 1) args[`k${i}`] = 'v';
+      args.who = 'Ada';
+      const many = await mcp.request('prompts/get', { name: 'greet', arguments: args });
+      const next = await mcp.request('prompts/get', { name: 'greet', arguments: { who: 'Grace' } });
+      const long = (c) => `app://${c.repeat(3 << 20)}`;
+      const subscribed = [];
+      for (const uri of [long('a'), long('b'), 'app://doc']) {
+        const answer = await mcp.request('resources/subscribe', { uri });
+        subscribed.push(answer.error ? [answer.error.code, answer.error.data.limit] : 'ok');
+      }
+      session.notify('notifications/resources/updated', { uri: 'app://doc' });
+      await __until(() => mcp.notifications.some((n) => n.method === 'notifications/resources/updated'), 'the update');
+      return {
+        many: [many.error.code, many.error.message.length < 2048, many.error.message.endsWith(', and 279968 more'), many.error.message.slice(0, 60)],
+        next: next.result.messages[0].content.text,
+        rendered,
+        subscribed,
+      };
+    });
+    assert.deepEqual(r, {
+      many: [-32602, true, true, 'Prompt greet has no argument(s): k0, k1, k10, k100, k1000, k'],
+      next: 'Hello, Grace!',
+      rendered: ['Grace'],
+      subscribed: ['ok', [-32600, 4194304], 'ok'],
+    });
+  }, { html: HTML, timeout: 60_000 }));
+
 test('notify: log messages, resource updates to subscribers, other notifications to everyone', () =>
   run(async ({ page }) => {
     const r = await page.evaluate(async () => {

@@ -79,7 +79,7 @@ pub(super) fn prompts_get(call: &mut Call) -> Reply {
         if !unknown.is_empty() {
             return Err(ServerError::invalid_params(format!(
                 "Prompt {name} has no argument(s): {}",
-                unknown.join(", ")
+                crate::server::limits::list_names(&unknown)
             )));
         }
         let missing: Vec<&str> = prompt

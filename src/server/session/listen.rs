@@ -4,12 +4,48 @@
 use serde_json::{json, Map, Value};
 
 use super::{SessionInner, State, META_SUBSCRIPTION_ID};
+use crate::collections::VecSet;
 use crate::protocol::RequestId;
 use crate::server::call::ListenFilter;
 use crate::server::error::ServerError;
-use crate::server::limits::MAX_SUBSCRIPTIONS;
+use crate::server::limits::{MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTION_BYTES};
 use crate::server::logging::LogLevel;
 use crate::server::registry::ListKind;
+
+impl State {
+    /// Whether the session's subscriptions and streams have room for `count` more of what
+    /// [`MAX_SUBSCRIPTIONS`] counts holding `bytes` more of text; the error naming the limit
+    /// past which they would go.
+    fn subscription_room(&self, count: usize, bytes: usize) -> Result<(), ServerError> {
+        let (mut held, mut held_bytes) =
+            (self.subscriptions.len(), text_bytes(&self.subscriptions));
+        for l in &self.listens {
+            held += 1 + l.filter.resource_uris.len() + l.filter.task_ids.len();
+            held_bytes += text_bytes(&l.filter.resource_uris) + text_bytes(&l.filter.task_ids);
+        }
+        if held + count > MAX_SUBSCRIPTIONS {
+            return Err(ServerError::LimitExceeded {
+                what: "The number of the session's subscriptions (URIs subscribed, streams open, \
+                       and the URIs and task ids they name)",
+                limit: MAX_SUBSCRIPTIONS,
+                actual: Some(held + count),
+            });
+        }
+        if held_bytes + bytes > MAX_SUBSCRIPTION_BYTES {
+            return Err(ServerError::LimitExceeded {
+                what: "The bytes of the URIs and task ids the session's subscriptions name",
+                limit: MAX_SUBSCRIPTION_BYTES,
+                actual: Some(held_bytes + bytes),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The bytes of text the strings of `set` hold.
+fn text_bytes(set: &VecSet<String>) -> usize {
+    set.iter().map(String::len).sum()
+}
 
 pub(super) struct Listen {
     pub(super) id: RequestId,
@@ -27,14 +63,9 @@ impl SessionInner {
         let mut st = self.st.borrow_mut();
         if !on {
             st.subscriptions.remove(uri);
-        } else if st.subscriptions.len() < MAX_SUBSCRIPTIONS || st.subscriptions.contains(uri) {
+        } else if !st.subscriptions.contains(uri) {
+            st.subscription_room(1, uri.len())?;
             st.subscriptions.insert(uri.to_string());
-        } else {
-            return Err(ServerError::LimitExceeded {
-                what: "The number of the session's resource subscriptions",
-                limit: MAX_SUBSCRIPTIONS,
-                actual: None,
-            });
         }
         Ok(())
     }
@@ -43,7 +74,15 @@ impl SessionInner {
     /// from `SessionInner::start`, which an agent's discovery runs (`#[inline(never)]`, and
     /// `CORE_APART` in `scripts/lib/core-split.mjs`).
     #[inline(never)]
-    pub(super) fn open_listen(&self, id: RequestId, filter: ListenFilter) {
+    pub(super) fn open_listen(
+        &self,
+        id: RequestId,
+        filter: ListenFilter,
+    ) -> Result<(), ServerError> {
+        self.st.borrow().subscription_room(
+            1 + filter.resource_uris.len() + filter.task_ids.len(),
+            text_bytes(&filter.resource_uris) + text_bytes(&filter.task_ids),
+        )?;
         let mut agreed = Map::new();
         if filter.tools {
             agreed.insert("toolsListChanged".into(), json!(true));
@@ -78,6 +117,7 @@ impl SessionInner {
             .borrow_mut()
             .listens
             .push(Listen { id, filter, since });
+        Ok(())
     }
 
     /// Announces a change of `kind` made at `generation`, if this session (or a stream of

@@ -277,10 +277,10 @@ impl SessionInner {
                 self.answered_now(&call, queued, permit);
                 Outcome::Shared(id, result)
             }
-            Reply::Listen(filter) => {
-                self.open_listen(id, filter);
-                Outcome::Now(None)
-            }
+            Reply::Listen(filter) => match self.open_listen(id.clone(), filter) {
+                Ok(()) => Outcome::Now(None),
+                Err(e) => refused(&id, e, version),
+            },
             Reply::Later(fut) => self.start_later(call, fut, queued, permit),
         }
     }
