@@ -614,3 +614,73 @@ fn a_request_context_stays_small() {
     let words = std::mem::size_of::<RequestContext>() / std::mem::size_of::<usize>();
     assert!(words <= 16, "RequestContext is {words} words");
 }
+
+/// A parameter of the wrong type is quoted in its error, but at most `MAX_ECHO_CHARS`
+/// characters of it: a 1 MB value of the wrong type was quoted whole (the answer larger than
+/// the request, its quotes escaped). Each time the next request is served.
+#[test]
+fn wrong_values_are_quoted_shortened_and_the_session_goes_on() {
+    use modelcontext_polyfill::server::limits::MAX_ECHO_CHARS;
+    let big = json!((0..100_000).map(|i| format!("k{i:06}")).collect::<Vec<_>>());
+    let (handshake, stateless) = (Harness::new(), Harness::new());
+    for h in [&handshake, &stateless] {
+        h.server.register_tool(echo()).unwrap();
+        h.server
+            .register_prompt(modelcontext_polyfill::server::PromptDef::new(
+                "p",
+                |_a: modelcontext_polyfill::collections::VecMap<String, String>, _c| async {
+                    Ok::<_, HandlerError>(json!("hi"))
+                },
+            ))
+            .unwrap();
+    }
+    handshake.initialize("2025-11-25");
+    handshake.take();
+    for (h, method, params) in [
+        (&handshake, "tools/list", json!({ "cursor": big })),
+        (
+            &handshake,
+            "prompts/get",
+            json!({ "name": "p", "arguments": big }),
+        ),
+        (&handshake, "logging/setLevel", json!({ "level": big })),
+        (
+            &stateless,
+            "subscriptions/listen",
+            json!({ "notifications": big }),
+        ),
+        (
+            &stateless,
+            "subscriptions/listen",
+            json!({ "notifications": { "resourceSubscriptions": [big] } }),
+        ),
+        (
+            &stateless,
+            "tools/call",
+            json!({ "name": "echo", "requestState": big }),
+        ),
+    ] {
+        let r = if std::ptr::eq(h, &stateless) {
+            h.stateless(method, params)
+        } else {
+            h.request(method, params)
+        };
+        let said = message(&r);
+        assert_eq!(code(&r), -32602, "{method}: {said}");
+        assert!(
+            said.contains("[\"k000000\",\"k000001\""),
+            "{method}: {said}"
+        );
+        assert!(said.contains("characters left out"), "{method}: {said}");
+        assert!(
+            said.chars().count() < MAX_ECHO_CHARS + 200,
+            "{method}: {said}"
+        );
+        let next = if std::ptr::eq(h, &stateless) {
+            h.stateless("tools/list", json!({}))
+        } else {
+            h.request("ping", json!({}))
+        };
+        assert!(next.get("result").is_some(), "{method}: {next}");
+    }
+}

@@ -25,7 +25,7 @@
 //!   the client itself with server-to-client requests and calls the handler again with the
 //!   answers, so one handler serves both eras.
 
-use crate::protocol::json_text;
+use crate::server::limits::quote;
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 
@@ -74,7 +74,7 @@ pub fn parse_result(v: &Value) -> Result<InputRequired, String> {
         Some(other) => {
             return Err(format!(
                 "inputRequests must be an object, got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             ))
         }
     };
@@ -99,7 +99,7 @@ pub fn parse_result(v: &Value) -> Result<InputRequired, String> {
         Some(other) => {
             return Err(format!(
                 "requestState must be a string, got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             ))
         }
     };
@@ -123,7 +123,7 @@ pub fn read_inputs(params: &Map<String, Value>, key: &StateKey) -> Result<Inputs
                         message: format!(
                             "inputResponses[{k:?}] must be the result object of the request it \
                              answers, got {v}",
-                            v = json_text::to_string(v)
+                            v = quote(v)
                         ),
                         data: Some(json!({ "key": k })),
                     });
@@ -134,7 +134,7 @@ pub fn read_inputs(params: &Map<String, Value>, key: &StateKey) -> Result<Inputs
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
             "inputResponses must be an object mapping input request keys to results, got {other}",
-            other = json_text::to_string(other)
+            other = quote(other)
         )))
         }
     };
@@ -149,7 +149,7 @@ pub fn read_inputs(params: &Map<String, Value>, key: &StateKey) -> Result<Inputs
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
                 "requestState must be the string the server sent, got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             )))
         }
     };

@@ -60,6 +60,12 @@ pub fn shorten(text: String) -> String {
     )
 }
 
+/// A peer's JSON value as an error quotes it (`… must be a string, got …`): its JSON text,
+/// [`shorten`]ed.
+pub fn quote(value: &serde_json::Value) -> String {
+    shorten(crate::protocol::json_text::to_string(value))
+}
+
 /// The most of a peer's names an error lists (the arguments a prompt does not have, of the
 /// many an agent may send); past it the list says how many more there are.
 pub const MAX_NAMES_LISTED: usize = 32;

@@ -3,7 +3,7 @@
 //! A cursor names the last key of the previous page (hex-encoded, so it is opaque to
 //! clients), which keeps pages stable while items are added or removed between calls.
 
-use crate::protocol::json_text;
+use crate::server::limits::quote;
 use serde_json::{Map, Value};
 
 use super::error::ServerError;
@@ -32,7 +32,7 @@ pub fn read_cursor(params: &Map<String, Value>) -> Result<Option<String>, Server
             .ok_or_else(|| ServerError::invalid_params(format!("Invalid cursor: {c:?}"))),
         Some(other) => Err(ServerError::invalid_params(format!(
             "\"cursor\" must be a string, got {other}",
-            other = json_text::to_string(other)
+            other = quote(other)
         ))),
     }
 }

@@ -1,6 +1,6 @@
 //! The MCP methods: one function each, reading their params strictly.
 
-use crate::protocol::json_text;
+use crate::server::limits::quote;
 use serde_json::{json, Map, Value};
 
 use super::call::{Call, Reply};
@@ -70,7 +70,7 @@ fn param_str<'a>(
         Some(Value::String(s)) => Ok(s),
         Some(other) => Err(ServerError::invalid_params(format!(
             "{method}: \"{key}\" must be a string, got {other}",
-            other = json_text::to_string(other)
+            other = quote(other)
         ))),
         None => Err(ServerError::invalid_params(format!(
             "{method}: missing required parameter \"{key}\""
@@ -175,7 +175,7 @@ fn initialize(call: &Call) -> R {
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
                 "initialize: \"capabilities\" must be an object, got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             )))
         }
     };
@@ -187,7 +187,7 @@ fn initialize(call: &Call) -> R {
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
                 "initialize: \"clientInfo\" must be an object with a string \"name\", got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             )))
         }
     };

@@ -1,7 +1,7 @@
 //! `prompts/list`, `prompts/get` and `completion/complete`.
 
 use crate::collections::VecMap;
-use crate::protocol::json_text;
+use crate::server::limits::quote;
 use serde_json::{json, Map, Value};
 
 use crate::protocol::ProtocolVersion;
@@ -44,13 +44,13 @@ pub(super) fn string_map(
                 Value::String(s) => Ok((k.clone(), s.clone())),
                 other => Err(ServerError::invalid_params(format!(
                     "{what}: argument \"{k}\" must be a string, got {other}",
-                    other = json_text::to_string(other)
+                    other = quote(other)
                 ))),
             })
             .collect(),
         Some(other) => Err(ServerError::invalid_params(format!(
             "{what}: \"arguments\" must be an object of strings, got {other}",
-            other = json_text::to_string(other)
+            other = quote(other)
         ))),
     }
 }
@@ -237,7 +237,7 @@ pub(super) fn complete(call: &Call) -> Reply {
             other => {
                 return Err(ServerError::Internal(format!(
                     "Completion must return an array of strings, got {other}",
-                    other = json_text::to_string(&other)
+                    other = quote(&other)
                 )))
             }
         };
@@ -247,7 +247,7 @@ pub(super) fn complete(call: &Call) -> Reply {
                 Value::String(s) => Ok(s),
                 other => Err(ServerError::Internal(format!(
                     "Completion values must be strings, got {other}",
-                    other = json_text::to_string(&other)
+                    other = quote(&other)
                 ))),
             })
             .collect::<Result<_, _>>()?;

@@ -1,7 +1,7 @@
 //! `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe`
 //! and `subscriptions/listen`.
 
-use crate::protocol::json_text;
+use crate::server::limits::quote;
 use serde_json::{json, Map, Value};
 
 use crate::protocol::ProtocolVersion;
@@ -115,7 +115,7 @@ pub(super) fn listen(call: &Call) -> Reply {
         Some(other) => {
             return now(Err(ServerError::invalid_params(format!(
                 "subscriptions/listen: \"notifications\" must be an object, got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             ))))
         }
         None => {
@@ -134,7 +134,7 @@ pub(super) fn listen(call: &Call) -> Reply {
         Some(other) => {
             return now(Err(ServerError::invalid_params(format!(
                 "subscriptions/listen: \"resourceSubscriptions\" must be an array of strings, got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             ))))
         }
     };

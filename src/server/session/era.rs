@@ -1,7 +1,7 @@
 //! What differs by era: which era serves a request (handshake or stateless) and the context a
 //! handler sees (the 2026-07-28 decoration of results is `server::shape::decorate`).
 
-use crate::protocol::json_text;
+use crate::server::limits::quote;
 use serde_json::{Map, Value};
 use std::rc::Rc;
 
@@ -78,7 +78,7 @@ impl SessionInner {
             },
             Some(other) => Err(ServerError::invalid_params(format!(
                 "_meta[\"{META_PROTOCOL_VERSION}\"] must be a string, got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             ))),
             None if method == "server/discover" => Err(ServerError::invalid_params(format!(
                 "server/discover: _meta[\"{META_PROTOCOL_VERSION}\"] is required"

@@ -2,7 +2,7 @@
 //! (`skills/list`, `skills/get`, `resources/directory/read`).
 
 use crate::collections::VecMap;
-use crate::protocol::json_text;
+use crate::server::limits::quote;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -83,7 +83,7 @@ fn uri_param(call: &Call) -> Result<&str, ServerError> {
         Some(other) => Err(ServerError::invalid_params(format!(
             "{}: \"uri\" must be a string, got {other}",
             call.method,
-            other = json_text::to_string(other)
+            other = quote(other)
         ))),
         None => Err(ServerError::invalid_params(format!(
             "{}: missing required parameter \"uri\"",

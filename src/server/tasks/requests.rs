@@ -1,7 +1,7 @@
 //! The extension's requests (`tasks/get`, `tasks/update`, `tasks/cancel`) and the task ids
 //! a `subscriptions/listen` stream asks for.
 
-use crate::protocol::json_text;
+use crate::server::limits::quote;
 use serde_json::{json, Map, Value};
 
 use crate::server::call::{Call, Reply};
@@ -31,7 +31,7 @@ pub(super) fn answer(call: &Call) -> Result<Value, ServerError> {
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
                 "{m}: \"taskId\" must be a string, got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             )))
         }
         None => {
@@ -54,7 +54,7 @@ pub(super) fn answer(call: &Call) -> Result<Value, ServerError> {
                     return Err(ServerError::invalid_params(format!(
                         "tasks/update: \"inputResponses\" must be an object mapping input \
                          request keys to results, got {other}",
-                        other = json_text::to_string(other)
+                        other = quote(other)
                     )))
                 }
                 None => {
@@ -139,7 +139,7 @@ pub(crate) fn listen_task_ids(
         Some(other) => {
             return Err(ServerError::invalid_params(format!(
                 "subscriptions/listen: \"taskIds\" must be an array of strings, got {other}",
-                other = json_text::to_string(other)
+                other = quote(other)
             )))
         }
     };
