@@ -672,3 +672,152 @@ fn fuzz_more_seeds() {
         }
     }
 }
+
+/// Every method, in both eras, given a large value in place of each of its parameters (and of
+/// the fields of its object parameters): a string of 200,000 characters, 20,000 strings and an
+/// object of 20,000 members, both in descending order. Each request is answered (a listen
+/// stream by its acknowledgement or refusal), no answer is larger than the request that caused
+/// it by more than 4 KB (errors quote a peer's value shortened, reports are bounded), and the
+/// session serves the next request.
+#[test]
+fn large_values_in_any_parameter_get_answers_no_larger_than_the_request() {
+    let mut object = Map::new();
+    for i in (0..20_000).rev() {
+        object.insert(format!("k{i:05}"), json!("v"));
+    }
+    let bigs = [
+        json!("x".repeat(200_000)),
+        json!((0..20_000)
+            .rev()
+            .map(|i| format!("k{i:05}"))
+            .collect::<Vec<_>>()),
+        Value::Object(object),
+    ];
+    let bases = [
+        ("tools/list", json!({})),
+        (
+            "tools/call",
+            json!({"name": "checked", "arguments": {"s": "x"}}),
+        ),
+        ("resources/list", json!({})),
+        ("resources/read", json!({"uri": "app://items/7"})),
+        ("resources/subscribe", json!({"uri": "app://static"})),
+        ("prompts/get", json!({"name": "p", "arguments": {"x": "1"}})),
+        (
+            "completion/complete",
+            json!({"ref": {"type": "ref/prompt", "name": "p"},
+                   "argument": {"name": "x", "value": "a"}, "context": {"arguments": {}}}),
+        ),
+        ("logging/setLevel", json!({"level": "info"})),
+        ("server/discover", json!({})),
+        (
+            "subscriptions/listen",
+            json!({"notifications": {"toolsListChanged": true, "resourceSubscriptions": [], "taskIds": []}}),
+        ),
+        ("tasks/get", json!({"taskId": "t1"})),
+        (
+            "tasks/update",
+            json!({"taskId": "t1", "inputResponses": {}}),
+        ),
+    ];
+    let extras = ["cursor", "_meta", "requestState", "inputResponses"];
+    let mut sent = 0;
+    for stateless in [false, true] {
+        for (method, base) in &bases {
+            let fields = base.as_object().unwrap();
+            // Each parameter, each extra one, and each field of an object parameter.
+            let mut places: Vec<(String, Option<String>)> = fields
+                .keys()
+                .chain(
+                    extras
+                        .iter()
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>()
+                        .iter(),
+                )
+                .map(|k| (k.clone(), None))
+                .collect();
+            places.dedup();
+            for (k, v) in fields {
+                if let Value::Object(o) = v {
+                    places.extend(o.keys().map(|f| (k.clone(), Some(f.clone()))));
+                }
+            }
+            places.push(("_meta".into(), Some("progressToken".into())));
+            for big in &bigs {
+                for (k, field) in &places {
+                    let mut params = base.clone();
+                    match field {
+                        None => params[k.as_str()] = big.clone(),
+                        Some(f) => {
+                            if !params[k.as_str()].is_object() {
+                                params[k.as_str()] = json!({});
+                            }
+                            params[k.as_str()][f.as_str()] = big.clone();
+                        }
+                    }
+                    let h = Harness::new();
+                    server_setup(&h);
+                    h.server
+                        .register_tool(
+                            ToolDef::new("checked", "Small answer", |_a: Value, _c| async {
+                                Ok::<_, HandlerError>(json!("ok"))
+                            })
+                            .input_schema(
+                                json!({"type": "object", "properties": {
+                                "s": {"type": "string", "maxLength": 8},
+                                "t": {"type": "array", "items": {"type": "integer"}}},
+                                "additionalProperties": {"type": "integer"}}),
+                            ),
+                        )
+                        .unwrap();
+                    if stateless {
+                        match params.get_mut("_meta") {
+                            Some(meta @ Value::Object(_)) => {
+                                let era = Harness::stateless_meta(json!({}));
+                                for (k, v) in era.as_object().unwrap() {
+                                    meta[k.as_str()] = v.clone();
+                                }
+                            }
+                            // A large `_meta` of another type: refused for it.
+                            Some(_) => {}
+                            None => params["_meta"] = Harness::stateless_meta(json!({})),
+                        }
+                    } else {
+                        h.initialize("2025-11-25");
+                        h.take();
+                    }
+                    let text =
+                        json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+                            .to_string();
+                    h.send_text(&text);
+                    let what = format!(
+                        "{method} {k}{}",
+                        field
+                            .as_deref()
+                            .map(|f| format!(".{f}"))
+                            .unwrap_or_default()
+                    );
+                    let out = h.take();
+                    assert!(!out.is_empty(), "{what}: no answer");
+                    for m in &out {
+                        let size = m.to_string().len();
+                        assert!(
+                            size <= text.len() + 4096,
+                            "{what}: {size} B for {} B",
+                            text.len()
+                        );
+                    }
+                    let next = if stateless {
+                        h.stateless("tools/list", json!({}))
+                    } else {
+                        h.request("ping", json!({}))
+                    };
+                    assert!(next.get("result").is_some(), "{what}: then {next}");
+                    sent += 1;
+                }
+            }
+        }
+    }
+    assert!(sent > 300, "{sent} requests");
+}

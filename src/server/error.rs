@@ -1,6 +1,7 @@
 //! The engine's errors, and their one mapping to JSON-RPC error objects.
 
 use crate::protocol::json_text;
+use crate::server::limits::shorten;
 use serde_json::{json, Value};
 use std::fmt;
 
@@ -75,9 +76,10 @@ impl ServerError {
         match self {
             ServerError::Parse(m) => ErrorObject::new(PARSE_ERROR, format!("Parse error: {m}")),
             ServerError::InvalidRequest(m) => ErrorObject::new(INVALID_REQUEST, m.clone()),
-            ServerError::MethodNotFound(method) => {
-                ErrorObject::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))
-            }
+            ServerError::MethodNotFound(method) => ErrorObject::new(
+                METHOD_NOT_FOUND,
+                format!("Method not found: {}", shorten(method.to_owned())),
+            ),
             ServerError::InvalidParams { message, data } => {
                 let e = ErrorObject::new(INVALID_PARAMS, message.clone());
                 match data {
@@ -100,8 +102,11 @@ impl ServerError {
                 } else {
                     RESOURCE_NOT_FOUND
                 };
-                ErrorObject::new(code, format!("Resource not found: {uri}"))
-                    .with_data(json!({ "uri": uri }))
+                ErrorObject::new(
+                    code,
+                    format!("Resource not found: {}", shorten(uri.to_owned())),
+                )
+                .with_data(json!({ "uri": uri }))
             }
             ServerError::UnsupportedVersion {
                 requested,

@@ -2,6 +2,7 @@
 
 use crate::collections::VecMap;
 use crate::server::limits::quote;
+use crate::server::limits::shorten;
 use serde_json::{json, Map, Value};
 
 use crate::protocol::ProtocolVersion;
@@ -67,7 +68,7 @@ pub(super) fn prompts_get(call: &mut Call) -> Reply {
             .registry()
             .prompt(name)
             .ok_or_else(|| ServerError::InvalidParams {
-                message: format!("Unknown prompt: {name}"),
+                message: format!("Unknown prompt: {}", shorten(name.to_owned())),
                 data: Some(json!({ "name": name })),
             })?;
         let args = string_map(call.params.get("arguments"), "prompts/get")?;
@@ -166,7 +167,10 @@ pub(super) fn complete(call: &Call) -> Reply {
             Some("ref/prompt") => {
                 let name = param_str(reference, "name", "completion/complete ref")?;
                 let prompt = registry.prompt(name).ok_or_else(|| {
-                    ServerError::invalid_params(format!("Unknown prompt: {name}"))
+                    ServerError::invalid_params(format!(
+                        "Unknown prompt: {}",
+                        shorten(name.to_owned())
+                    ))
                 })?;
                 if !prompt.arguments.iter().any(|a| a.name == arg_name) {
                     return Err(ServerError::invalid_params(format!(
@@ -178,7 +182,10 @@ pub(super) fn complete(call: &Call) -> Reply {
             Some("ref/resource") => {
                 let uri = param_str(reference, "uri", "completion/complete ref")?;
                 let template = registry.template(uri).ok_or_else(|| {
-                    ServerError::invalid_params(format!("Unknown resource template: {uri}"))
+                    ServerError::invalid_params(format!(
+                        "Unknown resource template: {}",
+                        shorten(uri.to_owned())
+                    ))
                 })?;
                 let vars = template
                     .template

@@ -10,6 +10,7 @@ use crate::server::engine::CallError;
 use crate::server::error::ServerError;
 use crate::server::held::{self, HeldArguments, Holder};
 use crate::server::input_required::{self, Round};
+use crate::server::limits::shorten;
 use crate::server::pagination;
 use crate::server::registry::Tool;
 use crate::server::results;
@@ -42,7 +43,7 @@ pub(super) fn tools_list(call: &Call, v: ProtocolVersion) -> Reply {
 
 pub(super) fn unknown_tool(name: &str) -> ServerError {
     ServerError::InvalidParams {
-        message: format!("Unknown tool: {name}"),
+        message: format!("Unknown tool: {}", shorten(name.to_owned())),
         data: Some(json!({ "name": name })),
     }
 }

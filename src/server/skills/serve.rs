@@ -3,6 +3,7 @@
 
 use crate::collections::VecMap;
 use crate::server::limits::quote;
+use crate::server::limits::shorten;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -115,7 +116,10 @@ fn get(call: &Call) -> Result<Value, ServerError> {
     match reg.skills.get(uri) {
         Some(s) => Ok(json!({ "skill": s.entry })),
         None => Err(ServerError::InvalidParams {
-            message: format!("Unknown skill: {uri} (skills/list names the skills served)"),
+            message: format!(
+                "Unknown skill: {} (skills/list names the skills served)",
+                shorten(uri.to_owned())
+            ),
             data: Some(json!({ "uri": uri })),
         }),
     }
@@ -162,7 +166,10 @@ fn directory_read(call: &Call, v: ProtocolVersion) -> Result<Value, ServerError>
             "is not a directory this server serves"
         };
         return Err(ServerError::InvalidParams {
-            message: format!("resources/directory/read: {uri} {what}"),
+            message: format!(
+                "resources/directory/read: {} {what}",
+                shorten(uri.to_owned())
+            ),
             data: Some(json!({ "uri": uri })),
         });
     }

@@ -12,6 +12,7 @@ use crate::server::cancel::CancellationToken;
 use crate::server::error::ServerError;
 use crate::server::futures::Filler;
 use crate::server::input_required::InputRequired;
+use crate::server::limits::shorten;
 
 use super::{Answer, TaskStatus};
 
@@ -89,11 +90,17 @@ impl TaskStore {
             .find(|(g, _)| g == id)
             .map(|(_, w)| w.clone());
         let message = match why {
-            Some(Gone::Expired) => format!("Task {id} has expired (its ttlMs elapsed)"),
+            Some(Gone::Expired) => format!(
+                "Task {} has expired (its ttlMs elapsed)",
+                shorten(id.to_owned())
+            ),
             Some(Gone::Discarded(n)) => {
-                format!("Task {id} was discarded: the server keeps at most {n} finished tasks")
+                format!(
+                    "Task {} was discarded: the server keeps at most {n} finished tasks",
+                    shorten(id.to_owned())
+                )
             }
-            None => format!("Task not found: {id}"),
+            None => format!("Task not found: {}", shorten(id.to_owned())),
         };
         ServerError::InvalidParams {
             message,
