@@ -712,3 +712,51 @@ fn listen_streams_past_the_limits_are_refused_and_the_session_goes_on() {
     );
     assert_eq!(methods(&out), ["notifications/subscriptions/acknowledged"]);
 }
+
+/// A progress token longer than `MAX_REPEATED_ID_BYTES` is not repeated: the call runs and is
+/// answered, without progress notifications (each would carry the token); one at the bound
+/// gets them. A `subscriptions/listen` request whose id is longer is refused, and the next
+/// stream opens.
+#[test]
+fn tokens_and_stream_ids_past_the_bound_are_not_repeated() {
+    use modelcontext_polyfill::server::limits::MAX_REPEATED_ID_BYTES;
+    let steps = json!([[1, 3, null], [2, 3, null], [3, 3, null]]);
+    for (len, notified) in [(MAX_REPEATED_ID_BYTES, 3), (MAX_REPEATED_ID_BYTES + 1, 0)] {
+        let h = Harness::new();
+        h.server.register_tool(progressing()).unwrap();
+        h.initialize("2025-11-25");
+        h.take();
+        let token = "t".repeat(len);
+        let (r, others) = h.request_all(
+            "tools/call",
+            json!({"name":"progress","arguments":{"steps": steps},"_meta":{"progressToken": token}}),
+        );
+        let progress = with_method(&others, "notifications/progress");
+        assert_eq!(progress.len(), notified, "{len}");
+        assert!(progress
+            .iter()
+            .all(|p| p["params"]["progressToken"] == json!(token)));
+        assert_eq!(
+            r["result"]["structuredContent"]["wants"],
+            json!(notified > 0),
+            "{len}: {r}"
+        );
+    }
+    let h = Harness::new();
+    let long = "i".repeat(MAX_REPEATED_ID_BYTES + 1);
+    h.send(
+        json!({"jsonrpc":"2.0","id": long,"method":"subscriptions/listen","params":{
+        "_meta": Harness::stateless_meta(json!({})),
+        "notifications": {"toolsListChanged": true}}}),
+    );
+    let out = h.take();
+    assert_eq!(out.len(), 1);
+    assert_eq!(code(&out[0]), -32600, "{}", out[0]);
+    assert_eq!(out[0]["id"], json!(long));
+    assert_eq!(
+        out[0]["error"]["data"]["limit"],
+        json!(MAX_REPEATED_ID_BYTES)
+    );
+    let out = listen(&h, 7, json!({"toolsListChanged": true}));
+    assert_eq!(methods(&out), ["notifications/subscriptions/acknowledged"]);
+}

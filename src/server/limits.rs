@@ -14,6 +14,15 @@ pub const MAX_SUBSCRIPTIONS: usize = 4_096;
 /// it, as past [`MAX_SUBSCRIPTIONS`]: 4,096 URIs of 4 MiB each would otherwise be 16 GiB.
 pub const MAX_SUBSCRIPTION_BYTES: usize = 4 * 1024 * 1024;
 
+/// The longest progress token and `subscriptions/listen` request id, in bytes of text, that the
+/// server repeats: each progress notification carries its request's token, and each
+/// notification on a stream the stream's id, as often as the page reports progress or changes
+/// what the stream follows, so a peer's token of megabytes would cost megabytes per
+/// notification, however small the page's own. A longer progress token gets no progress
+/// notifications (MCP lets a server send none); a `subscriptions/listen` request with a longer
+/// id is refused (-32600, naming the limit). Tokens and ids are short: a number or a UUID.
+pub const MAX_REPEATED_ID_BYTES: usize = 1_024;
+
 /// The most characters of a peer's text an error quotes whole: a violation's message and
 /// instance path (`"…" is longer than 10 characters`, `/key`), a name that is not known. Past
 /// it the text keeps its beginning and end, where a violation's wording and a quoted value's

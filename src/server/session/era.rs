@@ -2,6 +2,7 @@
 //! handler sees (the 2026-07-28 decoration of results is `server::shape::decorate`).
 
 use crate::server::limits::quote;
+use crate::server::limits::MAX_REPEATED_ID_BYTES;
 use serde_json::{Map, Value};
 use std::rc::Rc;
 
@@ -97,7 +98,9 @@ impl SessionInner {
         stateless: bool,
     ) -> RequestContext {
         let meta = params.get("_meta");
+        // A token longer than MAX_REPEATED_ID_BYTES is not repeated in notifications.
         let progress = match (meta.and_then(|m| m.get("progressToken")), version) {
+            (Some(Value::String(s)), _) if s.len() > MAX_REPEATED_ID_BYTES => None,
             (Some(t @ (Value::String(_) | Value::Number(_))), Some(v)) => Some(Rc::new(
                 RequestContext::progress_reporter(t.clone(), self.link(), v),
             )),

@@ -8,7 +8,7 @@ use crate::collections::VecSet;
 use crate::protocol::RequestId;
 use crate::server::call::ListenFilter;
 use crate::server::error::ServerError;
-use crate::server::limits::{MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTION_BYTES};
+use crate::server::limits::{MAX_REPEATED_ID_BYTES, MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTION_BYTES};
 use crate::server::logging::LogLevel;
 use crate::server::registry::ListKind;
 
@@ -79,6 +79,16 @@ impl SessionInner {
         id: RequestId,
         filter: ListenFilter,
     ) -> Result<(), ServerError> {
+        // Every notification on the stream repeats its id.
+        if let RequestId::String(s) = &id {
+            if s.len() > MAX_REPEATED_ID_BYTES {
+                return Err(ServerError::LimitExceeded {
+                    what: "The bytes of a subscriptions/listen request's id",
+                    limit: MAX_REPEATED_ID_BYTES,
+                    actual: Some(s.len()),
+                });
+            }
+        }
         self.st.borrow().subscription_room(
             1 + filter.resource_uris.len() + filter.task_ids.len(),
             text_bytes(&filter.resource_uris) + text_bytes(&filter.task_ids),
