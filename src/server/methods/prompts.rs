@@ -2,7 +2,7 @@
 
 use crate::collections::VecMap;
 use crate::server::limits::quote;
-use crate::server::limits::shorten;
+use crate::server::limits::{list_names, shorten};
 use serde_json::{json, Map, Value};
 
 use crate::protocol::ProtocolVersion;
@@ -80,7 +80,7 @@ pub(super) fn prompts_get(call: &mut Call) -> Reply {
         if !unknown.is_empty() {
             return Err(ServerError::invalid_params(format!(
                 "Prompt {name} has no argument(s): {}",
-                crate::server::limits::list_names(&unknown)
+                list_names(&unknown)
             )));
         }
         let missing: Vec<&str> = prompt

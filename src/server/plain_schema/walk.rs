@@ -1,7 +1,7 @@
 //! One walk of an instance against a plain schema, in two modes: deciding (the first violation
 //! ends it and nothing is built — the common, valid case) and reporting (violations up to a
-//! number, worded as the `jsonschema` crate words them). Each keyword is checked in one place, so the
-//! two modes cannot disagree.
+//! number, worded as the `jsonschema` crate words them). Each keyword is checked in one place,
+//! so the two modes cannot disagree.
 
 use super::numbers::{compare, equal, is_integer, is_multiple, unique};
 use super::{escape, Checks, Node, TYPE_NAMES};
@@ -79,7 +79,8 @@ impl<'o> Walk<'o> {
 }
 
 /// Whether `instance` (at `path`) is valid against `node`; when reporting, violations are
-/// recorded until the list is full (the walk then ends, its answer `false`). `holder` is the keyword that holds `node` (what a `false` schema is reported as).
+/// recorded until the list is full (the walk then ends, its answer `false`). `holder` is the
+/// keyword that holds `node` (what a `false` schema is reported as).
 pub(super) fn walk(node: &Node, instance: &Value, path: &Path, holder: &str, w: &mut Walk) -> bool {
     let c = match node {
         Node::True => return true,
