@@ -760,3 +760,174 @@ fn tokens_and_stream_ids_past_the_bound_are_not_repeated() {
     let out = listen(&h, 7, json!({"toolsListChanged": true}));
     assert_eq!(methods(&out), ["notifications/subscriptions/acknowledged"]);
 }
+
+/// A session's subscriptions and streams against a model of the bounds: random subscribes,
+/// unsubscribes, streams opened (with random lists of URIs and task ids, repeats included)
+/// and torn down, with URIs from a few bytes to 512 KB. Each is taken or refused exactly
+/// when the model says the count or the bytes would pass their bound; what is held always
+/// hears its updates.
+#[test]
+fn subscriptions_and_streams_follow_a_model_of_their_bounds() {
+    use modelcontext_polyfill::server::limits::{MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTION_BYTES};
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut rng = Rng(0xb0b0_5eed);
+    // Long URIs (to 512 KB) only where few are sent at once, so that no message passes the
+    // 4 MiB a message may have; many short ones fill the count instead.
+    let uri = |rng: &mut Rng, long: bool| -> String {
+        let len = match rng.below(10) {
+            0 if long => 1 + rng.below(512 << 10),
+            1..=3 if long => 1 + rng.below(4_000),
+            _ => 1 + rng.below(40),
+        };
+        format!("app://{}/{}", rng.below(60), "u".repeat(len))
+    };
+    let (mut taken, mut refused) = (0, 0);
+    // Which bound refused (plus one in the stateless era): each is met.
+    let mut refused_by = BTreeSet::new();
+    for era in ["2025-11-25", STATELESS] {
+        let h = Harness::new();
+        let stateless = era == STATELESS;
+        if !stateless {
+            h.initialize(era);
+            h.take();
+        }
+        // The model: URIs subscribed; streams by id, each with its URIs and task ids.
+        let mut subscribed: BTreeSet<String> = BTreeSet::new();
+        let mut streams: BTreeMap<i64, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
+        let held =
+            |subscribed: &BTreeSet<String>,
+             streams: &BTreeMap<i64, (BTreeSet<String>, BTreeSet<String>)>| {
+                let mut count = subscribed.len();
+                let mut bytes: usize = subscribed.iter().map(String::len).sum();
+                for (uris, tasks) in streams.values() {
+                    count += 1 + uris.len() + tasks.len();
+                    bytes += uris.iter().chain(tasks).map(String::len).sum::<usize>();
+                }
+                (count, bytes)
+            };
+        let mut next_id = 1_000_000i64;
+        for _ in 0..400 {
+            let (count, bytes) = held(&subscribed, &streams);
+            if !stateless {
+                let u = if rng.chance(30) && !subscribed.is_empty() {
+                    subscribed
+                        .iter()
+                        .nth(rng.below(subscribed.len()))
+                        .unwrap()
+                        .clone()
+                } else {
+                    uri(&mut rng, true)
+                };
+                if rng.chance(25) {
+                    let r = h.request("resources/unsubscribe", json!({ "uri": u }));
+                    assert_eq!(r["result"], json!({}));
+                    subscribed.remove(&u);
+                    continue;
+                }
+                let fits = subscribed.contains(&u)
+                    || (count < MAX_SUBSCRIPTIONS && bytes + u.len() <= MAX_SUBSCRIPTION_BYTES);
+                let r = h.request("resources/subscribe", json!({ "uri": u }));
+                if fits {
+                    assert_eq!(r["result"], json!({}), "count {count}, bytes {bytes}");
+                    subscribed.insert(u);
+                    taken += 1;
+                } else {
+                    assert_eq!(code(&r), -32600, "count {count}, bytes {bytes}");
+                    let limit = if count >= MAX_SUBSCRIPTIONS {
+                        MAX_SUBSCRIPTIONS
+                    } else {
+                        MAX_SUBSCRIPTION_BYTES
+                    };
+                    assert_eq!(r["error"]["data"]["limit"], json!(limit));
+                    refused_by.insert(limit);
+                    refused += 1;
+                }
+                continue;
+            }
+            if rng.chance(20) && !streams.is_empty() {
+                let id = *streams.keys().nth(rng.below(streams.len())).unwrap();
+                h.notify("notifications/cancelled", json!({ "requestId": id }));
+                streams.remove(&id);
+                continue;
+            }
+            let n = match rng.below(4) {
+                0 => rng.below(2_000),
+                _ => rng.below(20),
+            };
+            let uris: Vec<String> = (0..n).map(|_| uri(&mut rng, n < 20)).collect();
+            let tasks: Vec<String> = (0..rng.below(3)).map(|i| format!("t{i}")).collect();
+            let (uset, tset): (BTreeSet<String>, BTreeSet<String>) = (
+                uris.iter().cloned().collect(),
+                tasks.iter().cloned().collect(),
+            );
+            let add = 1 + uset.len() + tset.len();
+            let add_bytes: usize = uset.iter().chain(&tset).map(String::len).sum();
+            let fits =
+                count + add <= MAX_SUBSCRIPTIONS && bytes + add_bytes <= MAX_SUBSCRIPTION_BYTES;
+            next_id += 1;
+            h.send(json!({"jsonrpc": "2.0", "id": next_id, "method": "subscriptions/listen",
+                "params": {
+                    "_meta": Harness::stateless_meta(json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})),
+                    "notifications": {"resourceSubscriptions": uris, "taskIds": tasks},
+                }}));
+            let out = h.take();
+            if fits {
+                assert_eq!(
+                    methods(&out),
+                    ["notifications/subscriptions/acknowledged"],
+                    "count {count} + {add}, bytes {bytes} + {add_bytes}"
+                );
+                streams.insert(next_id, (uset, tset));
+                taken += 1;
+            } else {
+                assert_eq!(
+                    code(&out[0]),
+                    -32600,
+                    "count {count} + {add}, bytes {bytes} + {add_bytes}"
+                );
+                // The count is checked first.
+                let limit = if count + add > MAX_SUBSCRIPTIONS {
+                    MAX_SUBSCRIPTIONS
+                } else {
+                    MAX_SUBSCRIPTION_BYTES
+                };
+                assert_eq!(out[0]["error"]["data"]["limit"], json!(limit));
+                refused_by.insert(limit + usize::from(stateless));
+                refused += 1;
+            }
+        }
+        // Each URI held hears its update (on the session, or on each stream naming it).
+        let named: Vec<String> = subscribed
+            .iter()
+            .chain(streams.values().flat_map(|(u, _)| u))
+            .take(20)
+            .cloned()
+            .collect();
+        for u in named {
+            h.server.resource_updated(&u);
+            let heard = h.take();
+            let expected = if stateless {
+                streams
+                    .values()
+                    .filter(|(uris, _)| uris.contains(&u))
+                    .count()
+            } else {
+                1
+            };
+            assert_eq!(heard.len(), expected, "{}", &u[..u.len().min(40)]);
+            assert!(heard.iter().all(|m| m["params"]["uri"] == json!(u)));
+        }
+    }
+    assert_eq!(
+        refused_by.into_iter().collect::<Vec<_>>(),
+        [
+            MAX_SUBSCRIPTIONS + 1,
+            MAX_SUBSCRIPTION_BYTES,
+            MAX_SUBSCRIPTION_BYTES + 1
+        ]
+    );
+    assert!(
+        taken > 200 && refused > 20,
+        "{taken} taken, {refused} refused"
+    );
+}
