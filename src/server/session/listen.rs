@@ -20,8 +20,9 @@ impl State {
         let (mut held, mut held_bytes) =
             (self.subscriptions.len(), text_bytes(&self.subscriptions));
         for l in &self.listens {
-            held += 1 + l.filter.resource_uris.len() + l.filter.task_ids.len();
-            held_bytes += text_bytes(&l.filter.resource_uris) + text_bytes(&l.filter.task_ids);
+            let (count, bytes) = held_by(&l.filter);
+            held += count;
+            held_bytes += bytes;
         }
         if held + count > MAX_SUBSCRIPTIONS {
             return Err(ServerError::LimitExceeded {
@@ -45,6 +46,15 @@ impl State {
 /// The bytes of text the strings of `set` hold.
 fn text_bytes(set: &VecSet<String>) -> usize {
     set.iter().map(String::len).sum()
+}
+
+/// What a stream with `filter` counts against the session's bounds: itself and each URI and
+/// task id it names, and the bytes of their text.
+fn held_by(filter: &ListenFilter) -> (usize, usize) {
+    (
+        1 + filter.resource_uris.len() + filter.task_ids.len(),
+        text_bytes(&filter.resource_uris) + text_bytes(&filter.task_ids),
+    )
 }
 
 pub(super) struct Listen {
@@ -89,10 +99,8 @@ impl SessionInner {
                 });
             }
         }
-        self.st.borrow().subscription_room(
-            1 + filter.resource_uris.len() + filter.task_ids.len(),
-            text_bytes(&filter.resource_uris) + text_bytes(&filter.task_ids),
-        )?;
+        let (count, bytes) = held_by(&filter);
+        self.st.borrow().subscription_room(count, bytes)?;
         let mut agreed = Map::new();
         if filter.tools {
             agreed.insert("toolsListChanged".into(), json!(true));
