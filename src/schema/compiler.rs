@@ -3,6 +3,7 @@
 use super::compiled::JsonSchema;
 use super::dialect::Dialect;
 use super::offline::Offline;
+use super::unique;
 use crate::server::depth;
 use crate::server::{CompiledSchema, SchemaCompiler};
 use jsonschema::error::ValidationErrorKind;
@@ -55,6 +56,8 @@ pub struct JsonSchemaCompiler {
     resources: Vec<Document>,
     /// The resources, indexed for the default dialect; `Err` when indexing failed.
     registry: Result<Option<Rc<Registry<'static>>>, String>,
+    /// Whether a resource declares `$vocabulary` (see [`super::unique`]).
+    resources_declare_vocabulary: bool,
 }
 
 impl Default for JsonSchemaCompiler {
@@ -65,6 +68,7 @@ impl Default for JsonSchemaCompiler {
             max_depth: DEFAULT_MAX_DEPTH,
             resources: Vec::new(),
             registry: Ok(None),
+            resources_declare_vocabulary: false,
         }
     }
 }
@@ -143,6 +147,10 @@ impl JsonSchemaCompiler {
     /// As for [`with_resources`](Self::with_resources).
     pub fn with_documents(mut self, documents: Vec<Document>) -> Result<Self, String> {
         self.resources.extend(documents);
+        self.resources_declare_vocabulary = self
+            .resources
+            .iter()
+            .any(|document| unique::declares_vocabulary(&document.contents));
         self.reindex();
         match &self.registry {
             Ok(_) => Ok(self),
@@ -204,6 +212,9 @@ impl JsonSchemaCompiler {
         let dialect = self.dialect_of(schema, registry.as_deref())?;
 
         let mut options: ValidationOptions<'_> = jsonschema::options().with_retriever(Offline);
+        if !self.resources_declare_vocabulary && !unique::declares_vocabulary(schema) {
+            options = options.with_keyword(unique::NAME, unique::factory);
+        }
         if let Some(registry) = registry.as_deref() {
             options = options.with_registry(registry);
         }

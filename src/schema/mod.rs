@@ -19,7 +19,8 @@
 //! | `compiler.rs` | [`JsonSchemaCompiler`]: dialects, registered documents, options |
 //! | `compiled.rs` | [`JsonSchema`]: the handle; crate errors as [`crate::server::SchemaViolation`]s |
 //! | `dialect.rs` | [`Dialect`]: the drafts and their `$schema` URIs |
-//! //! | `offline.rs` | the retriever that fetches nothing |
+//! | `offline.rs` | the retriever that fetches nothing |
+//! | `unique.rs` | `uniqueItems` by sorting, in the crate's keyword's place |
 //! | [`suite`] | runs the official JSON-Schema-Test-Suite on parsed files (no I/O) |
 //! | [`module`] | the validator as its own wasm module: a C ABI over JSON text (feature `validator-module` exports it) |
 
@@ -29,6 +30,7 @@ mod dialect;
 pub mod module;
 mod offline;
 pub mod suite;
+mod unique;
 
 pub use compiled::{JsonSchema, DEPTH_KEYWORD, INTERNAL_KEYWORD};
 pub use compiler::{Document, JsonSchemaCompiler, DEFAULT_MAX_DEPTH};

@@ -380,25 +380,34 @@ fn bad_registration_is_refused() {
     assert!(error.contains("not a uri"), "{error}");
 }
 
-#[test]
-fn registered_meta_schema_may_be_named_by_schema() {
-    let meta = "https://example.com/meta";
-    let compiler = JsonSchemaCompiler::new()
+/// A compiler with a 2020-12 meta-schema registered at `meta`, of the core and applicator
+/// vocabularies and, if `validation`, the validation vocabulary.
+fn with_meta_schema(meta: &str, validation: bool) -> JsonSchemaCompiler {
+    let mut vocabulary = json!({
+        "https://json-schema.org/draft/2020-12/vocab/core": true,
+        "https://json-schema.org/draft/2020-12/vocab/applicator": true
+    });
+    if validation {
+        vocabulary["https://json-schema.org/draft/2020-12/vocab/validation"] = json!(true);
+    }
+    JsonSchemaCompiler::new()
         .with_resources(vec![(
             meta.to_owned(),
             json!({
                 "$schema": "https://json-schema.org/draft/2020-12/schema",
                 "$id": meta,
-                "$vocabulary": {
-                    "https://json-schema.org/draft/2020-12/vocab/core": true,
-                    "https://json-schema.org/draft/2020-12/vocab/applicator": true,
-                    "https://json-schema.org/draft/2020-12/vocab/validation": true
-                },
+                "$vocabulary": vocabulary,
                 "$dynamicAnchor": "meta",
                 "allOf": [{"$ref": "https://json-schema.org/draft/2020-12/meta/core"}]
             }),
         )])
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn registered_meta_schema_may_be_named_by_schema() {
+    let meta = "https://example.com/meta";
+    let compiler = with_meta_schema(meta, true);
     let schema = compiler
         .compile(&json!({"$schema": meta, "minimum": 3}))
         .unwrap();
@@ -503,4 +512,120 @@ fn hostile_inputs_do_not_panic() {
             }
         }
     }
+}
+
+/// A value of the kinds that hash alike in the crate's `uniqueItems` (arrays of arrays, a
+/// number and the arrays holding it) or are equal without being written alike (`1` and `1.0`,
+/// members in another order), so that repeats are frequent.
+fn alike_value(rng: &mut crate::test_rng::Rng, depth: usize) -> Value {
+    match rng.below(if depth == 0 { 4 } else { 7 }) {
+        0 => json!(1),
+        1 => json!(1.0),
+        2 => json!(-0.0),
+        3 => json!("a"),
+        4 => Value::Array(
+            (0..rng.below(3))
+                .map(|_| alike_value(rng, depth - 1))
+                .collect(),
+        ),
+        5 => json!({"a": alike_value(rng, depth - 1), "b": 0}),
+        _ => json!({"b": 0, "a": alike_value(rng, depth - 1)}),
+    }
+}
+
+#[test]
+fn unique_items_agrees_with_the_crates_own_keyword() {
+    // The crate's own `uniqueItems`, kept where a document declares `$vocabulary`.
+    let schema = json!({"type": "array", "uniqueItems": true});
+    let theirs = jsonschema::validator_for(&schema).unwrap();
+    let ours = compile(&schema);
+    let mut rng = crate::test_rng::Rng(0x5eed_0f11);
+    let (mut repeated, mut distinct) = (0, 0);
+    for _ in 0..3_000 {
+        let len = rng.below(24);
+        let items: Vec<Value> = (0..len).map(|_| alike_value(&mut rng, 3)).collect();
+        let instance = Value::Array(items);
+        let violations = ours.validate(&instance);
+        // (Shortened as every violation's message is.)
+        let expected = theirs.validate(&instance).err().map(|e| {
+            SchemaViolation::new(String::new(), String::new(), String::new(), e.to_string()).message
+        });
+        assert_eq!(
+            violations.first().map(|v| v.message.clone()),
+            expected,
+            "{instance}"
+        );
+        if let Some(v) = violations.first() {
+            assert_eq!(
+                (v.keyword.as_str(), v.schema_path.as_str()),
+                ("uniqueItems", "/uniqueItems")
+            );
+            repeated += 1;
+        } else {
+            distinct += 1;
+        }
+    }
+    // Both answers were met often, past the crate's pairwise threshold (15) too.
+    assert!(repeated > 500 && distinct > 500, "{repeated} {distinct}");
+}
+
+#[test]
+fn unique_items_of_items_that_hash_alike_are_decided() {
+    // Each item is its index's bits as `[]` and `[[]]`: no two equal, and none writes
+    // anything to the crate's hash.
+    let items: Vec<Value> = (0..20_000)
+        .map(|i: u32| {
+            Value::Array(
+                (0..15)
+                    .map(|bit| {
+                        if i >> bit & 1 == 1 {
+                            json!([[]])
+                        } else {
+                            json!([])
+                        }
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let schema = compile(&json!({"uniqueItems": true, "$defs": {"x": {"$ref": "#"}}}));
+    assert!(schema.validate(&Value::Array(items.clone())).is_empty());
+    let mut again = items;
+    again.push(again[12_345].clone());
+    let violation = only(schema.validate(&Value::Array(again)));
+    assert_eq!(violation.keyword, "uniqueItems");
+    assert!(
+        violation.message.ends_with("has non-unique elements"),
+        "{}",
+        violation.message
+    );
+    // `false`, and a subschema's `uniqueItems`, as before.
+    assert!(compile(&json!({"uniqueItems": false}))
+        .validate(&json!([1, 1]))
+        .is_empty());
+    let nested = only(
+        compile(&json!({"properties": {"a": {"uniqueItems": true}}}))
+            .validate(&json!({"a": [[1], [1.0]]})),
+    );
+    assert_eq!(
+        (nested.instance_path.as_str(), nested.schema_path.as_str()),
+        ("/a", "/properties/a/uniqueItems")
+    );
+}
+
+#[test]
+fn unique_items_follows_a_meta_schema_without_the_validation_vocabulary() {
+    let meta = "https://example.com/no-validation";
+    let compiler = with_meta_schema(meta, false);
+    let schema = compiler
+        .compile(&json!({"$schema": meta, "uniqueItems": true}))
+        .unwrap();
+    // Not a keyword of that dialect: an annotation.
+    assert!(schema.validate(&json!([1, 1])).is_empty());
+    // The standard dialect with the same compiler checks it.
+    let standard = compiler.compile(&json!({"uniqueItems": true})).unwrap();
+    assert_eq!(
+        only(standard.validate(&json!([1, 1]))).keyword,
+        "uniqueItems"
+    );
 }

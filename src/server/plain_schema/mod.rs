@@ -51,6 +51,9 @@ mod pattern;
 mod text;
 mod walk;
 
+/// `uniqueItems` by sorting, which the `jsonschema` validator (`crate::schema`) checks with too.
+#[cfg(feature = "validator")]
+pub(crate) use numbers::unique;
 pub use pattern::Pattern;
 
 use super::validator::{depth_violation, CompiledSchema, SchemaViolation};

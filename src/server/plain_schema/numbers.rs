@@ -103,7 +103,7 @@ pub(super) fn equal(a: &Value, b: &Value) -> bool {
 /// `uniqueItems`: no two of `items` [`equal`]. A few are compared pairwise; more are sorted by
 /// [`order`] (whose `Equal` is [`equal`]) and compared with their neighbours, so an agent's
 /// array of 40,000 numbers costs milliseconds, not the 4 s (native) its pairs took.
-pub(super) fn unique(items: &[Value]) -> bool {
+pub(crate) fn unique(items: &[Value]) -> bool {
     if items.len() <= PAIRWISE {
         return unique_pairwise(items);
     }
