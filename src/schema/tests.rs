@@ -588,7 +588,7 @@ fn unique_items_of_items_that_hash_alike_are_decided() {
             )
         })
         .collect();
-    let schema = compile(&json!({"uniqueItems": true, "$defs": {"x": {"$ref": "#"}}}));
+    let schema = compile(&json!({"uniqueItems": true}));
     assert!(schema.validate(&Value::Array(items.clone())).is_empty());
     let mut again = items;
     again.push(again[12_345].clone());

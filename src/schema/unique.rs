@@ -4,7 +4,7 @@
 //! hashes and nothing else: `[]`, `[[]]` and `[[], []]` hash alike, as do `1`, `[1]` and
 //! `[[1]]`, though no two of them are equal. An agent's array of such items (distinct, all of
 //! one hash) makes every insertion compare with every item before it: 16,000 items of about
-//! 64 bytes took 5.5 s natively, each doubling four times longer. This keyword takes the
+//! 64 bytes took 5.5 s natively, 4,000 took 0.14 s. This keyword takes the
 //! crate's place and decides with the engine's own check
 //! ([`unique`](crate::server::plain_schema::unique): the items sorted by a total order whose
 //! equality is JSON Schema's, then neighbours compared), in O(n log n) comparisons whatever the
