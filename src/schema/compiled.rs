@@ -17,34 +17,48 @@ pub const INTERNAL_KEYWORD: &str = "$internal";
 pub struct JsonSchema {
     validator: Validator,
     max_depth: usize,
+    /// Whether a pattern of the schema may be run by backtracking: reported to its first
+    /// violation ([`super::backtracking`]).
+    first_only: bool,
 }
 
 impl std::fmt::Debug for JsonSchema {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("JsonSchema")
             .field("max_depth", &self.max_depth)
+            .field("first_only", &self.first_only)
             .finish_non_exhaustive()
     }
 }
 
 impl JsonSchema {
-    pub(crate) fn new(validator: Validator, max_depth: usize) -> Self {
+    pub(crate) fn new(validator: Validator, max_depth: usize, first_only: bool) -> Self {
         JsonSchema {
             validator,
             max_depth,
+            first_only,
         }
     }
 
     /// The first `at_most` violations of `instance`, in the `jsonschema` crate's order
     /// ([`CompiledSchema::validate`] is this with [`MAX_VIOLATIONS`]).
     ///
-    /// An instance nested deeper than the compiler's depth limit is not walked at all: the
-    /// answer is one violation with keyword [`DEPTH_KEYWORD`] at the root.
+    /// A schema whose patterns may be run by backtracking gives the first violation only
+    /// (`src/schema/backtracking.rs`). An instance nested deeper than the compiler's depth
+    /// limit is not walked at all: the answer is one violation with keyword [`DEPTH_KEYWORD`]
+    /// at the root.
     pub fn violations(&self, instance: &Value, at_most: usize) -> Vec<SchemaViolation> {
         if depth::exceeds(instance, self.max_depth) {
             return vec![depth_violation(self.max_depth)];
         }
         let collected = catch_unwind(AssertUnwindSafe(|| {
+            if self.first_only {
+                // The crate's check that stops at the first violation.
+                return match self.validator.validate(instance) {
+                    Err(error) if at_most > 0 => vec![violation(&error)],
+                    _ => Vec::new(),
+                };
+            }
             self.validator
                 .iter_errors(instance)
                 .take(at_most)

@@ -1,5 +1,6 @@
 //! [`JsonSchemaCompiler`]: the engine's [`SchemaCompiler`] on the `jsonschema` crate.
 
+use super::backtracking;
 use super::compiled::JsonSchema;
 use super::dialect::Dialect;
 use super::offline::Offline;
@@ -58,6 +59,8 @@ pub struct JsonSchemaCompiler {
     registry: Result<Option<Rc<Registry<'static>>>, String>,
     /// Whether a resource declares `$vocabulary` (see [`super::unique`]).
     resources_declare_vocabulary: bool,
+    /// Whether a resource may have a pattern run by backtracking (see [`super::backtracking`]).
+    resources_may_backtrack: bool,
 }
 
 impl Default for JsonSchemaCompiler {
@@ -69,6 +72,7 @@ impl Default for JsonSchemaCompiler {
             resources: Vec::new(),
             registry: Ok(None),
             resources_declare_vocabulary: false,
+            resources_may_backtrack: false,
         }
     }
 }
@@ -151,6 +155,10 @@ impl JsonSchemaCompiler {
             .resources
             .iter()
             .any(|document| unique::declares_vocabulary(&document.contents));
+        self.resources_may_backtrack = self
+            .resources
+            .iter()
+            .any(|document| backtracking::may_backtrack(&document.contents));
         self.reindex();
         match &self.registry {
             Ok(_) => Ok(self),
@@ -231,7 +239,11 @@ impl JsonSchemaCompiler {
 
         let built = catch_unwind(AssertUnwindSafe(|| options.build(schema)));
         match built {
-            Ok(Ok(validator)) => Ok(JsonSchema::new(validator, self.max_depth)),
+            Ok(Ok(validator)) => Ok(JsonSchema::new(
+                validator,
+                self.max_depth,
+                self.resources_may_backtrack || backtracking::may_backtrack(schema),
+            )),
             Ok(Err(error)) => Err(compile_error(&error)),
             Err(_) => Err("the validator failed internally on this schema".to_owned()),
         }

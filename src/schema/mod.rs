@@ -16,6 +16,7 @@
 //!
 //! | file | what it holds |
 //! |---|---|
+//! | `backtracking.rs` | which schemas have a pattern run by backtracking (reported to their first violation) |
 //! | `compiler.rs` | [`JsonSchemaCompiler`]: dialects, registered documents, options |
 //! | `compiled.rs` | [`JsonSchema`]: the handle; crate errors as [`crate::server::SchemaViolation`]s |
 //! | `dialect.rs` | [`Dialect`]: the drafts and their `$schema` URIs |
@@ -24,6 +25,7 @@
 //! | [`suite`] | runs the official JSON-Schema-Test-Suite on parsed files (no I/O) |
 //! | [`module`] | the validator as its own wasm module: a C ABI over JSON text (feature `validator-module` exports it) |
 
+mod backtracking;
 mod compiled;
 mod compiler;
 mod dialect;

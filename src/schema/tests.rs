@@ -629,3 +629,49 @@ fn unique_items_follows_a_meta_schema_without_the_validation_vocabulary() {
         "uniqueItems"
     );
 }
+
+#[test]
+fn a_schema_whose_patterns_may_backtrack_is_reported_to_its_first_violation() {
+    use super::backtracking::may_backtrack;
+    for (pattern, backtracks) in [
+        (r"^(a|a)+\1$", true),
+        (r"^(?<w>a)\k<w>$", true),
+        ("^a(?=b)", true),
+        ("^a(?!b)", true),
+        ("(?<=a)b", true),
+        ("(?<!a)b", true),
+        (r"^\d{3}(a|b)+$", false),
+        (r"^\\1$", true), // (a literal backslash and 1: found, the report only shorter)
+        ("^[a-z]+$", false),
+    ] {
+        let schema = json!({"items": {"pattern": pattern}});
+        assert_eq!(may_backtrack(&schema), backtracks, "{pattern}");
+        let names = json!({"patternProperties": {pattern: {}}});
+        assert_eq!(may_backtrack(&names), backtracks, "{pattern}");
+    }
+    // An array of strings that each take the match nearly to its limit, and fail: the first
+    // is reported, and the rest are not matched.
+    let strings: Vec<Value> = (0..2_000).map(|_| json!("aaaaaaaaaaaaaaaaa!")).collect();
+    let schema = compile(&json!({"items": {"type": "string", "pattern": r"^(a|a)+\1$"}}));
+    let violation = only(schema.validate(&Value::Array(strings)));
+    assert_eq!(
+        (violation.instance_path.as_str(), violation.keyword.as_str()),
+        ("/0", "pattern")
+    );
+    // Without such a pattern, every violation up to the bound, as before.
+    let plain = compile(&json!({"items": {"type": "string", "pattern": "^b"}}));
+    let strings: Vec<Value> = (0..40).map(|_| json!("a")).collect();
+    assert_eq!(plain.validate(&Value::Array(strings)).len(), 32);
+    // A registered document's pattern counts too.
+    let compiler = JsonSchemaCompiler::new()
+        .with_resources(vec![(
+            "https://example.com/word".to_owned(),
+            json!({"type": "string", "pattern": r"^(a|a)+\1$"}),
+        )])
+        .unwrap();
+    let schema = compiler
+        .compile(&json!({"items": {"$ref": "https://example.com/word"}}))
+        .unwrap();
+    let strings: Vec<Value> = (0..40).map(|_| json!("b")).collect();
+    assert_eq!(schema.validate(&Value::Array(strings)).len(), 1);
+}
