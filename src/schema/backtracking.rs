@@ -5,7 +5,7 @@
 //! in Chromium) but keeps no count across matches; and its report of an instance's violations
 //! checks every part of it before the first is yielded. An agent's array of strings that each
 //! take nearly the limit to fail (50 strings of 18 characters against `^(a|a)+\1$`: 1.6 s in
-//! the page, 2,000 of them over a minute) is then checked whole. For such a schema
+//! the page; 2,000, at that rate, about a minute) is then checked whole. For such a schema
 //! [`super::JsonSchema`] reports the first violation only, from the crate's check that stops
 //! there: one string's limit, whatever the array holds.
 //!
@@ -13,23 +13,9 @@
 //! `(?<!`, `\k<` or a backslash before a digit 1–9. It may find one where no pattern is (a
 //! description quoting one); the report is then shorter, never wrong.
 
-use serde_json::Value;
-
-/// Whether `document` has, anywhere, a string or member name that may be a pattern run by
-/// backtracking.
-pub fn may_backtrack(document: &Value) -> bool {
-    match document {
-        Value::String(s) => fancy(s),
-        Value::Array(items) => items.iter().any(may_backtrack),
-        Value::Object(members) => members
-            .iter()
-            .any(|(name, value)| fancy(name) || may_backtrack(value)),
-        _ => false,
-    }
-}
-
-/// Whether `s` has a lookaround or a backreference's syntax.
-fn fancy(s: &str) -> bool {
+/// Whether `s` has a lookaround's or a backreference's syntax (the compiler asks it of every
+/// string and member name of a document, `super::compiler::Holds`).
+pub fn fancy(s: &str) -> bool {
     ["(?=", "(?!", "(?<=", "(?<!", "\\k<"]
         .iter()
         .any(|p| s.contains(p))

@@ -57,10 +57,8 @@ pub struct JsonSchemaCompiler {
     resources: Vec<Document>,
     /// The resources, indexed for the default dialect; `Err` when indexing failed.
     registry: Result<Option<Rc<Registry<'static>>>, String>,
-    /// Whether a resource declares `$vocabulary` (see [`super::unique`]).
-    resources_declare_vocabulary: bool,
-    /// Whether a resource may have a pattern run by backtracking (see [`super::backtracking`]).
-    resources_may_backtrack: bool,
+    /// What the resources hold that decides how a schema is compiled.
+    resources_hold: Holds,
 }
 
 impl Default for JsonSchemaCompiler {
@@ -71,8 +69,7 @@ impl Default for JsonSchemaCompiler {
             max_depth: DEFAULT_MAX_DEPTH,
             resources: Vec::new(),
             registry: Ok(None),
-            resources_declare_vocabulary: false,
-            resources_may_backtrack: false,
+            resources_hold: Holds::default(),
         }
     }
 }
@@ -151,14 +148,10 @@ impl JsonSchemaCompiler {
     /// As for [`with_resources`](Self::with_resources).
     pub fn with_documents(mut self, documents: Vec<Document>) -> Result<Self, String> {
         self.resources.extend(documents);
-        self.resources_declare_vocabulary = self
-            .resources
-            .iter()
-            .any(|document| unique::declares_vocabulary(&document.contents));
-        self.resources_may_backtrack = self
-            .resources
-            .iter()
-            .any(|document| backtracking::may_backtrack(&document.contents));
+        self.resources_hold = Holds::default();
+        for document in &self.resources {
+            self.resources_hold.add(&document.contents);
+        }
         self.reindex();
         match &self.registry {
             Ok(_) => Ok(self),
@@ -219,8 +212,10 @@ impl JsonSchemaCompiler {
         let registry = self.registry.clone()?;
         let dialect = self.dialect_of(schema, registry.as_deref())?;
 
+        let mut holds = self.resources_hold;
+        holds.add(schema);
         let mut options: ValidationOptions<'_> = jsonschema::options().with_retriever(Offline);
-        if !self.resources_declare_vocabulary && !unique::declares_vocabulary(schema) {
+        if !holds.vocabulary {
             options = options.with_keyword(unique::NAME, unique::factory);
         }
         if let Some(registry) = registry.as_deref() {
@@ -242,10 +237,42 @@ impl JsonSchemaCompiler {
             Ok(Ok(validator)) => Ok(JsonSchema::new(
                 validator,
                 self.max_depth,
-                self.resources_may_backtrack || backtracking::may_backtrack(schema),
+                holds.backtracking,
             )),
             Ok(Err(error)) => Err(compile_error(&error)),
             Err(_) => Err("the validator failed internally on this schema".to_owned()),
+        }
+    }
+}
+
+/// What a document holds that decides how a schema is compiled, found in one walk of it (and of
+/// each document added).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Holds {
+    /// A member named `$vocabulary`: the crate's own `uniqueItems` is kept ([`super::unique`]).
+    pub(super) vocabulary: bool,
+    /// A string or member name with a lookaround's or backreference's syntax: the schema is
+    /// reported to its first violation ([`super::backtracking`]).
+    pub(super) backtracking: bool,
+}
+
+impl Holds {
+    /// Adds what `document` holds (the walk ends once both are found).
+    pub(super) fn add(&mut self, document: &Value) {
+        if self.vocabulary && self.backtracking {
+            return;
+        }
+        match document {
+            Value::String(s) => self.backtracking |= backtracking::fancy(s),
+            Value::Array(items) => items.iter().for_each(|item| self.add(item)),
+            Value::Object(members) => {
+                for (name, value) in members {
+                    self.vocabulary |= name == unique::VOCABULARY;
+                    self.backtracking |= backtracking::fancy(name);
+                    self.add(value);
+                }
+            }
+            _ => {}
         }
     }
 }

@@ -12,7 +12,7 @@
 //!
 //! A keyword put in the crate's place is compiled whatever vocabularies the meta-schema
 //! declares, so [`super::JsonSchemaCompiler`] leaves the crate's own where a document in play
-//! declares `$vocabulary` ([`declares_vocabulary`]).
+//! declares `$vocabulary` ([`VOCABULARY`]).
 
 use crate::server::plain_schema::unique;
 use jsonschema::{Keyword, ValidationError};
@@ -75,15 +75,7 @@ pub fn factory<'a>(
     }
 }
 
-/// Whether `document` has a member named `$vocabulary` at any depth: a meta-schema that may
-/// leave the validation vocabulary out (a property of that name counts too; the crate's own
-/// keyword is then kept, which is only slower).
-pub fn declares_vocabulary(document: &Value) -> bool {
-    match document {
-        Value::Object(members) => members
-            .iter()
-            .any(|(name, value)| name == "$vocabulary" || declares_vocabulary(value)),
-        Value::Array(items) => items.iter().any(declares_vocabulary),
-        _ => false,
-    }
-}
+/// The member a meta-schema names its vocabularies with: where a document in play has one
+/// (at any depth; a property of that name counts too), the crate's own keyword is kept, which
+/// is only slower.
+pub const VOCABULARY: &str = "$vocabulary";
