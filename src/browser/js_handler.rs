@@ -17,9 +17,10 @@ use wasm_bindgen::prelude::*;
 
 use crate::js;
 use crate::js::DomError;
+use crate::protocol::json_text;
 use crate::server::{
-    Completer, HandlerError, HandlerResult, HeldArguments, HeldText, LocalBoxFuture, LogLevel, PromptHandler,
-    RequestContext, ResourceHandler, ToolHandler,
+    Completer, HandlerError, HandlerResult, HeldArguments, HeldPlace, HeldText, LocalBoxFuture, LogLevel,
+    PathStep, PromptHandler, RequestContext, ResourceHandler, ToolHandler,
 };
 
 /// Calls `f(input, options)` and awaits its result (thenables included). `Err` carries
@@ -851,11 +852,11 @@ pub struct JsTool {
 }
 
 impl JsTool {
-    /// The page function called with a JS copy of `args`.
-    fn call_with(&self, args: &Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
+    /// The page function called with `input`, its JS copy of the arguments.
+    fn call_js(&self, input: JsValue, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
         Box::pin(call_json(
             self.f.clone(),
-            js::from_json(args),
+            input,
             ctx,
             Label("Tool", self.name.clone()),
             Holds::Blocks,
@@ -865,14 +866,14 @@ impl JsTool {
 
 impl ToolHandler for JsTool {
     fn call(&self, args: Value, ctx: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
-        self.call_with(&args, ctx)
+        self.call_js(js::from_json(&args), ctx)
     }
     fn call_shared(
         &self,
         args: Rc<Value>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
-        self.call_with(&args, ctx)
+        self.call_js(js::from_json(&args), ctx)
     }
     /// The page's function gets the strings the transport held (`server::held::HeldArguments`)
     /// as they came, in place of their markers: the text is never copied in or out.
@@ -888,13 +889,48 @@ impl ToolHandler for JsTool {
             Some(t.0.clone())
         };
         let args = js::from_json_holding(&args, &markers, &|_| true, &string);
-        Box::pin(call_json(
-            self.f.clone(),
-            args,
-            ctx,
-            Label("Tool", self.name.clone()),
-            Holds::Blocks,
-        ))
+        self.call_js(args, ctx)
+    }
+    fn takes_text(&self) -> bool {
+        true
+    }
+    /// The page's function gets `JSON.parse`'s copy of the text, with the strings the
+    /// transport held, as they came, in their places.
+    fn call_text_holding(
+        &self,
+        args: Rc<str>,
+        places: Rc<[HeldPlace]>,
+        held: Rc<HeldArguments>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        let parsed = js_sys::JSON::parse(&args).unwrap_or(JsValue::NULL);
+        for place in places.iter() {
+            let Some(t) = held.get(&place.marker) else {
+                continue;
+            };
+            let Some(string) = t.as_any().downcast_ref::<js::HeldString>() else {
+                continue;
+            };
+            let path: Vec<json_text::Step> = place
+                .path
+                .iter()
+                .map(|s| match s {
+                    PathStep::Key(k) => json_text::Step::Key(k),
+                    PathStep::Index(i) => json_text::Step::Index(*i),
+                })
+                .collect();
+            js::set_at(&parsed, &path, &string.0);
+        }
+        self.call_js(parsed, ctx)
+    }
+    /// The page's function gets `JSON.parse`'s copy of the agent's text.
+    fn call_text(
+        &self,
+        args: Rc<str>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        let args = js_sys::JSON::parse(&args).unwrap_or(JsValue::NULL);
+        self.call_js(args, ctx)
     }
 }
 

@@ -21,7 +21,8 @@ use crate::js;
 use crate::js::DomError;
 use crate::server::registry::{check_tool_name, RegistryError, Tool};
 use crate::server::{
-    CallError, HandlerResult, HeldArguments, LocalBoxFuture, RequestContext, SchemaText, ToolDef, ToolHandler,
+    CallError, HandlerResult, HeldArguments, HeldPlace, LocalBoxFuture, RequestContext, SchemaText, ToolDef,
+    ToolHandler,
 };
 
 /// Which door a tool came through.
@@ -92,6 +93,25 @@ impl ToolHandler for JsToolData {
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
         self.tool.call_holding(args, held, ctx)
+    }
+    fn takes_text(&self) -> bool {
+        self.tool.takes_text()
+    }
+    fn call_text_holding(
+        &self,
+        args: Rc<str>,
+        places: Rc<[HeldPlace]>,
+        held: Rc<HeldArguments>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        self.tool.call_text_holding(args, places, held, ctx)
+    }
+    fn call_text(
+        &self,
+        args: Rc<str>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        self.tool.call_text(args, ctx)
     }
 }
 

@@ -338,6 +338,12 @@ impl RemoteSchema {
 }
 
 impl CompiledSchema for RemoteSchema {
+    /// The text as it is, to the validator module (which reads it as `validate` has it read
+    /// an instance's text): a call's arguments kept as text are never made a value here.
+    fn accepts_text(&self, text: &str) -> bool {
+        matches!(self.instance.validate(self.handle, text.as_bytes()), Ok(t) if t == VALID)
+    }
+
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
         let answer = match self
             .instance
@@ -414,6 +420,10 @@ impl DeferredSchema {
 }
 
 impl CompiledSchema for DeferredSchema {
+    fn accepts_text(&self, text: &str) -> bool {
+        matches!(self.resolve(), Some(Ok(schema)) if schema.accepts_text(text))
+    }
+
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
         match self.resolve() {
             Some(Ok(schema)) => schema.validate(instance),

@@ -432,27 +432,35 @@ fn strings_apart(
     let (text, apart) = json_text::to_string_apart_with(v, APART_BYTES, markers);
     let parsed = JSON::parse(&text).unwrap_or(JsValue::NULL);
     for json_text::Apart { path, text } in apart {
-        let Some((last, steps)) = path.split_last() else {
-            continue; // (the value itself: a string, which from_json makes directly)
-        };
-        let mut at = parsed.clone();
-        for step in steps {
-            at = match step {
-                json_text::Step::Key(k) => Reflect::get(&at, &JsValue::from_str(k)),
-                json_text::Step::Index(i) => Reflect::get_u32(&at, *i as u32),
-            }
-            .unwrap_or(JsValue::NULL);
-        }
         let text = (!markers.is_empty() && marker_at(&path))
             .then(|| held(text))
             .flatten()
             .unwrap_or_else(|| JsValue::from_str(text));
-        drop(match last {
-            json_text::Step::Key(k) => Reflect::set(&at, &JsValue::from_str(k), &text),
-            json_text::Step::Index(i) => Reflect::set_u32(&at, *i as u32, &text),
-        });
+        set_at(&parsed, &path, &text);
     }
     parsed
+}
+
+/// Puts `value` at `path` inside `root`, a `JSON.parse` result where `path` leads to a member
+/// or an item (nothing when `path` is empty: the value itself). Every step is an own data
+/// property `JSON.parse` made (`__proto__` included), so setting it defines nothing new and
+/// runs no setter.
+pub fn set_at(root: &JsValue, path: &[json_text::Step], value: &JsValue) {
+    let Some((last, steps)) = path.split_last() else {
+        return;
+    };
+    let mut at = root.clone();
+    for step in steps {
+        at = match step {
+            json_text::Step::Key(k) => Reflect::get(&at, &JsValue::from_str(k)),
+            json_text::Step::Index(i) => Reflect::get_u32(&at, *i as u32),
+        }
+        .unwrap_or(JsValue::NULL);
+    }
+    drop(match last {
+        json_text::Step::Key(k) => Reflect::set(&at, &JsValue::from_str(k), value),
+        json_text::Step::Index(i) => Reflect::set_u32(&at, *i as u32, value),
+    });
 }
 
 /// The message of a thrown value: `error.message` for errors, else its string form.

@@ -386,6 +386,32 @@ pub fn read(text: &str) -> Result<Value, serde_json::Error> {
     serde_json::from_str(text).or_else(|e| from_str_lone_surrogates_replaced(text).ok_or(e))
 }
 
+/// The index of the first `"` or `\` in `bytes` at `from` or after (`from` itself when it is
+/// past the end; `bytes.len()` when there is none): eight bytes a step while none of them is
+/// either (a word has a byte equal to `b` when `w ^ (b * 0x01…01)` has a zero byte).
+pub(crate) fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH != 0;
+    let Some(rest) = bytes.get(from..) else {
+        return from;
+    };
+    let mut i = from;
+    for chunk in rest.chunks_exact(8) {
+        let w = u64::from_le_bytes([
+            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
+        ]);
+        if has_zero(w ^ (ONES * u64::from(b'"'))) || has_zero(w ^ (ONES * u64::from(b'\\'))) {
+            break;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' {
+        i += 1;
+    }
+    i
+}
+
 /// `s` as a JSON string (see `write_str`): how error messages quote a name, with code
 /// every build has (where `{:?}` would bring `char`'s escaping for non-ASCII text).
 pub fn quoted(s: &str) -> String {

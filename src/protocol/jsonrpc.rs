@@ -184,6 +184,170 @@ pub fn read_call(text: &str) -> Option<Message> {
     message
 }
 
+/// [`read_call`], but the `arguments` member of the message's `params` is not read into a
+/// value: its JSON text (checked to be JSON, and unchanged) is given beside the message, whose
+/// `params` then lacks it. A server keeps a `tools/call`'s arguments so, which its input schema
+/// can check as text and its handler may take as text: a tree of values is 30 to 100 times the
+/// size of its text in memory (an agent's 4 MB of empty arrays is 1.3 million values), and a
+/// call kept its tree until it was answered. The member is found by a scan of the text that
+/// reads no value; the rest of the message, `null` in its place, is
+/// read as [`read_call`] reads it. A message whose `params` name `arguments` twice (or a name
+/// with an escape) is read whole, as [`read_call`] reads it, its arguments among its `params`.
+/// `None` as for [`read_call`], and for arguments whose text is not JSON.
+///
+/// ```
+/// use modelcontext_polyfill::protocol::jsonrpc::{read_call, read_call_arguments_apart, Message};
+/// let text = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"a": [1, 2]}}}"#;
+/// let (message, arguments) = read_call_arguments_apart(text).expect("a request");
+/// assert_eq!(arguments, Some(r#"{"a": [1, 2]}"#));
+/// let mut whole = read_call(text).unwrap();
+/// if let Message::Request { params: Some(p), .. } = &mut whole {
+///     p.as_object_mut().unwrap().remove("arguments");
+/// }
+/// assert_eq!(message, whole);
+/// let twice = r#"{"jsonrpc":"2.0","method":"m","params":{"arguments":1,"arguments":2}}"#;
+/// assert_eq!(read_call_arguments_apart(twice), read_call(twice).map(|m| (m, None)));
+/// // Not JSON where the arguments are: left to the caller's parse, which says why.
+/// let bad = r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"a":}}}"#;
+/// assert_eq!(read_call_arguments_apart(bad), None);
+/// ```
+pub fn read_call_arguments_apart(text: &str) -> Option<(Message, Option<&str>)> {
+    let Some(span) = arguments_span(text) else {
+        return read_call(text).map(|m| (m, None));
+    };
+    let arguments = &text[span.clone()];
+    // (Its syntax: the scan only found where it ends.)
+    serde_json::from_str::<serde::de::IgnoredAny>(arguments).ok()?;
+    let rest = [&text[..span.start], "null", &text[span.end..]].concat();
+    let mut message = read_call(&rest)?;
+    let params = match &mut message {
+        Message::Request { params, .. } | Message::Notification { params, .. } => params,
+        _ => return None,
+    };
+    // The `null` the scan's member became; another `arguments` is a second one.
+    match params
+        .as_mut()
+        .and_then(Value::as_object_mut)?
+        .remove("arguments")
+    {
+        Some(Value::Null) => Some((message, Some(arguments))),
+        _ => None,
+    }
+}
+
+/// What [`arguments_span`]'s walk of an object's members asks of each member (its name as
+/// written, where its value starts): where to stop, to go on (`Ok(None)`), or to give up.
+type Each<'a> = &'a mut dyn FnMut(&[u8], usize) -> Result<Option<usize>, ()>;
+
+/// Where the value of `params.arguments` is in a message's text: a scan that skips strings and
+/// counts nesting, reading no value. `None` when the text has no such member where the scan
+/// looks (the top-level object's first `params` member, an object, and its first member named
+/// `arguments` written without an escape), or is not what it expects.
+fn arguments_span(text: &str) -> Option<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    let ws = |mut i: usize| {
+        while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            i += 1;
+        }
+        i
+    };
+    // The end of the string whose opening quote is at `i` (past its closing quote).
+    let string_end = |mut i: usize| -> Option<usize> {
+        i += 1;
+        loop {
+            i = json_text::quote_or_backslash(bytes, i);
+            match bytes.get(i)? {
+                b'\\' => i += 2,
+                _ => return Some(i + 1),
+            }
+        }
+    };
+    // The end of the value that starts at `i`.
+    let value_end = |i: usize| -> Option<usize> {
+        match bytes.get(i)? {
+            b'"' => string_end(i),
+            b'{' | b'[' => {
+                let (mut depth, mut j) = (0usize, i);
+                loop {
+                    match bytes.get(j)? {
+                        b'"' => {
+                            j = string_end(j)?;
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return Some(j + 1);
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+            }
+            _ => {
+                let mut j = i;
+                while !matches!(
+                    bytes.get(j),
+                    None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+                ) {
+                    j += 1;
+                }
+                Some(j)
+            }
+        }
+    };
+    // The members of the object whose `{` is at `i`, each as its name as written and where
+    // its value starts, until `each` gives where to stop (`Some`): that, or `None` once the
+    // object ends. The outer `None`: not an object as the scan reads one, or `each` refused.
+    let members = |i: usize, each: Each| {
+        if bytes.get(i) != Some(&b'{') {
+            return None;
+        }
+        let mut i = ws(i + 1);
+        if bytes.get(i) == Some(&b'}') {
+            return Some(None);
+        }
+        loop {
+            if bytes.get(i) != Some(&b'"') {
+                return None;
+            }
+            let key_end = string_end(i)?;
+            let key = &bytes[i + 1..key_end - 1];
+            i = ws(key_end);
+            if bytes.get(i) != Some(&b':') {
+                return None;
+            }
+            i = ws(i + 1);
+            if let Some(at) = each(key, i).ok()? {
+                return Some(Some(at));
+            }
+            i = ws(value_end(i)?);
+            match bytes.get(i) {
+                Some(b',') => i = ws(i + 1),
+                Some(b'}') => return Some(None),
+                _ => return None,
+            }
+        }
+    };
+    let params = members(ws(0), &mut |key, at| Ok((key == b"params").then_some(at)))??;
+    // `arguments`, once: a second one, or a name with an escape (which may read as it), is
+    // left to the caller's reading, which keeps the last.
+    let mut start = None;
+    members(params, &mut |key, at| match (key, start) {
+        (b"arguments", None) => {
+            start = Some(at);
+            Ok(None)
+        }
+        (b"arguments", Some(_)) => Err(()),
+        _ if key.contains(&b'\\') => Err(()),
+        _ => Ok(None),
+    })?;
+    let start = start?;
+    Some(start..value_end(start)?)
+}
+
 /// [`read_call`]'s reading of an object's members: `Ok(None)` as soon as the message is not a
 /// request or notification it takes, an error where the text is not JSON (either way the
 /// caller classifies the parsed value instead). Every value is read as a [`Value`], as the
@@ -816,6 +980,129 @@ mod tests {
         assert!(
             read > 2_000 && plain_requests > 1_000,
             "{read} read, {plain_requests} plain"
+        );
+    }
+
+    /// Random calls whose params hold `arguments` (any JSON, strings with brackets, quotes and
+    /// escapes in them, or text cut short), written twice or with an escape in its name at
+    /// times, among other members, with random spaces: whenever the arguments are read apart,
+    /// the message and the arguments are what reading the whole text gives; a message read
+    /// whole with one `arguments` written plainly is read apart.
+    #[test]
+    fn arguments_read_apart_are_what_the_whole_message_has() {
+        let mut rng = crate::test_rng::Rng(0x1319_8a2e_0370_7344);
+        let mut below = |n: usize| rng.below(n);
+        let scalars = [
+            "1",
+            "-0",
+            "2.5e3",
+            "true",
+            "null",
+            r#""""#,
+            r#""a}b""#,
+            r#""{[\"\\""#,
+            r#""\u00e9\n""#,
+            r#""\ud800""#,
+            "1e400",
+        ];
+        let spaces = ["", " ", "\n\t", "\r\n  "];
+        let (mut apart, mut whole_plain) = (0, 0);
+        for _ in 0..20_000 {
+            let mut sp = || spaces[below(spaces.len())];
+            // A value of at most three levels, as text.
+            fn value(
+                below: &mut dyn FnMut(usize) -> usize,
+                sp: &str,
+                depth: usize,
+                scalars: &[&str],
+            ) -> String {
+                match below(if depth < 3 { 4 } else { 1 }) {
+                    0 => scalars[below(scalars.len())].to_owned(),
+                    1 => {
+                        let items: Vec<String> = (0..below(4))
+                            .map(|_| value(below, sp, depth + 1, scalars))
+                            .collect();
+                        format!("[{sp}{}{sp}]", items.join(&format!("{sp},{sp}")))
+                    }
+                    _ => {
+                        let members: Vec<String> = (0..below(4))
+                            .map(|i| {
+                                format!(
+                                    r#""k{i}"{sp}:{sp}{}"#,
+                                    value(below, sp, depth + 1, scalars)
+                                )
+                            })
+                            .collect();
+                        format!("{{{sp}{}{sp}}}", members.join(","))
+                    }
+                }
+            }
+            let space = sp().to_owned();
+            let mut members: Vec<(String, String)> = vec![(r#""name""#.into(), r#""x""#.into())];
+            let mut plain = 0;
+            let mut escaped = false;
+            for _ in 0..below(3) {
+                let v = value(&mut below, &space, 0, &scalars);
+                match below(6) {
+                    0 => {
+                        escaped = true;
+                        members.push((r#""argu\u006dents""#.into(), v));
+                    }
+                    1 => members.push((r#""_meta""#.into(), format!(r#"{{"arguments":{v}}}"#))),
+                    _ => {
+                        plain += 1;
+                        members.push((r#""arguments""#.into(), v));
+                    }
+                }
+            }
+            for _ in 0..below(3) {
+                let (a, b) = (below(members.len()), below(members.len()));
+                members.swap(a, b);
+            }
+            let params: Vec<String> = members
+                .iter()
+                .map(|(k, v)| format!("{space}{k}{space}:{space}{v}"))
+                .collect();
+            let mut text = format!(
+                r#"{space}{{"jsonrpc":"2.0",{space}"id":1,"params":{space}{{{}}},"method":"tools/call"}}"#,
+                params.join(",")
+            );
+            if below(12) == 0 {
+                text.truncate(below(text.len()));
+            }
+            let whole = read_call(&text);
+            let got = read_call_arguments_apart(&text);
+            match &got {
+                // Apart, arguments `serde_json` reads: the whole message's, less its
+                // arguments, and those.
+                Some((m, Some(a))) if serde_json::from_str::<Value>(a).is_ok() => {
+                    let mut whole = whole.clone().expect(&text);
+                    let Message::Request {
+                        params: Some(p), ..
+                    } = &mut whole
+                    else {
+                        panic!("{text}")
+                    };
+                    let arguments = p.as_object_mut().unwrap().remove("arguments");
+                    assert_eq!(&whole, m, "{text}");
+                    assert_eq!(serde_json::from_str::<Value>(a).ok(), arguments, "{text}");
+                    apart += 1;
+                }
+                // Apart, arguments it cannot hold (a lone surrogate, 1e400): JSON all the
+                // same, which the reader of the arguments refuses; the whole is not read.
+                Some((_, Some(_))) => assert!(whole.is_none(), "{text}"),
+                // Not apart: the whole message, as read_call reads it.
+                Some((m, None)) => assert_eq!(whole.as_ref(), Some(m), "{text}"),
+                None => assert!(whole.is_none(), "{text}"),
+            }
+            if whole.is_some() && plain == 1 && !escaped {
+                whole_plain += 1;
+                assert!(matches!(got, Some((_, Some(_)))), "not read apart: {text}");
+            }
+        }
+        assert!(
+            apart > 3_000 && whole_plain > 3_000,
+            "{apart} apart, {whole_plain} plain"
         );
     }
 

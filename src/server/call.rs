@@ -35,6 +35,11 @@ pub(crate) struct Call {
     pub id: RequestId,
     pub method: String,
     pub params: Map<String, Value>,
+    /// A `tools/call`'s `arguments` as the JSON text the message had, when the session read
+    /// it so (`params` then has no `arguments`): checked as text and handed over as text
+    /// where the tool's schema and handler allow, never made a tree of values. `None` for a
+    /// message read as a value (a batch's, or one the session classified to explain it).
+    pub arguments: Option<Rc<str>>,
     /// `None` only before `initialize`.
     pub version: Option<ProtocolVersion>,
     pub stateless: bool,

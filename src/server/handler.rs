@@ -11,7 +11,7 @@ use std::future::Future;
 use std::rc::Rc;
 
 use super::context::RequestContext;
-use super::held::HeldArguments;
+use super::held::{HeldArguments, HeldPlace, PathStep};
 use super::runtime::LocalBoxFuture;
 
 /// A handler failure: becomes an `isError` tool result, or a JSON-RPC error for
@@ -106,6 +106,67 @@ pub trait ToolHandler {
         let mut args = Rc::unwrap_or_clone(args);
         held.read_into(&mut args);
         self.call_shared(Rc::new(args), ctx)
+    }
+
+    /// Whether the handler takes its arguments as JSON text ([`call_text`](Self::call_text))
+    /// as well as it takes a value: `false` by default, and a `tools/call`'s arguments are
+    /// then read into a value once, which every round of the call shares.
+    fn takes_text(&self) -> bool {
+        false
+    }
+
+    /// Runs the tool with arguments given as the JSON text of an object, already validated
+    /// and known to be JSON `serde_json` reads (a `tools/call`'s, as the agent sent them: the
+    /// engine never made them a tree of values), when [`takes_text`](Self::takes_text) says
+    /// so. By default [`call_shared`](Self::call_shared) with the text read; a handler that
+    /// takes JSON text as it is (the page's functions, which get `JSON.parse`'s copy)
+    /// implements both.
+    fn call_text(
+        &self,
+        args: Rc<str>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        match serde_json::from_str(&args) {
+            Ok(args) => self.call_shared(Rc::new(args), ctx),
+            Err(e) => {
+                let e = HandlerError::new(format!("The arguments cannot be read: {e}"));
+                Box::pin(std::future::ready(Err(e)))
+            }
+        }
+    }
+
+    /// [`call_text`](Self::call_text) of arguments whose long strings a transport held out of
+    /// the engine: `args` has `null` where each was, `places` says where each goes back (see
+    /// [`HeldArguments::apart`]). By default [`call_shared`](Self::call_shared) with the text
+    /// read and the strings' texts put in their places; a page's function gets the page's own
+    /// strings there.
+    fn call_text_holding(
+        &self,
+        args: Rc<str>,
+        places: Rc<[HeldPlace]>,
+        held: Rc<HeldArguments>,
+        ctx: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        let mut value: Value = match serde_json::from_str(&args) {
+            Ok(v) => v,
+            Err(e) => {
+                let e = HandlerError::new(format!("The arguments cannot be read: {e}"));
+                return Box::pin(std::future::ready(Err(e)));
+            }
+        };
+        for place in places.iter() {
+            let mut at = Some(&mut value);
+            for step in &place.path {
+                at = match step {
+                    PathStep::Key(k) => at.and_then(|v| v.get_mut(k.as_str())),
+                    PathStep::Index(i) => at.and_then(|v| v.get_mut(*i)),
+                };
+            }
+            if let (Some(at), Some(text)) = (at, held.get(&place.marker)) {
+                *at = Value::String(text.text());
+            }
+        }
+        self.call_shared(Rc::new(value), ctx)
     }
 }
 

@@ -403,6 +403,54 @@ impl HeldArguments {
     }
 }
 
+/// A step of a [`HeldPlace`]'s path: an object's key or an array's index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathStep {
+    /// The member with this key.
+    Key(String),
+    /// The item at this index.
+    Index(usize),
+}
+
+/// Where a held string goes back into arguments handed over as JSON text
+/// ([`HeldArguments::apart`]): the steps from the arguments to it, and its marker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldPlace {
+    /// The steps from the arguments to the string.
+    pub path: Vec<PathStep>,
+    /// The marker that stood there.
+    pub marker: String,
+}
+
+impl HeldArguments {
+    /// `args`, which carry these strings' markers (checked: [`HeldArguments::all_in`]), as
+    /// JSON text with `null` where each marker was, and where each was: what a handler that
+    /// takes text gets ([`ToolHandler::call_text_holding`]), so a call in flight keeps text,
+    /// not a tree of values.
+    ///
+    /// [`ToolHandler::call_text_holding`]: super::ToolHandler::call_text_holding
+    pub fn apart(&self, args: &Value) -> (String, Vec<HeldPlace>) {
+        let markers: Vec<&str> = self.markers().collect();
+        let (text, apart) =
+            crate::protocol::json_text::to_string_apart_with(args, usize::MAX, &markers);
+        let places = apart
+            .into_iter()
+            .map(|a| HeldPlace {
+                path: a
+                    .path
+                    .iter()
+                    .map(|s| match s {
+                        Step::Key(k) => PathStep::Key((*k).to_owned()),
+                        Step::Index(i) => PathStep::Index(*i),
+                    })
+                    .collect(),
+                marker: a.text.to_owned(),
+            })
+            .collect();
+        (text, places)
+    }
+}
+
 thread_local! {
     /// The held arguments of the message a transport is handing to a session.
     static RECEIVING: Cell<Option<Rc<HeldArguments>>> = const { Cell::new(None) };

@@ -1,5 +1,7 @@
 //! Configurable limits on what a peer may send, and the cheap pre-parse checks.
 
+use crate::protocol::json_text;
+
 /// What a session may be subscribed to at once, in all: the URIs it subscribed to with
 /// `resources/subscribe`, its open `subscriptions/listen` streams, and each URI and task id a
 /// stream names. Past it a subscription or a stream that would add more is refused (-32600,
@@ -150,7 +152,7 @@ pub fn nesting_depth(text: &str, stop_above: usize) -> usize {
                 // To the string's closing quote, past each escape.
                 i += 1;
                 loop {
-                    i = quote_or_backslash(bytes, i);
+                    i = json_text::quote_or_backslash(bytes, i);
                     match bytes.get(i) {
                         Some(b'\\') => i += 2,
                         Some(_) => break,
@@ -174,32 +176,6 @@ pub fn nesting_depth(text: &str, stop_above: usize) -> usize {
         i += 1;
     }
     max
-}
-
-/// The index of the first `"` or `\` in `bytes` at `from` or after (`from` itself when it is
-/// past the end; `bytes.len()` when there is none): eight bytes a step while none of them is
-/// either (a word has a byte equal to `b` when `w ^ (b * 0x01…01)` has a zero byte).
-fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH != 0;
-    let Some(rest) = bytes.get(from..) else {
-        return from;
-    };
-    let mut i = from;
-    for chunk in rest.chunks_exact(8) {
-        let w = u64::from_le_bytes([
-            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-        ]);
-        if has_zero(w ^ (ONES * u64::from(b'"'))) || has_zero(w ^ (ONES * u64::from(b'\\'))) {
-            break;
-        }
-        i += 8;
-    }
-    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' {
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ pub use error::ServerError;
 pub use handler::{
     Completer, HandlerError, HandlerResult, PromptHandler, ResourceHandler, ToolHandler,
 };
-pub use held::{Held, HeldArguments, HeldText, HeldTexts};
+pub use held::{Held, HeldArguments, HeldPlace, HeldText, HeldTexts, PathStep};
 pub use input_required::{Inputs, StateKey};
 pub use limits::Limits;
 pub use logging::LogLevel;

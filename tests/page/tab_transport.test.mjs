@@ -778,6 +778,48 @@ test('a tools/call\'s 1 MiB arguments reach the page\'s function as sent, withou
     assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 9, result: {} });
   }, { html: PAGE }));
 
+// A tools/call's arguments stay the agent's JSON text in the core (`Call::arguments`,
+// src/server/methods/tools.rs): checked from the text and handed to the page's function as
+// JSON.parse's copy. Read into a tree of serde_json values, as they were, 300,000 empty arrays
+// (0.9 MB of text) took some 30 MB of the core's memory, which never shrinks, for as long as
+// the call ran: ten such calls held by a slow tool grew it by about 0.3 GB (three calls of 1.3
+// million, 0.4 GB; thirty, 3.1 GB).
+test('calls in flight keep their arguments as text: ten calls of 300,000 empty arrays held by a slow tool grow the core\'s memory by about their text, each reaches the page\'s function, an invalid one is refused meanwhile, and the server still answers', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      await serverReady();
+      let release;
+      const gate = new Promise((res) => { release = res; });
+      const lengths = [];
+      await document.modelContext.registerTool({
+        name: 'slow', description: 'Waits for the test',
+        inputSchema: { type: 'object', properties: { xs: { type: 'array', items: { type: 'array', maxItems: 0 } } }, required: ['xs'] },
+        execute: async ({ xs }) => { lengths.push(xs.length); await gate; return String(xs.length); },
+      });
+      await initialize();
+      const xs = Array.from({ length: 300000 }, () => []);
+      const text = JSON.stringify({ xs }).length;
+      const before = wasmBytes();
+      for (let id = 1; id <= 10; id++) send('mcp-default', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: { xs } } });
+      for (let i = 0; lengths.length < 10 && i < 3000; i++) await settle();
+      const grew = wasmBytes() - before;
+      send('mcp-default', { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'slow', arguments: { xs: [[], [1]] } } });
+      const invalid = await replyTo('mcp-default', 11, 10000);
+      release();
+      const answers = [];
+      for (let id = 1; id <= 10; id++) answers.push((await replyTo('mcp-default', id, 30000))?.result?.content?.[0]?.text);
+      send('mcp-default', ping(12));
+      return { grew, text, lengths, answers, invalid: [invalid?.error?.code, invalid?.error?.message], ping: await replyTo('mcp-default', 12) };
+    });
+    assert.deepEqual(r.lengths, Array(10).fill(300000));
+    assert.deepEqual(r.answers, Array(10).fill('300000'));
+    assert.deepEqual(r.invalid, [-32602, 'Invalid arguments for tool slow: /xs/1: [1] has more than 0 items [keyword: maxItems]']);
+    // Each call keeps its text (0.9 MB) and the message's copy is read in place; a tree of
+    // values would be some 30 times that per call.
+    assert.ok(r.grew < 3 * 10 * r.text, `the core's memory grew by ${r.grew} bytes for ten calls of ${r.text} bytes`);
+    assert.deepEqual(r.ping, { jsonrpc: '2.0', id: 12, result: {} });
+  }, { html: PAGE, timeout: 120_000 }));
+
 // The strings a tools/call message held are its request's to take while the session reads it;
 // a message whose request never takes them (a notification, or a request the session refuses
 // before any tool is looked up) lets them go once it has been read, instead of keeping them

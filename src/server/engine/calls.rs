@@ -10,7 +10,7 @@ use crate::server::cancel::CancellationToken;
 use crate::server::context::RequestContext;
 use crate::server::futures::{race, Either};
 use crate::server::handler::HandlerResult;
-use crate::server::held::{HeldArguments, Holder};
+use crate::server::held::{HeldArguments, HeldPlace, Holder};
 use crate::server::input_required;
 use crate::server::registry::Tool;
 use crate::server::results;
@@ -58,6 +58,20 @@ impl std::fmt::Display for CallError {
             ),
         }
     }
+}
+
+/// A validated call's arguments, as the handler gets them (shared by every round of the
+/// call: a handler that only reads them copies nothing).
+#[derive(Clone)]
+pub(crate) enum ToolArgs {
+    /// A value, with the long strings a transport held out of it, if any.
+    Value(Rc<Value>, Option<Rc<HeldArguments>>),
+    /// JSON text of an object, as the agent's message had it (`Call::arguments`), or written
+    /// from the value it was read into.
+    Text(Rc<str>),
+    /// JSON text of an object with `null` where each of the held strings goes back
+    /// ([`HeldArguments::apart`]).
+    TextHolding(Rc<str>, Rc<[HeldPlace]>, Rc<HeldArguments>),
 }
 
 impl Server {
@@ -128,8 +142,7 @@ impl Server {
     pub(crate) fn run_tool(
         &self,
         tool: Rc<Tool>,
-        args: Rc<Value>,
-        held: Option<Rc<HeldArguments>>,
+        args: ToolArgs,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, Map<String, Value>> {
         let timeout = self.0.config.tool_timeout_ms;
@@ -137,9 +150,13 @@ impl Server {
         Box::pin(async move {
             let cancel: CancellationToken = ctx.cancel.clone();
             let holder = ctx.holder.clone();
-            let call = match held {
-                None => tool.def.handler.call_shared(args, ctx),
-                Some(held) => tool.def.handler.call_holding(args, held, ctx),
+            let call = match args {
+                ToolArgs::Value(args, None) => tool.def.handler.call_shared(args, ctx),
+                ToolArgs::Value(args, Some(held)) => tool.def.handler.call_holding(args, held, ctx),
+                ToolArgs::Text(text) => tool.def.handler.call_text(text, ctx),
+                ToolArgs::TextHolding(text, places, held) => {
+                    tool.def.handler.call_text_holding(text, places, held, ctx)
+                }
             };
             let outcome = match timeout {
                 None => Some(call.await),
@@ -178,7 +195,7 @@ impl Server {
         ctx: RequestContext,
     ) -> Result<LocalBoxFuture<'static, Map<String, Value>>, CallError> {
         let tool = self.check_call(name, &args)?;
-        Ok(self.run_tool(tool, Rc::new(args), None, ctx))
+        Ok(self.run_tool(tool, ToolArgs::Value(Rc::new(args), None), ctx))
     }
 }
 

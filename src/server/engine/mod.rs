@@ -24,6 +24,7 @@ mod calls;
 pub(crate) mod config;
 
 pub use calls::CallError;
+pub(crate) use calls::ToolArgs;
 pub use config::{ServerConfig, ServerInfo};
 
 type Observer = Rc<dyn Fn(ListKind)>;

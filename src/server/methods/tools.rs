@@ -4,14 +4,16 @@
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
+use crate::protocol::json_text;
 use crate::protocol::ProtocolVersion;
 use crate::server::context::RequestContext;
-use crate::server::engine::CallError;
+use crate::server::engine::{CallError, Server, ToolArgs};
 use crate::server::error::ServerError;
 use crate::server::held::{self, HeldArguments, Holder};
 use crate::server::input_required::{self, Round};
 use crate::server::limits::shorten;
 use crate::server::pagination;
+use crate::server::plain_schema;
 use crate::server::registry::Tool;
 use crate::server::results;
 use crate::server::runtime::LocalBoxFuture;
@@ -80,7 +82,9 @@ pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
         session: call.session.clone(),
         id: call.id.clone(),
         method: call.method.clone(),
-        params: call.params.clone(),
+        // (Nothing reads them in `call` once it is answered later.)
+        params: std::mem::take(&mut call.params),
+        arguments: call.arguments.take(),
         version: call.version,
         stateless: call.stateless,
         ctx: call.ctx.clone(),
@@ -110,72 +114,73 @@ pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
     }))
 }
 
-/// Takes the arguments out of `call`'s params (nothing reads them there afterwards); `held`:
-/// the long strings the transport held out of them.
+/// Arguments kept as text ([`Call::arguments`]) of at least this many bytes are checked from
+/// the text; shorter ones are read into a value, whose tree (at most some 50 times the text)
+/// is dropped once checked. The text walk is the part of the core's call path that only long
+/// arguments run, so it stays out of the module an agent's first call loads (about 8 KB gzip).
+const CHECKED_AS_TEXT_FROM: usize = 16 * 1024;
+
+/// Takes the arguments out of `call` (nothing reads them there afterwards); `held`: the long
+/// strings the transport held out of them.
+///
+/// A handler that takes text (a page's function) gets text, so that a call in flight keeps
+/// the arguments' text, not a tree of values 30 to 100 times its size in memory that never
+/// shrinks: the agent's own text ([`Call::arguments`]), when it is long, holds no strings and
+/// the call cannot become a task, checked from the text
+/// ([`CompiledSchema::accepts_text`](crate::server::CompiledSchema::accepts_text); text that
+/// the schema does not show valid is read into a value to be checked, and dropped); else the
+/// value the arguments were read into, written as text once checked (with `null` for each
+/// string still held: [`HeldArguments::apart`]).
 pub(super) fn tools_call_checked(
     call: &mut Call,
     tool: Rc<Tool>,
     v: ProtocolVersion,
     held: Option<Rc<HeldArguments>>,
 ) -> Reply {
-    let mut args = match call.params.get_mut("arguments").map(Value::take) {
-        None | Some(Value::Null) => Value::Object(Map::new()),
-        Some(a) => a,
-    };
     let server = call.session.server().clone();
-    // (Strings a message refused before its request ran left behind are not these.)
-    let mut held = held.filter(|h| h.all_in(&args));
-    // Long strings held out of the text (`server::held::HeldArguments`) are read in where
-    // something reads them: a schema that reads strings' texts, a task (which keeps its
-    // arguments until it runs), a violation's message. Only asked when something is held (a
-    // schema's answer is a walk of its subschemas, and most calls hold nothing).
-    if held.is_some()
-        && (tasks::may_run_as_task(&tool, v)
-            || tool.input.as_ref().is_some_and(|s| s.reads_string_texts()))
-    {
-        read_in(&mut held, &mut args);
-    }
-    let mut checked = server.check_args(&tool, &args);
-    if checked.is_err() && held.is_some() {
-        read_in(&mut held, &mut args);
-        checked = server.check_args(&tool, &args);
-    }
-    if let Err(e) = checked {
-        let text = e.to_string();
-        return match e {
-            CallError::UnknownTool(n) => now(Err(unknown_tool(&n))),
-            CallError::NotAnObject(_) => now(Err(ServerError::invalid_params(format!(
-                "tools/call: {text}"
-            )))),
-            CallError::ValidatorUnavailable { .. } => {
-                now(Ok(shape::call_tool_result(results::tool_error(text), v)))
+    let checked = match call.arguments.take() {
+        Some(text)
+            if text.len() >= CHECKED_AS_TEXT_FROM
+                && held.is_none()
+                && !tasks::may_run_as_task(&tool, v)
+                && tool.def.handler.takes_text() =>
+        {
+            checked_text(&server, &tool, text, v).map(ToolArgs::Text)
+        }
+        Some(text) => match serde_json::from_str(&text) {
+            Ok(args) => checked_value(&server, &tool, args, held, v),
+            Err(e) => Err(now(Err(ServerError::Parse(e.to_string())))),
+        },
+        None => {
+            let args = call.params.get_mut("arguments").map(Value::take);
+            checked_value(&server, &tool, args.unwrap_or_default(), held, v)
+        }
+    };
+    let args = match checked {
+        // A handler that takes text gets text however the arguments came (with strings a
+        // transport held, in a batch): no call keeps a tree of values while it runs.
+        Ok(ToolArgs::Value(args, held))
+            if tool.def.handler.takes_text() && !tasks::may_run_as_task(&tool, v) =>
+        {
+            match held {
+                None => ToolArgs::Text(json_text::to_string(&args).into()),
+                Some(held) => {
+                    let (text, places) = held.apart(&args);
+                    ToolArgs::TextHolding(text.into(), places.into(), held)
+                }
             }
-            CallError::InvalidArguments { violations, .. } => {
-                // 2025-11-25 and later: a tool result the model can read and correct.
-                // Earlier versions: the JSON-RPC -32602 their specs call for.
-                now(if v.tool_input_errors_are_results() {
-                    Ok(shape::call_tool_result(results::tool_error(text), v))
-                } else {
-                    let list: Vec<Value> = violations
-                        .iter()
-                        .map(|x| json!({ "instancePath": x.instance_path, "keyword": x.keyword, "message": x.message }))
-                        .collect();
-                    Err(ServerError::InvalidParams {
-                        message: text,
-                        data: Some(json!({ "violations": list })),
-                    })
-                })
-            }
-        };
-    }
+        }
+        Ok(args) => args,
+        Err(reply) => return reply,
+    };
     let ctx = match with_inputs(call) {
         Ok(c) => c,
         Err(e) => return now(Err(e)),
     };
-    // (Shared by every round of the call: a handler that only reads them copies nothing.)
-    let args = Rc::new(args);
-    if let Some(reply) = tasks::tools_call(call, v, &tool, &args, &ctx) {
-        return reply;
+    if let ToolArgs::Value(args, _) = &args {
+        if let Some(reply) = tasks::tools_call(call, v, &tool, args, &ctx) {
+            return reply;
+        }
     }
     // Not a task: the result goes straight into the answer, so the handler may hold a long
     // string of it out of the engine (`server::held`).
@@ -189,7 +194,7 @@ pub(super) fn tools_call_checked(
     let key = server.state_key().clone();
     let stateless = call.stateless;
     let run = move |ctx: RequestContext| -> LocalBoxFuture<'static, Result<Round<Map<String, Value>>, ServerError>> {
-        let fut = server.run_tool(tool.clone(), args.clone(), held.clone(), ctx);
+        let fut = server.run_tool(tool.clone(), args.clone(), ctx);
         let name = tool.def.name.clone();
         Box::pin(async move {
             let m = fut.await;
@@ -209,6 +214,110 @@ pub(super) fn tools_call_checked(
     Reply::Later(Box::pin(input_required::drive(
         ctx, stateless, key, run, failed, done,
     )))
+}
+
+/// Arguments kept as JSON text, checked: the text when the tool's input schema accepts it
+/// (`null` is `{}`, as absent arguments are), else the answer refusing it. Text the schema
+/// cannot show valid is read into a value, which is checked and dropped.
+fn checked_text(
+    server: &Server,
+    tool: &Tool,
+    text: Rc<str>,
+    v: ProtocolVersion,
+) -> Result<Rc<str>, Reply> {
+    if text.starts_with('{') {
+        let shown = match &tool.input {
+            Some(schema) => schema.accepts_text(&text),
+            // (Called through a pointer the optimizer cannot see through, as a schema's
+            // `accepts_text` is through its vtable: the text walk is in the table, not
+            // reached by a direct call, so the core's call module, cut to what its traced
+            // calls reach, does not carry it: `scripts/lib/calls-cut.mjs`.)
+            None => std::hint::black_box(plain_schema::is_readable as fn(&str) -> bool)(&text),
+        };
+        if shown {
+            return Ok(text);
+        }
+    }
+    // (What the message's parse refused before arguments were kept as text.)
+    let args =
+        serde_json::from_str(&text).map_err(|e| now(Err(ServerError::Parse(e.to_string()))))?;
+    let null = args == Value::Null;
+    let args = if null {
+        Value::Object(Map::new())
+    } else {
+        args
+    };
+    match server.check_args(tool, &args) {
+        Ok(()) if null => Ok(Rc::from("{}")),
+        Ok(()) => Ok(text),
+        Err(e) => Err(refused(e, v)),
+    }
+}
+
+/// Arguments read as a value, checked: shared for the handler with the strings `held` has,
+/// or the answer refusing them.
+fn checked_value(
+    server: &Server,
+    tool: &Tool,
+    args: Value,
+    held: Option<Rc<HeldArguments>>,
+    v: ProtocolVersion,
+) -> Result<ToolArgs, Reply> {
+    let mut args = match args {
+        Value::Null => Value::Object(Map::new()),
+        a => a,
+    };
+    // (Strings a message refused before its request ran left behind are not these.)
+    let mut held = held.filter(|h| h.all_in(&args));
+    // Long strings held out of the text (`server::held::HeldArguments`) are read in where
+    // something reads them: a schema that reads strings' texts, a task (which keeps its
+    // arguments until it runs), a violation's message. Only asked when something is held (a
+    // schema's answer is a walk of its subschemas, and most calls hold nothing).
+    if held.is_some()
+        && (tasks::may_run_as_task(tool, v)
+            || tool.input.as_ref().is_some_and(|s| s.reads_string_texts()))
+    {
+        read_in(&mut held, &mut args);
+    }
+    let mut checked = server.check_args(tool, &args);
+    if checked.is_err() && held.is_some() {
+        read_in(&mut held, &mut args);
+        checked = server.check_args(tool, &args);
+    }
+    match checked {
+        Ok(()) => Ok(ToolArgs::Value(Rc::new(args), held)),
+        Err(e) => Err(refused(e, v)),
+    }
+}
+
+/// The answer to a call whose arguments `e` refuses.
+fn refused(e: CallError, v: ProtocolVersion) -> Reply {
+    let text = e.to_string();
+    match e {
+        CallError::UnknownTool(n) => now(Err(unknown_tool(&n))),
+        CallError::NotAnObject(_) => now(Err(ServerError::invalid_params(format!(
+            "tools/call: {text}"
+        )))),
+        CallError::ValidatorUnavailable { .. } => {
+            now(Ok(shape::call_tool_result(results::tool_error(text), v)))
+        }
+        CallError::InvalidArguments { violations, .. } => {
+            // 2025-11-25 and later: a tool result the model can read and correct.
+            // Earlier versions: the JSON-RPC -32602 their specs call for.
+            now(if v.tool_input_errors_are_results() {
+                Ok(shape::call_tool_result(results::tool_error(text), v))
+            } else {
+                let list: Vec<Value> = violations
+                    .iter()
+                    .map(|x| json!({ "instancePath": x.instance_path, "keyword": x.keyword, "message": x.message }))
+                    .collect();
+                Err(ServerError::InvalidParams {
+                    message: text,
+                    data: Some(json!({ "violations": list })),
+                })
+            })
+        }
+    }
 }
 
 /// `args` with the texts of the strings `held` stands for in place of their markers; nothing

@@ -83,6 +83,23 @@ pub struct PlainSchema {
     root: Node,
 }
 
+/// Whether `serde_json` reads `text` into a value, decided as [`PlainSchema::accepts_text`]
+/// reads text, without making one: JSON it can hold (no lone surrogate's escape, no number
+/// past `f64`'s range, nested at most [`DEFAULT_MAX_DEPTH`] levels). A text kept to be read
+/// later (a `tools/call`'s arguments, handed to a page's function as text) is refused as its
+/// value would have been.
+///
+/// ```
+/// use modelcontext_polyfill::server::plain_schema::is_readable;
+/// assert!(is_readable(r#"{"a": [1, "\u00e9", {"b": null}]}"#));
+/// assert!(!is_readable(r#"{"a": "\ud800"}"#));
+/// assert!(!is_readable(r#"[1e400]"#));
+/// assert!(!is_readable(r#"{"a": 1"#));
+/// ```
+pub fn is_readable(text: &str) -> bool {
+    text::accepts(&Node::True, text)
+}
+
 enum Node {
     /// `true`.
     True,

@@ -406,8 +406,8 @@ impl SessionInner {
         }
         // A well-formed request or notification (nearly every message) is read into its
         // parts; anything else is parsed and classified as a value, which says what is wrong.
-        let outcome = match jsonrpc::read_call(text) {
-            Some(message) => self.handle_message(message, text.len()),
+        let outcome = match jsonrpc::read_call_arguments_apart(text) {
+            Some((message, arguments)) => self.handle_message(message, text.len(), arguments),
             None => match serde_json::from_str(text) {
                 Ok(Value::Array(items)) => return self.receive_batch(items, text.len()),
                 Ok(single) => self.handle(single, text.len()),
@@ -522,15 +522,22 @@ impl SessionInner {
                 invalid.id.as_ref(),
                 invalid.to_error(),
             ))),
-            Ok(message) => self.handle_message(message, size),
+            Ok(message) => self.handle_message(message, size, None),
         }
     }
 
-    /// Handles one classified message of `size` bytes of JSON text.
-    fn handle_message(self: &Rc<Self>, message: Message, size: usize) -> Outcome {
+    /// Handles one classified message of `size` bytes of JSON text; `arguments`: its params'
+    /// `arguments` member as text, when read apart from them
+    /// ([`jsonrpc::read_call_arguments_apart`]).
+    fn handle_message(
+        self: &Rc<Self>,
+        message: Message,
+        size: usize,
+        arguments: Option<&str>,
+    ) -> Outcome {
         match message {
             Message::Request { id, method, params } => {
-                self.handle_request(id, method, params, size)
+                self.handle_request(id, method, params, size, arguments)
             }
             Message::Notification { method, params } => {
                 self.handle_notification(&method, params.unwrap_or(Value::Null));

@@ -24,6 +24,9 @@ struct Job {
     id: RequestId,
     method: String,
     params: Map<String, Value>,
+    /// A `tools/call`'s arguments as JSON text, when its message was read so (see
+    /// [`Call::arguments`]).
+    arguments: Option<Rc<str>>,
     version: Option<ProtocolVersion>,
     stateless: bool,
 }
@@ -111,16 +114,18 @@ fn refused(id: &RequestId, e: ServerError, version: Option<ProtocolVersion>) -> 
 }
 
 impl SessionInner {
-    /// Serves request `id` (`size`: its bytes of JSON text, counted while it waits).
+    /// Serves request `id` (`size`: its bytes of JSON text, counted while it waits;
+    /// `arguments`: its params' `arguments` member as text, when read apart from them).
     pub(super) fn handle_request(
         self: &Rc<Self>,
         id: RequestId,
         method: String,
         params: Option<Value>,
         size: usize,
+        arguments: Option<&str>,
     ) -> Outcome {
         let fail_now = |e: ServerError, v: Option<ProtocolVersion>| refused(&id, e, v);
-        let params = match params {
+        let mut params = match params {
             None => Map::new(),
             Some(Value::Object(o)) => o,
             Some(_) => {
@@ -131,6 +136,20 @@ impl SessionInner {
                     None,
                 )
             }
+        };
+        // Only a tool's arguments are kept as text; any other method's are read back (the
+        // text is JSON already).
+        let arguments = match arguments {
+            Some(text) if method == "tools/call" => Some(Rc::from(text)),
+            Some(text) => match serde_json::from_str(text) {
+                Ok(value) => {
+                    params.insert("arguments".into(), value);
+                    None
+                }
+                // (Valid JSON that `serde_json` cannot hold: a lone surrogate's escape.)
+                Err(e) => return fail_now(ServerError::Parse(e.to_string()), None),
+            },
+            None => None,
         };
         let mode = match self.mode(&method, &params) {
             Ok(m) => m,
@@ -157,6 +176,7 @@ impl SessionInner {
             id,
             method,
             params,
+            arguments,
             version,
             stateless,
         };
@@ -255,6 +275,7 @@ impl SessionInner {
             id,
             method,
             params,
+            arguments,
             version,
             stateless,
         } = job;
@@ -264,6 +285,7 @@ impl SessionInner {
             id: id.clone(),
             method: method.clone(),
             params,
+            arguments,
             version,
             stateless,
             ctx,

@@ -1,0 +1,315 @@
+//! A `tools/call`'s arguments kept as the agent's JSON text: a handler that takes text (a
+//! page's function, in the browser) gets them as they came, checked from the text, never made
+//! a tree of values; what the text cannot show is answered as the value's reading answered it.
+mod support;
+
+use modelcontext_polyfill::server::held::{self, ARGUMENT_MARKER_START};
+use modelcontext_polyfill::server::{
+    HandlerError, HandlerResult, HeldArguments, HeldText, LocalBoxFuture, RequestContext,
+    TaskSupport, ToolDef, ToolHandler,
+};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use support::*;
+
+/// How a handler got its arguments.
+#[derive(Clone, Debug, PartialEq)]
+enum Got {
+    Text(String),
+    Value(Value),
+}
+
+/// A handler that takes text, recording each call's arguments; it answers with the
+/// arguments' text, or `"value"` when it got a value.
+#[derive(Clone, Default)]
+struct Recorder(Rc<RefCell<Vec<Got>>>);
+
+impl Recorder {
+    fn take(&self) -> Vec<Got> {
+        std::mem::take(&mut self.0.borrow_mut())
+    }
+}
+
+impl ToolHandler for Recorder {
+    fn call(&self, args: Value, _: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
+        self.0.borrow_mut().push(Got::Value(args));
+        Box::pin(async { Ok::<_, HandlerError>(json!("value")) })
+    }
+    fn takes_text(&self) -> bool {
+        true
+    }
+    fn call_text(
+        &self,
+        args: Rc<str>,
+        _: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        self.0.borrow_mut().push(Got::Text(args.to_string()));
+        Box::pin(async move { Ok::<_, HandlerError>(json!(args.to_string())) })
+    }
+}
+
+/// The plain schema the core checks from text, and one with a pattern the core's checker does
+/// not take (a lookahead: the `jsonschema` crate's), which reads the text into a value.
+const PLAIN: &str = r#"{"type":"object","properties":{"xs":{"type":"array","items":{"type":"integer"}},"s":{"type":"string"}},"required":["xs"]}"#;
+const CRATE: &str = r#"{"type":"object","properties":{"xs":{"type":"array"},"s":{"type":"string","pattern":"^(?=a)"}},"required":["xs"]}"#;
+
+fn harness(version: &str) -> (Harness, Recorder) {
+    let h = Harness::new();
+    let rec = Recorder::default();
+    for (name, schema) in [
+        ("plain", Some(PLAIN)),
+        ("crate", Some(CRATE)),
+        ("open", None),
+    ] {
+        let mut def = ToolDef::new(name, "Records its arguments", rec.clone());
+        if let Some(s) = schema {
+            def = def.input_schema(serde_json::from_str::<Value>(s).unwrap());
+        }
+        h.server.register_tool(def).unwrap();
+        // The same schema, a handler that takes a value: the reading the text path must match.
+        let mut def = ToolDef::new(
+            format!("{name}_value"),
+            "Echoes",
+            |a: Value, _c| async move { Ok::<_, HandlerError>(a) },
+        );
+        if let Some(s) = schema {
+            def = def.input_schema(serde_json::from_str::<Value>(s).unwrap());
+        }
+        h.server.register_tool(def).unwrap();
+    }
+    h.initialize(version);
+    h.take();
+    (h, rec)
+}
+
+fn call_text(h: &Harness, id: u32, name: &str, arguments: &str) -> Value {
+    let text = format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{arguments}}}}}"#
+    );
+    let out = h.exchange_text(&text);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0]["id"], json!(id), "{out:?}");
+    out.into_iter().next().unwrap()
+}
+
+/// `args` (an object's text) with a member of 16 KiB more (`"pad": [0,0,…]`) in front: long
+/// enough to be checked as text.
+fn long(args: &str) -> String {
+    let pad = vec!["0"; 8200].join(",");
+    match args.strip_prefix('{') {
+        Some(rest) if rest.trim_start().starts_with('}') => format!(r#"{{"pad":[{pad}]}}"#),
+        Some(rest) => format!(r#"{{"pad":[{pad}],{rest}"#),
+        // Not an object: an array as long.
+        None => format!("[{pad},{args}]"),
+    }
+}
+
+#[test]
+fn valid_arguments_reach_the_handler_as_text() {
+    let (h, rec) = harness("2025-11-25");
+    // Long: spaces, member order, number forms and escapes as the agent wrote them.
+    let short = r#"{ "s" : "a\u00e9\n", "xs": [1, 2.0, -0, 1e2] }"#;
+    let args = long(short);
+    assert!(args.len() > 16 * 1024);
+    for tool in ["plain", "crate", "open"] {
+        let out = call_text(&h, 1, tool, &args);
+        assert_eq!(first_text(&out), args, "{tool}: {out}");
+        assert_eq!(rec.take(), [Got::Text(args.clone())], "{tool}");
+    }
+    // Short: read into a value to be checked, then written as text for the handler.
+    let written = serde_json::to_string(&serde_json::from_str::<Value>(short).unwrap()).unwrap();
+    assert_ne!(written, short);
+    for tool in ["plain", "crate", "open"] {
+        let out = call_text(&h, 1, tool, short);
+        assert_eq!(first_text(&out), written, "{tool}: {out}");
+        assert_eq!(rec.take(), [Got::Text(written.clone())], "{tool}");
+    }
+    // `null` is `{}`, as absent arguments are.
+    let out = call_text(&h, 2, "open", "null");
+    assert_eq!(first_text(&out), "{}", "{out}");
+    assert_eq!(rec.take(), [Got::Text("{}".into())]);
+    let out = h.request("tools/call", json!({"name": "open"}));
+    assert_eq!(first_text(&out), "{}", "{out}");
+    assert_eq!(rec.take(), [Got::Text("{}".into())]);
+}
+
+#[test]
+fn refused_arguments_are_answered_as_the_values_reading_answers_them_and_the_next_call_runs() {
+    for version in ["2025-06-18", "2025-11-25"] {
+        let (h, rec) = harness(version);
+        let cases = [
+            // Against the schema (the plain checker's and the crate's).
+            ("plain", r#"{"xs": [1, "two", 3.5]}"#),
+            ("plain", r#"{"s": "no xs"}"#),
+            ("crate", r#"{"xs": [], "s": "b"}"#),
+            // Not an object.
+            ("open", "[1, 2]"),
+            ("plain", r#""text""#),
+            ("open", "7"),
+        ];
+        let cases = cases
+            .into_iter()
+            .flat_map(|(tool, args)| [(tool, args.to_string()), (tool, long(args))]);
+        for (i, (tool, args)) in cases.enumerate() {
+            let id = 10 + i as u32;
+            let mut got = call_text(&h, id, tool, &args);
+            let mut want = call_text(&h, id, &format!("{tool}_value"), &args);
+            for v in [&mut got, &mut want] {
+                if let Some(text) = v.pointer_mut("/error/message") {
+                    *text = json!(text.as_str().unwrap().replace("_value", ""));
+                }
+                if let Some(text) = v.pointer_mut("/result/content/0/text") {
+                    *text = json!(text.as_str().unwrap().replace("_value", ""));
+                }
+            }
+            assert_eq!(
+                got,
+                want,
+                "{version} {tool} {}",
+                &args[args.len().saturating_sub(60)..]
+            );
+            let refused = got.get("error").is_some() || got["result"]["isError"] == json!(true);
+            assert!(refused, "{version} {tool}: {got}");
+        }
+        assert_eq!(rec.take(), [], "no refused call ran");
+        let out = call_text(&h, 99, "plain", r#"{"xs":[1]}"#);
+        assert_eq!(first_text(&out), r#"{"xs":[1]}"#);
+    }
+}
+
+#[test]
+fn text_serde_json_cannot_hold_is_a_parse_error_with_the_id_and_the_next_call_runs() {
+    let (h, rec) = harness("2025-11-25");
+    // JSON.stringify('a\ud800b') in a browser, and a number past f64's range: valid JSON
+    // text whose value `serde_json` refuses, as it refused the whole message before.
+    let texts = [r#"{"xs": [], "s": "a\ud800b"}"#, r#"{"xs": [1e400]}"#];
+    for (i, args) in texts
+        .into_iter()
+        .flat_map(|a| [a.to_string(), long(a)])
+        .enumerate()
+    {
+        for tool in ["plain", "crate", "open"] {
+            let out = call_text(&h, i as u32, tool, &args);
+            assert_eq!(code(&out), -32700, "{tool} {args}: {out}");
+            assert!(message(&out).starts_with("Parse error"), "{out}");
+        }
+    }
+    assert_eq!(rec.take(), []);
+    let out = call_text(&h, 9, "open", r#"{"s":"a\ufffdb"}"#);
+    let got: Value = serde_json::from_str(&first_text(&out)).unwrap();
+    assert_eq!(got, json!({"s": "a\u{fffd}b"}));
+}
+
+#[test]
+fn a_task_capable_call_gives_the_handler_a_value_and_a_batchs_is_written_as_text() {
+    // A call that may become a task keeps its arguments as a value until it runs.
+    let h = Harness::new();
+    let rec = Recorder::default();
+    h.server
+        .register_tool(
+            ToolDef::new("t", "Records", rec.clone()).task_support(TaskSupport::Optional),
+        )
+        .unwrap();
+    let out = h.stateless("tools/call", json!({"name": "t", "arguments": {"a": 1}}));
+    assert_eq!(first_text(&out), "value", "{out}");
+    assert_eq!(rec.take(), [Got::Value(json!({"a": 1}))]);
+    // A batch (2025-03-26) is read as one value; a call's arguments are written as text for
+    // a handler that takes text (the call keeps no tree of values).
+    let (h, rec) = harness("2025-03-26");
+    let out = h.exchange_text(
+        r#"[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"open","arguments":{"a": 1}}}]"#,
+    );
+    assert_eq!(
+        out[0][0]["result"]["content"][0]["text"],
+        json!(r#"{"a":1}"#),
+        "{out:?}"
+    );
+    assert_eq!(rec.take(), [Got::Text(r#"{"a":1}"#.into())]);
+}
+
+/// A string a transport held out of a message (the browser's: a page's JS string).
+struct Long(String);
+
+impl HeldText for Long {
+    fn text(&self) -> String {
+        self.0.clone()
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+#[test]
+fn held_strings_go_back_where_their_markers_were_for_a_handler_that_takes_text() {
+    let (h, rec) = harness("2025-11-25");
+    let marker = format!("{ARGUMENT_MARKER_START}7 0");
+    let call = |tool: &str| {
+        held::hold_received(Rc::new(HeldArguments::new(vec![(
+            marker.clone(),
+            Box::new(Long("the document".into())),
+        )])));
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{tool}","arguments":{{"xs":[1,{{"doc":"{marker}"}}],"s":"a"}}}}}}"#
+        );
+        let out = h.exchange_text(&text);
+        held::let_go();
+        out
+    };
+    // "open": no schema. The handler's text has `null` in the marker's place, and the text
+    // goes back there (the default `call_text_holding`: a value with the texts read in).
+    let out = call("open");
+    assert_eq!(first_text(&out[0]), "value", "{out:?}");
+    assert_eq!(
+        rec.take(),
+        [Got::Value(
+            json!({"xs": [1, {"doc": "the document"}], "s": "a"})
+        )]
+    );
+    // "plain" reads no string's text: checked with the marker in place, answered alike. Its
+    // `items` refuse the object, and the violation quotes the text, not the marker.
+    let out = call("plain");
+    let text = first_text(&out[0]);
+    assert!(
+        text.contains("the document") && !text.contains(&marker),
+        "{text}"
+    );
+    assert_eq!(rec.take(), []);
+    // The next call is served.
+    let out = call_text(&h, 5, "open", r#"{"n":1}"#);
+    assert_eq!(first_text(&out), r#"{"n":1}"#);
+}
+
+#[test]
+fn another_methods_arguments_are_read_as_before() {
+    // `prompts/get`'s arguments: read back into its params.
+    let h = Harness::new();
+    h.server
+        .register_prompt(
+            modelcontext_polyfill::server::PromptDef::new(
+                "greet",
+                |args: modelcontext_polyfill::collections::VecMap<String, String>, _c| async move {
+                    let name = args.get("name").cloned().unwrap_or_default();
+                    Ok::<_, HandlerError>(json!(format!("Hello {name}")))
+                },
+            )
+            .argument("name", "", true),
+        )
+        .unwrap();
+    h.initialize("2025-11-25");
+    h.take();
+    let out = h.exchange_text(
+        r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"arguments":{"name":"Ada"},"name":"greet"}}"#,
+    );
+    assert_eq!(
+        out[0]["result"]["messages"][0]["content"]["text"],
+        json!("Hello Ada"),
+        "{out:?}"
+    );
+    // Its arguments with a lone surrogate: the parse error the message's reading gave.
+    let out = h.exchange_text(
+        r#"{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"greet","arguments":{"name":"\udc00"}}}"#,
+    );
+    assert_eq!(code(&out[0]), -32700, "{out:?}");
+    assert_eq!(out[0]["id"], json!(2));
+}
