@@ -236,8 +236,9 @@ pub fn read_call_arguments_apart(text: &str) -> Option<(Message, Option<&str>)> 
 }
 
 /// What [`arguments_span`]'s walk of an object's members asks of each member (its name as
-/// written, where its value starts): where to stop, to go on (`Ok(None)`), or to give up.
-type Each<'a> = &'a mut dyn FnMut(&[u8], usize) -> Result<Option<usize>, ()>;
+/// written, and where its value starts, or starts and ends): where to stop, to go on
+/// (`Ok(None)`), or to give up.
+type Each<'a> = &'a mut dyn FnMut(&[u8], std::ops::Range<usize>) -> Result<Option<usize>, ()>;
 
 /// Where the value of `params.arguments` is in a message's text: a scan that skips strings and
 /// counts nesting, reading no value. `None` when the text has no such member where the scan
@@ -299,9 +300,10 @@ fn arguments_span(text: &str) -> Option<std::ops::Range<usize>> {
         }
     };
     // The members of the object whose `{` is at `i`, each as its name as written and where
-    // its value starts, until `each` gives where to stop (`Some`): that, or `None` once the
-    // object ends. The outer `None`: not an object as the scan reads one, or `each` refused.
-    let members = |i: usize, each: Each| {
+    // its value starts (and, `ends`, where it ends: found before `each` is asked), until `each`
+    // gives where to stop (`Some`): that, or `None` once the object ends. The outer `None`:
+    // not an object as the scan reads one, or `each` refused.
+    let members = |i: usize, ends: bool, each: Each| {
         if bytes.get(i) != Some(&b'{') {
             return None;
         }
@@ -320,10 +322,14 @@ fn arguments_span(text: &str) -> Option<std::ops::Range<usize>> {
                 return None;
             }
             i = ws(i + 1);
-            if let Some(at) = each(key, i).ok()? {
+            let end = if ends { Some(value_end(i)?) } else { None };
+            if let Some(at) = each(key, i..end.unwrap_or(i)).ok()? {
                 return Some(Some(at));
             }
-            i = ws(value_end(i)?);
+            i = ws(match end {
+                Some(end) => end,
+                None => value_end(i)?,
+            });
             match bytes.get(i) {
                 Some(b',') => i = ws(i + 1),
                 Some(b'}') => return Some(None),
@@ -331,21 +337,23 @@ fn arguments_span(text: &str) -> Option<std::ops::Range<usize>> {
             }
         }
     };
-    let params = members(ws(0), &mut |key, at| Ok((key == b"params").then_some(at)))??;
+    // (Not scanned to its end first: the walk goes into it.)
+    let params = members(ws(0), false, &mut |key, at| {
+        Ok((key == b"params").then_some(at.start))
+    })??;
     // `arguments`, once: a second one, or a name with an escape (which may read as it), is
     // left to the caller's reading, which keeps the last.
-    let mut start = None;
-    members(params, &mut |key, at| match (key, start) {
+    let mut span = None;
+    members(params, true, &mut |key, value| match (key, &span) {
         (b"arguments", None) => {
-            start = Some(at);
+            span = Some(value);
             Ok(None)
         }
         (b"arguments", Some(_)) => Err(()),
         _ if key.contains(&b'\\') => Err(()),
         _ => Ok(None),
     })?;
-    let start = start?;
-    Some(start..value_end(start)?)
+    span
 }
 
 /// [`read_call`]'s reading of an object's members: `Ok(None)` as soon as the message is not a

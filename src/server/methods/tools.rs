@@ -116,8 +116,10 @@ pub(super) fn tools_call(call: &mut Call, v: ProtocolVersion) -> Reply {
 
 /// Arguments kept as text ([`Call::arguments`]) of at least this many bytes are checked from
 /// the text; shorter ones are read into a value, whose tree (at most some 50 times the text)
-/// is dropped once checked. The text walk is the part of the core's call path that only long
-/// arguments run, so it stays out of the module an agent's first call loads (about 8 KB gzip).
+/// is dropped once checked. The text walk is then run by long arguments only, which the trace
+/// that writes the call module's list (`make split-list`) does not send, and reached through
+/// the table only, so the module an agent's first call loads does not carry it (about 4 KB
+/// gzip).
 const CHECKED_AS_TEXT_FROM: usize = 16 * 1024;
 
 /// Takes the arguments out of `call` (nothing reads them there afterwards); `held`: the long
