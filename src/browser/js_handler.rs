@@ -911,14 +911,7 @@ impl ToolHandler for JsTool {
             let Some(string) = t.as_any().downcast_ref::<js::HeldString>() else {
                 continue;
             };
-            let path: Vec<json_text::Step> = place
-                .path
-                .iter()
-                .map(|s| match s {
-                    PathStep::Key(k) => json_text::Step::Key(k),
-                    PathStep::Index(i) => json_text::Step::Index(*i),
-                })
-                .collect();
+            let path: Vec<json_text::Step> = place.path.iter().map(PathStep::step).collect();
             js::set_at(&parsed, &path, &string.0);
         }
         self.call_js(parsed, ctx)

@@ -389,7 +389,7 @@ pub fn read(text: &str) -> Result<Value, serde_json::Error> {
 /// The index of the first `"` or `\` in `bytes` at `from` or after (`from` itself when it is
 /// past the end; `bytes.len()` when there is none): eight bytes a step while none of them is
 /// either (a word has a byte equal to `b` when `w ^ (b * 0x01…01)` has a zero byte).
-pub(crate) fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
+fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH != 0;
@@ -410,6 +410,19 @@ pub(crate) fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// The index just past the JSON string whose opening quote is `bytes[start]`, past each escape
+/// (its text is not checked); `None` when it does not end.
+pub(crate) fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    loop {
+        i = quote_or_backslash(bytes, i);
+        match bytes.get(i)? {
+            b'\\' => i += 2,
+            _ => return Some(i + 1),
+        }
+    }
 }
 
 /// `s` as a JSON string (see `write_str`): how error messages quote a name, with code

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 use super::error_codes::INVALID_REQUEST;
-use super::json_text;
+use super::json_text::{self, string_end};
 
 /// A request id: a string or an integer (MCP forbids `null` and fractions).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -184,36 +184,43 @@ pub fn read_call(text: &str) -> Option<Message> {
     message
 }
 
-/// [`read_call`], but the `arguments` member of the message's `params` is not read into a
-/// value: its JSON text (checked to be JSON, and unchanged) is given beside the message, whose
-/// `params` then lacks it. A server keeps a `tools/call`'s arguments so, which its input schema
-/// can check as text and its handler may take as text: a tree of values is 30 to 100 times the
-/// size of its text in memory (an agent's 4 MB of empty arrays is 1.3 million values), and a
-/// call kept its tree until it was answered. The member is found by a scan of the text that
-/// reads no value; the rest of the message, `null` in its place, is
-/// read as [`read_call`] reads it. A message whose `params` name `arguments` twice (or a name
-/// with an escape) is read whole, as [`read_call`] reads it, its arguments among its `params`.
-/// `None` as for [`read_call`], and for arguments whose text is not JSON.
+/// [`read_call`], but for a request or notification of `method` the `arguments` member of its
+/// `params` is not read into a value: its JSON text (checked to be JSON, and unchanged) is
+/// given beside the message, whose `params` then lacks it. A server keeps a `tools/call`'s
+/// arguments so, which its input schema can check as text and its handler may take as text: a
+/// tree of values is 30 to 100 times the size of its text in memory (an agent's 4 MB of empty
+/// arrays is 1.3 million values), and a call kept its tree until it was answered. The member
+/// is found by a scan of the text that reads no value; the rest of the message, `null` in its
+/// place, is read as [`read_call`] reads it. A message of another method, or whose `params`
+/// name `arguments` twice (or a name with an escape), is read whole, as [`read_call`] reads
+/// it. `None` as for [`read_call`], and for arguments whose text is not JSON.
 ///
 /// ```
 /// use modelcontext_polyfill::protocol::jsonrpc::{read_call, read_call_arguments_apart, Message};
 /// let text = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"a": [1, 2]}}}"#;
-/// let (message, arguments) = read_call_arguments_apart(text).expect("a request");
+/// let (message, arguments) = read_call_arguments_apart(text, "tools/call").expect("a request");
 /// assert_eq!(arguments, Some(r#"{"a": [1, 2]}"#));
 /// let mut whole = read_call(text).unwrap();
 /// if let Message::Request { params: Some(p), .. } = &mut whole {
 ///     p.as_object_mut().unwrap().remove("arguments");
 /// }
 /// assert_eq!(message, whole);
+/// // Another method's arguments stay among its params.
+/// let prompt = text.replace("tools/call", "prompts/get");
+/// assert_eq!(read_call_arguments_apart(&prompt, "tools/call"), read_call(&prompt).map(|m| (m, None)));
 /// let twice = r#"{"jsonrpc":"2.0","method":"m","params":{"arguments":1,"arguments":2}}"#;
-/// assert_eq!(read_call_arguments_apart(twice), read_call(twice).map(|m| (m, None)));
+/// assert_eq!(read_call_arguments_apart(twice, "m"), read_call(twice).map(|m| (m, None)));
 /// // Not JSON where the arguments are: left to the caller's parse, which says why.
 /// let bad = r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"a":}}}"#;
-/// assert_eq!(read_call_arguments_apart(bad), None);
+/// assert_eq!(read_call_arguments_apart(bad, "m"), None);
 /// ```
-pub fn read_call_arguments_apart(text: &str) -> Option<(Message, Option<&str>)> {
+pub fn read_call_arguments_apart<'t>(
+    text: &'t str,
+    method: &str,
+) -> Option<(Message, Option<&'t str>)> {
+    let whole = || read_call(text).map(|m| (m, None));
     let Some(span) = arguments_span(text) else {
-        return read_call(text).map(|m| (m, None));
+        return whole();
     };
     let arguments = &text[span.clone()];
     // (Its syntax: the scan only found where it ends.)
@@ -221,8 +228,15 @@ pub fn read_call_arguments_apart(text: &str) -> Option<(Message, Option<&str>)> 
     let rest = [&text[..span.start], "null", &text[span.end..]].concat();
     let mut message = read_call(&rest)?;
     let params = match &mut message {
-        Message::Request { params, .. } | Message::Notification { params, .. } => params,
-        _ => return None,
+        Message::Request {
+            method: m, params, ..
+        }
+        | Message::Notification { method: m, params }
+            if m == method =>
+        {
+            params
+        }
+        _ => return whole(),
     };
     // The `null` the scan's member became; another `arguments` is a second one.
     match params
@@ -235,124 +249,31 @@ pub fn read_call_arguments_apart(text: &str) -> Option<(Message, Option<&str>)> 
     }
 }
 
-/// What [`arguments_span`]'s walk of an object's members asks of each member (its name as
-/// written, and where its value starts, or starts and ends): where to stop, to go on
-/// (`Ok(None)`), or to give up.
-type Each<'a> = &'a mut dyn FnMut(&[u8], std::ops::Range<usize>) -> Result<Option<usize>, ()>;
-
 /// Where the value of `params.arguments` is in a message's text: a scan that skips strings and
 /// counts nesting, reading no value. `None` when the text has no such member where the scan
 /// looks (the top-level object's first `params` member, an object, and its first member named
 /// `arguments` written without an escape), or is not what it expects.
 fn arguments_span(text: &str) -> Option<std::ops::Range<usize>> {
-    let bytes = text.as_bytes();
-    let ws = |mut i: usize| {
-        while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            i += 1;
-        }
-        i
-    };
-    // The end of the string whose opening quote is at `i` (past its closing quote).
-    let string_end = |mut i: usize| -> Option<usize> {
-        i += 1;
-        loop {
-            i = json_text::quote_or_backslash(bytes, i);
-            match bytes.get(i)? {
-                b'\\' => i += 2,
-                _ => return Some(i + 1),
-            }
-        }
-    };
-    // The end of the value that starts at `i`.
-    let value_end = |i: usize| -> Option<usize> {
-        match bytes.get(i)? {
-            b'"' => string_end(i),
-            b'{' | b'[' => {
-                let (mut depth, mut j) = (0usize, i);
-                loop {
-                    match bytes.get(j)? {
-                        b'"' => {
-                            j = string_end(j)?;
-                            continue;
-                        }
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                return Some(j + 1);
-                            }
-                        }
-                        _ => {}
-                    }
-                    j += 1;
-                }
-            }
-            _ => {
-                let mut j = i;
-                while !matches!(
-                    bytes.get(j),
-                    None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
-                ) {
-                    j += 1;
-                }
-                Some(j)
-            }
-        }
-    };
-    // The members of the object whose `{` is at `i`, each as its name as written and where
-    // its value starts (and, `ends`, where it ends: found before `each` is asked), until `each`
-    // gives where to stop (`Some`): that, or `None` once the object ends. The outer `None`:
-    // not an object as the scan reads one, or `each` refused.
-    let members = |i: usize, ends: bool, each: Each| {
-        if bytes.get(i) != Some(&b'{') {
-            return None;
-        }
-        let mut i = ws(i + 1);
-        if bytes.get(i) == Some(&b'}') {
-            return Some(None);
-        }
-        loop {
-            if bytes.get(i) != Some(&b'"') {
-                return None;
-            }
-            let key_end = string_end(i)?;
-            let key = &bytes[i + 1..key_end - 1];
-            i = ws(key_end);
-            if bytes.get(i) != Some(&b':') {
-                return None;
-            }
-            i = ws(i + 1);
-            let end = if ends { Some(value_end(i)?) } else { None };
-            if let Some(at) = each(key, i..end.unwrap_or(i)).ok()? {
-                return Some(Some(at));
-            }
-            i = ws(match end {
-                Some(end) => end,
-                None => value_end(i)?,
-            });
-            match bytes.get(i) {
-                Some(b',') => i = ws(i + 1),
-                Some(b'}') => return Some(None),
-                _ => return None,
-            }
-        }
-    };
+    let b = text.as_bytes();
     // (Not scanned to its end first: the walk goes into it.)
-    let params = members(ws(0), false, &mut |key, at| {
-        Ok((key == b"params").then_some(at.start))
-    })??;
+    let params = members(b, skip_ws(b, 0), false, &mut |key, _| Ok(key == b"params"))??;
     // `arguments`, once: a second one, or a name with an escape (which may read as it), is
     // left to the caller's reading, which keeps the last.
     let mut span = None;
-    members(params, true, &mut |key, value| match (key, &span) {
-        (b"arguments", None) => {
-            span = Some(value);
-            Ok(None)
-        }
-        (b"arguments", Some(_)) => Err(()),
-        _ if key.contains(&b'\\') => Err(()),
-        _ => Ok(None),
-    })?;
+    members(
+        b,
+        params.start,
+        true,
+        &mut |key, value| match (key, &span) {
+            (b"arguments", None) => {
+                span = Some(value);
+                Ok(false)
+            }
+            (b"arguments", Some(_)) => Err(()),
+            _ if key.contains(&b'\\') => Err(()),
+            _ => Ok(false),
+        },
+    )?;
     span
 }
 
@@ -568,31 +489,52 @@ fn checked_kind(value: &Value) -> Result<Kind, InvalidMessage> {
 /// read only in part). Scans iteratively: nesting costs no stack.
 pub fn peek_id(text: &str) -> Option<RequestId> {
     let b = text.as_bytes();
-    let mut i = skip_ws(b, 0);
-    if b.get(i) != Some(&b'{') {
+    let at = members(b, skip_ws(b, 0), true, &mut |key, _| Ok(key == b"id"))??;
+    let v: Value = serde_json::from_str(text.get(at)?).ok()?;
+    RequestId::from_value(&v)
+}
+
+/// What [`members`] asks of each member: whether to stop there (`Err`: give up).
+type EachMember<'a> = &'a mut dyn FnMut(&[u8], std::ops::Range<usize>) -> Result<bool, ()>;
+
+/// The members of the object whose `{` is at `b[start]`, each given to `each` as its name as
+/// written (between its quotes) and its value's place: where it starts, and where it ends when
+/// `ends` (else the range is empty: the value is scanned past only if `each` goes on). The
+/// value's place of the member `each` stops at (`Ok(true)`), or `Some(None)` once the object
+/// ends; `None` where the text is not an object as the scan reads one (a prefix of one
+/// included) or `each` gave up (`Err`). Scans iteratively: nesting costs no stack.
+fn members(
+    b: &[u8],
+    start: usize,
+    ends: bool,
+    each: EachMember,
+) -> Option<Option<std::ops::Range<usize>>> {
+    if b.get(start) != Some(&b'{') {
         return None;
     }
-    i += 1;
+    let mut i = skip_ws(b, start + 1);
+    if b.get(i) == Some(&b'}') {
+        return Some(None);
+    }
     loop {
-        i = skip_ws(b, i);
         if b.get(i) != Some(&b'"') {
             return None;
         }
         let key_end = string_end(b, i)?;
-        let is_id = &b[i..key_end] == b"\"id\"";
+        let key = &b[i + 1..key_end - 1];
         i = skip_ws(b, key_end);
         if b.get(i) != Some(&b':') {
             return None;
         }
         i = skip_ws(b, i + 1);
-        let value_end = value_end(b, i)?;
-        if is_id {
-            let v: Value = serde_json::from_str(text.get(i..value_end)?).ok()?;
-            return RequestId::from_value(&v);
+        let value = i..if ends { value_end(b, i)? } else { i };
+        if each(key, value.clone()).ok()? {
+            return Some(Some(value));
         }
-        i = skip_ws(b, value_end);
+        i = skip_ws(b, if ends { value.end } else { value_end(b, i)? });
         match b.get(i) {
-            Some(b',') => i += 1,
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return Some(None),
             _ => return None,
         }
     }
@@ -603,19 +545,6 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
-}
-
-/// The index just past the string starting at `b[start] == b'"'`.
-fn string_end(b: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 /// The index just past the JSON value starting at `b[start]` (brackets counted, strings
@@ -1079,7 +1008,7 @@ mod tests {
                 text.truncate(below(text.len()));
             }
             let whole = read_call(&text);
-            let got = read_call_arguments_apart(&text);
+            let got = read_call_arguments_apart(&text, "tools/call");
             match &got {
                 // Apart, arguments `serde_json` reads: the whole message's, less its
                 // arguments, and those.

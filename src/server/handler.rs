@@ -126,12 +126,9 @@ pub trait ToolHandler {
         args: Rc<str>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
-        match serde_json::from_str(&args) {
+        match read_text(&args) {
             Ok(args) => self.call_shared(Rc::new(args), ctx),
-            Err(e) => {
-                let e = HandlerError::new(format!("The arguments cannot be read: {e}"));
-                Box::pin(std::future::ready(Err(e)))
-            }
+            Err(e) => Box::pin(std::future::ready(Err(e))),
         }
     }
 
@@ -147,12 +144,9 @@ pub trait ToolHandler {
         held: Rc<HeldArguments>,
         ctx: RequestContext,
     ) -> LocalBoxFuture<'static, HandlerResult> {
-        let mut value: Value = match serde_json::from_str(&args) {
+        let mut value = match read_text(&args) {
             Ok(v) => v,
-            Err(e) => {
-                let e = HandlerError::new(format!("The arguments cannot be read: {e}"));
-                return Box::pin(std::future::ready(Err(e)));
-            }
+            Err(e) => return Box::pin(std::future::ready(Err(e))),
         };
         for place in places.iter() {
             let mut at = Some(&mut value);
@@ -168,6 +162,13 @@ pub trait ToolHandler {
         }
         self.call_shared(Rc::new(value), ctx)
     }
+}
+
+/// Arguments given as text, read for a handler that takes a value (text the engine checked,
+/// or wrote from a value: an error only for text handed over otherwise).
+fn read_text(args: &str) -> Result<Value, HandlerError> {
+    serde_json::from_str(args)
+        .map_err(|e| HandlerError::new(format!("The arguments cannot be read: {e}")))
 }
 
 impl<F, Fut> ToolHandler for F

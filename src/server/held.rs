@@ -412,6 +412,25 @@ pub enum PathStep {
     Index(usize),
 }
 
+impl PathStep {
+    /// The step, borrowed.
+    pub fn step(&self) -> Step<'_> {
+        match self {
+            PathStep::Key(k) => Step::Key(k),
+            PathStep::Index(i) => Step::Index(*i),
+        }
+    }
+}
+
+impl From<&Step<'_>> for PathStep {
+    fn from(s: &Step<'_>) -> PathStep {
+        match *s {
+            Step::Key(k) => PathStep::Key(k.to_owned()),
+            Step::Index(i) => PathStep::Index(i),
+        }
+    }
+}
+
 /// Where a held string goes back into arguments handed over as JSON text
 /// ([`HeldArguments::apart`]): the steps from the arguments to it, and its marker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -436,14 +455,7 @@ impl HeldArguments {
         let places = apart
             .into_iter()
             .map(|a| HeldPlace {
-                path: a
-                    .path
-                    .iter()
-                    .map(|s| match s {
-                        Step::Key(k) => PathStep::Key((*k).to_owned()),
-                        Step::Index(i) => PathStep::Index(*i),
-                    })
-                    .collect(),
+                path: a.path.iter().map(PathStep::from).collect(),
                 marker: a.text.to_owned(),
             })
             .collect();

@@ -148,19 +148,15 @@ pub fn nesting_depth(text: &str, stop_above: usize) -> usize {
     let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
     while i < bytes.len() {
         match bytes[i] {
-            b'"' => {
-                // To the string's closing quote, past each escape.
-                i += 1;
-                loop {
-                    i = json_text::quote_or_backslash(bytes, i);
-                    match bytes.get(i) {
-                        Some(b'\\') => i += 2,
-                        Some(_) => break,
-                        // Unterminated: nothing after it is counted.
-                        None => return max,
-                    }
+            // To the string's closing quote, past each escape; unterminated, nothing after it
+            // is counted.
+            b'"' => match json_text::string_end(bytes, i) {
+                Some(end) => {
+                    i = end;
+                    continue;
                 }
-            }
+                None => return max,
+            },
             b'[' | b'{' => {
                 depth += 1;
                 if depth > max {

@@ -218,9 +218,9 @@ pub(super) fn tools_call_checked(
     )))
 }
 
-/// Arguments kept as JSON text, checked: the text when the tool's input schema accepts it
-/// (`null` is `{}`, as absent arguments are), else the answer refusing it. Text the schema
-/// cannot show valid is read into a value, which is checked and dropped.
+/// Arguments kept as JSON text (at least [`CHECKED_AS_TEXT_FROM`] bytes: never `null`),
+/// checked: the text when the tool's input schema accepts it, else the answer refusing it.
+/// Text the schema cannot show valid is read into a value, which is checked and dropped.
 fn checked_text(
     server: &Server,
     tool: &Tool,
@@ -243,14 +243,7 @@ fn checked_text(
     // (What the message's parse refused before arguments were kept as text.)
     let args =
         serde_json::from_str(&text).map_err(|e| now(Err(ServerError::Parse(e.to_string()))))?;
-    let null = args == Value::Null;
-    let args = if null {
-        Value::Object(Map::new())
-    } else {
-        args
-    };
     match server.check_args(tool, &args) {
-        Ok(()) if null => Ok(Rc::from("{}")),
         Ok(()) => Ok(text),
         Err(e) => Err(refused(e, v)),
     }

@@ -406,7 +406,7 @@ impl SessionInner {
         }
         // A well-formed request or notification (nearly every message) is read into its
         // parts; anything else is parsed and classified as a value, which says what is wrong.
-        let outcome = match jsonrpc::read_call_arguments_apart(text) {
+        let outcome = match jsonrpc::read_call_arguments_apart(text, "tools/call") {
             Some((message, arguments)) => self.handle_message(message, text.len(), arguments),
             None => match serde_json::from_str(text) {
                 Ok(Value::Array(items)) => return self.receive_batch(items, text.len()),
@@ -526,8 +526,8 @@ impl SessionInner {
         }
     }
 
-    /// Handles one classified message of `size` bytes of JSON text; `arguments`: its params'
-    /// `arguments` member as text, when read apart from them
+    /// Handles one classified message of `size` bytes of JSON text; `arguments`: a
+    /// `tools/call`'s `arguments` as text, when read apart from its params
     /// ([`jsonrpc::read_call_arguments_apart`]).
     fn handle_message(
         self: &Rc<Self>,

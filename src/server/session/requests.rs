@@ -115,7 +115,7 @@ fn refused(id: &RequestId, e: ServerError, version: Option<ProtocolVersion>) -> 
 
 impl SessionInner {
     /// Serves request `id` (`size`: its bytes of JSON text, counted while it waits;
-    /// `arguments`: its params' `arguments` member as text, when read apart from them).
+    /// `arguments`: a `tools/call`'s `arguments` as text, when read apart from its params).
     pub(super) fn handle_request(
         self: &Rc<Self>,
         id: RequestId,
@@ -125,7 +125,7 @@ impl SessionInner {
         arguments: Option<&str>,
     ) -> Outcome {
         let fail_now = |e: ServerError, v: Option<ProtocolVersion>| refused(&id, e, v);
-        let mut params = match params {
+        let params = match params {
             None => Map::new(),
             Some(Value::Object(o)) => o,
             Some(_) => {
@@ -137,20 +137,7 @@ impl SessionInner {
                 )
             }
         };
-        // Only a tool's arguments are kept as text; any other method's are read back (the
-        // text is JSON already).
-        let arguments = match arguments {
-            Some(text) if method == "tools/call" => Some(Rc::from(text)),
-            Some(text) => match serde_json::from_str(text) {
-                Ok(value) => {
-                    params.insert("arguments".into(), value);
-                    None
-                }
-                // (Valid JSON that `serde_json` cannot hold: a lone surrogate's escape.)
-                Err(e) => return fail_now(ServerError::Parse(e.to_string()), None),
-            },
-            None => None,
-        };
+        let arguments = arguments.map(Rc::from);
         let mode = match self.mode(&method, &params) {
             Ok(m) => m,
             Err(e) => return fail_now(e, self.st.borrow().negotiated),
