@@ -2,6 +2,7 @@
 //! timeouts, never-settling and failing handlers, duplicate ids, and closing a session.
 mod support;
 
+use modelcontext_polyfill::server::limits::params_bytes;
 use modelcontext_polyfill::server::{
     HandlerError, Limits, RequestContext, Sent, ServerConfig, ToolDef,
 };
@@ -280,10 +281,14 @@ fn requests_past_the_in_flight_cap_wait_in_a_queue_and_are_all_answered() {
 
 #[test]
 fn the_queue_is_bounded_by_bytes_too_and_frees_them_as_requests_leave_it() {
+    // A queued call is charged its arguments' text (read apart) and the values of its other
+    // params: here its `name`.
+    let rest = params_bytes(json!({"name": "gated"}).as_object().unwrap());
+    let text = |pad: usize| format!("{{\"pad\":\"{}\"}}", "x".repeat(pad)).len();
     let h = limited(Limits {
         max_in_flight: 1,
         max_queued: 100,
-        max_queued_bytes: 400,
+        max_queued_bytes: 2 * rest + text(150) + text(10) + 40,
         ..Limits::default()
     });
     let gate = Gate::default();
@@ -297,8 +302,8 @@ fn the_queue_is_bounded_by_bytes_too_and_frees_them_as_requests_leave_it() {
         )
     };
     assert!(call("run", 10).is_empty(), "the one slot");
-    assert!(call("q1", 150).is_empty(), "about 230 bytes wait");
-    // About 230 more would pass 400 bytes: refused with its id, naming the byte limit.
+    assert!(call("q1", 150).is_empty(), "one large call waits");
+    // A second would pass the limit: refused with its id, naming the byte limit.
     let out = call("q2", 150);
     assert_eq!(out[0]["id"], json!("q2"));
     assert_eq!(code(&out[0]), -32600);
@@ -320,8 +325,111 @@ fn the_queue_is_bounded_by_bytes_too_and_frees_them_as_requests_leave_it() {
     // Everything left the queue: its full size is free again.
     gate.0.set(false);
     assert!(call("run2", 10).is_empty());
-    assert!(call("q5", 300).is_empty());
+    assert!(call("q5", 2 * rest / 3 + 150).is_empty());
     assert_eq!(h.session.queued(), 1);
+}
+
+#[test]
+fn a_queued_request_is_charged_the_values_its_params_keep_not_their_text() {
+    // 100,000 empty arrays: 300 KB of text, several MB once read into values.
+    let arrays = format!("[{}[]]", "[],".repeat(99_999));
+    let many: Value = serde_json::from_str(&arrays).unwrap();
+    let tree = params_bytes(json!({"_meta": {"junk": many}}).as_object().unwrap());
+    assert!(
+        tree >= 100_000 * std::mem::size_of::<Value>(),
+        "each array is a value's slot at least: {tree}"
+    );
+    let h = limited(Limits {
+        max_in_flight: 1,
+        max_queued_bytes: 2 * 1024 * 1024,
+        ..Limits::default()
+    });
+    let gate = Gate::default();
+    h.server.register_tool(gated("gated", &gate)).unwrap();
+    h.take();
+    let call = |id: &str, meta: &str| {
+        h.exchange_text(&format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"gated","arguments":{{}},"_meta":{{"junk":{meta}}}}}}}"#
+        ))
+    };
+    assert!(call("run", "1").is_empty(), "the one slot");
+    assert!(call("small", "[[],[]]").is_empty(), "a small one waits");
+    // Its text is far under 2 MiB, what it would keep is not: refused, with its id.
+    let out = call("junk", &arrays);
+    assert_eq!(out[0]["id"], json!("junk"));
+    assert_eq!(code(&out[0]), -32600);
+    assert!(
+        message(&out[0]).starts_with("Bytes of queued requests is "),
+        "{}",
+        message(&out[0])
+    );
+    assert_eq!(h.session.queued(), 1);
+    // The same text as a call's arguments waits: kept as text, it costs its 300 KB.
+    let out = h.exchange_text(&format!(
+        r#"{{"jsonrpc":"2.0","id":"text","method":"tools/call","params":{{"name":"gated","arguments":{{"junk":{arrays}}}}}}}"#
+    ));
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(h.session.queued(), 2);
+    // The session goes on: ping is answered now, the queued calls once the gate opens.
+    assert!(
+        h.exchange(json!({"jsonrpc":"2.0","id":"p","method":"ping"}))[0]
+            .get("result")
+            .is_some()
+    );
+    gate.open();
+    let ids: Vec<Value> = h.take().iter().map(|m| m["id"].clone()).collect();
+    assert_eq!(ids, [json!("run"), json!("small"), json!("text")]);
+    assert_eq!(h.session.queued(), 0);
+}
+
+#[test]
+fn a_batch_queued_call_is_charged_its_arguments_values() {
+    let h = Harness::with_config(ServerConfig {
+        limits: Limits {
+            max_in_flight: 1,
+            max_queued_bytes: 2 * 1024 * 1024,
+            ..Limits::default()
+        },
+        ..ServerConfig::default()
+    });
+    let gate = Gate::default();
+    h.server.register_tool(gated("gated", &gate)).unwrap();
+    h.initialize("2025-03-26");
+    h.take();
+    // A batch's messages are read whole: its calls' arguments are values while they wait.
+    let arrays = format!("[{}[]]", "[],".repeat(99_999));
+    let call = |id: &str, args: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"gated","arguments":{args}}}}}"#
+        )
+    };
+    let batch = format!(
+        "[{},{},{}]",
+        call("run", "{}"),
+        call("small", "{}"),
+        call("junk", &format!(r#"{{"a":{arrays}}}"#))
+    );
+    let out = h.exchange_text(&batch);
+    // The refusal waits for the batch's answer: the batch is answered as one array.
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(
+        h.session.queued(),
+        1,
+        "the small call waits, the large one is refused"
+    );
+    gate.open();
+    let out = h.take();
+    let answers = out[0].as_array().expect("one array");
+    let by_id = |id: &str| answers.iter().find(|m| m["id"] == json!(id)).unwrap();
+    assert!(by_id("run").get("result").is_some());
+    assert!(by_id("small").get("result").is_some());
+    assert_eq!(code(by_id("junk")), -32600);
+    assert!(message(by_id("junk")).starts_with("Bytes of queued requests"));
+    assert!(
+        h.exchange(json!({"jsonrpc":"2.0","id":"p","method":"ping"}))[0]
+            .get("result")
+            .is_some()
+    );
 }
 
 #[test]

@@ -118,9 +118,11 @@ pub struct Limits {
     /// Requests a session keeps waiting past `max_in_flight`; past both, a request is
     /// refused (-32600). Other requests (`ping`, lists, …) never wait.
     pub max_queued: usize,
-    /// Bytes of JSON text the waiting requests of a session may hold together; a request
-    /// that would go past it is refused (-32600) like one past `max_queued`. A batch's
-    /// requests count its text shared evenly.
+    /// Bytes the waiting requests of a session may keep together: each one's `arguments` text
+    /// (a `tools/call`'s, read apart) and the values its other params were read into, as
+    /// [`params_bytes`] estimates them (a batch's requests, read whole, count their arguments'
+    /// values). A request that would go past it is refused (-32600) like one past
+    /// `max_queued`.
     pub max_queued_bytes: usize,
     /// Messages in one batch (2025-03-26 only).
     pub max_batch_len: usize,
@@ -172,6 +174,38 @@ pub fn nesting_depth(text: &str, stop_above: usize) -> usize {
         i += 1;
     }
     max
+}
+
+/// The wasm memory (or, natively, the heap) a request's `params` keep once read from their JSON
+/// text, estimated from how this build lays the values out: the map itself, each member's entry
+/// (its index slot, hash, key and value), a key's and a string's bytes, an array's slots as
+/// many as its capacity, and the same for everything inside. A queued request is charged this
+/// (with its `arguments` text) against [`Limits::max_queued_bytes`], since text understates
+/// what a tree costs by up to some twenty times: `[]` is two bytes of text and a value of 48 in
+/// wasm32 (80 natively). Walks the tree (recursively: its depth is bounded by
+/// [`Limits::max_depth`] and by `serde_json`'s own limit of 128) and allocates nothing.
+pub fn params_bytes(params: &serde_json::Map<String, serde_json::Value>) -> usize {
+    use serde_json::{Map, Value};
+    use std::mem::size_of;
+    const SLOT: usize = size_of::<Value>();
+    // An object's entry: `indexmap`'s bucket (hash, key, value) and its index table's slot
+    // and control byte.
+    const ENTRY: usize = 2 * size_of::<usize>() + size_of::<String>() + SLOT + 1;
+    fn map(m: &Map<String, Value>) -> usize {
+        m.iter()
+            .map(|(k, v)| ENTRY + k.capacity() + inside(v))
+            .sum()
+    }
+    // What a value holds beyond its own slot.
+    fn inside(v: &Value) -> usize {
+        match v {
+            Value::String(s) => s.capacity(),
+            Value::Array(a) => a.capacity() * SLOT + a.iter().map(inside).sum::<usize>(),
+            Value::Object(m) => map(m),
+            Value::Null | Value::Bool(_) | Value::Number(_) => 0,
+        }
+    }
+    size_of::<Map<String, Value>>() + map(params)
 }
 
 #[cfg(test)]

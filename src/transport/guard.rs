@@ -81,7 +81,7 @@ pub struct Security {
     pub max_in_flight: Option<usize>,
     /// `maxQueued`: requests a session keeps waiting past them (0: none).
     pub max_queued: Option<usize>,
-    /// `maxQueuedBytes`: the bytes of JSON text the waiting requests may hold.
+    /// `maxQueuedBytes`: the bytes the waiting requests may keep (`Limits::max_queued_bytes`).
     pub max_queued_bytes: Option<usize>,
 }
 

@@ -157,27 +157,39 @@ test('a transport keeps its own maxInFlight, maxQueued and maxQueuedBytes; the d
     assert.match(r.bad[2], /^TypeError: .*maxQueuedBytes must be a positive integer/);
   }, { html: CLASSIC, timeout: 30_000 }));
 
-test('a queue bounded by bytes: a large queued call past maxQueuedBytes is refused with its id, a small one waits', () =>
+test('a queue bounded by bytes: a queued call past maxQueuedBytes is refused with its id, a small one waits; each is charged what it keeps, not its text', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
       const mc = navigator.modelContext;
       let release;
       const gate = new Promise((r) => (release = r));
       await mc.registerTool({ name: 'wait', description: 'Waits for the test', execute: async (a) => (await gate, JSON.stringify(a).length) });
-      const { rpc } = await connectEvent({ maxInFlight: 1, maxQueuedBytes: 1000 }, 'qb-');
-      const call = (args) => rpc.request('tools/call', { name: 'wait', arguments: args });
+      const { rpc } = await connectEvent({ maxInFlight: 1, maxQueuedBytes: 2 * 1024 * 1024 }, 'qb-');
+      // 100,000 empty arrays: 300 KB of JSON text, megabytes of values once read.
+      const arrays = Array.from({ length: 100_000 }, () => []);
+      const call = (args, meta) => rpc.request('tools/call', { name: 'wait', arguments: args, ...(meta && { _meta: meta }) });
       const first = call({ n: 1 });
       const small = call({ pad: 'x'.repeat(100) });
-      const large = call({ pad: 'x'.repeat(2000) });
+      // (Numbers: a long string would stay the page's, held apart from the text, and cost nothing.)
+      const large = call({ ones: new Array(1.2e6).fill(1) });
+      // Arguments wait as text; the same arrays elsewhere in params are values.
+      const inMeta = call({}, { junk: arrays });
+      const asArguments = call({ junk: arrays });
       await new Promise((r) => setTimeout(r, 50));
       release();
       const text = (m) => m.error?.message ?? m.result?.content?.[0]?.text;
-      return { first: text(await first), small: text(await small), large: await large };
+      const out = { first: text(await first), small: text(await small), large: await large, inMeta: await inMeta, asArguments: text(await asArguments) };
+      out.after = text(await call({ n: 2 }));
+      return out;
     });
     assert.equal(r.first, '7');
     assert.equal(r.small, String(JSON.stringify({ pad: 'x'.repeat(100) }).length));
-    assert.equal(r.large.error.code, -32600);
-    assert.match(r.large.error.message, /^Bytes of queued requests is \d+; the limit is 1000$/);
+    for (const refused of [r.large, r.inMeta]) {
+      assert.equal(refused.error?.code, -32600, JSON.stringify(refused).slice(0, 300));
+      assert.match(refused.error.message, /^Bytes of queued requests is \d+; the limit is 2097152$/);
+    }
+    assert.equal(r.asArguments, String(JSON.stringify({ junk: Array.from({ length: 100_000 }, () => []) }).length));
+    assert.equal(r.after, '7', 'the next call is served');
   }, { html: CLASSIC, timeout: 30_000 }));
 
 const listAll = async () => {

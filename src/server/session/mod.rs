@@ -76,7 +76,8 @@ struct State {
     /// Requests waiting for one of them to finish, first come first served (at most
     /// `limits.max_queued`).
     waiting: VecDeque<Rc<RefCell<Turn>>>,
-    /// The bytes of JSON text the waiting requests hold (at most `limits.max_queued_bytes`).
+    /// The bytes the waiting requests keep (at most `limits.max_queued_bytes`): their
+    /// arguments' text and their params' values.
     waiting_bytes: usize,
     /// Replaced by another session of the same wire (see [`Session::retire`]): finishes
     /// what runs, announces nothing, closes when done.
@@ -407,10 +408,10 @@ impl SessionInner {
         // A well-formed request or notification (nearly every message) is read into its
         // parts; anything else is parsed and classified as a value, which says what is wrong.
         let outcome = match jsonrpc::read_call_arguments_apart(text, "tools/call") {
-            Some((message, arguments)) => self.handle_message(message, text.len(), arguments),
+            Some((message, arguments)) => self.handle_message(message, arguments),
             None => match serde_json::from_str(text) {
-                Ok(Value::Array(items)) => return self.receive_batch(items, text.len()),
-                Ok(single) => self.handle(single, text.len()),
+                Ok(Value::Array(items)) => return self.receive_batch(items),
+                Ok(single) => self.handle(single),
                 // A syntax error, or valid JSON serde cannot hold (a lone surrogate escape).
                 Err(e) => return self.refuse_unparsed(text, ServerError::Parse(e.to_string())),
             },
@@ -459,7 +460,7 @@ impl SessionInner {
         self.refuse_unparsed(head, e)
     }
 
-    fn receive_batch(self: &Rc<Self>, items: Vec<Value>, size: usize) {
+    fn receive_batch(self: &Rc<Self>, items: Vec<Value>) {
         let negotiated = self.st.borrow().negotiated;
         let refuse = |msg: String| {
             self.send(&jsonrpc::failure(
@@ -495,8 +496,7 @@ impl SessionInner {
             };
             return self.send(&jsonrpc::failure(None, e.to_error_object(negotiated)));
         }
-        let share = size / items.len();
-        let outcomes: Vec<Outcome> = items.into_iter().map(|m| self.handle(m, share)).collect();
+        let outcomes: Vec<Outcome> = items.into_iter().map(|m| self.handle(m)).collect();
         let futs: Vec<LocalBoxFuture<'static, Option<Sent>>> =
             outcomes.into_iter().map(Outcome::into_sent).collect();
         let me = self.clone();
@@ -515,29 +515,24 @@ impl SessionInner {
         }));
     }
 
-    /// Handles one message of `size` bytes of JSON text.
-    fn handle(self: &Rc<Self>, message: Value, size: usize) -> Outcome {
+    /// Handles one message read as a value.
+    fn handle(self: &Rc<Self>, message: Value) -> Outcome {
         match classify_owned(message) {
             Err(invalid) => Outcome::Now(Some(jsonrpc::failure(
                 invalid.id.as_ref(),
                 invalid.to_error(),
             ))),
-            Ok(message) => self.handle_message(message, size, None),
+            Ok(message) => self.handle_message(message, None),
         }
     }
 
-    /// Handles one classified message of `size` bytes of JSON text; `arguments`: a
+    /// Handles one classified message; `arguments`: a
     /// `tools/call`'s `arguments` as text, when read apart from its params
     /// ([`jsonrpc::read_call_arguments_apart`]).
-    fn handle_message(
-        self: &Rc<Self>,
-        message: Message,
-        size: usize,
-        arguments: Option<&str>,
-    ) -> Outcome {
+    fn handle_message(self: &Rc<Self>, message: Message, arguments: Option<&str>) -> Outcome {
         match message {
             Message::Request { id, method, params } => {
-                self.handle_request(id, method, params, size, arguments)
+                self.handle_request(id, method, params, arguments)
             }
             Message::Notification { method, params } => {
                 self.handle_notification(&method, params.unwrap_or(Value::Null));

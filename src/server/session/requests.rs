@@ -44,7 +44,8 @@ enum Admission {
 pub(super) struct Turn {
     pub(super) granted: bool,
     pub(super) waker: Option<Waker>,
-    /// The request's size, counted in the session's `waiting_bytes` while it waits.
+    /// What the request keeps while it waits (its arguments' text and its params' values,
+    /// [`crate::server::limits::params_bytes`]), counted in the session's `waiting_bytes`.
     pub(super) bytes: usize,
 }
 
@@ -114,14 +115,13 @@ fn refused(id: &RequestId, e: ServerError, version: Option<ProtocolVersion>) -> 
 }
 
 impl SessionInner {
-    /// Serves request `id` (`size`: its bytes of JSON text, counted while it waits;
-    /// `arguments`: a `tools/call`'s `arguments` as text, when read apart from its params).
+    /// Serves request `id` (`arguments`: a `tools/call`'s `arguments` as text, when read apart
+    /// from its params).
     pub(super) fn handle_request(
         self: &Rc<Self>,
         id: RequestId,
         method: String,
         params: Option<Value>,
-        size: usize,
         arguments: Option<&str>,
     ) -> Outcome {
         let fail_now = |e: ServerError, v: Option<ProtocolVersion>| refused(&id, e, v);
@@ -170,7 +170,7 @@ impl SessionInner {
         if !methods::runs_handler(&job.method) {
             return self.start(job, None, None);
         }
-        self.admit_to_handler(job, size)
+        self.admit_to_handler(job)
     }
 
     /// A request whose method runs a handler of the page's (tools, resources, prompts…): it
@@ -178,7 +178,7 @@ impl SessionInner {
     /// limits. Apart from [`SessionInner::handle_request`], which an agent's discovery runs
     /// (`#[inline(never)]`, and `CORE_APART` in `scripts/lib/core-split.mjs`).
     #[inline(never)]
-    fn admit_to_handler(self: &Rc<Self>, job: Job, size: usize) -> Outcome {
+    fn admit_to_handler(self: &Rc<Self>, job: Job) -> Outcome {
         let refuse = |e: ServerError| refused(&job.id, e, job.version);
         let admission = {
             let mut st = self.st.borrow_mut();
@@ -194,15 +194,20 @@ impl SessionInner {
                     limit,
                     actual: None,
                 });
-            } else if st.waiting_bytes + size > limits.max_queued_bytes {
-                let (limit, actual) = (limits.max_queued_bytes, st.waiting_bytes + size);
-                drop(st);
-                return refuse(ServerError::LimitExceeded {
-                    what: "Bytes of queued requests",
-                    limit,
-                    actual: Some(actual),
-                });
             } else {
+                // Charged what it keeps while it waits: its arguments' text and its params'
+                // values (its message's text is gone once read).
+                let size = job.arguments.as_ref().map_or(0, |a| a.len())
+                    + crate::server::limits::params_bytes(&job.params);
+                if st.waiting_bytes + size > limits.max_queued_bytes {
+                    let (limit, actual) = (limits.max_queued_bytes, st.waiting_bytes + size);
+                    drop(st);
+                    return refuse(ServerError::LimitExceeded {
+                        what: "Bytes of queued requests",
+                        limit,
+                        actual: Some(actual),
+                    });
+                }
                 let turn = Rc::new(RefCell::new(Turn {
                     bytes: size,
                     ..Turn::default()
