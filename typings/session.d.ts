@@ -272,7 +272,7 @@ interface ModelContextTransportSecurityOptions {
   maxInFlight?: number;
   /** Requests a session of this transport keeps waiting past `maxInFlight` (default: `limits.maxQueued`; 0: none wait). */
   maxQueued?: number;
-  /** Bytes of JSON text those waiting requests may hold together (default: `limits.maxQueuedBytes`). */
+  /** Bytes those waiting requests may keep together, counted as `limits.maxQueuedBytes` counts them (default: that limit). */
   maxQueuedBytes?: number;
 }
 

@@ -369,11 +369,15 @@ interface ModelContextPolyfillConfig {
   tab?: false | Omit<ModelContextTabTransportOptions, 'type'>;
   /** Limits of every session, on every transport. */
   limits?: {
-    /** Tool, resource, prompt and completion requests run at once per session (default 64); more wait in a queue. */
+    /** Tool, resource, prompt and completion requests run at once per session (default 1024); more wait in a queue. */
     maxInFlight?: number;
     /** Requests waiting past `maxInFlight` (default 4096; 0: none wait); past both, a request is refused. */
     maxQueued?: number;
-    /** Bytes of JSON text the waiting requests of a session may hold together (default 64 MiB); past it, a request is refused. */
+    /**
+     * Bytes the waiting requests of a session may keep together (default 64 MiB): a tool call's arguments as
+     * their JSON text, the rest of each request's params as the memory of the values they were read into
+     * (several times their text). Past it, a request is refused.
+     */
     maxQueuedBytes?: number;
     /** Largest message in bytes of JSON text (default 4 MiB). */
     maxMessageBytes?: number;
