@@ -54,11 +54,11 @@ impl Known {
                     entry.2 = names;
                 }
             }
-            None => known.push((
-                window.clone(),
-                origin.to_string(),
-                names.unwrap_or_default(),
-            )),
+            None => {
+                // A window new to this document: the frames removed since are let go first.
+                retain_open(&mut known);
+                known.push((window.clone(), origin.to_string(), names.unwrap_or_default()))
+            }
         }
     }
 
@@ -72,10 +72,11 @@ impl Known {
         self.windows.borrow_mut().retain(|(w, ..)| w != window);
     }
 
-    /// Every known window with its origin.
+    /// Every known window with its origin (those closed since are forgotten).
     pub fn all(&self) -> Vec<(JsValue, String)> {
-        self.windows
-            .borrow()
+        let mut known = self.windows.borrow_mut();
+        retain_open(&mut known);
+        known
             .iter()
             .map(|(w, o, _)| (w.clone(), o.clone()))
             .collect()
@@ -85,7 +86,9 @@ impl Known {
     /// names changed.
     pub fn update(&self, now: impl Fn(&str) -> Vec<String>) -> Vec<(JsValue, String)> {
         let mut changed = Vec::new();
-        for (w, o, names) in self.windows.borrow_mut().iter_mut() {
+        let mut known = self.windows.borrow_mut();
+        retain_open(&mut known);
+        for (w, o, names) in known.iter_mut() {
             let fresh = now(o);
             if fresh != *names {
                 *names = fresh;
@@ -94,6 +97,14 @@ impl Known {
         }
         changed
     }
+}
+
+/// Forgets the windows that are closed: their frame element was removed, and the `gone` such a
+/// frame posts as it goes is refused here, since a window no longer in this frame tree has no
+/// `top` ([`in_tree`]). A removed frame never speaks again, and its window (a proxy, once the
+/// document is gone) would otherwise be kept with its origin for this document's life.
+fn retain_open(known: &mut Vec<(JsValue, String, Vec<String>)>) {
+    known.retain(|(w, ..)| js::get(w, "closed").ok() != Some(JsValue::TRUE));
 }
 
 /// A message of `kind` with `id`.
