@@ -82,7 +82,7 @@ import { orderFunctions } from './lib/function-order.mjs';
 // page loads first, installing the object synchronously) is FRONT_SOURCES, which must define
 // `function install(env)`; the core (loaded after, with the wasm) adds CORE_SOURCES.
 export const FRONT_SOURCES = ['webidl.js', 'events.js', 'model_context.js', 'wasm_fetch.js', 'install.js'];
-export const CORE_SOURCES = ['deferred.js', 'form_watch.js', 'client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'json_clone.js', 'form_changes.js', 'form_roots.js', 'standard_schema.js', 'engine_helpers.js'];
+export const CORE_SOURCES = ['deferred.js', 'form_watch.js', 'client.js', 'validator.js', 'call_options.js', 'gates.js', 'message_text.js', 'json_clone.js', 'form_changes.js', 'form_roots.js', 'standard_schema.js', 'emitter.js', 'engine_helpers.js'];
 export const POLYFILL_SOURCES = [...FRONT_SOURCES, ...CORE_SOURCES];
 
 const GLUE_NAME = 'modelcontext_glue'; // wasm-bindgen --out-name: <name>.js + <name>_bg.wasm

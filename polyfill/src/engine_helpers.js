@@ -9,7 +9,7 @@
 // `promptArguments` (the same file) a prompt's argsSchema is a TypeError; without
 // `awaitSettled` (below) a page function's promise costs two closures made in wasm, and without
 // `clonesAsJson` (json_clone.js) a tool's long object result is answered with a JSON.parse copy
-// of its text.
+// of its text. `createEmitter` (emitter.js) is required by an event transport given no emitter.
 
 function __mcpEngineHelpers() {
   return {
@@ -25,6 +25,7 @@ function __mcpEngineHelpers() {
     registeredTool: __mcpRegisteredTool,
     awaitSettled: __mcpAwait,
     clonesAsJson: __mcpClonesAsJson,
+    createEmitter: __mcpCreateEmitter,
   };
 }
 

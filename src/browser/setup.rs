@@ -169,6 +169,7 @@ impl Engine {
         js::wait::use_await_settled(&config);
         super::js_handler::use_clones_as_json(&config);
         crate::transport::guard::use_message_text(&config)?;
+        crate::transport::emitter::use_create_emitter(&config)?;
         super::forms::use_form_changes(&config);
         super::forms::use_shadow_roots(&config);
         super::runtime::use_task_channel(&config);

@@ -37,7 +37,7 @@ impl EventConfig {
     pub fn from_js(opts: &JsValue, ctx: &str) -> Result<EventConfig, JsValue> {
         let given = js::get(opts, "emitter")?;
         let emitter = if given.is_undefined() || given.is_null() {
-            emitter::create()
+            emitter::create()?
         } else {
             for m in ["emit", "on", "off"] {
                 if !js::has_method(&given, m) {

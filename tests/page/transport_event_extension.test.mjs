@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withPage, requireDist } from './harness.mjs';
+import { heapSnapshot } from '../../scripts/lib/heap-snapshot.mjs';
 
 requireDist();
 
@@ -56,6 +57,76 @@ test('event transport: the built-in emitter, mcp:request in, mcp:response out', 
     assert.equal(r.answeredAfterDisconnect, false);
     assert.equal(r.responses, 1);
   }, { html: CLASSIC }));
+
+test('event transport: the built-in emitter calls each handler once, in order, on a copy of the list; a throwing handler is reported and the others still run', () =>
+  withPage(async ({ page, pageErrors }) => {
+    const r = await page.evaluate(async () => {
+      const session = await navigator.modelContext.connect({ transport: { type: 'event' } });
+      const emitter = session.transport.emitter;
+      const log = [];
+      const a = (d) => log.push(`a:${d}`);
+      const late = (d) => log.push(`late:${d}`);
+      const b = (d) => {
+        log.push(`b:${d}`);
+        emitter.on('x', late); // added during an emit: runs from the next one
+        emitter.off('x', a); // removed during an emit: this emit still calls it
+      };
+      emitter.on('x', a);
+      emitter.on('x', () => { throw new Error('handler failed'); });
+      emitter.on('x', b);
+      emitter.on('x', a); // already there: kept once
+      emitter.on('y', a);
+      emitter.on(7, a); // not a string: not added
+      emitter.on('x', 'not a function');
+      emitter.emit('x', 1);
+      emitter.emit('x', 2);
+      emitter.emit('y', 3);
+      emitter.emit(7, 4);
+      session.disconnect();
+      await new Promise((r) => setTimeout(r, 20));
+      return log;
+    });
+    assert.deepEqual(r, ['a:1', 'b:1', 'b:2', 'late:2', 'a:3']);
+    assert.deepEqual(pageErrors.map((e) => e.message), ['handler failed', 'handler failed'], 'reported, once per emit');
+  }, { html: CLASSIC, allowPageErrors: true }));
+
+// A client on the built-in emitter holds the emitter (it emits on it) and the emitter holds the
+// client's handler: garbage together once the session is disconnected and dropped. The list
+// was kept in wasm, where each handler was a root of the module's reference table, and every
+// such session stayed for the page's life.
+test('event transport: a session connected and disconnected on the built-in emitter leaves nothing behind', () =>
+  withPage(async ({ page, context }) => {
+    await page.evaluate(async () => {
+      await navigator.modelContext.registerTool({ name: 'echo', description: 'Echoes', execute: async (a) => JSON.stringify(a) });
+      window.Marker = class ClientOfTheBuiltInEmitter {};
+      for (let i = 0; i < 50; i++) {
+        const session = await navigator.modelContext.connect({ transport: { type: 'event' } });
+        const emitter = session.transport.emitter;
+        const marker = new Marker();
+        const rpc = makeRpc((m) => emitter.emit('mcp:request', m), { prefix: `c${i}-` });
+        emitter.on('mcp:response', (m) => marker && rpc.receive(m));
+        await rpc.initialize();
+        await rpc.request('tools/call', { name: 'echo', arguments: { i } });
+        session.disconnect();
+      }
+    });
+    const cdp = await context.newCDPSession(page);
+    // A dropped transport object's wasm side is freed by a finalizer, which runs after a
+    // collection: a few rounds let each finalizer's releases be collected in turn.
+    for (let i = 0; i < 3; i++) {
+      await cdp.send('HeapProfiler.collectGarbage');
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+    }
+    const snap = await heapSnapshot(cdp);
+    const f = snap.snapshot.meta.node_fields;
+    const [type, name] = ['type', 'name'].map((k) => f.indexOf(k));
+    const objectType = snap.snapshot.meta.node_types[0].indexOf('object');
+    let kept = 0;
+    for (let i = 0; i < snap.nodes.length; i += f.length) {
+      if (snap.nodes[i + type] === objectType && snap.strings[snap.nodes[i + name]] === 'ClientOfTheBuiltInEmitter') kept++;
+    }
+    assert.ok(kept <= 1, `${kept} of 50 disconnected clients are kept`);
+  }, { html: CLASSIC, timeout: 30_000 }));
 
 test('event transport: each answer is an object of its own (the page may change one without changing the next)', () =>
   withPage(async ({ page }) => {
