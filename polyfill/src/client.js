@@ -109,13 +109,15 @@ function __mcpDefineClient(loadModule, preload = false) {
   /**
    * The stand-in class for the module's class `name`: `methods` return promises, `handlers` are
    * the on* properties, `idle` the getters' answers before the real object exists, `sync` the
-   * other members that run before it (each `(st, ...args)`).
+   * other members that run before it (each `(st, ...args)`), `own` members that always run here
+   * (each `(st, ...args)`, the real object or not), `restore(st, real)` what runs before each of
+   * the real object's `connect()`.
    */
-  function standIn(name, { methods, handlers, idle, sync }) {
+  function standIn(name, { methods, handlers, idle, sync, own = {}, restore }) {
     const C = {
       [name]: class {
         constructor(...args) {
-          const st = { args, real: null, ready: null, handlers: Object.create(null), ops: [] };
+          const st = { args, real: null, ready: null, handlers: Object.create(null), ops: [], notes: new Set(), requests: new Map() };
           states.set(this, st);
           const make = (w) => {
             const real = new w[name](...args);
@@ -151,6 +153,10 @@ function __mcpDefineClient(loadModule, preload = false) {
         value: {
           [m](...a) {
             const st = state(this);
+            if (m === 'connect' && restore) {
+              const go = (real) => (restore(st, real), real.connect(...a));
+              return st.real ? go(st.real) : st.ready.then(go, failed);
+            }
             return st.real ? st.real[m](...a) : st.ready.then((real) => real[m](...a), failed);
           },
         }[m],
@@ -158,14 +164,17 @@ function __mcpDefineClient(loadModule, preload = false) {
     }
     for (const h of handlers) {
       define(h, {
+        // Kept here too: the real client lets go of its functions once closed (so that a
+        // function holding the client does not keep it alive), and gets them back at connect().
         get() {
           const st = state(this);
-          return st.real ? st.real[h] : st.handlers[h] ?? null;
+          const v = st.handlers[h];
+          return st.real ? (st.real[h] ?? (typeof v === 'function' ? v : null)) : v ?? null;
         },
         set(v) {
           const st = state(this);
+          st.handlers[h] = v;
           if (st.real) st.real[h] = v;
-          else st.handlers[h] = v;
         },
       });
     }
@@ -184,6 +193,16 @@ function __mcpDefineClient(loadModule, preload = false) {
           [m](...a) {
             const st = state(this);
             return st.real ? st.real[m](...a) : before(st, ...a);
+          },
+        }[m],
+      });
+    }
+    for (const [m, f] of Object.entries(own)) {
+      define(m, {
+        writable: true,
+        value: {
+          [m](...a) {
+            return f(state(this), ...a);
           },
         }[m],
       });
@@ -214,19 +233,21 @@ function __mcpDefineClient(loadModule, preload = false) {
       instructions: () => undefined,
       pendingRequests: () => 0,
     },
-    sync: {
+    sync: { free },
+    // The page's notification and request handlers are kept here as well as by the real client,
+    // which lets go of them once closed and gets them back, in the order given, at connect().
+    own: {
       // The module's own argument checks, so that they throw before it has loaded too.
       onNotification(st, method, callback) {
         if (typeof method !== 'string') throw new TypeError('onNotification(method, callback): method must be a string');
         if (typeof callback !== 'function') throw new TypeError('onNotification(method, callback): callback must be a function');
-        let off = null;
-        let removed = false;
-        later(st, (real) => {
-          if (!removed) off = real.onNotification(method, callback);
-        });
+        const note = { method, callback, off: null };
+        st.notes.add(note);
+        if (st.real) note.off = st.real.onNotification(method, callback);
+        else later(st, (real) => st.notes.has(note) && (note.off = real.onNotification(method, callback)));
         return () => {
-          removed = true;
-          if (off) off();
+          st.notes.delete(note);
+          if (note.off) note.off();
         };
       },
       setRequestHandler(st, method, handler) {
@@ -234,9 +255,19 @@ function __mcpDefineClient(loadModule, preload = false) {
         if (handler != null && typeof handler !== 'function') {
           throw new TypeError('setRequestHandler(method, handler): handler must be a function or null');
         }
-        later(st, (real) => real.setRequestHandler(method, handler));
+        if (handler == null) st.requests.delete(method);
+        else st.requests.set(method, handler);
+        if (st.real) st.real.setRequestHandler(method, handler);
+        else later(st, (real) => real.setRequestHandler(method, handler));
       },
-      free,
+    },
+    restore(st, real) {
+      for (const h in st.handlers) real[h] = st.handlers[h];
+      for (const note of st.notes) {
+        if (note.off) note.off();
+        note.off = real.onNotification(note.method, note.callback);
+      }
+      for (const [method, handler] of st.requests) real.setRequestHandler(method, handler);
     },
   });
   for (const name of [

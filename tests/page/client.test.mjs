@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { withPage, getServer, inlinePage, requireDist, DIST_DIR, PAGE_UNTIL } from './harness.mjs';
+import { heapSnapshot } from '../../scripts/lib/heap-snapshot.mjs';
 
 requireDist();
 
@@ -322,6 +323,81 @@ test('a same-page tab server via TabClientTransport (the page\'s own default tab
     assert.equal(r.bad, true);
     assert.deepEqual(r.changed, ['notifications/tools/list_changed']);
   }, { html: CLASSIC }));
+
+// A closed client lets go of the page's functions (the real client's copies, which the client
+// module kept as roots of its reference table), and gets them back from the page's client
+// object at the next connect(): handlers, hooks and request handlers work across a close.
+test('a closed client keeps its notification and request handlers and its hooks for the next connect()', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+      const mc = navigator.modelContext;
+      const session = await mc.connect({ transport: { type: 'tab', channelId: 'again' } });
+      session.registerTool('ask', {
+        description: 'Asks the client for its roots',
+        handler: async (args, extra) => extra.sendRequest('roots/list', {}),
+      });
+      const client = new McpClient(new TabClientTransport({ channelId: 'again' }));
+      const changed = [];
+      const removed = [];
+      client.onNotification('notifications/tools/list_changed', () => changed.push(client.state));
+      const off = client.onNotification('notifications/tools/list_changed', () => removed.push(1));
+      client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///again', name: 'again' }] }));
+      const closes = [];
+      client.onclose = (reason) => closes.push(reason ?? 'close()');
+      const round = async (name) => {
+        await client.connect();
+        const roots = (await client.callTool('ask')).structuredContent?.roots?.[0]?.uri;
+        session.registerTool(name, { description: 'Changes the list', handler: () => 'x' });
+        await new Promise((r) => setTimeout(r, 100));
+        await client.close();
+        return roots;
+      };
+      const first = await round('t1');
+      off();
+      const hookAfterClose = typeof client.onclose;
+      const second = await round('t2');
+      return { first, second, changed, removed, closes, hookAfterClose, state: client.state };
+    });
+    assert.deepEqual(r, {
+      first: 'file:///again', second: 'file:///again', changed: ['connected', 'connected'], removed: [1],
+      closes: ['close()', 'close()'], hookAfterClose: 'function', state: 'closed',
+    });
+  }, { html: CLASSIC }));
+
+test('a client whose handlers hold it is collected once closed and dropped', () =>
+  withPage(async ({ page, context }) => {
+    await page.evaluate(async () => {
+      const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+      await navigator.modelContext.registerTool({ name: 'echo', description: 'Echoes', execute: async (a) => JSON.stringify(a) });
+      window.Marker = class HeldByTheClientsHandlers {};
+      for (let i = 0; i < 30; i++) {
+        const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+        const marker = new Marker();
+        // Handlers and hooks that hold the client, as a page's usually do.
+        client.onNotification('notifications/tools/list_changed', () => client.listTools(marker));
+        client.setRequestHandler('roots/list', () => ({ roots: [], marker, client }));
+        client.onerror = () => client.close(marker);
+        await client.connect();
+        await client.callTool('echo', { i });
+        await client.close();
+      }
+    });
+    const cdp = await context.newCDPSession(page);
+    for (let i = 0; i < 3; i++) {
+      await cdp.send('HeapProfiler.collectGarbage');
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+    }
+    const snap = await heapSnapshot(cdp);
+    const f = snap.snapshot.meta.node_fields;
+    const [type, name] = ['type', 'name'].map((k) => f.indexOf(k));
+    const objectType = snap.snapshot.meta.node_types[0].indexOf('object');
+    let kept = 0;
+    for (let i = 0; i < snap.nodes.length; i += f.length) {
+      if (snap.nodes[i + type] === objectType && snap.strings[snap.nodes[i + name]] === 'HeldByTheClientsHandlers') kept++;
+    }
+    assert.ok(kept <= 1, `${kept} of 30 closed clients are kept`);
+  }, { html: CLASSIC, timeout: 30_000 }));
 
 // Long strings cross out of wasm apart from the JSON text of the rest (src/js from_json), in the
 // page's server and in the client module alike: a result's long text and its long structured

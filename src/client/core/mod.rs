@@ -81,6 +81,18 @@ pub(crate) struct Inner {
 #[derive(Clone)]
 pub struct Client(Rc<Inner>);
 
+/// A [`Client`] held without keeping it ([`Client::downgrade`]): what a hook the client keeps
+/// holds, so that the two do not keep each other.
+#[derive(Clone)]
+pub struct WeakClient(std::rc::Weak<Inner>);
+
+impl WeakClient {
+    /// The client, while something else holds it.
+    pub fn upgrade(&self) -> Option<Client> {
+        self.0.upgrade().map(Client)
+    }
+}
+
 impl Client {
     /// A client over `transport`, not yet connected ([`Phase::Idle`]): `runtime` gives it
     /// timers and spawning, `options` its identity, capabilities, timeouts and reconnection.
@@ -237,6 +249,18 @@ impl Client {
             .notification_handlers
             .borrow_mut()
             .retain(|(i, _, _)| *i != id);
+    }
+
+    /// Removes every notification and request handler (what [`Client::on_notification`] and
+    /// [`Client::set_request_handler`] added).
+    pub fn clear_handlers(&self) {
+        self.0.notification_handlers.borrow_mut().clear();
+        *self.0.request_handlers.borrow_mut() = VecMap::new();
+    }
+
+    /// A handle that does not keep the client.
+    pub fn downgrade(&self) -> WeakClient {
+        WeakClient(Rc::downgrade(&self.0))
     }
 
     /// Answers server-to-client requests named `method` (`None` removes the handler).

@@ -48,6 +48,19 @@ fn call_hook(slot: &RefCell<JsValue>, arg: &JsValue) {
     }
 }
 
+/// Lets go of the page's functions once the client is closed for good (not between
+/// reconnection attempts): its hooks, notification and request handlers. Kept here, each would
+/// be a root of this module's reference table, and a function that holds the client
+/// (`() => client.listTools()`, as handlers do) would keep it, and this object, for the page's
+/// life. The page's client object (`polyfill/src/client.js`) keeps them itself and hands them
+/// back at the next `connect()`.
+fn release(hooks: &Hooks, client: &Client) {
+    for slot in [&hooks.onclose, &hooks.onerror, &hooks.onreconnect] {
+        *slot.borrow_mut() = JsValue::NULL;
+    }
+    client.clear_handlers();
+}
+
 fn hook_value(v: JsValue) -> JsValue {
     if v.is_function() {
         v
@@ -109,12 +122,16 @@ impl McpClient {
         client.set_random(Rc::new(js_sys::Math::random));
         let hooks = Rc::new(Hooks::default());
         let h = Rc::downgrade(&hooks);
+        let me = client.downgrade();
         client.set_on_close(Some(Rc::new(move |reason: Option<String>| {
             if let Some(h) = h.upgrade() {
                 let arg = reason
                     .map(|r| JsValue::from_str(&r))
                     .unwrap_or(JsValue::UNDEFINED);
                 call_hook(&h.onclose, &arg);
+                if let Some(c) = me.upgrade() {
+                    release(&h, &c);
+                }
             }
         })));
         let h = Rc::downgrade(&hooks);
@@ -334,6 +351,8 @@ impl McpClient {
     /// `TransportClosedError`, closes the transport, calls `onclose`.
     pub fn close(&self) -> Promise {
         self.client.close();
+        // (A client closed before it connected has no close to hook.)
+        release(&self.hooks, &self.client);
         Promise::resolve(&JsValue::UNDEFINED)
     }
 
