@@ -22,3 +22,32 @@ export async function heapSnapshot(cdp) {
   }
   return JSON.parse(chunks.join(''));
 }
+
+/**
+ * How many nodes of `snap` (a parsed heap snapshot) are named `name`, of node type `type`
+ * ('object' for instances of a JS class, by its name; undefined for any type).
+ */
+export function countNamed(snap, name, type) {
+  const f = snap.snapshot.meta.node_fields;
+  const [typeField, nameField] = ['type', 'name'].map((k) => f.indexOf(k));
+  const wanted = type === undefined ? -1 : snap.snapshot.meta.node_types[0].indexOf(type);
+  let n = 0;
+  for (let i = 0; i < snap.nodes.length; i += f.length) {
+    if ((wanted < 0 || snap.nodes[i + typeField] === wanted) && snap.strings[snap.nodes[i + nameField]] === name) n++;
+  }
+  return n;
+}
+
+/**
+ * A heap snapshot taken once what was dropped has been collected: a wasm-bindgen object's wasm
+ * side is freed by a finalizer, which runs after a collection, and what it held is collected by
+ * the next; a few rounds of a collection and a turn of the page's event loop let each release
+ * be collected in turn.
+ */
+export async function settledHeapSnapshot(cdp, page, rounds = 3) {
+  for (let i = 0; i < rounds; i++) {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  }
+  return heapSnapshot(cdp);
+}

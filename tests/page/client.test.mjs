@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { withPage, getServer, inlinePage, requireDist, DIST_DIR, PAGE_UNTIL } from './harness.mjs';
-import { heapSnapshot } from '../../scripts/lib/heap-snapshot.mjs';
+import { settledHeapSnapshot, countNamed } from '../../scripts/lib/heap-snapshot.mjs';
 
 requireDist();
 
@@ -383,19 +383,8 @@ test('a client whose handlers hold it is collected once closed and dropped', () 
         await client.close();
       }
     });
-    const cdp = await context.newCDPSession(page);
-    for (let i = 0; i < 3; i++) {
-      await cdp.send('HeapProfiler.collectGarbage');
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
-    }
-    const snap = await heapSnapshot(cdp);
-    const f = snap.snapshot.meta.node_fields;
-    const [type, name] = ['type', 'name'].map((k) => f.indexOf(k));
-    const objectType = snap.snapshot.meta.node_types[0].indexOf('object');
-    let kept = 0;
-    for (let i = 0; i < snap.nodes.length; i += f.length) {
-      if (snap.nodes[i + type] === objectType && snap.strings[snap.nodes[i + name]] === 'HeldByTheClientsHandlers') kept++;
-    }
+    const snap = await settledHeapSnapshot(await context.newCDPSession(page), page);
+    const kept = countNamed(snap, 'HeldByTheClientsHandlers', 'object');
     assert.ok(kept <= 1, `${kept} of 30 closed clients are kept`);
   }, { html: CLASSIC, timeout: 30_000 }));
 

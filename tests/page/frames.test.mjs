@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { withPage, requireDist, getServer, DIST_DIR } from './harness.mjs';
 import { CASES, HELPERS } from './frames.cases.mjs';
-import { heapSnapshot } from '../../scripts/lib/heap-snapshot.mjs';
+import { heapSnapshot, countNamed } from '../../scripts/lib/heap-snapshot.mjs';
 
 /** Case name → { record key → what native Chromium gives there } (NATIVE_DIFFERENCES.md). */
 export const FRAME_NATIVE_DIFFERENCES = {
@@ -430,12 +430,7 @@ test('a removed cross-origin frame\'s window is not kept by the document it spok
     });
     assert.deepEqual(listed, ['t0', 't1', 't2', 't3', 't4', 't5'], 'each frame was listed while it was there');
     const snap = await heapSnapshot(await context.newCDPSession(page));
-    const f = snap.snapshot.meta.node_fields;
-    const name = f.indexOf('name');
-    let detached = 0;
-    for (let i = 0; i < snap.nodes.length; i += f.length) {
-      if (snap.strings[snap.nodes[i + name]] === 'Window / <detached>') detached++;
-    }
+    const detached = countNamed(snap, 'Window / <detached>');
     // The last frame's window is let go once another is met or the tools change.
     assert.ok(detached <= 1, `${detached} removed frames' windows are kept`);
   }, { timeout: 30_000 });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withPage, requireDist } from './harness.mjs';
-import { heapSnapshot } from '../../scripts/lib/heap-snapshot.mjs';
+import { settledHeapSnapshot, countNamed } from '../../scripts/lib/heap-snapshot.mjs';
 
 requireDist();
 
@@ -110,21 +110,8 @@ test('event transport: a session connected and disconnected on the built-in emit
         session.disconnect();
       }
     });
-    const cdp = await context.newCDPSession(page);
-    // A dropped transport object's wasm side is freed by a finalizer, which runs after a
-    // collection: a few rounds let each finalizer's releases be collected in turn.
-    for (let i = 0; i < 3; i++) {
-      await cdp.send('HeapProfiler.collectGarbage');
-      await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
-    }
-    const snap = await heapSnapshot(cdp);
-    const f = snap.snapshot.meta.node_fields;
-    const [type, name] = ['type', 'name'].map((k) => f.indexOf(k));
-    const objectType = snap.snapshot.meta.node_types[0].indexOf('object');
-    let kept = 0;
-    for (let i = 0; i < snap.nodes.length; i += f.length) {
-      if (snap.nodes[i + type] === objectType && snap.strings[snap.nodes[i + name]] === 'ClientOfTheBuiltInEmitter') kept++;
-    }
+    const snap = await settledHeapSnapshot(await context.newCDPSession(page), page);
+    const kept = countNamed(snap, 'ClientOfTheBuiltInEmitter', 'object');
     assert.ok(kept <= 1, `${kept} of 50 disconnected clients are kept`);
   }, { html: CLASSIC, timeout: 30_000 }));
 
