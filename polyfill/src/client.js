@@ -122,7 +122,8 @@ function __mcpDefineClient(loadModule, preload = false) {
           const make = (w) => {
             const real = new w[name](...args);
             st.real = real;
-            for (const h in st.handlers) real[h] = st.handlers[h];
+            // (A class that restores its functions at connect() gets them then.)
+            if (!restore) for (const h in st.handlers) real[h] = st.handlers[h];
             for (const op of st.ops) op(real);
             st.ops = null;
             return real;
@@ -174,7 +175,7 @@ function __mcpDefineClient(loadModule, preload = false) {
         set(v) {
           const st = state(this);
           st.handlers[h] = v;
-          if (st.real) st.real[h] = v;
+          if (st.real && (!restore || live(st))) st.real[h] = v;
         },
       });
     }
@@ -211,6 +212,11 @@ function __mcpDefineClient(loadModule, preload = false) {
     return C;
   }
 
+  // Whether a client's connection is open or being opened: the real client holds the page's
+  // functions only then (they are handed to it at each connect(), and it lets go of them once
+  // closed), so that one never connected, or closed, keeps none of them.
+  const live = (st) => st.real !== null && ['connecting', 'connected', 'reconnecting'].includes(st.real.state);
+
   // Before the real object: run `f` on it when it comes (or never, when it cannot be made).
   const later = (st, f) => {
     st.ops.push(f);
@@ -234,8 +240,9 @@ function __mcpDefineClient(loadModule, preload = false) {
       pendingRequests: () => 0,
     },
     sync: { free },
-    // The page's notification and request handlers are kept here as well as by the real client,
-    // which lets go of them once closed and gets them back, in the order given, at connect().
+    // The page's notification and request handlers, and its hooks, are kept here; the real client
+    // has them while its connection is open or being opened (`live`): handed over, in the order
+    // given, at each connect(), and let go of once closed.
     own: {
       // The module's own argument checks, so that they throw before it has loaded too.
       onNotification(st, method, callback) {
@@ -243,8 +250,7 @@ function __mcpDefineClient(loadModule, preload = false) {
         if (typeof callback !== 'function') throw new TypeError('onNotification(method, callback): callback must be a function');
         const note = { method, callback, off: null };
         st.notes.add(note);
-        if (st.real) note.off = st.real.onNotification(method, callback);
-        else later(st, (real) => st.notes.has(note) && (note.off = real.onNotification(method, callback)));
+        if (live(st)) note.off = st.real.onNotification(method, callback);
         return () => {
           st.notes.delete(note);
           if (note.off) note.off();
@@ -257,16 +263,14 @@ function __mcpDefineClient(loadModule, preload = false) {
         }
         if (handler == null) st.requests.delete(method);
         else st.requests.set(method, handler);
-        if (st.real) st.real.setRequestHandler(method, handler);
-        else later(st, (real) => real.setRequestHandler(method, handler));
+        if (live(st)) st.real.setRequestHandler(method, handler);
       },
     },
     restore(st, real) {
+      // (A connect() while connected is refused by the real client: nothing is added twice.)
+      if (live(st)) return;
       for (const h in st.handlers) real[h] = st.handlers[h];
-      for (const note of st.notes) {
-        if (note.off) note.off();
-        note.off = real.onNotification(note.method, note.callback);
-      }
+      for (const note of st.notes) note.off = real.onNotification(note.method, note.callback);
       for (const [method, handler] of st.requests) real.setRequestHandler(method, handler);
     },
   });

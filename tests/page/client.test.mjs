@@ -356,16 +356,19 @@ test('a closed client keeps its notification and request handlers and its hooks 
       const first = await round('t1');
       off();
       const hookAfterClose = typeof client.onclose;
+      // Added while closed: held by the page's object until the next connect().
+      const late = [];
+      client.onNotification('notifications/tools/list_changed', () => late.push(client.state));
       const second = await round('t2');
-      return { first, second, changed, removed, closes, hookAfterClose, state: client.state };
+      return { first, second, changed, removed, late, closes, hookAfterClose, state: client.state };
     });
     assert.deepEqual(r, {
       first: 'file:///again', second: 'file:///again', changed: ['connected', 'connected'], removed: [1],
-      closes: ['close()', 'close()'], hookAfterClose: 'function', state: 'closed',
+      late: ['connected'], closes: ['close()', 'close()'], hookAfterClose: 'function', state: 'closed',
     });
   }, { html: CLASSIC }));
 
-test('a client whose handlers hold it is collected once closed and dropped', () =>
+test('a client whose handlers hold it is collected once closed, or never connected, and dropped', () =>
   withPage(async ({ page, context }) => {
     await page.evaluate(async () => {
       const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
@@ -382,10 +385,18 @@ test('a client whose handlers hold it is collected once closed and dropped', () 
         await client.callTool('echo', { i });
         await client.close();
       }
+      // Never connected, and given the same functions: nothing holds them either.
+      for (let i = 0; i < 30; i++) {
+        const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
+        const marker = new Marker();
+        client.onNotification('notifications/tools/list_changed', () => client.listTools(marker));
+        client.setRequestHandler('roots/list', () => ({ roots: [], marker, client }));
+        client.onclose = () => client.close(marker);
+      }
     });
     const snap = await settledHeapSnapshot(await context.newCDPSession(page), page);
     const kept = countNamed(snap, 'HeldByTheClientsHandlers', 'object');
-    assert.ok(kept <= 1, `${kept} of 30 closed clients are kept`);
+    assert.ok(kept <= 1, `${kept} of 60 closed or never-connected clients are kept`);
   }, { html: CLASSIC, timeout: 30_000 }));
 
 // Long strings cross out of wasm apart from the JSON text of the rest (src/js from_json), in the
