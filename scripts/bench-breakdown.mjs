@@ -881,6 +881,13 @@ const AFTER_ARRIVAL = [
   /^modelcontext_polyfill::browser::native::NativeBridge::(read_now|mirror|register_copy|mirrored_execute|sync_proxies|register_proxy)\b/,
 ];
 
+// What the first module keeps whether the trace ran it or not: the allocator. Which of its paths
+// a start takes depends on the heap's state (talc's `full_search_bin` ran in one trace of the
+// same start and not in the next), and a function of the deferred module that runs before that
+// module has arrived reads it synchronously (polyfill/src/deferred.js): a start that happened to
+// take the allocator's slow path would have waited for the whole deferred module.
+const FIRST_ALWAYS = [/^talc::/, /^<talc::/, /::__rust_(alloc|dealloc|realloc|alloc_zeroed)$/];
+
 // What an agent's calls run that the trace's calls do not: a call of a tool whose schema the
 // validator module checks, made while that module is still loading (the trace's page has it by
 // then), waits for it. The call module has these too (core-calls.txt).
@@ -906,7 +913,8 @@ async function writeKeepList(server) {
   const all = await traceCompiles(server, distUrl);
   const phases = all.filter((p) => p.keep === true);
   const ran = keptOf(phases.map((p) => p.compiles), named.names);
-  const names = [...new Set([...ran].map((i) => named.names.get(i)).filter(Boolean))].sort();
+  const always = [...named.names.values()].filter((n) => FIRST_ALWAYS.some((re) => re.test(n)));
+  const names = [...new Set([...[...ran].map((i) => named.names.get(i)), ...always].filter(Boolean))].sort();
   // The call module's: what the calls' phases ran that the first module does not keep. (The
   // frame wire's delivery is one: the frame's calls of tools compile functions of the calls' path
   // that an agent's calls then run without compiling them again, which the trace would not see.)
@@ -922,7 +930,8 @@ async function writeKeepList(server) {
     ...phases.map((p) => `#   ${p.name}`),
     '# but for what a core cut in two runs once the deferred module has arrived (AFTER_ARRIVAL: the',
     '# declarative forms\' start, the mirror of the page\'s tools on the browser\'s own WebMCP). The',
-    '# core\'s functions without a name are kept too. The rest are in the deferred module; what runs',
+    '# core\'s functions without a name are kept too, and the allocator\'s whether the trace ran them',
+    '# or not (FIRST_ALWAYS). The rest are in the deferred module; what runs',
     '# them waits for it (tool calls, src/transport/held.rs; the page\'s calls of its tools and other',
     '# documents\' reads of them, polyfill/src/model_context.js; the forms\' start and the engine of a',
     '# persisted tab session, polyfill/src/install.js; the native mirror, held::after_deferred).',
