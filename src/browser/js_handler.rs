@@ -110,7 +110,7 @@ impl Drop for CallOptions {
 pub fn use_call_options(config: &JsValue) -> Result<(), JsValue> {
     let factory = js::get(config, "callOptions")?
         .dyn_into::<Function>()
-        .map_err(|_| js::type_error("Engine needs the callOptions function"))?;
+        .map_err(|_| js::needed("callOptions"))?;
     let request_user_interaction =
         Closure::<dyn Fn(JsValue) -> JsValue>::new(|cb: JsValue| -> JsValue {
             js::warn_once(
@@ -755,13 +755,13 @@ fn clones_as_json(v: &JsValue) -> bool {
 
 thread_local! {
     /// `config.clonesAsJson` ([`use_clones_as_json`]).
-    static CLONES_AS_JSON: js::Helper = const { js::Helper::new() };
+    static CLONES_AS_JSON: js::Helper = const { js::Helper::new("clonesAsJson") };
 }
 
 /// Takes `config.clonesAsJson` (absent: a long object result is answered with a `JSON.parse`
 /// copy of its text).
 pub fn use_clones_as_json(config: &JsValue) {
-    CLONES_AS_JSON.with(|h| h.take_from(config, "clonesAsJson"));
+    CLONES_AS_JSON.with(|h| h.take(config));
 }
 
 /// The member of a result that holds its structured content.

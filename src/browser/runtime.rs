@@ -159,13 +159,13 @@ thread_local! {
     /// ([`use_task_channel`]): a stand-in over the platform's `scheduler.postTask` where there
     /// is one, else its `MessageChannel`, else a stand-in over timers (Jest's jsdom
     /// environment).
-    static TASK_CHANNEL: js::Helper = const { js::Helper::new() };
+    static TASK_CHANNEL: js::Helper = const { js::Helper::new("taskChannel") };
 }
 
 /// Takes the task queue's channel maker from the engine's `config.taskChannel` (absent: the
 /// queue makes a `MessageChannel`).
 pub fn use_task_channel(config: &JsValue) {
-    TASK_CHANNEL.with(|h| h.take_from(config, "taskChannel"));
+    TASK_CHANNEL.with(|h| h.take(config));
 }
 
 /// A FIFO queue of tasks run as separate event-loop tasks (one message of the task channel

@@ -358,15 +358,15 @@ pub fn check_name_and_description(inner: &EngineInner, dict: &ToolDict) -> Resul
 thread_local! {
     /// `polyfill/src/standard_schema.js`'s `__mcpStandardSchema` and `__mcpPromptArguments`,
     /// from the engine's config ([`use_schema_helpers`]).
-    static STANDARD_SCHEMA: js::Helper = const { js::Helper::new() };
-    static PROMPT_ARGUMENTS: js::Helper = const { js::Helper::new() };
+    static STANDARD_SCHEMA: js::Helper = const { js::Helper::new("standardSchema") };
+    static PROMPT_ARGUMENTS: js::Helper = const { js::Helper::new("promptArguments") };
 }
 
 /// Takes `config.standardSchema` (absent: a Standard Schema serializes as any object does) and
 /// `config.promptArguments` (absent: a prompt's `argsSchema` is a `TypeError`).
 pub fn use_schema_helpers(config: &JsValue) {
-    STANDARD_SCHEMA.with(|h| h.take_from(config, "standardSchema"));
-    PROMPT_ARGUMENTS.with(|h| h.take_from(config, "promptArguments"));
+    STANDARD_SCHEMA.with(|h| h.take(config));
+    PROMPT_ARGUMENTS.with(|h| h.take(config));
 }
 
 /// A prompt's `arguments` from the MCP TypeScript SDK's `argsSchema` (a schema of an object,

@@ -12,13 +12,13 @@ type Callback = Closure<dyn FnMut(JsValue, JsValue)>;
 thread_local! {
     /// `polyfill/src/gates.js`'s `__mcpMessageGate`, from the engine's config
     /// ([`use_message_gate`]); without it a gated listener is added as it is.
-    static MESSAGE_GATE: super::Helper = const { super::Helper::new() };
+    static MESSAGE_GATE: super::Helper = const { super::Helper::new("messageGate") };
 }
 
 /// Takes the message gate maker from the engine's `config.messageGate` (absent: listeners are
 /// not gated).
 pub fn use_message_gate(config: &JsValue) {
-    MESSAGE_GATE.with(|g| g.take_from(config, "messageGate"));
+    MESSAGE_GATE.with(|g| g.take(config));
 }
 
 /// The first checks of a `message` event, made in JS before the listener is called (see

@@ -23,37 +23,66 @@ pub use error::DomError;
 pub use guard::{use_message_gate, Listener, MessageGate, Observer, Timer};
 pub use io::*;
 
-/// One of the core's JS helpers (`polyfill/src/*.js`), handed over in the engine's config and
-/// kept, in a `thread_local!`, for the Rust code that calls it.
-pub struct Helper(RefCell<Option<Function>>);
+/// One of the core's JS helpers (`polyfill/src/*.js`), handed over in the engine's config as
+/// `config[key]` and kept, in a `thread_local!`, for the Rust code that calls it. A helper is
+/// optional ([`Helper::take`]: the code calling it has a way without it) or required
+/// ([`Helper::require`]: the engine is not made without it, with [`needed`]'s error, and
+/// [`Helper::call`] gives that error should it be called before).
+pub struct Helper {
+    f: RefCell<Option<Function>>,
+    key: &'static str,
+}
 
 impl Helper {
-    /// None yet.
-    pub const fn new() -> Helper {
-        Helper(RefCell::new(None))
+    /// The helper the config gives as `key`; none yet.
+    pub const fn new(key: &'static str) -> Helper {
+        Helper {
+            f: RefCell::new(None),
+            key,
+        }
     }
 
     /// Takes `config[key]` when it is a function; whether it was.
-    pub fn take_from(&self, config: &JsValue, key: &'static str) -> bool {
-        match get(config, key).map(JsCast::dyn_into::<Function>) {
+    pub fn take(&self, config: &JsValue) -> bool {
+        match get(config, self.key).map(JsCast::dyn_into::<Function>) {
             Ok(Ok(f)) => {
-                *self.0.borrow_mut() = Some(f);
+                *self.f.borrow_mut() = Some(f);
                 true
             }
             _ => false,
         }
     }
 
+    /// Takes `config[key]`, which the engine needs: [`needed`]'s error when it is not a
+    /// function.
+    pub fn require(&self, config: &JsValue) -> Result<(), JsValue> {
+        if self.take(config) {
+            Ok(())
+        } else {
+            Err(needed(self.key))
+        }
+    }
+
     /// `f(helper)`, or `None` when no helper was given.
     pub fn with<R>(&self, f: impl FnOnce(&Function) -> R) -> Option<R> {
-        self.0.borrow().as_ref().map(f)
+        self.f.borrow().as_ref().map(f)
+    }
+
+    /// `f(helper)` for a required helper, or [`needed`]'s error when none was given.
+    pub fn call<R>(&self, f: impl FnOnce(&Function) -> Result<R, JsValue>) -> Result<R, JsValue> {
+        self.with(f).unwrap_or_else(|| Err(needed(self.key)))
     }
 }
 
-impl Default for Helper {
-    fn default() -> Self {
-        Helper::new()
-    }
+/// The `TypeError` for a helper the engine needs that its config does not give as a function
+/// (`config[key]`).
+#[cold]
+#[inline(never)]
+pub fn needed(key: &str) -> JsValue {
+    let mut message = String::from("Engine needs the ");
+    message.push_str(key);
+    message.push_str(" function");
+    type_error(&message)
 }
 
 /// Runs `fut` on the page's microtask queue (`wasm_bindgen_futures::spawn_local`), boxed
@@ -159,6 +188,12 @@ pub fn get_any(obj: &JsValue, key: &str) -> Result<JsValue, JsValue> {
         return Ok(JsValue::UNDEFINED);
     }
     Reflect::get(obj, &JsValue::from_str(key))
+}
+
+/// Whether `window.closed` is `true`: a window whose frame element was removed, or a closed
+/// popup. Such a window never posts again, and its document's tools are gone.
+pub fn is_closed(window: &JsValue) -> bool {
+    get(window, "closed").ok() == Some(JsValue::TRUE)
 }
 
 /// Whether `v` is an object with a callable `then` (a promise of any realm, or a thenable).

@@ -47,7 +47,7 @@ struct Wait {
 
 thread_local! {
     /// The helper from the engine's config ([`use_await_settled`]).
-    static AWAIT: Helper = const { Helper::new() };
+    static AWAIT: Helper = const { Helper::new("awaitSettled") };
     static WAITS: RefCell<Numbered<Wait>> = const { RefCell::new(Numbered::new()) };
     /// The one closure every settlement calls: made on the first wait, kept for the page's life.
     static SETTLE: Closure<dyn Fn(u32, bool, JsValue)> = Closure::new(settle);
@@ -55,7 +55,7 @@ thread_local! {
 
 /// Takes `config.awaitSettled` (absent: [`settled`] waits with a `JsFuture`).
 pub fn use_await_settled(config: &JsValue) {
-    AWAIT.with(|a| a.take_from(config, "awaitSettled"));
+    AWAIT.with(|a| a.take(config));
 }
 
 fn settle(n: u32, ok: bool, value: JsValue) {

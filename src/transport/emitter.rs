@@ -15,26 +15,16 @@ use crate::js;
 
 thread_local! {
     /// `polyfill/src/emitter.js`'s `__mcpCreateEmitter`, set by [`use_create_emitter`].
-    static CREATE: js::Helper = const { js::Helper::new() };
+    static CREATE: js::Helper = const { js::Helper::new("createEmitter") };
 }
 
 /// Takes the emitter's maker from the engine's `config.createEmitter`; the engine cannot be
 /// made without it.
 pub fn use_create_emitter(config: &JsValue) -> Result<(), JsValue> {
-    if CREATE.with(|c| c.take_from(config, "createEmitter")) {
-        Ok(())
-    } else {
-        Err(needed())
-    }
+    CREATE.with(|c| c.require(config))
 }
 
 /// A new emitter (see `polyfill/src/emitter.js` for what it does).
 pub fn create() -> Result<JsValue, JsValue> {
-    CREATE
-        .with(|c| c.with(|f| f.call0(&JsValue::UNDEFINED)))
-        .unwrap_or_else(|| Err(needed()))
-}
-
-fn needed() -> JsValue {
-    js::type_error("Engine needs the createEmitter function")
+    CREATE.with(|c| c.call(|f| f.call0(&JsValue::UNDEFINED)))
 }

@@ -351,17 +351,13 @@ pub enum Unread {
 
 thread_local! {
     /// `polyfill/src/message_text.js`'s `__mcpMessageText`, set by [`use_message_text`].
-    static MESSAGE_TEXT: js::Helper = const { js::Helper::new() };
+    static MESSAGE_TEXT: js::Helper = const { js::Helper::new("messageText") };
 }
 
 /// Takes the measuring function from the engine's `config.messageText` (the core's
 /// `__mcpMessageText`); the engine cannot be made without it.
 pub fn use_message_text(config: &JsValue) -> Result<(), JsValue> {
-    if MESSAGE_TEXT.with(|m| m.take_from(config, "messageText")) {
-        Ok(())
-    } else {
-        Err(js::type_error("Engine needs the messageText function"))
-    }
+    MESSAGE_TEXT.with(|m| m.require(config))
 }
 
 /// Measures `payload` and, when it fits, returns its JSON text. The measuring is
@@ -378,9 +374,7 @@ pub fn use_message_text(config: &JsValue) -> Result<(), JsValue> {
 /// to take.
 pub fn message_text(payload: &JsValue, max: usize) -> Result<String, Unread> {
     let measured = MESSAGE_TEXT
-        .with(|m| m.with(|f| f.call2(&JsValue::UNDEFINED, payload, &JsValue::from(max as f64))))
-        // (The engine cannot be made without it: [`use_message_text`]'s error, as text.)
-        .unwrap_or_else(|| Err(js::type_error("Engine needs the messageText function")));
+        .with(|m| m.call(|f| f.call2(&JsValue::UNDEFINED, payload, &JsValue::from(max as f64))));
     let measured = match measured {
         Ok(v) => v,
         Err(e) => return Err(Unread::Threw(e)),

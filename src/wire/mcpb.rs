@@ -37,12 +37,12 @@ extern "C" {
 
 thread_local! {
     /// The envelope poster from the engine's config ([`use_post_envelope`]).
-    static POST_ENVELOPE: js::Helper = const { js::Helper::new() };
+    static POST_ENVELOPE: js::Helper = const { js::Helper::new("postEnvelope") };
 }
 
 /// Takes `config.postEnvelope` (absent: [`post`] builds the envelope member by member).
 pub fn use_post_envelope(config: &JsValue) {
-    POST_ENVELOPE.with(|p| p.take_from(config, "postEnvelope"));
+    POST_ENVELOPE.with(|p| p.take(config));
 }
 
 /// `target.postMessage(envelope(channel, direction, payload), target_origin)`: one call into

@@ -9,13 +9,13 @@ use crate::js;
 
 thread_local! {
     /// `__mcpFormChanges`, from the engine's `config.formChanges` ([`use_form_changes`]).
-    static FORM_CHANGES: js::Helper = const { js::Helper::new() };
+    static FORM_CHANGES: js::Helper = const { js::Helper::new("formChanges") };
 }
 
 /// Takes the batch filter from the engine's `config.formChanges`. Without it every batch is
 /// scanned: the same tools, at the cost of a scan per batch.
 pub fn use_form_changes(config: &JsValue) {
-    FORM_CHANGES.with(|f| f.take_from(config, "formChanges"));
+    FORM_CHANGES.with(|f| f.take(config));
 }
 
 /// Whether a batch of mutation records may concern the declarative API: with no tool form

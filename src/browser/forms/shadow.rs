@@ -9,13 +9,13 @@ use crate::js;
 
 thread_local! {
     /// `__mcpShadowRoots`, from the engine's `config.shadowRoots` ([`use_shadow_roots`]).
-    static SHADOW_ROOTS: js::Helper = const { js::Helper::new() };
+    static SHADOW_ROOTS: js::Helper = const { js::Helper::new("shadowRoots") };
 }
 
 /// Takes the shadow root finder from the engine's `config.shadowRoots`. Without it only the
 /// document's own forms are tools.
 pub fn use_shadow_roots(config: &JsValue) {
-    SHADOW_ROOTS.with(|h| h.take_from(config, "shadowRoots"));
+    SHADOW_ROOTS.with(|h| h.take(config));
 }
 
 /// The document's shadow roots, while the declarative API runs: their listeners come off and

@@ -79,7 +79,7 @@ pub fn call(
     let weak = Rc::downgrade(inner);
     let w = window.clone();
     if let Ok(t) = js::Timer::interval(CLOSED_POLL_MS, move || {
-        if js::get(&w, "closed").ok() == Some(JsValue::TRUE) {
+        if js::is_closed(&w) {
             if let Some(me) = weak.upgrade() {
                 end(&me, id, Err(gone()));
             }

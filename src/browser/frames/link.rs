@@ -104,7 +104,7 @@ impl Known {
 /// `top` ([`in_tree`]). A removed frame never speaks again, and its window (a proxy, once the
 /// document is gone) would otherwise be kept with its origin for this document's life.
 fn retain_open(known: &mut Vec<(JsValue, String, Vec<String>)>) {
-    known.retain(|(w, ..)| js::get(w, "closed").ok() != Some(JsValue::TRUE));
+    known.retain(|(w, ..)| !js::is_closed(w));
 }
 
 /// A message of `kind` with `id`.

@@ -58,16 +58,12 @@ extern "C" {
 
 thread_local! {
     /// The engine's `registeredTool` helper ([`use_registered_tool`]).
-    static REGISTERED_TOOL: js::Helper = const { js::Helper::new() };
+    static REGISTERED_TOOL: js::Helper = const { js::Helper::new("registeredTool") };
 }
 
 /// Takes `config.registeredTool`, which the engine needs.
 pub(crate) fn use_registered_tool(config: &JsValue) -> Result<(), JsValue> {
-    if REGISTERED_TOOL.with(|h| h.take_from(config, "registeredTool")) {
-        Ok(())
-    } else {
-        Err(js::type_error("Engine needs the registeredTool function"))
-    }
+    REGISTERED_TOOL.with(|h| h.require(config))
 }
 
 /// executeTool's tool: its name when the tool is this document's (its window this global, its
@@ -81,18 +77,16 @@ enum Which {
 /// in one call of `__mcpRegisteredTool` (polyfill/src/engine_helpers.js): it was fifteen calls
 /// into JS and three strings copied into wasm memory when made from here.
 fn which_tool(inner: &EngineInner, tool: &JsValue) -> Result<Which, JsValue> {
-    let read = REGISTERED_TOOL
-        .with(|h| {
-            h.with(|f| {
-                f.unchecked_ref::<RegisteredToolReader>().read(
-                    &JsValue::UNDEFINED,
-                    tool,
-                    inner.global(),
-                    inner.origin_js(),
-                )
-            })
+    let read = REGISTERED_TOOL.with(|h| {
+        h.call(|f| {
+            f.unchecked_ref::<RegisteredToolReader>().read(
+                &JsValue::UNDEFINED,
+                tool,
+                inner.global(),
+                inner.origin_js(),
+            )
         })
-        .unwrap_or_else(|| Err(js::type_error("Engine needs the registeredTool function")))?;
+    })?;
     if let Some(name) = read.as_string() {
         return Ok(Which::Here(name));
     }
@@ -215,7 +209,7 @@ pub(super) fn execute_tool(
     // An unknown tool, or one of another window or origin → UnknownError.
     if window != *inner.global() {
         // The tool's document went away (its frame was detached or navigated away).
-        if js::get(&window, "closed").ok() == Some(JsValue::TRUE) {
+        if js::is_closed(&window) {
             return Err(DomError::InvalidState(
                 "The tool's document is not fully active (its frame was detached).".into(),
             )
