@@ -35,8 +35,9 @@ function __mcpValidatorLoader(url, compile = undefined) {
 }
 
 function __mcpInstantiateValidator(module) {
-  // The module needs no imports of its own; its dependencies bring wasm-bindgen's raw import
-  // of crypto.getRandomValues(ptr, len) (hash-map seeds), provided here. Nothing else is
+  // The module's one import of its own is clock.now (the time budget of patterns that
+  // backtrack, src/schema/pattern.rs); its dependencies bring wasm-bindgen's raw import of
+  // crypto.getRandomValues(ptr, len) (hash-map seeds), provided here. Nothing else is
   // called; any other import throws if it ever is (scripts/build.mjs checks the list).
   let x;
   const imports = {};
@@ -44,7 +45,9 @@ function __mcpInstantiateValidator(module) {
     if (kind !== 'function') throw new Error(`unexpected import ${m}.${name}`);
     (imports[m] ||= {})[name] = /getRandomValues/.test(name)
       ? (ptr, len) => { crypto.getRandomValues(new Uint8Array(x.memory.buffer, ptr, len)); }
-      : () => { throw new Error(`the validator module called ${m}.${name}`); };
+      : m === 'clock' && name === 'now'
+        ? () => performance.now()
+        : () => { throw new Error(`the validator module called ${m}.${name}`); };
   }
 
   // A trap (a panic aborts) leaves the instance unusable: the call reports an error and a

@@ -1,5 +1,6 @@
 //! A compiled schema: the handle [`super::JsonSchemaCompiler`] returns.
 
+use super::pattern;
 use crate::server::depth;
 use crate::server::validator::{depth_violation, MAX_VIOLATIONS};
 use crate::server::{CompiledSchema, SchemaViolation};
@@ -53,9 +54,19 @@ impl JsonSchema {
         }
         let collected = catch_unwind(AssertUnwindSafe(|| {
             if self.first_only {
-                // The crate's check that stops at the first violation.
+                // The crate's check that stops at the first violation, its patterns timed
+                // together (`src/schema/pattern.rs`): a match refused or not finished leaves
+                // no answer, and the instance is invalid even where the check passed it (a
+                // failed match under `not`).
+                pattern::begin();
                 return match self.validator.validate(instance) {
                     Err(error) if at_most > 0 => vec![violation(&error)],
+                    Ok(()) if at_most > 0 && pattern::ran_out() => vec![SchemaViolation::new(
+                        String::new(),
+                        pattern::NAME.to_owned(),
+                        String::new(),
+                        pattern::ran_out_message(),
+                    )],
                     _ => Vec::new(),
                 };
             }

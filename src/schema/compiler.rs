@@ -4,6 +4,7 @@ use super::backtracking;
 use super::compiled::JsonSchema;
 use super::dialect::Dialect;
 use super::offline::Offline;
+use super::pattern;
 use super::unique;
 use crate::server::depth;
 use crate::server::{CompiledSchema, SchemaCompiler};
@@ -217,6 +218,9 @@ impl JsonSchemaCompiler {
         let mut options: ValidationOptions<'_> = jsonschema::options().with_retriever(Offline);
         if !holds.vocabulary {
             options = options.with_keyword(unique::NAME, unique::factory);
+            if holds.backtracking {
+                options = options.with_keyword(pattern::NAME, pattern::factory);
+            }
         }
         if let Some(registry) = registry.as_deref() {
             options = options.with_registry(registry);

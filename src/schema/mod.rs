@@ -21,6 +21,7 @@
 //! | `compiled.rs` | [`JsonSchema`]: the handle; crate errors as [`crate::server::SchemaViolation`]s |
 //! | `dialect.rs` | [`Dialect`]: the drafts and their `$schema` URIs |
 //! | `offline.rs` | the retriever that fetches nothing |
+//! | `pattern.rs` | `pattern` with one time budget for an instance's matches, where a pattern backtracks |
 //! | `unique.rs` | `uniqueItems` by sorting, in the crate's keyword's place |
 //! | [`suite`] | runs the official JSON-Schema-Test-Suite on parsed files (no I/O) |
 //! | [`module`] | the validator as its own wasm module: a C ABI over JSON text (feature `validator-module` exports it) |
@@ -31,6 +32,7 @@ mod compiler;
 mod dialect;
 pub mod module;
 mod offline;
+mod pattern;
 pub mod suite;
 mod unique;
 

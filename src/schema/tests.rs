@@ -679,3 +679,45 @@ fn a_schema_whose_patterns_may_backtrack_is_reported_to_its_first_violation() {
     let strings: Vec<Value> = (0..40).map(|_| json!("b")).collect();
     assert_eq!(schema.validate(&Value::Array(strings)).len(), 1);
 }
+
+#[test]
+fn matches_that_backtrack_share_one_time_budget_per_instance() {
+    // Each string takes tens of thousands of steps to match (the first alternative fails
+    // after trying every way to split the `a`s; the second matches): well under one match's
+    // limit, and far over the budget once there are thousands of them.
+    let slow = "a".repeat(16);
+    let many = |n: usize| Value::Array((0..n).map(|_| json!(slow)).collect());
+    let schema = compile(&json!({"items": {"type": "string", "pattern": r"^(?:(a|a)+\1x|a+)$"}}));
+    assert_eq!(schema.validate(&many(3)), Vec::new(), "a few such strings pass");
+    let refused = only(schema.validate(&many(20_000)));
+    assert_eq!(refused.keyword, "pattern");
+    assert!(
+        refused.message.contains("took more than 500 ms"),
+        "{}",
+        refused.message
+    );
+    // The next instance has a budget of its own.
+    assert_eq!(schema.validate(&many(3)), Vec::new());
+
+    // A match the budget refused is no answer, even where a failed match would pass: under
+    // `not`, each string fails the pattern (slowly) and so is valid, until the budget is spent;
+    // the instance is then invalid, not valid.
+    let negated = compile(&json!({"items": {"not": {"pattern": r"^(a|a)+\1x$"}}}));
+    assert_eq!(negated.validate(&many(3)), Vec::new());
+    let refused = only(negated.validate(&many(20_000)));
+    assert_eq!(
+        (refused.keyword.as_str(), refused.instance_path.as_str()),
+        ("pattern", "")
+    );
+    assert!(refused.message.contains("Error executing regex"));
+    assert_eq!(negated.validate(&many(3)), Vec::new());
+
+    // A pattern the crate would not compile is refused here too, and a pattern in a schema
+    // without backtracking is the crate's own.
+    let compiler = JsonSchemaCompiler::new();
+    assert!(compiler
+        .compile(&json!({"pattern": "(?=a)(", "items": {}}))
+        .is_err());
+    let plain = compile(&json!({"items": {"pattern": "^a+$"}}));
+    assert_eq!(plain.validate(&many(20_000)), Vec::new());
+}

@@ -317,6 +317,46 @@ test('pattern: 2,000 strings that each make a backreference pattern backtrack ne
     assert.equal(r.ran, 1);
   }, { timeout: 60_000 }));
 
+// Strings that each take a backtracking pattern tens of thousands of steps to *match* pass one
+// by one, so the first-violation report does not bound them: the matches of one check of an
+// instance share a time budget of 0.5 s (src/schema/pattern.rs; a refused call is checked
+// twice). 20,000 such strings are refused once it is spent (each string's match takes
+// milliseconds: minutes for the array before), and so is the
+// same array under `not`, where a match the budget refused must not count as a failed match
+// that passes; the next call is answered.
+test('pattern: 20,000 strings that each match a backtracking pattern slowly are refused once the instance\'s time budget is spent, and the next call is answered', () =>
+  withPage(async ({ page, goto }) => {
+    await goto(await inlinePage(CLASSIC));
+    const r = await page.evaluate(async () => {
+      const mc = document.modelContext;
+      let ran = 0;
+      const tool = (name, items) => mc.registerTool({
+        name, description: 'T',
+        inputSchema: { type: 'object', properties: { xs: { type: 'array', items } }, required: ['xs'] },
+        execute: ({ xs }) => { ran += 1; return String(xs.length); },
+      });
+      await tool('slow', { type: 'string', pattern: '^(?:(a|a)+\\1x|a+)$' });
+      await tool('negated', { not: { pattern: '^(a|a)+\\1x$' } });
+      const mcp = await __mcp.connect();
+      const call = (name, xs) => mcp.request('tools/call', { name, arguments: { xs } });
+      const many = Array.from({ length: 20_000 }, () => 'a'.repeat(16));
+      const out = {};
+      for (const name of ['slow', 'negated']) {
+        const t0 = performance.now();
+        const refused = await call(name, many);
+        out[name] = { refused: [refused.error?.code, refused.error?.message], ms: performance.now() - t0, few: (await call(name, many.slice(0, 3))).result?.content[0].text };
+      }
+      return { ...out, ran };
+    });
+    for (const name of ['slow', 'negated']) {
+      assert.equal(r[name].refused[0], -32602, name);
+      assert.match(r[name].refused[1], /^Invalid arguments for tool \w+: .*Error executing regex: the patterns that backtrack took more than 500 ms for this instance/, name);
+      assert.equal(r[name].few, '3', `${name}: the next call`);
+    }
+    assert.equal(r.ran, 2);
+    console.log(`# refused after ${Math.round(r.slow.ms)} ms and ${Math.round(r.negated.ms)} ms`);
+  }, { timeout: 60_000 }));
+
 // A tool `unique` of `properties`, called over the tab with `distinct` items of `kind`, then with
 // one repeated, then with `next`: what each answered, how often the tool ran, and whether the
 // validator module was loaded.
