@@ -43,28 +43,51 @@ const STEP_LIMIT: usize = 1_000_000;
 thread_local! {
     /// When the instance's budget runs out (ms on [`now`]'s clock).
     static DEADLINE: Cell<f64> = const { Cell::new(f64::INFINITY) };
-    /// Whether a match of this instance could not be run or finished.
-    static RAN_OUT: Cell<bool> = const { Cell::new(false) };
+    /// Why a match of this instance could not be run or finished, if one could not.
+    static RAN_OUT: Cell<Option<RanOut>> = const { Cell::new(None) };
 }
 
 /// Starts the budget of one instance's check.
 pub fn begin() {
     DEADLINE.with(|d| d.set(now() + BUDGET_MS));
-    RAN_OUT.with(|r| r.set(false));
+    RAN_OUT.with(|r| r.set(None));
+}
+
+/// Why a match gave no answer.
+#[derive(Clone, Copy)]
+enum RanOut {
+    /// The instance's [`BUDGET_MS`] was spent.
+    Budget,
+    /// One match took more than [`STEP_LIMIT`] steps.
+    Steps,
+}
+
+/// Records why a match gave no answer (the first reason stays).
+fn give_up(why: RanOut) {
+    RAN_OUT.with(|r| {
+        if r.get().is_none() {
+            r.set(Some(why));
+        }
+    });
 }
 
 /// Whether a match since [`begin`] was refused (the budget was spent) or stopped at its step
 /// limit: the instance's check is then no answer, and the instance invalid.
 pub fn ran_out() -> bool {
-    RAN_OUT.with(Cell::get)
+    RAN_OUT.with(Cell::get).is_some()
 }
 
 /// The message of the violation an instance whose matches [`ran_out`] gets.
 pub fn ran_out_message() -> String {
-    format!(
-        "Error executing regex: the patterns that backtrack took more than {BUDGET_MS} ms for \
-         this instance, or one match more than {STEP_LIMIT} steps"
-    )
+    match RAN_OUT.with(Cell::get) {
+        Some(RanOut::Steps) => format!(
+            "Error executing regex: a match took more than {STEP_LIMIT} steps of backtracking"
+        ),
+        _ => format!(
+            "Error executing regex: the patterns that backtrack took more than {BUDGET_MS} ms \
+             for this instance"
+        ),
+    }
 }
 
 /// A compiled `pattern`.
@@ -78,12 +101,14 @@ impl Pattern {
     fn matches(&self, text: &str) -> Option<bool> {
         let deadline = DEADLINE.with(Cell::get);
         if ran_out() || now() > deadline {
-            RAN_OUT.with(|r| r.set(true));
+            give_up(RanOut::Budget);
             return None;
         }
         let outcome = self.regex.is_match(text).ok();
-        if outcome.is_none() || now() > deadline {
-            RAN_OUT.with(|r| r.set(true));
+        if outcome.is_none() {
+            give_up(RanOut::Steps);
+        } else if now() > deadline {
+            give_up(RanOut::Budget);
         }
         outcome
     }

@@ -688,7 +688,11 @@ fn matches_that_backtrack_share_one_time_budget_per_instance() {
     let slow = "a".repeat(16);
     let many = |n: usize| Value::Array((0..n).map(|_| json!(slow)).collect());
     let schema = compile(&json!({"items": {"type": "string", "pattern": r"^(?:(a|a)+\1x|a+)$"}}));
-    assert_eq!(schema.validate(&many(3)), Vec::new(), "a few such strings pass");
+    assert_eq!(
+        schema.validate(&many(3)),
+        Vec::new(),
+        "a few such strings pass"
+    );
     let refused = only(schema.validate(&many(20_000)));
     assert_eq!(refused.keyword, "pattern");
     assert!(
@@ -698,6 +702,12 @@ fn matches_that_backtrack_share_one_time_budget_per_instance() {
     );
     // The next instance has a budget of its own.
     assert_eq!(schema.validate(&many(3)), Vec::new());
+    // One string past a match's step limit (a count of steps, the same on every machine).
+    let over = only(schema.validate(&json!(["a".repeat(20)])));
+    assert_eq!(
+        over.message,
+        "Error executing regex: a match took more than 1000000 steps of backtracking"
+    );
 
     // A match the budget refused is no answer, even where a failed match would pass: under
     // `not`, each string fails the pattern (slowly) and so is valid, until the budget is spent;
