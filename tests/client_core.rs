@@ -645,6 +645,51 @@ fn a_timeout_fails_with_request_timeout_and_cancels_on_the_server() {
     );
 }
 
+/// A transport whose `send` returned but whose asynchronous send then failed (a rejected
+/// promise, as the browser bridge has it) fails that request at once with the failure, not at
+/// its timeout; another message's failed send is reported; the next request is served.
+#[test]
+fn a_send_that_fails_later_fails_its_request_at_once() {
+    let r = rig(opts(60_000));
+    r.connect();
+    r.wire.deaf.set(true);
+    let start = r.ex.now();
+    let call = r.spawn(r.client.call_tool("hang", None, RequestOptions::default()));
+    let sent = r.wire.sent_with_method("tools/call");
+    let id = RequestId::from_value(&sent.last().unwrap()["id"]).unwrap();
+    let sink = r.wire.sink.borrow().clone().unwrap();
+    sink.send_failed(
+        Some(&id),
+        "send failed: the iframe has no contentWindow".into(),
+    );
+    r.idle_until("the call to fail", || call.borrow().is_some());
+    assert!(r.ex.now() - start < Duration::from_millis(60_000));
+    match call.borrow_mut().take().unwrap() {
+        Err(ClientError::Transport { message }) => {
+            assert_eq!(message, "send failed: the iframe has no contentWindow")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(r.client.pending_requests(), 0);
+    assert!(
+        r.errors.borrow().is_empty(),
+        "the request's caller has the error"
+    );
+    // A notification's failed send (no pending request) is reported.
+    sink.send_failed(None, "send failed: gone".into());
+    assert!(matches!(
+        r.errors.borrow().last(),
+        Some(ClientError::Transport { message }) if message == "send failed: gone"
+    ));
+    // A stale id (already settled) is reported too, and settles nothing.
+    sink.send_failed(Some(&id), "send failed: again".into());
+    assert_eq!(r.errors.borrow().len(), 2);
+    r.wire.deaf.set(false);
+    assert_eq!(r.client.phase(), Phase::Connected);
+    r.run(r.client.ping(RequestOptions::default()))
+        .expect("the next request is served");
+}
+
 #[test]
 fn a_per_call_timeout_overrides_the_default() {
     let r = rig(opts(20));

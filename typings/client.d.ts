@@ -282,6 +282,7 @@ export type McpServerRequestHandler = (
  */
 export interface McpClientTransport {
   start(): void | PromiseLike<void>;
+  /** A request whose `send` throws or rejects fails at once with a `TransportError` saying why. */
   send(message: McpJsonRpcMessage): void | PromiseLike<void>;
   close(): void | PromiseLike<void>;
   onmessage?: ((message: any) => void) | null;
@@ -441,7 +442,12 @@ export interface IframeParentClientTransportOptions {
   connectionTimeout?: number;
 }
 
-/** The embedding page's client for a server inside an iframe (MCP-B iframe envelopes). */
+/**
+ * The embedding page's client for a server inside an iframe (MCP-B iframe envelopes). Once
+ * the iframe has had a window, the transport closes when it has none (the element was removed
+ * from the document): `onclose` gets `'the iframe was removed from the document'`, within
+ * about 250 ms.
+ */
 export declare class IframeParentClientTransport implements McpClientTransport {
   /** `new IframeParentClientTransport({ iframe, targetOrigin, channelId = 'mcp-iframe', checkIntervalMs = 250, connectionTimeout = 10000 })` */
   constructor(options: IframeParentClientTransportOptions);

@@ -273,14 +273,18 @@ impl ClientTransport for JsTransport {
     fn send(&self, message: &Value) -> Result<(), String> {
         let v = js::from_json(message);
         let r = js::call(&self.obj, "send", &[&v]).map_err(|e| js::error_message(&e))?;
-        // A rejected send is reported; the request itself then times out.
+        // A rejected send fails its request at once (another message's is reported).
         if let Some(watch) = thenable(r) {
             let state = Rc::downgrade(&self.state);
+            let id = message
+                .get("method")
+                .and(message.get("id"))
+                .and_then(crate::protocol::RequestId::from_value);
             js::spawn(async move {
                 if let Err(m) = watch.await {
                     let sink = state.upgrade().and_then(|s| s.sink.borrow().clone());
                     if let Some(sink) = sink {
-                        sink.error(format!("send failed: {m}"));
+                        sink.send_failed(id.as_ref(), format!("send failed: {m}"));
                     }
                 }
             });

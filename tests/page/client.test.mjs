@@ -833,6 +833,85 @@ test('IframeParentClientTransport: an iframe\'s server; a frame without one time
     assert.match(r.missing, /^TypeError: .*targetOrigin is required/);
   }, { html: `${CLASSIC}<body></body>` }));
 
+// An iframe removed from the document takes its server with it: the transport, which looks at
+// the frame's window every 250 ms, closes, and the client's call in flight ends then with the
+// reason (it waited for its 60 s timeout before, and the client stayed "connected"). A
+// transport started before its iframe is in the document is not taken for one removed.
+test('IframeParentClientTransport: the iframe removed ends the connection and the call in flight; one started before its iframe is inserted connects', () =>
+  withPage(async ({ page, server }) => {
+    const child = await inlinePage(`${CLASSIC}
+<script>
+  navigator.modelContext.registerTool({ name: 'slow', description: 'x', execute: () => new Promise((r) => setTimeout(() => r('late'), 5000)) });
+  navigator.modelContext.registerTool({ name: 'fast', description: 'x', execute: async () => 'fast' });
+  navigator.modelContext.connect({ transport: { type: 'iframeChild', allowedOrigins: ['${server.origin}'] } });
+</script>`);
+    const r = await page.evaluate(async ({ child, origin }) => {
+      const { McpClient, IframeParentClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+      const frame = () => Object.assign(document.createElement('iframe'), { src: child });
+      const f = frame();
+      await new Promise((r) => { f.onload = r; document.body.append(f); });
+      const client = new McpClient(new IframeParentClientTransport({ iframe: f, targetOrigin: origin }));
+      const closes = [];
+      client.onclose = (reason) => closes.push(String(reason?.message ?? reason));
+      await client.connect();
+      const pending = client.callTool('slow').then(() => 'answered', (e) => [e.name, e.code, e.message]);
+      await new Promise((r) => setTimeout(r, 50));
+      f.remove();
+      const inFlight = await pending;
+      const next = await client.callTool('fast').then(() => 'answered', (e) => [e.name, e.code]);
+      // Started while its iframe is not in the document (no window yet), then inserted.
+      const late = frame();
+      const t = new IframeParentClientTransport({ iframe: late, targetOrigin: origin, connectionTimeout: 20_000 });
+      const lateClient = new McpClient(t);
+      const connecting = lateClient.connect();
+      await new Promise((r) => setTimeout(r, 600));
+      document.body.append(late);
+      await connecting;
+      const lateCall = (await lateClient.callTool('fast')).content[0].text;
+      await lateClient.close();
+      return { inFlight, next, state: client.state, closes, lateCall, lateClosed: t.isConnected };
+    }, { child, origin: server.origin });
+    assert.deepEqual(r.inFlight, ['TransportClosedError', 'TRANSPORT_CLOSED', 'Transport is closed: the iframe was removed from the document']);
+    assert.deepEqual(r.next, ['TransportClosedError', 'TRANSPORT_CLOSED']);
+    assert.equal(r.state, 'closed');
+    assert.deepEqual(r.closes, ['the iframe was removed from the document']);
+    assert.equal(r.lateCall, 'fast');
+    assert.equal(r.lateClosed, false);
+  }, { html: `${CLASSIC}<body></body>`, timeout: 30_000 }));
+
+// A transport whose send() resolves or rejects later (the SDK's Transport shape): a rejected
+// send fails its request at once with the failure, as the SDK's own client does (it waited for
+// the request's timeout, 60 s by default, before); the client stays connected and serves the
+// next request.
+test('McpClient: a transport whose send rejects fails that request at once; the next request is served', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      const { McpClient } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+      const answer = (m, result) => queueMicrotask(() => t.onmessage({ jsonrpc: '2.0', id: m.id, result }));
+      const t = {
+        async start() {},
+        async close() { t.onclose?.(); },
+        async send(m) {
+          if (m.method === 'initialize') return answer(m, { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } });
+          if (m.method === 'tools/call' && m.params.name === 'broken') throw new Error('the wire broke');
+          if (m.method === 'tools/call') return answer(m, { content: [{ type: 'text', text: 'ok' }] });
+        },
+      };
+      const client = new McpClient(t);
+      const errors = [];
+      client.onerror = (e) => errors.push(e.message);
+      await client.connect();
+      const failed = await client.callTool('broken').then(() => 'answered', (e) => [e.name, e.code, e.message]);
+      const next = (await client.callTool('fine')).content[0].text;
+      return { failed, next, state: client.state, pending: client.pendingRequests, errors };
+    });
+    assert.deepEqual(r.failed, ['TransportError', 'TRANSPORT_ERROR', 'Transport error: send failed: the wire broke']);
+    assert.equal(r.next, 'ok');
+    assert.equal(r.state, 'connected');
+    assert.equal(r.pending, 0);
+    assert.deepEqual(r.errors, [], 'the caller has the error, not onerror');
+  }, { html: `${CLASSIC}<body></body>`, timeout: 30_000 }));
+
 test('BroadcastChannelClientTransport: a client page calls a server in another page of the origin', () =>
   withPage(async ({ page, context, server }) => {
     const serverPage = await context.newPage();

@@ -204,6 +204,25 @@ impl Inner {
         }
     }
 
+    /// A request the transport failed to send after its `send()` returned (a rejected
+    /// promise): it fails now with that error, as the MCP SDK's `request()` rejects, instead
+    /// of waiting for its timeout. Any other message's failed send is reported (`onerror`).
+    pub(super) fn send_failed(&self, epoch: u64, id: Option<&RequestId>, message: String) {
+        if !self.is_current(epoch) {
+            return;
+        }
+        let sent = id.and_then(|id| {
+            self.st
+                .borrow_mut()
+                .pending
+                .take_answered(id, |p| p.sent_on == Some(epoch))
+        });
+        match sent {
+            Some(sent) => sent.answer(Err(ClientError::transport(message))),
+            None => self.emit_error(&ClientError::transport(message)),
+        }
+    }
+
     fn settle(&self, id: &RequestId, outcome: Outcome) {
         // Only a request already sent can be answered (a queued one has no id out there).
         let sent = self

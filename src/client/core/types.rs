@@ -65,6 +65,14 @@ impl TransportSink {
         }
     }
 
+    /// The transport failed to send `id`'s request (or, `None`, another message) after its
+    /// `send()` returned: the request fails with `message` at once.
+    pub fn send_failed(&self, id: Option<&RequestId>, message: String) {
+        if let Some(inner) = self.inner.upgrade() {
+            inner.send_failed(self.epoch, id, message);
+        }
+    }
+
     /// Whether the client still listens to this connection.
     pub fn is_current(&self) -> bool {
         self.inner

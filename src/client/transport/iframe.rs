@@ -3,13 +3,16 @@
 //! `mcp-iframe`). `start()` posts `'mcp-check-ready'` to `iframe.contentWindow` every
 //! `checkIntervalMs` (250) until the child answers `'mcp-server-ready'`, and fails with a
 //! clear error after `connectionTimeout` (10 s). Only messages whose `event.source` is the
-//! iframe's current window and whose origin is `targetOrigin` are read.
+//! iframe's current window and whose origin is `targetOrigin` are read. Once the iframe has
+//! had a window, the transport closes when it has none (the element was removed from the
+//! document, and its server with it): the frame's window is looked at every
+//! [`GONE_POLL_MS`], so a client's requests in flight end then, not at their timeout.
 //!
 //! ```js
 //! const t = new IframeParentClientTransport({ iframe, targetOrigin: 'https://app.example' });
 //! ```
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -30,6 +33,9 @@ pub use crate::wire::iframe::{
     CONNECTION_TIMEOUT_MS as DEFAULT_CONNECTION_TIMEOUT_MS, DEFAULT_CHANNEL,
 };
 
+/// How often an open transport looks whether its iframe still has a window (ms).
+pub const GONE_POLL_MS: f64 = 250.0;
+
 struct IframeWire {
     iframe: JsValue,
     target_origin: String,
@@ -37,6 +43,8 @@ struct IframeWire {
     check_interval: u64,
     connection_timeout: u64,
     listener: RefCell<Option<Listener>>,
+    /// The look at the iframe's window every [`GONE_POLL_MS`], while listening.
+    watch: RefCell<Option<js::Timer>>,
 }
 
 fn content_window(iframe: &JsValue) -> Option<JsValue> {
@@ -47,6 +55,11 @@ fn content_window(iframe: &JsValue) -> Option<JsValue> {
 
 impl Wire for IframeWire {
     fn open(&self, port: Port) -> Result<Ready, JsValue> {
+        let gone = port.clone();
+        // Whether the iframe has had a window since this connection began: an element not
+        // yet in the document has none, which is no loss. (Any window the checks or the
+        // server's messages met counts, whenever the iframe was removed.)
+        let had_window = Rc::new(Cell::new(content_window(&self.iframe).is_some()));
         let window: JsValue = web_sys::window()
             .map(JsValue::from)
             .ok_or_else(|| js::type_error("IframeParentClientTransport needs a window"))?;
@@ -57,13 +70,24 @@ impl Wire for IframeWire {
             self.target_origin.clone(),
             ready.clone(),
         );
+        let had = had_window.clone();
         let listener = Listener::dom(&window, "message", move |ev: JsValue, _| {
             // The iframe's current window (it changes when the frame navigates).
             if let Some(data) = window_message(&ev, content_window(&iframe).as_ref(), &origin) {
+                had.set(true);
                 on_server_data(&data, &channel, "the iframe's server", &r, &port);
             }
         })?;
         *self.listener.borrow_mut() = Some(listener);
+        // The iframe removed: no window, and no server, will answer again.
+        let (iframe, had) = (self.iframe.clone(), had_window.clone());
+        *self.watch.borrow_mut() = Some(js::Timer::interval(GONE_POLL_MS, move || {
+            if content_window(&iframe).is_some() {
+                had.set(true);
+            } else if had.get() {
+                gone.closed("the iframe was removed from the document");
+            }
+        })?);
         let (iframe, channel, origin) = (
             self.iframe.clone(),
             self.channel.clone(),
@@ -72,8 +96,11 @@ impl Wire for IframeWire {
         // Posted to whatever window the iframe holds at each check (none before it loads),
         // unless it is known not to be at the target origin (the frame's first document).
         let check: Rc<dyn Fn()> = Rc::new(move || {
-            if let Some(w) = content_window(&iframe).filter(|w| may_be_at(w, &origin)) {
-                post_check(&w, &channel, &origin);
+            if let Some(w) = content_window(&iframe) {
+                had_window.set(true);
+                if may_be_at(&w, &origin) {
+                    post_check(&w, &channel, &origin);
+                }
             }
         });
         let handshake = Handshake {
@@ -108,6 +135,7 @@ impl Wire for IframeWire {
 
     fn shut(&self) {
         self.listener.borrow_mut().take();
+        self.watch.borrow_mut().take();
     }
 }
 
@@ -157,6 +185,7 @@ impl IframeParentClientTransport {
             connection_timeout: opt_ms(&o, "connectionTimeout", ctx)?
                 .unwrap_or(DEFAULT_CONNECTION_TIMEOUT_MS),
             listener: RefCell::new(None),
+            watch: RefCell::new(None),
         };
         Ok(IframeParentClientTransport {
             base: Base::new("IframeParentClientTransport", Box::new(wire)),
