@@ -408,7 +408,11 @@ export interface PostMessageClientTransportOptions {
   messageType?: string;
 }
 
-/** A client for a server behind `postMessage`: a Worker, a worker's `self`, a MessagePort, a Window. */
+/**
+ * A client for a server behind `postMessage`: a Worker, a worker's `self`, a MessagePort, a
+ * Window. With a Window target the transport closes when the window does (a closed popup, a
+ * removed frame's window): `onclose` gets `'the target window was closed'`, within about 250 ms.
+ */
 export declare class PostMessageClientTransport implements McpClientTransport {
   /** `new PostMessageClientTransport({ target, origin = location.origin, messageType = 'mcp' })` */
   constructor(options: PostMessageClientTransportOptions);

@@ -836,8 +836,9 @@ test('IframeParentClientTransport: an iframe\'s server; a frame without one time
 // An iframe removed from the document takes its server with it: the transport, which looks at
 // the frame's window every 250 ms, closes, and the client's call in flight ends then with the
 // reason (it waited for its 60 s timeout before, and the client stayed "connected"). A
-// transport started before its iframe is in the document is not taken for one removed.
-test('IframeParentClientTransport: the iframe removed ends the connection and the call in flight; one started before its iframe is inserted connects', () =>
+// transport started before its iframe is in the document is not taken for one removed. A
+// PostMessageClientTransport to a window closes when the window does (its frame removed).
+test('IframeParentClientTransport and PostMessageClientTransport to a frame\'s window: the frame removed ends the connection and the call in flight; one started before its iframe is inserted connects', () =>
   withPage(async ({ page, server }) => {
     const child = await inlinePage(`${CLASSIC}
 <script>
@@ -845,8 +846,14 @@ test('IframeParentClientTransport: the iframe removed ends the connection and th
   navigator.modelContext.registerTool({ name: 'fast', description: 'x', execute: async () => 'fast' });
   navigator.modelContext.connect({ transport: { type: 'iframeChild', allowedOrigins: ['${server.origin}'] } });
 </script>`);
-    const r = await page.evaluate(async ({ child, origin }) => {
-      const { McpClient, IframeParentClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
+    const pmChild = await inlinePage(`${CLASSIC}
+<script>
+  navigator.modelContext.registerTool({ name: 'slow', description: 'x', execute: () => new Promise((r) => setTimeout(() => r('late'), 5000)) });
+  navigator.modelContext.connect({ transport: { type: 'postMessage', target: parent, origin: '${server.origin}' } })
+    .then(() => parent.postMessage('pm-ready', '${server.origin}'));
+</script>`);
+    const r = await page.evaluate(async ({ child, pmChild, origin }) => {
+      const { McpClient, IframeParentClientTransport, PostMessageClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const frame = () => Object.assign(document.createElement('iframe'), { src: child });
       const f = frame();
       await new Promise((r) => { f.onload = r; document.body.append(f); });
@@ -869,14 +876,33 @@ test('IframeParentClientTransport: the iframe removed ends the connection and th
       await connecting;
       const lateCall = (await lateClient.callTool('fast')).content[0].text;
       await lateClient.close();
-      return { inFlight, next, state: client.state, closes, lateCall, lateClosed: t.isConnected };
-    }, { child, origin: server.origin });
+      // A PostMessageClientTransport to a frame's window (a server on postMessage there): the
+      // window is closed once its frame is removed.
+      const pm = frame();
+      pm.src = pmChild;
+      // (A postMessage server has no handshake: the client speaks once it listens.)
+      await new Promise((r) => {
+        addEventListener('message', function ready(e) { if (e.data === 'pm-ready') { removeEventListener('message', ready); r(); } });
+        document.body.append(pm);
+      });
+      const pmClient = new McpClient(new PostMessageClientTransport({ target: pm.contentWindow, origin }));
+      const pmCloses = [];
+      pmClient.onclose = (reason) => pmCloses.push(String(reason?.message ?? reason));
+      await pmClient.connect();
+      const pmPending = pmClient.callTool('slow').then(() => 'answered', (e) => [e.name, e.code, e.message]);
+      await new Promise((r) => setTimeout(r, 50));
+      pm.remove();
+      const pmInFlight = await pmPending;
+      return { inFlight, next, state: client.state, closes, lateCall, lateClosed: t.isConnected, pmInFlight, pmCloses };
+    }, { child, pmChild, origin: server.origin });
     assert.deepEqual(r.inFlight, ['TransportClosedError', 'TRANSPORT_CLOSED', 'Transport is closed: the iframe was removed from the document']);
     assert.deepEqual(r.next, ['TransportClosedError', 'TRANSPORT_CLOSED']);
     assert.equal(r.state, 'closed');
     assert.deepEqual(r.closes, ['the iframe was removed from the document']);
     assert.equal(r.lateCall, 'fast');
     assert.equal(r.lateClosed, false);
+    assert.deepEqual(r.pmInFlight, ['TransportClosedError', 'TRANSPORT_CLOSED', 'Transport is closed: the target window was closed']);
+    assert.deepEqual(r.pmCloses, ['the target window was closed']);
   }, { html: `${CLASSIC}<body></body>`, timeout: 30_000 }));
 
 // A transport whose send() resolves or rejects later (the SDK's Transport shape): a rejected

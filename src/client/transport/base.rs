@@ -380,6 +380,25 @@ pub fn options_object(v: &JsValue, ctx: &str) -> Result<JsValue, JsValue> {
     Ok(v.clone())
 }
 
+/// How often a transport whose peer is a window looks whether it went away (ms).
+pub const GONE_POLL_MS: f64 = 250.0;
+
+/// Looks every [`GONE_POLL_MS`] whether the peer's window went away (`gone()`), and ends the
+/// connection with `reason` when it has: a window that went away never posts again, and what
+/// is posted to it is dropped without an error, so the client's requests would otherwise wait
+/// for their timeouts. The look stops when the returned timer is dropped (at `shut`).
+pub fn watch_peer(
+    port: Port,
+    reason: &'static str,
+    mut gone: Box<dyn FnMut() -> bool>,
+) -> Result<js::Timer, JsValue> {
+    js::Timer::interval(GONE_POLL_MS, move || {
+        if gone() {
+            port.closed(reason);
+        }
+    })
+}
+
 /// `event.data` of a window `message` event when `event.source` is `source` and
 /// `event.origin` is `origin` (`'*'`: any origin); `None` for any other event, and for
 /// every event while there is no `source`.

@@ -6,7 +6,7 @@
 //! iframe's current window and whose origin is `targetOrigin` are read. Once the iframe has
 //! had a window, the transport closes when it has none (the element was removed from the
 //! document, and its server with it): the frame's window is looked at every
-//! [`GONE_POLL_MS`], so a client's requests in flight end then, not at their timeout.
+//! [`base::GONE_POLL_MS`], so a client's requests in flight end then, not at their timeout.
 //!
 //! ```js
 //! const t = new IframeParentClientTransport({ iframe, targetOrigin: 'https://app.example' });
@@ -33,9 +33,6 @@ pub use crate::wire::iframe::{
     CONNECTION_TIMEOUT_MS as DEFAULT_CONNECTION_TIMEOUT_MS, DEFAULT_CHANNEL,
 };
 
-/// How often an open transport looks whether its iframe still has a window (ms).
-pub const GONE_POLL_MS: f64 = 250.0;
-
 struct IframeWire {
     iframe: JsValue,
     target_origin: String,
@@ -43,7 +40,7 @@ struct IframeWire {
     check_interval: u64,
     connection_timeout: u64,
     listener: RefCell<Option<Listener>>,
-    /// The look at the iframe's window every [`GONE_POLL_MS`], while listening.
+    /// The look at the iframe's window ([`base::watch_peer`]), while listening.
     watch: RefCell<Option<js::Timer>>,
 }
 
@@ -81,13 +78,15 @@ impl Wire for IframeWire {
         *self.listener.borrow_mut() = Some(listener);
         // The iframe removed: no window, and no server, will answer again.
         let (iframe, had) = (self.iframe.clone(), had_window.clone());
-        *self.watch.borrow_mut() = Some(js::Timer::interval(GONE_POLL_MS, move || {
-            if content_window(&iframe).is_some() {
-                had.set(true);
-            } else if had.get() {
-                gone.closed("the iframe was removed from the document");
-            }
-        })?);
+        *self.watch.borrow_mut() = Some(base::watch_peer(
+            gone,
+            "the iframe was removed from the document",
+            Box::new(move || {
+                let has = content_window(&iframe).is_some();
+                had.set(had.get() || has);
+                had.get() && !has
+            }),
+        )?);
         let (iframe, channel, origin) = (
             self.iframe.clone(),
             self.channel.clone(),

@@ -5,8 +5,10 @@
 //! With a Window target (an iframe's `contentWindow`, `window.opener`, `window.parent`)
 //! answers arrive on this window: only those whose `event.source` is the target and whose
 //! origin is `origin` (default: this page's origin; `'*'` with a warning) are read, and
-//! messages are posted with `origin` as the target origin. Workers and ports are private
-//! channels: whoever holds one may talk.
+//! messages are posted with `origin` as the target origin, and the transport closes when the
+//! window does (`closed`: a closed popup, a removed frame's window), looked at every
+//! [`base::GONE_POLL_MS`]. Workers and ports are private channels: whoever holds one may
+//! talk.
 //!
 //! ```js
 //! const t = new PostMessageClientTransport({ target: worker });
@@ -31,6 +33,8 @@ struct PostMessageWire {
     origin: String,
     message_type: String,
     listener: RefCell<Option<Listener>>,
+    /// For a Window target, the look at whether it closed ([`base::watch_peer`]).
+    watch: RefCell<Option<js::Timer>>,
 }
 
 impl Wire for PostMessageWire {
@@ -40,6 +44,12 @@ impl Wire for PostMessageWire {
             let own: JsValue = web_sys::window()
                 .map(JsValue::from)
                 .ok_or_else(|| js::type_error("a Window target needs a window to receive on"))?;
+            let target = self.target.clone();
+            *self.watch.borrow_mut() = Some(base::watch_peer(
+                port.clone(),
+                "the target window was closed",
+                Box::new(move || js::is_closed(&target)),
+            )?);
             let (target, origin) = (self.target.clone(), self.origin.clone());
             Listener::dom(&own, "message", move |ev: JsValue, _| {
                 let Some(data) = window_message(&ev, Some(&target), &origin) else {
@@ -82,6 +92,7 @@ impl Wire for PostMessageWire {
 
     fn shut(&self) {
         self.listener.borrow_mut().take();
+        self.watch.borrow_mut().take();
     }
 }
 
@@ -115,6 +126,7 @@ impl PostMessageClientTransport {
             origin,
             message_type,
             listener: RefCell::new(None),
+            watch: RefCell::new(None),
         };
         Ok(PostMessageClientTransport {
             base: Base::new("PostMessageClientTransport", Box::new(wire)),
