@@ -411,7 +411,8 @@ export interface PostMessageClientTransportOptions {
 /**
  * A client for a server behind `postMessage`: a Worker, a worker's `self`, a MessagePort, a
  * Window. With a Window target the transport closes when the window does (a closed popup, a
- * removed frame's window): `onclose` gets `'the target window was closed'`, within about 250 ms.
+ * removed frame's window): `onclose` gets `'the target window was closed'`, within about a
+ * second; a send to it once it is closed fails at once.
  */
 export declare class PostMessageClientTransport implements McpClientTransport {
   /** `new PostMessageClientTransport({ target, origin = location.origin, messageType = 'mcp' })` */
@@ -450,7 +451,7 @@ export interface IframeParentClientTransportOptions {
  * The embedding page's client for a server inside an iframe (MCP-B iframe envelopes). Once
  * the iframe has had a window, the transport closes when it has none (the element was removed
  * from the document): `onclose` gets `'the iframe was removed from the document'`, within
- * about 250 ms.
+ * about a second; a send to it then fails at once.
  */
 export declare class IframeParentClientTransport implements McpClientTransport {
   /** `new IframeParentClientTransport({ iframe, targetOrigin, channelId = 'mcp-iframe', checkIntervalMs = 250, connectionTimeout = 10000 })` */

@@ -834,7 +834,7 @@ test('IframeParentClientTransport: an iframe\'s server; a frame without one time
   }, { html: `${CLASSIC}<body></body>` }));
 
 // An iframe removed from the document takes its server with it: the transport, which looks at
-// the frame's window every 250 ms, closes, and the client's call in flight ends then with the
+// the frame's window every second, closes, and the client's call in flight ends then with the
 // reason (it waited for its 60 s timeout before, and the client stayed "connected"). A
 // transport started before its iframe is in the document is not taken for one removed. A
 // PostMessageClientTransport to a window closes when the window does (its frame removed).
@@ -885,15 +885,18 @@ test('IframeParentClientTransport and PostMessageClientTransport to a frame\'s w
         addEventListener('message', function ready(e) { if (e.data === 'pm-ready') { removeEventListener('message', ready); r(); } });
         document.body.append(pm);
       });
-      const pmClient = new McpClient(new PostMessageClientTransport({ target: pm.contentWindow, origin }));
+      const pmT = new PostMessageClientTransport({ target: pm.contentWindow, origin });
+      const pmClient = new McpClient(pmT);
       const pmCloses = [];
       pmClient.onclose = (reason) => pmCloses.push(String(reason?.message ?? reason));
       await pmClient.connect();
       const pmPending = pmClient.callTool('slow').then(() => 'answered', (e) => [e.name, e.code, e.message]);
       await new Promise((r) => setTimeout(r, 50));
       pm.remove();
+      // Posted before the transport has looked: the closed window fails the send at once.
+      const pmSend = await pmT.send({ jsonrpc: '2.0', id: 'x', method: 'ping' }).then(() => 'sent', (e) => [e.code, e.message]);
       const pmInFlight = await pmPending;
-      return { inFlight, next, state: client.state, closes, lateCall, lateClosed: t.isConnected, pmInFlight, pmCloses };
+      return { inFlight, next, state: client.state, closes, lateCall, lateClosed: t.isConnected, pmInFlight, pmCloses, pmSend };
     }, { child, pmChild, origin: server.origin });
     assert.deepEqual(r.inFlight, ['TransportClosedError', 'TRANSPORT_CLOSED', 'Transport is closed: the iframe was removed from the document']);
     assert.deepEqual(r.next, ['TransportClosedError', 'TRANSPORT_CLOSED']);
@@ -903,6 +906,7 @@ test('IframeParentClientTransport and PostMessageClientTransport to a frame\'s w
     assert.equal(r.lateClosed, false);
     assert.deepEqual(r.pmInFlight, ['TransportClosedError', 'TRANSPORT_CLOSED', 'Transport is closed: the target window was closed']);
     assert.deepEqual(r.pmCloses, ['the target window was closed']);
+    assert.deepEqual(r.pmSend, ['SEND_FAILED', 'PostMessageClientTransport.send(): TypeError: the target window is closed']);
   }, { html: `${CLASSIC}<body></body>`, timeout: 30_000 }));
 
 // A transport whose send() resolves or rejects later (the SDK's Transport shape): a rejected

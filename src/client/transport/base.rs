@@ -380,8 +380,10 @@ pub fn options_object(v: &JsValue, ctx: &str) -> Result<JsValue, JsValue> {
     Ok(v.clone())
 }
 
-/// How often a transport whose peer is a window looks whether it went away (ms).
-pub const GONE_POLL_MS: f64 = 250.0;
+/// How often a transport whose peer is a window looks whether it went away (ms): once a
+/// second, which wakes an idle page no more than that (a send to a window already gone fails
+/// at once, without the look).
+pub const GONE_POLL_MS: f64 = 1000.0;
 
 /// Looks every [`GONE_POLL_MS`] whether the peer's window went away (`gone()`), and ends the
 /// connection with `reason` when it has: a window that went away never posts again, and what

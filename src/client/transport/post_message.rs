@@ -79,6 +79,10 @@ impl Wire for PostMessageWire {
     fn post(&self, message: &JsValue) -> Result<(), JsValue> {
         let env = envelope(&self.message_type, message);
         if self.is_window {
+            // A closed window drops what is posted to it without an error.
+            if js::is_closed(&self.target) {
+                return Err(js::type_error("the target window is closed"));
+            }
             js::call(
                 &self.target,
                 "postMessage",
