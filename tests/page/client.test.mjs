@@ -374,23 +374,24 @@ test('a client whose handlers hold it is collected once closed, or never connect
       const { McpClient, TabClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       await navigator.modelContext.registerTool({ name: 'echo', description: 'Echoes', execute: async (a) => JSON.stringify(a) });
       window.Marker = class HeldByTheClientsHandlers {};
-      for (let i = 0; i < 30; i++) {
+      // A client with handlers that hold it, as a page's usually do.
+      const held = () => {
         const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
         const marker = new Marker();
-        // Handlers and hooks that hold the client, as a page's usually do.
         client.onNotification('notifications/tools/list_changed', () => client.listTools(marker));
         client.setRequestHandler('roots/list', () => ({ roots: [], marker, client }));
+        return { client, marker };
+      };
+      for (let i = 0; i < 30; i++) {
+        const { client, marker } = held();
         client.onerror = () => client.close(marker);
         await client.connect();
         await client.callTool('echo', { i });
         await client.close();
       }
-      // Never connected, and given the same functions: nothing holds them either.
+      // Never connected, and given the same functions (and a hook): nothing holds them either.
       for (let i = 0; i < 30; i++) {
-        const client = new McpClient(new TabClientTransport({ targetOrigin: location.origin }));
-        const marker = new Marker();
-        client.onNotification('notifications/tools/list_changed', () => client.listTools(marker));
-        client.setRequestHandler('roots/list', () => ({ roots: [], marker, client }));
+        const { client, marker } = held();
         client.onclose = () => client.close(marker);
       }
     });
