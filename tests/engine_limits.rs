@@ -176,6 +176,96 @@ fn a_lone_surrogate_is_refused_with_the_requests_id_and_the_next_request_is_serv
     assert_eq!(ok["result"]["structuredContent"]["s"], json!("a\u{fffd}b"));
 }
 
+/// A message is read into at most `max_values` values, its call's arguments (read apart as
+/// text) aside: 4 MiB of `[],` anywhere else in a message made 1.3 million of them, some 200 MB
+/// of wasm memory that a page keeps. Past the limit the reading stops and the message is
+/// refused, with its id where it has one; at the limit it is served; the next request is
+/// served either way.
+#[test]
+fn a_message_of_too_many_values_is_refused_with_its_id_and_the_session_goes_on() {
+    let h = limited(Limits {
+        max_values: 1_000,
+        ..Limits::default()
+    });
+    let junk = |n: usize| format!("[{}]", vec!["[]"; n].join(","));
+    // jsonrpc, id, method, params, name, arguments' `null`, _meta, junk: 8 and the junk's.
+    let call = |id: &str, n: usize| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"echo","_meta":{{"junk":{}}},"arguments":{{"a":{}}}}}}}"#,
+            junk(n),
+            junk(5_000)
+        )
+    };
+    // At the limit: served, with arguments of 5,001 values, which are not counted.
+    let out = h.exchange_text(&call("fits", 1_000 - 8));
+    assert_eq!(out[0]["id"], json!("fits"));
+    assert_eq!(
+        out[0]["result"]["structuredContent"]["a"]
+            .as_array()
+            .map(Vec::len),
+        Some(5_000),
+        "{}",
+        out[0]
+    );
+    let too_many = "The number of JSON values in a message (a tool call's arguments aside) \
+                    exceeds the limit of 1000";
+    for (id, text) in [
+        ("meta", call("meta", 1_000 - 7)),
+        (
+            "unknown",
+            format!(
+                r#"{{"jsonrpc":"2.0","id":"unknown","method":"ping","x":{}}}"#,
+                junk(2_000)
+            ),
+        ),
+        (
+            "array-params",
+            format!(
+                r#"{{"jsonrpc":"2.0","id":"array-params","method":"ping","params":{}}}"#,
+                junk(2_000)
+            ),
+        ),
+        // Read whole (not a request it reads into parts): the same budget.
+        (
+            "response",
+            format!(
+                r#"{{"jsonrpc":"2.0","id":"response","result":{}}}"#,
+                junk(2_000)
+            ),
+        ),
+        // A member twice: read whole, arguments and all.
+        (
+            "twice",
+            format!(
+                r#"{{"jsonrpc":"2.0","id":"twice","method":"tools/call","params":{{"name":"echo","arguments":{{}},"arguments":{}}}}}"#,
+                junk(2_000)
+            ),
+        ),
+    ] {
+        let out = h.exchange_text(&text);
+        assert_eq!(out.len(), 1, "{id}: {out:?}");
+        assert_eq!(out[0]["id"], json!(id));
+        assert_eq!(code(&out[0]), -32600, "{id}");
+        assert_eq!(message(&out[0]), too_many, "{id}");
+        assert_eq!(out[0]["error"]["data"], json!({"limit": 1_000}), "{id}");
+        assert_eq!(h.request("ping", json!({}))["result"], json!({}), "{id}");
+    }
+    // A notification has no id to answer; it is refused all the same, and nothing runs.
+    let out = h.exchange_text(&format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"requestId":"x","junk":{}}}}}"#,
+        junk(2_000)
+    ));
+    assert_eq!(code(&out[0]), -32600);
+    assert!(out[0].get("id").is_none(), "{}", out[0]);
+    // The default lets a message hold 100,000.
+    let h = limited(Limits::default());
+    let out = h.exchange_text(&call("default", 100_000 - 8));
+    assert!(out[0].get("result").is_some(), "{}", out[0]);
+    let out = h.exchange_text(&call("default-over", 100_000 - 7));
+    assert_eq!(code(&out[0]), -32600);
+    assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+}
+
 /// A tool that finishes when the test opens its gate.
 fn gated(name: &str, gate: &Gate) -> ToolDef {
     let gate = gate.clone();
@@ -342,6 +432,8 @@ fn a_queued_request_is_charged_the_values_its_params_keep_not_their_text() {
     let h = limited(Limits {
         max_in_flight: 1,
         max_queued_bytes: 2 * 1024 * 1024,
+        // (Read whole: the bytes they keep are this test's, not the count of values.)
+        max_values: 1_000_000,
         ..Limits::default()
     });
     let gate = Gate::default();
@@ -388,6 +480,7 @@ fn a_batch_queued_call_is_charged_its_arguments_values() {
         limits: Limits {
             max_in_flight: 1,
             max_queued_bytes: 2 * 1024 * 1024,
+            max_values: 1_000_000,
             ..Limits::default()
         },
         ..ServerConfig::default()
@@ -729,7 +822,7 @@ fn a_request_context_stays_small() {
 #[test]
 fn wrong_values_are_quoted_shortened_and_the_session_goes_on() {
     use modelcontext_polyfill::server::limits::MAX_ECHO_CHARS;
-    let big = json!((0..100_000).map(|i| format!("k{i:06}")).collect::<Vec<_>>());
+    let big = json!((0..90_000).map(|i| format!("k{i:06}")).collect::<Vec<_>>());
     let (handshake, stateless) = (Harness::new(), Harness::new());
     for h in [&handshake, &stateless] {
         h.server.register_tool(echo()).unwrap();

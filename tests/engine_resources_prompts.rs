@@ -428,7 +428,18 @@ fn subscriptions_past_the_byte_limit_are_refused_and_the_session_goes_on() {
 /// and the next request served.
 #[test]
 fn a_prompt_with_280000_arguments_in_descending_order_is_rendered() {
-    let h = client("2025-11-25");
+    // (More values than a message may hold by default: `Limits::max_values`.)
+    let limits = modelcontext_polyfill::server::Limits {
+        max_values: 1_000_000,
+        ..Default::default()
+    };
+    let h = client_with(
+        Harness::with_config(ServerConfig {
+            limits,
+            ..Default::default()
+        }),
+        "2025-11-25",
+    );
     h.server.register_prompt(greeting()).unwrap();
     let mut args = serde_json::Map::new();
     for i in (0..280_000).rev() {

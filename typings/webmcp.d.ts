@@ -381,6 +381,11 @@ interface ModelContextPolyfillConfig {
     maxQueuedBytes?: number;
     /** Largest message in bytes of JSON text (default 4 MiB). */
     maxMessageBytes?: number;
+    /**
+     * Most JSON values one message may hold, a tool call's arguments aside (default 100,000): each
+     * value read takes wasm memory, which never shrinks. Past it, the message is refused.
+     */
+    maxMessageValues?: number;
     /** Deepest array/object nesting (default 64). */
     maxDepth?: number;
     /** A tool call still running after this long ends with an `isError` result (default: none). */

@@ -10,7 +10,7 @@
 // Page configuration (optional, set before the polyfill loads):
 //   globalThis.modelContextPolyfillConfig = { serverInfo: {...}, tab: false | { channelId, allowedOrigins },
 //     coreUrl: 'https://cdn.example/modelcontext_glue_bg.wasm',
-//     limits: { maxInFlight, maxQueued, maxQueuedBytes, maxMessageBytes, maxDepth, toolTimeoutMs, pageSize },
+//     limits: { maxInFlight, maxQueued, maxQueuedBytes, maxMessageBytes, maxMessageValues, maxDepth, toolTimeoutMs, pageSize },
 //     validatorUrl: 'https://cdn.example/modelcontext_validator.wasm' }
 // coreUrl / validatorUrl: where the core module (at once) and the validator module (when a tool
 // with a schema is first registered; polyfill/src/validator.js) are fetched from; default:

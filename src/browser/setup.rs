@@ -16,7 +16,8 @@ use crate::server::{Server, ServerConfig, ServerInfo};
 use crate::transport::persist::TabConfig;
 
 /// Reads `modelContextPolyfillConfig.limits`: `{ maxInFlight, maxQueued, maxQueuedBytes,
-/// maxMessageBytes, maxDepth, toolTimeoutMs, pageSize }`, each optional (a positive number; `toolTimeoutMs` also `null`
+/// maxMessageBytes, maxMessageValues, maxDepth, toolTimeoutMs, pageSize,
+/// listChangedIntervalMs }`, each optional (a positive number; `toolTimeoutMs` also `null`
 /// for none). They apply to every session of every transport (`server::Limits`).
 pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
     const CTX: &str = "modelContextPolyfillConfig.limits";
@@ -54,6 +55,7 @@ pub fn server_config_from_js(v: &JsValue) -> Result<ServerConfig, JsValue> {
     l.max_queued_bytes = count("maxQueuedBytes")?.unwrap_or(l.max_queued_bytes);
     l.max_message_bytes = count("maxMessageBytes")?.unwrap_or(l.max_message_bytes);
     l.max_depth = count("maxDepth")?.unwrap_or(l.max_depth);
+    l.max_values = count("maxMessageValues")?.unwrap_or(l.max_values);
     c.page_size = count("pageSize")?.unwrap_or(c.page_size);
     if !js::get(v, "toolTimeoutMs")?.is_null() {
         c.tool_timeout_ms = count("toolTimeoutMs")?.map(|n| n as u64);

@@ -7,6 +7,7 @@ use std::fmt;
 
 use super::error_codes::INVALID_REQUEST;
 use super::json_text::{self, string_end};
+use super::values::{Counted, ValueBudget};
 
 /// A request id: a string or an integer (MCP forbids `null` and fractions).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -176,10 +177,17 @@ pub fn classify_owned(mut value: Value) -> Result<Message, InvalidMessage> {
 /// assert_eq!(read_call(r#"{"jsonrpc":"2.0","method":"m","params":null}"#), None);
 /// ```
 pub fn read_call(text: &str) -> Option<Message> {
+    read_call_counted(text, &ValueBudget::unlimited())
+}
+
+/// [`read_call`], each value it reads (the members' values and everything in them) taken from
+/// `budget`: `None` also when the budget runs out, which the caller tells by
+/// [`ValueBudget::ran_out`]. The reading stops at the first value past the budget.
+pub fn read_call_counted(text: &str, budget: &ValueBudget) -> Option<Message> {
     use serde::Deserializer as _;
     let mut de = serde_json::Deserializer::from_str(text);
     // (An array, or any value but an object, is an error of `deserialize_map`.)
-    let message = de.deserialize_map(CallVisitor).ok()?;
+    let message = de.deserialize_map(CallVisitor(budget)).ok()?;
     de.end().ok()?;
     message
 }
@@ -193,12 +201,18 @@ pub fn read_call(text: &str) -> Option<Message> {
 /// is found by a scan of the text that reads no value; the rest of the message, `null` in its
 /// place, is read as [`read_call`] reads it. A message of another method, or whose `params`
 /// name `arguments` twice (or a name with an escape), is read whole, as [`read_call`] reads
-/// it. `None` as for [`read_call`], and for arguments whose text is not JSON.
+/// it. `None` as for [`read_call`], and for arguments whose text is not JSON. The values read
+/// are taken from `budget` as [`read_call_counted`] takes them (the arguments' are not read, so
+/// not taken; a message read whole takes its arguments' too).
 ///
 /// ```
 /// use modelcontext_polyfill::protocol::jsonrpc::{read_call, read_call_arguments_apart, Message};
+/// use modelcontext_polyfill::protocol::values::ValueBudget;
+/// fn apart<'t>(text: &'t str, method: &str) -> Option<(Message, Option<&'t str>)> {
+///     read_call_arguments_apart(text, method, &ValueBudget::unlimited())
+/// }
 /// let text = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{"a": [1, 2]}}}"#;
-/// let (message, arguments) = read_call_arguments_apart(text, "tools/call").expect("a request");
+/// let (message, arguments) = apart(text, "tools/call").expect("a request");
 /// assert_eq!(arguments, Some(r#"{"a": [1, 2]}"#));
 /// let mut whole = read_call(text).unwrap();
 /// if let Message::Request { params: Some(p), .. } = &mut whole {
@@ -207,18 +221,23 @@ pub fn read_call(text: &str) -> Option<Message> {
 /// assert_eq!(message, whole);
 /// // Another method's arguments stay among its params.
 /// let prompt = text.replace("tools/call", "prompts/get");
-/// assert_eq!(read_call_arguments_apart(&prompt, "tools/call"), read_call(&prompt).map(|m| (m, None)));
+/// assert_eq!(apart(&prompt, "tools/call"), read_call(&prompt).map(|m| (m, None)));
 /// let twice = r#"{"jsonrpc":"2.0","method":"m","params":{"arguments":1,"arguments":2}}"#;
-/// assert_eq!(read_call_arguments_apart(twice, "m"), read_call(twice).map(|m| (m, None)));
+/// assert_eq!(apart(twice, "m"), read_call(twice).map(|m| (m, None)));
 /// // Not JSON where the arguments are: left to the caller's parse, which says why.
 /// let bad = r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"a":}}}"#;
-/// assert_eq!(read_call_arguments_apart(bad, "m"), None);
+/// assert_eq!(apart(bad, "m"), None);
 /// ```
 pub fn read_call_arguments_apart<'t>(
     text: &'t str,
     method: &str,
+    budget: &ValueBudget,
 ) -> Option<(Message, Option<&'t str>)> {
-    let whole = || read_call(text).map(|m| (m, None));
+    // (Read again from the start, with the whole budget.)
+    let whole = || {
+        budget.reset();
+        read_call_counted(text, budget).map(|m| (m, None))
+    };
     let Some(span) = arguments_span(text) else {
         return whole();
     };
@@ -226,7 +245,7 @@ pub fn read_call_arguments_apart<'t>(
     // (Its syntax: the scan only found where it ends.)
     serde_json::from_str::<serde::de::IgnoredAny>(arguments).ok()?;
     let rest = [&text[..span.start], "null", &text[span.end..]].concat();
-    let mut message = read_call(&rest)?;
+    let mut message = read_call_counted(&rest, budget)?;
     let params = match &mut message {
         Message::Request {
             method: m, params, ..
@@ -280,10 +299,12 @@ fn arguments_span(text: &str) -> Option<std::ops::Range<usize>> {
 /// [`read_call`]'s reading of an object's members: `Ok(None)` as soon as the message is not a
 /// request or notification it takes, an error where the text is not JSON (either way the
 /// caller classifies the parsed value instead). Every value is read as a [`Value`], as the
-/// parsed message's would be (one reader of values in the module, not one per member's type).
-struct CallVisitor;
+/// parsed message's would be (one reader of values in the module, not one per member's type),
+/// each taken from the budget ([`Counted`]): a member nothing reads costs no more than one
+/// that is read.
+struct CallVisitor<'b>(&'b ValueBudget);
 
-impl<'de> serde::de::Visitor<'de> for CallVisitor {
+impl<'de> serde::de::Visitor<'de> for CallVisitor<'_> {
     type Value = Option<Message>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -308,7 +329,7 @@ impl<'de> serde::de::Visitor<'de> for CallVisitor {
                 return Ok(None);
             }
             seen |= bit;
-            let value: Value = map.next_value()?;
+            let value = map.next_value_seed(Counted(self.0))?;
             match bit {
                 1 => versioned = value == "2.0",
                 2 => id = Some(value),
@@ -490,7 +511,7 @@ fn checked_kind(value: &Value) -> Result<Kind, InvalidMessage> {
 pub fn peek_id(text: &str) -> Option<RequestId> {
     let b = text.as_bytes();
     let at = members(b, skip_ws(b, 0), true, &mut |key, _| Ok(key == b"id"))??;
-    let v: Value = serde_json::from_str(text.get(at)?).ok()?;
+    let v = super::values::parse(text.get(at)?).ok()?;
     RequestId::from_value(&v)
 }
 
@@ -920,6 +941,48 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_budget_bounds_what_a_call_reads_but_not_its_arguments_apart() {
+        let junk = |n: usize| format!("[{}]", vec!["[]"; n].join(","));
+        let call = |meta: usize, args: usize| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","_meta":{{"j":{}}},"arguments":{{"a":{}}}}}}}"#,
+                junk(meta),
+                junk(args)
+            )
+        };
+        // jsonrpc, id, method, params, name, _meta, j, the `null` read in the arguments'
+        // place: 8 values, and the junk.
+        let budget = ValueBudget::new(8 + 10);
+        let text = call(10, 100_000);
+        let (m, args) =
+            read_call_arguments_apart(&text, "tools/call", &budget).expect("within the budget");
+        assert!(matches!(m, Message::Request { .. }));
+        assert_eq!(args.map(str::len), Some(junk(100_000).len() + 6));
+        assert!(!budget.ran_out());
+        // One more value in `_meta` is one too many: nothing read, and the budget says why.
+        let budget = ValueBudget::new(8 + 10);
+        assert_eq!(
+            read_call_arguments_apart(&call(11, 1), "tools/call", &budget),
+            None
+        );
+        assert!(budget.ran_out());
+        // Another method's arguments are read with the rest, from a whole budget: the first
+        // reading, which found the method, does not count against the second.
+        let prompt = r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"a":"b"}}}"#;
+        let budget = ValueBudget::new(7);
+        assert_eq!(
+            read_call_arguments_apart(prompt, "tools/call", &budget),
+            read_call(prompt).map(|m| (m, None))
+        );
+        let budget = ValueBudget::new(6);
+        assert_eq!(
+            read_call_arguments_apart(prompt, "tools/call", &budget),
+            None
+        );
+        assert!(budget.ran_out());
+    }
+
     /// Random calls whose params hold `arguments` (any JSON, strings with brackets, quotes and
     /// escapes in them, or text cut short), written twice or with an escape in its name at
     /// times, among other members, with random spaces: whenever the arguments are read apart,
@@ -1008,7 +1071,7 @@ mod tests {
                 text.truncate(below(text.len()));
             }
             let whole = read_call(&text);
-            let got = read_call_arguments_apart(&text, "tools/call");
+            let got = read_call_arguments_apart(&text, "tools/call", &ValueBudget::unlimited());
             match &got {
                 // Apart, arguments `serde_json` reads: the whole message's, less its
                 // arguments, and those.

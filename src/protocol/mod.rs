@@ -3,6 +3,7 @@
 pub mod error_codes;
 pub mod json_text;
 pub mod jsonrpc;
+pub mod values;
 pub mod version;
 
 pub use jsonrpc::{ErrorObject, Message, RequestId};

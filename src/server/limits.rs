@@ -126,6 +126,12 @@ pub struct Limits {
     pub max_queued_bytes: usize,
     /// Messages in one batch (2025-03-26 only).
     pub max_batch_len: usize,
+    /// JSON values one message may hold, a `tools/call`'s `arguments` (read apart as text)
+    /// aside: its reading stops at the first value past it, and the message is refused
+    /// (-32600). A value read is 48 bytes of wasm memory at least, which never shrinks; the
+    /// default lets one message make some 5 to 10 MB of them, where a client's `_meta`,
+    /// capabilities or answers hold a few hundred.
+    pub max_values: usize,
 }
 
 impl Default for Limits {
@@ -137,6 +143,7 @@ impl Default for Limits {
             max_queued: 4096,
             max_queued_bytes: 64 * 1024 * 1024,
             max_batch_len: 64,
+            max_values: 100_000,
         }
     }
 }

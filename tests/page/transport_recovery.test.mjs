@@ -25,7 +25,16 @@ ${SCRIPTS}
   const exports = await glue.default();
   // (The build names the module's exports short: the memory is the export that is one.)
   const memory = Object.values(exports).find((v) => v instanceof WebAssembly.Memory);
-  window.wasmBytes = () => memory.buffer.byteLength;
+  // Runs \`run(peer)\` with a tab client whose first call was answered: what it returns, the
+  // answer to a call after it, and how many MiB wasm memory grew meanwhile.
+  window.grewAround = async (run) => {
+    const peer = await openPeer('tab');
+    await peer.rpc.request('tools/call', { name: 'echo', arguments: { warm: true } });
+    const before = memory.buffer.byteLength;
+    const out = await run(peer);
+    const next = await peer.rpc.request('tools/call', { name: 'echo', arguments: { n: 1 } });
+    return { ...out, next: next.result?.content?.[0]?.text, grewMiB: (memory.buffer.byteLength - before) / 2 ** 20 };
+  };
   window.loaded = true;
 </script>`;
 
@@ -165,8 +174,9 @@ test('a queue bounded by bytes: a queued call past maxQueuedBytes is refused wit
       const gate = new Promise((r) => (release = r));
       await mc.registerTool({ name: 'wait', description: 'Waits for the test', execute: async (a) => (await gate, JSON.stringify(a).length) });
       const { rpc } = await connectEvent({ maxInFlight: 1, maxQueuedBytes: 2 * 1024 * 1024 }, 'qb-');
-      // 100,000 empty arrays: 300 KB of JSON text, megabytes of values once read.
-      const arrays = Array.from({ length: 100_000 }, () => []);
+      // 90,000 empty arrays: 270 KB of JSON text, megabytes of values once read (and fewer
+      // than the values a message may hold, limits.maxMessageValues).
+      const arrays = Array.from({ length: 90_000 }, () => []);
       const call = (args, meta) => rpc.request('tools/call', { name: 'wait', arguments: args, ...(meta && { _meta: meta }) });
       const first = call({ n: 1 });
       const small = call({ pad: 'x'.repeat(100) });
@@ -188,7 +198,7 @@ test('a queue bounded by bytes: a queued call past maxQueuedBytes is refused wit
       assert.equal(refused.error?.code, -32600, JSON.stringify(refused).slice(0, 300));
       assert.match(refused.error.message, /^Bytes of queued requests is \d+; the limit is 2097152$/);
     }
-    assert.equal(r.asArguments, String(JSON.stringify({ junk: Array.from({ length: 100_000 }, () => []) }).length));
+    assert.equal(r.asArguments, String(JSON.stringify({ junk: Array.from({ length: 90_000 }, () => []) }).length));
     assert.equal(r.after, '7', 'the next call is served');
   }, { html: CLASSIC, timeout: 30_000 }));
 
@@ -270,22 +280,64 @@ test('MessagePort: a 32 MB call after earlier calls is refused with its id, and 
 test('tab: a 256 MiB message neither crashes the page nor grows wasm memory; the next call is answered', () =>
   withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);
-    const r = await page.evaluate(async (MiB) => {
-      const peer = await openPeer('tab');
-      await peer.rpc.request('tools/call', { name: 'echo', arguments: { warm: true } });
-      const before = wasmBytes();
+    const r = await page.evaluate((MiB) => grewAround(async (peer) => {
       const out = { sizes: [] };
       for (const mib of [64, 256]) {
         // Cloning the message is most of the time (seconds for 256 MiB on a slow machine).
         const reply = await peer.rpc.request('tools/call', { name: 'echo', arguments: { t: 'x'.repeat(mib * MiB) } }, `big-${mib}`, 60_000);
         out.sizes.push({ id: reply.id, code: reply.error?.code });
       }
-      const next = await peer.rpc.request('tools/call', { name: 'echo', arguments: { n: 1 } });
-      out.next = next.result?.content?.[0]?.text;
-      out.grewMiB = (wasmBytes() - before) / MiB;
       return out;
-    }, MiB);
+    }), MiB);
     assert.deepEqual(r.sizes, [{ id: 'big-64', code: -32600 }, { id: 'big-256', code: -32600 }]);
     assert.equal(r.next, JSON.stringify({ n: 1 }));
     assert.ok(r.grewMiB < 1, `wasm memory grew ${r.grewMiB} MiB for refused messages`);
   }, { html: ESM(), timeout: 120_000 }));
+
+test('tab: a message of 1.3 million values outside a call\'s arguments is refused with its id, the reading stopped at the limit; the next call is answered', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(() => grewAround(async (peer) => {
+      // 3.9 MB of `[],`: read whole, 1.3 million values and some 200 MB of wasm memory, kept.
+      const junk = Array.from({ length: 1_300_000 }, () => []);
+      const out = {};
+      for (const [id, message] of [
+        ['meta', { name: 'echo', arguments: {}, _meta: { junk } }],
+        ['unknown', { name: 'echo', arguments: {}, junk }],
+      ]) {
+        const reply = await peer.rpc.request('tools/call', message, id, 60_000);
+        out[id] = { id: reply.id, code: reply.error?.code, message: reply.error?.message };
+      }
+      // The same values as a call's arguments are read apart, as text: served.
+      const args = await peer.rpc.request('tools/call', { name: 'echo', arguments: { junk } }, 'args', 60_000);
+      out.args = JSON.parse(args.result?.content?.[0]?.text ?? '{}').junk?.length;
+      return out;
+    }));
+    const refused = (id) => ({
+      id, code: -32600,
+      message: 'The number of JSON values in a message (a tool call\'s arguments aside) exceeds the limit of 100000',
+    });
+    assert.deepEqual(r.meta, refused('meta'));
+    assert.deepEqual(r.unknown, refused('unknown'));
+    assert.equal(r.args, 1_300_000);
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+    // The texts' copies and at most 100,000 values (some 10 MB), not 200 MB of them.
+    assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
+  }, { html: ESM(), timeout: 120_000 }));
+
+test('modelContextPolyfillConfig.limits.maxMessageValues bounds the values a message may hold', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(async () => {
+      const peer = await openPeer('tab');
+      const call = async (n, id) => (await peer.rpc.request('tools/call', {
+        name: 'echo', arguments: { many: Array.from({ length: 100 }, (_, i) => i) }, _meta: { n: Array.from({ length: n }, () => 0) },
+      }, id));
+      // jsonrpc, id, method, params, name, the arguments' place, _meta, n: 8 and n's numbers.
+      const fits = await call(12, 'fits');
+      const over = await call(13, 'over');
+      return { fits: JSON.parse(fits.result?.content?.[0]?.text ?? '{}').many?.length, over: [over.id, over.error?.code, over.error?.data] };
+    });
+    assert.equal(r.fits, 100);
+    assert.deepEqual(r.over, ['over', -32600, { limit: 20 }]);
+  }, { html: ESM({ limits: { maxMessageValues: 20 } }), timeout: 60_000 }));

@@ -33,6 +33,7 @@ use crate::peer::{self, InFlight, Outgoing};
 use crate::protocol::error_codes::INTERNAL_ERROR;
 use crate::protocol::json_text;
 use crate::protocol::jsonrpc::{self, classify_owned, Message};
+use crate::protocol::values::{self, ValueBudget};
 use crate::protocol::{ErrorObject, ProtocolVersion, RequestId};
 
 mod chain;
@@ -407,14 +408,25 @@ impl SessionInner {
         }
         // A well-formed request or notification (nearly every message) is read into its
         // parts; anything else is parsed and classified as a value, which says what is wrong.
-        let outcome = match jsonrpc::read_call_arguments_apart(text, "tools/call") {
+        // Either reading makes at most `max_values` values (a call's arguments read apart
+        // aside): past them it stops, and the message is refused.
+        let budget = ValueBudget::new(limits.max_values);
+        let outcome = match jsonrpc::read_call_arguments_apart(text, "tools/call", &budget) {
             Some((message, arguments)) => self.handle_message(message, arguments),
-            None => match serde_json::from_str(text) {
-                Ok(Value::Array(items)) => return self.receive_batch(items),
-                Ok(single) => self.handle(single),
-                // A syntax error, or valid JSON serde cannot hold (a lone surrogate escape).
-                Err(e) => return self.refuse_unparsed(text, ServerError::Parse(e.to_string())),
-            },
+            None if budget.ran_out() => return self.refuse_unparsed(text, too_many(&budget)),
+            None => {
+                budget.reset();
+                match values::from_str(text, &budget) {
+                    Ok(Value::Array(items)) => return self.receive_batch(items),
+                    Ok(single) => self.handle(single),
+                    Err(_) if budget.ran_out() => {
+                        return self.refuse_unparsed(text, too_many(&budget))
+                    }
+                    // A syntax error, or valid JSON serde cannot hold (a lone surrogate
+                    // escape).
+                    Err(e) => return self.refuse_unparsed(text, ServerError::Parse(e.to_string())),
+                }
+            }
         };
         match outcome {
             Outcome::Now(Some(v)) => self.send(&v),
@@ -631,5 +643,14 @@ impl SessionInner {
         st.since = since;
         st.client_info = client_info;
         st.client_capabilities = Rc::new(caps);
+    }
+}
+
+/// The refusal of a message whose reading ran out of `budget` ([`Limits::max_values`]).
+fn too_many(budget: &ValueBudget) -> ServerError {
+    ServerError::LimitExceeded {
+        what: "The number of JSON values in a message (a tool call's arguments aside)",
+        limit: budget.limit(),
+        actual: None,
     }
 }
