@@ -159,7 +159,7 @@ impl Engine {
         let r = (|| -> Result<Promise, JsValue> {
             let name = js::to_dom_string(&name)?;
             let text = js::to_dom_string(&input_json)?;
-            let input = serde_json::from_str::<serde_json::Value>(&text).map_err(|_| {
+            let input = crate::protocol::values::parse(&text).map_err(|_| {
                 js::type_error(&format!(
                     "modelContextTesting.executeTool: input is not valid JSON: {text}"
                 ))

@@ -321,7 +321,7 @@ impl RemoteSchema {
         let answer = instance
             .compile(&json_text::to_string(schema))
             .map_err(|e| format!("the validator failed: {}", js::error_message(&e)))?;
-        let answer: Value = serde_json::from_str(&answer)
+        let answer: Value = crate::protocol::values::parse(&answer)
             .map_err(|e| format!("the validator gave an unreadable answer: {e}"))?;
         match answer.get("handle").and_then(Value::as_u64) {
             Some(handle) => Ok(Rc::new(RemoteSchema {
@@ -359,7 +359,7 @@ impl CompiledSchema for RemoteSchema {
                 ))]
             }
         };
-        let answer: Value = match serde_json::from_str(&answer) {
+        let answer: Value = match crate::protocol::values::parse(&answer) {
             Ok(v) => v,
             Err(e) => {
                 return vec![internal(format!(

@@ -325,7 +325,7 @@ pub fn json_text_read(text: JsValue) -> Result<Option<(Value, JsValue)>, JsValue
     let Some(rust) = text.as_string() else {
         return Ok(None);
     };
-    match serde_json::from_str(&rust) {
+    match crate::protocol::values::parse(&rust) {
         Ok(value) => Ok(Some((value, text))),
         Err(e) => well_formed(&rust, e).map(|value| Some((value, text))),
     }

@@ -376,14 +376,14 @@ pub fn lone_surrogates_replaced(text: &str) -> Option<String> {
 /// each written U+FFFD ([`lone_surrogates_replaced`]); `None` when it has none, or is not JSON
 /// for another reason.
 pub fn from_str_lone_surrogates_replaced(text: &str) -> Option<Value> {
-    serde_json::from_str(&lone_surrogates_replaced(text)?).ok()
+    super::values::parse(&lone_surrogates_replaced(text)?).ok()
 }
 
 /// The value of JSON text as `JSON.stringify` writes it: read, or, where `serde_json` refuses
 /// its lone surrogates' escapes, read with each written U+FFFD; `serde_json`'s error when it
 /// is not JSON it reads (nested past 128 levels, for one).
 pub fn read(text: &str) -> Result<Value, serde_json::Error> {
-    serde_json::from_str(text).or_else(|e| from_str_lone_surrogates_replaced(text).ok_or(e))
+    super::values::parse(text).or_else(|e| from_str_lone_surrogates_replaced(text).ok_or(e))
 }
 
 /// The index of the first `"` or `\` in `bytes` at `from` or after (`from` itself when it is

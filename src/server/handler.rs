@@ -167,7 +167,7 @@ pub trait ToolHandler {
 /// Arguments given as text, read for a handler that takes a value (text the engine checked,
 /// or wrote from a value: an error only for text handed over otherwise).
 fn read_text(args: &str) -> Result<Value, HandlerError> {
-    serde_json::from_str(args)
+    crate::protocol::values::parse(args)
         .map_err(|e| HandlerError::new(format!("The arguments cannot be read: {e}")))
 }
 

@@ -123,7 +123,7 @@ impl TabRunning {
         let Ok(Some(text)) = store.get_item(key) else {
             return;
         };
-        let restored = serde_json::from_str::<serde_json::Value>(&text)
+        let restored = crate::protocol::values::parse(&text)
             .map_err(|e| e.to_string())
             .and_then(|snap| match self.tab.borrow().as_ref() {
                 Some(t) => t.restore_session(&snap),

@@ -129,7 +129,7 @@ fn read_input(input: &JsValue) -> Result<(Value, Option<JsValue>), JsValue> {
             "modelcontext-polyfill: executeTool(tool, inputJsonString) is deprecated (Chromium 154 and earlier); \
              pass the input as an object.",
         );
-        return match serde_json::from_str::<Value>(&text) {
+        return match crate::protocol::values::parse(&text) {
             Ok(v @ (Value::Object(_) | Value::Array(_))) => Ok((v, Some(input.clone()))),
             Ok(_) => Err(not_object()),
             Err(e) => Err(js::type_error(&format!(

@@ -32,7 +32,7 @@ impl IdNamespace {
     /// The original of a value this client tagged; `None` for anything else.
     fn untag(&self, v: &Value) -> Option<Value> {
         let s = v.as_str()?.strip_prefix(&self.prefix)?;
-        serde_json::from_str(s).ok()
+        crate::protocol::values::parse(s).ok()
     }
 
     /// Tags an outgoing message in place.

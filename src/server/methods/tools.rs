@@ -4,8 +4,8 @@
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
-use crate::protocol::json_text;
 use crate::protocol::ProtocolVersion;
+use crate::protocol::{json_text, values};
 use crate::server::context::RequestContext;
 use crate::server::engine::{CallError, Server, ToolArgs};
 use crate::server::error::ServerError;
@@ -149,7 +149,7 @@ pub(super) fn tools_call_checked(
         {
             checked_text(&server, &tool, text, v).map(ToolArgs::Text)
         }
-        Some(text) => match serde_json::from_str(&text) {
+        Some(text) => match values::parse(&text) {
             Ok(args) => checked_value(&server, &tool, args, held, v),
             Err(e) => Err(now(Err(ServerError::Parse(e.to_string())))),
         },
@@ -241,8 +241,7 @@ fn checked_text(
         }
     }
     // (What the message's parse refused before arguments were kept as text.)
-    let args =
-        serde_json::from_str(&text).map_err(|e| now(Err(ServerError::Parse(e.to_string()))))?;
+    let args = values::parse(&text).map_err(|e| now(Err(ServerError::Parse(e.to_string()))))?;
     match server.check_args(tool, &args) {
         Ok(()) => Ok(text),
         Err(e) => Err(refused(e, v)),

@@ -22,10 +22,11 @@
 
 use super::walk::{walk, Path, Walk};
 use super::{Checks, Node, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+use crate::protocol::values::{Counted, ValueBudget};
 use crate::server::depth;
 use crate::server::validator::DEFAULT_MAX_DEPTH;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
@@ -286,7 +287,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
-            return self.walked_whole(Value::deserialize(SeqAccessDeserializer::new(seq))?);
+            return self.walked_whole(whole(SeqAccessDeserializer::new(seq))?);
         };
         typed(checks, ARRAY)?;
         let (mut one, mut many) = (None, Vec::new());
@@ -305,7 +306,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
-            return self.walked_whole(Value::deserialize(MapAccessDeserializer::new(map))?);
+            return self.walked_whole(whole(MapAccessDeserializer::new(map))?);
         };
         typed(checks, OBJECT)?;
         // The `required` names met, one bit each, in the order of `checks` (fewer than 64).
@@ -357,4 +358,10 @@ impl<'de> Visitor<'de> for Name {
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
         Ok(Cow::Owned(v.to_owned()))
     }
+}
+
+/// The rest of a container the walk reads whole, as the core reads every value from text
+/// ([`Counted`], with no budget: the text is the arguments', which no budget counts).
+fn whole<'de, D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+    Counted(&ValueBudget::unlimited()).deserialize(d)
 }

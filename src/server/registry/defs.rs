@@ -170,7 +170,7 @@ impl SchemaText {
 
     /// The schema, parsed.
     pub fn value(&self) -> Result<Value, serde_json::Error> {
-        serde_json::from_str(&self.0)
+        crate::protocol::values::parse(&self.0)
     }
 }
 
