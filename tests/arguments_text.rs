@@ -202,7 +202,7 @@ fn text_serde_json_cannot_hold_is_a_parse_error_with_the_id_and_the_next_call_ru
 }
 
 #[test]
-fn a_task_capable_call_gives_the_handler_a_value_and_a_batchs_is_written_as_text() {
+fn a_task_capable_call_gives_the_handler_a_value_and_a_batchs_gets_text() {
     // A call that may become a task keeps its arguments as a value until it runs.
     let h = Harness::new();
     let rec = Recorder::default();
@@ -214,8 +214,9 @@ fn a_task_capable_call_gives_the_handler_a_value_and_a_batchs_is_written_as_text
     let out = h.stateless("tools/call", json!({"name": "t", "arguments": {"a": 1}}));
     assert_eq!(first_text(&out), "value", "{out}");
     assert_eq!(rec.take(), [Got::Value(json!({"a": 1}))]);
-    // A batch (2025-03-26) is read as one value; a call's arguments are written as text for
-    // a handler that takes text (the call keeps no tree of values).
+    // A batch's call (2025-03-26) is read as a single one is: its arguments apart, as text;
+    // short ones are read into a value to be checked, and written as text for a handler that
+    // takes text (the call keeps no tree of values).
     let (h, rec) = harness("2025-03-26");
     let out = h.exchange_text(
         r#"[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"open","arguments":{"a": 1}}}]"#,
@@ -226,6 +227,13 @@ fn a_task_capable_call_gives_the_handler_a_value_and_a_batchs_is_written_as_text
         "{out:?}"
     );
     assert_eq!(rec.take(), [Got::Text(r#"{"a":1}"#.into())]);
+    // Long ones reach the handler as the agent wrote them.
+    let long = format!(r#"{{"a": 1, "pad": "{}"}}"#, "x".repeat(20_000));
+    let out = h.exchange_text(&format!(
+        r#"[{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"open","arguments":{long}}}}}]"#
+    ));
+    assert_eq!(out[0][0]["result"]["content"][0]["text"], json!(long));
+    assert_eq!(rec.take(), [Got::Text(long)]);
 }
 
 /// A string a transport held out of a message (the browser's: a page's JS string).

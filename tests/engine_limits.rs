@@ -474,13 +474,16 @@ fn a_queued_request_is_charged_the_values_its_params_keep_not_their_text() {
     assert_eq!(h.session.queued(), 0);
 }
 
+/// A batch's items are read one by one as single messages are: a call's arguments stay the
+/// agent's text (charged as text while it waits, not counted as values), the rest of each item
+/// is read into values (charged their memory while it waits, and counted against
+/// `max_values` over the whole batch: past it the batch is refused whole and nothing runs).
 #[test]
-fn a_batch_queued_call_is_charged_its_arguments_values() {
+fn a_batch_call_keeps_its_arguments_as_text_and_the_rest_of_the_batch_is_counted() {
     let h = Harness::with_config(ServerConfig {
         limits: Limits {
             max_in_flight: 1,
             max_queued_bytes: 2 * 1024 * 1024,
-            max_values: 1_000_000,
             ..Limits::default()
         },
         ..ServerConfig::default()
@@ -489,26 +492,29 @@ fn a_batch_queued_call_is_charged_its_arguments_values() {
     h.server.register_tool(gated("gated", &gate)).unwrap();
     h.initialize("2025-03-26");
     h.take();
-    // A batch's messages are read whole: its calls' arguments are values while they wait.
-    let arrays = format!("[{}[]]", "[],".repeat(99_999));
-    let call = |id: &str, args: &str| {
+    let arrays = |n: usize| format!("[{}]", vec!["[]"; n].join(","));
+    let call = |id: &str, args: &str, meta: &str| {
         format!(
-            r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"gated","arguments":{args}}}}}"#
+            r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"gated","_meta":{{"j":{meta}}},"arguments":{args}}}}}"#
         )
     };
+    // 150,000 arrays as a call's arguments: 450 KB of text, waiting as text.
     let batch = format!(
-        "[{},{},{}]",
-        call("run", "{}"),
-        call("small", "{}"),
-        call("junk", &format!(r#"{{"a":{arrays}}}"#))
+        "[{},{},{},{}]",
+        call("run", "{}", "1"),
+        call("small", "{}", "1"),
+        call("args", &format!(r#"{{"a":{}}}"#, arrays(150_000)), "1"),
+        // 60,000 arrays in `_meta`: within the values a message may hold, but some 3 MB of
+        // them while the call would wait.
+        call("meta", "{}", &arrays(60_000)),
     );
     let out = h.exchange_text(&batch);
     // The refusal waits for the batch's answer: the batch is answered as one array.
     assert!(out.is_empty(), "{out:?}");
     assert_eq!(
         h.session.queued(),
-        1,
-        "the small call waits, the large one is refused"
+        2,
+        "the small call and the long arguments wait"
     );
     gate.open();
     let out = h.take();
@@ -516,8 +522,28 @@ fn a_batch_queued_call_is_charged_its_arguments_values() {
     let by_id = |id: &str| answers.iter().find(|m| m["id"] == json!(id)).unwrap();
     assert!(by_id("run").get("result").is_some());
     assert!(by_id("small").get("result").is_some());
-    assert_eq!(code(by_id("junk")), -32600);
-    assert!(message(by_id("junk")).starts_with("Bytes of queued requests"));
+    assert!(by_id("args").get("result").is_some(), "{}", by_id("args"));
+    assert_eq!(code(by_id("meta")), -32600);
+    assert!(message(by_id("meta")).starts_with("Bytes of queued requests"));
+    // Items whose `_meta` hold 40,000 arrays each: 120,000 values in the batch, refused whole
+    // with one error before any of it runs.
+    gate.0.set(false);
+    let batch = format!(
+        "[{},{},{}]",
+        call("m1", "{}", &arrays(40_000)),
+        call("m2", "{}", &arrays(40_000)),
+        call("m3", "{}", &arrays(40_000)),
+    );
+    let out = h.exchange_text(&batch);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(code(&out[0]), -32600);
+    assert!(out[0].get("id").is_none(), "{}", out[0]);
+    assert!(
+        message(&out[0]).starts_with("The number of JSON values in a message"),
+        "{}",
+        out[0]
+    );
+    assert_eq!((h.session.in_flight(), h.session.queued()), (0, 0));
     assert!(
         h.exchange(json!({"jsonrpc":"2.0","id":"p","method":"ping"}))[0]
             .get("result")

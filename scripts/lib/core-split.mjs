@@ -63,6 +63,7 @@ export const CORE_APART = [
   '*::SessionInner>::start_later::*',
   '*::SessionInner>::open_listen::*',
   '*::SessionInner::cancelled::*',
+  '*::SessionInner::receive_other::*',
   '*::transport::hub::refuse_unread::*',
   '*::transport::hub::Hub::refuse_over_rate::*',
   '*::protocol::jsonrpc::checked_kind::*',

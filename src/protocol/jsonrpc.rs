@@ -233,9 +233,10 @@ pub fn read_call_arguments_apart<'t>(
     method: &str,
     budget: &ValueBudget,
 ) -> Option<(Message, Option<&'t str>)> {
-    // (Read again from the start, with the whole budget.)
+    // (Read again from the start, with the budget as it was.)
+    let start = budget.left();
     let whole = || {
-        budget.reset();
+        budget.rewind(start);
         read_call_counted(text, budget).map(|m| (m, None))
     };
     let Some(span) = arguments_span(text) else {
@@ -498,6 +499,43 @@ fn checked_kind(value: &Value) -> Result<Kind, InvalidMessage> {
             )),
         },
         (None, None) => Err(fail("missing \"method\"".into())),
+    }
+}
+
+/// The texts of a batch's items, in order: `None` unless `text` is a JSON array (its syntax
+/// checked without reading a value; whitespace around it allowed). A batch's items are then
+/// read one by one, as single messages are ([`read_call_arguments_apart`]), not as one value
+/// with every call's arguments in it.
+///
+/// ```
+/// use modelcontext_polyfill::protocol::jsonrpc::batch_items;
+/// assert_eq!(batch_items(r#" [{"a":[1,"]"]}, 2 ,"x"] "#), Some(vec![r#"{"a":[1,"]"]}"#, "2", r#""x""#]));
+/// assert_eq!(batch_items("[]"), Some(vec![]));
+/// assert_eq!(batch_items("[1,]"), None);
+/// assert_eq!(batch_items(r#"{"a":1}"#), None);
+/// ```
+pub fn batch_items(text: &str) -> Option<Vec<&str>> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    // (The scan below finds where each item ends, in text known to be JSON.)
+    serde_json::from_str::<serde::de::IgnoredAny>(text).ok()?;
+    let mut items = Vec::new();
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b']') {
+        return Some(items);
+    }
+    loop {
+        let end = value_end(b, i)?;
+        items.push(&text[i..end]);
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b']') => return Some(items),
+            _ => return None,
+        }
     }
 }
 
@@ -942,6 +980,55 @@ mod tests {
     }
 
     #[test]
+    fn a_batchs_items_are_the_texts_of_its_values() {
+        let mut rng = crate::test_rng::Rng(0x1319_8a2e_0370_7344);
+        let items = [
+            "1",
+            "-2.5e3",
+            "true",
+            "null",
+            r#""a,]\"b""#,
+            "[]",
+            r#"[1,[2,"]"],{}]"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":"}"}}"#,
+            r#"{ "k" : [ ] }"#,
+        ];
+        let spaces = ["", " ", "\n\t", "\r\n  "];
+        for _ in 0..3000 {
+            let n = rng.below(5);
+            let picked: Vec<&str> = (0..n).map(|_| *rng.pick(&items)).collect();
+            let mut text = rng.pick(&spaces).to_string() + "[";
+            for (i, item) in picked.iter().enumerate() {
+                if i > 0 {
+                    text += *rng.pick(&spaces);
+                    text += ",";
+                }
+                text += *rng.pick(&spaces);
+                text += item;
+                text += *rng.pick(&spaces);
+            }
+            text += "]";
+            text += *rng.pick(&spaces);
+            let got = batch_items(&text);
+            assert_eq!(got.as_deref(), Some(&picked[..]), "{text:?}");
+            let whole: Value = serde_json::from_str(&text).unwrap();
+            let each: Vec<Value> = picked
+                .iter()
+                .map(|t| serde_json::from_str(t).unwrap())
+                .collect();
+            assert_eq!(whole, Value::Array(each));
+            // Not JSON, or not an array: none.
+            let cut = rng.below(text.trim_end().len());
+            if serde_json::from_str::<Value>(&text[..cut]).is_err() {
+                assert_eq!(batch_items(&text[..cut]), None, "{:?}", &text[..cut]);
+            }
+        }
+        for not in [r#"{"a":[1]}"#, "1", r#""[1]""#, "[1] [2]", "[1,]", ""] {
+            assert_eq!(batch_items(not), None, "{not}");
+        }
+    }
+
+    #[test]
     fn a_budget_bounds_what_a_call_reads_but_not_its_arguments_apart() {
         let junk = |n: usize| format!("[{}]", vec!["[]"; n].join(","));
         let call = |meta: usize, args: usize| {
@@ -967,8 +1054,8 @@ mod tests {
             None
         );
         assert!(budget.ran_out());
-        // Another method's arguments are read with the rest, from a whole budget: the first
-        // reading, which found the method, does not count against the second.
+        // Another method's arguments are read with the rest, from the budget as it was: the
+        // first reading, which found the method, does not count against the second.
         let prompt = r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"a":"b"}}}"#;
         let budget = ValueBudget::new(7);
         assert_eq!(

@@ -65,7 +65,19 @@ impl ValueBudget {
 
     /// Whole again, for a new reading.
     pub fn reset(&self) {
-        self.left.set(self.limit);
+        self.rewind(self.limit);
+    }
+
+    /// The values still left: where to [`rewind`](Self::rewind) to before reading again
+    /// what is read from here.
+    pub fn left(&self) -> usize {
+        self.left.get()
+    }
+
+    /// `left` values left again (what [`left`](Self::left) said before a reading that is to be
+    /// done again), and not run out.
+    pub fn rewind(&self, left: usize) {
+        self.left.set(left);
         self.ran_out.set(false);
     }
 

@@ -120,15 +120,14 @@ pub struct Limits {
     pub max_queued: usize,
     /// Bytes the waiting requests of a session may keep together: each one's `arguments` text
     /// (a `tools/call`'s, read apart) and the values its other params were read into, as
-    /// [`params_bytes`] estimates them (a batch's requests, read whole, count their arguments'
-    /// values). A request that would go past it is refused (-32600) like one past
-    /// `max_queued`.
+    /// [`params_bytes`] estimates them (a batch's requests as single ones). A request that
+    /// would go past it is refused (-32600) like one past `max_queued`.
     pub max_queued_bytes: usize,
     /// Messages in one batch (2025-03-26 only).
     pub max_batch_len: usize,
     /// JSON values one message may hold, a `tools/call`'s `arguments` (read apart as text)
-    /// aside: its reading stops at the first value past it, and the message is refused
-    /// (-32600). A value read is 48 bytes of wasm memory at least, which never shrinks; the
+    /// aside, a batch's items together: its reading stops at the first value past it, and the
+    /// message is refused (-32600). A value read is 48 bytes of wasm memory at least, which never shrinks; the
     /// default lets one message make some 5 to 10 MB of them, where a client's `_meta`,
     /// capabilities or answers hold a few hundred.
     pub max_values: usize,

@@ -160,7 +160,8 @@ pub(super) fn tools_call_checked(
     };
     let args = match checked {
         // A handler that takes text gets text however the arguments came (with strings a
-        // transport held, in a batch): no call keeps a tree of values while it runs.
+        // transport held, read with the rest of the params): no call keeps a tree of values
+        // while it runs.
         Ok(ToolArgs::Value(args, held))
             if tool.def.handler.takes_text() && !tasks::may_run_as_task(&tool, v) =>
         {

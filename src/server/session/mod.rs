@@ -413,20 +413,10 @@ impl SessionInner {
         let budget = ValueBudget::new(limits.max_values);
         let outcome = match jsonrpc::read_call_arguments_apart(text, "tools/call", &budget) {
             Some((message, arguments)) => self.handle_message(message, arguments),
-            None if budget.ran_out() => return self.refuse_unparsed(text, too_many(&budget)),
-            None => {
-                budget.reset();
-                match values::from_str(text, &budget) {
-                    Ok(Value::Array(items)) => return self.receive_batch(items),
-                    Ok(single) => self.handle(single),
-                    Err(_) if budget.ran_out() => {
-                        return self.refuse_unparsed(text, too_many(&budget))
-                    }
-                    // A syntax error, or valid JSON serde cannot hold (a lone surrogate
-                    // escape).
-                    Err(e) => return self.refuse_unparsed(text, ServerError::Parse(e.to_string())),
-                }
-            }
+            None => match self.receive_other(text, &budget) {
+                Some(outcome) => outcome,
+                None => return,
+            },
         };
         match outcome {
             Outcome::Now(Some(v)) => self.send(&v),
@@ -454,6 +444,34 @@ impl SessionInner {
         }
     }
 
+    /// A message [`jsonrpc::read_call_arguments_apart`] did not read (with `budget`): refused
+    /// if it ran out of the budget; a batch, received as one; anything else, read as a value
+    /// (with the whole budget) to be handled, its outcome given back. `None` when it was
+    /// answered here. (Apart from `receive`: the start of a page sends no such message, and the
+    /// core's first module does not carry this; `CORE_APART` in `scripts/lib/core-split.mjs`.)
+    #[inline(never)]
+    fn receive_other(self: &Rc<Self>, text: &str, budget: &ValueBudget) -> Option<Outcome> {
+        if !budget.ran_out() {
+            budget.reset();
+            if let Some(items) = jsonrpc::batch_items(text) {
+                self.receive_batch(text, items, budget);
+                return None;
+            }
+            match values::from_str(text, budget) {
+                // (Not an array: `batch_items` takes every array that is JSON.)
+                Ok(single) => return Some(self.handle(single)),
+                Err(_) if budget.ran_out() => {}
+                // A syntax error, or valid JSON serde cannot hold (a lone surrogate escape).
+                Err(e) => {
+                    self.refuse_unparsed(text, ServerError::Parse(e.to_string()));
+                    return None;
+                }
+            }
+        }
+        self.refuse_unparsed(text, too_many(budget));
+        None
+    }
+
     /// Answers a message refused before it was parsed, addressed to the request's id when
     /// one can be read from `text` (the whole message or, for an oversized one, its start).
     fn refuse_unparsed(&self, text: &str, e: ServerError) {
@@ -472,7 +490,10 @@ impl SessionInner {
         self.refuse_unparsed(head, e)
     }
 
-    fn receive_batch(self: &Rc<Self>, items: Vec<Value>) {
+    /// A batch (`text`, whose items' texts are `items`): each item is read as a message on its
+    /// own is (a call's arguments apart, as text), all of them with `budget` and before any
+    /// runs, then each is handled and the answers go out in one array.
+    fn receive_batch(self: &Rc<Self>, text: &str, items: Vec<&str>, budget: &ValueBudget) {
         let negotiated = self.st.borrow().negotiated;
         let refuse = |msg: String| {
             self.send(&jsonrpc::failure(
@@ -508,7 +529,43 @@ impl SessionInner {
             };
             return self.send(&jsonrpc::failure(None, e.to_error_object(negotiated)));
         }
-        let outcomes: Vec<Outcome> = items.into_iter().map(|m| self.handle(m)).collect();
+        // Read, each item: its message and arguments, or its value (not a request it reads
+        // into parts: `handle` says what is wrong with it). Past the budget, or where an item
+        // is JSON that no value holds (a lone surrogate's escape), the batch is refused whole,
+        // as a message that cannot be read is, and nothing of it runs.
+        let mut read = Vec::with_capacity(items.len());
+        for item in items {
+            let start = budget.left();
+            if let Some(call) = jsonrpc::read_call_arguments_apart(item, "tools/call", budget) {
+                read.push(Ok(call));
+                continue;
+            }
+            if !budget.ran_out() {
+                budget.rewind(start);
+                if let Ok(v) = values::from_str(item, budget) {
+                    read.push(Err(v));
+                    continue;
+                }
+            }
+            if budget.ran_out() {
+                return self.refuse_unparsed(text, too_many(budget));
+            }
+            // (The whole text's error, as its reading gives it: where it is in the text.)
+            let whole = ValueBudget::new(budget.limit());
+            let e = match values::from_str(text, &whole) {
+                Err(_) if whole.ran_out() => too_many(&whole),
+                Err(e) => ServerError::Parse(e.to_string()),
+                Ok(_) => ServerError::Parse(format!("item {} cannot be read", read.len())),
+            };
+            return self.refuse_unparsed(text, e);
+        }
+        let outcomes: Vec<Outcome> = read
+            .into_iter()
+            .map(|r| match r {
+                Ok((message, arguments)) => self.handle_message(message, arguments),
+                Err(value) => self.handle(value),
+            })
+            .collect();
         let futs: Vec<LocalBoxFuture<'static, Option<Sent>>> =
             outcomes.into_iter().map(Outcome::into_sent).collect();
         let me = self.clone();
