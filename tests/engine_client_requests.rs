@@ -95,6 +95,37 @@ fn error_responses_reject_the_handlers_request() {
     assert_eq!(first_text(&out[0]), "-1: User rejected sampling");
 }
 
+/// An answer the server refuses unread (past the values a message may hold, nested too deep,
+/// too large) fails the request it answers with the refusal: the tool waiting for it is not
+/// left waiting. The next request is served.
+#[test]
+fn an_answer_refused_unread_fails_the_request_it_answers() {
+    let h = client("2025-11-25");
+    let junk = format!("[{}]", vec!["[]"; 100_001].join(","));
+    let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
+    for (n, roots, said) in [
+        (1, &junk, "-32600: The number of JSON values in a message"),
+        (
+            2,
+            &deep,
+            "-32600: Message nesting depth exceeds the limit of 64",
+        ),
+    ] {
+        let req = start(&h, n, "roots/list", Value::Null);
+        let out = h.exchange_text(&format!(
+            r#"{{"jsonrpc":"2.0","id":{},"result":{{"roots":{roots}}}}}"#,
+            req["id"]
+        ));
+        let answer = out
+            .iter()
+            .find(|m| m["id"] == json!(n))
+            .unwrap_or_else(|| panic!("the tool's answer: {out:?}"));
+        assert_eq!(answer["result"]["isError"], json!(true), "{answer}");
+        assert!(first_text(answer).starts_with(said), "{answer}");
+        assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+    }
+}
+
 #[test]
 fn concurrent_requests_are_matched_by_id() {
     let h = client("2025-11-25");

@@ -9,6 +9,7 @@
 mod support;
 
 use modelcontext_polyfill::collections::VecMap;
+use modelcontext_polyfill::protocol::jsonrpc;
 use modelcontext_polyfill::server::{
     HandlerError, Limits, LogLevel, PromptDef, RequestContext, ResourceDef, ServerConfig, ToolDef,
 };
@@ -432,7 +433,8 @@ struct Expect {
     optional: Vec<String>,
     anonymous: usize,
     /// Refused before parsing (size, syntax, depth): one error, addressed to the request's
-    /// id when the server could read it from the text, else anonymous.
+    /// id when the server could read it from the text, else anonymous; none for what reads
+    /// as a response (`anonymous` 0).
     unparsed: bool,
 }
 
@@ -489,8 +491,14 @@ fn reply_for(m: &Value) -> Option<Option<Value>> {
 
 fn expect(text: &str, batches_allowed: bool) -> Expect {
     let mut e = Expect::default();
+    // (A client's answer is not answered, even refused: its id is the server's.)
+    let answers = if jsonrpc::peeks_as_response(text) {
+        0
+    } else {
+        1
+    };
     let unparsed = |mut e: Expect| {
-        e.anonymous = 1;
+        e.anonymous = answers;
         e.unparsed = true;
         e
     };
@@ -588,7 +596,12 @@ fn run_fuzz(state: Option<&str>, seed: u64) {
         if want.unparsed {
             // One error; an id it carries must be one the text holds as an `"id"` member.
             let addressed: Vec<&String> = got.keys().collect();
-            assert_eq!(anonymous + got.values().sum::<usize>(), 1, "{}", ctx());
+            assert_eq!(
+                anonymous + got.values().sum::<usize>(),
+                want.anonymous,
+                "{}",
+                ctx()
+            );
             for id in addressed {
                 assert!(
                     text.contains(&format!("\"id\":{id}")),

@@ -553,6 +553,33 @@ pub fn peek_id(text: &str) -> Option<RequestId> {
     RequestId::from_value(&v)
 }
 
+/// Whether JSON text (a message, or as much of its start as a transport kept) reads as a
+/// response: among its top-level members, as far as the text goes, a `result` or an `error`
+/// and no `method`. Read without parsing, as [`peek_id`] is, for a message refused unparsed.
+///
+/// ```
+/// use modelcontext_polyfill::protocol::jsonrpc::peeks_as_response;
+/// assert!(peeks_as_response(r#"{"jsonrpc":"2.0","id":3,"result":{"a":[1,2"#));
+/// assert!(peeks_as_response(r#"{"error":{"code":1},"id":"x"}"#));
+/// assert!(!peeks_as_response(r#"{"jsonrpc":"2.0","id":3,"method":"m","result":1}"#));
+/// assert!(!peeks_as_response(r#"{"jsonrpc":"2.0","id":3,"params":{"result":1}}"#));
+/// assert!(!peeks_as_response("[{\"id\":1,\"result\":1}]"));
+/// ```
+pub fn peeks_as_response(text: &str) -> bool {
+    let b = text.as_bytes();
+    let (mut answer, mut method) = (false, false);
+    // (Where the text ends early, or is not an object, what was seen so far.)
+    let _ = members(b, skip_ws(b, 0), false, &mut |key, _| {
+        match key {
+            b"result" | b"error" => answer = true,
+            b"method" => method = true,
+            _ => {}
+        }
+        Ok(false)
+    });
+    answer && !method
+}
+
 /// What [`members`] asks of each member: whether to stop there (`Err`: give up).
 type EachMember<'a> = &'a mut dyn FnMut(&[u8], std::ops::Range<usize>) -> Result<bool, ()>;
 

@@ -456,8 +456,36 @@ fn hand_over(
             chain.receive(&text, incoming);
             crate::server::held::let_go();
         }
+        Err(Unread::TooBig(n)) if incoming == Incoming::Other => {
+            refuse_answer(chain, payload, max, n)
+        }
         Err(unread) => refuse_unread(payload, max, unread, answer_malformed, reply),
     }
+}
+
+/// A message over the size limit that may be a client's answer (no method, an id, a `result`
+/// or an `error`): not answered, as a session answers no answer it refuses, but the request it
+/// answers fails with the limit's error (handed to the session as the client's error answer),
+/// so that what waits for it (a tool's elicitation) is not left waiting. (Apart from
+/// `hand_over`: `CORE_APART` in `scripts/lib/core-split.mjs`.)
+#[inline(never)]
+fn refuse_answer(chain: &SessionChain, payload: &JsValue, max: usize, actual: usize) {
+    let answers = ["result", "error"]
+        .iter()
+        .any(|k| js::get(payload, k).is_ok_and(|v| !v.is_undefined()));
+    let Some(id) = super::guard::request_id(payload).filter(|_| answers) else {
+        return;
+    };
+    let e = ServerError::LimitExceeded {
+        what: "Message size in bytes",
+        limit: max,
+        actual: Some(actual),
+    };
+    let text = crate::protocol::json_text::to_string(&jsonrpc::failure(
+        Some(&id),
+        e.to_error_object(None),
+    ));
+    chain.receive(&text, Incoming::Other);
 }
 
 /// The answer to a message [`hand_over`] could not take as text: one over the size limit, or

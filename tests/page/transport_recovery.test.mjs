@@ -341,3 +341,45 @@ test('modelContextPolyfillConfig.limits.maxMessageValues bounds the values a mes
     assert.equal(r.fits, 100);
     assert.deepEqual(r.over, ['over', -32600, { limit: 20 }]);
   }, { html: ESM({ limits: { maxMessageValues: 20 } }), timeout: 60_000 }));
+
+test('tab: an agent\'s answer the server refuses (over the size limit, or too many values) fails the tool\'s request it answers, and is not answered', () =>
+  withPage(async ({ page }) => {
+    const r = await page.evaluate(async () => {
+      navigator.modelContext.registerTool('ask', {
+        description: 'Asks the agent for a name',
+        async handler(_args, extra) {
+          try {
+            const answer = await extra.sendRequest('elicitation/create', { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+            return { content: [{ type: 'text', text: 'answered: ' + answer.action }] };
+          } catch (e) {
+            return { content: [{ type: 'text', text: 'refused: ' + e.message }], isError: true };
+          }
+        },
+      });
+      const peer = await openPeer('tab');
+      await peer.rpc.request('initialize', { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 't', version: '0' } });
+      peer.rpc.notify('notifications/initialized');
+      const out = {};
+      const answers = {
+        big: { action: 'accept', content: { name: 'x'.repeat(5 * 2 ** 20) } },
+        many: { action: 'accept', content: { name: 'n' }, _meta: { junk: Array.from({ length: 200_000 }, () => []) } },
+        fine: { action: 'accept', content: { name: 'n' } },
+      };
+      for (const [kind, result] of Object.entries(answers)) {
+        const call = peer.rpc.request('tools/call', { name: 'ask', arguments: {} }, `call-${kind}`, 20_000);
+        const [asked] = (await peer.rpc.waitFor((m) => m.method === 'elicitation/create' && !m.handled)).filter((m) => !m.handled);
+        asked.handled = true;
+        const seen = peer.rpc.seen.length;
+        peer.payload({ jsonrpc: '2.0', id: asked.id, result });
+        const reply = await call;
+        out[kind] = { text: reply.result?.content?.[0]?.text, isError: reply.result?.isError ?? false };
+        // Nothing answered the answer (the call's own reply aside).
+        out[kind].others = peer.rpc.seen.slice(seen).filter((m) => m.id !== `call-${kind}`).length;
+      }
+      return out;
+    });
+    assert.match(r.big.text, /^refused: Message size in bytes is 52429\d\d; the limit is 4194304$/);
+    assert.deepEqual([r.big.isError, r.big.others], [true, 0]);
+    assert.deepEqual(r.many, { text: 'refused: The number of JSON values in a message (a tool call\'s arguments aside) exceeds the limit of 100000', isError: true, others: 0 });
+    assert.deepEqual(r.fine, { text: 'answered: accept', isError: false, others: 0 });
+  }, { html: CLASSIC, timeout: 90_000 }));

@@ -447,8 +447,8 @@ impl SessionInner {
     /// A message [`jsonrpc::read_call_arguments_apart`] did not read (with `budget`): refused
     /// if it ran out of the budget; a batch, received as one; anything else, read as a value
     /// (with the whole budget) to be handled, its outcome given back. `None` when it was
-    /// answered here. (Apart from `receive`: the start of a page sends no such message, and the
-    /// core's first module does not carry this; `CORE_APART` in `scripts/lib/core-split.mjs`.)
+    /// answered here. (Apart from `receive`, which every message runs; `CORE_APART` in
+    /// `scripts/lib/core-split.mjs`.)
     #[inline(never)]
     fn receive_other(self: &Rc<Self>, text: &str, budget: &ValueBudget) -> Option<Outcome> {
         if !budget.ran_out() {
@@ -476,7 +476,18 @@ impl SessionInner {
     /// one can be read from `text` (the whole message or, for an oversized one, its start).
     fn refuse_unparsed(&self, text: &str, e: ServerError) {
         let id = jsonrpc::peek_id(text);
-        self.send(&jsonrpc::failure(id.as_ref(), e.to_error_object(None)));
+        let error = e.to_error_object(None);
+        // A client's answer (to a request of the server's: an elicitation, a sampling) is not
+        // answered (its id is the server's, which the client's own requests may share); the
+        // request it answers fails with the refusal, so that what waits for it is not left
+        // waiting.
+        if jsonrpc::peeks_as_response(text) {
+            if let Some(id) = &id {
+                self.settle_outgoing(id, Err(error));
+            }
+            return;
+        }
+        self.send(&jsonrpc::failure(id.as_ref(), error));
     }
 
     /// Refuses a message of `len` bytes over `limit`; `head` is the message or as much of
@@ -492,7 +503,10 @@ impl SessionInner {
 
     /// A batch (`text`, whose items' texts are `items`): each item is read as a message on its
     /// own is (a call's arguments apart, as text), all of them with `budget` and before any
-    /// runs, then each is handled and the answers go out in one array.
+    /// runs, then each is handled and the answers go out in one array. (Apart from
+    /// `receive_other`, which a client's answer runs: `CORE_APART` in
+    /// `scripts/lib/core-split.mjs`.)
+    #[inline(never)]
     fn receive_batch(self: &Rc<Self>, text: &str, items: Vec<&str>, budget: &ValueBudget) {
         let negotiated = self.st.borrow().negotiated;
         let refuse = |msg: String| {
