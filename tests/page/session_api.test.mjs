@@ -173,7 +173,9 @@ test('a resources/read URI built against the templates (expressions side by side
 // What a peer's request names is read in one sort and held within bounds: a prompt's 280,000
 // arguments written in descending order (inserted one by one, each moved all the others: minutes)
 // are refused at once, naming the first 32 and counting the rest; URIs of 3 MiB fill a session's
-// subscription text (4 MiB) before its count. Each time the next request is served.
+// subscription text (4 MiB) before its count. Each time the next request is served. (The page
+// lets a message hold more values than the default 100,000, limits.maxMessageValues, which would
+// refuse those arguments before any reading of them.)
 test('prompts/get with 280,000 unknown arguments in descending order, and subscriptions past 4 MiB of URIs, are refused at once, and the next request is served', () =>
   withPage(async ({ page }) => {
     const r = await page.evaluate(async () => {
@@ -212,7 +214,7 @@ test('prompts/get with 280,000 unknown arguments in descending order, and subscr
       rendered: ['Grace'],
       subscribed: ['ok', [-32600, 4194304], 'ok'],
     });
-  }, { html: HTML, timeout: 60_000 }));
+  }, { html: `<script>window.modelContextPolyfillConfig = { limits: { maxMessageValues: 1e6 } };</script>${HTML}`, timeout: 60_000 }));
 
 test('notify: log messages, resource updates to subscribers, other notifications to everyone', () =>
   run(async ({ page }) => {
