@@ -413,19 +413,30 @@ fn with_held_arguments(measured: &JsValue) -> String {
     text
 }
 
-/// The JSON-RPC error answering request `id` refused for exceeding a limit (-32600).
+/// The JSON-RPC error answering request `id` refused for exceeding a limit (-32600), as a
+/// value: [`limit_error`]'s, and what stands for a client's answer refused so.
+pub fn limit_failure(
+    id: &RequestId,
+    what: &'static str,
+    limit: usize,
+    actual: Option<usize>,
+) -> serde_json::Value {
+    let e = ServerError::LimitExceeded {
+        what,
+        limit,
+        actual,
+    };
+    jsonrpc::failure(Some(id), e.to_error_object(None))
+}
+
+/// [`limit_failure`] as a JS object, to post.
 pub fn limit_error(
     id: &RequestId,
     what: &'static str,
     limit: usize,
     actual: Option<usize>,
 ) -> JsValue {
-    let e = ServerError::LimitExceeded {
-        what,
-        limit,
-        actual,
-    };
-    js::from_json(&jsonrpc::failure(Some(id), e.to_error_object(None)))
+    js::from_json(&limit_failure(id, what, limit, actual))
 }
 
 /// Answers an oversized request (`payload`: a method and an id) with a -32600 error naming
@@ -447,5 +458,18 @@ pub fn request_of(payload: &JsValue) -> Option<RequestId> {
         return None;
     }
     js::get(payload, "method").ok()?.as_string()?;
+    request_id(payload)
+}
+
+/// The id of `payload` when it is a client's answer (no method, a `result` or an `error`, an
+/// id; not a batch): [`request_of`]'s counterpart.
+pub fn answer_of(payload: &JsValue) -> Option<RequestId> {
+    if !payload.is_object() || js_sys::Array::is_array(payload) {
+        return None;
+    }
+    let has = |k: &'static str| js::get(payload, k).is_ok_and(|v| !v.is_undefined());
+    if has("method") || !(has("result") || has("error")) {
+        return None;
+    }
     request_id(payload)
 }

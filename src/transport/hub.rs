@@ -8,8 +8,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 use super::guard::{
-    limit_error, message_text, refuse_oversize, request_id_of, warn_dropping, Admit, Bucket,
-    Security, Unread,
+    answer_of, limit_error, limit_failure, message_text, refuse_oversize, request_id_of,
+    warn_dropping, Admit, Bucket, Security, Unread,
 };
 use super::held;
 use super::served::Claim;
@@ -470,22 +470,14 @@ fn hand_over(
 /// `hand_over`: `CORE_APART` in `scripts/lib/core-split.mjs`.)
 #[inline(never)]
 fn refuse_answer(chain: &SessionChain, payload: &JsValue, max: usize, actual: usize) {
-    let answers = ["result", "error"]
-        .iter()
-        .any(|k| js::get(payload, k).is_ok_and(|v| !v.is_undefined()));
-    let Some(id) = super::guard::request_id(payload).filter(|_| answers) else {
+    let Some(id) = answer_of(payload) else {
         return;
     };
-    let e = ServerError::LimitExceeded {
-        what: "Message size in bytes",
-        limit: max,
-        actual: Some(actual),
-    };
-    let text = crate::protocol::json_text::to_string(&jsonrpc::failure(
-        Some(&id),
-        e.to_error_object(None),
-    ));
-    chain.receive(&text, Incoming::Other);
+    let failure = limit_failure(&id, "Message size in bytes", max, Some(actual));
+    chain.receive(
+        &crate::protocol::json_text::to_string(&failure),
+        Incoming::Other,
+    );
 }
 
 /// The answer to a message [`hand_over`] could not take as text: one over the size limit, or
