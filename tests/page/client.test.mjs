@@ -856,15 +856,21 @@ test('IframeParentClientTransport and PostMessageClientTransport to a frame\'s w
     const r = await page.evaluate(async ({ child, pmChild, origin }) => {
       const { McpClient, IframeParentClientTransport, PostMessageClientTransport } = (await globalThis[Symbol.for('modelcontext-polyfill')].ready).client;
       const frame = () => Object.assign(document.createElement('iframe'), { src: child });
+      // Connects `client`, starts a call of the slow tool and removes `el` while it runs:
+      // what the client's onclose is told, and the call's outcome to come.
+      const removedDuringCall = async (client, el) => {
+        const closes = [];
+        client.onclose = (reason) => closes.push(String(reason?.message ?? reason));
+        await client.connect();
+        const pending = client.callTool('slow').then(() => 'answered', (e) => [e.name, e.code, e.message]);
+        await new Promise((r) => setTimeout(r, 50));
+        el.remove();
+        return { closes, pending };
+      };
       const f = frame();
       await new Promise((r) => { f.onload = r; document.body.append(f); });
       const client = new McpClient(new IframeParentClientTransport({ iframe: f, targetOrigin: origin }));
-      const closes = [];
-      client.onclose = (reason) => closes.push(String(reason?.message ?? reason));
-      await client.connect();
-      const pending = client.callTool('slow').then(() => 'answered', (e) => [e.name, e.code, e.message]);
-      await new Promise((r) => setTimeout(r, 50));
-      f.remove();
+      const { closes, pending } = await removedDuringCall(client, f);
       const inFlight = await pending;
       const next = await client.callTool('fast').then(() => 'answered', (e) => [e.name, e.code]);
       // Started while its iframe is not in the document (no window yet), then inserted.
@@ -887,13 +893,7 @@ test('IframeParentClientTransport and PostMessageClientTransport to a frame\'s w
         document.body.append(pm);
       });
       const pmT = new PostMessageClientTransport({ target: pm.contentWindow, origin });
-      const pmClient = new McpClient(pmT);
-      const pmCloses = [];
-      pmClient.onclose = (reason) => pmCloses.push(String(reason?.message ?? reason));
-      await pmClient.connect();
-      const pmPending = pmClient.callTool('slow').then(() => 'answered', (e) => [e.name, e.code, e.message]);
-      await new Promise((r) => setTimeout(r, 50));
-      pm.remove();
+      const { closes: pmCloses, pending: pmPending } = await removedDuringCall(new McpClient(pmT), pm);
       // Posted before the transport has looked: the closed window fails the send at once.
       const pmSend = await pmT.send({ jsonrpc: '2.0', id: 'x', method: 'ping' }).then(() => 'sent', (e) => [e.code, e.message]);
       const pmInFlight = await pmPending;
