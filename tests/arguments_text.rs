@@ -5,8 +5,8 @@ mod support;
 
 use modelcontext_polyfill::server::held::{self, ARGUMENT_MARKER_START};
 use modelcontext_polyfill::server::{
-    HandlerError, HandlerResult, HeldArguments, HeldText, LocalBoxFuture, RequestContext,
-    TaskSupport, ToolDef, ToolHandler,
+    HandlerError, HandlerResult, HeldArguments, HeldText, Limits, LocalBoxFuture, RequestContext,
+    ServerConfig, TaskSupport, ToolDef, ToolHandler,
 };
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -55,13 +55,21 @@ const PLAIN: &str = r#"{"type":"object","properties":{"xs":{"type":"array","item
 const CRATE: &str = r#"{"type":"object","properties":{"xs":{"type":"array"},"s":{"type":"string","pattern":"^(?=a)"}},"required":["xs"]}"#;
 
 fn harness(version: &str) -> (Harness, Recorder) {
-    let h = Harness::new();
+    harness_with(version, Harness::new(), &[])
+}
+
+/// [`harness`]'s tools in `h`, and `more` (name and schema) with the same two handlers.
+fn harness_with(version: &str, h: Harness, more: &[(&str, &str)]) -> (Harness, Recorder) {
     let rec = Recorder::default();
+    let more = more.iter().map(|&(name, schema)| (name, Some(schema)));
     for (name, schema) in [
         ("plain", Some(PLAIN)),
         ("crate", Some(CRATE)),
         ("open", None),
-    ] {
+    ]
+    .into_iter()
+    .chain(more)
+    {
         let mut def = ToolDef::new(name, "Records its arguments", rec.clone());
         if let Some(s) = schema {
             def = def.input_schema(serde_json::from_str::<Value>(s).unwrap());
@@ -199,6 +207,139 @@ fn text_serde_json_cannot_hold_is_a_parse_error_with_the_id_and_the_next_call_ru
     let out = call_text(&h, 9, "open", r#"{"s":"a\ufffdb"}"#);
     let got: Value = serde_json::from_str(&first_text(&out)).unwrap();
     assert_eq!(got, json!({"s": "a\u{fffd}b"}));
+}
+
+/// A schema whose `xs` the text walk reads whole (an `anyOf`), so the place of a refusal in
+/// it is `xs` itself.
+const WHOLE: &str = r#"{"type":"object","properties":{"xs":{"anyOf":[{"type":"array","items":{"type":"integer"}},{"type":"null"}]},"s":{"type":"string"}}}"#;
+
+/// [`harness_with`] `more`, on a server that reads at most 1,000 values of a message (and of
+/// refused arguments, for their report), compiling schemas as a page's engine does.
+fn few_values(version: &str, more: &[(&str, &str)]) -> (Harness, Recorder) {
+    let config = ServerConfig {
+        limits: Limits {
+            max_values: 1_000,
+            ..Limits::default()
+        },
+        ..ServerConfig::default()
+    };
+    harness_with(version, Harness::with(config, Rc::new(PlainOrCrate)), more)
+}
+
+/// Refused arguments are read into a value for their report, at most `max_values` of them:
+/// past that (an agent's millions of `[]`, a tree of hundreds of megabytes that wasm memory
+/// keeps) the report is made from the text. A plain schema's names the value whose check
+/// fails first; text that is not an object or not readable is answered as before; the next
+/// call runs.
+#[test]
+fn refused_arguments_past_the_value_limit_are_reported_from_the_text_and_the_next_call_runs() {
+    let (h, rec) = few_values("2025-11-25", &[("whole", WHOLE)]);
+    let zeros = |n: usize| vec!["0"; n].join(",");
+    let fits = zeros(900);
+    let many = zeros(8_200);
+    let past = "the schema refuses this value or one inside it; the instance holds more than \
+                1000 JSON values, more than are read to report each violation [keyword: $values]";
+    let cases = [
+        // Within the limit: the report the value's reading gives.
+        (
+            "plain",
+            format!(r#"{{"xs": [{fits}, "x"], "s": 1}}"#),
+            Some(
+                r#"/xs/900: "x" is not of type "integer" [keyword: type]; /s: 1 is not of type "string" [keyword: type]"#
+                    .to_string(),
+            ),
+        ),
+        // Past it: where the check fails first, in the text's order.
+        (
+            "plain",
+            format!(r#"{{"xs": [{many}, "x"], "s": 1}}"#),
+            Some(format!("/xs/8200: {past}")),
+        ),
+        (
+            "plain",
+            format!(r#"{{"pad": [{many}], "s": "no xs"}}"#),
+            Some(format!("(root): {past}")),
+        ),
+        (
+            "plain",
+            format!(r#"{{"pad": {{"a~/b": [[{many}]]}}, "s": ["x"], "xs": []}}"#),
+            Some(format!("/s: {past}")),
+        ),
+        // A container read whole: the place is the container, refused inside or too large to read.
+        (
+            "whole",
+            format!(r#"{{"pad": [{many}], "xs": [1, "x"]}}"#),
+            Some(format!("/xs: {past}")),
+        ),
+        (
+            "whole",
+            format!(r#"{{"xs": [{many}, "x"]}}"#),
+            Some(format!("/xs: {past}")),
+        ),
+        // A schema the crate checks: the report of the crate's reading, from the text; natively,
+        // where it is not known.
+        (
+            "crate",
+            format!(r#"{{"xs": [{many}], "s": "b"}}"#),
+            Some(format!("(root): {past}")),
+        ),
+        // Accepted past the limit: runs.
+        ("whole", format!(r#"{{"xs": [{many}], "s": "a"}}"#), None),
+    ];
+    for (i, (tool, args, want)) in cases.into_iter().enumerate() {
+        let out = call_text(&h, i as u32, tool, &args);
+        match want {
+            Some(want) => {
+                assert_eq!(out["result"]["isError"], json!(true), "{i} {tool}: {out}");
+                assert_eq!(
+                    first_text(&out),
+                    format!("Invalid arguments for tool {tool}: {want}"),
+                    "{i} {tool}"
+                );
+                assert_eq!(rec.take(), [], "{i} {tool}: nothing ran");
+            }
+            None => assert_eq!(rec.take(), [Got::Text(args)], "{i} {tool}: {out}"),
+        }
+    }
+    // Not an object, and not readable, past the limit: answered as the value's reading answers.
+    for (tool, args) in [
+        ("plain", format!("[{many}]")),
+        ("open", format!(r#"{{"xs": [{many}], "s": "a\ud800b"}}"#)),
+        ("plain", format!(r#"{{"xs": [{many}, 1e400]}}"#)),
+    ] {
+        let got = call_text(&h, 50, tool, &args);
+        let mut want = call_text(&h, 50, &format!("{tool}_value"), &args);
+        if let Some(text) = want.pointer_mut("/error/message") {
+            *text = json!(text.as_str().unwrap().replace("_value", ""));
+        }
+        assert!(got.get("error").is_some(), "{tool}: {got}");
+        assert_eq!(got, want, "{tool}");
+        assert_eq!(rec.take(), [], "{tool}");
+    }
+    let out = call_text(&h, 99, "plain", r#"{"xs":[1]}"#);
+    assert_eq!(first_text(&out), r#"{"xs":[1]}"#);
+    assert_eq!(h.request("ping", json!({}))["result"], json!({}));
+}
+
+/// Before 2025-11-25, the same refusal is a -32602 error with the violation in its data.
+#[test]
+fn a_refusal_past_the_value_limit_is_an_invalid_params_error_before_2025_11_25() {
+    let (h, rec) = few_values("2025-06-18", &[]);
+    let many = vec!["0"; 8_200].join(",");
+    let out = call_text(&h, 1, "plain", &format!(r#"{{"xs": [{many}, true]}}"#));
+    assert_eq!(code(&out), -32602, "{out}");
+    assert_eq!(
+        out["error"]["data"]["violations"],
+        json!([{
+            "instancePath": "/xs/8200",
+            "keyword": "$values",
+            "message": "the schema refuses this value or one inside it; the instance holds \
+                        more than 1000 JSON values, more than are read to report each violation"
+        }])
+    );
+    assert_eq!(rec.take(), []);
+    let out = call_text(&h, 2, "plain", r#"{"xs":[1]}"#);
+    assert_eq!(first_text(&out), r#"{"xs":[1]}"#);
 }
 
 #[test]

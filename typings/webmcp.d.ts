@@ -383,7 +383,9 @@ interface ModelContextPolyfillConfig {
     maxMessageBytes?: number;
     /**
      * Most JSON values one message may hold, a tool call's arguments aside (default 100,000): each
-     * value read takes wasm memory, which never shrinks. Past it, the message is refused.
+     * value read takes wasm memory, which never shrinks. Past it, the message is refused. Also the
+     * most values a call's refused arguments are read into for their report: past it, the report
+     * names where the check failed, from the text.
      */
     maxMessageValues?: number;
     /** Deepest array/object nesting (default 64). */

@@ -345,10 +345,19 @@ impl CompiledSchema for RemoteSchema {
     }
 
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
-        let answer = match self
-            .instance
-            .validate(self.handle, json_text::to_string(instance).as_bytes())
-        {
+        self.violations_of(json_text::to_string(instance).as_bytes())
+    }
+
+    /// From the text, as `accepts_text` reads it: the core makes no value of it.
+    fn text_violations(&self, text: &str, _max_values: usize) -> Vec<SchemaViolation> {
+        self.violations_of(text.as_bytes())
+    }
+}
+
+impl RemoteSchema {
+    /// The validator module's report on the instance JSON text `text` holds.
+    fn violations_of(&self, text: &[u8]) -> Vec<SchemaViolation> {
+        let answer = match self.instance.validate(self.handle, text) {
             // The answer for a valid instance, the common case, needs no parsing.
             Ok(text) if text == VALID => return Vec::new(),
             Ok(text) => text,
@@ -441,6 +450,14 @@ impl CompiledSchema for DeferredSchema {
                     )
                 }),
             }],
+        }
+    }
+
+    fn text_violations(&self, text: &str, max_values: usize) -> Vec<SchemaViolation> {
+        match self.resolve() {
+            Some(Ok(schema)) => schema.text_violations(text, max_values),
+            // Refused once loaded, or not loaded yet: what `validate` says of any instance.
+            _ => self.validate(&Value::Null),
         }
     }
 

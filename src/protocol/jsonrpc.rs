@@ -673,12 +673,17 @@ fn value_end(b: &[u8], start: usize) -> Option<usize> {
 
 /// A short rendering of a value for error messages (at most 60 characters).
 pub fn compact(v: &Value) -> String {
-    let s = json_text::to_string(v);
-    if s.chars().count() > 60 {
-        let cut: String = s.chars().take(57).collect();
-        format!("{cut}...")
-    } else {
-        s
+    compact_text(&json_text::to_string(v))
+}
+
+/// JSON text as [`compact`] renders a value: at most 60 characters, cut with `...`.
+pub fn compact_text(s: &str) -> String {
+    match s.char_indices().nth(60) {
+        Some(_) => {
+            let cut = s.char_indices().nth(57).map_or(s, |(i, _)| &s[..i]);
+            format!("{cut}...")
+        }
+        None => s.to_owned(),
     }
 }
 

@@ -39,6 +39,25 @@ pub fn depth_violation(max_depth: usize) -> SchemaViolation {
     }
 }
 
+/// The keyword reported for arguments too large to read into a value for their report (see
+/// [`CompiledSchema::text_violations`]).
+pub const VALUES_KEYWORD: &str = "$values";
+
+/// The one violation of JSON text a schema refuses that holds more than `max_values` values:
+/// at `instance_path`, the value (or the container of the value) where the refusal is, `""`
+/// where that is not known.
+pub fn values_violation(instance_path: String, max_values: usize) -> SchemaViolation {
+    SchemaViolation::new(
+        instance_path,
+        VALUES_KEYWORD.to_owned(),
+        String::new(),
+        format!(
+            "the schema refuses this value or one inside it; the instance holds more than \
+             {max_values} JSON values, more than are read to report each violation"
+        ),
+    )
+}
+
 /// The most violations one validation reports: [`CompiledSchema::validate`] stops collecting
 /// there, and a report that lists this many says that more may exist. Every violation of an
 /// instance is worded and carried to the caller, so without a bound an agent's argument of
@@ -142,6 +161,19 @@ pub trait CompiledSchema {
     fn accepts_text(&self, text: &str) -> bool {
         let _ = text;
         false
+    }
+
+    /// The violations of the instance JSON text `text` holds, for text `accepts_text` did
+    /// not show valid and that holds more than `max_values` values (which `serde_json` reads:
+    /// the caller found out when its reading, at most that many values, ran out): more
+    /// than the caller reads into a value to `validate` it, for an agent's call it refuses
+    /// (4 MiB of `[[],[],…]` is 1.3 million values, some 200 MB of memory that a wasm module
+    /// keeps). The default: one [`values_violation`] at the root. A plain schema names the
+    /// value where its check fails; the validator module reads the text in its own memory, as
+    /// `accepts_text` already has, and reports as `validate` does.
+    fn text_violations(&self, text: &str, max_values: usize) -> Vec<SchemaViolation> {
+        let _ = text;
+        vec![values_violation(String::new(), max_values)]
     }
 
     /// Whether checking an instance may read the text of one of its strings, not only its

@@ -325,6 +325,47 @@ test('tab: a message of 1.3 million values outside a call\'s arguments is refuse
     assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
   }, { html: ESM(), timeout: 120_000 }));
 
+test('tab: a call\'s arguments of 1.3 million values that the tool\'s schema refuses are answered from their text, not read into values; the next call is answered', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(() => grewAround(async (peer) => {
+      const mc = navigator.modelContext;
+      const execute = (a) => JSON.stringify(a).length;
+      // A plain schema (the core checks it), and one only the validator module checks.
+      await mc.registerTool({ name: 'strings', description: 'x', execute,
+        inputSchema: { type: 'object', properties: { junk: { type: 'array', items: { type: 'string' } } } } });
+      await mc.registerTool({ name: 'strings-pattern', description: 'x', execute,
+        inputSchema: { type: 'object', patternProperties: { '^j': { type: 'array', items: { type: 'string' } } } } });
+      // 3.9 MB of `[],`: read into values, 1.3 million of them and some 200 MB of wasm memory.
+      const junk = Array.from({ length: 1_300_000 }, () => []);
+      const out = {};
+      for (const name of ['strings', 'strings-pattern']) {
+        const reply = await peer.rpc.request('tools/call', { name, arguments: { n: 1, junk } }, name, 60_000);
+        // (The peer speaks 2025-06-18: refused arguments are a -32602 error, the violations its data.)
+        out[name] = { id: reply.id, code: reply.error?.code, message: reply.error?.message, violations: reply.error?.data?.violations };
+      }
+      // Nearly as many accepted, run (900,000 strings: 3.6 MB of text, under the size limit).
+      const fine = await peer.rpc.request('tools/call', { name: 'strings', arguments: { junk: junk.slice(0, 900_000).map(() => 'x') } }, 'fine', 60_000);
+      out.fine = fine.result?.content?.[0]?.text;
+      return out;
+    }));
+    const past = 'the schema refuses this value or one inside it; the instance holds more than 100000 JSON values, more than are read to report each violation';
+    assert.deepEqual(r.strings, {
+      id: 'strings', code: -32602,
+      message: `Invalid arguments for tool strings: /junk/0: ${past} [keyword: $values]`,
+      violations: [{ instancePath: '/junk/0', keyword: '$values', message: past }],
+    });
+    // The validator module reads the text itself, and reports as for any instance.
+    const pattern = r['strings-pattern'];
+    assert.equal(pattern.code, -32602);
+    assert.match(pattern.message, /^Invalid arguments for tool strings-pattern: \/junk\/0: \[\] is not of type "string" \[keyword: type\]; \/junk\/1: /);
+    assert.equal(pattern.violations.length, 32);
+    assert.equal(r.fine, String(JSON.stringify({ junk: Array.from({ length: 900_000 }, () => 'x') }).length));
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+    // The texts' copies and at most 100,000 values (some 10 MB), not 200 MB of them.
+    assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
+  }, { html: ESM(), timeout: 120_000 }));
+
 test('modelContextPolyfillConfig.limits.maxMessageValues bounds the values a message may hold', () =>
   withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);

@@ -5,6 +5,7 @@
 
 use modelcontext_polyfill::executor::LocalExecutor;
 use modelcontext_polyfill::schema::{JsonSchema, JsonSchemaCompiler};
+use modelcontext_polyfill::server::plain_schema::PlainSchema;
 use modelcontext_polyfill::server::{
     CompiledSchema, SchemaCompiler, Server, ServerConfig, ServerInfo, Session,
 };
@@ -20,6 +21,19 @@ mod test_rng;
 // (Not every test file draws random input.)
 #[allow(unused_imports)]
 pub(crate) use test_rng::Rng;
+
+/// Compiles schemas as a page's engine does: a plain one with the engine's own checker
+/// (`PlainSchema`), any other with the `jsonschema` crate (the page's validator module).
+pub struct PlainOrCrate;
+
+impl SchemaCompiler for PlainOrCrate {
+    fn compile(&self, schema: &Value) -> Result<Rc<dyn CompiledSchema>, String> {
+        match PlainSchema::compile(schema) {
+            Some(plain) => Ok(Rc::new(plain)),
+            None => JsonSchemaCompiler::new().compile(schema),
+        }
+    }
+}
 
 pub const HANDSHAKE_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 pub const STATELESS: &str = "2026-07-28";
@@ -174,7 +188,8 @@ impl Harness {
         Harness::with(ServerConfig::default(), compiler)
     }
 
-    fn with(config: ServerConfig, compiler: Rc<dyn SchemaCompiler>) -> Harness {
+    /// A server configured with `config`, whose tool schemas `compiler` compiles.
+    pub fn with(config: ServerConfig, compiler: Rc<dyn SchemaCompiler>) -> Harness {
         // (On a virtual clock: a wait runs every timer due before its end, in order, each at
         // its time, however long the machine takes to run them.)
         let ex = LocalExecutor::with_virtual_clock();

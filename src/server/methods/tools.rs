@@ -4,8 +4,9 @@
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
+use crate::protocol::values::{self, ValueBudget};
 use crate::protocol::ProtocolVersion;
-use crate::protocol::{json_text, values};
+use crate::protocol::{json_text, jsonrpc};
 use crate::server::context::RequestContext;
 use crate::server::engine::{CallError, Server, ToolArgs};
 use crate::server::error::ServerError;
@@ -241,11 +242,60 @@ fn checked_text(
             return Ok(text);
         }
     }
-    // (What the message's parse refused before arguments were kept as text.)
-    let args = values::parse(&text).map_err(|e| now(Err(ServerError::Parse(e.to_string()))))?;
-    match server.check_args(tool, &args) {
+    // Read for its report, at most `max_values` values: the text is refused (or not JSON a
+    // value holds), and a tree of an agent's millions of values would stay in memory.
+    let max_values = server.config().limits.max_values;
+    let budget = ValueBudget::new(max_values);
+    let checked = match values::from_str(&text, &budget) {
+        Ok(args) => server.check_args(tool, &args),
+        // (What the message's parse refused before arguments were kept as text.)
+        Err(e) if !budget.ran_out() => return Err(now(Err(ServerError::Parse(e.to_string())))),
+        // (Through a pointer, as the text walk above: what it reaches, the text walk among
+        // it, is not in the call module.)
+        Err(_) => {
+            let answer = std::hint::black_box(too_many_to_read as TooManyToRead);
+            return answer(tool, &text, max_values, v).map(|()| text);
+        }
+    };
+    match checked {
         Ok(()) => Ok(text),
         Err(e) => Err(refused(e, v)),
+    }
+}
+
+type TooManyToRead = fn(&Tool, &str, usize, ProtocolVersion) -> Result<(), Reply>;
+
+/// What [`checked_text`] answers for arguments its reading ran out of values for: a refusal
+/// made from the text (`Ok` only where nothing refuses them, which the text walk has said
+/// otherwise).
+fn too_many_to_read(
+    tool: &Tool,
+    text: &str,
+    max_values: usize,
+    v: ProtocolVersion,
+) -> Result<(), Reply> {
+    if let Some(e) = plain_schema::read_error(text) {
+        return Err(now(Err(ServerError::Parse(e.to_string()))));
+    }
+    if !text.starts_with('{') {
+        return Err(refused(
+            CallError::NotAnObject(jsonrpc::compact_text(text)),
+            v,
+        ));
+    }
+    let violations = match &tool.input {
+        Some(schema) => schema.text_violations(text, max_values),
+        None => Vec::new(),
+    };
+    match violations.is_empty() {
+        true => Ok(()),
+        false => Err(refused(
+            CallError::InvalidArguments {
+                tool: tool.def.name.clone(),
+                violations,
+            },
+            v,
+        )),
     }
 }
 

@@ -56,8 +56,9 @@ mod walk;
 pub(crate) use numbers::unique;
 pub use pattern::Pattern;
 
-use super::validator::{depth_violation, CompiledSchema, SchemaViolation};
+use super::validator::{depth_violation, values_violation, CompiledSchema, SchemaViolation};
 use super::validator::{DEFAULT_MAX_DEPTH, MAX_VIOLATIONS};
+use crate::protocol::values::ValueBudget;
 use crate::server::depth;
 use numbers::MAX_SAFE;
 use serde_json::{Number, Value};
@@ -98,6 +99,21 @@ pub struct PlainSchema {
 /// ```
 pub fn is_readable(text: &str) -> bool {
     text::accepts(&Node::True, text)
+}
+
+/// Why `serde_json` does not read `text` into a value: the error
+/// [`values::parse`](crate::protocol::values::parse) gives, found as [`is_readable`] reads,
+/// without making a value; `None` where it reads.
+///
+/// ```
+/// use modelcontext_polyfill::server::plain_schema::read_error;
+/// let text = r#"{"a": [1, "\ud800"]}"#;
+/// let e = read_error(text).expect("a lone surrogate");
+/// assert_eq!(e.to_string(), serde_json::from_str::<serde_json::Value>(text).unwrap_err().to_string());
+/// assert!(read_error(r#"{"a": [1]}"#).is_none());
+/// ```
+pub fn read_error(text: &str) -> Option<serde_json::Error> {
+    text::read_error(text)
 }
 
 enum Node {
@@ -536,6 +552,15 @@ impl CompiledSchema for PlainSchema {
 
     fn accepts_text(&self, text: &str) -> bool {
         PlainSchema::accepts_text(self, text)
+    }
+
+    /// One violation, at the value whose check fails first in the text's order (or the
+    /// container that holds it: one a subschema needs whole, read with a budget of
+    /// `max_values`, is where the refusal is when it holds more).
+    fn text_violations(&self, text: &str, max_values: usize) -> Vec<SchemaViolation> {
+        let budget = ValueBudget::new(max_values);
+        let at = text::refused_at(&self.root, text, &budget).unwrap_or_default();
+        vec![values_violation(at, max_values)]
     }
 }
 

@@ -29,6 +29,7 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt;
 
 /// Whether `text` is JSON whose value `root` accepts (see the module's documentation).
@@ -37,15 +38,78 @@ pub(super) fn accepts(root: &Node, text: &str) -> bool {
     let seed = Seed {
         nodes: &[root],
         depth: 0,
+        trail: None,
     };
     seed.deserialize(&mut reader).is_ok() && reader.end().is_ok()
 }
 
+/// Where [`accepts`] refuses `text` (JSON text `serde_json` reads: [`read_error`] finds none):
+/// the JSON Pointer of the value whose check failed first, in the text's order, or that holds
+/// it (a container read whole holds it, a container's own checks — its `required` names, its
+/// count — are its own). `None` where `root` accepts the text. A container read whole takes its
+/// values from `budget`, and is where the refusal is when it runs out: the text is an agent's,
+/// refused, and nothing of it is kept.
+pub(super) fn refused_at(root: &Node, text: &str, budget: &ValueBudget) -> Option<String> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let trail = Trail {
+        steps: RefCell::new(Vec::new()),
+        budget,
+    };
+    let seed = Seed {
+        nodes: &[root],
+        depth: 0,
+        trail: Some(&trail),
+    };
+    if seed.deserialize(&mut reader).is_ok() && reader.end().is_ok() {
+        return None;
+    }
+    let mut pointer = String::new();
+    for step in trail.steps.into_inner().iter().rev() {
+        pointer.push('/');
+        match step {
+            Step::Item(i) => pointer.push_str(&i.to_string()),
+            Step::Member(name) => pointer.push_str(&super::escape(name)),
+        }
+    }
+    Some(pointer)
+}
+
+/// Why `serde_json` does not read `text` into a value (its error, as [`values::parse`] gives
+/// it), found without making one; `None` where it does.
+///
+/// [`values::parse`]: crate::protocol::values::parse
+pub(super) fn read_error(text: &str) -> Option<serde_json::Error> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let seed = Seed {
+        nodes: &[&Node::True],
+        depth: 0,
+        trail: None,
+    };
+    seed.deserialize(&mut reader)
+        .and_then(|()| reader.end())
+        .err()
+}
+
 /// The value at one place of the text, with the subschemas that apply to it there (all must
-/// accept it) and how many containers enclose it.
+/// accept it) and how many containers enclose it; and, when the place of a refusal is wanted
+/// ([`refused_at`]), where the steps to it go.
 struct Seed<'n, 's> {
     nodes: &'s [&'n Node],
     depth: usize,
+    trail: Option<&'s Trail<'s>>,
+}
+
+/// The steps from a refused value up to the root, pushed as the refusal unwinds; and the
+/// budget of what the containers read whole may make.
+struct Trail<'b> {
+    steps: RefCell<Vec<Step>>,
+    budget: &'b ValueBudget,
+}
+
+/// One step of a [`Trail`].
+enum Step {
+    Item(usize),
+    Member(String),
 }
 
 /// How a refusal ends the reading: the first one decides.
@@ -287,16 +351,27 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
-            return self.walked_whole(whole(SeqAccessDeserializer::new(seq))?);
+            return self.walked_whole(self.whole(SeqAccessDeserializer::new(seq))?);
         };
         typed(checks, ARRAY)?;
         let (mut one, mut many) = (None, Vec::new());
         let mut count = 0;
         loop {
             let nodes = picked(checks, &mut one, &mut many, |c| item(c, count));
-            match seq.next_element_seed(Seed { nodes, depth })? {
-                Some(()) => count += 1,
-                None => break,
+            let trail = self.trail;
+            match seq.next_element_seed(Seed {
+                nodes,
+                depth,
+                trail,
+            }) {
+                Ok(Some(())) => count += 1,
+                Ok(None) => break,
+                Err(e) => {
+                    if let Some(t) = trail {
+                        t.steps.borrow_mut().push(Step::Item(count));
+                    }
+                    return Err(e);
+                }
             }
         }
         counted(checks, count, |c| (c.rare().min_items, c.rare().max_items))
@@ -306,7 +381,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
-            return self.walked_whole(whole(MapAccessDeserializer::new(map))?);
+            return self.walked_whole(self.whole(MapAccessDeserializer::new(map))?);
         };
         typed(checks, OBJECT)?;
         // The `required` names met, one bit each, in the order of `checks` (fewer than 64).
@@ -324,7 +399,17 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
                 bit += c.required.len();
             }
             let nodes = picked(checks, &mut one, &mut many, |c| member(c, &name));
-            map.next_value_seed(Seed { nodes, depth })?;
+            let trail = self.trail;
+            if let Err(e) = map.next_value_seed(Seed {
+                nodes,
+                depth,
+                trail,
+            }) {
+                if let Some(t) = trail {
+                    t.steps.borrow_mut().push(Step::Member(name.into_owned()));
+                }
+                return Err(e);
+            }
         }
         if met != (1u64 << wanted) - 1 {
             return Err(refused());
@@ -360,8 +445,14 @@ impl<'de> Visitor<'de> for Name {
     }
 }
 
-/// The rest of a container the walk reads whole, as the core reads every value from text
-/// ([`Counted`], with no budget: the text is the arguments', which no budget counts).
-fn whole<'de, D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
-    Counted(&ValueBudget::unlimited()).deserialize(d)
+impl Seed<'_, '_> {
+    /// The rest of a container the walk reads whole, as the core reads every value from text
+    /// ([`Counted`]): with no budget when deciding (the text is the arguments', which no budget
+    /// counts), with the trail's when finding where a refusal is.
+    fn whole<'de, D: Deserializer<'de>>(&self, d: D) -> Result<Value, D::Error> {
+        match self.trail {
+            None => Counted(&ValueBudget::unlimited()).deserialize(d),
+            Some(t) => Counted(t.budget).deserialize(d),
+        }
+    }
 }
