@@ -239,7 +239,7 @@ fn refused_arguments_past_the_value_limit_are_reported_from_the_text_and_the_nex
     let many = zeros(8_200);
     let past = "the schema refuses this value or one inside it; the instance holds more than \
                 1000 JSON values, more than are read to report each violation [keyword: $values]";
-    let cases = [
+    let cases: [(&str, String, Option<String>); 8] = [
         // Within the limit: the report the value's reading gives.
         (
             "plain",
@@ -288,7 +288,7 @@ fn refused_arguments_past_the_value_limit_are_reported_from_the_text_and_the_nex
     ];
     for (i, (tool, args, want)) in cases.into_iter().enumerate() {
         let out = call_text(&h, i as u32, tool, &args);
-        match want {
+        match &want {
             Some(want) => {
                 assert_eq!(out["result"]["isError"], json!(true), "{i} {tool}: {out}");
                 assert_eq!(
@@ -298,10 +298,26 @@ fn refused_arguments_past_the_value_limit_are_reported_from_the_text_and_the_nex
                 );
                 assert_eq!(rec.take(), [], "{i} {tool}: nothing ran");
             }
-            None => assert_eq!(rec.take(), [Got::Text(args)], "{i} {tool}: {out}"),
+            None => assert_eq!(rec.take(), [Got::Text(args.clone())], "{i} {tool}: {out}"),
+        }
+        // A handler that takes a value: refused alike, without the tree; accepted, read whole.
+        let name = format!("{tool}_value");
+        let out = call_text(&h, i as u32, &name, &args);
+        match want {
+            Some(want) => assert_eq!(
+                first_text(&out),
+                format!("Invalid arguments for tool {name}: {want}"),
+                "{i} {name}"
+            ),
+            None => assert_eq!(
+                out["result"]["structuredContent"],
+                serde_json::from_str::<Value>(&args).unwrap(),
+                "{i} {name}"
+            ),
         }
     }
-    // Not an object, and not readable, past the limit: answered as the value's reading answers.
+    // Not an object, and not readable, past the limit: answered as before (the value's reading
+    // answered it so, before the limit: `refused_arguments_are_answered_as_…`).
     for (tool, args) in [
         ("plain", format!("[{many}]")),
         ("open", format!(r#"{{"xs": [{many}], "s": "a\ud800b"}}"#)),

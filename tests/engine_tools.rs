@@ -931,8 +931,9 @@ fn invalid_argument_reports_are_bounded_whatever_the_arguments() {
                 (message(r), list)
             }
         };
-        // 200,000 wrong items (1.2 MB): the first MAX_VIOLATIONS, in order.
-        let wrong = vec![json!("x"); 200_000];
+        // 90,000 wrong items (540 KB; refused arguments are read into at most 100,000 values
+        // for their report): the first MAX_VIOLATIONS, in order.
+        let wrong = vec![json!("x"); 90_000];
         let r = c.call(
             "tools/call",
             json!({"name": "echo", "arguments": {"items": wrong}}),

@@ -150,10 +150,14 @@ pub(super) fn tools_call_checked(
         {
             checked_text(&server, &tool, text, v).map(ToolArgs::Text)
         }
-        Some(text) => match values::parse(&text) {
+        // (With strings held out of it, the text's markers stand for them: only its value,
+        // the strings read in, says whether the schema refuses it.)
+        Some(text) if held.is_some() => match values::parse(&text) {
             Ok(args) => checked_value(&server, &tool, args, held, v),
             Err(e) => Err(now(Err(ServerError::Parse(e.to_string())))),
         },
+        Some(text) => read_arguments(&server, &tool, &text, v)
+            .and_then(|args| checked_value(&server, &tool, args, held, v)),
         None => {
             let args = call.params.get_mut("arguments").map(Value::take);
             checked_value(&server, &tool, args.unwrap_or_default(), held, v)
@@ -244,36 +248,79 @@ fn checked_text(
     }
     // Read for its report, at most `max_values` values: the text is refused (or not JSON a
     // value holds), and a tree of an agent's millions of values would stay in memory.
-    let max_values = server.config().limits.max_values;
-    let budget = ValueBudget::new(max_values);
-    let checked = match values::from_str(&text, &budget) {
-        Ok(args) => server.check_args(tool, &args),
-        // (What the message's parse refused before arguments were kept as text.)
-        Err(e) if !budget.ran_out() => return Err(now(Err(ServerError::Parse(e.to_string())))),
-        // (Through a pointer, as the text walk above: what it reaches, the text walk among
-        // it, is not in the call module.)
-        Err(_) => {
-            let answer = std::hint::black_box(too_many_to_read as TooManyToRead);
-            return answer(tool, &text, max_values, v).map(|()| text);
-        }
+    let Some(args) = read_counted(server, &text)? else {
+        return too_many_to_read(server, tool, &text, v).map(|()| text);
     };
-    match checked {
+    match server.check_args(tool, &args) {
         Ok(()) => Ok(text),
         Err(e) => Err(refused(e, v)),
     }
 }
 
-type TooManyToRead = fn(&Tool, &str, usize, ProtocolVersion) -> Result<(), Reply>;
-
-/// What [`checked_text`] answers for arguments its reading ran out of values for: a refusal
-/// made from the text (`Ok` only where nothing refuses them, which the text walk has said
-/// otherwise).
-fn too_many_to_read(
+/// Arguments kept as JSON text, read into a value for a handler that takes one (or a task):
+/// whole where the tool's input schema accepts them (or they hold at most `max_values`
+/// values, which [`checked_value`] checks); else answered as [`checked_text`] answers
+/// them, with no tree of an agent's millions of values left in memory for a refused call.
+fn read_arguments(
+    server: &Server,
     tool: &Tool,
     text: &str,
-    max_values: usize,
+    v: ProtocolVersion,
+) -> Result<Value, Reply> {
+    match read_counted(server, text)? {
+        Some(args) => Ok(args),
+        // (Through a pointer, as `too_many_to_read`.)
+        None => std::hint::black_box(read_past_limit as ReadPastLimit)(server, tool, text, v),
+    }
+}
+
+type ReadPastLimit = fn(&Server, &Tool, &str, ProtocolVersion) -> Result<Value, Reply>;
+
+/// [`read_arguments`] past `max_values` values: the value, where the tool's schema accepts the
+/// text, else the refusal.
+fn read_past_limit(
+    server: &Server,
+    tool: &Tool,
+    text: &str,
+    v: ProtocolVersion,
+) -> Result<Value, Reply> {
+    let shown = text.starts_with('{') && tool.input.as_ref().is_none_or(|s| s.accepts_text(text));
+    if !shown {
+        too_many(tool, text, server.config().limits.max_values, v)?;
+    }
+    values::parse(text).map_err(|e| now(Err(ServerError::Parse(e.to_string()))))
+}
+
+/// Arguments' text read into a value of at most `limits.max_values` values; `None` past them;
+/// the parse error of text that is not JSON a value holds.
+fn read_counted(server: &Server, text: &str) -> Result<Option<Value>, Reply> {
+    let budget = ValueBudget::new(server.config().limits.max_values);
+    match values::from_str(text, &budget) {
+        Ok(args) => Ok(Some(args)),
+        // (What the message's parse refused before arguments were kept as text.)
+        Err(e) if !budget.ran_out() => Err(now(Err(ServerError::Parse(e.to_string())))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// [`too_many`], called through a pointer, as the text walk in [`checked_text`] is: what it
+/// reaches, the text walk among it, is not in the call module.
+fn too_many_to_read(
+    server: &Server,
+    tool: &Tool,
+    text: &str,
     v: ProtocolVersion,
 ) -> Result<(), Reply> {
+    let max_values = server.config().limits.max_values;
+    std::hint::black_box(too_many as TooMany)(tool, text, max_values, v)
+}
+
+type TooMany = fn(&Tool, &str, usize, ProtocolVersion) -> Result<(), Reply>;
+
+/// The answer to arguments whose reading ran out of values, which the tool's schema (the text
+/// walk) did not show valid: a refusal made from the text (`Ok` only where nothing refuses
+/// them after all: a deferred schema the validator module refused validates nothing).
+fn too_many(tool: &Tool, text: &str, max_values: usize, v: ProtocolVersion) -> Result<(), Reply> {
     if let Some(e) = plain_schema::read_error(text) {
         return Err(now(Err(ServerError::Parse(e.to_string()))));
     }
