@@ -116,13 +116,22 @@ fn compare(
         }
     }
     // Decided from the instance's text, without its value, the verdict is the same.
+    // So too with each container a subschema needs whole for its branches alone read into a
+    // value, as before they were checked branch by branch.
     let text = serde_json::to_string(instance).unwrap();
-    if plain.accepts_text(&text) != p.is_empty() {
-        problems.push(format!(
-            "schema {schema}\n  text {text}\n  accepts_text {}, validate {:?}",
-            !p.is_empty(),
-            key(&p)
-        ));
+    for whole in [false, true] {
+        let accepted = match whole {
+            false => plain.accepts_text(&text),
+            true => plain.accepts_text_reading_branches_whole(&text),
+        };
+        if accepted != p.is_empty() {
+            problems.push(format!(
+                "schema {schema}\n  text {text}\n  accepts_text (branches read whole: {whole}) {}, \
+                 validate {:?}",
+                !p.is_empty(),
+                key(&p)
+            ));
+        }
     }
     p.is_empty()
 }
@@ -1051,6 +1060,11 @@ fn accepts_text_decides_as_validate_whatever_the_spelling() {
                 valid,
                 "schema {schema}\n  text {text}\n  violations {:?}",
                 key(&plain.validate(&value))
+            );
+            assert_eq!(
+                plain.accepts_text_reading_branches_whole(&text),
+                valid,
+                "branches read whole: schema {schema}\n  text {text}"
             );
             if valid {
                 accepted += 1;

@@ -635,7 +635,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 
 /// The index just past the JSON value starting at `b[start]` (brackets counted, strings
 /// skipped; not validated).
-fn value_end(b: &[u8], start: usize) -> Option<usize> {
+pub(crate) fn value_end(b: &[u8], start: usize) -> Option<usize> {
     match b.get(start)? {
         b'"' => string_end(b, start),
         b'{' | b'[' => {

@@ -366,6 +366,33 @@ test('tab: a call\'s arguments of 1.3 million values that the tool\'s schema ref
     assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
   }, { html: ESM(), timeout: 120_000 }));
 
+test('tab: a call\'s arguments of 1.3 million values under a nullable array (an anyOf) are checked from their text, not read into values; the page\'s function gets them', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(() => grewAround(async (peer) => {
+      // What zod writes for z.array(z.array(z.never())).nullable(): the branches of an anyOf,
+      // which the core's check decided on the array's value, read whole (some 200 MB).
+      const nullable = { anyOf: [{ type: 'array', items: { type: 'array', maxItems: 0 } }, { type: 'null' }] };
+      await navigator.modelContext.registerTool({
+        name: 'nullable', description: 'x', inputSchema: { type: 'object', properties: { junk: nullable } },
+        execute: ({ junk }) => (junk === null ? 'null' : `${junk.length} ${junk.every((x) => Array.isArray(x) && x.length === 0)}`),
+      });
+      const junk = Array.from({ length: 1_300_000 }, () => []);
+      const text = async (id, args) => (await peer.rpc.request('tools/call', { name: 'nullable', arguments: args }, id, 60_000)).result?.content?.[0]?.text;
+      // The same arrays with one item that no branch takes: refused, from the text.
+      const refused = await peer.rpc.request('tools/call', { name: 'nullable', arguments: { junk: [...junk, [1]] } }, 'refused', 60_000);
+      return { valid: await text('valid', { junk }), none: await text('none', { junk: null }), refused: [refused.error?.code, refused.error?.data?.violations] };
+    }));
+    assert.equal(r.valid, '1300000 true');
+    assert.equal(r.none, 'null');
+    assert.deepEqual(r.refused, [-32602, [{
+      instancePath: '/junk', keyword: '$values',
+      message: 'the schema refuses this value or one inside it; the instance holds more than 100000 JSON values, more than are read to report each violation',
+    }]]);
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+    assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
+  }, { html: ESM(), timeout: 120_000 }));
+
 test('modelContextPolyfillConfig.limits.maxMessageValues bounds the values a message may hold', () =>
   withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);

@@ -98,7 +98,7 @@ pub struct PlainSchema {
 /// assert!(!is_readable(r#"{"a": 1"#));
 /// ```
 pub fn is_readable(text: &str) -> bool {
-    text::accepts(&Node::True, text)
+    text::accepts(&Node::True, text, false)
 }
 
 /// Why `serde_json` does not read `text` into a value: the error
@@ -280,7 +280,16 @@ impl PlainSchema {
     /// assert!(!schema.accepts_text(r#"[{"n": 1}"#));
     /// ```
     pub fn accepts_text(&self, text: &str) -> bool {
-        text::accepts(&self.root, text)
+        text::accepts(&self.root, text, true)
+    }
+
+    /// [`accepts_text`](Self::accepts_text) as it decided a container that a subschema needs
+    /// whole for its branches alone (`anyOf`, `oneOf`, `not`, `if`) before it checked such
+    /// containers branch by branch: read into a value and walked. For tests, which hold the
+    /// two ways to the same verdicts.
+    #[doc(hidden)]
+    pub fn accepts_text_reading_branches_whole(&self, text: &str) -> bool {
+        text::accepts(&self.root, text, false)
     }
 
     /// The first `at_most` violations of `instance`, worded and ordered as the full
