@@ -133,7 +133,12 @@ const CHECKED_AS_TEXT_FROM: usize = 16 * 1024;
 /// ([`CompiledSchema::accepts_text`](crate::server::CompiledSchema::accepts_text); text that
 /// the schema does not show valid is read into a value to be checked, and dropped); else the
 /// value the arguments were read into, written as text once checked (with `null` for each
-/// string still held: [`HeldArguments::apart`]).
+/// string still held: [`HeldArguments::apart`]). Either reading for a check makes at most
+/// `limits.max_values` values, or the whole value where the schema accepts the text; past
+/// them a refusal is made from the text ([`CompiledSchema::text_violations`]): a refused
+/// call's tree of an agent's millions of values would stay in memory.
+///
+/// [`CompiledSchema::text_violations`]: crate::server::CompiledSchema::text_violations
 pub(super) fn tools_call_checked(
     call: &mut Call,
     tool: Rc<Tool>,
@@ -226,7 +231,8 @@ pub(super) fn tools_call_checked(
 
 /// Arguments kept as JSON text (at least [`CHECKED_AS_TEXT_FROM`] bytes: never `null`),
 /// checked: the text when the tool's input schema accepts it, else the answer refusing it.
-/// Text the schema cannot show valid is read into a value, which is checked and dropped.
+/// Text the schema cannot show valid is read into a value of at most `limits.max_values`
+/// values, which is checked and dropped; past them, the answer is made from the text.
 fn checked_text(
     server: &Server,
     tool: &Tool,
