@@ -129,7 +129,10 @@ pub struct Limits {
     /// aside, a batch's items together: its reading stops at the first value past it, and the
     /// message is refused (-32600). A value read is 48 bytes of wasm memory at least, which never shrinks; the
     /// default lets one message make some 5 to 10 MB of them, where a client's `_meta`,
-    /// capabilities or answers hold a few hundred.
+    /// capabilities or answers hold a few hundred. Also the most values a call's `arguments`
+    /// are read into to be checked, unless the tool's schema accepts their text: past it a
+    /// refusal is reported from the text
+    /// ([`CompiledSchema::text_violations`](super::CompiledSchema::text_violations)).
     pub max_values: usize,
 }
 
