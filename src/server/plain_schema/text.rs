@@ -96,14 +96,10 @@ fn read<E: de::Error>(seed: Seed<'_, '_>, text: &str) -> Result<(), E> {
 /// cheap to read again).
 fn may_branch(nodes: &[&Node]) -> bool {
     nodes.iter().any(|n| match n {
-        Node::Checks(c) => c.rare.as_ref().is_some_and(|r| {
-            !r.any_of.is_empty()
-                || !r.one_of.is_empty()
-                || r.not.is_some()
-                || r.if_.is_some()
-                || !r.all_of.is_empty()
-                || r.reference.is_some()
-        }),
+        Node::Checks(c) => c
+            .rare
+            .as_ref()
+            .is_some_and(|r| has_branches(c) || !r.all_of.is_empty() || r.reference.is_some()),
         _ => false,
     })
 }
@@ -134,15 +130,16 @@ fn has_branches(c: &Checks) -> bool {
 fn branches_hold<E: de::Error>(c: &Checks, text: &str, depth: usize) -> Result<(), E> {
     let r = c.rare();
     let holds = |n: &Node| check_text::<E>(&[n], text, depth, true).is_ok();
-    let any_of = r.any_of.is_empty() || r.any_of.iter().any(holds);
-    let one_of = r.one_of.is_empty() || r.one_of.iter().filter(|b| holds(b)).take(2).count() == 1;
-    let not = r.not.as_ref().is_none_or(|(n, _)| !holds(n));
-    let branch = match &r.if_ {
-        None => None,
-        Some(condition) if holds(condition) => r.then.as_ref(),
-        Some(_) => r.else_.as_ref(),
-    };
-    match any_of && one_of && not && branch.is_none_or(holds) {
+    // (Each keyword read only while those before it hold: a refusal needs no more readings.)
+    let hold = (r.any_of.is_empty() || r.any_of.iter().any(holds))
+        && (r.one_of.is_empty() || r.one_of.iter().filter(|b| holds(b)).take(2).count() == 1)
+        && r.not.as_ref().is_none_or(|(n, _)| !holds(n))
+        && match &r.if_ {
+            None => true,
+            Some(condition) if holds(condition) => r.then.as_ref().is_none_or(holds),
+            Some(_) => r.else_.as_ref().is_none_or(holds),
+        };
+    match hold {
         true => Ok(()),
         false => Err(refused()),
     }
@@ -480,23 +477,10 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let mut count = 0;
         loop {
             let nodes = picked(checks, &mut one, &mut many, |c| item(c, count));
-            let trail = self.trail;
-            match seq.next_element_seed(Seed {
-                nodes,
-                depth,
-                trail,
-                apart: false,
-                branches_apart: self.branches_apart,
-                text: self.text,
-            }) {
+            match seq.next_element_seed(self.inside(nodes, depth)) {
                 Ok(Some(())) => count += 1,
                 Ok(None) => break,
-                Err(e) => {
-                    if let Some(t) = trail {
-                        t.steps.borrow_mut().push(Step::Item(count));
-                    }
-                    return Err(e);
-                }
+                Err(e) => return Err(self.passed(e, || Step::Item(count))),
             }
         }
         counted(checks, count, |c| (c.rare().min_items, c.rare().max_items))
@@ -533,19 +517,8 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
                     continue;
                 }
             }
-            let trail = self.trail;
-            if let Err(e) = map.next_value_seed(Seed {
-                nodes,
-                depth,
-                trail,
-                apart: false,
-                branches_apart: self.branches_apart,
-                text: self.text,
-            }) {
-                if let Some(t) = trail {
-                    t.steps.borrow_mut().push(Step::Member(name.into_owned()));
-                }
-                return Err(e);
+            if let Err(e) = map.next_value_seed(self.inside(nodes, depth)) {
+                return Err(self.passed(e, || Step::Member(name.into_owned())));
             }
         }
         if met != (1u64 << wanted) - 1 {
@@ -579,6 +552,32 @@ impl<'de> Visitor<'de> for Name {
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
         Ok(Cow::Owned(v.to_owned()))
+    }
+}
+
+impl<'n, 's> Seed<'n, 's> {
+    /// The seed of a value inside this one (an item, a member's value) whose subschemas are
+    /// `nodes`, `depth` containers deep.
+    fn inside<'c>(&self, nodes: &'c [&'n Node], depth: usize) -> Seed<'n, 'c>
+    where
+        's: 'c,
+    {
+        Seed {
+            nodes,
+            depth,
+            trail: self.trail,
+            apart: false,
+            branches_apart: self.branches_apart,
+            text: self.text,
+        }
+    }
+
+    /// `e`, a refusal unwinding past `step`, with the step on the trail when there is one.
+    fn passed<E>(&self, e: E, step: impl FnOnce() -> Step) -> E {
+        if let Some(t) = self.trail {
+            t.steps.borrow_mut().push(step());
+        }
+        e
     }
 }
 
