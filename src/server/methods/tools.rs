@@ -159,7 +159,7 @@ pub(super) fn tools_call_checked(
         // the strings read in, says whether the schema refuses it.)
         Some(text) if held.is_some() => match values::parse(&text) {
             Ok(args) => checked_value(&server, &tool, args, held, v),
-            Err(e) => Err(now(Err(ServerError::Parse(e.to_string())))),
+            Err(e) => Err(unreadable(e)),
         },
         Some(text) => read_arguments(&server, &tool, &text, v)
             .and_then(|args| checked_value(&server, &tool, args, held, v)),
@@ -239,18 +239,8 @@ fn checked_text(
     text: Rc<str>,
     v: ProtocolVersion,
 ) -> Result<Rc<str>, Reply> {
-    if text.starts_with('{') {
-        let shown = match &tool.input {
-            Some(schema) => schema.accepts_text(&text),
-            // (Called through a pointer the optimizer cannot see through, as a schema's
-            // `accepts_text` is through its vtable: the text walk is in the table, not
-            // reached by a direct call, so the core's call module, cut to what its traced
-            // calls reach, does not carry it: `scripts/lib/calls-cut.mjs`.)
-            None => std::hint::black_box(plain_schema::is_readable as fn(&str) -> bool)(&text),
-        };
-        if shown {
-            return Ok(text);
-        }
+    if shown_valid(tool, &text) {
+        return Ok(text);
     }
     // Read for its report, at most `max_values` values: the text is refused (or not JSON a
     // value holds), and a tree of an agent's millions of values would stay in memory.
@@ -261,6 +251,27 @@ fn checked_text(
         Ok(()) => Ok(text),
         Err(e) => Err(refused(e, v)),
     }
+}
+
+/// Whether arguments' JSON text is shown valid without reading it into a value: an object's
+/// text that the tool's input schema accepts, or that is readable where there is none.
+/// (Inlined into both callers: apart, it was one more function in the call module.)
+#[inline(always)]
+fn shown_valid(tool: &Tool, text: &str) -> bool {
+    text.starts_with('{')
+        && match &tool.input {
+            Some(schema) => schema.accepts_text(text),
+            // (Called through a pointer the optimizer cannot see through, as a schema's
+            // `accepts_text` is through its vtable: the text walk is in the table, not
+            // reached by a direct call, so the core's call module, cut to what its traced
+            // calls reach, does not carry it: `scripts/lib/calls-cut.mjs`.)
+            None => std::hint::black_box(plain_schema::is_readable as fn(&str) -> bool)(text),
+        }
+}
+
+/// The answer to arguments whose text is not JSON a value holds: `serde_json`'s error `e`.
+fn unreadable(e: serde_json::Error) -> Reply {
+    now(Err(ServerError::Parse(e.to_string())))
 }
 
 /// Arguments kept as JSON text, read into a value for a handler that takes one (or a task):
@@ -290,11 +301,10 @@ fn read_past_limit(
     text: &str,
     v: ProtocolVersion,
 ) -> Result<Value, Reply> {
-    let shown = text.starts_with('{') && tool.input.as_ref().is_none_or(|s| s.accepts_text(text));
-    if !shown {
+    if !shown_valid(tool, text) {
         too_many(tool, text, server.config().limits.max_values, v)?;
     }
-    values::parse(text).map_err(|e| now(Err(ServerError::Parse(e.to_string()))))
+    values::parse(text).map_err(unreadable)
 }
 
 /// Arguments' text read into a value of at most `limits.max_values` values; `None` past them;
@@ -304,7 +314,7 @@ fn read_counted(server: &Server, text: &str) -> Result<Option<Value>, Reply> {
     match values::from_str(text, &budget) {
         Ok(args) => Ok(Some(args)),
         // (What the message's parse refused before arguments were kept as text.)
-        Err(e) if !budget.ran_out() => Err(now(Err(ServerError::Parse(e.to_string())))),
+        Err(e) if !budget.ran_out() => Err(unreadable(e)),
         Err(_) => Ok(None),
     }
 }
@@ -328,7 +338,7 @@ type TooMany = fn(&Tool, &str, usize, ProtocolVersion) -> Result<(), Reply>;
 /// them after all: a deferred schema the validator module refused validates nothing).
 fn too_many(tool: &Tool, text: &str, max_values: usize, v: ProtocolVersion) -> Result<(), Reply> {
     if let Some(e) = plain_schema::read_error(text) {
-        return Err(now(Err(ServerError::Parse(e.to_string()))));
+        return Err(unreadable(e));
     }
     if !text.starts_with('{') {
         return Err(refused(
