@@ -626,7 +626,8 @@ fn members(
     }
 }
 
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
+/// The index of the first byte at or after `i` that is not JSON whitespace.
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         i += 1;
     }

@@ -36,6 +36,9 @@ pub struct ValueBudget {
     limit: usize,
     left: Cell<usize>,
     ran_out: Cell<bool>,
+    /// Whether a reading that runs out goes on to the value's end, keeping nothing more,
+    /// instead of failing ([`draining`](Self::draining)).
+    drains: bool,
 }
 
 impl ValueBudget {
@@ -45,6 +48,20 @@ impl ValueBudget {
             limit,
             left: Cell::new(limit),
             ran_out: Cell::new(false),
+            drains: false,
+        }
+    }
+
+    /// A budget of `limit` values whose running out does not fail the reading: the rest of the
+    /// text is read as JSON still (what is made of it dropped at once, nothing kept) and the
+    /// value comes out short,
+    /// for a caller that asks [`ran_out`](Self::ran_out) and drops it then. What serves a
+    /// reading that is to go on past a value too large to keep (the text of which is then read
+    /// again another way).
+    pub fn draining(limit: usize) -> Self {
+        ValueBudget {
+            drains: true,
+            ..Self::new(limit)
         }
     }
 
@@ -106,7 +123,8 @@ impl<'de> DeserializeSeed<'de> for Counted<'_> {
     type Value = Value;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        if !self.0.take() {
+        // (Past a draining budget's end the reading goes on, and nothing read is kept.)
+        if !self.0.take() && !self.0.drains {
             return Err(de::Error::custom(format_args!(
                 "more than {} values",
                 self.0.limit
@@ -158,7 +176,10 @@ impl<'de> Visitor<'de> for Counted<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
         while let Some(v) = seq.next_element_seed(self)? {
-            items.push(v);
+            // (Past a draining budget's end, nothing is kept.)
+            if !self.0.ran_out() {
+                items.push(v);
+            }
         }
         Ok(Value::Array(items))
     }
@@ -167,7 +188,9 @@ impl<'de> Visitor<'de> for Counted<'_> {
         let mut members = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let v = map.next_value_seed(self)?;
-            members.insert(key, v);
+            if !self.0.ran_out() {
+                members.insert(key, v);
+            }
         }
         Ok(Value::Object(members))
     }
@@ -269,5 +292,30 @@ mod tests {
         budget.reset();
         assert!(!budget.ran_out());
         assert_eq!(from_str("[[]]", &budget).unwrap(), serde_json::json!([[]]));
+    }
+
+    #[test]
+    fn a_draining_budget_reads_to_the_end_and_keeps_no_more() {
+        let t = format!("[{}{{\"a\": [1, 2]}}]", "[],".repeat(999_999));
+        let budget = ValueBudget::draining(10);
+        let got = from_str(&t, &budget).unwrap();
+        assert!(budget.ran_out());
+        // Ten values made, the array's among them; nothing after kept.
+        assert_eq!(got, serde_json::json!([[], [], [], [], [], [], [], [], []]));
+        // What fits is read as any budget reads it, and does not run out.
+        for t in ["[[], {\"a\": [1, 2]}]", "{\"a\": {\"b\": null}, \"a\": 1}"] {
+            let budget = ValueBudget::draining(100);
+            assert_eq!(from_str(t, &budget).unwrap(), parse(t).unwrap());
+            assert!(!budget.ran_out());
+        }
+        // Text that is not JSON still fails, past the end of the budget too.
+        for bad in [
+            "[1, 2, 3,",
+            "[1, 2, 3, {\"a\" 1}]",
+            "[1, 2, \"\\ud800\"]",
+            "[1] x",
+        ] {
+            assert!(from_str(bad, &ValueBudget::draining(2)).is_err(), "{bad}");
+        }
     }
 }

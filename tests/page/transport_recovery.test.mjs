@@ -393,6 +393,41 @@ test('tab: a call\'s arguments of 1.3 million values under a nullable array (an 
     assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
   }, { html: ESM(), timeout: 120_000 }));
 
+test('tab: an array item of 1.3 million values under a nullable item (an anyOf) is checked from its text, not read into values, at any depth; the page\'s function gets it', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(() => grewAround(async (peer) => {
+      // z.array(z.array(z.array(z.never())).nullable()): each item is an anyOf's, which the
+      // core's check read whole into a value (some 190 MB for one such item).
+      const nullable = { anyOf: [{ type: 'array', items: { type: 'array', maxItems: 0 } }, { type: 'null' }] };
+      const xs = { type: 'array', items: nullable };
+      await navigator.modelContext.registerTool({
+        name: 'items', description: 'x',
+        inputSchema: { type: 'object', properties: { xs, 'deep "one"': { type: 'array', items: { type: 'object', properties: { xs } } } } },
+        execute: (args) => JSON.stringify(Object.entries(args).map(([k, v]) => [k, JSON.stringify(v).length])),
+      });
+      const junk = Array.from({ length: 1_300_000 }, () => []);
+      const call = (id, args) => peer.rpc.request('tools/call', { name: 'items', arguments: args }, id, 60_000);
+      const text = async (id, args) => (await call(id, args)).result?.content?.[0]?.text;
+      const code = async (id, args) => (await call(id, args)).error?.code;
+      return {
+        // As an item after others, and inside an item of a member whose name has escapes.
+        valid: await text('valid', { xs: [null, [], junk] }),
+        deep: await text('deep', { 'deep "one"': [{ xs: [[[]]] }, { xs: [[], junk] }] }),
+        // One item inside it that no branch takes.
+        refused: await code('refused', { xs: [null, [...junk, [1]]] }),
+        refusedDeep: await code('refusedDeep', { 'deep "one"': [{}, { xs: [[...junk, [1]]] }] }),
+      };
+    }));
+    const length = 2 + 3 * 1_300_000 - 1;
+    assert.equal(r.valid, JSON.stringify([['xs', 'null,[],'.length + length + 2]]));
+    assert.equal(r.deep, JSON.stringify([['deep "one"', '[{"xs":[[[]]]},{"xs":[[],'.length + length + 3]]));
+    assert.equal(r.refused, -32602);
+    assert.equal(r.refusedDeep, -32602);
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+    assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
+  }, { html: ESM(), timeout: 120_000 }));
+
 test('modelContextPolyfillConfig.limits.maxMessageValues bounds the values a message may hold', () =>
   withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);

@@ -98,7 +98,7 @@ pub struct PlainSchema {
 /// assert!(!is_readable(r#"{"a": 1"#));
 /// ```
 pub fn is_readable(text: &str) -> bool {
-    text::accepts(&Node::True, text, false)
+    text::accepts(&Node::True, text, None)
 }
 
 /// Why `serde_json` does not read `text` into a value: the error
@@ -280,16 +280,17 @@ impl PlainSchema {
     /// assert!(!schema.accepts_text(r#"[{"n": 1}"#));
     /// ```
     pub fn accepts_text(&self, text: &str) -> bool {
-        text::accepts(&self.root, text, true)
+        text::accepts(&self.root, text, Some(text::BRANCHED_VALUES))
     }
 
-    /// [`accepts_text`](Self::accepts_text) as it decided a container that a subschema needs
-    /// whole for its branches alone (`anyOf`, `oneOf`, `not`, `if`) before it checked such
-    /// containers branch by branch: read into a value and walked. For tests, which hold the
-    /// two ways to the same verdicts.
+    /// [`accepts_text`](Self::accepts_text) with a container that a subschema needs whole for
+    /// its branches alone (`anyOf`, `oneOf`, `not`, `if`) read into a value when it holds at
+    /// most `up_to` values (`accepts_text` reads one of 10,000), and otherwise checked branch
+    /// by branch from its text; with `None`, read into a value whatever its size. For tests,
+    /// which hold the ways to the same verdicts.
     #[doc(hidden)]
-    pub fn accepts_text_reading_branches_whole(&self, text: &str) -> bool {
-        text::accepts(&self.root, text, false)
+    pub fn accepts_text_reading_whole_up_to(&self, text: &str, up_to: Option<usize>) -> bool {
+        text::accepts(&self.root, text, up_to)
     }
 
     /// The first `at_most` violations of `instance`, worded and ordered as the full

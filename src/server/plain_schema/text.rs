@@ -8,8 +8,9 @@
 //! stands (by its type alone where they have no other keyword a scalar meets, the common
 //! record field, without making it a value), and each container by what its subschemas say of
 //! it as a whole (its type, its count, its `required` names): no container is built. A
-//! container whose subschemas decide by branches (`anyOf`, `oneOf`, `not`, `if`) is read as
-//! text, then read again for each branch that decides ([`check_text`]). A container whose
+//! container whose subschemas decide by branches (`anyOf`, `oneOf`, `not`, `if`) is read into
+//! a value when it is small, and otherwise as text, then again for each branch that decides
+//! ([`Seed::branched`], [`check_text`]). A container whose
 //! subschemas need its value (`const`, `enum`, `uniqueItems`, `propertyNames`,
 //! `minProperties`, more than 63 `required` names) is read into a value there and walked as
 //! [`CompiledSchema::validate`](crate::server::CompiledSchema::validate) walks it; only that
@@ -29,17 +30,23 @@ use crate::protocol::values::{Counted, ValueBudget};
 use crate::server::depth;
 use crate::server::validator::DEFAULT_MAX_DEPTH;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
-/// Whether `text` is JSON whose value `root` accepts (see the module's documentation); with
-/// `branches_apart`, a container that a subschema needs whole for its branches alone is
-/// checked branch by branch ([`check_text`]), else read into a value.
-pub(super) fn accepts(root: &Node, text: &str, branches_apart: bool) -> bool {
-    check_text::<serde_json::Error>(&[root], text, 0, branches_apart).is_ok()
+/// How many values a container that the branches decide may hold to be read into a value
+/// and walked ([`Seed::branched`]): about 1 MB of the core's memory at most, which is kept
+/// once grown. Past it, the container is checked from its text.
+pub(super) const BRANCHED_VALUES: usize = 10_000;
+
+/// Whether `text` is JSON whose value `root` accepts (see the module's documentation). A
+/// container that a subschema needs whole for its branches alone is read into a value when it
+/// holds at most `whole_up_to` values, and otherwise checked branch by branch from its text
+/// ([`Seed::branched`]); with `None`, read into a value whatever its size.
+pub(super) fn accepts(root: &Node, text: &str, whole_up_to: Option<usize>) -> bool {
+    check_text::<serde_json::Error>(&[root], text, 0, whole_up_to).is_ok()
 }
 
 /// Whether the value whose text is `text` (one JSON value, nested in `depth` containers) is
@@ -47,27 +54,24 @@ pub(super) fn accepts(root: &Node, text: &str, branches_apart: bool) -> bool {
 /// (`anyOf`, `oneOf`, `not`, `if`; a nullable array or object is an `anyOf`) is read once for
 /// their other checks ([`Seed::apart`]), then once for each branch that decides, instead of
 /// being read into a value: the value of an agent's 1.3 million empty arrays, valid ones, is
-/// some 200 MB of memory, which wasm keeps. So are the whole text and a member's value (whose
-/// text is found from its name's: [`member_value`]); an array's items are read into values
-/// one by one, as before, each dropped before the next. Natively, 690 KB of records with two
-/// nullable members took 7.6 ms against 7.1 read into values; a member that is a union of six
-/// object shapes, in each of 12,000 items, 28 ms against 21. Anything else is read as [`Seed`]
-/// reads.
+/// some 200 MB of memory, which wasm keeps. Anything else is read as [`Seed`] reads (where a
+/// container inside that the branches decide is read into a value when small: `whole_up_to`).
 fn check_text<E: de::Error>(
     nodes: &[&Node],
     text: &str,
     depth: usize,
-    branches_apart: bool,
+    whole_up_to: Option<usize>,
 ) -> Result<(), E> {
     let seed = |apart| Seed {
         nodes,
         depth,
         trail: None,
         apart,
-        branches_apart,
+        whole_up_to,
         text,
+        place: Place::At(jsonrpc::skip_ws(text.as_bytes(), 0)),
     };
-    if branches_apart && text.starts_with(['[', '{']) {
+    if whole_up_to.is_some() && text.starts_with(['[', '{']) {
         let probe = seed(true);
         let checked = probe.container_checks();
         if let Some(checks) = checked.list() {
@@ -75,7 +79,7 @@ fn check_text<E: de::Error>(
                 read(seed(true), text)?;
                 return checks
                     .iter()
-                    .try_for_each(|c| branches_hold(c, text, depth));
+                    .try_for_each(|c| branches_hold(c, text, depth, whole_up_to));
             }
         }
     }
@@ -91,34 +95,6 @@ fn read<E: de::Error>(seed: Seed<'_, '_>, text: &str) -> Result<(), E> {
     }
 }
 
-/// Whether a subschema of `nodes` may have branch keywords, directly or through its `allOf`
-/// or `$ref`: a member's value there is checked from its text, by [`check_text`] (a scalar is
-/// cheap to read again).
-fn may_branch(nodes: &[&Node]) -> bool {
-    nodes.iter().any(|n| match n {
-        Node::Checks(c) => c
-            .rare
-            .as_ref()
-            .is_some_and(|r| has_branches(c) || !r.all_of.is_empty() || r.reference.is_some()),
-        _ => false,
-    })
-}
-
-/// The text of the value of the member whose name, as read, is `name`: where `name` is borrowed
-/// from `text` (a name without an escape, as `serde_json` reads it from a `str`), from past
-/// its closing quote and the colon to the value's end; `None` for a name read into a string
-/// of its own, which lies outside `text`. (`serde_json` reads the value after this, and
-/// refuses the text where it is not JSON.)
-fn member_value<'t>(text: &'t str, name: &str) -> Option<&'t str> {
-    let at = (name.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-    let after = at.checked_add(name.len())?;
-    let rest = text.get(after..)?.strip_prefix('"')?.trim_start();
-    let rest = rest.strip_prefix(':')?.trim_start();
-    let start = text.len() - rest.len();
-    let end = jsonrpc::value_end(text.as_bytes(), start)?;
-    text.get(start..end)
-}
-
 /// Whether `c` has a branch keyword: `anyOf`, `oneOf`, `not`, `if`.
 fn has_branches(c: &Checks) -> bool {
     let r = c.rare();
@@ -127,9 +103,14 @@ fn has_branches(c: &Checks) -> bool {
 
 /// Whether the value whose text is `text` holds `c`'s branch keywords, decided as the walk
 /// decides them (`walk.rs`), each branch by a reading of the text ([`check_text`]).
-fn branches_hold<E: de::Error>(c: &Checks, text: &str, depth: usize) -> Result<(), E> {
+fn branches_hold<E: de::Error>(
+    c: &Checks,
+    text: &str,
+    depth: usize,
+    whole_up_to: Option<usize>,
+) -> Result<(), E> {
     let r = c.rare();
-    let holds = |n: &Node| check_text::<E>(&[n], text, depth, true).is_ok();
+    let holds = |n: &Node| check_text::<E>(&[n], text, depth, whole_up_to).is_ok();
     // (Each keyword read only while those before it hold: a refusal needs no more readings.)
     let hold = (r.any_of.is_empty() || r.any_of.iter().any(holds))
         && (r.one_of.is_empty() || r.one_of.iter().filter(|b| holds(b)).take(2).count() == 1)
@@ -162,8 +143,9 @@ pub(super) fn refused_at(root: &Node, text: &str, budget: &ValueBudget) -> Optio
         depth: 0,
         trail: Some(&trail),
         apart: false,
-        branches_apart: false,
+        whole_up_to: None,
         text,
+        place: Place::At(0),
     };
     if seed.deserialize(&mut reader).is_ok() && reader.end().is_ok() {
         return None;
@@ -190,8 +172,9 @@ pub(super) fn read_error(text: &str) -> Option<serde_json::Error> {
         depth: 0,
         trail: None,
         apart: false,
-        branches_apart: false,
+        whole_up_to: None,
         text,
+        place: Place::At(0),
     };
     seed.deserialize(&mut reader)
         .and_then(|()| reader.end())
@@ -208,11 +191,38 @@ struct Seed<'n, 's> {
     /// Whether the branch keywords of `nodes` (not of the places inside) are checked apart
     /// ([`check_text`]): the container is not needed whole for them.
     apart: bool,
-    /// Whether a container inside that a subschema needs whole for its branches alone is
-    /// checked branch by branch ([`check_text`]), or read into a value.
-    branches_apart: bool,
-    /// The text being read, which the names of members borrow from.
+    /// How many values a container inside that a subschema needs whole for its branches alone
+    /// may hold to be read into a value; past that it is checked branch by branch from its
+    /// text ([`Seed::branched`]). `None`: read into a value whatever its size.
+    whole_up_to: Option<usize>,
+    /// The text being read.
     text: &'s str,
+    /// Where in `text` the value is, found only if it is needed.
+    place: Place<'s>,
+}
+
+/// Where a value is in the text being read: what finds a container's text when it is too
+/// large to read into a value ([`Seed::branched`]). The reading does not say where it is, so
+/// an item or member is known by its number in the container that holds it, and found, when
+/// asked, by skipping over the text of those before it.
+#[derive(Clone, Copy)]
+enum Place<'s> {
+    /// At this byte of the text.
+    At(usize),
+    /// Item `i` of the array at this place.
+    Item(&'s Spot<'s>, usize),
+    /// The value of member `i` of the object at this place.
+    Member(&'s Spot<'s>, usize),
+}
+
+/// A container's place, and what was found of it: where it starts, and the last of its items
+/// or members found (its number and where it starts, a member at its name), from which the
+/// next ones are found: a container's children are asked for in their order, so each part of
+/// its text is skipped over once.
+struct Spot<'s> {
+    place: Place<'s>,
+    start: Cell<Option<usize>>,
+    last: Cell<Option<(usize, usize)>>,
 }
 
 /// The steps from a refused value up to the root, pushed as the refusal unwinds; and the
@@ -378,6 +388,44 @@ impl Seed<'_, '_> {
         }
     }
 
+    /// A container a subschema needs whole, the rest of which `d` reads. One needed whole for
+    /// its branches alone, with `whole_up_to` set, is read into a value only while it holds no
+    /// more than that many values: past them the reading goes on to its end keeping nothing,
+    /// and the container is then found in the text ([`Place`]) and checked from there, branch
+    /// by branch ([`check_text`]). An agent's valid arguments `{"xs": [[…]]}` holding 1.3
+    /// million empty arrays under a nullable item grew the core's memory by 188 MB when the
+    /// item was read into a value. Any other is read into a value, whatever its size.
+    fn branched<'de, D: Deserializer<'de>>(&self, d: D) -> Result<(), D::Error> {
+        let Some(up_to) = self.whole_up_to.filter(|_| self.branches_alone()) else {
+            return self.walked_whole(self.whole(d)?);
+        };
+        let budget = ValueBudget::draining(up_to);
+        let value = Counted(&budget).deserialize(d)?;
+        if !budget.ran_out() {
+            return self.walked_whole(value);
+        }
+        drop(value);
+        let b = self.text.as_bytes();
+        let start = self.place.start(b).ok_or_else(refused)?;
+        let end = jsonrpc::value_end(b, start).ok_or_else(refused)?;
+        check_text(
+            self.nodes,
+            &self.text[start..end],
+            self.depth,
+            self.whole_up_to,
+        )
+    }
+
+    /// Whether the subschemas need the container whole for their branches alone: with those
+    /// set apart, its reading could follow them.
+    fn branches_alone(&self) -> bool {
+        let apart = Seed {
+            apart: true,
+            ..*self
+        };
+        apart.container_checks().list().is_some()
+    }
+
     /// A container read whole, walked as [`Seed::walked`], when it nests no deeper than the
     /// walk allows where it stands.
     fn walked_whole<E: de::Error>(&self, value: Value) -> Result<(), E> {
@@ -470,14 +518,15 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
-            return self.walked_whole(self.whole(SeqAccessDeserializer::new(seq))?);
+            return self.branched(SeqAccessDeserializer::new(seq));
         };
         typed(checks, ARRAY)?;
+        let here = Spot::new(self.place);
         let (mut one, mut many) = (None, Vec::new());
         let mut count = 0;
         loop {
             let nodes = picked(checks, &mut one, &mut many, |c| item(c, count));
-            match seq.next_element_seed(self.inside(nodes, depth)) {
+            match seq.next_element_seed(self.inside(nodes, depth, Place::Item(&here, count))) {
                 Ok(Some(())) => count += 1,
                 Ok(None) => break,
                 Err(e) => return Err(self.passed(e, || Step::Item(count))),
@@ -490,9 +539,10 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
-            return self.walked_whole(self.whole(MapAccessDeserializer::new(map))?);
+            return self.branched(MapAccessDeserializer::new(map));
         };
         typed(checks, OBJECT)?;
+        let here = Spot::new(self.place);
         // The `required` names met, one bit each, in the order of `checks` (fewer than 64).
         let mut met: u64 = 0;
         let wanted = checks.iter().map(|c| c.required.len()).sum::<usize>();
@@ -508,16 +558,8 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
                 bit += c.required.len();
             }
             let nodes = picked(checks, &mut one, &mut many, |c| member(c, &name));
-            // A member's value the branches decide is checked from its text, found after its
-            // name's (one without an escape: borrowed from the text); then skipped here.
-            if self.branches_apart && may_branch(nodes) {
-                if let Some(value) = member_value(self.text, &name) {
-                    map.next_value::<IgnoredAny>()?;
-                    check_text(nodes, value, depth, true)?;
-                    continue;
-                }
-            }
-            if let Err(e) = map.next_value_seed(self.inside(nodes, depth)) {
+            let place = Place::Member(&here, count - 1);
+            if let Err(e) = map.next_value_seed(self.inside(nodes, depth, place)) {
                 return Err(self.passed(e, || Step::Member(name.into_owned())));
             }
         }
@@ -525,6 +567,62 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
             return Err(refused());
         }
         counted(checks, count, |c| (None, c.rare().max_properties))
+    }
+}
+
+impl Place<'_> {
+    /// Where the value starts in the text `b` (whose part before the value the reading has
+    /// taken as JSON: skipping over it needs no check); `None` only where it is not so.
+    fn start(self, b: &[u8]) -> Option<usize> {
+        match self {
+            Place::At(at) => Some(at),
+            Place::Item(spot, i) => spot.child(b, i),
+            Place::Member(spot, i) => {
+                let name = spot.child(b, i)?;
+                let colon = jsonrpc::skip_ws(b, jsonrpc::value_end(b, name)?);
+                (b.get(colon) == Some(&b':')).then(|| jsonrpc::skip_ws(b, colon + 1))
+            }
+        }
+    }
+}
+
+impl<'s> Spot<'s> {
+    fn new(place: Place<'s>) -> Self {
+        Spot {
+            place,
+            start: Cell::new(None),
+            last: Cell::new(None),
+        }
+    }
+
+    /// Where item `i` starts, or member `i`'s name, of the container here; from the last one
+    /// found when it comes before.
+    fn child(&self, b: &[u8], i: usize) -> Option<usize> {
+        let start = match self.start.get() {
+            Some(start) => start,
+            None => self.place.start(b)?,
+        };
+        self.start.set(Some(start));
+        let object = b.get(start) == Some(&b'{');
+        let (mut k, mut at) = match self.last.get() {
+            Some((k, at)) if k <= i => (k, at),
+            _ => (0, jsonrpc::skip_ws(b, start + 1)),
+        };
+        while k < i {
+            let mut end = jsonrpc::value_end(b, at)?;
+            if object {
+                let colon = jsonrpc::skip_ws(b, end);
+                end = jsonrpc::value_end(b, jsonrpc::skip_ws(b, colon + 1))?;
+            }
+            let comma = jsonrpc::skip_ws(b, end);
+            if b.get(comma) != Some(&b',') {
+                return None;
+            }
+            at = jsonrpc::skip_ws(b, comma + 1);
+            k += 1;
+        }
+        self.last.set(Some((i, at)));
+        Some(at)
     }
 }
 
@@ -557,8 +655,8 @@ impl<'de> Visitor<'de> for Name {
 
 impl<'n, 's> Seed<'n, 's> {
     /// The seed of a value inside this one (an item, a member's value) whose subschemas are
-    /// `nodes`, `depth` containers deep.
-    fn inside<'c>(&self, nodes: &'c [&'n Node], depth: usize) -> Seed<'n, 'c>
+    /// `nodes`, `depth` containers deep, at `place`.
+    fn inside<'c>(&self, nodes: &'c [&'n Node], depth: usize, place: Place<'c>) -> Seed<'n, 'c>
     where
         's: 'c,
     {
@@ -567,8 +665,9 @@ impl<'n, 's> Seed<'n, 's> {
             depth,
             trail: self.trail,
             apart: false,
-            branches_apart: self.branches_apart,
+            whole_up_to: self.whole_up_to,
             text: self.text,
+            place,
         }
     }
 
