@@ -445,6 +445,73 @@ fn held_strings_go_back_where_their_markers_were_for_a_handler_that_takes_text()
     assert_eq!(first_text(&out), r#"{"n":1}"#);
 }
 
+/// Arguments with long strings a transport held out of them (a marker in each one's place),
+/// past the value limit: their text with the strings written back is what is checked and what
+/// a handler that takes text gets; refused, they are reported from that text, as arguments
+/// that came whole are; the next call runs.
+#[test]
+fn held_strings_past_the_value_limit_are_checked_in_the_text_and_the_next_call_runs() {
+    // A plain schema that reads the held string's text (its length: the marker is shorter).
+    let short = r#"{"type":"object","properties":{"xs":{"type":"array"},"s":{"type":"string","maxLength":12}}}"#;
+    let (h, rec) = few_values("2025-11-25", &[("short", short)]);
+    let marker = format!("{ARGUMENT_MARKER_START}9 0");
+    let call = |tool: &str, args: &str, doc: &str| {
+        held::hold_received(Rc::new(HeldArguments::new(vec![(
+            marker.clone(),
+            Box::new(Long(doc.into())),
+        )])));
+        let out = call_text(&h, 1, tool, &args.replace("MARK", &marker));
+        held::let_go();
+        out
+    };
+    let many = vec!["0"; 8_200].join(",");
+    let past = "the schema refuses this value or one inside it; the instance holds more than \
+                1000 JSON values, more than are read to report each violation [keyword: $values]";
+    let fine = format!(r#"{{"xs": [{many}], "s": "MARK"}}"#);
+    let whole = format!(r#"{{"xs": [{many}], "s": "a \"doc\""}}"#);
+    // Accepted: the handler that takes text gets the text with the string in place.
+    for tool in ["plain", "short", "open"] {
+        let out = call(tool, &fine, r#"a "doc""#);
+        assert_eq!(first_text(&out), whole, "{tool}: {out}");
+        assert_eq!(rec.take(), [Got::Text(whole.clone())], "{tool}");
+        // A handler that takes a value gets the value, the string read in.
+        let out = call(&format!("{tool}_value"), &fine, r#"a "doc""#);
+        assert_eq!(
+            out["result"]["structuredContent"],
+            serde_json::from_str::<Value>(&whole).unwrap(),
+            "{tool}"
+        );
+    }
+    // Refused, by what the held string says or by an item after it: reported from the text,
+    // for each handler alike, nothing run.
+    for (tool, args, doc, want) in [
+        (
+            "short",
+            fine.clone(),
+            "a much longer document",
+            format!("/s: {past}"),
+        ),
+        (
+            "plain",
+            format!(r#"{{"s": "MARK", "xs": [{many}, "x"]}}"#),
+            "a",
+            format!("/xs/8200: {past}"),
+        ),
+    ] {
+        for name in [tool.to_string(), format!("{tool}_value")] {
+            let out = call(&name, &args, doc);
+            assert_eq!(
+                first_text(&out),
+                format!("Invalid arguments for tool {name}: {want}"),
+                "{name}"
+            );
+        }
+        assert_eq!(rec.take(), [], "{tool}");
+    }
+    let out = call_text(&h, 5, "plain", r#"{"xs":[1]}"#);
+    assert_eq!(first_text(&out), r#"{"xs":[1]}"#);
+}
+
 #[test]
 fn another_methods_arguments_are_read_as_before() {
     // `prompts/get`'s arguments: read back into its params.

@@ -403,6 +403,49 @@ impl HeldArguments {
     }
 }
 
+impl HeldArguments {
+    /// `text`, JSON text of arguments that carry these strings' markers, with each string's
+    /// JSON in its marker's place: the text the arguments had before the strings were held.
+    /// `None` where a marker is not in `text` exactly once (a marker names its message with a
+    /// number no agent can know, so where it is, it is the string the transport wrote).
+    pub fn written_into(&self, text: &str) -> Option<String> {
+        let texts = &self.0 .0;
+        // Where each marker's string is (its quotes included): found from the marker's first
+        // character, which no other string of the arguments starts with.
+        let mut places = Vec::with_capacity(texts.len());
+        for (at, _) in text.match_indices(ARGUMENT_MARKER_START.chars().next()?) {
+            let Some(start) = at.checked_sub(1).filter(|&s| text.as_bytes()[s] == b'"') else {
+                continue;
+            };
+            for (i, (marker, _)) in texts.iter().enumerate() {
+                let end = at + marker.len();
+                if text[at..].starts_with(marker.as_str()) && text[end..].starts_with('"') {
+                    places.push((start, end + 1, i));
+                }
+            }
+        }
+        let mut found = vec![false; texts.len()];
+        for &(.., i) in &places {
+            if std::mem::replace(&mut found[i], true) {
+                return None;
+            }
+        }
+        if found.contains(&false) {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut from = 0;
+        for (start, end, i) in places {
+            out.push_str(&text[from..start]);
+            let string = Value::String(texts[i].1.text());
+            out.push_str(&crate::protocol::json_text::to_string(&string));
+            from = end;
+        }
+        out.push_str(&text[from..]);
+        Some(out)
+    }
+}
+
 /// A step of a [`HeldPlace`]'s path: an object's key or an array's index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PathStep {
@@ -666,5 +709,30 @@ mod tests {
         h.allow_objects();
         h.hold_object(Box::new(Text("t")), sc().unwrap()).unwrap();
         assert_eq!(h.unchecked_text(), None);
+    }
+
+    #[test]
+    fn held_arguments_written_into_their_text_where_each_marker_is_once() {
+        let m = |n: u32| format!("{ARGUMENT_MARKER_START}5.1 {n}");
+        let held = HeldArguments::new(vec![
+            (m(0), Box::new(Text("a \"doc\"\n"))),
+            (m(1), Box::new(Text("second"))),
+        ]);
+        let text = format!(r#"{{"b": ["{}", "x{}"], "a":"{}"}}"#, m(1), m(0), m(0));
+        // (A string that holds a marker but is not one is left as it is.)
+        assert_eq!(
+            held.written_into(&text).unwrap(),
+            format!(r#"{{"b": ["second", "x{}"], "a":"a \"doc\"\n"}}"#, m(0))
+        );
+        // A marker missing, or there twice: not these arguments' strings.
+        assert_eq!(held.written_into(&format!(r#"{{"a": "{}"}}"#, m(0))), None);
+        let twice = format!(r#"["{}", "{}", "{}"]"#, m(0), m(1), m(1));
+        assert_eq!(held.written_into(&twice), None);
+        // A marker's number that only starts as another's does is not it.
+        let longer = format!(r#"["{}0", "{}", "{}"]"#, m(1), m(0), m(1));
+        assert_eq!(
+            held.written_into(&longer).unwrap(),
+            format!(r#"["{}0", "a \"doc\"\n", "second"]"#, m(1))
+        );
     }
 }

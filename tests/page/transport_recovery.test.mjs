@@ -366,6 +366,40 @@ test('tab: a call\'s arguments of 1.3 million values that the tool\'s schema ref
     assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
   }, { html: ESM(), timeout: 120_000 }));
 
+test('tab: a call\'s arguments with a long string held out of them are read no further than maxMessageValues either, and checked with the string in place', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(() => grewAround(async (peer) => {
+      // A string of 16,384 characters or more is held out of the arguments' text (a marker in
+      // its place) when the arguments hold at most 10,000 values; such arguments were read
+      // into values whole, past a lower limit too.
+      await navigator.modelContext.registerTool({
+        name: 'noted', description: 'x',
+        inputSchema: { type: 'object', properties: { junk: { type: 'array', items: { type: 'array' } }, note: { type: 'string', maxLength: 20_000 } } },
+        execute: ({ junk, note }) => `${junk.length} ${note.length} ${note.slice(0, 3)}`,
+      });
+      const junk = Array.from({ length: 9_000 }, () => []);
+      const call = (id, args) => peer.rpc.request('tools/call', { name: 'noted', arguments: args }, id, 60_000);
+      const fine = await call('fine', { note: 'abc'.padEnd(19_000, '.'), junk });
+      const long = await call('long', { note: 'abc'.padEnd(21_000, '.'), junk });
+      const item = await call('item', { note: 'abc'.padEnd(19_000, '.'), junk: [...junk, 1] });
+      const within = await call('within', { note: 'abc'.padEnd(21_000, '.'), junk: junk.slice(0, 10) });
+      return {
+        fine: fine.result?.content?.[0]?.text,
+        refused: [long, item, within].map((a) => [a.error?.code, a.error?.data?.violations?.map((v) => `${v.instancePath} ${v.keyword}`)]),
+      };
+    }));
+    assert.equal(r.fine, '9000 19000 abc');
+    assert.deepEqual(r.refused, [
+      // Past the limit: where the check failed first, from the text with the string in it.
+      [-32602, ['/note $values']],
+      [-32602, ['/junk/9000 $values']],
+      // Within it: the report as before, from the value.
+      [-32602, ['/note maxLength']],
+    ]);
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+  }, { html: ESM({ limits: { maxMessageValues: 5_000 } }), timeout: 120_000 }));
+
 test('tab: a call\'s arguments of 1.3 million values under a nullable array (an anyOf) are checked from their text, not read into values; the page\'s function gets them', () =>
   withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);

@@ -157,9 +157,13 @@ pub(super) fn tools_call_checked(
         }
         // (With strings held out of it, the text's markers stand for them: only its value,
         // the strings read in, says whether the schema refuses it.)
-        Some(text) if held.is_some() => match values::parse(&text) {
-            Ok(args) => checked_value(&server, &tool, args, held, v),
-            Err(e) => Err(unreadable(e)),
+        Some(text) if held.is_some() => match read_counted(&server, &text) {
+            Ok(Some(args)) => checked_value(&server, &tool, args, held, v),
+            // (Through a pointer, as `too_many_to_read`.)
+            Ok(None) => std::hint::black_box(held_past_limit as HeldPastLimit)(
+                &server, &tool, &text, held, v,
+            ),
+            Err(reply) => Err(reply),
         },
         Some(text) => read_arguments(&server, &tool, &text, v)
             .and_then(|args| checked_value(&server, &tool, args, held, v)),
@@ -233,6 +237,9 @@ pub(super) fn tools_call_checked(
 /// checked: the text when the tool's input schema accepts it, else the answer refusing it.
 /// Text the schema cannot show valid is read into a value of at most `limits.max_values`
 /// values, which is checked and dropped; past them, the answer is made from the text.
+/// (Inlined into both callers: apart, it was one more function in the call module, whose
+/// other caller, [`held_past_limit`], is not there.)
+#[inline(always)]
 fn checked_text(
     server: &Server,
     tool: &Tool,
@@ -305,6 +312,34 @@ fn read_past_limit(
         too_many(tool, text, server.config().limits.max_values, v)?;
     }
     values::parse(text).map_err(unreadable)
+}
+
+type HeldPastLimit =
+    fn(&Server, &Tool, &str, Option<Rc<HeldArguments>>, ProtocolVersion) -> Result<ToolArgs, Reply>;
+
+/// Arguments with long strings a transport held out of their text, past `limits.max_values`
+/// values: their text with the strings written back in ([`HeldArguments::written_into`]),
+/// then taken as arguments that came as text are, so that no tree of an agent's millions of
+/// values is made unless the schema accepts them and the handler takes a value. The strings
+/// are copied into the core's memory then (calls this large only); a handler that takes text
+/// gets it with them.
+fn held_past_limit(
+    server: &Server,
+    tool: &Tool,
+    text: &str,
+    held: Option<Rc<HeldArguments>>,
+    v: ProtocolVersion,
+) -> Result<ToolArgs, Reply> {
+    // (Markers not where the strings were held from stay as they are: `checked_value`.)
+    let text: Rc<str> = match held.and_then(|h| h.written_into(text)) {
+        Some(whole) => whole.into(),
+        None => text.into(),
+    };
+    if tool.def.handler.takes_text() && !tasks::may_run_as_task(tool, v) {
+        return checked_text(server, tool, text, v).map(ToolArgs::Text);
+    }
+    let args = read_past_limit(server, tool, &text, v)?;
+    checked_value(server, tool, args, None, v)
 }
 
 /// Arguments' text read into a value of at most `limits.max_values` values; `None` past them;
