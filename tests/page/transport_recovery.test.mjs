@@ -400,6 +400,32 @@ test('tab: a call\'s arguments with a long string held out of them are read no f
     assert.equal(r.next, JSON.stringify({ n: 1 }));
   }, { html: ESM({ limits: { maxMessageValues: 5_000 } }), timeout: 120_000 }));
 
+test('tab: 1.3 million values where a string enum is wanted are refused by their type, not read into values; the next call is answered', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(() => grewAround(async (peer) => {
+      // z.enum(['fast', 'slow']): an enum needs the value whole, and a container in its place
+      // was read into one to be walked (some 200 MB).
+      await navigator.modelContext.registerTool({
+        name: 'mode', description: 'x',
+        inputSchema: { type: 'object', properties: { mode: { type: 'string', enum: ['fast', 'slow'] } } },
+        execute: ({ mode }) => mode,
+      });
+      const junk = Array.from({ length: 1_300_000 }, () => []);
+      const call = (id, mode) => peer.rpc.request('tools/call', { name: 'mode', arguments: { mode } }, id, 60_000);
+      const refused = await call('refused', junk);
+      const fine = await call('fine', 'slow');
+      return {
+        refused: [refused.error?.code, refused.error?.data?.violations?.map((v) => `${v.instancePath} ${v.keyword}`)],
+        fine: fine.result?.content?.[0]?.text,
+      };
+    }));
+    assert.deepEqual(r.refused, [-32602, ['/mode $values']]);
+    assert.equal(r.fine, 'slow');
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+    assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
+  }, { html: ESM(), timeout: 120_000 }));
+
 test('tab: a call\'s arguments of 1.3 million values under a nullable array (an anyOf) are checked from their text, not read into values; the page\'s function gets them', () =>
   withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);

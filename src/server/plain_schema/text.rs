@@ -416,6 +416,22 @@ impl Seed<'_, '_> {
         )
     }
 
+    /// The refusal of a container of type `bit` that a subschema's own `type` (or `false`)
+    /// refuses, before it is read whole for the rest: a string `enum` (zod's `z.enum`) needs a
+    /// value whole, and an agent's 1.3 million empty arrays in its place were read into one, 200
+    /// MB of the core's memory, to be refused by their type.
+    fn own_type<E: de::Error>(&self, bit: u8) -> Result<(), E> {
+        let refuses = |n: &&Node| match n {
+            Node::False(_) => true,
+            Node::Checks(c) => c.types.is_some_and(|(bits, _)| bits & bit == 0),
+            Node::True => false,
+        };
+        match self.nodes.iter().any(refuses) {
+            true => Err(refused()),
+            false => Ok(()),
+        }
+    }
+
     /// Whether the subschemas need the container whole for their branches alone: with those
     /// set apart, its reading could follow them.
     fn branches_alone(&self) -> bool {
@@ -518,6 +534,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
+            self.own_type(ARRAY)?;
             return self.branched(SeqAccessDeserializer::new(seq));
         };
         typed(checks, ARRAY)?;
@@ -539,6 +556,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         let depth = self.inner()?;
         let checked = self.container_checks();
         let Some(checks) = checked.list() else {
+            self.own_type(OBJECT)?;
             return self.branched(MapAccessDeserializer::new(map));
         };
         typed(checks, OBJECT)?;
