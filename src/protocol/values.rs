@@ -54,10 +54,9 @@ impl ValueBudget {
 
     /// A budget of `limit` values whose running out does not fail the reading: the rest of the
     /// text is read as JSON still (what is made of it dropped at once, nothing kept) and the
-    /// value comes out short,
-    /// for a caller that asks [`ran_out`](Self::ran_out) and drops it then. What serves a
-    /// reading that is to go on past a value too large to keep (the text of which is then read
-    /// again another way).
+    /// value comes out short, for a caller that asks [`ran_out`](Self::ran_out) and drops it
+    /// then: a reading that is to go on past a value too large to keep, whose text is then
+    /// read again another way.
     pub fn draining(limit: usize) -> Self {
         ValueBudget {
             drains: true,

@@ -410,8 +410,8 @@ impl HeldArguments {
     /// number no agent can know, so where it is, it is the string the transport wrote).
     pub fn written_into(&self, text: &str) -> Option<String> {
         let texts = &self.0 .0;
-        // Where each marker's string is (its quotes included): found from the marker's first
-        // character, which no other string of the arguments starts with.
+        // Where each marker's string is (its quotes included): looked for where its first
+        // character, a noncharacter, follows a quote.
         let mut places = Vec::with_capacity(texts.len());
         for (at, _) in text.match_indices(ARGUMENT_MARKER_START.chars().next()?) {
             let Some(start) = at.checked_sub(1).filter(|&s| text.as_bytes()[s] == b'"') else {

@@ -393,8 +393,13 @@ impl Seed<'_, '_> {
     /// more than that many values: past them the reading goes on to its end keeping nothing,
     /// and the container is then found in the text ([`Place`]) and checked from there, branch
     /// by branch ([`check_text`]). An agent's valid arguments `{"xs": [[…]]}` holding 1.3
-    /// million empty arrays under a nullable item grew the core's memory by 188 MB when the
+    /// million empty arrays under a nullable item grew the core's memory by 200 MB when the
     /// item was read into a value. Any other is read into a value, whatever its size.
+    ///
+    /// Each branch reads the part's text again, so a part past the bound inside it is read
+    /// once for each reading of a part around it that checks inside it: where each level holds
+    /// a branch keyword beside checks of its own, the innermost is read 2^levels times or more
+    /// (a nullable's `anyOf` alone has none: its first reading checks nothing inside).
     fn branched<'de, D: Deserializer<'de>>(&self, d: D) -> Result<(), D::Error> {
         let Some(up_to) = self.whole_up_to.filter(|_| self.branches_alone()) else {
             return self.walked_whole(self.whole(d)?);
