@@ -294,8 +294,12 @@ test('a request already running when the server stops gets no reply after mcp-se
       // not have delivered within a few tasks.
       await started;
       mc.disconnect();
+      // The stop, too, may wait for the deferred module on a loaded machine: wait for it (up
+      // to 10 s), then a little more for any late reply.
+      const stopped = () => wire.findIndex((d) => d.payload === 'mcp-server-stopped');
+      for (let i = 0; i < 200 && stopped() < 0; i++) await settle();
       await settle();
-      const stoppedAt = wire.findIndex((d) => d.payload === 'mcp-server-stopped');
+      const stoppedAt = stopped();
       const late = wire.findIndex((d) => d.payload && d.payload.id === 'slow-call');
       return { aborted, stoppedAt, late };
     });
