@@ -237,9 +237,6 @@ pub(super) fn tools_call_checked(
 /// checked: the text when the tool's input schema accepts it, else the answer refusing it.
 /// Text the schema cannot show valid is read into a value of at most `limits.max_values`
 /// values, which is checked and dropped; past them, the answer is made from the text.
-/// (Inlined into both callers: apart, it was one more function in the call module, whose
-/// other caller, [`held_past_limit`], is not there.)
-#[inline(always)]
 fn checked_text(
     server: &Server,
     tool: &Tool,
@@ -308,10 +305,23 @@ fn read_past_limit(
     text: &str,
     v: ProtocolVersion,
 ) -> Result<Value, Reply> {
-    if !shown_valid(tool, text) {
-        too_many(tool, text, server.config().limits.max_values, v)?;
-    }
+    checked_past_limit(server, tool, text, v)?;
     values::parse(text).map_err(unreadable)
+}
+
+/// Arguments' text past `max_values` values, checked from the text: where the tool's schema
+/// does not show it valid, the refusal [`too_many`] makes of it (none from a schema that
+/// refuses nothing).
+fn checked_past_limit(
+    server: &Server,
+    tool: &Tool,
+    text: &str,
+    v: ProtocolVersion,
+) -> Result<(), Reply> {
+    match shown_valid(tool, text) {
+        true => Ok(()),
+        false => too_many(tool, text, server.config().limits.max_values, v),
+    }
 }
 
 type HeldPastLimit =
@@ -335,10 +345,13 @@ fn held_past_limit(
         Some(whole) => whole.into(),
         None => text.into(),
     };
+    // (Past the limit with the strings in too: they replace the markers' strings, one value
+    // for one.)
+    checked_past_limit(server, tool, &text, v)?;
     if tool.def.handler.takes_text() && !tasks::may_run_as_task(tool, v) {
-        return checked_text(server, tool, text, v).map(ToolArgs::Text);
+        return Ok(ToolArgs::Text(text));
     }
-    let args = read_past_limit(server, tool, &text, v)?;
+    let args = values::parse(&text).map_err(unreadable)?;
     checked_value(server, tool, args, None, v)
 }
 
