@@ -314,7 +314,7 @@ impl Seed<'_, '_> {
             match n {
                 Node::True => {}
                 Node::Checks(c) if c.rare.is_none() => {
-                    if c.types.is_some_and(|(bits, _)| bits & of == 0) {
+                    if !allows(c, of) {
                         return Err(refused());
                     }
                 }
@@ -428,7 +428,7 @@ impl Seed<'_, '_> {
     fn own_type<E: de::Error>(&self, bit: u8) -> Result<(), E> {
         let refuses = |n: &&Node| match n {
             Node::False(_) => true,
-            Node::Checks(c) => c.types.is_some_and(|(bits, _)| bits & bit == 0),
+            Node::Checks(c) => !allows(c, bit),
             Node::True => false,
         };
         match self.nodes.iter().any(refuses) {
@@ -457,12 +457,15 @@ impl Seed<'_, '_> {
     }
 }
 
+/// Whether `c`'s own `type` allows a value of JSON type `bit` (its bit; an integer's has
+/// `NUMBER` too).
+fn allows(c: &Checks, bit: u8) -> bool {
+    c.types.is_none_or(|(bits, _)| bits & bit != 0)
+}
+
 /// Whether `checks` all allow a container of type `bit`.
 fn typed<E: de::Error>(checks: &[&Checks], bit: u8) -> Result<(), E> {
-    match checks
-        .iter()
-        .all(|c| c.types.is_none_or(|(bits, _)| bits & bit != 0))
-    {
+    match checks.iter().all(|c| allows(c, bit)) {
         true => Ok(()),
         false => Err(refused()),
     }
