@@ -827,6 +827,44 @@ fn accepts_text_leaves_what_it_cannot_decide_to_validate() {
     assert!(!required.accepts_text(r#"{"a\/b": 1}"#));
 }
 
+/// A part needed whole for `const`, `enum` or `uniqueItems` is read into a value only while it
+/// holds at most 10,000 values: past them the text is not shown valid (the caller reads it on
+/// its own budget), where the unbounded reading accepts it. `propertyNames` and
+/// `minProperties` are checked from the names, at any size.
+#[test]
+fn accepts_text_reads_a_part_whole_up_to_ten_thousand_values() {
+    let plain = |s: Value| PlainSchema::compile(&s).unwrap();
+    let numbers = |n: usize| (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    let unique = plain(json!({"properties": {"xs": {"type": "array", "uniqueItems": true}}}));
+    // The array and its items: 10,000 values, then one more.
+    for (n, shown) in [(9_999, true), (10_000, false)] {
+        let text = format!(r#"{{"xs": [{}]}}"#, numbers(n));
+        assert_eq!(unique.accepts_text(&text), shown, "{n}");
+        assert!(unique.accepts_text_reading_whole_up_to(&text, None), "{n}");
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert!(unique.validate(&value).is_empty());
+    }
+    let either = plain(json!({"items": {"enum": [[], 1]}}));
+    let text = format!("[{}]", "[],".repeat(20_000) + "1");
+    assert!(either.accepts_text(&text));
+    let big = plain(json!({"enum": [[], 1]}));
+    assert!(!big.accepts_text(&format!("[{}]", numbers(10_000))));
+    // Names: 30,000 members, each name checked, the distinct ones counted.
+    let names = plain(json!({
+        "propertyNames": {"maxLength": 6}, "minProperties": 30_000,
+        "additionalProperties": {"type": "array"}
+    }));
+    let members = |n: usize, name: &dyn Fn(usize) -> String| {
+        let m = (0..n).map(|i| format!(r#""{}": []"#, name(i)));
+        format!("{{{}}}", m.collect::<Vec<_>>().join(","))
+    };
+    assert!(names.accepts_text(&members(30_000, &|i| format!("k{i}"))));
+    assert!(!names.accepts_text(&members(29_999, &|i| format!("k{i}"))));
+    // A name written twice is one member.
+    assert!(!names.accepts_text(&members(30_000, &|i| format!("k{}", i.min(29_998)))));
+    assert!(!names.accepts_text(&members(30_000, &|i| format!("k{}", i * 10))));
+}
+
 /// A schema of the plain set made at random: keywords of every kind, combined and nested, with
 /// the bounds and values where the checks' edges are (fractional and negative bounds, empty
 /// lists, names needing escapes in a pointer), now and then `$defs` with `$ref`s into them.

@@ -426,6 +426,48 @@ test('tab: 1.3 million values where a string enum is wanted are refused by their
     assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
   }, { html: ESM(), timeout: 120_000 }));
 
+test('tab: a record\'s names are checked as they come, and a part a uniqueItems needs whole is read into at most maxMessageValues values; the next call is answered', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(() => grewAround(async (peer) => {
+      const mc = navigator.modelContext;
+      // z.record(z.string().max(8), z.array(z.never())): propertyNames needed the object's
+      // value, and 280,000 members were read into one.
+      await mc.registerTool({
+        name: 'record', description: 'x',
+        inputSchema: { type: 'object', properties: { m: { type: 'object', propertyNames: { maxLength: 8 }, minProperties: 2, additionalProperties: { type: 'array', maxItems: 0 } } } },
+        execute: ({ m }) => String(Object.keys(m).length),
+      });
+      await mc.registerTool({
+        name: 'unique', description: 'x',
+        inputSchema: { type: 'object', properties: { xs: { type: 'array', uniqueItems: true } } },
+        execute: ({ xs }) => String(xs.length),
+      });
+      const call = (name, id, args) => peer.rpc.request('tools/call', { name, arguments: args }, id, 60_000);
+      const answer = (a) => a.result?.content?.[0]?.text ?? [a.error?.code, a.error?.data?.violations?.map((v) => `${v.instancePath} ${v.keyword}`)];
+      const m = Object.fromEntries(Array.from({ length: 280_000 }, (_, i) => [`k${i}`, []]));
+      const out = {};
+      out.record = answer(await call('record', 'record', { m }));
+      out.longName = answer(await call('record', 'longName', { m: { ...m, 'k12345678': [] } }));
+      out.oneName = answer(await call('record', 'oneName', { m: { k: [] } }));
+      // 50,000 distinct numbers: past the part's bound, within maxMessageValues: read and checked.
+      out.distinct = answer(await call('unique', 'distinct', { xs: Array.from({ length: 50_000 }, (_, i) => i) }));
+      out.twice = answer(await call('unique', 'twice', { xs: [1, 2, 1] }));
+      // 1.3 million empty arrays (not unique): read into 200 MB of values to be refused.
+      out.junk = answer(await call('unique', 'junk', { xs: Array.from({ length: 1_300_000 }, () => []) }));
+      return out;
+    }));
+    assert.equal(r.record, '280000');
+    const past = ['/m $values'];
+    assert.deepEqual(r.longName, [-32602, past]);
+    assert.deepEqual(r.oneName, [-32602, ['/m minProperties']]);
+    assert.equal(r.distinct, '50000');
+    assert.deepEqual(r.twice, [-32602, ['/xs uniqueItems']]);
+    assert.deepEqual(r.junk, [-32602, ['/xs $values']]);
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+    assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
+  }, { html: ESM(), timeout: 120_000 }));
+
 test('tab: a call\'s arguments of 1.3 million values under a nullable array (an anyOf) are checked from their text, not read into values; the page\'s function gets them', () =>
   withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);

@@ -10,21 +10,25 @@
 //! it as a whole (its type, its count, its `required` names): no container is built. A
 //! container whose subschemas decide by branches (`anyOf`, `oneOf`, `not`, `if`) is read into
 //! a value when it is small, and otherwise as text, then again for each branch that decides
-//! ([`Seed::branched`], [`check_text`]). A container whose
-//! subschemas need its value (`const`, `enum`, `uniqueItems`, `propertyNames`,
-//! `minProperties`, more than 63 `required` names) is read into a value there and walked as
+//! ([`Seed::branched`], [`check_text`]). An object's `propertyNames` and `minProperties` are
+//! checked from its names as they come (each name as a string; the distinct names counted up
+//! to the largest bound). A container whose subschemas need its value (`const`, `enum`,
+//! `uniqueItems`, more than 63 `required` names) is read into a value there and walked as
 //! [`CompiledSchema::validate`](crate::server::CompiledSchema::validate) walks it; only that
-//! part is built.
+//! part is built, and only while it holds at most [`WHOLE_VALUES`] values: past them the text
+//! is not shown valid (the caller then reads the whole text on its own budget).
 //!
 //! The verdict is the walk's: `true` only for text whose value the walk accepts. Text this
 //! reading refuses for any other reason (not JSON, a lone surrogate `serde_json` does not
-//! read, nested past [`DEFAULT_MAX_DEPTH`]) gives `false`, and the caller reads and validates
-//! the value. A member name written twice (which `JSON.stringify` never writes) is checked
-//! each time, where the value keeps the last: stricter, never looser (`minProperties`, the one
-//! keyword a repeated name could satisfy falsely, needs the object whole).
+//! read, nested past [`DEFAULT_MAX_DEPTH`], a part needed whole past its bound) gives `false`,
+//! and the caller reads and validates the value. A member name written twice (which
+//! `JSON.stringify` never writes) is checked each time, where the value keeps the last:
+//! stricter, never looser (`minProperties`, the one keyword a repeated name could satisfy
+//! falsely, counts a name once).
 
 use super::walk::{walk, Path, Walk};
 use super::{Checks, Node, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+use crate::collections::VecSet;
 use crate::protocol::jsonrpc;
 use crate::protocol::values::{Counted, ValueBudget};
 use crate::server::depth;
@@ -36,10 +40,11 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 
-/// How many values a container that the branches decide may hold to be read into a value
-/// and walked ([`Seed::branched`]): about 1 MB of the core's memory at most, which is kept
-/// once grown. Past it, the container is checked from its text.
-pub(super) const BRANCHED_VALUES: usize = 10_000;
+/// How many values a container may hold to be read into a value and walked: about 1 MB of
+/// the core's memory at most, which is kept once grown. Past it, a container that the
+/// branches decide is checked from its text ([`Seed::branched`]), and one needed whole for
+/// another keyword is not shown valid ([`Seed::whole`]).
+pub(super) const WHOLE_VALUES: usize = 10_000;
 
 /// Whether `text` is JSON whose value `root` accepts (see the module's documentation). A
 /// container that a subschema needs whole for its branches alone is read into a value when it
@@ -338,8 +343,6 @@ impl Seed<'_, '_> {
             r.constant.is_some()
                 || r.options.is_some()
                 || r.unique_items
-                || r.property_names.is_some()
-                || r.min_properties.is_some()
                 || (!apart && has_branches(c))
         };
         fn add<'n>(
@@ -572,10 +575,26 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
         // The `required` names met, one bit each, in the order of `checks` (fewer than 64).
         let mut met: u64 = 0;
         let wanted = checks.iter().map(|c| c.required.len()).sum::<usize>();
+        // `minProperties`: the distinct names met, kept until they are as many as the largest
+        // bound (a name written twice is one member of the value).
+        let least = checks.iter().filter_map(|c| c.rare().min_properties).max();
+        // (Of `String`s, as the engine's other sets are: one more instantiation cost the
+        // deferred module 0.8 KB gzip.)
+        let mut distinct: VecSet<String> = VecSet::new();
         let (mut one, mut many) = (None, Vec::new());
         let mut count = 0;
         while let Some(name) = map.next_key_seed(Name)? {
             count += 1;
+            if least.is_some_and(|n| (distinct.len() as u64) < n) {
+                distinct.insert(name.to_string());
+            }
+            // `propertyNames`: the name, as a string (a refusal is the object's).
+            for c in checks {
+                if let Some(n) = &c.rare().property_names {
+                    self.inside(std::slice::from_ref(&n), depth, self.place)
+                        .visit_str::<A::Error>(&name)?;
+                }
+            }
             let mut bit = 0;
             for c in checks {
                 if let Some(i) = c.required.iter().position(|r| *r == name) {
@@ -589,7 +608,7 @@ impl<'de> Visitor<'de> for Seed<'_, '_> {
                 return Err(self.passed(e, || Step::Member(name.into_owned())));
             }
         }
-        if met != (1u64 << wanted) - 1 {
+        if met != (1u64 << wanted) - 1 || least.is_some_and(|n| (distinct.len() as u64) < n) {
             return Err(refused());
         }
         counted(checks, count, |c| (None, c.rare().max_properties))
@@ -708,12 +727,16 @@ impl<'n, 's> Seed<'n, 's> {
 
 impl Seed<'_, '_> {
     /// The rest of a container the walk reads whole, as the core reads every value from text
-    /// ([`Counted`]): with no budget when deciding (the text is the arguments', which no budget
-    /// counts), with the trail's when finding where a refusal is.
+    /// ([`Counted`]): when deciding, at most [`WHOLE_VALUES`] values (none past them: the
+    /// reading stops, and the text is not shown valid) where `whole_up_to` is set, else with no
+    /// bound; with the trail's budget when finding where a refusal is. An agent's 1.3 million
+    /// empty arrays under a `uniqueItems` were read into a value, some 200 MB of the core's
+    /// memory, kept once grown.
     fn whole<'de, D: Deserializer<'de>>(&self, d: D) -> Result<Value, D::Error> {
-        match self.trail {
-            None => Counted(&ValueBudget::unlimited()).deserialize(d),
-            Some(t) => Counted(t.budget).deserialize(d),
+        match (self.trail, self.whole_up_to) {
+            (Some(t), _) => Counted(t.budget).deserialize(d),
+            (None, Some(_)) => Counted(&ValueBudget::new(WHOLE_VALUES)).deserialize(d),
+            (None, None) => Counted(&ValueBudget::unlimited()).deserialize(d),
         }
     }
 }
