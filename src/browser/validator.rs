@@ -35,6 +35,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::js;
 use crate::protocol::json_text;
 use crate::server::plain_schema::PlainSchema;
+use crate::server::validator::unread_violation;
 use crate::server::{CompiledSchema, LocalBoxFuture, SchemaCompiler, SchemaViolation, Server};
 
 /// The keyword of the violation a deferred schema reports when validation is attempted
@@ -348,9 +349,14 @@ impl CompiledSchema for RemoteSchema {
         self.violations_of(json_text::to_string(instance).as_bytes())
     }
 
-    /// From the text, as `accepts_text` reads it: the core makes no value of it.
-    fn text_violations(&self, text: &str, _max_values: usize) -> Vec<SchemaViolation> {
-        self.violations_of(text.as_bytes())
+    /// The text holds more than `max_values` values (the caller's reading ran out), and the
+    /// module would read them all into its own memory: refused unread.
+    fn text_violations(&self, _text: &str, max_values: usize) -> Vec<SchemaViolation> {
+        vec![unread_violation(max_values)]
+    }
+
+    fn reads_text_whole(&self) -> bool {
+        true
     }
 }
 
@@ -459,6 +465,10 @@ impl CompiledSchema for DeferredSchema {
             // Refused once loaded, or not loaded yet: what `validate` says of any instance.
             _ => self.validate(&Value::Null),
         }
+    }
+
+    fn reads_text_whole(&self) -> bool {
+        true
     }
 
     fn deferred_error(&self) -> Option<String> {

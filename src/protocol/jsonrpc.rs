@@ -672,6 +672,31 @@ pub(crate) fn value_end(b: &[u8], start: usize) -> Option<usize> {
     }
 }
 
+/// Whether the JSON text `b` holds more than `limit` values (scalars, arrays and objects, as
+/// [`Counted`] counts them as it reads), found by a scan that makes none: a value is the
+/// text's first, follows a comma, or is a container's first item or member. Text that is not
+/// JSON is counted the same way, by its commas and brackets outside strings.
+pub(crate) fn holds_more_values(b: &[u8], limit: usize) -> bool {
+    let mut count = usize::from(skip_ws(b, 0) < b.len());
+    let mut i = 0;
+    while i < b.len() && count <= limit {
+        match b[i] {
+            b'"' => match string_end(b, i) {
+                Some(end) => {
+                    i = end;
+                    continue;
+                }
+                None => break,
+            },
+            b',' => count += 1,
+            b'{' | b'[' if !matches!(b.get(skip_ws(b, i + 1)), Some(b'}' | b']')) => count += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    count > limit
+}
+
 /// A short rendering of a value for error messages (at most 60 characters).
 pub fn compact(v: &Value) -> String {
     compact_text(&json_text::to_string(v))
@@ -767,6 +792,34 @@ pub fn request(id: &RequestId, method: &str, params: Option<Value>) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The scan counts the values a budgeted reading takes: for each text, the count is the
+    /// least limit it does not pass.
+    #[test]
+    fn a_scan_counts_the_values_a_reading_takes() {
+        let texts = [
+            "1",
+            " [] ",
+            "{}",
+            r#"{"a": [1, 2, {"b": []}], "c": "x,[{"}"#,
+            r#"["\"", "\\", [ ], { }, [[[]]], {"k": {}}]"#,
+            "[null,true,false,-1.5e3]",
+            r#"{"a,b": "[", "c": "\"]"}"#,
+        ];
+        for text in texts {
+            let budget = ValueBudget::new(1_000);
+            crate::protocol::values::from_str(text, &budget).unwrap();
+            let count = 1_000 - budget.left();
+            assert!(!holds_more_values(text.as_bytes(), count), "{text}");
+            assert!(holds_more_values(text.as_bytes(), count - 1), "{text}");
+        }
+        assert!(!holds_more_values(b"", 0));
+        assert!(!holds_more_values(b"  ", 0));
+        // Past the limit the scan stops: 1.3 million empty arrays, a limit of 100,000.
+        let many = format!("[{}[]]", "[],".repeat(1_300_000));
+        assert!(holds_more_values(many.as_bytes(), 100_000));
+        assert!(!holds_more_values(many.as_bytes(), 1_300_002));
+    }
 
     #[test]
     fn success_text_is_success_serialized() {

@@ -58,6 +58,20 @@ pub fn values_violation(instance_path: String, max_values: usize) -> SchemaViola
     )
 }
 
+/// The one violation of JSON text that holds more than `max_values` values, given to no
+/// schema that would read it whole ([`CompiledSchema::reads_text_whole`]): unchecked, refused.
+pub fn unread_violation(max_values: usize) -> SchemaViolation {
+    SchemaViolation::new(
+        String::new(),
+        VALUES_KEYWORD.to_owned(),
+        String::new(),
+        format!(
+            "the instance holds more than {max_values} JSON values, more than are read to check \
+             it against this schema"
+        ),
+    )
+}
+
 /// The most violations one validation reports: [`CompiledSchema::validate`] stops collecting
 /// there, and a report that lists this many says that more may exist. Every violation of an
 /// instance is worded and carried to the caller, so without a bound an agent's argument of
@@ -174,6 +188,16 @@ pub trait CompiledSchema {
     fn text_violations(&self, text: &str, max_values: usize) -> Vec<SchemaViolation> {
         let _ = text;
         vec![values_violation(String::new(), max_values)]
+    }
+
+    /// Whether [`accepts_text`](Self::accepts_text) reads the text whole into memory the
+    /// engine does not bound (the validator module reads an instance into values in its own
+    /// memory, which it keeps once grown). Such a schema is not given an agent's arguments of
+    /// more values than the caller's limit: they are refused unread
+    /// ([`unread_violation`]). `false` (the default) for every schema that reads on the
+    /// caller's budget or not at all.
+    fn reads_text_whole(&self) -> bool {
+        false
     }
 
     /// Whether checking an instance may read the text of one of its strings, not only its

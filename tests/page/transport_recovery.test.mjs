@@ -15,6 +15,21 @@ const SCRIPTS = `<script src="${FIX}/rpc.js"></script>
 const CLASSIC = `<script src="/dist/modelcontext.iife.js"></script>\n${SCRIPTS}`;
 /** The ESM build, so a test can read the wasm instance's memory through the glue module. */
 const ESM = (config) => `${config ? `<script>window.modelContextPolyfillConfig = ${JSON.stringify(config)};</script>` : ''}
+<script>
+  // Every WebAssembly memory the page instantiates, the validator module's among them.
+  window.memories = new Set();
+  {
+    const W = WebAssembly;
+    const note = (instance) => {
+      for (const v of Object.values(instance.exports)) if (v instanceof W.Memory) memories.add(v);
+      return instance;
+    };
+    const { instantiate, instantiateStreaming } = W;
+    W.instantiate = (...a) => instantiate.apply(W, a).then((r) => (r instanceof W.Instance ? note(r) : (note(r.instance), r)));
+    W.instantiateStreaming = (...a) => instantiateStreaming.apply(W, a).then((r) => (note(r.instance), r));
+    W.Instance = new Proxy(W.Instance, { construct: (T, a) => note(Reflect.construct(T, a)) });
+  }
+</script>
 ${SCRIPTS}
 <script type="module">
   import { ready } from '/dist/modelcontext.js';
@@ -26,14 +41,17 @@ ${SCRIPTS}
   // (The build names the module's exports short: the memory is the export that is one.)
   const memory = Object.values(exports).find((v) => v instanceof WebAssembly.Memory);
   // Runs \`run(peer)\` with a tab client whose first call was answered: what it returns, the
-  // answer to a call after it, and how many MiB wasm memory grew meanwhile.
+  // answer to a call after it, and how many MiB the core's wasm memory grew meanwhile, and
+  // every wasm memory (a module instantiated meanwhile counted whole).
+  const all = () => [...memories].reduce((n, m) => n + m.buffer.byteLength, 0);
   window.grewAround = async (run) => {
     const peer = await openPeer('tab');
     await peer.rpc.request('tools/call', { name: 'echo', arguments: { warm: true } });
     const before = memory.buffer.byteLength;
+    const allBefore = all();
     const out = await run(peer);
     const next = await peer.rpc.request('tools/call', { name: 'echo', arguments: { n: 1 } });
-    return { ...out, next: next.result?.content?.[0]?.text, grewMiB: (memory.buffer.byteLength - before) / 2 ** 20 };
+    return { ...out, next: next.result?.content?.[0]?.text, grewMiB: (memory.buffer.byteLength - before) / 2 ** 20, allGrewMiB: (all() - allBefore) / 2 ** 20 };
   };
   window.loaded = true;
 </script>`;
@@ -321,8 +339,10 @@ test('tab: a message of 1.3 million values outside a call\'s arguments is refuse
     assert.deepEqual(r.unknown, refused('unknown'));
     assert.equal(r.args, 1_300_000);
     assert.equal(r.next, JSON.stringify({ n: 1 }));
-    // The texts' copies and at most 100,000 values (some 10 MB), not 200 MB of them.
+    // The texts' copies and at most 100,000 values (some 10 MB), not 200 MB of them; in the
+    // validator module too (the 90,000 values it read).
     assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
+    assert.ok(r.allGrewMiB < 80, `every wasm memory grew ${r.allGrewMiB} MiB`);
   }, { html: ESM(), timeout: 120_000 }));
 
 test('tab: a call\'s arguments of 1.3 million values that the tool\'s schema refuses are answered from their text, not read into values; the next call is answered', () =>
@@ -347,6 +367,9 @@ test('tab: a call\'s arguments of 1.3 million values that the tool\'s schema ref
       // Nearly as many accepted, run (900,000 strings: 3.6 MB of text, under the size limit).
       const fine = await peer.rpc.request('tools/call', { name: 'strings', arguments: { junk: junk.slice(0, 900_000).map(() => 'x') } }, 'fine', 60_000);
       out.fine = fine.result?.content?.[0]?.text;
+      // Within the limit, the validator module checks them (and reports its first 32).
+      const some = await peer.rpc.request('tools/call', { name: 'strings-pattern', arguments: { junk: junk.slice(0, 90_000) } }, 'some', 60_000);
+      out.some = [some.error?.code, some.error?.data?.violations?.length, some.error?.data?.violations?.[1]?.instancePath];
       return out;
     }));
     const past = 'the schema refuses this value or one inside it; the instance holds more than 100000 JSON values, more than are read to report each violation';
@@ -355,15 +378,21 @@ test('tab: a call\'s arguments of 1.3 million values that the tool\'s schema ref
       message: `Invalid arguments for tool strings: /junk/0: ${past} [keyword: $values]`,
       violations: [{ instancePath: '/junk/0', keyword: '$values', message: past }],
     });
-    // The validator module reads the text itself, and reports as for any instance.
-    const pattern = r['strings-pattern'];
-    assert.equal(pattern.code, -32602);
-    assert.match(pattern.message, /^Invalid arguments for tool strings-pattern: \/junk\/0: \[\] is not of type "string" \[keyword: type\]; \/junk\/1: /);
-    assert.equal(pattern.violations.length, 32);
+    // The validator module would read them all into values in its own memory (some 200 MB):
+    // refused unread.
+    const unread = 'the instance holds more than 100000 JSON values, more than are read to check it against this schema';
+    assert.deepEqual(r['strings-pattern'], {
+      id: 'strings-pattern', code: -32602,
+      message: `Invalid arguments for tool strings-pattern: (root): ${unread} [keyword: $values]`,
+      violations: [{ instancePath: '', keyword: '$values', message: unread }],
+    });
     assert.equal(r.fine, String(JSON.stringify({ junk: Array.from({ length: 900_000 }, () => 'x') }).length));
+    assert.deepEqual(r.some, [-32602, 32, '/junk/1']);
     assert.equal(r.next, JSON.stringify({ n: 1 }));
-    // The texts' copies and at most 100,000 values (some 10 MB), not 200 MB of them.
+    // The texts' copies and at most 100,000 values (some 10 MB), not 200 MB of them; in the
+    // validator module too (the 90,000 values it read).
     assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);
+    assert.ok(r.allGrewMiB < 80, `every wasm memory grew ${r.allGrewMiB} MiB`);
   }, { html: ESM(), timeout: 120_000 }));
 
 test('tab: a call\'s arguments with a long string held out of them are read no further than maxMessageValues either, and checked with the string in place', () =>
