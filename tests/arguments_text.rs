@@ -337,6 +337,58 @@ fn refused_arguments_past_the_value_limit_are_reported_from_the_text_and_the_nex
     assert_eq!(h.request("ping", json!({}))["result"], json!({}));
 }
 
+/// A part `uniqueItems` needs whole is read into a value of at most 10,000 values by the
+/// check from the text; past them, the arguments are read as any the check does not take.
+/// Arguments past `max_values` whose part fits in it are checked from the text with the part
+/// read on that budget, and accepted when valid (they were refused, the report claiming the
+/// schema refused them); a part past it is refused there; the next call runs.
+#[test]
+fn a_part_needed_whole_past_its_bound_is_read_on_the_value_limit() {
+    let config = ServerConfig {
+        limits: Limits {
+            max_values: 12_000,
+            ..Limits::default()
+        },
+        ..ServerConfig::default()
+    };
+    let unique = r#"{"type":"object","properties":{"xs":{"type":"array","uniqueItems":true}}}"#;
+    let h = Harness::with(config, Rc::new(PlainOrCrate));
+    let (h, rec) = harness_with("2025-11-25", h, &[("unique", unique)]);
+    let numbers = |n: usize| (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    let pad = vec!["[]"; 2_000].join(",");
+    let past = "the schema refuses this value or one inside it; the instance holds more than \
+                12000 JSON values, more than are read to report each violation [keyword: $values]";
+    let xs = numbers(10_500);
+    let valid = format!(r#"{{"xs": [{xs}], "pad": [{pad}]}}"#);
+    let twice = format!(r#"{{"xs": [{xs}, 7], "pad": [{pad}]}}"#);
+    let within = format!(r#"{{"xs": [{xs}, 7]}}"#);
+    let large = format!(r#"{{"xs": [{}]}}"#, numbers(12_500));
+    for name in ["unique", "unique_value"] {
+        let out = call_text(&h, 1, name, &valid);
+        assert!(out["result"]["content"].is_array(), "{name}: {out}");
+        assert_eq!(out["result"].get("isError"), None, "{name}");
+        let out = call_text(&h, 2, name, &twice);
+        assert_eq!(
+            first_text(&out),
+            format!("Invalid arguments for tool {name}: /xs: {past}")
+        );
+        let out = call_text(&h, 3, name, &within);
+        assert!(
+            first_text(&out).ends_with("has non-unique elements [keyword: uniqueItems]"),
+            "{name}: {out}"
+        );
+        let out = call_text(&h, 4, name, &large);
+        assert_eq!(out["result"]["isError"], json!(true), "{name}: {out}");
+        assert_eq!(
+            first_text(&out),
+            format!("Invalid arguments for tool {name}: /xs: {past}")
+        );
+    }
+    assert_eq!(rec.take(), [Got::Text(valid)]);
+    let out = call_text(&h, 5, "unique", r#"{"xs":[1]}"#);
+    assert_eq!(first_text(&out), r#"{"xs":[1]}"#);
+}
+
 /// Before 2025-11-25, the same refusal is a -32602 error with the violation in its data.
 #[test]
 fn a_refusal_past_the_value_limit_is_an_invalid_params_error_before_2025_11_25() {

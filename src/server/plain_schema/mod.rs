@@ -568,11 +568,15 @@ impl CompiledSchema for PlainSchema {
 
     /// One violation, at the value whose check fails first in the text's order (or the
     /// container that holds it: one a subschema needs whole, read with a budget of
-    /// `max_values`, is where the refusal is when it holds more).
+    /// `max_values`, is where the refusal is when it holds more). None where that reading
+    /// accepts the text: `accepts_text` reads a part needed whole into at most 10,000
+    /// values, this one into what is left of `max_values`.
     fn text_violations(&self, text: &str, max_values: usize) -> Vec<SchemaViolation> {
         let budget = ValueBudget::new(max_values);
-        let at = text::refused_at(&self.root, text, &budget).unwrap_or_default();
-        vec![values_violation(at, max_values)]
+        match text::refused_at(&self.root, text, &budget) {
+            Some(at) => vec![values_violation(at, max_values)],
+            None => Vec::new(),
+        }
     }
 }
 
