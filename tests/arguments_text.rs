@@ -239,6 +239,9 @@ fn refused_arguments_past_the_value_limit_are_reported_from_the_text_and_the_nex
     let many = zeros(8_200);
     let past = "the schema refuses this value or one inside it; the instance holds more than \
                 1000 JSON values, more than are read to report each violation [keyword: $values]";
+    // Where the reading ran out before a check was made: not said to be refused.
+    let unread = "the instance holds more than 1000 JSON values, more than are read to check \
+                  this value against the schema [keyword: $values]";
     let cases: [(&str, String, Option<String>); 8] = [
         // Within the limit: the report the value's reading gives.
         (
@@ -274,14 +277,14 @@ fn refused_arguments_past_the_value_limit_are_reported_from_the_text_and_the_nex
         (
             "whole",
             format!(r#"{{"xs": [{many}, "x"]}}"#),
-            Some(format!("/xs: {past}")),
+            Some(format!("/xs: {unread}")),
         ),
-        // A schema the crate checks: the report of the crate's reading, from the text; natively,
-        // where it is not known.
+        // A schema the crate checks: not checked past the limit (in a page, the validator
+        // module would read it whole; natively, the crate reads a value).
         (
             "crate",
             format!(r#"{{"xs": [{many}], "s": "b"}}"#),
-            Some(format!("(root): {past}")),
+            Some(format!("(root): {unread}")),
         ),
         // Accepted past the limit: runs.
         ("whole", format!(r#"{{"xs": [{many}], "s": "a"}}"#), None),
@@ -341,7 +344,7 @@ fn refused_arguments_past_the_value_limit_are_reported_from_the_text_and_the_nex
 /// check from the text; past them, the arguments are read as any the check does not take.
 /// Arguments past `max_values` whose part fits in it are checked from the text with the part
 /// read on that budget, and accepted when valid (they were refused, the report claiming the
-/// schema refused them); a part past it is refused there; the next call runs.
+/// schema refused them); a part past it is refused there, unchecked; the next call runs.
 #[test]
 fn a_part_needed_whole_past_its_bound_is_read_on_the_value_limit() {
     let config = ServerConfig {
@@ -358,6 +361,8 @@ fn a_part_needed_whole_past_its_bound_is_read_on_the_value_limit() {
     let pad = vec!["[]"; 2_000].join(",");
     let past = "the schema refuses this value or one inside it; the instance holds more than \
                 12000 JSON values, more than are read to report each violation [keyword: $values]";
+    let unread = "the instance holds more than 12000 JSON values, more than are read to check \
+                  this value against the schema [keyword: $values]";
     let xs = numbers(10_500);
     let valid = format!(r#"{{"xs": [{xs}], "pad": [{pad}]}}"#);
     let twice = format!(r#"{{"xs": [{xs}, 7], "pad": [{pad}]}}"#);
@@ -381,7 +386,7 @@ fn a_part_needed_whole_past_its_bound_is_read_on_the_value_limit() {
         assert_eq!(out["result"]["isError"], json!(true), "{name}: {out}");
         assert_eq!(
             first_text(&out),
-            format!("Invalid arguments for tool {name}: /xs: {past}")
+            format!("Invalid arguments for tool {name}: /xs: {unread}")
         );
     }
     assert_eq!(rec.take(), [Got::Text(valid)]);

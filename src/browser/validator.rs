@@ -352,7 +352,7 @@ impl CompiledSchema for RemoteSchema {
     /// The text holds more than `max_values` values (the caller's reading ran out), and the
     /// module would read them all into its own memory: refused unread.
     fn text_violations(&self, _text: &str, max_values: usize) -> Vec<SchemaViolation> {
-        vec![unread_violation(max_values)]
+        vec![unread_violation(String::new(), max_values)]
     }
 
     fn reads_text_whole(&self) -> bool {

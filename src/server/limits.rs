@@ -132,7 +132,8 @@ pub struct Limits {
     /// capabilities or answers hold a few hundred. Also the most values a call's `arguments`
     /// are read into to be checked, unless the tool's schema accepts their text: past it a
     /// refusal is reported from the text
-    /// ([`CompiledSchema::text_violations`](super::CompiledSchema::text_violations)).
+    /// ([`CompiledSchema::text_violations`](super::CompiledSchema::text_violations)); and the
+    /// most a schema that reads the text whole (the validator module's) is given of them.
     pub max_values: usize,
 }
 

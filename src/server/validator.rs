@@ -58,16 +58,19 @@ pub fn values_violation(instance_path: String, max_values: usize) -> SchemaViola
     )
 }
 
-/// The one violation of JSON text that holds more than `max_values` values, given to no
-/// schema that would read it whole ([`CompiledSchema::reads_text_whole`]): unchecked, refused.
-pub fn unread_violation(max_values: usize) -> SchemaViolation {
+/// The one violation of JSON text that holds more than `max_values` values, refused where its
+/// check could not be made within them: at `instance_path`, the value whose reading ran out
+/// (`""`: the instance, given to no schema that would read it whole,
+/// [`CompiledSchema::reads_text_whole`], or to one that reads no text). Unchecked, refused:
+/// unlike [`values_violation`], it does not say the schema refuses it.
+pub fn unread_violation(instance_path: String, max_values: usize) -> SchemaViolation {
     SchemaViolation::new(
-        String::new(),
+        instance_path,
         VALUES_KEYWORD.to_owned(),
         String::new(),
         format!(
             "the instance holds more than {max_values} JSON values, more than are read to check \
-             it against this schema"
+             this value against the schema"
         ),
     )
 }
@@ -182,12 +185,14 @@ pub trait CompiledSchema {
     /// the caller found out when its reading, at most that many values, ran out): more
     /// than the caller reads into a value to `validate` it, for an agent's call it refuses
     /// (4 MiB of `[[],[],…]` is 1.3 million values, some 200 MB of memory that a wasm module
-    /// keeps). The default: one [`values_violation`] at the root. A plain schema names the
-    /// value where its check fails; the validator module reads the text in its own memory, as
-    /// `accepts_text` already has, and reports as `validate` does.
+    /// keeps). The default: one [`unread_violation`] at the root: the text is not checked
+    /// (the validator module's schemas answer so too: they would read it whole). A plain schema
+    /// names the value where its check fails ([`values_violation`]), or the part it needs
+    /// whole whose reading ran out of `max_values` ([`unread_violation`]), and gives none
+    /// where its check of the text with such parts read on that budget accepts it.
     fn text_violations(&self, text: &str, max_values: usize) -> Vec<SchemaViolation> {
         let _ = text;
-        vec![values_violation(String::new(), max_values)]
+        vec![unread_violation(String::new(), max_values)]
     }
 
     /// Whether [`accepts_text`](Self::accepts_text) reads the text whole into memory the

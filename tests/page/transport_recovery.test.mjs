@@ -380,7 +380,7 @@ test('tab: a call\'s arguments of 1.3 million values that the tool\'s schema ref
     });
     // The validator module would read them all into values in its own memory (some 200 MB):
     // refused unread.
-    const unread = 'the instance holds more than 100000 JSON values, more than are read to check it against this schema';
+    const unread = 'the instance holds more than 100000 JSON values, more than are read to check this value against the schema';
     assert.deepEqual(r['strings-pattern'], {
       id: 'strings-pattern', code: -32602,
       message: `Invalid arguments for tool strings-pattern: (root): ${unread} [keyword: $values]`,
@@ -516,9 +516,10 @@ test('tab: a call\'s arguments of 1.3 million values under a nullable array (an 
     }));
     assert.equal(r.valid, '1300000 true');
     assert.equal(r.none, 'null');
+    // (The branches' reading ran out of values before either decided: not said to be refused.)
     assert.deepEqual(r.refused, [-32602, [{
       instancePath: '/junk', keyword: '$values',
-      message: 'the schema refuses this value or one inside it; the instance holds more than 100000 JSON values, more than are read to report each violation',
+      message: 'the instance holds more than 100000 JSON values, more than are read to check this value against the schema',
     }]]);
     assert.equal(r.next, JSON.stringify({ n: 1 }));
     assert.ok(r.grewMiB < 40, `wasm memory grew ${r.grewMiB} MiB`);

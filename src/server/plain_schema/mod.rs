@@ -56,7 +56,9 @@ mod walk;
 pub(crate) use numbers::unique;
 pub use pattern::Pattern;
 
-use super::validator::{depth_violation, values_violation, CompiledSchema, SchemaViolation};
+use super::validator::{
+    depth_violation, unread_violation, values_violation, CompiledSchema, SchemaViolation,
+};
 use super::validator::{DEFAULT_MAX_DEPTH, MAX_VIOLATIONS};
 use crate::protocol::values::ValueBudget;
 use crate::server::depth;
@@ -566,14 +568,15 @@ impl CompiledSchema for PlainSchema {
         PlainSchema::accepts_text(self, text)
     }
 
-    /// One violation, at the value whose check fails first in the text's order (or the
-    /// container that holds it: one a subschema needs whole, read with a budget of
-    /// `max_values`, is where the refusal is when it holds more). None where that reading
-    /// accepts the text: `accepts_text` reads a part needed whole into at most 10,000
-    /// values, this one into what is left of `max_values`.
+    /// One violation, at the value whose check fails first in the text's order, or at the
+    /// container a subschema needs whole whose reading, with a budget of `max_values` for
+    /// all such, ran out before its check was made (an [`unread_violation`]: not said to be
+    /// refused). None where that reading accepts the text: `accepts_text` reads a part
+    /// needed whole into at most 10,000 values, this one into what is left of `max_values`.
     fn text_violations(&self, text: &str, max_values: usize) -> Vec<SchemaViolation> {
         let budget = ValueBudget::new(max_values);
         match text::refused_at(&self.root, text, &budget) {
+            Some(at) if budget.ran_out() => vec![unread_violation(at, max_values)],
             Some(at) => vec![values_violation(at, max_values)],
             None => Vec::new(),
         }
