@@ -675,8 +675,13 @@ pub(crate) fn value_end(b: &[u8], start: usize) -> Option<usize> {
 /// Whether the JSON text `b` holds more than `limit` values (scalars, arrays and objects, as
 /// [`Counted`] counts them as it reads), found by a scan that makes none: a value is the
 /// text's first, follows a comma, or is a container's first item or member. Text that is not
-/// JSON is counted the same way, by its commas and brackets outside strings.
+/// JSON is counted the same way, by its commas and brackets outside strings, but never as more
+/// values than it has bytes (as JSON's values each take one at least).
 pub(crate) fn holds_more_values(b: &[u8], limit: usize) -> bool {
+    // (Each value takes at least a byte of its own.)
+    if b.len() <= limit {
+        return false;
+    }
     let mut count = usize::from(skip_ws(b, 0) < b.len());
     let mut i = 0;
     while i < b.len() && count <= limit {

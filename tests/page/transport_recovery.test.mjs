@@ -395,6 +395,33 @@ test('tab: a call\'s arguments of 1.3 million values that the tool\'s schema ref
     assert.ok(r.allGrewMiB < 80, `every wasm memory grew ${r.allGrewMiB} MiB`);
   }, { html: ESM(), timeout: 120_000 }));
 
+test('tab: a call\'s arguments of more values than maxMessageValues for a tool the validator module checks are refused from a scan of their text, read into no values at all; the next call is answered', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(async () => {
+      const mc = navigator.modelContext;
+      // A schema only the validator module checks (patternProperties), its module loaded and
+      // its first call answered before the memory is read.
+      await mc.registerTool({ name: 'pattern', description: 'x', execute: (a) => JSON.stringify(a).length,
+        inputSchema: { type: 'object', patternProperties: { '^j': { type: 'array', items: { type: 'array' } } } } });
+      const warm = await (await openPeer('tab')).rpc.request('tools/call', { name: 'pattern', arguments: { j: [[]] } }, 'warm', 60_000);
+      const out = await grewAround(async (peer) => {
+        // 400,000 empty arrays (1.2 MB of text): the text and its copies, and no values. A
+        // reading of the first 100,000 of them for nothing, made before they were refused,
+        // grew the core's memory by 14.6 MiB (2.4 without it).
+        const junk = Array.from({ length: 400_000 }, () => []);
+        const reply = await peer.rpc.request('tools/call', { name: 'pattern', arguments: { j: junk } }, 'junk', 60_000);
+        return { refused: [reply.id, reply.error?.code, reply.error?.data?.violations] };
+      });
+      return { warm: warm.result?.content?.[0]?.text, ...out };
+    });
+    assert.equal(r.warm, String(JSON.stringify({ j: [[]] }).length));
+    const unread = 'the instance holds more than 100000 JSON values, more than are read to check this value against the schema';
+    assert.deepEqual(r.refused, ['junk', -32602, [{ instancePath: '', keyword: '$values', message: unread }]]);
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+    assert.ok(r.allGrewMiB < 6, `every wasm memory grew ${r.allGrewMiB} MiB`);
+  }, { html: ESM(), timeout: 120_000 }));
+
 test('tab: a call\'s arguments with a long string held out of them are read no further than maxMessageValues either, and checked with the string in place', () =>
   withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);
