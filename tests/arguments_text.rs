@@ -5,49 +5,11 @@ mod support;
 
 use modelcontext_polyfill::server::held::{self, ARGUMENT_MARKER_START};
 use modelcontext_polyfill::server::{
-    HandlerError, HandlerResult, HeldArguments, HeldText, Limits, LocalBoxFuture, RequestContext,
-    ServerConfig, TaskSupport, ToolDef, ToolHandler,
+    HandlerError, HeldArguments, HeldText, Limits, ServerConfig, TaskSupport, ToolDef,
 };
 use serde_json::{json, Value};
-use std::cell::RefCell;
 use std::rc::Rc;
 use support::*;
-
-/// How a handler got its arguments.
-#[derive(Clone, Debug, PartialEq)]
-enum Got {
-    Text(String),
-    Value(Value),
-}
-
-/// A handler that takes text, recording each call's arguments; it answers with the
-/// arguments' text, or `"value"` when it got a value.
-#[derive(Clone, Default)]
-struct Recorder(Rc<RefCell<Vec<Got>>>);
-
-impl Recorder {
-    fn take(&self) -> Vec<Got> {
-        std::mem::take(&mut self.0.borrow_mut())
-    }
-}
-
-impl ToolHandler for Recorder {
-    fn call(&self, args: Value, _: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
-        self.0.borrow_mut().push(Got::Value(args));
-        Box::pin(async { Ok::<_, HandlerError>(json!("value")) })
-    }
-    fn takes_text(&self) -> bool {
-        true
-    }
-    fn call_text(
-        &self,
-        args: Rc<str>,
-        _: RequestContext,
-    ) -> LocalBoxFuture<'static, HandlerResult> {
-        self.0.borrow_mut().push(Got::Text(args.to_string()));
-        Box::pin(async move { Ok::<_, HandlerError>(json!(args.to_string())) })
-    }
-}
 
 /// The plain schema the core checks from text, and one with a pattern the core's checker does
 /// not take (a lookahead: the `jsonschema` crate's), which reads the text into a value.

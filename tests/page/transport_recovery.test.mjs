@@ -422,6 +422,21 @@ test('tab: a call\'s arguments of more values than maxMessageValues for a tool t
     assert.ok(r.allGrewMiB < 6, `every wasm memory grew ${r.allGrewMiB} MiB`);
   }, { html: ESM(), timeout: 120_000 }));
 
+test('tab: a call\'s arguments past maxMessageValues that are not an object are refused as such from their text, read into no values; the next call is answered', () =>
+  withPage(async ({ page }) => {
+    await page.waitForFunction(() => window.loaded === true);
+    const r = await page.evaluate(() => grewAround(async (peer) => {
+      // 400,000 empty arrays as the arguments themselves, to a tool with no schema: read to
+      // the limit for nothing, before the refusal, they grew the core's memory by 14.6 MiB.
+      const junk = Array.from({ length: 400_000 }, () => []);
+      const reply = await peer.rpc.request('tools/call', { name: 'echo', arguments: junk }, 'list', 60_000);
+      return { refused: [reply.id, reply.error?.code, reply.error?.message] };
+    }));
+    assert.deepEqual(r.refused, ['list', -32602, 'tools/call: Tool arguments must be an object, got [[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[],[]...']);
+    assert.equal(r.next, JSON.stringify({ n: 1 }));
+    assert.ok(r.allGrewMiB < 6, `every wasm memory grew ${r.allGrewMiB} MiB`);
+  }, { html: ESM(), timeout: 120_000 }));
+
 test('tab: a call\'s arguments with a long string held out of them are read no further than maxMessageValues either, and checked with the string in place', () =>
   withPage(async ({ page }) => {
     await page.waitForFunction(() => window.loaded === true);

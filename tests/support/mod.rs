@@ -7,7 +7,8 @@ use modelcontext_polyfill::executor::LocalExecutor;
 use modelcontext_polyfill::schema::{JsonSchema, JsonSchemaCompiler};
 use modelcontext_polyfill::server::plain_schema::PlainSchema;
 use modelcontext_polyfill::server::{
-    CompiledSchema, SchemaCompiler, Server, ServerConfig, ServerInfo, Session,
+    CompiledSchema, HandlerError, HandlerResult, LocalBoxFuture, RequestContext, SchemaCompiler,
+    Server, ServerConfig, ServerInfo, Session, ToolHandler,
 };
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -480,4 +481,40 @@ pub fn code(resp: &Value) -> i64 {
     resp["error"]["code"]
         .as_i64()
         .unwrap_or_else(|| panic!("not an error: {resp}"))
+}
+
+/// How a handler got its arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Got {
+    Text(String),
+    Value(Value),
+}
+
+/// A handler that takes text, recording each call's arguments; it answers with the
+/// arguments' text, or `"value"` when it got a value.
+#[derive(Clone, Default)]
+pub struct Recorder(Rc<RefCell<Vec<Got>>>);
+
+impl Recorder {
+    pub fn take(&self) -> Vec<Got> {
+        std::mem::take(&mut self.0.borrow_mut())
+    }
+}
+
+impl ToolHandler for Recorder {
+    fn call(&self, args: Value, _: RequestContext) -> LocalBoxFuture<'static, HandlerResult> {
+        self.0.borrow_mut().push(Got::Value(args));
+        Box::pin(async { Ok::<_, HandlerError>(json!("value")) })
+    }
+    fn takes_text(&self) -> bool {
+        true
+    }
+    fn call_text(
+        &self,
+        args: Rc<str>,
+        _: RequestContext,
+    ) -> LocalBoxFuture<'static, HandlerResult> {
+        self.0.borrow_mut().push(Got::Text(args.to_string()));
+        Box::pin(async move { Ok::<_, HandlerError>(json!(args.to_string())) })
+    }
 }

@@ -267,11 +267,11 @@ enum Shown {
     Valid,
     /// Not shown valid: reading it into a value says whether it is.
     Not,
-    /// Not shown valid, and past what reading it could settle: the tool's schema reads the
-    /// text whole ([`CompiledSchema::reads_text_whole`]), and it holds more than `max_values`
-    /// values, which that schema is given none of (1.3 million empty arrays grew its memory
-    /// by 200 MB). A reading into values would only run out of them: the refusal is made
-    /// from the text.
+    /// Not shown valid, and past what reading it could settle: it holds more than
+    /// `max_values` values, and it is not an object's (refused whatever it holds) or the
+    /// tool's schema reads the text whole ([`CompiledSchema::reads_text_whole`]), which is
+    /// given none of such text (1.3 million empty arrays grew its memory by 200 MB). A
+    /// reading into values would only run out of them: the refusal is made from the text.
     ///
     /// [`CompiledSchema::reads_text_whole`]: crate::server::CompiledSchema::reads_text_whole
     PastLimit,
@@ -281,16 +281,14 @@ enum Shown {
 /// (Inlined into both callers: apart, it was one more function in the call module.)
 #[inline(always)]
 fn shown(tool: &Tool, text: &str, max_values: usize) -> Shown {
+    if unread_past_limit(tool, text, max_values) {
+        return Shown::PastLimit;
+    }
     if !text.starts_with('{') {
         return Shown::Not;
     }
     let valid = match &tool.input {
-        Some(schema) => {
-            if unread_past_limit(tool, text, max_values) {
-                return Shown::PastLimit;
-            }
-            schema.accepts_text(text)
-        }
+        Some(schema) => schema.accepts_text(text),
         // (Called through a pointer the optimizer cannot see through, as a schema's
         // `accepts_text` is through its vtable: the text walk is in the table, not
         // reached by a direct call, so the core's call module, cut to what its traced
@@ -303,9 +301,10 @@ fn shown(tool: &Tool, text: &str, max_values: usize) -> Shown {
     }
 }
 
-/// Whether the tool's input schema reads arguments' text whole
-/// ([`CompiledSchema::reads_text_whole`]) and `text` holds more than `max_values` values:
-/// such a schema is not given it ([`Shown::PastLimit`]).
+/// Whether arguments' text holds more than `max_values` values where no reading of them into
+/// values could settle more than the text does ([`Shown::PastLimit`]): text that is not an
+/// object's, which is refused whatever it holds, and text for a tool whose input schema reads
+/// it whole ([`CompiledSchema::reads_text_whole`]), which is not given it.
 ///
 /// [`CompiledSchema::reads_text_whole`]: crate::server::CompiledSchema::reads_text_whole
 #[inline(always)]
@@ -313,7 +312,7 @@ fn unread_past_limit(tool: &Tool, text: &str, max_values: usize) -> bool {
     // (Each value takes a byte of the text at least: the length is asked first, so that an
     // everyday call asks no more.)
     text.len() > max_values
-        && tool.input.as_ref().is_some_and(|s| s.reads_text_whole())
+        && (!text.starts_with('{') || tool.input.as_ref().is_some_and(|s| s.reads_text_whole()))
         && jsonrpc::holds_more_values(text.as_bytes(), max_values)
 }
 
@@ -336,7 +335,7 @@ fn read_arguments(
         // (Through a pointer, as `too_many_to_read`.)
         std::hint::black_box(read_past_limit as ReadPastLimit)(server, tool, text, v)
     };
-    // (A reading for a schema that is given none of these values would only run out of them.)
+    // (A reading of text past the limit that no reading could settle would only run out.)
     if unread_past_limit(tool, text, server.config().limits.max_values) {
         return past(server, tool, text, v);
     }
