@@ -182,9 +182,19 @@ pub fn read_call(text: &str) -> Option<Message> {
 
 /// [`read_call`], each value it reads (the members' values and everything in them) taken from
 /// `budget`: `None` also when the budget runs out, which the caller tells by
-/// [`ValueBudget::ran_out`]. The reading stops at the first value past the budget.
+/// [`ValueBudget::ran_out`]. Text that holds more values than are left is not read at all
+/// (a scan says so: [`ValueBudget`]'s `foresee`, as in [`values::from_str`]).
+///
+/// [`values::from_str`]: super::values::from_str
 pub fn read_call_counted(text: &str, budget: &ValueBudget) -> Option<Message> {
     use serde::Deserializer as _;
+    // (Only an object is read: a batch's array is refused at its first byte, and its items
+    // are read apart, some of them a call's arguments that no reading counts. The message's
+    // own object is not taken from the budget, its members' values are.)
+    let b = text.as_bytes();
+    if b.get(skip_ws(b, 0)) == Some(&b'{') {
+        budget.foresee(text, 1);
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     // (An array, or any value but an object, is an error of `deserialize_map`.)
     let message = de.deserialize_map(CallVisitor(budget)).ok()?;
@@ -677,6 +687,9 @@ pub(crate) fn value_end(b: &[u8], start: usize) -> Option<usize> {
 /// text's first, follows a comma, or is a container's first item or member. Text that is not
 /// JSON is counted the same way, by its commas and brackets outside strings, but never as more
 /// values than it has bytes (as JSON's values each take one at least).
+/// (Never inlined: every message's reading asks it of long text only, and kept apart it is in
+/// the core's deferred module, not its first.)
+#[inline(never)]
 pub(crate) fn holds_more_values(b: &[u8], limit: usize) -> bool {
     // (Each value takes at least a byte of its own.)
     if b.len() <= limit {

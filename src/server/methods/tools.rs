@@ -243,11 +243,8 @@ fn checked_text(
     text: Rc<str>,
     v: ProtocolVersion,
 ) -> Result<Rc<str>, Reply> {
-    match shown(tool, &text, server.config().limits.max_values) {
-        Shown::Valid => return Ok(text),
-        // (Reading it into values would only run out of them.)
-        Shown::PastLimit => return too_many_to_read(server, tool, &text, v).map(|()| text),
-        Shown::Not => {}
+    if shown_valid(tool, &text, server.config().limits.max_values) {
+        return Ok(text);
     }
     // Read for its report, at most `max_values` values: the text is refused (or not JSON a
     // value holds), and a tree of an agent's millions of values would stay in memory.
@@ -260,60 +257,29 @@ fn checked_text(
     }
 }
 
-/// What [`shown`] found of arguments' JSON text.
-enum Shown {
-    /// The text is shown valid without reading it into a value: an object's text that the
-    /// tool's input schema accepts, or that is readable where there is none.
-    Valid,
-    /// Not shown valid: reading it into a value says whether it is.
-    Not,
-    /// Not shown valid, and past what reading it could settle: it holds more than
-    /// `max_values` values, and it is not an object's (refused whatever it holds) or the
-    /// tool's schema reads the text whole ([`CompiledSchema::reads_text_whole`]), which is
-    /// given none of such text (1.3 million empty arrays grew its memory by 200 MB). A
-    /// reading into values would only run out of them: the refusal is made from the text.
-    ///
-    /// [`CompiledSchema::reads_text_whole`]: crate::server::CompiledSchema::reads_text_whole
-    PastLimit,
-}
-
-/// Whether arguments' JSON text is shown valid without reading it into a value ([`Shown`]).
+/// Whether arguments' JSON text is shown valid without reading it into a value: an object's
+/// text that the tool's input schema accepts, or that is readable where there is none. A
+/// schema that reads the text whole (the validator module's) is given none of more than
+/// `max_values` values ([`CompiledSchema::reads_text_whole`]): 1.3 million empty arrays grew
+/// its memory by 200 MB.
 /// (Inlined into both callers: apart, it was one more function in the call module.)
-#[inline(always)]
-fn shown(tool: &Tool, text: &str, max_values: usize) -> Shown {
-    if unread_past_limit(tool, text, max_values) {
-        return Shown::PastLimit;
-    }
-    if !text.starts_with('{') {
-        return Shown::Not;
-    }
-    let valid = match &tool.input {
-        Some(schema) => schema.accepts_text(text),
-        // (Called through a pointer the optimizer cannot see through, as a schema's
-        // `accepts_text` is through its vtable: the text walk is in the table, not
-        // reached by a direct call, so the core's call module, cut to what its traced
-        // calls reach, does not carry it: `scripts/lib/calls-cut.mjs`.)
-        None => std::hint::black_box(plain_schema::is_readable as fn(&str) -> bool)(text),
-    };
-    match valid {
-        true => Shown::Valid,
-        false => Shown::Not,
-    }
-}
-
-/// Whether arguments' text holds more than `max_values` values where no reading of them into
-/// values could settle more than the text does ([`Shown::PastLimit`]): text that is not an
-/// object's, which is refused whatever it holds, and text for a tool whose input schema reads
-/// it whole ([`CompiledSchema::reads_text_whole`]), which is not given it.
 ///
 /// [`CompiledSchema::reads_text_whole`]: crate::server::CompiledSchema::reads_text_whole
 #[inline(always)]
-fn unread_past_limit(tool: &Tool, text: &str, max_values: usize) -> bool {
-    // (Each value takes a byte of the text at least: the length is asked first, so that an
-    // everyday call asks no more.)
-    text.len() > max_values
-        && (!text.starts_with('{') || tool.input.as_ref().is_some_and(|s| s.reads_text_whole()))
-        && jsonrpc::holds_more_values(text.as_bytes(), max_values)
+fn shown_valid(tool: &Tool, text: &str, max_values: usize) -> bool {
+    text.starts_with('{')
+        && match &tool.input {
+            Some(schema) => {
+                (!schema.reads_text_whole()
+                    || !jsonrpc::holds_more_values(text.as_bytes(), max_values))
+                    && schema.accepts_text(text)
+            }
+            // (Called through a pointer the optimizer cannot see through, as a schema's
+            // `accepts_text` is through its vtable: the text walk is in the table, not
+            // reached by a direct call, so the core's call module, cut to what its traced
+            // calls reach, does not carry it: `scripts/lib/calls-cut.mjs`.)
+            None => std::hint::black_box(plain_schema::is_readable as fn(&str) -> bool)(text),
+        }
 }
 
 /// The answer to arguments whose text is not JSON a value holds: `serde_json`'s error `e`.
@@ -331,17 +297,10 @@ fn read_arguments(
     text: &str,
     v: ProtocolVersion,
 ) -> Result<Value, Reply> {
-    let past = |server, tool, text, v| {
-        // (Through a pointer, as `too_many_to_read`.)
-        std::hint::black_box(read_past_limit as ReadPastLimit)(server, tool, text, v)
-    };
-    // (A reading of text past the limit that no reading could settle would only run out.)
-    if unread_past_limit(tool, text, server.config().limits.max_values) {
-        return past(server, tool, text, v);
-    }
     match read_counted(server, text)? {
         Some(args) => Ok(args),
-        None => past(server, tool, text, v),
+        // (Through a pointer, as `too_many_to_read`.)
+        None => std::hint::black_box(read_past_limit as ReadPastLimit)(server, tool, text, v),
     }
 }
 
@@ -369,9 +328,9 @@ fn checked_past_limit(
     v: ProtocolVersion,
 ) -> Result<(), Reply> {
     let max_values = server.config().limits.max_values;
-    match shown(tool, text, max_values) {
-        Shown::Valid => Ok(()),
-        Shown::Not | Shown::PastLimit => too_many(tool, text, max_values, v),
+    match shown_valid(tool, text, max_values) {
+        true => Ok(()),
+        false => too_many(tool, text, max_values, v),
     }
 }
 
@@ -406,8 +365,9 @@ fn held_past_limit(
     checked_value(server, tool, args, None, v)
 }
 
-/// Arguments' text read into a value of at most `limits.max_values` values; `None` past them;
-/// the parse error of text that is not JSON a value holds.
+/// Arguments' text read into a value of at most `limits.max_values` values; `None` past them
+/// (text holding more is not read at all: [`values::from_str`]); the parse error of text that
+/// is not JSON a value holds.
 fn read_counted(server: &Server, text: &str) -> Result<Option<Value>, Reply> {
     let budget = ValueBudget::new(server.config().limits.max_values);
     match values::from_str(text, &budget) {

@@ -1,8 +1,9 @@
-//! A tool's input schema that reads an instance's text whole (the validator module's, in the
-//! browser: [`CompiledSchema::reads_text_whole`]) is given no arguments of more than
-//! `maxMessageValues` values, and the engine reads such arguments into no value either: the
-//! call is refused from the text, at the cost of the text's copies. So are arguments past that
-//! limit that are not an object's, for any tool. The memory is this thread's allocations,
+//! Text that holds more JSON values than `maxMessageValues` is read into none: a message
+//! (a call's arguments aside) is refused, and a call's arguments past it are refused from
+//! their text, where a reading of them would not settle more (text that is not an object's, a
+//! schema that reads no text or that refuses them) or the schema would read the text whole
+//! (the validator module's, in the browser: [`CompiledSchema::reads_text_whole`]), which is not
+//! given it. What each costs is the text's copies: the memory is this thread's allocations,
 //! counted by the test binary's allocator (one test in the binary: the harness runs each call
 //! on the test's own thread).
 mod support;
@@ -95,13 +96,20 @@ struct WholeCompiler {
     asked: Rc<Asked>,
 }
 
+/// A schema whose `$comment` is [`WHOLE`] is compiled to a [`Whole`]; any other is the crate's,
+/// which reads no text ([`CompiledSchema::accepts_text`] says "not shown").
 impl SchemaCompiler for WholeCompiler {
     fn compile(&self, schema: &Value) -> Result<Rc<dyn CompiledSchema>, String> {
         let inner = self.inner.compile(schema)?;
+        if schema["$comment"] != WHOLE {
+            return Ok(inner);
+        }
         let asked = self.asked.clone();
         Ok(Rc::new(Whole { inner, asked }))
     }
 }
+
+const WHOLE: &str = "read whole";
 
 fn request(id: u32, name: &str, arguments: &str) -> String {
     format!(
@@ -138,7 +146,7 @@ fn arrays(n: usize) -> String {
 }
 
 #[test]
-fn arguments_past_the_limit_are_refused_unread_and_read_into_no_value() {
+fn text_past_the_value_limit_is_read_into_no_value() {
     let asked = Rc::new(Asked::default());
     let compiler = Rc::new(WholeCompiler {
         inner: JsonSchemaCompiler::new(),
@@ -152,7 +160,7 @@ fn arguments_past_the_limit_are_refused_unread_and_read_into_no_value() {
         ..ServerConfig::default()
     };
     let h = Harness::with(config, compiler);
-    let schema = json!({"type": "object", "properties": {"xs": {"type": "array", "maxItems": 3}}});
+    let schema = json!({"$comment": WHOLE, "type": "object", "properties": {"xs": {"type": "array", "maxItems": 3}}});
     let ran = Rc::new(Cell::new(0));
     let texts = Recorder::default();
     // A handler that takes a value, and one that takes text (`call_text`: arguments of 16 KiB
@@ -167,8 +175,14 @@ fn arguments_past_the_limit_are_refused_unread_and_read_into_no_value() {
         .unwrap();
     let by_text = ToolDef::new("text", "Records", texts.clone());
     h.server
-        .register_tool(by_text.input_schema(schema))
+        .register_tool(by_text.input_schema(schema.clone()))
         .unwrap();
+    // The same schema, the crate's: it reads no text, and its refusal past the limit is made
+    // from the text as well.
+    let mut own = schema;
+    own.as_object_mut().unwrap().remove("$comment");
+    let by_crate = ToolDef::new("crate", "Records", texts.clone());
+    h.server.register_tool(by_crate.input_schema(own)).unwrap();
     // (2025-06-18: refused arguments are a -32602 error, the violations its data.)
     h.initialize("2025-06-18");
     h.take();
@@ -176,7 +190,7 @@ fn arguments_past_the_limit_are_refused_unread_and_read_into_no_value() {
     let unread = "the instance holds more than 100000 JSON values, more than are read to check this value against the schema";
     // 400,000 empty arrays: 1.2 MB of text.
     let junk = arrays(400_000);
-    for (id, name) in [(1, "value"), (2, "text")] {
+    for (id, name) in [(1, "value"), (2, "text"), (3, "crate")] {
         let (answer, peak) = call_measured(&h, id, name, &junk);
         assert_eq!(answer["error"]["code"], json!(-32602), "{name}: {answer}");
         assert_eq!(
@@ -186,7 +200,7 @@ fn arguments_past_the_limit_are_refused_unread_and_read_into_no_value() {
         );
         // The text (the arguments' copy of it), not 100,000 values of 32 bytes and more in
         // vectors that double as they fill: read to the limit for nothing, they took the
-        // peak to 10.6 MB, where it is 1.2 MB now.
+        // peak to 10.6 MB, where it is 1.2 MB now (for the crate's schema too).
         assert!(peak < 2 * junk.len(), "{name}: a peak of {peak} bytes");
     }
     assert!(asked.texts.borrow().is_empty(), "{:?}", asked.texts);
@@ -194,17 +208,9 @@ fn arguments_past_the_limit_are_refused_unread_and_read_into_no_value() {
     assert_eq!(ran.get(), 0);
     assert_eq!(texts.take(), []);
 
-    // Not an object, past the limit: refused as not an object, read into no value either,
-    // for a tool whose schema reads no text (the crate's own) as well.
-    let plain = ToolDef::new("plain", "Counts", |_a: Value, _c| async {
-        Ok::<_, HandlerError>(json!(0))
-    });
-    h.server
-        .register_tool(plain.input_schema(json!({"type": "object"})))
-        .unwrap();
-    h.take();
+    // Not an object, past the limit: refused as not an object, read into no value either.
     let list = format!("[{}]", vec!["[]"; 400_000].join(","));
-    for (id, name) in [(3, "value"), (4, "text"), (5, "plain")] {
+    for (id, name) in [(4, "value"), (5, "text"), (6, "crate")] {
         let (answer, peak) = call_measured(&h, id, name, &list);
         assert_eq!(answer["error"]["code"], json!(-32602), "{name}: {answer}");
         assert!(
@@ -216,15 +222,32 @@ fn arguments_past_the_limit_are_refused_unread_and_read_into_no_value() {
     assert_eq!(ran.get(), 0);
     assert_eq!(texts.take(), []);
 
+    // A message whose `_meta` holds them, a call's arguments aside: refused with its id.
+    let meta = format!(
+        r#"{{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{{"name":"crate","arguments":{{}},"_meta":{{"j":{list}}}}}}}"#
+    );
+    let ((), peak) = peak_while(|| {
+        h.session.receive(&meta);
+        h.run();
+    });
+    let refused = answer(&h, 10);
+    assert_eq!(refused["error"]["code"], json!(-32600), "{refused}");
+    assert!(
+        message(&refused).starts_with("The number of JSON values in a message"),
+        "{refused}"
+    );
+    // (Read to the limit for nothing: a peak of 10.6 MB.)
+    assert!(peak < 2 * meta.len(), "a peak of {peak} bytes");
+
     // Within the limit, the schema reads them: the value handler's arguments as a value
     // (short text), the text handler's as text, and a refusal is its own.
     let few = arrays(3);
     assert_eq!(
-        call(&h, 6, "value", &few)["result"]["content"][0]["text"],
+        call(&h, 7, "value", &few)["result"]["content"][0]["text"],
         json!("3")
     );
     let long = format!(r#"{{"xs":[[]],"pad":"{}"}}"#, "x".repeat(20_000));
-    let answer = call(&h, 7, "text", &long);
+    let answer = call(&h, 8, "text", &long);
     assert_eq!(
         answer["result"]["content"][0]["text"],
         json!(long),
@@ -233,7 +256,7 @@ fn arguments_past_the_limit_are_refused_unread_and_read_into_no_value() {
     assert_eq!(texts.take(), [Got::Text(long.clone())]);
     assert_eq!(*asked.texts.borrow(), [long.len()]);
     let many = arrays(5_000);
-    let refused = call(&h, 8, "text", &many);
+    let refused = call(&h, 9, "text", &many);
     assert_eq!(
         refused["error"]["data"]["violations"][0]["keyword"],
         json!("maxItems")
