@@ -688,7 +688,8 @@ pub(crate) fn value_end(b: &[u8], start: usize) -> Option<usize> {
 /// JSON is counted the same way, by its commas and brackets outside strings, but never as more
 /// values than it has bytes (as JSON's values each take one at least).
 /// (Never inlined: every message's reading asks it of long text only, and kept apart it is in
-/// the core's deferred module, not its first.)
+/// the core's deferred module, not its first; a long message that comes before that module
+/// has arrived reads it at once, as anything of it needed early does.)
 #[inline(never)]
 pub(crate) fn holds_more_values(b: &[u8], limit: usize) -> bool {
     // (Each value takes at least a byte of its own.)

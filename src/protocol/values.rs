@@ -218,12 +218,11 @@ impl<'de> Visitor<'de> for Counted<'_> {
 ///
 /// Text that holds more values than the budget has left is not read at all: it runs the
 /// budget out at its first value, found by a scan that makes none
-/// (`jsonrpc::holds_more_values`). A reading
-/// would make all those values only to drop them, and wasm memory keeps what it grew to (an
-/// agent's 1.3 million empty arrays grew it by 12 MiB for the 100,000 values read before the
-/// budget ran out). The scan is made only of text longer than that many bytes, and for text
-/// that is not JSON it counts commas and brackets: such text with more of them than the budget
-/// is refused for its values, not for its syntax.
+/// (`jsonrpc::holds_more_values`). A reading would make all those values only to drop them,
+/// and wasm memory keeps what it grew to (an agent's 1.3 million empty arrays grew it by 12 MiB
+/// for the 100,000 values read before the budget ran out). The scan is made only of text
+/// longer than that many bytes, and for text that is not JSON it counts commas and brackets:
+/// such text with more of them than the budget is refused for its values, not for its syntax.
 pub fn from_str(text: &str, budget: &ValueBudget) -> serde_json::Result<Value> {
     budget.foresee(text, 0);
     let mut de = serde_json::Deserializer::from_str(text);
