@@ -386,45 +386,6 @@ pub fn read(text: &str) -> Result<Value, serde_json::Error> {
     super::values::parse(text).or_else(|e| from_str_lone_surrogates_replaced(text).ok_or(e))
 }
 
-/// The index of the first `"` or `\` in `bytes` at `from` or after (`from` itself when it is
-/// past the end; `bytes.len()` when there is none): eight bytes a step while none of them is
-/// either (a word has a byte equal to `b` when `w ^ (b * 0x01…01)` has a zero byte).
-fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH != 0;
-    let Some(rest) = bytes.get(from..) else {
-        return from;
-    };
-    let mut i = from;
-    for chunk in rest.chunks_exact(8) {
-        let w = u64::from_le_bytes([
-            chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7],
-        ]);
-        if has_zero(w ^ (ONES * u64::from(b'"'))) || has_zero(w ^ (ONES * u64::from(b'\\'))) {
-            break;
-        }
-        i += 8;
-    }
-    while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\\' {
-        i += 1;
-    }
-    i
-}
-
-/// The index just past the JSON string whose opening quote is `bytes[start]`, past each escape
-/// (its text is not checked); `None` when it does not end.
-pub(crate) fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    loop {
-        i = quote_or_backslash(bytes, i);
-        match bytes.get(i)? {
-            b'\\' => i += 2,
-            _ => return Some(i + 1),
-        }
-    }
-}
-
 /// `s` as a JSON string (see `write_str`): how error messages quote a name, with code
 /// every build has (where `{:?}` would bring `char`'s escaping for non-ASCII text).
 pub fn quoted(s: &str) -> String {

@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 use super::error_codes::INVALID_REQUEST;
-use super::json_text::{self, string_end};
+use super::json_text;
+use super::scan::{skip_ws, string_end, value_end};
 use super::values::{Counted, ValueBudget};
 
 /// A request id: a string or an integer (MCP forbids `null` and fractions).
@@ -636,86 +637,6 @@ fn members(
     }
 }
 
-/// The index of the first byte at or after `i` that is not JSON whitespace.
-pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
-}
-
-/// The index just past the JSON value starting at `b[start]` (brackets counted, strings
-/// skipped; not validated).
-pub(crate) fn value_end(b: &[u8], start: usize) -> Option<usize> {
-    match b.get(start)? {
-        b'"' => string_end(b, start),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut i = start;
-            while i < b.len() {
-                match b[i] {
-                    b'"' => {
-                        i = string_end(b, i)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(i + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            None
-        }
-        _ => {
-            let mut i = start;
-            while i < b.len() && !matches!(b[i], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
-            {
-                i += 1;
-            }
-            Some(i)
-        }
-    }
-}
-
-/// Whether the JSON text `b` holds more than `limit` values (scalars, arrays and objects, as
-/// [`Counted`] counts them as it reads), found by a scan that makes none: a value is the
-/// text's first, follows a comma, or is a container's first item or member. Text that is not
-/// JSON is counted the same way, by its commas and brackets outside strings, but never as more
-/// values than it has bytes (as JSON's values each take one at least).
-/// (Never inlined: every message's reading asks it of long text only, and kept apart it is in
-/// the core's deferred module, not its first; a long message that comes before that module
-/// has arrived reads it at once, as anything of it needed early does.)
-#[inline(never)]
-pub(crate) fn holds_more_values(b: &[u8], limit: usize) -> bool {
-    // (Each value takes at least a byte of its own.)
-    if b.len() <= limit {
-        return false;
-    }
-    let mut count = usize::from(skip_ws(b, 0) < b.len());
-    let mut i = 0;
-    while i < b.len() && count <= limit {
-        match b[i] {
-            b'"' => match string_end(b, i) {
-                Some(end) => {
-                    i = end;
-                    continue;
-                }
-                None => break,
-            },
-            b',' => count += 1,
-            b'{' | b'[' if !matches!(b.get(skip_ws(b, i + 1)), Some(b'}' | b']')) => count += 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    count > limit
-}
-
 /// A short rendering of a value for error messages (at most 60 characters).
 pub fn compact(v: &Value) -> String {
     compact_text(&json_text::to_string(v))
@@ -811,34 +732,6 @@ pub fn request(id: &RequestId, method: &str, params: Option<Value>) -> Value {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    /// The scan counts the values a budgeted reading takes: for each text, the count is the
-    /// least limit it does not pass.
-    #[test]
-    fn a_scan_counts_the_values_a_reading_takes() {
-        let texts = [
-            "1",
-            " [] ",
-            "{}",
-            r#"{"a": [1, 2, {"b": []}], "c": "x,[{"}"#,
-            r#"["\"", "\\", [ ], { }, [[[]]], {"k": {}}]"#,
-            "[null,true,false,-1.5e3]",
-            r#"{"a,b": "[", "c": "\"]"}"#,
-        ];
-        for text in texts {
-            let budget = ValueBudget::new(1_000);
-            crate::protocol::values::from_str(text, &budget).unwrap();
-            let count = 1_000 - budget.left();
-            assert!(!holds_more_values(text.as_bytes(), count), "{text}");
-            assert!(holds_more_values(text.as_bytes(), count - 1), "{text}");
-        }
-        assert!(!holds_more_values(b"", 0));
-        assert!(!holds_more_values(b"  ", 0));
-        // Past the limit the scan stops: 1.3 million empty arrays, a limit of 100,000.
-        let many = format!("[{}[]]", "[],".repeat(1_300_000));
-        assert!(holds_more_values(many.as_bytes(), 100_000));
-        assert!(!holds_more_values(many.as_bytes(), 1_300_002));
-    }
 
     #[test]
     fn success_text_is_success_serialized() {

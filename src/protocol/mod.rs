@@ -3,6 +3,7 @@
 pub mod error_codes;
 pub mod json_text;
 pub mod jsonrpc;
+pub(crate) mod scan;
 pub mod values;
 pub mod version;
 

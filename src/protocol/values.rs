@@ -27,7 +27,7 @@
 use std::cell::Cell;
 use std::fmt;
 
-use super::jsonrpc;
+use super::scan;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
@@ -109,8 +109,7 @@ impl ValueBudget {
         let limit = self.left().saturating_add(uncounted);
         // (Each value takes a byte of the text at least: the length is asked first, so that
         // an everyday message asks no more.)
-        if text.len() > limit && !self.drains && jsonrpc::holds_more_values(text.as_bytes(), limit)
-        {
+        if text.len() > limit && !self.drains && scan::holds_more_values(text.as_bytes(), limit) {
             self.left.set(0);
         }
     }
@@ -218,7 +217,7 @@ impl<'de> Visitor<'de> for Counted<'_> {
 ///
 /// Text that holds more values than the budget has left is not read at all: it runs the
 /// budget out at its first value, found by a scan that makes none
-/// (`jsonrpc::holds_more_values`). A reading would make all those values only to drop them,
+/// (`scan::holds_more_values`). A reading would make all those values only to drop them,
 /// and wasm memory keeps what it grew to (an agent's 1.3 million empty arrays grew it by 12 MiB
 /// for the 100,000 values read before the budget ran out). The scan is made only of text
 /// longer than that many bytes, and for text that is not JSON it counts commas and brackets:
@@ -318,6 +317,37 @@ mod tests {
         budget.reset();
         assert!(!budget.ran_out());
         assert_eq!(from_str("[[]]", &budget).unwrap(), serde_json::json!([[]]));
+    }
+
+    /// The scan counts the values a budgeted reading takes: for each text, the count is the
+    /// least limit it does not pass.
+    #[test]
+    fn a_scan_counts_the_values_a_reading_takes() {
+        let texts = [
+            "1",
+            " [] ",
+            "{}",
+            r#"{"a": [1, 2, {"b": []}], "c": "x,[{"}"#,
+            r#"["\"", "\\", [ ], { }, [[[]]], {"k": {}}]"#,
+            "[null,true,false,-1.5e3]",
+            r#"{"a,b": "[", "c": "\"]"}"#,
+        ];
+        for text in texts {
+            let budget = ValueBudget::new(1_000);
+            from_str(text, &budget).unwrap();
+            let count = 1_000 - budget.left();
+            assert!(!scan::holds_more_values(text.as_bytes(), count), "{text}");
+            assert!(
+                scan::holds_more_values(text.as_bytes(), count - 1),
+                "{text}"
+            );
+        }
+        assert!(!scan::holds_more_values(b"", 0));
+        assert!(!scan::holds_more_values(b"  ", 0));
+        // Past the limit the scan stops: 1.3 million empty arrays, a limit of 100,000.
+        let many = format!("[{}[]]", "[],".repeat(1_300_000));
+        assert!(scan::holds_more_values(many.as_bytes(), 100_000));
+        assert!(!scan::holds_more_values(many.as_bytes(), 1_300_002));
     }
 
     #[test]

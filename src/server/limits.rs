@@ -1,6 +1,6 @@
 //! Configurable limits on what a peer may send, and the cheap pre-parse checks.
 
-use crate::protocol::json_text;
+use crate::protocol::scan;
 
 /// What a session may be subscribed to at once, in all: the URIs it subscribed to with
 /// `resources/subscribe`, its open `subscriptions/listen` streams, and each URI and task id a
@@ -162,7 +162,7 @@ pub fn nesting_depth(text: &str, stop_above: usize) -> usize {
         match bytes[i] {
             // To the string's closing quote, past each escape; unterminated, nothing after it
             // is counted.
-            b'"' => match json_text::string_end(bytes, i) {
+            b'"' => match scan::string_end(bytes, i) {
                 Some(end) => {
                     i = end;
                     continue;

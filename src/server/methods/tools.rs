@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::protocol::values::{self, ValueBudget};
 use crate::protocol::ProtocolVersion;
-use crate::protocol::{json_text, jsonrpc};
+use crate::protocol::{json_text, jsonrpc, scan};
 use crate::server::context::RequestContext;
 use crate::server::engine::{CallError, Server, ToolArgs};
 use crate::server::error::ServerError;
@@ -271,7 +271,7 @@ fn shown_valid(tool: &Tool, text: &str, max_values: usize) -> bool {
         && match &tool.input {
             Some(schema) => {
                 (!schema.reads_text_whole()
-                    || !jsonrpc::holds_more_values(text.as_bytes(), max_values))
+                    || !scan::holds_more_values(text.as_bytes(), max_values))
                     && schema.accepts_text(text)
             }
             // (Called through a pointer the optimizer cannot see through, as a schema's

@@ -29,7 +29,7 @@
 use super::walk::{walk, Path, Walk};
 use super::{Checks, Node, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use crate::collections::VecSet;
-use crate::protocol::jsonrpc;
+use crate::protocol::scan;
 use crate::protocol::values::{Counted, ValueBudget};
 use crate::server::depth;
 use crate::server::validator::DEFAULT_MAX_DEPTH;
@@ -74,7 +74,7 @@ fn check_text<E: de::Error>(
         apart,
         whole_up_to,
         text,
-        place: Place::At(jsonrpc::skip_ws(text.as_bytes(), 0)),
+        place: Place::At(scan::skip_ws(text.as_bytes(), 0)),
     };
     if whole_up_to.is_some() && text.starts_with(['[', '{']) {
         let probe = seed(true);
@@ -415,7 +415,7 @@ impl Seed<'_, '_> {
         drop(value);
         let b = self.text.as_bytes();
         let start = self.place.start(b).ok_or_else(refused)?;
-        let end = jsonrpc::value_end(b, start).ok_or_else(refused)?;
+        let end = scan::value_end(b, start).ok_or_else(refused)?;
         check_text(
             self.nodes,
             &self.text[start..end],
@@ -624,8 +624,8 @@ impl Place<'_> {
             Place::Item(spot, i) => spot.child(b, i),
             Place::Member(spot, i) => {
                 let name = spot.child(b, i)?;
-                let colon = jsonrpc::skip_ws(b, jsonrpc::value_end(b, name)?);
-                (b.get(colon) == Some(&b':')).then(|| jsonrpc::skip_ws(b, colon + 1))
+                let colon = scan::skip_ws(b, scan::value_end(b, name)?);
+                (b.get(colon) == Some(&b':')).then(|| scan::skip_ws(b, colon + 1))
             }
         }
     }
@@ -651,19 +651,19 @@ impl<'s> Spot<'s> {
         let object = b.get(start) == Some(&b'{');
         let (mut k, mut at) = match self.last.get() {
             Some((k, at)) if k <= i => (k, at),
-            _ => (0, jsonrpc::skip_ws(b, start + 1)),
+            _ => (0, scan::skip_ws(b, start + 1)),
         };
         while k < i {
-            let mut end = jsonrpc::value_end(b, at)?;
+            let mut end = scan::value_end(b, at)?;
             if object {
-                let colon = jsonrpc::skip_ws(b, end);
-                end = jsonrpc::value_end(b, jsonrpc::skip_ws(b, colon + 1))?;
+                let colon = scan::skip_ws(b, end);
+                end = scan::value_end(b, scan::skip_ws(b, colon + 1))?;
             }
-            let comma = jsonrpc::skip_ws(b, end);
+            let comma = scan::skip_ws(b, end);
             if b.get(comma) != Some(&b',') {
                 return None;
             }
-            at = jsonrpc::skip_ws(b, comma + 1);
+            at = scan::skip_ws(b, comma + 1);
             k += 1;
         }
         self.last.set(Some((i, at)));
