@@ -35,7 +35,6 @@ use wasm_bindgen_futures::JsFuture;
 use crate::js;
 use crate::protocol::json_text;
 use crate::server::plain_schema::PlainSchema;
-use crate::server::validator::unread_violation;
 use crate::server::{CompiledSchema, LocalBoxFuture, SchemaCompiler, SchemaViolation, Server};
 
 /// The keyword of the violation a deferred schema reports when validation is attempted
@@ -347,12 +346,6 @@ impl CompiledSchema for RemoteSchema {
 
     fn validate(&self, instance: &Value) -> Vec<SchemaViolation> {
         self.violations_of(json_text::to_string(instance).as_bytes())
-    }
-
-    /// The text holds more than `max_values` values (the caller's reading ran out), and the
-    /// module would read them all into its own memory: refused unread.
-    fn text_violations(&self, _text: &str, max_values: usize) -> Vec<SchemaViolation> {
-        vec![unread_violation(String::new(), max_values)]
     }
 
     fn reads_text_whole(&self) -> bool {

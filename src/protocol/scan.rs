@@ -89,19 +89,22 @@ pub(crate) fn value_end(b: &[u8], start: usize) -> Option<usize> {
 }
 
 /// Whether the JSON text `b` holds more than `limit` values (scalars, arrays and objects, as
-/// [`Counted`](super::values::Counted) counts them as it reads), found by a scan that makes none: a value is the
-/// text's first, follows a comma, or is a container's first item or member. Text that is not
-/// JSON is counted the same way, by its commas and brackets outside strings, but never as more
-/// values than it has bytes (as JSON's values each take one at least).
-/// (Never inlined: every message's reading asks it of long text only, and kept apart it is in
-/// the core's deferred module, not its first; a long message that comes before that module
-/// has arrived reads it at once, as anything of it needed early does.)
-#[inline(never)]
+/// [`Counted`](super::values::Counted) counts them as it reads), found by a scan that makes
+/// none: a value is the text's first, follows a comma, or is a container's first item or
+/// member. Text that is not JSON is counted the same way, by its commas and brackets outside
+/// strings, but never as more values than it has bytes (as JSON's values each take one at
+/// least): text no longer than `limit` is not scanned, so that an everyday message's reading
+/// asks only its length. (Inlined, and the scan never: it is in the core's deferred module,
+/// not its first; a long message that comes before that module has arrived reads it at once,
+/// as anything of it needed early does.)
+#[inline(always)]
 pub(crate) fn holds_more_values(b: &[u8], limit: usize) -> bool {
-    // (Each value takes at least a byte of its own.)
-    if b.len() <= limit {
-        return false;
-    }
+    b.len() > limit && counts_past(b, limit)
+}
+
+/// [`holds_more_values`]'s scan.
+#[inline(never)]
+fn counts_past(b: &[u8], limit: usize) -> bool {
     let mut count = usize::from(skip_ws(b, 0) < b.len());
     let mut i = 0;
     while i < b.len() && count <= limit {

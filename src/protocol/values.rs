@@ -107,9 +107,7 @@ impl ValueBudget {
     #[inline(always)]
     pub(crate) fn foresee(&self, text: &str, uncounted: usize) {
         let limit = self.left().saturating_add(uncounted);
-        // (Each value takes a byte of the text at least: the length is asked first, so that
-        // an everyday message asks no more.)
-        if text.len() > limit && !self.drains && scan::holds_more_values(text.as_bytes(), limit) {
+        if !self.drains && scan::holds_more_values(text.as_bytes(), limit) {
             self.left.set(0);
         }
     }
